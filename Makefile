@@ -1,0 +1,103 @@
+# spart -- POSIX Makefile.  CC CFLAGS CPPFLAGS LDFLAGS PREFIX MANPREFIX DESTDIR are overridable.
+.POSIX:
+.SUFFIXES:
+.SUFFIXES: .c .o
+
+VERSION   = 0.1.0
+PREFIX    = /usr/local
+MANPREFIX = $(PREFIX)/share/man
+CC        = cc
+CFLAGS    = -std=c11 -O2 -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
+CPPFLAGS  =
+LDFLAGS   =
+XML_CFLAGS = `pkg-config --cflags libxml-2.0`
+XML_LIBS   = `pkg-config --libs libxml-2.0`
+LIBS      = -lcjson $(XML_LIBS) -lm
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(XML_CFLAGS) $(CPPFLAGS)
+
+LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o \
+         lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o lib/spart_io.o \
+         lib/spart_cli.o lib/spart_urdf.o
+TOOLS  = bin/urdf2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
+MAN1   = man/urdf2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
+         man/spart-id.1
+MAN5   = man/spart-model.5
+UNIT   = tests/unit/test_spatial tests/unit/test_golden
+
+all: $(TOOLS)
+
+lib/libspart.a: $(LIBOBJ)
+	rm -f $@
+	ar rcs $@ $(LIBOBJ)
+
+$(LIBOBJ): lib/spart.h lib/spu.h
+
+.c.o:
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
+
+bin/urdf2robot: src/urdf2robot.c lib/libspart.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/urdf2robot.c lib/libspart.a $(LIBS)
+bin/spart-kin: src/spart-kin.c lib/libspart.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-kin.c lib/libspart.a $(LIBS)
+bin/spart-jac: src/spart-jac.c lib/libspart.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-jac.c lib/libspart.a $(LIBS)
+bin/spart-gim: src/spart-gim.c lib/libspart.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-gim.c lib/libspart.a $(LIBS)
+bin/spart-fd: src/spart-fd.c lib/libspart.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-fd.c lib/libspart.a $(LIBS)
+bin/spart-id: src/spart-id.c lib/libspart.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-id.c lib/libspart.a $(LIBS)
+
+tests/unit/test_spatial: tests/unit/test_spatial.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_spatial.c lib/libspart.a $(LIBS)
+tests/unit/test_golden: tests/unit/test_golden.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_golden.c lib/libspart.a $(LIBS)
+
+# the whole suite: C unit drivers (run from tests/lib.bats) and one bats file per command
+test check: all $(UNIT)
+	bats tests
+
+# the suite again under AddressSanitizer and UndefinedBehaviorSanitizer, in a separate tree
+sanitize asan:
+	rm -rf build/asan && mkdir -p build/asan
+	cp -R Makefile lib src tests models man build/asan/
+	cd build/asan && $(MAKE) clean >/dev/null && \
+	  $(MAKE) CFLAGS="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	  -fno-sanitize-recover=all -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror" \
+	  LDFLAGS="-fsanitize=address,undefined" test
+
+# a real pipeline on a bundled model
+demo: all
+	sh scripts/demo.sh
+
+bench: all
+	sh scripts/bench.sh
+
+lint-man:
+	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
+
+format:
+	clang-format -i lib/*.c lib/*.h src/*.c tests/unit/*.c
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5
+	cp -f $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
+	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
+
+uninstall:
+	cd $(DESTDIR)$(PREFIX)/bin && rm -f urdf2robot spart-kin spart-jac spart-gim spart-fd spart-id
+	cd $(DESTDIR)$(MANPREFIX)/man1 && rm -f urdf2robot.1 spart-kin.1 spart-jac.1 spart-gim.1 \
+	  spart-fd.1 spart-id.1
+	rm -f $(DESTDIR)$(MANPREFIX)/man5/spart-model.5
+
+clean:
+	rm -rf bin build lib/*.o lib/libspart.a $(UNIT)
+
+.PHONY: all test check sanitize asan demo bench lint-man format install uninstall clean

@@ -1,0 +1,396 @@
+/* spart.h -- the one public header of libspart.
+ *
+ * Conventions (SPART's, see spart-model(5)):
+ *  - A model is a kinematic tree of nb bodies: the base link (body 0) and links 1..nb-1, numbered
+ *    depth-first from the base so that body_parent[i] < i.  Joint i connects body_parent[i] to
+ *    link i; n = nb-1 is SPART's n_links_joints.  Moving joints (revolute, prismatic) own one
+ *    entry of qm each, in joint order (SPART's q_id, here 0-based jnt_qadr).
+ *  - Each link frame is its centre-of-mass frame (URDF <inertial> origin).
+ *  - Every vector is projected in the inertial frame, except u0 = [omega0 (base body frame);
+ *    r0dot (inertial)] and tau0 = [torque (base body frame); force (inertial)].
+ *  - Twists are [omega; v] and wrenches [n; f], taken at link CoMs (angular first).
+ *  - Rotations are 9 numbers, row-major; SI units and radians.
+ *  - The generalized velocity is u = [u0 (6); um (nq)]: every n x n matrix has size 6+nq.
+ */
+#ifndef SPART_H
+#define SPART_H
+
+#include <stddef.h>
+
+#define SPART_VERSION_STRING SPART_VERSION
+
+/* exit codes of every command (SPEC.md fixes 1 and 2) */
+enum { SPART_EXIT_OK = 0, SPART_EXIT_DATA = 1, SPART_EXIT_USAGE = 2, SPART_EXIT_IO = 3 };
+
+/* error codes returned (negated) by library calls */
+enum {
+  SPART_EOK = 0,
+  SPART_EDATA = 1,  /* bad input: a record, a model, a URDF */
+  SPART_EIO = 3,    /* I/O or system error */
+  SPART_ENOMEM = 4, /* out of memory */
+  SPART_ENUM = 5    /* numerical failure (singular matrix) */
+};
+
+/* what went wrong, filled by a failing call */
+typedef struct spart_err {
+  int code;      /* 0, or a positive SPART_E* */
+  int line;      /* input line of the fault, 0 if none */
+  char msg[512]; /* lowercase, no final period */
+} spart_err;
+
+/* joint types: SPART's codes */
+enum { SPART_JNT_FIXED = 0, SPART_JNT_REVOLUTE = 1, SPART_JNT_PRISMATIC = 2 };
+
+/* numerical warnings, counted in spart_data.warn */
+enum { SPART_WARN_NONFINITE = 0, SPART_WARN_SINGULAR, SPART_NWARN };
+
+/* ---------------------------------------------------------------------------------------------
+ * model: read-only after it is loaded
+ */
+typedef struct spart_model {
+  int nb;              /* bodies, base included: n_links_joints + 1 */
+  int nq;              /* moving joints: n_q */
+  char *name;          /* robot name */
+  char **body_name;    /* (nb) link names */
+  char **jnt_name;     /* (nb) joint names; [0] is NULL */
+  int *body_parent;    /* (nb) parent body; -1 for the base */
+  double *body_mass;   /* (nb) link mass */
+  double *body_inertia;/* (nb x 6) inertia about the CoM, link frame: xx yy zz xy xz yz */
+  double *body_pos;    /* (nb x 3) link CoM in its joint frame (SPART link.T); [0] unused */
+  double *body_rot;    /* (nb x 9) link frame in its joint frame (SPART link.T); [0] unused */
+  int *jnt_type;       /* (nb) SPART_JNT_*; [0] unused */
+  int *jnt_qadr;       /* (nb) index of the joint in qm, -1 if fixed */
+  double *jnt_axis;    /* (nb x 3) unit axis in the joint frame; 0 for fixed joints */
+  double *jnt_pos;     /* (nb x 3) joint origin in the parent link frame (SPART joint.T) */
+  double *jnt_rot;     /* (nb x 9) joint frame in the parent link frame (SPART joint.T) */
+  void *buf_;          /* the one allocation that holds the arrays above */
+} spart_model;
+
+/* Allocate a model of nb bodies with all names NULL and every array zeroed but the rotations
+   (identity); NULL when out of memory. */
+spart_model *spart_model_new(int nb);
+
+/* Free a model and its names; NULL is allowed. */
+void spart_model_free(spart_model *m);
+
+/* Check a model built by hand or read from JSON: parent order, joint types, q numbering, finite
+   numbers, non-negative masses, unit axes.  Sets m->nq.  Returns 0 or -SPART_EDATA. */
+int spart_model_check(spart_model *m, spart_err *err);
+
+/* Read a URDF document (path "-" or NULL reads stdin) into a model with SPART's numbering.
+   Never touches the network, never expands entities. */
+spart_model *spart_urdf_read(const char *path, spart_err *err);
+
+/* Same, from a buffer; name is used only in messages. */
+spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err);
+
+/* Read a model JSON text (as written by spart_model_json). */
+spart_model *spart_model_parse(const char *text, spart_err *err);
+
+/* Read a model from the cJSON tree of a model JSON object. */
+struct cJSON;
+spart_model *spart_model_from_cjson(const struct cJSON *obj, spart_err *err);
+
+/* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
+spart_model *spart_model_load(const char *path, spart_err *err);
+
+/* Read a whole file (path "-" or NULL reads stdin) into a malloc'd buffer with a NUL after the
+   len bytes; NULL with err filled (SPART_EIO: "cannot open FILE: strerror") on failure. */
+char *spart_model_slurp(const char *path, size_t *len, spart_err *err);
+
+/* The model JSON text (SPART's robot structure plus keys), malloc'd; NULL when out of memory. */
+char *spart_model_json(const spart_model *m);
+
+/* A human-readable tree of the model with masses and warnings, malloc'd. */
+char *spart_model_summary(const spart_model *m);
+
+/* Index of the body (link) named name, or -1. */
+int spart_model_body(const spart_model *m, const char *name);
+
+/* ---------------------------------------------------------------------------------------------
+ * data: every result and scratch array, sized from a model
+ */
+typedef struct spart_data {
+  int nb, nq;
+
+  /* computed by spart_fk */
+  double *xrotJ;  /* (nb x 9) joint frame orientations RJ; [0] unused */
+  double *xposJ;  /* (nb x 3) joint positions rJ; [0] unused */
+  double *xrot;   /* (nb x 9) link orientations RL; [0] = R0 */
+  double *xpos;   /* (nb x 3) link CoM positions rL; [0] = r0 */
+  double *xaxis;  /* (nb x 3) joint axes e; [0] unused */
+  double *xg;     /* (nb x 3) joint to link CoM vectors g; [0] unused */
+  double *xS;     /* (nb x 6) motion subspace pm at the link CoM; 0 for fixed joints */
+  double *xI;     /* (nb x 6) inertia about the CoM, inertial frame: xx yy zz xy xz yz */
+  double P0[9];   /* R0 again: u0 -> t0 is t0 = [R0 omega0; r0dot] (SPART's P0) */
+  double com[3];  /* centre of mass of the whole system */
+  double mass;    /* total mass */
+
+  /* computed by spart_velocity */
+  double *t;      /* (nb x 6) twists [omega; v] at link CoMs; [0] = t0 */
+
+  /* computed by spart_acceleration (and the dynamics passes) */
+  double *tdot;   /* (nb x 6) twist rates; [0] = t0dot */
+  double *c;      /* (nb x 6) velocity-product part of tdot */
+
+  /* dynamics scratch: spart_rnea, spart_crba, spart_aba */
+  double *f;      /* (nb x 6) wrenches at link CoMs */
+  double *Ic;     /* (nb x 10) composite inertias about the link CoM: m, h (3), J (6) */
+  double *IA;     /* (nb x 36) articulated inertias */
+  double *pA;     /* (nb x 6) articulated bias forces */
+  double *U;      /* (nb x 6) IA * S */
+  double *D;      /* (nb) S' * IA * S */
+  double *u;      /* (nb) tau - S' * pA */
+  double *work;   /* (6 x (6+nq) + 6*nb) general scratch */
+
+  int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
+  int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
+  void *buf_;
+} spart_data;
+
+/* Allocate the data for a model; NULL when out of memory. */
+spart_data *spart_data_new(const spart_model *m);
+
+/* Free data; NULL is allowed. */
+void spart_data_free(spart_data *d);
+
+/* ---------------------------------------------------------------------------------------------
+ * algorithms: each reads what earlier passes left in d
+ */
+
+/* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): poses of every
+   joint and link, axes, pm, inertias in the inertial frame, CoM.  R0: 9, r0: 3, qm: nq. */
+void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
+              const double *qm);
+
+/* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk. */
+void spart_point(const spart_data *d, int i, const double local[3], double x[3]);
+
+/* Twists of every link (SPART Velocities, right on every tree).  Needs spart_fk.
+   u0: 6 (NULL = 0), um: nq (NULL = 0). */
+void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const double *um);
+
+/* Twist rates of every link (SPART Accelerations).  Needs spart_velocity.
+   u0dot: 6 (NULL = 0), umdot: nq (NULL = 0); um as given to spart_velocity. */
+void spart_acceleration(const spart_model *m, spart_data *d, const double *um,
+                        const double *u0dot, const double *umdot);
+
+/* Geometric Jacobian of a point on body i (SPART Jacob): J0 (6x6), Jm (6 x nq), row-major.
+   point: position in the inertial frame (NULL = the link CoM).  Needs spart_fk. */
+void spart_jacobian(const spart_model *m, const spart_data *d, int i, const double *point,
+                    double J0[36], double *Jm);
+
+/* Time derivative of the Jacobian (SPART Jacobdot): J0dot (6x6), Jmdot (6 x nq).  point: as in
+   spart_jacobian, moving with body i.  Needs spart_velocity. */
+void spart_jacobian_dot(const spart_model *m, const spart_data *d, int i, const double *point,
+                        double J0dot[36], double *Jmdot);
+
+/* Natural orthogonal complement (SPART NOC): N (6(n+1) x (6+nq)), row-major: [t0; tL] = N u,
+   the base's rows first.  Needs spart_fk. */
+void spart_noc(const spart_model *m, const spart_data *d, double *N);
+
+/* Composite inertia of the subtree of every body about its CoM, into d->Ic.  Needs spart_fk. */
+void spart_composite(const spart_model *m, spart_data *d);
+
+/* Base block H0 = P0' Ic_0 P0 (6x6, row-major) of the generalized inertia matrix.
+   Needs spart_composite. */
+void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]);
+
+/* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA):
+   H ((6+nq) x (6+nq)), row-major.  Needs spart_fk. */
+void spart_crba(const spart_model *m, spart_data *d, double *H);
+
+/* Split a (6+nq) x (6+nq) matrix A into SPART's blocks A0 (6x6), A0m (6 x nq), Am0 (nq x 6) and
+   Am (nq x nq); NULL blocks are skipped. */
+void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
+                 double *Am);
+
+/* Ainv = inverse of the symmetric positive definite n x n A (Klampt's getMassMatrixInv), by
+   Cholesky; work: n*n.  Returns 0 or -SPART_ENUM when A is not positive definite. */
+int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
+
+/* Convective inertia matrix (SPART CIM): C ((6+nq) x (6+nq)), row-major, with
+   H udot + C u = tau + N' wF.  Needs spart_crba and spart_velocity. */
+void spart_cim(const spart_model *m, spart_data *d, double *C);
+
+/* Inverse dynamics of a flying base by Newton-Euler (SPART ID): tau = [tau0; taum] (6+nq) for
+   the given accelerations, external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity
+   (3; NULL = none).  Needs spart_velocity. */
+void spart_rnea(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
+                const double *umdot, const double *wF, const double *gravity, double *tau);
+
+/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6).
+   Returns 0 or -SPART_ENUM when the base inertia is singular.  Needs spart_crba. */
+int spart_floating_id(const spart_model *m, spart_data *d, const double *um,
+                      const double *umdot, const double *wF, const double *gravity,
+                      double *taum, double u0dot[6]);
+
+/* Forward dynamics by articulated bodies (SPART FD): u0dot (6), umdot (nq) for the forces
+   tau0 (6; NULL = 0), taum (nq; NULL = 0).  fixed_base: the base does not move (u0dot = 0).
+   Returns 0 or -SPART_ENUM when an articulated inertia is singular.  Needs spart_velocity. */
+int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double *um,
+              const double *tau0, const double *taum, const double *wF, const double *gravity,
+              double u0dot[6], double *umdot);
+
+
+/* ---------------------------------------------------------------------------------------------
+ * records: state vectors in, results out (spart_io.c)
+ */
+
+/* state fields, in SPEC.md's order; bit (1 << SPART_F_*) of spart_state.has */
+enum {
+  SPART_F_R0, SPART_F_r0, SPART_F_qm, SPART_F_u0, SPART_F_um, SPART_F_u0dot, SPART_F_umdot,
+  SPART_F_tau0, SPART_F_taum, SPART_F_wF0, SPART_F_wFm, SPART_NFIELD
+};
+
+/* input and output formats */
+enum { SPART_FMT_AUTO = 0, SPART_FMT_JSON, SPART_FMT_CSV };
+
+/* one input record; fields the record does not give keep their defaults (SPEC.md) */
+typedef struct spart_state {
+  double R0[9];    /* base orientation, row-major; identity */
+  double r0[3];    /* base CoM position */
+  double u0[6];    /* base velocity [omega (body); rdot] */
+  double u0dot[6]; /* base acceleration */
+  double tau0[6];  /* base generalized force [torque (body); force] */
+  double *qm;      /* (nq) joint displacements */
+  double *um;      /* (nq) joint velocities */
+  double *umdot;   /* (nq) joint accelerations */
+  double *taum;    /* (nq) joint forces */
+  double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
+  unsigned has;    /* bit (1 << SPART_F_*) for each field given */
+  int line;        /* input line where the record starts */
+} spart_state;
+
+typedef struct spart_reader spart_reader;
+typedef struct spart_writer spart_writer;
+
+/* A reader of records from in (name is used in messages, e.g. "<stdin>"); format is
+   SPART_FMT_AUTO (CSV when the first byte is not '{' or RS), JSON or CSV; seq: RFC 7464. */
+spart_reader *spart_reader_new(void *in, const char *name, int format, int seq);
+void spart_reader_free(spart_reader *rd);
+
+/* Read the next record.  When *m is NULL the record must hold the model as "robot" (JSON), and
+   *m receives it (the reader frees it).  Returns 1 with *st set, 0 at the end, or -SPART_EDATA /
+   -SPART_EIO with err filled (err->line is the record's line).  After -SPART_EDATA the reader
+   has skipped the bad record and may be read again. */
+int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err);
+
+/* The model a reader took from the input (NULL if none). */
+const spart_model *spart_reader_model(const spart_reader *rd);
+
+/* A writer of records to out: format SPART_FMT_JSON (one object a line) or SPART_FMT_CSV
+   (a header row first); seq: RFC 7464 records; unbuffered: flush after each record. */
+spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered);
+void spart_writer_free(spart_writer *wr);
+
+/* Add a field to the record being built: dims d0 x d1 x d2 (d1, d2 = 0 for fewer), values
+   row-major.  v must stay valid until spart_emit.  d0 = -1 writes v as a scalar. */
+void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
+
+/* Write the record built so far, with the reader's pass-through CSV cells (rd may be NULL).
+   Returns 0, -SPART_EDATA when the fields differ from the CSV header, or -SPART_EIO. */
+int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err);
+
+/* Drop the record built so far. */
+void spart_discard(spart_writer *wr);
+
+/* Format x so that it reads back to the same double (shortest of %.15g..%.17g); returns the
+   length written to buf (at least 32 bytes). */
+int spart_fmt_double(char *buf, double x);
+
+/* ---------------------------------------------------------------------------------------------
+ * command-line support (spart_cli.c): the only part of the library that writes to stderr
+ */
+
+/* Print "prog: where:line: message" on stderr; where NULL drops "where:line: ", line 0 drops
+   ":line".  A trailing newline is added. */
+void spart_cli_error(const char *prog, const char *where, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Print "prog: message" and "Try 'prog --help'." on stderr; returns SPART_EXIT_USAGE. */
+int spart_cli_usage(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Flush and close stdout; on failure print "prog: write error: strerror" and return
+   SPART_EXIT_IO, else return status unchanged.  A closed pipe (EPIPE) is quiet. */
+int spart_cli_finish(const char *prog, int status);
+
+/* Parse "x,y,z" (exactly n finite numbers separated by commas) into v; 0 or -1. */
+int spart_cli_vec(const char *s, double *v, int n);
+
+/* options shared by the commands; SPART_OPT_* says which a command takes beyond the common ones */
+enum {
+  SPART_OPT_FIXED = 1 << 0,    /* --fixed-base */
+  SPART_OPT_GRAVITY = 1 << 1,  /* --gravity gx,gy,gz */
+  SPART_OPT_FLOATING = 1 << 2, /* --floating */
+  SPART_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
+  SPART_OPT_GIM = 1 << 4       /* --coriolis, --inverse */
+};
+
+/* a command: name, the line after "Usage: NAME", the text of its own options and outputs */
+typedef struct spart_tool {
+  const char *name;
+  const char *synopsis;
+  const char *help;
+  unsigned opts;
+} spart_tool;
+
+typedef struct spart_opts {
+  const char *model;      /* -m FILE, or NULL: the model comes with the record */
+  int input, output;      /* SPART_FMT_* */
+  int seq, unbuffered, keep_going;
+  int fixed_base, floating, dot, noc, coriolis, inverse;
+  int has_gravity;
+  double gravity[3];
+  const char *link;       /* --link ID|NAME */
+  int has_point;
+  double point[3];        /* --point, in the link frame, from the link CoM */
+} spart_opts;
+
+/* a running command: its options, model, data, reader, writer and exit status */
+typedef struct spart_session {
+  const spart_tool *tool;
+  spart_opts o;
+  spart_model *m;         /* from -m, else owned by the reader */
+  spart_data *d;
+  spart_reader *rd;
+  spart_writer *wr;
+  spart_state *st;        /* the current record */
+  int status;             /* exit code so far */
+  int stop;               /* no more records: an error without --keep-going */
+  int m_borrowed;         /* the model belongs to the reader */
+  long nbad;              /* bad records */
+  double *buf[4];         /* scratch arrays for outputs, see spart_session_buf */
+  size_t nbuf[4];
+} spart_session;
+
+/* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
+   usage error, which it reports). */
+int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv);
+
+/* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
+   *status set). */
+spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status);
+
+/* Read the next record into s->st (making s->m and s->d at the first one when the model comes
+   with the records).  Reports bad records; returns 1, or 0 when there are no more to compute. */
+int spart_next(spart_session *s);
+
+/* Report a failure of the current record (a singular matrix...), as spart_next does for bad
+   input: the record is skipped, and the run stops unless --keep-going. */
+void spart_fail(spart_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Write the current record's outputs (spart_put on s->wr); reports errors. */
+void spart_session_emit(spart_session *s);
+
+/* Resolve --link (an id 1..n or a link name) on the session's model; -1 after reporting. */
+int spart_session_link(spart_session *s);
+
+/* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after
+   reporting when out of memory. */
+double *spart_session_buf(spart_session *s, int slot, size_t n);
+
+/* Print warning totals, free everything, close stdout; returns the exit code. */
+int spart_session_close(spart_session *s);
+
+#endif

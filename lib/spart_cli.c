@@ -1,0 +1,383 @@
+/* spart_cli.c -- messages, exit codes and option values shared by every command */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+
+
+void spart_cli_error(const char *prog, const char *where, int line, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", prog);
+  if (where && line > 0) {
+    fprintf(stderr, "%s:%d: ", where, line);
+  } else if (where) {
+    fprintf(stderr, "%s: ", where);
+  }
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+
+int spart_cli_usage(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", prog);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry '%s --help'.\n", prog);
+  return SPART_EXIT_USAGE;
+}
+
+
+int spart_cli_finish(const char *prog, int status) {
+  int bad = fflush(stdout) != 0 || ferror(stdout);
+  int err = errno;
+  if (fclose(stdout) != 0 && !bad) {
+    bad = 1;
+    err = errno;
+  }
+  if (!bad) {
+    return status;
+  }
+  if (err != EPIPE) {
+    fprintf(stderr, "%s: write error: %s\n", prog, strerror(err));
+  }
+  return SPART_EXIT_IO;
+}
+
+
+int spart_cli_vec(const char *s, double *v, int n) {
+  const char *p = s;
+  for (int k = 0; k < n; k++) {
+    char *end;
+    errno = 0;
+    v[k] = strtod(p, &end);
+    if (end == p || errno == ERANGE || !isfinite(v[k])) {
+      return -1;
+    }
+    if (k < n - 1 && *end != ',') {
+      return -1;
+    }
+    p = end + (k < n - 1);
+  }
+  return *p == '\0' ? 0 : -1;
+}
+
+
+/* ---- options ---- */
+
+enum { OPT_CSV = 256, OPT_SEQ, OPT_FIXED, OPT_GRAVITY, OPT_FLOATING, OPT_POINT, OPT_DOT, OPT_NOC,
+       OPT_CORIOLIS, OPT_INVERSE };
+
+static const struct {
+  struct option opt;
+  unsigned need; /* SPART_OPT_* the tool must take, 0 for every tool */
+} options[] = {
+    {{"model", required_argument, NULL, 'm'}, 0},
+    {{"input", required_argument, NULL, 'i'}, 0},
+    {{"csv", no_argument, NULL, OPT_CSV}, 0},
+    {{"output", required_argument, NULL, 'o'}, 0},
+    {{"seq", no_argument, NULL, OPT_SEQ}, 0},
+    {{"unbuffered", no_argument, NULL, 'u'}, 0},
+    {{"keep-going", no_argument, NULL, 'k'}, 0},
+    {{"help", no_argument, NULL, 'h'}, 0},
+    {{"version", no_argument, NULL, 'V'}, 0},
+    {{"fixed-base", no_argument, NULL, OPT_FIXED}, SPART_OPT_FIXED},
+    {{"gravity", required_argument, NULL, OPT_GRAVITY}, SPART_OPT_GRAVITY},
+    {{"floating", no_argument, NULL, OPT_FLOATING}, SPART_OPT_FLOATING},
+    {{"link", required_argument, NULL, 'l'}, SPART_OPT_LINK},
+    {{"point", required_argument, NULL, OPT_POINT}, SPART_OPT_LINK},
+    {{"dot", no_argument, NULL, OPT_DOT}, SPART_OPT_LINK},
+    {{"noc", no_argument, NULL, OPT_NOC}, SPART_OPT_LINK},
+    {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, SPART_OPT_GIM},
+    {{"inverse", no_argument, NULL, OPT_INVERSE}, SPART_OPT_GIM},
+};
+#define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
+
+
+static void help(const spart_tool *t) {
+  printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
+  printf("Common options:\n"
+         "  -m, --model FILE     the model: a .urdf or a model JSON (urdf2robot); without it,\n"
+         "                       stdin is one JSON object {\"robot\": MODEL, STATE...}\n"
+         "  -i, --input FORMAT   json or csv (default: csv unless the input starts with '{')\n"
+         "      --csv            same as --input csv\n"
+         "  -o, --output FORMAT  json (one object a line, the default) or csv\n"
+         "      --seq            JSON records as RFC 7464 text sequences\n"
+         "  -u, --unbuffered     flush the output after every record\n"
+         "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
+         "  -h, --help           show this help\n"
+         "  -V, --version        show the version\n\n"
+         "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
+         "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.\n"
+         "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
+         t->name);
+}
+
+
+static int format_arg(const char *s, int *fmt) {
+  if (strcmp(s, "json") == 0) {
+    *fmt = SPART_FMT_JSON;
+  } else if (strcmp(s, "csv") == 0) {
+    *fmt = SPART_FMT_CSV;
+  } else {
+    return -1;
+  }
+  return 0;
+}
+
+
+int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
+  struct option longopts[NOPTIONS + 1];
+  int n = 0;
+  memset(o, 0, sizeof(*o));
+  o->output = SPART_FMT_JSON;
+  for (int k = 0; k < NOPTIONS; k++) {
+    if ((options[k].need & t->opts) == options[k].need) {
+      longopts[n++] = options[k].opt;
+    }
+  }
+  memset(&longopts[n], 0, sizeof(longopts[n]));
+  const char *shortopts = (t->opts & SPART_OPT_LINK) ? "+m:i:o:ukhVl:" : "+m:i:o:ukhV";
+
+  opterr = 0;
+  optind = 1;
+  for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
+    switch (c) {
+      case 'm': o->model = optarg; break;
+      case 'i':
+        if (format_arg(optarg, &o->input) != 0) {
+          return spart_cli_usage(t->name, "--input: expected json or csv, got '%s'", optarg);
+        }
+        break;
+      case OPT_CSV: o->input = SPART_FMT_CSV; break;
+      case 'o':
+        if (format_arg(optarg, &o->output) != 0) {
+          return spart_cli_usage(t->name, "--output: expected json or csv, got '%s'", optarg);
+        }
+        break;
+      case OPT_SEQ: o->seq = 1; break;
+      case 'u': o->unbuffered = 1; break;
+      case 'k': o->keep_going = 1; break;
+      case 'h': help(t); return spart_cli_finish(t->name, SPART_EXIT_OK);
+      case 'V':
+        printf("%s %s\n", t->name, SPART_VERSION);
+        return spart_cli_finish(t->name, SPART_EXIT_OK);
+      case OPT_FIXED: o->fixed_base = 1; break;
+      case OPT_GRAVITY:
+        if (spart_cli_vec(optarg, o->gravity, 3) != 0) {
+          return spart_cli_usage(t->name, "--gravity: expected gx,gy,gz, got '%s'", optarg);
+        }
+        o->has_gravity = 1;
+        break;
+      case OPT_FLOATING: o->floating = 1; break;
+      case 'l': o->link = optarg; break;
+      case OPT_POINT:
+        if (spart_cli_vec(optarg, o->point, 3) != 0) {
+          return spart_cli_usage(t->name, "--point: expected x,y,z, got '%s'", optarg);
+        }
+        o->has_point = 1;
+        break;
+      case OPT_DOT: o->dot = 1; break;
+      case OPT_NOC: o->noc = 1; break;
+      case OPT_CORIOLIS: o->coriolis = 1; break;
+      case OPT_INVERSE: o->inverse = 1; break;
+      case ':':
+        return spart_cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
+      default:
+        if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
+          return spart_cli_usage(t->name, "unknown option '-%c'", optopt);
+        }
+        return spart_cli_usage(t->name, "unknown option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) {
+    return spart_cli_usage(t->name, "unexpected argument '%s'", argv[optind]);
+  }
+  if ((t->opts & SPART_OPT_LINK) && !o->link && !o->noc) {
+    return spart_cli_usage(t->name, "--link ID|NAME or --noc is required");
+  }
+  if (o->floating && o->fixed_base) {
+    return spart_cli_usage(t->name, "--floating and --fixed-base may not be combined");
+  }
+  return -1;
+}
+
+
+/* ---- the session ---- */
+
+spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status) {
+  spart_session *s = calloc(1, sizeof(*s));
+  spart_err err = {0};
+  if (!s) {
+    spart_cli_error(t->name, NULL, 0, "out of memory");
+    *status = SPART_EXIT_IO;
+    return NULL;
+  }
+  s->tool = t;
+  s->o = *o;
+  if (o->model) {
+    s->m = spart_model_load(o->model, &err);
+    if (!s->m) {
+      spart_cli_error(t->name, o->model, err.line, "%s", err.msg);
+      *status = err.code == SPART_EIO ? SPART_EXIT_IO : SPART_EXIT_DATA;
+      free(s);
+      return NULL;
+    }
+    s->d = spart_data_new(s->m);
+  }
+  s->rd = spart_reader_new(stdin, "<stdin>", o->input, o->seq);
+  s->wr = spart_writer_new(stdout, o->output, o->seq, o->unbuffered);
+  if ((o->model && !s->d) || !s->rd || !s->wr) {
+    spart_cli_error(t->name, NULL, 0, "out of memory");
+    *status = SPART_EXIT_IO;
+    s->status = SPART_EXIT_IO;
+    spart_session_close(s);
+    return NULL;
+  }
+  return s;
+}
+
+
+/* report a bad record: skip it with --keep-going, else stop */
+static void bad_record(spart_session *s, int line, int code, const char *msg) {
+  spart_cli_error(s->tool->name, "<stdin>", line, "%s", msg);
+  spart_discard(s->wr);
+  if (code == SPART_EIO || code == SPART_ENOMEM) {
+    s->status = SPART_EXIT_IO;
+    s->stop = 1;
+    return;
+  }
+  if (s->status == SPART_EXIT_OK) {
+    s->status = SPART_EXIT_DATA;
+  }
+  s->nbad++;
+  s->stop = !s->o.keep_going;
+}
+
+
+/* a fixed base does not move */
+static int fixed_ok(const spart_state *st) {
+  for (int k = 0; k < 6; k++) {
+    if (st->u0[k] != 0 || st->u0dot[k] != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+int spart_next(spart_session *s) {
+  while (!s->stop) {
+    spart_err err = {0};
+    spart_model *m = s->m ? s->m : (spart_model *)spart_reader_model(s->rd);
+    int r = spart_read(s->rd, &m, &s->st, &err);
+    if (r == 0) {
+      return 0;
+    }
+    if (r < 0) {
+      bad_record(s, err.line, err.code, err.msg);
+      continue;
+    }
+    if (!s->d) {
+      s->d = spart_data_new(m);
+      if (!s->d) {
+        bad_record(s, s->st->line, SPART_ENOMEM, "out of memory");
+        return 0;
+      }
+    }
+    if (!s->m) {
+      s->m = m;
+      s->m_borrowed = 1;
+    }
+    if (s->o.fixed_base && !fixed_ok(s->st)) {
+      bad_record(s, s->st->line, SPART_EDATA, "--fixed-base: u0 and u0dot must be zero");
+      continue;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+
+void spart_fail(spart_session *s, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  bad_record(s, s->st ? s->st->line : 0, SPART_EDATA, msg);
+}
+
+
+void spart_session_emit(spart_session *s) {
+  spart_err err = {0};
+  if (spart_emit(s->wr, s->rd, &err) != 0) {
+    bad_record(s, err.line, err.code, err.msg);
+  }
+}
+
+
+int spart_session_link(spart_session *s) {
+  char *end;
+  long id = strtol(s->o.link, &end, 10);
+  if (end != s->o.link && *end == 0) {
+    if (id < 0 || id >= s->m->nb) {
+      spart_fail(s, "--link %ld: model has links 0 to %d", id, s->m->nb - 1);
+      return -1;
+    }
+    return (int)id;
+  }
+  int i = spart_model_body(s->m, s->o.link);
+  if (i < 0) {
+    spart_fail(s, "--link: no link named '%s'", s->o.link);
+  }
+  return i;
+}
+
+
+double *spart_session_buf(spart_session *s, int slot, size_t n) {
+  if (n > s->nbuf[slot]) {
+    double *p = realloc(s->buf[slot], n * sizeof(double));
+    if (!p) {
+      bad_record(s, s->st ? s->st->line : 0, SPART_ENOMEM, "out of memory");
+      return NULL;
+    }
+    s->buf[slot] = p;
+    s->nbuf[slot] = n;
+  }
+  return s->buf[slot];
+}
+
+
+int spart_session_close(spart_session *s) {
+  static const char *what[SPART_NWARN] = {"non-finite result", "singular matrix"};
+  int status = s->status;
+  for (int k = 0; s->d && k < SPART_NWARN; k++) {
+    if (s->d->warn[k] > 1) {
+      spart_cli_error(s->tool->name, NULL, 0, "%d records had a %s", s->d->warn[k], what[k]);
+    }
+  }
+  if (s->nbad > 0 && s->o.keep_going) {
+    spart_cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
+  }
+  const char *name = s->tool->name;
+  spart_reader_free(s->rd);
+  spart_writer_free(s->wr);
+  spart_data_free(s->d);
+  if (!s->m_borrowed) {
+    spart_model_free(s->m);
+  }
+  for (int k = 0; k < 4; k++) {
+    free(s->buf[k]);
+  }
+  free(s);
+  return spart_cli_finish(name, status);
+}

@@ -1,0 +1,241 @@
+/* spart_crba.c -- composite rigid body inertias, the generalized inertia matrix (SPART GIM,
+ * Featherstone's CRBA) and the convective inertia matrix (SPART CIM), O(n^2) */
+#include <string.h>
+
+#include "spart.h"
+#include "spu.h"
+
+
+/* composite inertia of the subtree of every body about its CoM, into d->Ic */
+static void composite(const spart_model *m, spart_data *d) {
+  for (int i = 0; i < m->nb; i++) {
+    spu_inertbody(d->Ic + 10 * i, m->body_mass[i], d->xI + 6 * i);
+  }
+
+  /* backward pass: Ic_p += B_ip' Ic_i B_ip */
+  for (int i = m->nb - 1; i > 0; i--) {
+    int p = m->body_parent[i];
+    double dr[3], sh[10];
+    for (int k = 0; k < 3; k++) {
+      dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
+    }
+    spu_inertshift(sh, d->Ic + 10 * i, dr);
+    for (int k = 0; k < 10; k++) {
+      d->Ic[10 * p + k] += sh[k];
+    }
+  }
+}
+
+
+/* the base's generalized forces P0' f of a wrench f at r0 */
+static void base_force(double res[6], const spart_data *d, const double f[6]) {
+  spu_mulmtv3(res, d->P0, f);
+  memcpy(res + 3, f + 3, 3 * sizeof(double));
+}
+
+
+/* column c of P0: the base twist of u0 = e_c */
+static void base_mode(double s[6], const spart_data *d, int c) {
+  memset(s, 0, 6 * sizeof(double));
+  if (c < 3) {
+    s[0] = d->P0[c];
+    s[1] = d->P0[3 + c];
+    s[2] = d->P0[6 + c];
+  } else {
+    s[c] = 1;
+  }
+}
+
+
+/* carry the wrench F of body j to the base, writing S_k' F into column col of the
+   (6+nq)-column matrix A for every moving joint k above j and P0' F into its first rows */
+static void project_up(const spart_model *m, const spart_data *d, int j, double F[6], double *A,
+                       int col) {
+  int nv = 6 + m->nq;
+  double dr[3], f0[6];
+  for (int k = j; k > 0; k = m->body_parent[k]) {
+    int p = m->body_parent[k];
+    if (k != j && m->jnt_qadr[k] >= 0) {
+      A[(6 + m->jnt_qadr[k]) * nv + col] = spu_dot6(d->xS + 6 * k, F);
+    }
+    for (int c = 0; c < 3; c++) {
+      dr[c] = d->xpos[3 * k + c] - d->xpos[3 * p + c];
+    }
+    spu_fshift(F, F, dr);
+  }
+  base_force(f0, d, F);
+  for (int r = 0; r < 6; r++) {
+    A[r * nv + col] = f0[r];
+  }
+}
+
+
+void spart_composite(const spart_model *m, spart_data *d) {
+  composite(m, d);
+}
+
+
+void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]) {
+  (void)m;
+  for (int c = 0; c < 6; c++) {
+    double s[6], F[6], f0[6];
+    base_mode(s, d, c);
+    spu_inertmul(F, d->Ic, s);
+    base_force(f0, d, F);
+    for (int r = 0; r < 6; r++) {
+      H0[6 * r + c] = f0[r];
+    }
+  }
+}
+
+
+void spart_crba(const spart_model *m, spart_data *d, double *H) {
+  int nv = 6 + m->nq;
+  composite(m, d);
+
+  /* joint columns: F = Ic_i S_i carried towards the base (Featherstone, RBDA table 6.2) */
+  for (int i = m->nb - 1; i > 0; i--) {
+    int a = m->jnt_qadr[i];
+    if (a < 0) {
+      continue;
+    }
+    double F[6];
+    spu_inertmul(F, d->Ic + 10 * i, d->xS + 6 * i);
+    H[(6 + a) * nv + 6 + a] = spu_dot6(d->xS + 6 * i, F);
+    project_up(m, d, i, F, H, 6 + a);
+  }
+
+  /* base block H0 = P0' Ic_0 P0 */
+  double H0[36];
+  spart_base_inertia(m, d, H0);
+  for (int r = 0; r < 6; r++) {
+    memcpy(H + r * nv, H0 + 6 * r, 6 * sizeof(double));
+  }
+
+  /* the lower triangle mirrors the upper one */
+  for (int r = 0; r < nv; r++) {
+    for (int c = r + 1; c < nv; c++) {
+      H[c * nv + r] = H[r * nv + c];
+    }
+  }
+}
+
+
+/* column col of C for the unit motion s of body j (at its CoM): with t = N u,
+   C = N' (M Ndot + Mdot N), Mdot_i = [w_i x I_i, 0; 0, 0]; d->f and d->u are scratch */
+static void cim_column(const spart_model *m, spart_data *d, int j, const double s[6], double *C,
+                       int col) {
+  int nv = 6 + m->nq;
+  const double *tj = d->t + 6 * j, *rj = d->xpos + 3 * j;
+  double q[6], *in = d->u;
+
+  /* q = Omega_j s (the base's Omega has no linear block) */
+  spu_omega(q, tj, s);
+  if (j == 0) {
+    q[3] = q[4] = q[5] = 0;
+  }
+
+  /* forward over the subtree of j: twist s_i, its rate a_i and the wrench g_i */
+  for (int i = j; i < m->nb; i++) {
+    in[i] = i == j || (i > j && m->body_parent[i] >= j && in[m->body_parent[i]] != 0);
+    if (in[i] == 0) {
+      continue;
+    }
+    const double *ti = d->t + 6 * i, *Ii = d->xI + 6 * i;
+    double dr[3], dv[3], si[6], ai[6], e[3], Is[3], *g = d->f + 6 * i;
+    for (int k = 0; k < 3; k++) {
+      dr[k] = d->xpos[3 * i + k] - rj[k];
+      dv[k] = tj[3 + k] - ti[3 + k];
+    }
+    spu_mshift(si, s, dr);
+    spu_mshift(ai, q, dr);
+    spu_cross(e, dv, s);
+    for (int k = 0; k < 3; k++) {
+      ai[3 + k] += e[k];
+    }
+    spu_mulsv3(g, Ii, ai);
+    spu_mulsv3(Is, Ii, si);
+    spu_cross(e, ti, Is);
+    for (int k = 0; k < 3; k++) {
+      g[k] += e[k];
+      g[3 + k] = m->body_mass[i] * ai[3 + k];
+    }
+  }
+
+  /* backward over the subtree: accumulate, project on each joint */
+  for (int i = m->nb - 1; i > j; i--) {
+    if (in[i] == 0) {
+      continue;
+    }
+    int p = m->body_parent[i], a = m->jnt_qadr[i];
+    double dr[3], sh[6];
+    if (a >= 0) {
+      C[(6 + a) * nv + col] = spu_dot6(d->xS + 6 * i, d->f + 6 * i);
+    }
+    for (int k = 0; k < 3; k++) {
+      dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
+    }
+    spu_fshift(sh, d->f + 6 * i, dr);
+    for (int k = 0; k < 6; k++) {
+      d->f[6 * p + k] += sh[k];
+    }
+  }
+
+  /* body j itself, then its ancestors and the base */
+  double F[6];
+  memcpy(F, d->f + 6 * j, sizeof(F));
+  if (j > 0 && m->jnt_qadr[j] >= 0) {
+    C[(6 + m->jnt_qadr[j]) * nv + col] = spu_dot6(d->xS + 6 * j, F);
+  }
+  project_up(m, d, j, F, C, col);
+}
+
+
+void spart_cim(const spart_model *m, spart_data *d, double *C) {
+  int nv = 6 + m->nq;
+  memset(C, 0, (size_t)nv * nv * sizeof(double));
+
+  /* base columns: the motion P0 e_c of the base moves every body */
+  for (int c = 0; c < 6; c++) {
+    double s[6];
+    base_mode(s, d, c);
+    cim_column(m, d, 0, s, C, c);
+  }
+
+  /* joint columns: pm_j moves the subtree of j */
+  for (int j = 1; j < m->nb; j++) {
+    if (m->jnt_qadr[j] >= 0) {
+      cim_column(m, d, j, d->xS + 6 * j, C, 6 + m->jnt_qadr[j]);
+    }
+  }
+}
+
+
+void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
+                 double *Am) {
+  int nq = m->nq, nv = 6 + nq;
+  for (int r = 0; r < nv; r++) {
+    for (int c = 0; c < nv; c++) {
+      double x = A[r * nv + c];
+      if (r < 6 && c < 6 && A0) {
+        A0[6 * r + c] = x;
+      } else if (r < 6 && c >= 6 && A0m) {
+        A0m[nq * r + c - 6] = x;
+      } else if (r >= 6 && c < 6 && Am0) {
+        Am0[6 * (r - 6) + c] = x;
+      } else if (r >= 6 && c >= 6 && Am) {
+        Am[nq * (r - 6) + c - 6] = x;
+      }
+    }
+  }
+}
+
+
+int spart_spd_inverse(const double *A, int n, double *work, double *Ainv) {
+  memcpy(work, A, (size_t)n * n * sizeof(double));
+  memset(Ainv, 0, (size_t)n * n * sizeof(double));
+  for (int k = 0; k < n; k++) {
+    Ainv[k * n + k] = 1;
+  }
+  return spu_cholsolve(work, Ainv, n, n) == 0 ? 0 : -SPART_ENUM;
+}

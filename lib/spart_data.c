@@ -1,0 +1,60 @@
+/* spart_data.c -- the workspace of the algorithms: one allocation carved into arrays */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+
+/* per-body arrays of doubles: name and stride */
+#define SPART_DATA_ARRAYS(X) \
+  X(xrotJ, 9)                \
+  X(xposJ, 3)                \
+  X(xrot, 9)                 \
+  X(xpos, 3)                 \
+  X(xaxis, 3)                \
+  X(xg, 3)                   \
+  X(xS, 6)                   \
+  X(xI, 6)                   \
+  X(t, 6)                    \
+  X(tdot, 6)                 \
+  X(c, 6)                    \
+  X(f, 6)                    \
+  X(Ic, 10)                  \
+  X(IA, 36)                  \
+  X(pA, 6)                   \
+  X(U, 6)                    \
+  X(D, 1)                    \
+  X(u, 1)
+
+
+spart_data *spart_data_new(const spart_model *m) {
+  size_t nb = (size_t)m->nb, nwork = 6 * (6 + (size_t)m->nq) + 6 * nb + 36;
+  size_t n = nwork;
+#define X(name, stride) n += (stride) * nb;
+  SPART_DATA_ARRAYS(X)
+#undef X
+
+  spart_data *d = calloc(1, sizeof(*d));
+  double *p = d ? calloc(n, sizeof(double)) : NULL;
+  if (!p) {
+    free(d);
+    return NULL;
+  }
+  d->buf_ = p;
+  d->nb = m->nb;
+  d->nq = m->nq;
+#define X(name, stride) \
+  d->name = p;          \
+  p += (stride) * nb;
+  SPART_DATA_ARRAYS(X)
+#undef X
+  d->work = p;
+  return d;
+}
+
+
+void spart_data_free(spart_data *d) {
+  if (d) {
+    free(d->buf_);
+    free(d);
+  }
+}

@@ -1,0 +1,886 @@
+/* spart_io.c -- records: JSON objects (one a line, pretty-printed, or RFC 7464) and CSV rows in,
+ * JSON lines or CSV out.  Memory is O(model + one record). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "spart.h"
+
+#define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
+#define SPART_MAX_FIELDS 32         /* output fields in one record */
+
+/* state fields: name, number of rows (0: nq, -1: n links), columns */
+static const struct {
+  const char *name;
+  int rows, cols;
+} fields[SPART_NFIELD] = {
+    {"R0", 3, 3},    {"r0", 1, 3},   {"qm", 0, 1},   {"u0", 1, 6},  {"um", 0, 1},  {"u0dot", 1, 6},
+    {"umdot", 0, 1}, {"tau0", 1, 6}, {"taum", 0, 1}, {"wF0", 1, 6}, {"wFm", -1, 6},
+};
+
+/* a CSV column: the state value it fills, or -1 to pass through */
+typedef struct {
+  int field; /* SPART_F_*, or -1 */
+  int index; /* position in the field's values */
+} column;
+
+struct spart_reader {
+  FILE *in;
+  const char *name;
+  int format, seq;
+  char *line;       /* getline buffer */
+  size_t cap;
+  long lineno;      /* lines read so far */
+  char *rec;        /* JSON record being gathered */
+  size_t reclen, reccap;
+  size_t pos, len;  /* unread part of line */
+  int started;      /* CSV header read */
+  spart_model *own; /* model that came with the input */
+  spart_state st;
+  double *stbuf;
+  const spart_model *stm; /* model the state was sized for */
+  column *cols;     /* CSV columns */
+  int ncol;
+  char **colname;   /* CSV header names */
+  size_t *cell;     /* CSV cells of the current row: start, length pairs into line */
+  int *pass;        /* indices of pass-through columns */
+  int npass;
+};
+
+struct spart_writer {
+  FILE *out;
+  int format, seq, unbuffered;
+  int nrec;
+  struct {
+    const char *name;
+    const double *v;
+    int d0, d1, d2;
+  } f[SPART_MAX_FIELDS];
+  int nf;
+  char *header; /* CSV header signature: field names and sizes */
+  char *buf;    /* the record being written */
+  size_t len, cap;
+};
+
+
+static int fail(spart_err *err, int code, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(spart_err *err, int code, int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+  va_end(ap);
+  err->code = code;
+  err->line = line;
+  return -code;
+}
+
+
+/* ---- the state record ---- */
+
+/* size the state for model m; defaults are set by state_reset */
+static int state_init(spart_reader *rd, const spart_model *m) {
+  size_t nq = (size_t)m->nq, nb = (size_t)m->nb;
+  free(rd->stbuf);
+  rd->stbuf = malloc((4 * nq + 6 * nb + 1) * sizeof(double));
+  if (!rd->stbuf) {
+    return -1;
+  }
+  rd->st.qm = rd->stbuf;
+  rd->st.um = rd->st.qm + nq;
+  rd->st.umdot = rd->st.um + nq;
+  rd->st.taum = rd->st.umdot + nq;
+  rd->st.wF = rd->st.taum + nq;
+  rd->stm = m;
+  return 0;
+}
+
+
+static void state_reset(spart_state *st, const spart_model *m) {
+  static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  memcpy(st->R0, eye, sizeof(eye));
+  memset(st->r0, 0, sizeof(st->r0));
+  memset(st->u0, 0, sizeof(st->u0));
+  memset(st->u0dot, 0, sizeof(st->u0dot));
+  memset(st->tau0, 0, sizeof(st->tau0));
+  memset(st->qm, 0, (4 * (size_t)m->nq + 6 * (size_t)m->nb) * sizeof(double));
+  st->has = 0;
+}
+
+
+/* rows of field k for model m */
+static int field_rows(const spart_model *m, int k) {
+  return fields[k].rows == 0 ? m->nq : fields[k].rows < 0 ? m->nb - 1 : fields[k].rows;
+}
+
+
+/* where field k's values live, and how many there are */
+static double *field_ptr(spart_state *st, const spart_model *m, int k, int *count) {
+  *count = field_rows(m, k) * fields[k].cols;
+  switch (k) {
+    case SPART_F_R0: return st->R0;
+    case SPART_F_r0: return st->r0;
+    case SPART_F_qm: return st->qm;
+    case SPART_F_u0: return st->u0;
+    case SPART_F_um: return st->um;
+    case SPART_F_u0dot: return st->u0dot;
+    case SPART_F_umdot: return st->umdot;
+    case SPART_F_tau0: return st->tau0;
+    case SPART_F_taum: return st->taum;
+    case SPART_F_wF0: return st->wF;
+    default: return st->wF + 6;
+  }
+}
+
+
+static int field_find(const char *name, size_t len) {
+  for (int k = 0; k < SPART_NFIELD; k++) {
+    if (strlen(fields[k].name) == len && memcmp(fields[k].name, name, len) == 0) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+
+/* ---- reading lines ---- */
+
+spart_reader *spart_reader_new(void *in, const char *name, int format, int seq) {
+  spart_reader *rd = calloc(1, sizeof(*rd));
+  if (rd) {
+    rd->in = in;
+    rd->name = name;
+    rd->format = format;
+    rd->seq = seq;
+  }
+  return rd;
+}
+
+
+void spart_reader_free(spart_reader *rd) {
+  if (!rd) {
+    return;
+  }
+  for (int k = 0; k < rd->ncol; k++) {
+    free(rd->colname[k]);
+  }
+  free(rd->colname);
+  free(rd->cols);
+  free(rd->cell);
+  free(rd->pass);
+  free(rd->line);
+  free(rd->rec);
+  free(rd->stbuf);
+  spart_model_free(rd->own);
+  free(rd);
+}
+
+
+const spart_model *spart_reader_model(const spart_reader *rd) {
+  return rd->own;
+}
+
+
+/* read the next line into rd->line (without its end of line); 1, 0 at the end, or -1 */
+static int next_line(spart_reader *rd, spart_err *err) {
+  errno = 0;
+  ssize_t n = getline(&rd->line, &rd->cap, rd->in);
+  if (n < 0) {
+    if (ferror(rd->in)) {
+      return fail(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
+    }
+    return 0;
+  }
+  rd->lineno++;
+  if (n > SPART_MAX_RECORD) {
+    return fail(err, SPART_EDATA, (int)rd->lineno, "line longer than %d bytes",
+                SPART_MAX_RECORD), -1;
+  }
+  while (n > 0 && (rd->line[n - 1] == '\n' || rd->line[n - 1] == '\r')) {
+    rd->line[--n] = 0;
+  }
+  rd->pos = 0;
+  rd->len = (size_t)n;
+  return 1;
+}
+
+
+/* ---- JSON records ---- */
+
+static int grow(char **buf, size_t *cap, size_t need) {
+  if (need <= *cap) {
+    return 0;
+  }
+  size_t c = *cap ? *cap : 256;
+  while (c < need) {
+    c *= 2;
+  }
+  char *p = realloc(*buf, c);
+  if (!p) {
+    return -1;
+  }
+  *buf = p;
+  *cap = c;
+  return 0;
+}
+
+
+/* gather one JSON object's text into rd->rec; returns 1, 0 at the end, or -1 */
+static int json_gather(spart_reader *rd, int *start, spart_err *err) {
+  int depth = 0, instr = 0, esc = 0;
+  rd->reclen = 0;
+  *start = 0;
+  for (;;) {
+    if (rd->pos >= rd->len) {
+      int r = next_line(rd, err);
+      if (r <= 0) {
+        if (r == 0 && rd->reclen > 0) {
+          return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+        }
+        return r;
+      }
+      if (rd->reclen > 0) {
+        if (grow(&rd->rec, &rd->reccap, rd->reclen + 2) != 0) {
+          return fail(err, SPART_ENOMEM, (int)rd->lineno, "out of memory"), -1;
+        }
+        rd->rec[rd->reclen++] = '\n';
+      }
+    }
+    const char *s = rd->line;
+    size_t from = rd->pos;
+    while (rd->pos < rd->len) {
+      char ch = s[rd->pos];
+      if (rd->reclen == 0 && rd->pos == from && depth == 0 &&
+          (ch == ' ' || ch == '\t' || ch == 0x1e || ch == ',')) {
+        from = ++rd->pos; /* blanks, record separators and commas between records */
+        continue;
+      }
+      if (depth == 0 && ch != '{') {
+        return fail(err, SPART_EDATA, (int)rd->lineno, "expected a JSON object, got '%.20s'",
+                    s + rd->pos), rd->pos = rd->len, -1;
+      }
+      if (!*start) {
+        *start = (int)rd->lineno;
+      }
+      rd->pos++;
+      if (instr) {
+        instr = !(ch == '"' && !esc);
+        esc = ch == '\\' && !esc;
+        continue;
+      }
+      instr = ch == '"';
+      depth += (ch == '{' || ch == '[') - (ch == '}' || ch == ']');
+      if (depth == 0) {
+        break;
+      }
+    }
+    size_t n = rd->pos - from;
+    if (rd->reclen + n > SPART_MAX_RECORD) {
+      return fail(err, SPART_EDATA, *start, "record longer than %d bytes", SPART_MAX_RECORD), -1;
+    }
+    if (grow(&rd->rec, &rd->reccap, rd->reclen + n + 1) != 0) {
+      return fail(err, SPART_ENOMEM, *start, "out of memory"), -1;
+    }
+    memcpy(rd->rec + rd->reclen, s + from, n);
+    rd->reclen += n;
+    rd->rec[rd->reclen] = 0;
+    if (depth == 0 && rd->reclen > 0) {
+      return 1;
+    }
+  }
+}
+
+
+/* fill v (count values) from a JSON array, nested rows x cols or flat */
+static int json_values(const cJSON *j, double *v, int count, int rows, int cols, const char *name,
+                       int line, spart_err *err) {
+  int n = 0, nested = 0;
+  const cJSON *e;
+  if (!cJSON_IsArray(j)) {
+    return fail(err, SPART_EDATA, line, "%s: expected an array of %d numbers", name, count);
+  }
+  cJSON_ArrayForEach(e, j) {
+    if (cJSON_IsArray(e) && cols > 1 && rows > 0) {
+      const cJSON *x;
+      int nc = 0;
+      nested = 1;
+      cJSON_ArrayForEach(x, e) {
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+          return fail(err, SPART_EDATA, line, "%s[%d][%d] is not a finite number", name,
+                      n / cols + 1, nc + 1);
+        }
+        if (n < count) {
+          v[n] = x->valuedouble;
+        }
+        n++, nc++;
+      }
+      if (nc != cols) {
+        return fail(err, SPART_EDATA, line, "%s: row %d has %d values, expected %d", name,
+                    n / cols + (nc == cols ? 0 : 1), nc, cols);
+      }
+    } else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) {
+      if (n < count) {
+        v[n] = e->valuedouble;
+      }
+      n++;
+    } else {
+      return fail(err, SPART_EDATA, line, "%s[%d] is not a finite number", name, n + 1);
+    }
+  }
+  if (n != count) {
+    if (nested || cols > 1) {
+      return fail(err, SPART_EDATA, line, "%s has %d values, model needs %dx%d", name, n, rows,
+                  cols);
+    }
+    return fail(err, SPART_EDATA, line, "%s has %d values, model needs %d", name, n, count);
+  }
+  return 0;
+}
+
+
+static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
+  int start, r = json_gather(rd, &start, err);
+  if (r <= 0) {
+    return r;
+  }
+  cJSON *obj = cJSON_ParseWithLength(rd->rec, rd->reclen);
+  if (!cJSON_IsObject(obj)) {
+    const char *at = cJSON_GetErrorPtr();
+    int line = start;
+    for (const char *p = rd->rec; obj == NULL && at && p < at && *p; p++) {
+      line += *p == '\n';
+    }
+    cJSON_Delete(obj);
+    return fail(err, SPART_EDATA, line, "invalid JSON");
+  }
+
+  /* the model, when it comes with the record */
+  const cJSON *robot = cJSON_GetObjectItemCaseSensitive(obj, "robot");
+  if (!*m) {
+    if (!robot) {
+      cJSON_Delete(obj);
+      return fail(err, SPART_EDATA, start, "no model: give -m FILE or a \"robot\" key");
+    }
+    spart_err merr = {0};
+    rd->own = spart_model_from_cjson(robot, &merr);
+    if (!rd->own) {
+      cJSON_Delete(obj);
+      return fail(err, SPART_EDATA, start, "robot: %s", merr.msg);
+    }
+    *m = rd->own;
+  }
+  if (rd->stm != *m && state_init(rd, *m) != 0) {
+    cJSON_Delete(obj);
+    return fail(err, SPART_ENOMEM, start, "out of memory");
+  }
+  state_reset(&rd->st, *m);
+  rd->st.line = start;
+
+  /* the state fields */
+  const cJSON *item;
+  cJSON_ArrayForEach(item, obj) {
+    if (item == robot) {
+      continue;
+    }
+    int k = field_find(item->string, strlen(item->string)), count;
+    if (k < 0) {
+      cJSON_Delete(obj);
+      return fail(err, SPART_EDATA, start, "unknown key '%s'", item->string);
+    }
+    double *v = field_ptr(&rd->st, *m, k, &count);
+    if (json_values(item, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err) != 0) {
+      cJSON_Delete(obj);
+      return -SPART_EDATA;
+    }
+    rd->st.has |= 1u << k;
+  }
+  cJSON_Delete(obj);
+  return 1;
+}
+
+
+/* ---- CSV records ---- */
+
+/* split rd->line into cells (double quotes protect commas); returns the number of cells */
+static int csv_split(spart_reader *rd, int want) {
+  int n = 0;
+  size_t i = 0;
+  for (;;) {
+    size_t start = i;
+    if (rd->line[i] == '"') {
+      for (i++; i < rd->len && !(rd->line[i] == '"' && rd->line[i + 1] != '"'); i++) {
+        i += rd->line[i] == '"';
+      }
+      i += i < rd->len;
+    }
+    while (i < rd->len && rd->line[i] != ',') {
+      i++;
+    }
+    if (n < want) {
+      rd->cell[2 * n] = start;
+      rd->cell[2 * n + 1] = i - start;
+    }
+    n++;
+    if (i >= rd->len) {
+      return n;
+    }
+    i++;
+  }
+}
+
+
+/* read lines up to the next one that is not blank or a comment */
+static int csv_line(spart_reader *rd, spart_err *err) {
+  for (;;) {
+    int r = next_line(rd, err);
+    if (r <= 0) {
+      return r;
+    }
+    if (rd->len > 0 && rd->line[0] != '#') {
+      return 1;
+    }
+  }
+}
+
+
+/* map a header name to a state value: qm_3, R0_1_2, wFm_2_6 */
+static int csv_column(const char *h, const spart_model *m, column *c, spart_err *err, int line) {
+  const char *us = strchr(h, '_');
+  c->field = -1;
+  c->index = 0;
+  int k = us ? field_find(h, (size_t)(us - h)) : -1;
+  if (k < 0) {
+    return 0;
+  }
+  int idx[3] = {0, 0, 0}, nidx = 0, rows, count;
+  const char *p = us;
+  while (*p == '_' && nidx < 3) {
+    char *end;
+    errno = 0;
+    long v = strtol(p + 1, &end, 10);
+    if (end == p + 1 || v < 1 || v > 1000000000 || errno) {
+      return 0; /* not ours: qm_a passes through */
+    }
+    idx[nidx++] = (int)v;
+    p = end;
+  }
+  if (*p) {
+    return 0;
+  }
+  rows = field_rows(m, k);
+  count = rows * fields[k].cols;
+  int want = (rows > 1 && fields[k].cols > 1) ? 2 : 1;
+  if (nidx != want) {
+    return fail(err, SPART_EDATA, line, "column '%s': %s takes %d index%s", h, fields[k].name,
+                want, want > 1 ? "es" : "");
+  }
+  int pos = want == 2 ? (idx[0] - 1) * fields[k].cols + idx[1] - 1 : idx[0] - 1;
+  if ((want == 2 && (idx[0] > rows || idx[1] > fields[k].cols)) || pos >= count) {
+    return fail(err, SPART_EDATA, line, "column '%s' is out of range: model has %s of %s",
+                h, fields[k].name, want == 2 ? "more rows or columns than that" : "fewer values");
+  }
+  c->field = k;
+  c->index = pos;
+  return 0;
+}
+
+
+static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
+  int r = csv_line(rd, err);
+  if (r <= 0) {
+    return r;
+  }
+  int line = (int)rd->lineno;
+  int n = csv_split(rd, 0);
+  rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
+  rd->cols = calloc((size_t)n, sizeof(column));
+  rd->colname = calloc((size_t)n, sizeof(char *));
+  rd->pass = malloc((size_t)n * sizeof(int));
+  if (!rd->cell || !rd->cols || !rd->colname || !rd->pass) {
+    return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+  }
+  rd->ncol = n;
+  csv_split(rd, n);
+
+  /* name each column; every value of a field must have exactly one column */
+  int seen[SPART_NFIELD] = {0};
+  for (int j = 0; j < n; j++) {
+    size_t a = rd->cell[2 * j], len = rd->cell[2 * j + 1];
+    while (len > 0 && rd->line[a] == ' ') {
+      a++, len--;
+    }
+    while (len > 0 && rd->line[a + len - 1] == ' ') {
+      len--;
+    }
+    rd->colname[j] = strndup(rd->line + a, len);
+    if (!rd->colname[j]) {
+      return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+    }
+    if (csv_column(rd->colname[j], m, &rd->cols[j], err, line) != 0) {
+      return -1;
+    }
+    if (rd->cols[j].field < 0) {
+      rd->pass[rd->npass++] = j;
+      continue;
+    }
+    for (int i = 0; i < j; i++) {
+      if (rd->cols[i].field == rd->cols[j].field && rd->cols[i].index == rd->cols[j].index) {
+        return fail(err, SPART_EDATA, line, "column '%s' appears twice", rd->colname[j]), -1;
+      }
+    }
+    seen[rd->cols[j].field]++;
+  }
+  for (int k = 0; k < SPART_NFIELD; k++) {
+    int count = field_rows(m, k) * fields[k].cols;
+    if (seen[k] && seen[k] != count) {
+      return fail(err, SPART_EDATA, line, "%s has %d columns, model needs %d", fields[k].name,
+                  seen[k], count), -1;
+    }
+  }
+  rd->started = 1;
+  return 1;
+}
+
+
+static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
+  if (!*m) {
+    return fail(err, SPART_EDATA, 0, "CSV input needs a model: give -m FILE");
+  }
+  if (rd->stm != *m && state_init(rd, *m) != 0) {
+    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  if (!rd->started) {
+    int r = csv_header(rd, *m, err);
+    if (r <= 0) {
+      return r;
+    }
+  }
+  int r = csv_line(rd, err);
+  if (r <= 0) {
+    return r;
+  }
+  int line = (int)rd->lineno;
+  int n = csv_split(rd, rd->ncol);
+  if (n != rd->ncol) {
+    return fail(err, SPART_EDATA, line, "expected %d fields, got %d", rd->ncol, n);
+  }
+  state_reset(&rd->st, *m);
+  rd->st.line = line;
+  for (int j = 0; j < n; j++) {
+    const column *c = &rd->cols[j];
+    if (c->field < 0) {
+      continue;
+    }
+    char *s = rd->line + rd->cell[2 * j], *end, save = s[rd->cell[2 * j + 1]];
+    int count;
+    s[rd->cell[2 * j + 1]] = 0;
+    errno = 0;
+    double x = strtod(s, &end);
+    while (*end == ' ') {
+      end++;
+    }
+    int bad = end == s || *end || !isfinite(x);
+    s[rd->cell[2 * j + 1]] = save;
+    if (bad) {
+      return fail(err, SPART_EDATA, line, "column '%s': '%.*s' is not a finite number",
+                  rd->colname[j], (int)(rd->cell[2 * j + 1] > 40 ? 40 : rd->cell[2 * j + 1]), s);
+    }
+    field_ptr(&rd->st, *m, c->field, &count)[c->index] = x;
+    rd->st.has |= 1u << c->field;
+  }
+  return 1;
+}
+
+
+int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err) {
+  if (rd->format == SPART_FMT_AUTO) {
+    int ch;
+    do {
+      ch = getc(rd->in);
+    } while (ch == ' ' || ch == '\t' || ch == '\r');
+    if (ch == '\n') {
+      rd->lineno++; /* blank first lines: decide on the next */
+      return spart_read(rd, m, st, err);
+    }
+    if (ch == EOF) {
+      return 0;
+    }
+    ungetc(ch, rd->in);
+    rd->format = ch == '{' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
+  }
+  int r = rd->format == SPART_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
+  if (r > 0) {
+    *st = &rd->st;
+  }
+  return r;
+}
+
+
+/* ---- writing ---- */
+
+int spart_fmt_double(char *buf, double x) {
+  int n = 0;
+  for (int prec = 15; prec <= 17; prec++) {
+    n = snprintf(buf, 32, "%.*g", prec, x);
+    if (strtod(buf, NULL) == x || !isfinite(x)) {
+      break;
+    }
+  }
+  return n;
+}
+
+
+spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered) {
+  spart_writer *wr = calloc(1, sizeof(*wr));
+  if (wr) {
+    wr->out = out;
+    wr->format = format == SPART_FMT_CSV ? SPART_FMT_CSV : SPART_FMT_JSON;
+    wr->seq = seq;
+    wr->unbuffered = unbuffered;
+  }
+  return wr;
+}
+
+
+void spart_writer_free(spart_writer *wr) {
+  if (wr) {
+    free(wr->header);
+    free(wr->buf);
+    free(wr);
+  }
+}
+
+
+void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
+  if (wr->nf < SPART_MAX_FIELDS) {
+    wr->f[wr->nf].name = name;
+    wr->f[wr->nf].v = v;
+    wr->f[wr->nf].d0 = d0;
+    wr->f[wr->nf].d1 = d1;
+    wr->f[wr->nf].d2 = d2;
+    wr->nf++;
+  }
+}
+
+
+void spart_discard(spart_writer *wr) {
+  wr->nf = 0;
+}
+
+
+/* append text to the record buffer; -1 when out of memory */
+static int add(spart_writer *wr, const char *s, size_t n) {
+  if (grow(&wr->buf, &wr->cap, wr->len + n + 1) != 0) {
+    return -1;
+  }
+  memcpy(wr->buf + wr->len, s, n);
+  wr->len += n;
+  return 0;
+}
+
+
+static int addstr(spart_writer *wr, const char *s) {
+  return add(wr, s, strlen(s));
+}
+
+
+/* a JSON array of n0 x n1 x n2 values (0 dims dropped) */
+static int add_array(spart_writer *wr, const double *v, int nd, const int *dims) {
+  char num[40];
+  if (nd == 0) {
+    return add(wr, num, (size_t)spart_fmt_double(num, *v));
+  }
+  int stride = 1;
+  for (int k = 1; k < nd; k++) {
+    stride *= dims[k];
+  }
+  int bad = addstr(wr, "[");
+  for (int i = 0; i < dims[0] && !bad; i++) {
+    bad = (i && addstr(wr, ",")) || add_array(wr, v + (size_t)i * stride, nd - 1, dims + 1);
+  }
+  return bad || addstr(wr, "]");
+}
+
+
+/* the dims of output field k, and its number of values */
+static int dims_of(const spart_writer *wr, int k, int *dims, int *nd) {
+  int n = 1;
+  *nd = 0;
+  if (wr->f[k].d0 >= 0) {
+    dims[(*nd)++] = wr->f[k].d0;
+    if (wr->f[k].d1 > 0) {
+      dims[(*nd)++] = wr->f[k].d1;
+    }
+    if (wr->f[k].d2 > 0) {
+      dims[(*nd)++] = wr->f[k].d2;
+    }
+  }
+  for (int j = 0; j < *nd; j++) {
+    n *= dims[j];
+  }
+  return n;
+}
+
+
+/* a CSV cell copied from the input, or a JSON value for it */
+static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
+  const char *s = rd->line + rd->cell[2 * j];
+  size_t n = rd->cell[2 * j + 1];
+  if (!json) {
+    return add(wr, s, n);
+  }
+  char *tmp = strndup(s, n), *end;
+  if (!tmp) {
+    return -1;
+  }
+  errno = 0;
+  double x = strtod(tmp, &end);
+  int bad;
+  if (n > 0 && *end == 0 && isfinite(x) && !strchr(tmp, 'x') && !strchr(tmp, 'X')) {
+    char num[40];
+    bad = add(wr, num, (size_t)spart_fmt_double(num, x));
+  } else {
+    cJSON *str = cJSON_CreateString(tmp);
+    char *txt = str ? cJSON_PrintUnformatted(str) : NULL;
+    bad = !txt || addstr(wr, txt);
+    cJSON_free(txt);
+    cJSON_Delete(str);
+  }
+  free(tmp);
+  return bad;
+}
+
+
+/* the CSV header row: pass-through names, then name_i_j_k for every output value */
+static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
+  int bad = 0, first = 1;
+  for (int p = 0; rd && p < rd->npass && !bad; p++, first = 0) {
+    bad = (!first && addstr(wr, ",")) || addstr(wr, rd->colname[rd->pass[p]]);
+  }
+  for (int k = 0; k < wr->nf && !bad; k++) {
+    int dims[3], nd, n = dims_of(wr, k, dims, &nd);
+    for (int e = 0; e < n && !bad; e++, first = 0) {
+      char col[128];
+      int len = snprintf(col, sizeof(col), "%s", wr->f[k].name), rest = e;
+      for (int j = 0; j < nd; j++) {
+        int stride = 1;
+        for (int i = j + 1; i < nd; i++) {
+          stride *= dims[i];
+        }
+        len += snprintf(col + len, sizeof(col) - (size_t)len, "_%d", rest / stride + 1);
+        rest %= stride;
+      }
+      bad = (!first && addstr(wr, ",")) || addstr(wr, col);
+    }
+  }
+  return bad || addstr(wr, "\n");
+}
+
+
+/* a signature of the record's fields, to hold CSV rows to one header */
+static char *signature(const spart_writer *wr) {
+  size_t cap = 1;
+  for (int k = 0; k < wr->nf; k++) {
+    cap += strlen(wr->f[k].name) + 40;
+  }
+  char *s = malloc(cap);
+  size_t len = 0;
+  for (int k = 0; s && k < wr->nf; k++) {
+    len += (size_t)snprintf(s + len, cap - len, "%s:%d:%d:%d;", wr->f[k].name, wr->f[k].d0,
+                            wr->f[k].d1, wr->f[k].d2);
+  }
+  if (s) {
+    s[len] = 0;
+  }
+  return s;
+}
+
+
+int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
+  int csv = wr->format == SPART_FMT_CSV, bad = 0;
+  const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
+  wr->len = 0;
+
+  /* no record with a value that is not finite */
+  for (int k = 0; k < wr->nf; k++) {
+    int dims[3], nd, n = dims_of(wr, k, dims, &nd);
+    for (int e = 0; e < n; e++) {
+      if (!isfinite(wr->f[k].v[e])) {
+        wr->nf = 0;
+        return fail(err, SPART_EDATA, rd ? rd->st.line : 0, "result %s is not finite",
+                    wr->f[k].name);
+      }
+    }
+  }
+
+  /* CSV: the header before the first row, the same fields in every row */
+  if (csv) {
+    char *sig = signature(wr);
+    if (!sig) {
+      return fail(err, SPART_ENOMEM, 0, "out of memory");
+    }
+    if (!wr->header) {
+      wr->header = sig;
+      bad = csv_header_row(wr, pr);
+    } else {
+      int same = strcmp(sig, wr->header) == 0;
+      free(sig);
+      if (!same) {
+        wr->nf = 0;
+        return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
+                    "this record gives other outputs than the CSV header names");
+      }
+    }
+  }
+
+  /* the record */
+  if (wr->seq && !csv) {
+    bad = bad || addstr(wr, "\x1e");
+  }
+  bad = bad || (!csv && addstr(wr, "{"));
+  int first = 1;
+  for (int p = 0; pr && p < pr->npass && !bad; p++, first = 0) {
+    if (!csv) {
+      cJSON *name = cJSON_CreateString(pr->colname[pr->pass[p]]);
+      char *txt = name ? cJSON_PrintUnformatted(name) : NULL;
+      bad = !txt || (!first && addstr(wr, ",")) || addstr(wr, txt) || addstr(wr, ":");
+      cJSON_free(txt);
+      cJSON_Delete(name);
+    } else {
+      bad = !first && addstr(wr, ",");
+    }
+    bad = bad || add_pass(wr, pr, pr->pass[p], !csv);
+  }
+  for (int k = 0; k < wr->nf && !bad; k++) {
+    int dims[3], nd, n = dims_of(wr, k, dims, &nd);
+    if (csv) {
+      char num[40];
+      for (int e = 0; e < n && !bad; e++, first = 0) {
+        bad = (!first && addstr(wr, ",")) ||
+              add(wr, num, (size_t)spart_fmt_double(num, wr->f[k].v[e]));
+      }
+    } else {
+      bad = (!first && addstr(wr, ",")) || addstr(wr, "\"") || addstr(wr, wr->f[k].name) ||
+            addstr(wr, "\":") || add_array(wr, wr->f[k].v, nd, dims);
+      first = 0;
+    }
+  }
+  bad = bad || (!csv && addstr(wr, "}")) || addstr(wr, "\n");
+  wr->nf = 0;
+  if (bad) {
+    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+
+  /* one write a record, so that no row is ever half written by us */
+  if (fwrite(wr->buf, 1, wr->len, wr->out) != wr->len ||
+      (wr->unbuffered && fflush(wr->out) != 0)) {
+    return fail(err, SPART_EIO, 0, "write error: %s", strerror(errno));
+  }
+  wr->nrec++;
+  return 0;
+}

@@ -1,0 +1,79 @@
+/* spu.h -- self-contained math utilities of libspart (no model, no data).
+ *
+ * 3-vectors, row-major 3x3 matrices (9), symmetric 3x3 matrices (6: xx yy zz xy xz yz), and the
+ * spatial algebra of SPART's formulation: twists [omega; v] and wrenches [n; f] referred to a
+ * point and projected in the inertial frame, so that moving the reference point by d is the only
+ * transform (SPART's Bij = [1 0; skew(rj - ri) 1]).  Outputs come first; in-place is allowed only
+ * where a comment says so.
+ */
+#ifndef SPU_H
+#define SPU_H
+
+/* ---- 3-vectors and 3x3 matrices (spu_vec.c) ---- */
+
+/* res = a x b (res may alias neither) */
+void spu_cross(double res[3], const double a[3], const double b[3]);
+
+/* a . b */
+double spu_dot3(const double a[3], const double b[3]);
+
+/* res = R * v (res must not alias v) */
+void spu_mulmv3(double res[3], const double R[9], const double v[3]);
+
+/* res = R' * v (res must not alias v) */
+void spu_mulmtv3(double res[3], const double R[9], const double v[3]);
+
+/* res = A * B (res must not alias A or B) */
+void spu_mulmm3(double res[9], const double A[9], const double B[9]);
+
+/* res = I * v for a symmetric I (6 numbers) */
+void spu_mulsv3(double res[3], const double I[6], const double v[3]);
+
+/* res = R * I * R' for a symmetric I (6 numbers) */
+void spu_rotsym3(double res[6], const double R[9], const double I[6]);
+
+/* rotation by angle q about the unit axis a (SPART's Euler_DCM(a, q)') */
+void spu_axisangle(double R[9], const double a[3], double q);
+
+/* rotation of URDF roll-pitch-yaw (fixed axes X, Y, Z): Rz(y) Ry(p) Rx(r) */
+void spu_rpy(double R[9], const double rpy[3]);
+
+/* Solve A x = b for a symmetric positive definite n x n A (row-major, overwritten by its
+   Cholesky factor); b is overwritten by x.  Returns 0, or -1 when A is not positive definite. */
+int spu_cholsolve(double *A, double *b, int n, int nrhs);
+
+/* ---- spatial algebra (spu_spatial.c) ---- */
+
+/* twist moved from point a to point b = a + d: res = [w; v + w x d] (in place allowed) */
+void spu_mshift(double res[6], const double m[6], const double d[3]);
+
+/* wrench moved from point b = a + d to point a: res = [n + d x f; f] (in place allowed) */
+void spu_fshift(double res[6], const double f[6], const double d[3]);
+
+/* res = Omega * m, SPART's Omega = diag(skew(w), skew(w)): [w x m_w; w x m_v] */
+void spu_omega(double res[6], const double w[3], const double m[6]);
+
+/* a . b for 6-vectors (motion . force) */
+double spu_dot6(const double a[6], const double b[6]);
+
+/* res = I * m for a compact spatial inertia I (10 numbers: mass, h = mass * CoM offset,
+   J = rotational inertia about the reference point, symmetric 6) */
+void spu_inertmul(double res[6], const double I[10], const double m[6]);
+
+/* res = I moved from point b = a + d to point a, i.e. B' I B with B the twist shift by d;
+   in place allowed */
+void spu_inertshift(double res[10], const double I[10], const double d[3]);
+
+/* res = [J 0; 0 m] for a body at its CoM: compact inertia from mass and rotational inertia */
+void spu_inertbody(double res[10], double mass, const double J[6]);
+
+/* 6x6 matrix of a compact inertia (row-major) */
+void spu_inert_to_mat6(double M[36], const double I[10]);
+
+/* M (6x6, row-major, symmetric) moved from point b = a + d to point a: B' M B; in place */
+void spu_mat6shift(double M[36], const double d[3]);
+
+/* res = M * v for a 6x6 row-major M */
+void spu_mulm6v(double res[6], const double M[36], const double v[6]);
+
+#endif

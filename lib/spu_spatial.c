@@ -1,0 +1,138 @@
+/* spu_spatial.c -- spatial algebra at moving reference points, inertial frame projection.
+ *
+ * The only file with element-by-element 6x6 formulas.  A twist shift by d is
+ * B(d) = [1 0; -[d]x 1]; wrenches and inertias move with its transpose (Featherstone ch. 2,
+ * SPART's Bij).
+ */
+#include "spu.h"
+
+
+void spu_mshift(double res[6], const double m[6], const double d[3]) {
+  double wxd[3];
+  spu_cross(wxd, m, d);
+  res[0] = m[0];
+  res[1] = m[1];
+  res[2] = m[2];
+  res[3] = m[3] + wxd[0];
+  res[4] = m[4] + wxd[1];
+  res[5] = m[5] + wxd[2];
+}
+
+
+void spu_fshift(double res[6], const double f[6], const double d[3]) {
+  double dxf[3];
+  spu_cross(dxf, d, f + 3);
+  res[0] = f[0] + dxf[0];
+  res[1] = f[1] + dxf[1];
+  res[2] = f[2] + dxf[2];
+  res[3] = f[3];
+  res[4] = f[4];
+  res[5] = f[5];
+}
+
+
+void spu_omega(double res[6], const double w[3], const double m[6]) {
+  spu_cross(res, w, m);
+  spu_cross(res + 3, w, m + 3);
+}
+
+
+double spu_dot6(const double a[6], const double b[6]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+
+void spu_inertmul(double res[6], const double I[10], const double m[6]) {
+  /* [J w + h x v; mass v - h x w] */
+  double hxv[3], hxw[3];
+  spu_mulsv3(res, I + 4, m);
+  spu_cross(hxv, I + 1, m + 3);
+  spu_cross(hxw, I + 1, m);
+  for (int k = 0; k < 3; k++) {
+    res[k] += hxv[k];
+    res[3 + k] = I[0] * m[3 + k] - hxw[k];
+  }
+}
+
+
+void spu_inertshift(double res[10], const double I[10], const double d[3]) {
+  /* h' = h + m d;  J' = J - d h' - h d' + 2 (h.d) 1 - m (d d' - |d|^2 1) */
+  double m = I[0], h[3] = {I[1], I[2], I[3]};
+  double hd = spu_dot3(h, d), dd = spu_dot3(d, d);
+  double diag = 2 * hd + m * dd;
+  res[0] = m;
+  res[4] = I[4] - 2 * d[0] * h[0] + diag - m * d[0] * d[0];
+  res[5] = I[5] - 2 * d[1] * h[1] + diag - m * d[1] * d[1];
+  res[6] = I[6] - 2 * d[2] * h[2] + diag - m * d[2] * d[2];
+  res[7] = I[7] - d[0] * h[1] - h[0] * d[1] - m * d[0] * d[1];
+  res[8] = I[8] - d[0] * h[2] - h[0] * d[2] - m * d[0] * d[2];
+  res[9] = I[9] - d[1] * h[2] - h[1] * d[2] - m * d[1] * d[2];
+  res[1] = h[0] + m * d[0];
+  res[2] = h[1] + m * d[1];
+  res[3] = h[2] + m * d[2];
+}
+
+
+void spu_inertbody(double res[10], double mass, const double J[6]) {
+  res[0] = mass;
+  res[1] = res[2] = res[3] = 0;
+  for (int k = 0; k < 6; k++) {
+    res[4 + k] = J[k];
+  }
+}
+
+
+void spu_inert_to_mat6(double M[36], const double I[10]) {
+  static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
+  const double *h = I + 1;
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      M[6 * r + c] = I[4 + sym[3 * r + c]];
+      M[6 * (r + 3) + c + 3] = r == c ? I[0] : 0;
+    }
+  }
+
+  /* upper right [h]x, lower left its transpose */
+  double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      M[6 * r + c + 3] = hx[3 * r + c];
+      M[6 * (r + 3) + c] = hx[3 * c + r];
+    }
+  }
+}
+
+
+void spu_mat6shift(double M[36], const double d[3]) {
+  /* with M = [A K; K' C] and D = [d]x:  A' = A - K D + D K' - D C D,  K' = K + D C */
+  double D[9] = {0, -d[2], d[1], d[2], 0, -d[0], -d[1], d[0], 0};
+  double A[9], K[9], C[9], KD[9], DC[9], DCD[9];
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      A[3 * r + c] = M[6 * r + c];
+      K[3 * r + c] = M[6 * r + c + 3];
+      C[3 * r + c] = M[6 * (r + 3) + c + 3];
+    }
+  }
+  spu_mulmm3(KD, K, D);
+  spu_mulmm3(DC, D, C);
+  spu_mulmm3(DCD, DC, D);
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      /* (D K')_rc = -(K D)_cr since D' = -D */
+      double a = A[3 * r + c] - KD[3 * r + c] - KD[3 * c + r] - DCD[3 * r + c];
+      double k = K[3 * r + c] + DC[3 * r + c];
+      M[6 * r + c] = a;
+      M[6 * r + c + 3] = k;
+      M[6 * (c + 3) + r] = k;
+    }
+  }
+}
+
+
+void spu_mulm6v(double res[6], const double M[36], const double v[6]) {
+  for (int r = 0; r < 6; r++) {
+    const double *a = M + 6 * r;
+    res[r] = a[0] * v[0] + a[1] * v[1] + a[2] * v[2] + a[3] * v[3] + a[4] * v[4] + a[5] * v[5];
+  }
+}

@@ -1,0 +1,136 @@
+/* spu_vec.c -- 3-vectors, 3x3 matrices and a small Cholesky solver */
+#include <math.h>
+
+#include "spu.h"
+
+
+void spu_cross(double res[3], const double a[3], const double b[3]) {
+  res[0] = a[1] * b[2] - a[2] * b[1];
+  res[1] = a[2] * b[0] - a[0] * b[2];
+  res[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+
+double spu_dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+
+void spu_mulmv3(double res[3], const double R[9], const double v[3]) {
+  res[0] = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
+  res[1] = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
+  res[2] = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
+}
+
+
+void spu_mulmtv3(double res[3], const double R[9], const double v[3]) {
+  res[0] = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+  res[1] = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
+  res[2] = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
+}
+
+
+void spu_mulmm3(double res[9], const double A[9], const double B[9]) {
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      res[3 * r + c] = A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
+    }
+  }
+}
+
+
+void spu_mulsv3(double res[3], const double I[6], const double v[3]) {
+  res[0] = I[0] * v[0] + I[3] * v[1] + I[4] * v[2];
+  res[1] = I[3] * v[0] + I[1] * v[1] + I[5] * v[2];
+  res[2] = I[4] * v[0] + I[5] * v[1] + I[2] * v[2];
+}
+
+
+void spu_rotsym3(double res[6], const double R[9], const double I[6]) {
+  /* T = R * I, then res = T * R' (upper triangle) */
+  double T[9];
+  for (int r = 0; r < 3; r++) {
+    const double *a = R + 3 * r;
+    T[3 * r + 0] = a[0] * I[0] + a[1] * I[3] + a[2] * I[4];
+    T[3 * r + 1] = a[0] * I[3] + a[1] * I[1] + a[2] * I[5];
+    T[3 * r + 2] = a[0] * I[4] + a[1] * I[5] + a[2] * I[2];
+  }
+  res[0] = T[0] * R[0] + T[1] * R[1] + T[2] * R[2];
+  res[1] = T[3] * R[3] + T[4] * R[4] + T[5] * R[5];
+  res[2] = T[6] * R[6] + T[7] * R[7] + T[8] * R[8];
+  res[3] = T[0] * R[3] + T[1] * R[4] + T[2] * R[5];
+  res[4] = T[0] * R[6] + T[1] * R[7] + T[2] * R[8];
+  res[5] = T[3] * R[6] + T[4] * R[7] + T[5] * R[8];
+}
+
+
+void spu_axisangle(double R[9], const double a[3], double q) {
+  /* Rodrigues: R = c 1 + (1 - c) a a' + s [a]x */
+  double c = cos(q), s = sin(q), v = 1 - c;
+  R[0] = c + v * a[0] * a[0];
+  R[1] = v * a[0] * a[1] - s * a[2];
+  R[2] = v * a[0] * a[2] + s * a[1];
+  R[3] = v * a[1] * a[0] + s * a[2];
+  R[4] = c + v * a[1] * a[1];
+  R[5] = v * a[1] * a[2] - s * a[0];
+  R[6] = v * a[2] * a[0] - s * a[1];
+  R[7] = v * a[2] * a[1] + s * a[0];
+  R[8] = c + v * a[2] * a[2];
+}
+
+
+void spu_rpy(double R[9], const double rpy[3]) {
+  double cr = cos(rpy[0]), sr = sin(rpy[0]);
+  double cp = cos(rpy[1]), sp = sin(rpy[1]);
+  double cy = cos(rpy[2]), sy = sin(rpy[2]);
+  R[0] = cy * cp;
+  R[1] = cy * sp * sr - sy * cr;
+  R[2] = cy * sp * cr + sy * sr;
+  R[3] = sy * cp;
+  R[4] = sy * sp * sr + cy * cr;
+  R[5] = sy * sp * cr - cy * sr;
+  R[6] = -sp;
+  R[7] = cp * sr;
+  R[8] = cp * cr;
+}
+
+
+int spu_cholsolve(double *A, double *b, int n, int nrhs) {
+  /* factor A = L L' in the lower triangle */
+  for (int j = 0; j < n; j++) {
+    double s = A[j * n + j];
+    for (int k = 0; k < j; k++) {
+      s -= A[j * n + k] * A[j * n + k];
+    }
+    if (!(s > 0)) {
+      return -1;
+    }
+    A[j * n + j] = sqrt(s);
+    for (int i = j + 1; i < n; i++) {
+      double t = A[i * n + j];
+      for (int k = 0; k < j; k++) {
+        t -= A[i * n + k] * A[j * n + k];
+      }
+      A[i * n + j] = t / A[j * n + j];
+    }
+  }
+
+  /* forward and back substitution, one right-hand side (a column of b) at a time */
+  for (int r = 0; r < nrhs; r++) {
+    for (int i = 0; i < n; i++) {
+      double t = b[i * nrhs + r];
+      for (int k = 0; k < i; k++) {
+        t -= A[i * n + k] * b[k * nrhs + r];
+      }
+      b[i * nrhs + r] = t / A[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      double t = b[i * nrhs + r];
+      for (int k = i + 1; k < n; k++) {
+        t -= A[k * n + i] * b[k * nrhs + r];
+      }
+      b[i * nrhs + r] = t / A[i * n + i];
+    }
+  }
+  return 0;
+}

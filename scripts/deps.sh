@@ -1,0 +1,34 @@
+#!/bin/sh
+# deps.sh -- make sure the Debian packages spart needs are here.
+# As root, installs the missing ones with apt-get; otherwise prints the command to run.
+set -eu
+
+# package: a file it provides
+need="
+build-essential:/usr/bin/cc
+make:/usr/bin/make
+pkg-config:/usr/bin/pkg-config
+libxml2-dev:/usr/include/libxml2/libxml/parser.h
+libcjson-dev:/usr/include/cjson/cJSON.h
+bats:/usr/bin/bats
+python3:/usr/bin/python3
+"
+missing=""
+for entry in $need; do
+  pkg=${entry%%:*}
+  file=${entry#*:}
+  [ -e "$file" ] || missing="$missing $pkg"
+done
+[ -n "$missing" ] || exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  echo "deps.sh: installing$missing" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing >&2
+else
+  echo "deps.sh: missing Debian packages:$missing" >&2
+  echo "deps.sh: run: sudo apt-get install$missing" >&2
+  exit 1
+fi

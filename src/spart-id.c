@@ -1,0 +1,49 @@
+/* spart-id -- inverse dynamics: joint and base forces for given accelerations */
+#include "spart.h"
+
+static const spart_tool tool = {
+    "spart-id", "[OPTIONS] [-m MODEL] < STATES",
+    "Inverse dynamics (SPART ID, by recursive Newton-Euler).  For each state record, writes\n"
+    "the base and joint forces that produce the accelerations u0dot, umdot under the external\n"
+    "wrenches wF0, wFm.\n\n"
+    "Outputs: tau0 (6: [torque (base frame); force]), taum (n_q).\n\n"
+    "Options:\n"
+    "      --floating       floating base, tau0 = 0 (SPART Floating_ID): writes taum and the\n"
+    "                       base acceleration u0dot instead (u0dot of the input is ignored)\n"
+    "      --fixed-base     the base does not move (u0 = u0dot = 0): tau0 is its reaction\n"
+    "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n",
+    SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FLOATING};
+
+
+int main(int argc, char **argv) {
+  spart_opts o;
+  int status = spart_cli_parse(&o, &tool, argc, argv);
+  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  if (!s) {
+    return status;
+  }
+  const double *g = o.has_gravity ? o.gravity : NULL;
+  while (spart_next(s)) {
+    spart_state *st = s->st;
+    double *tau = spart_session_buf(s, 0, 12 + (size_t)s->m->nq);
+    if (!tau) {
+      continue;
+    }
+    spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
+    spart_velocity(s->m, s->d, st->u0, st->um);
+    if (o.floating) {
+      if (spart_floating_id(s->m, s->d, st->um, st->umdot, st->wF, g, tau + 6, tau) != 0) {
+        spart_fail(s, "the base inertia is singular");
+        continue;
+      }
+      spart_put(s->wr, "taum", tau + 6, s->m->nq, 0, 0);
+      spart_put(s->wr, "u0dot", tau, 6, 0, 0);
+    } else {
+      spart_rnea(s->m, s->d, st->um, st->u0dot, st->umdot, st->wF, g, tau);
+      spart_put(s->wr, "tau0", tau, 6, 0, 0);
+      spart_put(s->wr, "taum", tau + 6, s->m->nq, 0, 0);
+    }
+    spart_session_emit(s);
+  }
+  return spart_session_close(s);
+}

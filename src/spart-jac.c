@@ -1,0 +1,57 @@
+/* spart-jac -- geometric Jacobian of a point on a link, its derivative, the NOC matrix */
+#include "spart.h"
+
+static const spart_tool tool = {
+    "spart-jac", "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [OPTIONS] [-m MODEL] < STATES",
+    "Jacobians (SPART Jacob, Jacobdot, NOC).  For each state record, writes the geometric\n"
+    "Jacobian of a point on a link: its twist [omega; v] (inertial frame) is J0 u0 + Jm um.\n\n"
+    "Outputs: J0 (6x6), Jm (6 x n_q); with --dot also J0dot, Jmdot (needs the velocities);\n"
+    "with --noc, N (6(n+1) x (6+n_q)): the twists of the base and of every link CoM,\n[t0; tL] = N [u0; um].\n\n"
+    "Options:\n"
+    "  -l, --link ID|NAME   the link: its id (0 is the base) or its URDF name\n"
+    "      --point X,Y,Z    the point in the link frame, from the link CoM (default: the CoM)\n"
+    "      --dot            also the time derivatives J0dot, Jmdot\n"
+    "      --noc            the natural orthogonal complement N (--link then optional)\n",
+    SPART_OPT_LINK};
+
+
+int main(int argc, char **argv) {
+  spart_opts o;
+  int status = spart_cli_parse(&o, &tool, argc, argv);
+  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  if (!s) {
+    return status;
+  }
+  while (spart_next(s)) {
+    spart_state *st = s->st;
+    int nq = s->m->nq, n = s->m->nb - 1, i = o.link ? spart_session_link(s) : 0;
+    double x[3], *p = o.has_point ? x : NULL;
+    double *J = spart_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq));
+    double *N = o.noc ? spart_session_buf(s, 1, 6 * ((size_t)n + 1) * (6 + (size_t)nq)) : NULL;
+    if (i < 0 || !J || (o.noc && !N)) {
+      continue;
+    }
+    spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
+    spart_velocity(s->m, s->d, st->u0, st->um);
+    if (o.link) {
+      if (p) {
+        spart_point(s->d, i, o.point, x);
+      }
+      spart_jacobian(s->m, s->d, i, p, J, J + 36);
+      spart_put(s->wr, "J0", J, 6, 6, 0);
+      spart_put(s->wr, "Jm", J + 36, 6, nq, 0);
+      if (o.dot) {
+        double *Jdot = J + 36 + 6 * nq;
+        spart_jacobian_dot(s->m, s->d, i, p, Jdot, Jdot + 36);
+        spart_put(s->wr, "J0dot", Jdot, 6, 6, 0);
+        spart_put(s->wr, "Jmdot", Jdot + 36, 6, nq, 0);
+      }
+    }
+    if (o.noc) {
+      spart_noc(s->m, s->d, N);
+      spart_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, 0);
+    }
+    spart_session_emit(s);
+  }
+  return spart_session_close(s);
+}

@@ -1,0 +1,50 @@
+/* spart-kin -- poses, twists and twist rates of every link */
+#include "spart.h"
+
+static const spart_tool tool = {
+    "spart-kin", "[OPTIONS] [-m MODEL] < STATES",
+    "Kinematics (SPART Kinematics, Velocities, Accelerations, Center_of_Mass).  For each state\n"
+    "record, writes the poses of every joint and link (inertial frame), and their twists when\n"
+    "the record gives velocities (u0 or um), and twist rates when it gives accelerations.\n\n"
+    "Outputs: RJ, RL (n x 3x3: joint and link orientations), rJ, rL (n x 3: joint positions,\n"
+    "link CoMs), e (n x 3: joint axes), g (n x 3: joint to link CoM), r_com (3: system CoM);\n"
+    "t0 (6), tL (n x 6) with velocities; t0dot (6), tLdot (n x 6) with accelerations.\n"
+    "Twists are [omega; v] at link CoMs, all in the inertial frame.\n",
+    0};
+
+
+int main(int argc, char **argv) {
+  spart_opts o;
+  int status = spart_cli_parse(&o, &tool, argc, argv);
+  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  if (!s) {
+    return status;
+  }
+  const unsigned vel = 1u << SPART_F_u0 | 1u << SPART_F_um;
+  const unsigned acc = 1u << SPART_F_u0dot | 1u << SPART_F_umdot;
+  while (spart_next(s)) {
+    spart_state *st = s->st;
+    spart_data *d = s->d;
+    int n = s->m->nb - 1;
+    spart_fk(s->m, d, st->R0, st->r0, st->qm);
+    spart_put(s->wr, "RJ", d->xrotJ + 9, n, 3, 3);
+    spart_put(s->wr, "RL", d->xrot + 9, n, 3, 3);
+    spart_put(s->wr, "rJ", d->xposJ + 3, n, 3, 0);
+    spart_put(s->wr, "rL", d->xpos + 3, n, 3, 0);
+    spart_put(s->wr, "e", d->xaxis + 3, n, 3, 0);
+    spart_put(s->wr, "g", d->xg + 3, n, 3, 0);
+    spart_put(s->wr, "r_com", d->com, 3, 0, 0);
+    if (st->has & (vel | acc)) {
+      spart_velocity(s->m, d, st->u0, st->um);
+      spart_put(s->wr, "t0", d->t, 6, 0, 0);
+      spart_put(s->wr, "tL", d->t + 6, n, 6, 0);
+    }
+    if (st->has & acc) {
+      spart_acceleration(s->m, d, st->um, st->u0dot, st->umdot);
+      spart_put(s->wr, "t0dot", d->tdot, 6, 0, 0);
+      spart_put(s->wr, "tLdot", d->tdot + 6, n, 6, 0);
+    }
+    spart_session_emit(s);
+  }
+  return spart_session_close(s);
+}
