@@ -22,7 +22,7 @@ TOOLS  = bin/urdf2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd b
 MAN1   = man/urdf2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
          man/spart-id.1
 MAN5   = man/spart-model.5
-UNIT   = tests/unit/test_spatial tests/unit/test_golden
+UNIT   = tests/unit/test_golden tests/unit/test_dynamics
 
 all: $(TOOLS)
 
@@ -54,8 +54,8 @@ bin/spart-id: src/spart-id.c lib/libspart.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-id.c lib/libspart.a $(LIBS)
 
-tests/unit/test_spatial: tests/unit/test_spatial.c lib/libspart.a
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_spatial.c lib/libspart.a $(LIBS)
+tests/unit/test_dynamics: tests/unit/test_dynamics.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_dynamics.c lib/libspart.a $(LIBS)
 tests/unit/test_golden: tests/unit/test_golden.c lib/libspart.a
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_golden.c lib/libspart.a $(LIBS)
 

@@ -1,0 +1,455 @@
+/* test_dynamics.c -- physics identities of libspart on every model given, at random states:
+ *  - ID equals H udot + C u - N' wF (and with gravity, - N' m g)
+ *  - FD inverts ID, for a floating and for a fixed base
+ *  - H and C from the NOC (N' M N, N' (M Ndot + Mdot N), Ndot by central differences) equal
+ *    CRBA and CIM; H is symmetric positive definite
+ *  - SPART's Floating_ID gives tau0 = 0 and agrees with FD
+ *  - twists match central differences of poses, Jdot of Jacobians, tdot of twists
+ *  - with zero momentum the CoM neither moves nor accelerates under joint forces
+ *  - massless fixed links added to the tree change no generalized quantity
+ *
+ * usage: test_dynamics MODEL.urdf...   prints one line per check, then "N passed, N failed"
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+
+static int npass, nfail;
+static unsigned long long rng = 88172645463325252ull;
+
+
+static double urand(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+
+static double maxabs(const double *a, int n) {
+  double s = 0;
+  for (int k = 0; k < n; k++) {
+    s = fmax(s, fabs(a[k]));
+  }
+  return s;
+}
+
+
+/* |a - b| <= tol * max(1, |b|) elementwise in the max norm */
+static void expect(const char *model, const char *what, const double *a, const double *b, int n,
+                   double tol) {
+  double err = 0, scale = fmax(1, maxabs(b, n));
+  for (int k = 0; k < n; k++) {
+    err = fmax(err, fabs(a[k] - b[k]));
+  }
+  int ok = err <= tol * scale && isfinite(err);
+  printf("%s %s: %s (error %.3g, scale %.3g)\n", ok ? "ok" : "FAIL", model, what, err, scale);
+  ok ? npass++ : nfail++;
+}
+
+
+/* a random state: rotation from a random unit quaternion */
+typedef struct {
+  double R0[9], r0[3], u0[6], u0dot[6], tau0[6];
+  double *qm, *um, *umdot, *taum, *wF;
+} state;
+
+
+static void random_state(const spart_model *m, state *s) {
+  double q[4], n = 0;
+  for (int k = 0; k < 4; k++) {
+    q[k] = urand();
+    n += q[k] * q[k];
+  }
+  n = sqrt(n);
+  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+  double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+                 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
+  memcpy(s->R0, R, sizeof(R));
+  for (int k = 0; k < 3; k++) {
+    s->r0[k] = urand();
+  }
+  for (int k = 0; k < 6; k++) {
+    s->u0[k] = urand();
+    s->u0dot[k] = urand();
+    s->tau0[k] = urand();
+  }
+  for (int k = 0; k < m->nq; k++) {
+    s->qm[k] = 2 * urand();
+    s->um[k] = urand();
+    s->umdot[k] = urand();
+    s->taum[k] = urand();
+  }
+  for (int k = 0; k < 6 * m->nb; k++) {
+    s->wF[k] = 0.2 * urand();
+  }
+}
+
+
+static void state_alloc(const spart_model *m, state *s) {
+  s->qm = calloc(4 * (size_t)m->nq + 6 * (size_t)m->nb + 1, sizeof(double));
+  s->um = s->qm + m->nq;
+  s->umdot = s->um + m->nq;
+  s->taum = s->umdot + m->nq;
+  s->wF = s->taum + m->nq;
+}
+
+
+/* the state advanced by h along its velocities: q += h um, r0 += h v0, R0 = R0 exp(h [w0]x) */
+static void advance(const spart_model *m, const state *s, double h, state *out) {
+  double a[3] = {s->u0[0], s->u0[1], s->u0[2]}, th = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  double E[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  if (th > 0) {
+    double c = cos(h * th), sn = sin(h * th), v = 1 - c, x = a[0] / th, y = a[1] / th,
+           z = a[2] / th;
+    double Rr[9] = {c + v * x * x,     v * x * y - sn * z, v * x * z + sn * y,
+                    v * y * x + sn * z, c + v * y * y,     v * y * z - sn * x,
+                    v * z * x - sn * y, v * z * y + sn * x, c + v * z * z};
+    memcpy(E, Rr, sizeof(E));
+  }
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      out->R0[3 * r + c] = s->R0[3 * r] * E[c] + s->R0[3 * r + 1] * E[3 + c] +
+                           s->R0[3 * r + 2] * E[6 + c];
+    }
+    out->r0[r] = s->r0[r] + h * s->u0[3 + r];
+  }
+  for (int k = 0; k < m->nq; k++) {
+    out->qm[k] = s->qm[k] + h * s->um[k];
+  }
+}
+
+
+/* y = A x for an r x c row-major A; y = A' x when trans */
+static void matvec(double *y, const double *A, const double *x, int r, int c, int trans) {
+  for (int i = 0; i < (trans ? c : r); i++) {
+    y[i] = 0;
+  }
+  for (int i = 0; i < r; i++) {
+    for (int j = 0; j < c; j++) {
+      if (trans) {
+        y[j] += A[i * c + j] * x[i];
+      } else {
+        y[i] += A[i * c + j] * x[j];
+      }
+    }
+  }
+}
+
+
+/* the block-diagonal mass matrix M = diag(I_i, m_i 1) at the CoMs, and Mdot = diag([w]x I_i, 0) */
+static void mass_blocks(const spart_model *m, const spart_data *d, double *M, double *Md) {
+  int n6 = 6 * m->nb;
+  memset(M, 0, sizeof(double) * n6 * n6);
+  memset(Md, 0, sizeof(double) * n6 * n6);
+  static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
+  for (int i = 0; i < m->nb; i++) {
+    const double *I = d->xI + 6 * i, *w = d->t + 6 * i;
+    double W[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0};
+    for (int r = 0; r < 3; r++) {
+      for (int c = 0; c < 3; c++) {
+        M[(6 * i + r) * n6 + 6 * i + c] = I[sym[3 * r + c]];
+        double wi = 0;
+        for (int k = 0; k < 3; k++) {
+          wi += W[3 * r + k] * I[sym[3 * k + c]];
+        }
+        Md[(6 * i + r) * n6 + 6 * i + c] = wi;
+      }
+      M[(6 * i + 3 + r) * n6 + 6 * i + 3 + r] = m->body_mass[i];
+    }
+  }
+}
+
+
+/* A' B C with A: r x a, B: r x r, C: r x c -> a x c */
+static void sandwich(double *out, const double *A, const double *B, const double *C, int r, int a,
+                     int c, double *tmp) {
+  for (int i = 0; i < r; i++) {
+    for (int j = 0; j < c; j++) {
+      double s = 0;
+      for (int k = 0; k < r; k++) {
+        s += B[i * r + k] * C[k * c + j];
+      }
+      tmp[i * c + j] = s;
+    }
+  }
+  for (int i = 0; i < a; i++) {
+    for (int j = 0; j < c; j++) {
+      double s = 0;
+      for (int k = 0; k < r; k++) {
+        s += A[k * a + i] * tmp[k * c + j];
+      }
+      out[i * c + j] = s;
+    }
+  }
+}
+
+
+static void identities(const char *name, const spart_model *m) {
+  int nq = m->nq, nv = 6 + nq, nb = m->nb, n6 = 6 * nb;
+  spart_data *d = spart_data_new(m), *d2 = spart_data_new(m);
+  state s, s2;
+  state_alloc(m, &s);
+  state_alloc(m, &s2);
+  double *H = calloc((size_t)nv * nv, 8), *C = calloc((size_t)nv * nv, 8);
+  size_t big = (size_t)n6 * nv + 36 + 6 * (size_t)nq + (size_t)n6;
+  double *N = calloc(big, 8), *Np = calloc(big, 8), *Nm = calloc(big, 8);
+  double *M = calloc((size_t)n6 * n6, 8), *Md = calloc((size_t)n6 * n6, 8);
+  double *tmp = calloc(big, 8), *A = calloc(big, 8), *B = calloc(big, 8);
+  double *u = calloc((size_t)nv, 8), *ud = calloc((size_t)nv, 8), *tau = calloc((size_t)nv, 8);
+  double *x = calloc((size_t)nv + n6, 8), *y = calloc((size_t)nv + n6, 8);
+  double g[3] = {0.3, -0.2, -9.81}, h = 1e-6;
+  random_state(m, &s);
+  memcpy(u, s.u0, sizeof(s.u0));
+  memcpy(u + 6, s.um, sizeof(double) * nq);
+  memcpy(ud, s.u0dot, sizeof(s.u0dot));
+  memcpy(ud + 6, s.umdot, sizeof(double) * nq);
+
+  /* ID = H udot + C u - N' (wF + m g) */
+  spart_fk(m, d, s.R0, s.r0, s.qm);
+  spart_velocity(m, d, s.u0, s.um);
+  spart_crba(m, d, H);
+  spart_cim(m, d, C);
+  spart_noc(m, d, N);
+  spart_rnea(m, d, s.um, s.u0dot, s.umdot, s.wF, g, tau);
+  matvec(x, H, ud, nv, nv, 0);
+  matvec(y, C, u, nv, nv, 0);
+  for (int k = 0; k < nv; k++) {
+    x[k] += y[k];
+  }
+  memcpy(y, s.wF, sizeof(double) * n6);
+  for (int i = 0; i < nb; i++) {
+    for (int k = 0; k < 3; k++) {
+      y[6 * i + 3 + k] += m->body_mass[i] * g[k];
+    }
+  }
+  matvec(A, N, y, n6, nv, 1);
+  for (int k = 0; k < nv; k++) {
+    x[k] -= A[k];
+  }
+  expect(name, "ID = H udot + C u - N' (wF + m g)", tau, x, nv, 1e-10);
+
+  /* H symmetric positive definite, and N' M N */
+  for (int r = 0; r < nv; r++) {
+    for (int c = 0; c < nv; c++) {
+      B[r * nv + c] = H[c * nv + r];
+    }
+  }
+  expect(name, "H = H'", H, B, nv * nv, 0);
+  printf("%s %s: H is positive definite\n",
+         spart_spd_inverse(H, nv, A, B) == 0 ? (npass++, "ok") : (nfail++, "FAIL"), name);
+  mass_blocks(m, d, M, Md);
+  sandwich(A, N, M, N, n6, nv, nv, tmp);
+  expect(name, "H = N' M N", H, A, nv * nv, 1e-12);
+
+  /* C = N' (M Ndot + Mdot N), Ndot by central differences along the motion */
+  advance(m, &s, h, &s2);
+  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_noc(m, d2, Np);
+  advance(m, &s, -h, &s2);
+  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_noc(m, d2, Nm);
+  for (int k = 0; k < n6 * nv; k++) {
+    Np[k] = (Np[k] - Nm[k]) / (2 * h);
+  }
+  sandwich(A, N, M, Np, n6, nv, nv, tmp);
+  sandwich(B, N, Md, N, n6, nv, nv, tmp);
+  for (int k = 0; k < nv * nv; k++) {
+    A[k] += B[k];
+  }
+  expect(name, "C = N' (M Ndot + Mdot N)", C, A, nv * nv, 1e-6);
+
+  /* twists: [t0; tL] = N u, and against central differences of poses */
+  matvec(x, N, u, n6, nv, 0);
+  expect(name, "t = N u", d->t, x, n6, 1e-12);
+  advance(m, &s, h, &s2);
+  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  memcpy(Np, d2->xpos, sizeof(double) * 3 * nb);
+  memcpy(Np + 3 * nb, d2->xrot, sizeof(double) * 9 * nb);
+  advance(m, &s, -h, &s2);
+  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  for (int i = 0; i < nb; i++) {
+    double v[3], w[3], Rd[9], *Rp = Np + 3 * nb + 9 * i, *Rm = d2->xrot + 9 * i;
+    double *R = d->xrot + 9 * i;
+    for (int k = 0; k < 3; k++) {
+      v[k] = (Np[3 * i + k] - d2->xpos[3 * i + k]) / (2 * h);
+    }
+    for (int k = 0; k < 9; k++) {
+      Rd[k] = (Rp[k] - Rm[k]) / (2 * h);
+    }
+    /* [w]x = Rdot R' */
+    w[0] = Rd[6] * R[3] + Rd[7] * R[4] + Rd[8] * R[5];
+    w[1] = Rd[0] * R[6] + Rd[1] * R[7] + Rd[2] * R[8];
+    w[2] = Rd[3] * R[0] + Rd[4] * R[1] + Rd[5] * R[2];
+    memcpy(x + 6 * i, w, sizeof(w));
+    memcpy(x + 6 * i + 3, v, sizeof(v));
+  }
+  expect(name, "twists = d/dt of poses", d->t, x, n6, 1e-7);
+
+  /* twist rates and Jdot against central differences of twists and Jacobians */
+  {
+    int last = nb - 1;
+    double *J = A, *Jd = B, *Jp = Np, *Jmn = Nm;
+    spart_jacobian_dot(m, d, last, NULL, Jd, Jd + 36);
+    for (int sg = -1; sg <= 1; sg += 2) {
+      advance(m, &s, sg * h, &s2);
+      memcpy(s2.um, s.um, sizeof(double) * nq);
+      memcpy(s2.u0, s.u0, sizeof(s.u0));
+      for (int k = 0; k < nq; k++) {
+        s2.um[k] += sg * h * s.umdot[k];
+      }
+      for (int k = 0; k < 6; k++) {
+        s2.u0[k] += sg * h * s.u0dot[k];
+      }
+      spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+      spart_velocity(m, d2, s2.u0, s2.um);
+      spart_jacobian(m, d2, last, NULL, sg > 0 ? Jp : Jmn, (sg > 0 ? Jp : Jmn) + 36);
+      memcpy((sg > 0 ? Jp : Jmn) + 36 + 6 * nq, d2->t, sizeof(double) * n6);
+    }
+    for (int k = 0; k < 36 + 6 * nq + n6; k++) {
+      J[k] = (Jp[k] - Jmn[k]) / (2 * h);
+    }
+    expect(name, "Jdot = d/dt of J", Jd, J, 36 + 6 * nq, 1e-6);
+    spart_acceleration(m, d, s.um, s.u0dot, s.umdot);
+    expect(name, "tdot = d/dt of twists", d->tdot, J + 36 + 6 * nq, n6, 1e-6);
+  }
+
+  /* FD inverts ID: floating base with tau0, then a fixed base */
+  spart_rnea(m, d, s.um, s.u0dot, s.umdot, s.wF, g, tau);
+  spart_aba(m, d, 0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
+  expect(name, "FD(ID(udot)) = udot", x, ud, nv, 1e-9);
+  spart_velocity(m, d, NULL, s.um);
+  spart_rnea(m, d, s.um, NULL, s.umdot, s.wF, g, tau);
+  spart_aba(m, d, 1, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
+  expect(name, "FD(ID(umdot)) = umdot, fixed base", x + 6, ud + 6, nq, 1e-9);
+
+  /* Floating_ID: tau0 = 0 and FD agrees */
+  spart_velocity(m, d, s.u0, s.um);
+  if (spart_floating_id(m, d, s.um, s.umdot, s.wF, g, tau + 6, x) == 0) {
+    spart_rnea(m, d, s.um, x, s.umdot, s.wF, g, y);
+    double zero[6] = {0};
+    expect(name, "Floating_ID leaves tau0 = 0", y, zero, 6, 1e-10);
+    spart_aba(m, d, 0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
+    expect(name, "FD(Floating_ID) = u0dot, umdot", y, x, 6, 1e-9);
+    expect(name, "FD(Floating_ID) = u0dot, umdot (joints)", y + 6, ud + 6, nq, 1e-9);
+  }
+
+  /* zero momentum: u0 = -H0 \ H0m um, then the CoM has no velocity and no acceleration */
+  for (int k = 0; k < 6; k++) {
+    x[k] = 0;
+    for (int j = 0; j < nq; j++) {
+      x[k] -= H[k * nv + 6 + j] * s.um[j];
+    }
+  }
+  {
+    double H0[36], com[3], vcom[3] = {0}, acom[3] = {0}, zero[3] = {0};
+    for (int r = 0; r < 6; r++) {
+      memcpy(H0 + 6 * r, H + r * nv, sizeof(double) * 6);
+    }
+    spart_spd_inverse(H0, 6, A, B);
+    matvec(s2.u0, B, x, 6, 6, 0);
+    spart_velocity(m, d, s2.u0, s.um);
+    spart_aba(m, d, 0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
+    for (int i = 0; i < nb; i++) {
+      for (int k = 0; k < 3; k++) {
+        vcom[k] += m->body_mass[i] * d->t[6 * i + 3 + k] / d->mass;
+        acom[k] += m->body_mass[i] * d->tdot[6 * i + 3 + k] / d->mass;
+      }
+    }
+    memcpy(com, d->com, sizeof(com));
+    expect(name, "zero momentum: CoM velocity = 0", vcom, zero, 3, 1e-12);
+    expect(name, "joint forces alone: CoM acceleration = 0", acom, zero, 3, 1e-10);
+  }
+
+  free(H), free(C), free(N), free(Np), free(Nm), free(M), free(Md), free(tmp), free(A), free(B);
+  free(u), free(ud), free(tau), free(x), free(y), free(s.qm), free(s2.qm);
+  spart_data_free(d);
+  spart_data_free(d2);
+}
+
+
+/* the same robot with massless fixed links on the base and on the last link */
+static void massless(const char *name, const char *path, const spart_model *m) {
+  FILE *f = fopen(path, "rb");
+  char *buf = malloc(1 << 22);
+  size_t len = f ? fread(buf, 1, (1 << 22) - 4096, f) : 0;
+  if (f) {
+    fclose(f);
+  }
+  buf[len] = 0;
+  char *end = strstr(buf, "</robot>");
+  if (!end) {
+    printf("FAIL %s: no </robot>\n", name);
+    nfail++;
+    free(buf);
+    return;
+  }
+  snprintf(end, 4096,
+           "<link name=\"spart_test_a\"/><joint name=\"spart_test_ja\" type=\"fixed\">"
+           "<origin xyz=\"0.1 0.2 0.3\" rpy=\"0.3 0.2 0.1\"/><parent link=\"%s\"/>"
+           "<child link=\"spart_test_a\"/></joint>"
+           "<link name=\"spart_test_b\"><inertial><mass value=\"0\"/></inertial></link>"
+           "<joint name=\"spart_test_jb\" type=\"fixed\"><parent link=\"%s\"/>"
+           "<child link=\"spart_test_b\"/></joint></robot>\n",
+           m->body_name[0], m->body_name[m->nb - 1]);
+  spart_err err = {0};
+  spart_model *m2 = spart_urdf_parse(buf, strlen(buf), &err);
+  free(buf);
+  if (!m2) {
+    printf("FAIL %s: massless variant: %s\n", name, err.msg);
+    nfail++;
+    return;
+  }
+  int nv = 6 + m->nq;
+  spart_data *d = spart_data_new(m), *d2 = spart_data_new(m2);
+  state s;
+  state_alloc(m, &s);
+  random_state(m, &s);
+  memset(s.wF, 0, sizeof(double) * 6 * m->nb);
+  double *a = calloc(4 * (size_t)nv * nv, 8), *b = a + 2 * nv * nv;
+  spart_fk(m, d, s.R0, s.r0, s.qm);
+  spart_fk(m2, d2, s.R0, s.r0, s.qm);
+  spart_velocity(m, d, s.u0, s.um);
+  spart_velocity(m2, d2, s.u0, s.um);
+  spart_crba(m, d, a);
+  spart_crba(m2, d2, b);
+  expect(name, "massless fixed links: same H", b, a, nv * nv, 1e-13);
+  spart_cim(m, d, a);
+  spart_cim(m2, d2, b);
+  expect(name, "massless fixed links: same C", b, a, nv * nv, 1e-13);
+  spart_aba(m, d, 0, s.um, s.tau0, s.taum, NULL, NULL, a, a + 6);
+  spart_aba(m2, d2, 0, s.um, s.tau0, s.taum, NULL, NULL, b, b + 6);
+  expect(name, "massless fixed links: same FD", b, a, nv, 1e-12);
+  expect(name, "massless fixed links: same CoM", d2->com, d->com, 3, 1e-14);
+  free(a), free(s.qm);
+  spart_data_free(d);
+  spart_data_free(d2);
+  spart_model_free(m2);
+}
+
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_dynamics MODEL.urdf...\n");
+    return 2;
+  }
+  for (int k = 1; k < argc; k++) {
+    spart_err err = {0};
+    spart_model *m = spart_model_load(argv[k], &err);
+    const char *name = strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k];
+    if (!m) {
+      printf("FAIL %s: %s\n", name, err.msg);
+      nfail++;
+      continue;
+    }
+    identities(name, m);
+    massless(name, argv[k], m);
+    spart_model_free(m);
+  }
+  printf("%d passed, %d failed\n", npass, nfail);
+  return nfail != 0;
+}
