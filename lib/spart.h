@@ -60,7 +60,7 @@ typedef struct spart_model {
   double *body_rot;    /* (nb x 9) link frame in its joint frame (SPART link.T); [0] unused */
   int *jnt_type;       /* (nb) SPART_JNT_*; [0] unused */
   int *jnt_qadr;       /* (nb) index of the joint in qm, -1 if fixed */
-  double *jnt_axis;    /* (nb x 3) unit axis in the joint frame; 0 for fixed joints */
+  double *jnt_axis;    /* (nb x 3) unit axis in the joint frame; fixed joints: URDF's or 0 */
   double *jnt_pos;     /* (nb x 3) joint origin in the parent link frame (SPART joint.T) */
   double *jnt_rot;     /* (nb x 9) joint frame in the parent link frame (SPART joint.T) */
   void *buf_;          /* the one allocation that holds the arrays above */
@@ -284,8 +284,9 @@ const spart_model *spart_reader_model(const spart_reader *rd);
 spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered);
 void spart_writer_free(spart_writer *wr);
 
-/* Add a field to the record being built: dims d0 x d1 x d2 (d1, d2 = 0 for fewer), values
-   row-major.  v must stay valid until spart_emit.  d0 = -1 writes v as a scalar. */
+/* Add a field to the record being built: dims d0 x d1 x d2 (d1, d2 = -1 for fewer; 0 is an
+   empty dimension), values row-major.  v must stay valid until spart_emit.  d0 = -1 writes v as
+   a scalar. */
 void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
 
 /* Write the record built so far, with the reader's pass-through CSV cells (rd may be NULL).

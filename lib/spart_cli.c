@@ -227,7 +227,7 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
     s->m = spart_model_load(o->model, &err);
     if (!s->m) {
       spart_cli_error(t->name, o->model, err.line, "%s", err.msg);
-      *status = err.code == SPART_EIO ? SPART_EXIT_IO : SPART_EXIT_DATA;
+      *status = SPART_EXIT_DATA; /* a model that cannot be read is bad input, as SPEC.md says */
       free(s);
       return NULL;
     }

@@ -274,7 +274,7 @@ static int json_gather(spart_reader *rd, int *start, spart_err *err) {
         continue;
       }
       instr = ch == '"';
-      depth += (ch == '{' || ch == '[') - (ch == '}' || ch == ']');
+      depth += (ch == '{') - (ch == '}');
       if (depth == 0) {
         break;
       }
@@ -389,8 +389,9 @@ static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
     }
     int k = field_find(item->string, strlen(item->string)), count;
     if (k < 0) {
+      fail(err, SPART_EDATA, start, "unknown key '%s'", item->string);
       cJSON_Delete(obj);
-      return fail(err, SPART_EDATA, start, "unknown key '%s'", item->string);
+      return -SPART_EDATA;
     }
     double *v = field_ptr(&rd->st, *m, k, &count);
     if (json_values(item, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err) != 0) {
@@ -611,7 +612,7 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
       return 0;
     }
     ungetc(ch, rd->in);
-    rd->format = ch == '{' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
+    rd->format = ch == '{' || ch == '[' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
   }
   int r = rd->format == SPART_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
   if (r > 0) {
@@ -713,10 +714,10 @@ static int dims_of(const spart_writer *wr, int k, int *dims, int *nd) {
   *nd = 0;
   if (wr->f[k].d0 >= 0) {
     dims[(*nd)++] = wr->f[k].d0;
-    if (wr->f[k].d1 > 0) {
+    if (wr->f[k].d1 >= 0) {
       dims[(*nd)++] = wr->f[k].d1;
     }
-    if (wr->f[k].d2 > 0) {
+    if (wr->f[k].d1 >= 0 && wr->f[k].d2 >= 0) {
       dims[(*nd)++] = wr->f[k].d2;
     }
   }

@@ -36,9 +36,9 @@ int main(int argc, char **argv) {
       continue;
     }
     if (!o.fixed_base) {
-      spart_put(s->wr, "u0dot", acc, 6, 0, 0);
+      spart_put(s->wr, "u0dot", acc, 6, -1, -1);
     }
-    spart_put(s->wr, "umdot", acc + 6, s->m->nq, 0, 0);
+    spart_put(s->wr, "umdot", acc + 6, s->m->nq, -1, -1);
     spart_session_emit(s);
   }
   return spart_session_close(s);

@@ -45,37 +45,37 @@ int main(int argc, char **argv) {
       continue;
     }
     if (!o.fixed_base) {
-      spart_put(s->wr, "H0", H0, 6, 6, 0);
-      spart_put(s->wr, "H0m", H0m, 6, (int)nq, 0);
+      spart_put(s->wr, "H0", H0, 6, 6, -1);
+      spart_put(s->wr, "H0m", H0m, 6, (int)nq, -1);
     }
-    spart_put(s->wr, "Hm", Hm, (int)nq, (int)nq, 0);
+    spart_put(s->wr, "Hm", Hm, (int)nq, (int)nq, -1);
     if (!o.fixed_base) {
-      spart_put(s->wr, "H", H, (int)nv, (int)nv, 0);
+      spart_put(s->wr, "H", H, (int)nv, (int)nv, -1);
     }
     if (st->has & vel) {
       spart_cim(s->m, s->d, C);
       spart_split(s->m, C, C0, C0m, Cm0, Cm);
       if (!o.fixed_base) {
-        spart_put(s->wr, "C0", C0, 6, 6, 0);
-        spart_put(s->wr, "C0m", C0m, 6, (int)nq, 0);
-        spart_put(s->wr, "Cm0", Cm0, (int)nq, 6, 0);
+        spart_put(s->wr, "C0", C0, 6, 6, -1);
+        spart_put(s->wr, "C0m", C0m, 6, (int)nq, -1);
+        spart_put(s->wr, "Cm0", Cm0, (int)nq, 6, -1);
       }
-      spart_put(s->wr, "Cm", Cm, (int)nq, (int)nq, 0);
+      spart_put(s->wr, "Cm", Cm, (int)nq, (int)nq, -1);
       if (!o.fixed_base) {
-        spart_put(s->wr, "C", C, (int)nv, (int)nv, 0);
+        spart_put(s->wr, "C", C, (int)nv, (int)nv, -1);
       }
     }
     if (o.coriolis) {
       spart_rnea(s->m, s->d, st->um, NULL, NULL, NULL, NULL, Cu);
-      spart_put(s->wr, "Cu", Cu + sk, (int)ns, 0, 0);
+      spart_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
     }
     if (o.has_gravity) {
       spart_velocity(s->m, s->d, NULL, NULL);
       spart_rnea(s->m, s->d, NULL, NULL, NULL, NULL, o.gravity, G);
-      spart_put(s->wr, "G", G + sk, (int)ns, 0, 0);
+      spart_put(s->wr, "G", G + sk, (int)ns, -1, -1);
     }
     if (o.inverse) {
-      spart_put(s->wr, "Hinv", inv, (int)ns, (int)ns, 0);
+      spart_put(s->wr, "Hinv", inv, (int)ns, (int)ns, -1);
     }
     spart_session_emit(s);
   }

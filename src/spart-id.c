@@ -36,12 +36,12 @@ int main(int argc, char **argv) {
         spart_fail(s, "the base inertia is singular");
         continue;
       }
-      spart_put(s->wr, "taum", tau + 6, s->m->nq, 0, 0);
-      spart_put(s->wr, "u0dot", tau, 6, 0, 0);
+      spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
+      spart_put(s->wr, "u0dot", tau, 6, -1, -1);
     } else {
       spart_rnea(s->m, s->d, st->um, st->u0dot, st->umdot, st->wF, g, tau);
-      spart_put(s->wr, "tau0", tau, 6, 0, 0);
-      spart_put(s->wr, "taum", tau + 6, s->m->nq, 0, 0);
+      spart_put(s->wr, "tau0", tau, 6, -1, -1);
+      spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
     }
     spart_session_emit(s);
   }

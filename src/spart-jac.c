@@ -38,18 +38,18 @@ int main(int argc, char **argv) {
         spart_point(s->d, i, o.point, x);
       }
       spart_jacobian(s->m, s->d, i, p, J, J + 36);
-      spart_put(s->wr, "J0", J, 6, 6, 0);
-      spart_put(s->wr, "Jm", J + 36, 6, nq, 0);
+      spart_put(s->wr, "J0", J, 6, 6, -1);
+      spart_put(s->wr, "Jm", J + 36, 6, nq, -1);
       if (o.dot) {
         double *Jdot = J + 36 + 6 * nq;
         spart_jacobian_dot(s->m, s->d, i, p, Jdot, Jdot + 36);
-        spart_put(s->wr, "J0dot", Jdot, 6, 6, 0);
-        spart_put(s->wr, "Jmdot", Jdot + 36, 6, nq, 0);
+        spart_put(s->wr, "J0dot", Jdot, 6, 6, -1);
+        spart_put(s->wr, "Jmdot", Jdot + 36, 6, nq, -1);
       }
     }
     if (o.noc) {
       spart_noc(s->m, s->d, N);
-      spart_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, 0);
+      spart_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, -1);
     }
     spart_session_emit(s);
   }

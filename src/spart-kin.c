@@ -29,20 +29,20 @@ int main(int argc, char **argv) {
     spart_fk(s->m, d, st->R0, st->r0, st->qm);
     spart_put(s->wr, "RJ", d->xrotJ + 9, n, 3, 3);
     spart_put(s->wr, "RL", d->xrot + 9, n, 3, 3);
-    spart_put(s->wr, "rJ", d->xposJ + 3, n, 3, 0);
-    spart_put(s->wr, "rL", d->xpos + 3, n, 3, 0);
-    spart_put(s->wr, "e", d->xaxis + 3, n, 3, 0);
-    spart_put(s->wr, "g", d->xg + 3, n, 3, 0);
-    spart_put(s->wr, "r_com", d->com, 3, 0, 0);
+    spart_put(s->wr, "rJ", d->xposJ + 3, n, 3, -1);
+    spart_put(s->wr, "rL", d->xpos + 3, n, 3, -1);
+    spart_put(s->wr, "e", d->xaxis + 3, n, 3, -1);
+    spart_put(s->wr, "g", d->xg + 3, n, 3, -1);
+    spart_put(s->wr, "r_com", d->com, 3, -1, -1);
     if (st->has & (vel | acc)) {
       spart_velocity(s->m, d, st->u0, st->um);
-      spart_put(s->wr, "t0", d->t, 6, 0, 0);
-      spart_put(s->wr, "tL", d->t + 6, n, 6, 0);
+      spart_put(s->wr, "t0", d->t, 6, -1, -1);
+      spart_put(s->wr, "tL", d->t + 6, n, 6, -1);
     }
     if (st->has & acc) {
       spart_acceleration(s->m, d, st->um, st->u0dot, st->umdot);
-      spart_put(s->wr, "t0dot", d->tdot, 6, 0, 0);
-      spart_put(s->wr, "tLdot", d->tdot + 6, n, 6, 0);
+      spart_put(s->wr, "t0dot", d->tdot, 6, -1, -1);
+      spart_put(s->wr, "tLdot", d->tdot + 6, n, 6, -1);
     }
     spart_session_emit(s);
   }

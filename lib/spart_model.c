@@ -1,0 +1,1175 @@
+/* spart_model.c -- the model: allocation, checks, the model JSON (SPART's robot structure),
+   loading and a human-readable summary */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "spart.h"
+#include "spu.h"
+
+/* doubles per body in the model's one allocation: mass 1, inertia 6, body pos 3, body rot 9,
+   axis 3, joint pos 3, joint rot 9 */
+#define NDOUBLE 34
+
+/* the largest model file read into memory (1 GiB) */
+#define MAX_FILE ((size_t)1 << 30)
+
+/* rotations must be orthonormal to this tolerance */
+#define ROT_TOL 1e-6
+
+/* a string that grows, for the JSON rows and the summary */
+typedef struct sbuf {
+  char *s;
+  size_t len, cap;
+  int oom;
+} sbuf;
+
+
+static int fail(spart_err *err, int code, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+
+static int fail(spart_err *err, int code, int line, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    err->code = code;
+    err->line = line;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return -code;
+}
+
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+  va_list ap;
+  int n;
+  if (b->oom) {
+    return;
+  }
+  va_start(ap, fmt);
+  n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    b->oom = 1;
+    return;
+  }
+  if (!b->s || b->len + (size_t)n >= b->cap) {
+    /* grow to at least twice the size, then print again */
+    size_t cap = b->cap ? 2 * b->cap : 256;
+    char *s;
+    while (cap <= b->len + (size_t)n) {
+      cap *= 2;
+    }
+    s = realloc(b->s, cap);
+    if (!s) {
+      b->oom = 1;
+      return;
+    }
+    b->s = s;
+    b->cap = cap;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+  }
+  b->len += (size_t)n;
+}
+
+
+/* "joint 'JB'" or "joint 3" when the joint has no name */
+static const char *label(char *buf, size_t n, const char *kind, char *const *names, int i) {
+  if (names[i]) {
+    snprintf(buf, n, "%s '%s'", kind, names[i]);
+  } else {
+    snprintf(buf, n, "%s %d", kind, i);
+  }
+  return buf;
+}
+
+
+spart_model *spart_model_new(int nb) {
+  spart_model *m;
+  size_t n = (size_t)nb;
+  double *d;
+  char **p;
+  int *k;
+
+  if (nb < 1 || n > SIZE_MAX / 1024) {
+    return NULL;
+  }
+  m = calloc(1, sizeof *m);
+  if (!m) {
+    return NULL;
+  }
+  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + 2 * sizeof(char *) + 3 * sizeof(int)));
+  if (!m->buf_) {
+    free(m);
+    return NULL;
+  }
+
+  /* carve the one allocation: doubles first, then name pointers, then ints */
+  d = m->buf_;
+  m->body_mass = d;
+  m->body_inertia = d + n;
+  m->body_pos = d + 7 * n;
+  m->body_rot = d + 10 * n;
+  m->jnt_axis = d + 19 * n;
+  m->jnt_pos = d + 22 * n;
+  m->jnt_rot = d + 25 * n;
+  p = (char **)(d + NDOUBLE * n);
+  m->body_name = p;
+  m->jnt_name = p + n;
+  k = (int *)(p + 2 * n);
+  m->body_parent = k;
+  m->jnt_type = k + n;
+  m->jnt_qadr = k + 2 * n;
+
+  /* names NULL, rotations identity */
+  for (size_t i = 0; i < n; i++) {
+    m->body_name[i] = NULL;
+    m->jnt_name[i] = NULL;
+    for (int c = 0; c < 9; c += 4) {
+      m->body_rot[9 * i + c] = 1;
+      m->jnt_rot[9 * i + c] = 1;
+    }
+  }
+  m->nb = nb;
+  return m;
+}
+
+
+void spart_model_free(spart_model *m) {
+  if (!m) {
+    return;
+  }
+  for (int i = 0; i < m->nb; i++) {
+    free(m->body_name[i]);
+    free(m->jnt_name[i]);
+  }
+  free(m->name);
+  free(m->buf_);
+  free(m);
+}
+
+
+static int all_finite(const double *v, int n) {
+  for (int k = 0; k < n; k++) {
+    if (!isfinite(v[k])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* 1 if R is a proper rotation (orthonormal rows, determinant +1) */
+static int is_rotation(const double R[9]) {
+  double c[3];
+  for (int r = 0; r < 3; r++) {
+    for (int s = 0; s < 3; s++) {
+      if (fabs(spu_dot3(R + 3 * r, R + 3 * s) - (r == s)) > ROT_TOL) {
+        return 0;
+      }
+    }
+  }
+  spu_cross(c, R + 3, R + 6);
+  return spu_dot3(R, c) > 0;
+}
+
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+
+/* the first name that appears twice in names[from..nb-1] (NULL names skipped), or NULL */
+static const char *duplicate(char *const *names, int from, int nb, int *oom) {
+  char **v = malloc((size_t)nb * sizeof *v);
+  const char *dup = NULL;
+  int n = 0;
+  if (!v) {
+    *oom = 1;
+    return NULL;
+  }
+  for (int i = from; i < nb; i++) {
+    if (names[i]) {
+      v[n++] = names[i];
+    }
+  }
+  qsort(v, (size_t)n, sizeof *v, cmp_str);
+  for (int i = 1; i < n && !dup; i++) {
+    if (strcmp(v[i - 1], v[i]) == 0) {
+      dup = v[i];
+    }
+  }
+  free(v);
+  return dup;
+}
+
+
+int spart_model_check(spart_model *m, spart_err *err) {
+  char who[320];
+  int nq = 0, oom = 0;
+  const char *dup;
+
+  if (!m || m->nb < 1) {
+    return fail(err, SPART_EDATA, 0, "a model needs at least the base link");
+  }
+  if (m->body_parent[0] != -1) {
+    return fail(err, SPART_EDATA, 0, "base link: parent must be -1, got %d", m->body_parent[0]);
+  }
+
+  /* links: finite numbers, masses, frames */
+  for (int i = 0; i < m->nb; i++) {
+    label(who, sizeof who, "link", m->body_name, i);
+    if (!isfinite(m->body_mass[i]) || !all_finite(m->body_inertia + 6 * i, 6) ||
+        !all_finite(m->body_pos + 3 * i, 3) || !all_finite(m->body_rot + 9 * i, 9)) {
+      return fail(err, SPART_EDATA, 0, "%s: a number is not finite", who);
+    }
+    if (m->body_mass[i] < 0) {
+      return fail(err, SPART_EDATA, 0, "%s: negative mass %g", who, m->body_mass[i]);
+    }
+    if (i > 0 && !is_rotation(m->body_rot + 9 * i)) {
+      return fail(err, SPART_EDATA, 0, "%s: T does not hold a rotation matrix", who);
+    }
+  }
+
+  /* joints: topology, type, q numbering, axis, frame */
+  for (int i = 1; i < m->nb; i++) {
+    double *a = m->jnt_axis + 3 * i;
+    int moving = m->jnt_type[i] == SPART_JNT_REVOLUTE || m->jnt_type[i] == SPART_JNT_PRISMATIC;
+    label(who, sizeof who, "joint", m->jnt_name, i);
+    if (m->body_parent[i] < 0 || m->body_parent[i] >= i) {
+      return fail(err, SPART_EDATA, 0, "%s: parent link %d must be below %d", who,
+                  m->body_parent[i], i);
+    }
+    if (!moving && m->jnt_type[i] != SPART_JNT_FIXED) {
+      return fail(err, SPART_EDATA, 0, "%s: type %d, expected 0 (fixed), 1 (revolute) or 2 "
+                  "(prismatic)", who, m->jnt_type[i]);
+    }
+    if (moving && m->jnt_qadr[i] != nq) {
+      return fail(err, SPART_EDATA, 0, "%s: q_id %d, expected %d", who,
+                  m->jnt_qadr[i] < 0 ? -1 : m->jnt_qadr[i] + 1, nq + 1);
+    }
+    if (!moving && m->jnt_qadr[i] != -1) {
+      return fail(err, SPART_EDATA, 0, "%s: fixed joint with q_id %d, expected -1", who,
+                  m->jnt_qadr[i] + 1);
+    }
+    if (!all_finite(a, 3) || !all_finite(m->jnt_pos + 3 * i, 3) ||
+        !all_finite(m->jnt_rot + 9 * i, 9)) {
+      return fail(err, SPART_EDATA, 0, "%s: a number is not finite", who);
+    }
+    if (!is_rotation(m->jnt_rot + 9 * i)) {
+      return fail(err, SPART_EDATA, 0, "%s: T does not hold a rotation matrix", who);
+    }
+    if (moving) {
+      double norm = sqrt(spu_dot3(a, a));
+      if (norm == 0) {
+        return fail(err, SPART_EDATA, 0, "%s: zero axis", who);
+      }
+      if (fabs(norm - 1) > 1e-12) {
+        for (int k = 0; k < 3; k++) {
+          a[k] /= norm;
+        }
+      }
+      nq++;
+    }
+  }
+
+  /* names are unique among links and among joints */
+  dup = duplicate(m->body_name, 0, m->nb, &oom);
+  if (dup) {
+    return fail(err, SPART_EDATA, 0, "two links named '%s'", dup);
+  }
+  dup = duplicate(m->jnt_name, 1, m->nb, &oom);
+  if (dup) {
+    return fail(err, SPART_EDATA, 0, "two joints named '%s'", dup);
+  }
+  if (oom) {
+    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  m->nq = nq;
+  return 0;
+}
+
+
+int spart_model_body(const spart_model *m, const char *name) {
+  for (int i = 0; i < m->nb; i++) {
+    if (m->body_name[i] && strcmp(m->body_name[i], name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * writing the model JSON
+ */
+
+/* add item to obj under key (or to an array when key is NULL); failure clears *ok */
+static void put(cJSON *obj, const char *key, cJSON *item, int *ok) {
+  int added = 0;
+  if (obj && item) {
+    added = key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item);
+  }
+  if (!added) {
+    cJSON_Delete(item);
+    *ok = 0;
+  }
+}
+
+
+/* x, with -0 written as 0 */
+static double nz(double x) {
+  return x == 0 ? 0 : x;
+}
+
+
+/* n numbers as a JSON array */
+static cJSON *json_vec(const double *v, int n) {
+  double w[4];
+  for (int k = 0; k < n; k++) {
+    w[k] = nz(v[k]);
+  }
+  return cJSON_CreateDoubleArray(w, n);
+}
+
+
+/* [[R p]; [0 0 0 1]] */
+static cJSON *json_T(const double R[9], const double p[3]) {
+  static const double last[4] = {0, 0, 0, 1};
+  cJSON *T = cJSON_CreateArray();
+  int ok = T != NULL;
+  for (int r = 0; r < 3 && ok; r++) {
+    double row[4] = {R[3 * r], R[3 * r + 1], R[3 * r + 2], p[r]};
+    put(T, NULL, json_vec(row, 4), &ok);
+  }
+  if (ok) {
+    put(T, NULL, cJSON_CreateDoubleArray(last, 4), &ok);
+  }
+  if (!ok) {
+    cJSON_Delete(T);
+    return NULL;
+  }
+  return T;
+}
+
+
+/* full symmetric 3x3 from xx yy zz xy xz yz */
+static cJSON *json_inertia(const double I[6]) {
+  const double M[9] = {I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]};
+  cJSON *J = cJSON_CreateArray();
+  int ok = J != NULL;
+  for (int r = 0; r < 3 && ok; r++) {
+    put(J, NULL, json_vec(M + 3 * r, 3), &ok);
+  }
+  if (!ok) {
+    cJSON_Delete(J);
+    return NULL;
+  }
+  return J;
+}
+
+
+static const char *name_or(char *buf, size_t n, const char *name, char kind, int i) {
+  if (name) {
+    return name;
+  }
+  snprintf(buf, n, "%c%d", kind, i);
+  return buf;
+}
+
+
+/* one row of 0/1 as raw JSON "[0, 1, 0]", so that n x n maps stay small in memory */
+static cJSON *json_row(const unsigned char *bits, int n, sbuf *b) {
+  b->len = 0;
+  sb_printf(b, "[");
+  for (int j = 0; j < n; j++) {
+    sb_printf(b, j ? ", %d" : "%d", bits[j]);
+  }
+  sb_printf(b, "]");
+  return b->oom ? NULL : cJSON_CreateRaw(b->s);
+}
+
+
+/* SPART's ConnectivityMap: branch, child, child_base */
+static cJSON *json_con(const spart_model *m) {
+  int n = m->nb - 1;
+  cJSON *con = cJSON_CreateObject(), *branch = cJSON_CreateArray(), *child = cJSON_CreateArray();
+  unsigned char *bits = calloc((size_t)n + 1, 1);
+  int *base = calloc((size_t)n + 1, sizeof *base);
+  sbuf b = {0};
+  int ok = con && branch && child && bits && base;
+
+  /* branch row i: link i and its ancestors; child row i: the parent of link i */
+  for (int i = 1; i <= n && ok; i++) {
+    for (int a = i; a > 0; a = m->body_parent[a]) {
+      bits[a - 1] = 1;
+    }
+    put(branch, NULL, json_row(bits, n, &b), &ok);
+    memset(bits, 0, (size_t)n);
+    if (m->body_parent[i] > 0) {
+      bits[m->body_parent[i] - 1] = 1;
+    }
+    put(child, NULL, json_row(bits, n, &b), &ok);
+    memset(bits, 0, (size_t)n);
+    base[i - 1] = m->body_parent[i] == 0;
+  }
+  if (ok) {
+    put(con, "branch", branch, &ok);
+    put(con, "child", child, &ok);
+    branch = child = NULL;
+    put(con, "child_base", cJSON_CreateIntArray(base, n), &ok);
+  }
+  free(b.s);
+  free(bits);
+  free(base);
+  cJSON_Delete(branch);
+  cJSON_Delete(child);
+  if (!ok) {
+    cJSON_Delete(con);
+    return NULL;
+  }
+  return con;
+}
+
+
+/* "keys": link_id, joint_id, q_id, in id order */
+static cJSON *json_keys(const spart_model *m) {
+  char nm[32];
+  cJSON *keys = cJSON_CreateObject(), *lid = cJSON_CreateObject(), *jid = cJSON_CreateObject();
+  cJSON *qid = cJSON_CreateObject();
+  int ok = keys && lid && jid && qid;
+  for (int i = 0; i < m->nb && ok; i++) {
+    put(lid, name_or(nm, sizeof nm, m->body_name[i], 'L', i), cJSON_CreateNumber(i), &ok);
+  }
+  for (int i = 1; i < m->nb && ok; i++) {
+    const char *jn = name_or(nm, sizeof nm, m->jnt_name[i], 'J', i);
+    put(jid, jn, cJSON_CreateNumber(i), &ok);
+    if (ok && m->jnt_qadr[i] >= 0) {
+      put(qid, jn, cJSON_CreateNumber(m->jnt_qadr[i] + 1), &ok);
+    }
+  }
+  if (ok) {
+    put(keys, "link_id", lid, &ok);
+    put(keys, "joint_id", jid, &ok);
+    put(keys, "q_id", qid, &ok);
+    return keys;
+  }
+  cJSON_Delete(keys);
+  cJSON_Delete(lid);
+  cJSON_Delete(jid);
+  cJSON_Delete(qid);
+  return NULL;
+}
+
+
+static cJSON *json_link(const spart_model *m, int i) {
+  char nm[32];
+  cJSON *l = cJSON_CreateObject();
+  int ok = l != NULL;
+  put(l, "id", cJSON_CreateNumber(i), &ok);
+  put(l, "name", cJSON_CreateString(name_or(nm, sizeof nm, m->body_name[i], 'L', i)), &ok);
+  put(l, "parent_joint", cJSON_CreateNumber(i), &ok);
+  put(l, "T", json_T(m->body_rot + 9 * i, m->body_pos + 3 * i), &ok);
+  put(l, "mass", cJSON_CreateNumber(nz(m->body_mass[i])), &ok);
+  put(l, "inertia", json_inertia(m->body_inertia + 6 * i), &ok);
+  if (!ok) {
+    cJSON_Delete(l);
+    return NULL;
+  }
+  return l;
+}
+
+
+static cJSON *json_joint(const spart_model *m, int i) {
+  char nm[32];
+  cJSON *j = cJSON_CreateObject();
+  int ok = j != NULL;
+  put(j, "id", cJSON_CreateNumber(i), &ok);
+  put(j, "name", cJSON_CreateString(name_or(nm, sizeof nm, m->jnt_name[i], 'J', i)), &ok);
+  put(j, "type", cJSON_CreateNumber(m->jnt_type[i]), &ok);
+  put(j, "q_id", cJSON_CreateNumber(m->jnt_qadr[i] < 0 ? -1 : m->jnt_qadr[i] + 1), &ok);
+  put(j, "parent_link", cJSON_CreateNumber(m->body_parent[i]), &ok);
+  put(j, "child_link", cJSON_CreateNumber(i), &ok);
+  put(j, "axis", json_vec(m->jnt_axis + 3 * i, 3), &ok);
+  put(j, "T", json_T(m->jnt_rot + 9 * i, m->jnt_pos + 3 * i), &ok);
+  if (!ok) {
+    cJSON_Delete(j);
+    return NULL;
+  }
+  return j;
+}
+
+
+char *spart_model_json(const spart_model *m) {
+  char nm[32];
+  cJSON *root = cJSON_CreateObject(), *base = cJSON_CreateObject();
+  cJSON *links = cJSON_CreateArray(), *joints = cJSON_CreateArray();
+  char *text = NULL;
+  int ok = root && base && links && joints;
+
+  /* header and base link */
+  put(root, "version", cJSON_CreateNumber(1), &ok);
+  put(root, "name", cJSON_CreateString(m->name ? m->name : ""), &ok);
+  put(root, "n_q", cJSON_CreateNumber(m->nq), &ok);
+  put(root, "n_links_joints", cJSON_CreateNumber(m->nb - 1), &ok);
+  put(base, "name", cJSON_CreateString(name_or(nm, sizeof nm, m->body_name[0], 'L', 0)), &ok);
+  put(base, "mass", cJSON_CreateNumber(nz(m->body_mass[0])), &ok);
+  put(base, "inertia", json_inertia(m->body_inertia), &ok);
+
+  /* links and joints 1..n */
+  for (int i = 1; i < m->nb && ok; i++) {
+    put(links, NULL, json_link(m, i), &ok);
+    put(joints, NULL, json_joint(m, i), &ok);
+  }
+  if (ok) {
+    put(root, "base_link", base, &ok);
+    put(root, "links", links, &ok);
+    put(root, "joints", joints, &ok);
+    base = links = joints = NULL;
+    put(root, "con", json_con(m), &ok);
+    put(root, "keys", json_keys(m), &ok);
+  }
+  if (ok) {
+    text = cJSON_Print(root);
+  }
+  cJSON_Delete(root);
+  cJSON_Delete(base);
+  cJSON_Delete(links);
+  cJSON_Delete(joints);
+  return text;
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * reading the model JSON
+ */
+
+/* what a JSON value is, for "expected X, got Y" */
+static const char *shape(const cJSON *v, char *buf, size_t n) {
+  int len = 0, cols = -1, rect = 1, nums = 1;
+  const cJSON *e;
+  if (!v) {
+    return "nothing";
+  }
+  if (cJSON_IsNumber(v)) {
+    return "a number";
+  }
+  if (cJSON_IsString(v)) {
+    return "a string";
+  }
+  if (cJSON_IsObject(v)) {
+    return "an object";
+  }
+  if (cJSON_IsBool(v)) {
+    return "a boolean";
+  }
+  if (!cJSON_IsArray(v)) {
+    return "null";
+  }
+  cJSON_ArrayForEach(e, v) {
+    const cJSON *x;
+    int c = 0;
+    len++;
+    nums = nums && cJSON_IsNumber(e);
+    if (!cJSON_IsArray(e)) {
+      rect = 0;
+      continue;
+    }
+    cJSON_ArrayForEach(x, e) {
+      rect = rect && cJSON_IsNumber(x);
+      c++;
+    }
+    rect = rect && (cols < 0 || cols == c);
+    cols = c;
+  }
+  if (len == 0) {
+    return "an empty array";
+  }
+  if (nums) {
+    snprintf(buf, n, "%d numbers", len);
+  } else if (rect) {
+    snprintf(buf, n, "%dx%d numbers", len, cols);
+  } else {
+    snprintf(buf, n, "an array of %d items", len);
+  }
+  return buf;
+}
+
+
+static int bad_field(spart_err *err, const char *where, const char *key, const char *expected,
+                     const cJSON *v) {
+  char buf[64];
+  return fail(err, SPART_EDATA, 0, "%s%s%s: expected %s, got %s", where, *where ? "." : "", key,
+              expected, shape(v, buf, sizeof buf));
+}
+
+
+static int get_num(const cJSON *obj, const char *where, const char *key, double *out,
+                   spart_err *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+    return bad_field(err, where, key, "a finite number", v);
+  }
+  *out = v->valuedouble;
+  return 0;
+}
+
+
+static int get_int(const cJSON *obj, const char *where, const char *key, int *out,
+                   spart_err *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  double d = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
+  if (!(d >= INT_MIN && d <= INT_MAX && d == floor(d))) {
+    return bad_field(err, where, key, "an integer", v);
+  }
+  *out = (int)d;
+  return 0;
+}
+
+
+/* n finite numbers from a JSON array; 0 or -1 */
+static int numbers(const cJSON *v, int n, double *out) {
+  const cJSON *x;
+  int k = 0;
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n) {
+    return -1;
+  }
+  cJSON_ArrayForEach(x, v) {
+    if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+      return -1;
+    }
+    out[k++] = x->valuedouble;
+  }
+  return 0;
+}
+
+
+static int get_vec(const cJSON *obj, const char *where, const char *key, int n, double *out,
+                   spart_err *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (numbers(v, n, out)) {
+    char want[32];
+    snprintf(want, sizeof want, "%d numbers", n);
+    return bad_field(err, where, key, want, v);
+  }
+  return 0;
+}
+
+
+/* rows x cols numbers, row-major */
+static int get_mat(const cJSON *obj, const char *where, const char *key, int rows, int cols,
+                   double *out, spart_err *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key), *r;
+  int i = 0, bad = !cJSON_IsArray(v) || cJSON_GetArraySize(v) != rows;
+  if (!bad) {
+    cJSON_ArrayForEach(r, v) {
+      bad = bad || numbers(r, cols, out + cols * i++);
+    }
+  }
+  if (bad) {
+    char want[32];
+    snprintf(want, sizeof want, "%dx%d numbers", rows, cols);
+    return bad_field(err, where, key, want, v);
+  }
+  return 0;
+}
+
+
+/* a homogeneous transform [R p; 0 0 0 1] */
+static int get_T(const cJSON *obj, const char *where, double R[9], double p[3], spart_err *err) {
+  double T[16];
+  if (get_mat(obj, where, "T", 4, 4, T, err)) {
+    return -SPART_EDATA;
+  }
+  if (T[12] != 0 || T[13] != 0 || T[14] != 0 || T[15] != 1) {
+    return fail(err, SPART_EDATA, 0, "%s.T: last row must be 0 0 0 1", where);
+  }
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      R[3 * r + c] = T[4 * r + c];
+    }
+    p[r] = T[4 * r + 3];
+  }
+  return 0;
+}
+
+
+/* a symmetric 3x3 inertia into xx yy zz xy xz yz */
+static int get_inertia(const cJSON *obj, const char *where, double I[6], spart_err *err) {
+  double M[9];
+  if (get_mat(obj, where, "inertia", 3, 3, M, err)) {
+    return -SPART_EDATA;
+  }
+  if (M[1] != M[3] || M[2] != M[6] || M[5] != M[7]) {
+    return fail(err, SPART_EDATA, 0, "%s.inertia: not symmetric", where);
+  }
+  I[0] = M[0];
+  I[1] = M[4];
+  I[2] = M[8];
+  I[3] = M[1];
+  I[4] = M[2];
+  I[5] = M[5];
+  return 0;
+}
+
+
+/* an object's "name", else the name keys gives to id, else kind followed by the id */
+static char *get_name(const cJSON *obj, const char *where, const char *key_name, char kind, int id,
+                      spart_err *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "name");
+  char buf[32], *s;
+  if (v && !cJSON_IsString(v)) {
+    bad_field(err, where, "name", "a string", v);
+    return NULL;
+  }
+  s = strdup(v ? v->valuestring : key_name ? key_name : name_or(buf, sizeof buf, NULL, kind, id));
+  if (!s) {
+    fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  return s;
+}
+
+
+/* names by id from keys.link_id or keys.joint_id (pointers into the cJSON tree) */
+static void key_names(const cJSON *obj, const char *which, const char **names, int nb) {
+  const cJSON *keys = cJSON_GetObjectItemCaseSensitive(obj, "keys"), *e;
+  const cJSON *map = cJSON_GetObjectItemCaseSensitive(keys, which);
+  cJSON_ArrayForEach(e, map) {
+    if (cJSON_IsNumber(e) && e->valuedouble >= 0 && e->valuedouble < nb &&
+        e->valuedouble == floor(e->valuedouble) && e->string) {
+      names[(int)e->valuedouble] = e->string;
+    }
+  }
+}
+
+
+/* an optional integer field that, when present, must equal i */
+static int get_id(const cJSON *obj, const char *where, const char *key, int i, spart_err *err) {
+  int id;
+  if (!cJSON_GetObjectItemCaseSensitive(obj, key)) {
+    return 0;
+  }
+  if (get_int(obj, where, key, &id, err)) {
+    return -SPART_EDATA;
+  }
+  if (id != i) {
+    return fail(err, SPART_EDATA, 0, "%s.%s: expected %d, got %d", where, key, i, id);
+  }
+  return 0;
+}
+
+
+static int read_link(spart_model *m, const cJSON *l, int i, const char *kname, spart_err *err) {
+  char where[32];
+  snprintf(where, sizeof where, "links[%d]", i - 1);
+  if (!cJSON_IsObject(l)) {
+    return bad_field(err, "", where, "an object", l);
+  }
+  if (get_id(l, where, "id", i, err) || get_id(l, where, "parent_joint", i, err)) {
+    return -SPART_EDATA;
+  }
+  m->body_name[i] = get_name(l, where, kname, 'L', i, err);
+  if (!m->body_name[i] || get_T(l, where, m->body_rot + 9 * i, m->body_pos + 3 * i, err) ||
+      get_num(l, where, "mass", m->body_mass + i, err) ||
+      get_inertia(l, where, m->body_inertia + 6 * i, err)) {
+    return -err->code;
+  }
+  return 0;
+}
+
+
+static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, spart_err *err) {
+  char where[32];
+  int qid;
+  snprintf(where, sizeof where, "joints[%d]", i - 1);
+  if (!cJSON_IsObject(j)) {
+    return bad_field(err, "", where, "an object", j);
+  }
+  if (get_id(j, where, "id", i, err) || get_id(j, where, "child_link", i, err)) {
+    return -SPART_EDATA;
+  }
+  m->jnt_name[i] = get_name(j, where, kname, 'J', i, err);
+  if (!m->jnt_name[i] || get_int(j, where, "type", m->jnt_type + i, err) ||
+      get_int(j, where, "q_id", &qid, err) ||
+      get_int(j, where, "parent_link", m->body_parent + i, err) ||
+      get_vec(j, where, "axis", 3, m->jnt_axis + 3 * i, err) ||
+      get_T(j, where, m->jnt_rot + 9 * i, m->jnt_pos + 3 * i, err)) {
+    return -err->code;
+  }
+  m->jnt_qadr[i] = qid > 0 ? qid - 1 : qid == -1 ? -1 : INT_MIN;
+  if (m->jnt_qadr[i] == INT_MIN) {
+    return fail(err, SPART_EDATA, 0, "%s.q_id: expected -1 or a positive integer, got %d", where,
+                qid);
+  }
+  return 0;
+}
+
+
+/* the body of spart_model_from_cjson, with the model allocated */
+static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
+  const int nb = m->nb;
+  const char **lnames = calloc((size_t)nb, sizeof *lnames);
+  const char **jnames = calloc((size_t)nb, sizeof *jnames);
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "name"), *l, *j;
+  const cJSON *base = cJSON_GetObjectItemCaseSensitive(obj, "base_link");
+  int rc = 0, i = 1;
+
+  if (!lnames || !jnames) {
+    rc = fail(err, SPART_ENOMEM, 0, "out of memory");
+  } else if (v && !cJSON_IsString(v)) {
+    rc = bad_field(err, "", "name", "a string", v);
+  } else if (!(m->name = strdup(v ? v->valuestring : ""))) {
+    rc = fail(err, SPART_ENOMEM, 0, "out of memory");
+  } else if (!cJSON_IsObject(base)) {
+    rc = bad_field(err, "", "base_link", "an object", base);
+  }
+  if (rc) {
+    free(lnames);
+    free(jnames);
+    return rc;
+  }
+
+  /* base link, then links and joints side by side */
+  key_names(obj, "link_id", lnames, nb);
+  key_names(obj, "joint_id", jnames, nb);
+  m->body_parent[0] = -1;
+  m->body_name[0] = get_name(base, "base_link", lnames[0], 'L', 0, err);
+  if (!m->body_name[0] || get_num(base, "base_link", "mass", m->body_mass, err) ||
+      get_inertia(base, "base_link", m->body_inertia, err)) {
+    rc = -err->code;
+  }
+  l = cJSON_GetObjectItemCaseSensitive(obj, "links")->child;
+  j = cJSON_GetObjectItemCaseSensitive(obj, "joints")->child;
+  for (; !rc && l && j; l = l->next, j = j->next, i++) {
+    rc = read_link(m, l, i, lnames[i], err);
+    if (!rc) {
+      rc = read_joint(m, j, i, jnames[i], err);
+    }
+  }
+  free(lnames);
+  free(jnames);
+  return rc;
+}
+
+
+spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
+  spart_err dummy;
+  const cJSON *links, *joints, *v;
+  spart_model *m;
+  int n, nq, version = 1;
+
+  /* sizes first, so that nothing is allocated for a bad document */
+  err = err ? err : &dummy;
+  err->code = 0;
+  err->line = 0;
+  if (!cJSON_IsObject(obj)) {
+    char buf[64];
+    fail(err, SPART_EDATA, 0, "expected a model object, got %s", shape(obj, buf, sizeof buf));
+    return NULL;
+  }
+  v = cJSON_GetObjectItemCaseSensitive(obj, "version");
+  if (v && (get_int(obj, "", "version", &version, err) || version != 1)) {
+    fail(err, SPART_EDATA, 0, "version: expected 1");
+    return NULL;
+  }
+  if (get_int(obj, "", "n_links_joints", &n, err) || get_int(obj, "", "n_q", &nq, err)) {
+    return NULL;
+  }
+  if (n < 0) {
+    fail(err, SPART_EDATA, 0, "n_links_joints: expected at least 0, got %d", n);
+    return NULL;
+  }
+  links = cJSON_GetObjectItemCaseSensitive(obj, "links");
+  joints = cJSON_GetObjectItemCaseSensitive(obj, "joints");
+  if (!cJSON_IsArray(links) || cJSON_GetArraySize(links) != n) {
+    char want[48];
+    snprintf(want, sizeof want, "%d links (n_links_joints)", n);
+    bad_field(err, "", "links", want, links);
+    return NULL;
+  }
+  if (!cJSON_IsArray(joints) || cJSON_GetArraySize(joints) != n) {
+    char want[48];
+    snprintf(want, sizeof want, "%d joints (n_links_joints)", n);
+    bad_field(err, "", "joints", want, joints);
+    return NULL;
+  }
+
+  /* fill and check */
+  m = spart_model_new(n + 1);
+  if (!m) {
+    fail(err, SPART_ENOMEM, 0, "out of memory");
+    return NULL;
+  }
+  if (read_model(m, obj, err) || spart_model_check(m, err)) {
+    spart_model_free(m);
+    return NULL;
+  }
+  if (m->nq != nq) {
+    fail(err, SPART_EDATA, 0, "n_q: expected %d (moving joints), got %d", m->nq, nq);
+    spart_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+
+spart_model *spart_model_parse(const char *text, spart_err *err) {
+  const char *end = NULL, *p = text;
+  cJSON *obj;
+  spart_model *m;
+
+  while (isspace((unsigned char)*p)) {
+    p++;
+  }
+  if (!*p) {
+    fail(err, SPART_EDATA, 0, "empty input");
+    return NULL;
+  }
+  obj = cJSON_ParseWithOpts(text, &end, 1);
+  if (!obj) {
+    /* say where, with a short excerpt */
+    char near[24];
+    int line = 1, k = 0;
+    end = end ? end : text;
+    for (p = text; p < end; p++) {
+      line += *p == '\n';
+    }
+    for (p = end; *p && k < (int)sizeof near - 1; p++) {
+      near[k++] = isprint((unsigned char)*p) ? *p : ' ';
+    }
+    near[k] = '\0';
+    if (k == 0) {
+      fail(err, SPART_EDATA, line, "not JSON: unexpected end of input");
+    } else {
+      fail(err, SPART_EDATA, line, "not JSON: syntax error near '%s'", near);
+    }
+    return NULL;
+  }
+  m = spart_model_from_cjson(obj, err);
+  cJSON_Delete(obj);
+  return m;
+}
+
+
+char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
+  int std = !path || strcmp(path, "-") == 0;
+  const char *where = std ? "<stdin>" : path;
+  FILE *f = std ? stdin : fopen(path, "rb");
+  size_t n = 0, cap = 0;
+  char *buf = NULL;
+
+  if (!f) {
+    fail(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
+    return NULL;
+  }
+
+  /* read all, doubling the buffer */
+  for (;;) {
+    size_t got;
+    if (cap - n < 2) {
+      char *b = cap < MAX_FILE ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
+      if (!b) {
+        if (cap < MAX_FILE) {
+          fail(err, SPART_ENOMEM, 0, "out of memory");
+        } else {
+          fail(err, SPART_EDATA, 0, "%s: larger than %zu bytes", where, MAX_FILE);
+        }
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = b;
+      cap = cap ? 2 * cap : 65536;
+    }
+    got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) {
+      if (ferror(f)) {
+        fail(err, SPART_EIO, 0, "cannot read %s: %s", where, strerror(errno));
+        free(buf);
+        buf = NULL;
+      }
+      break;
+    }
+  }
+  if (!std) {
+    fclose(f);
+  }
+  if (buf) {
+    buf[n] = '\0';
+    *len = n;
+  }
+  return buf;
+}
+
+
+spart_model *spart_model_load(const char *path, spart_err *err) {
+  size_t len = 0, plen = path ? strlen(path) : 0;
+  char *buf = spart_model_slurp(path, &len, err);
+  const char *p = buf;
+  spart_model *m;
+
+  if (!buf) {
+    return NULL;
+  }
+  while (p < buf + len && isspace((unsigned char)*p)) {
+    p++;
+  }
+  if ((plen >= 5 && strcmp(path + plen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
+    m = spart_urdf_parse(buf, len, err);
+  } else if (memchr(buf, '\0', len)) {
+    fail(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");
+    m = NULL;
+  } else {
+    m = spart_model_parse(buf, err);
+  }
+  free(buf);
+  return m;
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * the summary
+ */
+
+/* eigenvalues of a symmetric 3x3 (xx yy zz xy xz yz), ascending, by cyclic Jacobi rotations */
+static void principal(double ev[3], const double I[6]) {
+  double A[3][3] = {{I[0], I[3], I[4]}, {I[3], I[1], I[5]}, {I[4], I[5], I[2]}};
+  static const int pq[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+
+  /* each rotation zeroes A[p][q]; a few sweeps reach machine precision */
+  for (int sweep = 0; sweep < 50; sweep++) {
+    double off = fabs(A[0][1]) + fabs(A[0][2]) + fabs(A[1][2]);
+    double diag = fabs(A[0][0]) + fabs(A[1][1]) + fabs(A[2][2]);
+    if (off <= 1e-300 || off <= 1e-17 * diag) {
+      break;
+    }
+    for (int k = 0; k < 3; k++) {
+      int p = pq[k][0], q = pq[k][1], r = 3 - p - q;
+      double apq = A[p][q], theta, t, c, sn, arp, arq;
+      if (apq == 0) {
+        continue;
+      }
+      theta = (A[q][q] - A[p][p]) / (2 * apq);
+      t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+      c = 1 / sqrt(t * t + 1);
+      sn = t * c;
+      A[p][p] -= t * apq;
+      A[q][q] += t * apq;
+      A[p][q] = A[q][p] = 0;
+      arp = A[r][p];
+      arq = A[r][q];
+      A[r][p] = A[p][r] = c * arp - sn * arq;
+      A[r][q] = A[q][r] = sn * arp + c * arq;
+    }
+  }
+
+  /* sort */
+  for (int k = 0; k < 3; k++) {
+    ev[k] = A[k][k];
+  }
+  for (int k = 0; k < 2; k++) {
+    for (int l = k + 1; l < 3; l++) {
+      if (ev[l] < ev[k]) {
+        double t = ev[k];
+        ev[k] = ev[l];
+        ev[l] = t;
+      }
+    }
+  }
+}
+
+
+static const char *type_name(int type) {
+  if (type == SPART_JNT_REVOLUTE) {
+    return "revolute";
+  }
+  return type == SPART_JNT_PRISMATIC ? "prismatic" : "fixed";
+}
+
+
+/* the inertia warnings of link i */
+static void inertia_warnings(sbuf *b, const spart_model *m, int i, const char *name) {
+  double ev[3], tol;
+  principal(ev, m->body_inertia + 6 * i);
+  tol = 1e-6 * (fabs(ev[0]) + fabs(ev[1]) + fabs(ev[2]));
+  if (ev[0] < -tol) {
+    sb_printf(b, "warning: link %d '%s': inertia is not positive semi-definite (principal "
+              "inertias %g %g %g)\n", i, name, ev[0], ev[1], ev[2]);
+  } else if (ev[0] + ev[1] < ev[2] - tol) {
+    sb_printf(b, "warning: link %d '%s': principal inertias %g %g %g violate the triangle "
+              "inequality\n", i, name, ev[0], ev[1], ev[2]);
+  }
+}
+
+
+char *spart_model_summary(const spart_model *m) {
+  int *depth = calloc((size_t)m->nb, sizeof *depth);
+  int *nchild = calloc((size_t)m->nb, sizeof *nchild);
+  sbuf b = {0};
+  double total = 0;
+  char ln[32], jn[32];
+
+  if (!depth || !nchild) {
+    free(depth);
+    free(nchild);
+    return NULL;
+  }
+
+  /* the tree: ids are depth-first, so id order indented by depth draws it */
+  sb_printf(&b, "robot '%s'\n", m->name ? m->name : "");
+  for (int i = 0; i < m->nb; i++) {
+    const double *a = m->jnt_axis + 3 * i;
+    if (i > 0) {
+      depth[i] = depth[m->body_parent[i]] + 1;
+      nchild[m->body_parent[i]]++;
+    }
+    total += m->body_mass[i];
+    sb_printf(&b, "%*s", 2 * (depth[i] < 32 ? depth[i] : 32), "");
+    if (depth[i] > 32) {
+      sb_printf(&b, "[depth %d] ", depth[i]);
+    }
+    sb_printf(&b, "%d %s  mass %g", i, name_or(ln, sizeof ln, m->body_name[i], 'L', i),
+              m->body_mass[i]);
+    if (i > 0) {
+      sb_printf(&b, "  <- joint %d %s %s", i, name_or(jn, sizeof jn, m->jnt_name[i], 'J', i),
+                type_name(m->jnt_type[i]));
+    }
+    if (i > 0 && m->jnt_qadr[i] >= 0) {
+      sb_printf(&b, " axis %g %g %g q %d", a[0], a[1], a[2], m->jnt_qadr[i] + 1);
+    }
+    sb_printf(&b, "\n");
+  }
+  sb_printf(&b, "total mass %g\nn_q %d\nn_links_joints %d\n", total, m->nq, m->nb - 1);
+
+  /* warnings */
+  for (int i = 0; i < m->nb; i++) {
+    const char *name = name_or(ln, sizeof ln, m->body_name[i], 'L', i);
+    if (nchild[i] == 0 && m->body_mass[i] == 0) {
+      sb_printf(&b, "warning: link %d '%s' is a massless leaf\n", i, name);
+    }
+    inertia_warnings(&b, m, i, name);
+  }
+  free(depth);
+  free(nchild);
+  if (b.oom) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
+}

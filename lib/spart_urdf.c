@@ -1,0 +1,698 @@
+/* spart_urdf.c -- a URDF document to a model, with the numbering and frames of SPART's urdf2robot;
+   the only file that uses libxml2 */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#include "spart.h"
+#include "spu.h"
+
+/* what the libxml2 callbacks learn, reached through ctxt->_private */
+typedef struct xstate {
+  int entity_line; /* line of the first entity declaration, 0 if none */
+  int fatal;       /* msg holds a fatal error */
+  int line;        /* line of msg */
+  char msg[400];   /* the first (fatal) error, empty if none */
+} xstate;
+
+/* a <link> or <joint> child of <robot> */
+typedef struct uelem {
+  xmlNode *node;
+  char *name;        /* from xmlGetNoNsProp */
+  int parent, child; /* joints: file indices of the links */
+  int type;          /* joints: SPART_JNT_* */
+  int up;            /* links: file index of the parent joint, -1 for none */
+  int id;            /* SPART id; 0 until numbered */
+} uelem;
+
+/* a name and its file index, sorted for lookups */
+typedef struct named {
+  const char *name;
+  int idx;
+} named;
+
+/* everything spart_urdf_parse holds */
+typedef struct urdf {
+  spart_err *err;
+  xmlDoc *doc;
+  xmlNode *robot;
+  uelem *link, *jnt;
+  named *byname; /* (nl) links sorted by name */
+  int *order;    /* (nl) file index of the joint with id k, [0] unused */
+  int nl, nj, root;
+} urdf;
+
+
+static int fail(spart_err *err, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+
+static int fail(spart_err *err, int line, const char *fmt, ...) {
+  va_list ap;
+  err->code = SPART_EDATA;
+  err->line = line;
+  va_start(ap, fmt);
+  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+  return -SPART_EDATA;
+}
+
+
+static int oom(spart_err *err) {
+  err->code = SPART_ENOMEM;
+  err->line = 0;
+  snprintf(err->msg, sizeof err->msg, "out of memory");
+  return -SPART_ENOMEM;
+}
+
+
+/* the line of an element; past 65534 on_start keeps it in psvi (xmlGetLineNo would take the line
+   of the next text node instead) */
+static int line_of(const xmlNode *node) {
+  long line = node->line == 65535 && node->psvi ? (long)(ptrdiff_t)node->psvi : xmlGetLineNo(node);
+  return line > 0 && line <= INT_MAX ? (int)line : 0;
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * parsing the XML
+ */
+
+/* an entity declaration: refuse it and stop */
+static void on_entity(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
+                      const xmlChar *system_id, xmlChar *content) {
+  xmlParserCtxtPtr ctxt = ctx;
+  xstate *st = ctxt->_private;
+  (void)name;
+  (void)type;
+  (void)public_id;
+  (void)system_id;
+  (void)content;
+  if (!st->entity_line) {
+    st->entity_line = ctxt->input ? ctxt->input->line : 1;
+  }
+  xmlStopParser(ctxt);
+}
+
+
+static void on_unparsed(void *ctx, const xmlChar *name, const xmlChar *public_id,
+                        const xmlChar *system_id, const xmlChar *notation) {
+  on_entity(ctx, name, 0, public_id, system_id, NULL);
+  (void)notation;
+}
+
+
+/* an element: as libxml2's own handler, but keep lines past 65534 in psvi (as libxml2 does for
+   text nodes under XML_PARSE_BIG_LINES) */
+static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                     const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                     int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
+  xmlParserCtxtPtr ctxt = ctx;
+  xmlSAX2StartElementNs(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
+                        nb_defaulted, attributes);
+  if (ctxt->node && ctxt->input && ctxt->input->line >= 65535) {
+    ctxt->node->psvi = (void *)(ptrdiff_t)ctxt->input->line;
+  }
+}
+
+
+/* libxml2 errors: keep the first fatal one (or else the first error), print nothing; namespace
+   errors are left to the xacro check */
+#if LIBXML_VERSION >= 21200
+static void on_error(void *ctx, const xmlError *e) {
+#else
+static void on_error(void *ctx, xmlErrorPtr e) {
+#endif
+  xmlParserCtxtPtr ctxt = ctx;
+  xstate *st = ctxt ? ctxt->_private : NULL;
+  size_t n;
+  if (!st || !e || !e->message || e->level < XML_ERR_ERROR || e->domain == XML_FROM_NAMESPACE ||
+      st->fatal || (st->msg[0] && e->level != XML_ERR_FATAL)) {
+    return;
+  }
+  snprintf(st->msg, sizeof st->msg, "%s", e->message);
+  n = strlen(st->msg);
+  while (n > 0 && isspace((unsigned char)st->msg[n - 1])) {
+    st->msg[--n] = '\0';
+  }
+  st->msg[0] = (char)tolower((unsigned char)st->msg[0]);
+  st->line = e->line;
+  st->fatal = e->level == XML_ERR_FATAL;
+}
+
+
+/* parse buf into u->doc: no network, no entities, no DTD loading, errors kept, not printed */
+static int parse_xml(urdf *u, const char *buf, int len) {
+  xstate st = {0};
+  xmlParserCtxtPtr ctxt;
+  int wellformed;
+
+  xmlInitParser();
+  ctxt = xmlCreateMemoryParserCtxt(buf, len);
+  if (!ctxt) {
+    return oom(u->err);
+  }
+  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                              XML_PARSE_BIG_LINES);
+  ctxt->_private = &st;
+  ctxt->sax->entityDecl = on_entity;
+  ctxt->sax->unparsedEntityDecl = on_unparsed;
+  ctxt->sax->serror = on_error;
+  ctxt->sax->startElementNs = on_start;
+  xmlParseDocument(ctxt);
+  u->doc = ctxt->myDoc;
+  ctxt->myDoc = NULL;
+  wellformed = ctxt->wellFormed;
+  xmlFreeParserCtxt(ctxt);
+
+  if (st.entity_line) {
+    return fail(u->err, st.entity_line, "entity declarations are not allowed");
+  }
+  if (!u->doc || !wellformed || st.msg[0]) {
+    return fail(u->err, st.line, "%s", st.msg[0] ? st.msg : "not XML");
+  }
+  return 0;
+}
+
+
+/* the root must be <robot>, and nothing may come from xacro */
+static int check_root(urdf *u) {
+  xmlNode *root = xmlDocGetRootElement(u->doc), *node = root;
+
+  /* walk every element without recursion */
+  while (node) {
+    if (node->type == XML_ELEMENT_NODE &&
+        ((node->ns && node->ns->href && strstr((const char *)node->ns->href, "ros.org/wiki/xacro")) ||
+         strncmp((const char *)node->name, "xacro:", 6) == 0)) {
+      return fail(u->err, line_of(node), "this is a xacro file: run xacro first");
+    }
+    if (node->children) {
+      node = node->children;
+      continue;
+    }
+    while (node && node != root && !node->next) {
+      node = node->parent;
+    }
+    node = node && node != root ? node->next : NULL;
+  }
+  if (!root || strcmp((const char *)root->name, "robot") != 0) {
+    return fail(u->err, root ? line_of(root) : 0, "no <robot> element");
+  }
+  u->robot = root;
+  return 0;
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * links and joints
+ */
+
+static int is_el(const xmlNode *node, const char *name) {
+  return node->type == XML_ELEMENT_NODE && strcmp((const char *)node->name, name) == 0;
+}
+
+
+static xmlNode *child_el(const xmlNode *parent, const char *name) {
+  for (xmlNode *c = parent ? parent->children : NULL; c; c = c->next) {
+    if (is_el(c, name)) {
+      return c;
+    }
+  }
+  return NULL;
+}
+
+
+static char *prop(const xmlNode *node, const char *name) {
+  return node ? (char *)xmlGetNoNsProp(node, (const xmlChar *)name) : NULL;
+}
+
+
+static int cmp_named(const void *a, const void *b) {
+  const named *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+
+/* file index of the link named name, or -1 */
+static int find_link(const urdf *u, const char *name) {
+  int lo = 0, hi = u->nl - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2, c = strcmp(name, u->byname[mid].name);
+    if (c == 0) {
+      return u->byname[mid].idx;
+    }
+    if (c < 0) {
+      hi = mid - 1;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return -1;
+}
+
+
+/* sort (name, index) pairs; a name given twice is an error at its second place */
+static int sort_names(urdf *u, named *v, const uelem *e, int n, const char *kind) {
+  int dup = -1;
+  for (int k = 0; k < n; k++) {
+    v[k].name = e[k].name;
+    v[k].idx = k;
+  }
+  qsort(v, (size_t)n, sizeof *v, cmp_named);
+  for (int k = 1; k < n; k++) {
+    if (strcmp(v[k - 1].name, v[k].name) == 0 && (dup < 0 || v[k].idx < dup)) {
+      dup = v[k].idx;
+    }
+  }
+  if (dup >= 0) {
+    return fail(u->err, line_of(e[dup].node), "two %ss named '%s'", kind, e[dup].name);
+  }
+  return 0;
+}
+
+
+/* the <link> and <joint> children of <robot>, with names, unique */
+static int collect(urdf *u) {
+  named *jsort;
+  int l = 0, j = 0, rc;
+
+  for (xmlNode *c = u->robot->children; c; c = c->next) {
+    u->nl += is_el(c, "link");
+    u->nj += is_el(c, "joint");
+  }
+  if (u->nl == 0) {
+    return fail(u->err, line_of(u->robot), "no links in <robot>");
+  }
+  u->link = calloc((size_t)u->nl, sizeof *u->link);
+  u->jnt = calloc((size_t)u->nj + 1, sizeof *u->jnt);
+  u->byname = malloc((size_t)u->nl * sizeof *u->byname);
+  u->order = calloc((size_t)u->nl, sizeof *u->order);
+  if (!u->link || !u->jnt || !u->byname || !u->order) {
+    return oom(u->err);
+  }
+  for (xmlNode *c = u->robot->children; c; c = c->next) {
+    int islink = is_el(c, "link");
+    uelem *e = islink ? u->link + l++ : is_el(c, "joint") ? u->jnt + j++ : NULL;
+    if (!e) {
+      continue;
+    }
+    e->node = c;
+    e->up = -1;
+    e->name = prop(c, "name");
+    if (!e->name || !e->name[0]) {
+      return fail(u->err, line_of(c), "%s without a name", islink ? "link" : "joint");
+    }
+  }
+
+  /* names are unique */
+  jsort = malloc(((size_t)u->nj + 1) * sizeof *jsort);
+  if (!jsort) {
+    return oom(u->err);
+  }
+  rc = sort_names(u, jsort, u->jnt, u->nj, "joint");
+  free(jsort);
+  return rc ? rc : sort_names(u, u->byname, u->link, u->nl, "link");
+}
+
+
+/* joint j's type, parent and child */
+static int connect_joint(urdf *u, int j) {
+  uelem *e = u->jnt + j;
+  xmlNode *pe = child_el(e->node, "parent"), *ce = child_el(e->node, "child");
+  char *type = prop(e->node, "type"), *pn = prop(pe, "link"), *cn = prop(ce, "link");
+  int rc = 0;
+
+  /* type */
+  if (!type) {
+    rc = fail(u->err, line_of(e->node), "joint '%s': no type", e->name);
+  } else if (strcmp(type, "revolute") == 0 || strcmp(type, "continuous") == 0) {
+    e->type = SPART_JNT_REVOLUTE;
+  } else if (strcmp(type, "prismatic") == 0) {
+    e->type = SPART_JNT_PRISMATIC;
+  } else if (strcmp(type, "fixed") == 0) {
+    e->type = SPART_JNT_FIXED;
+  } else if (strcmp(type, "floating") == 0 || strcmp(type, "planar") == 0) {
+    rc = fail(u->err, line_of(e->node), "joint '%s': unsupported joint type '%s' (use revolute, "
+              "continuous, prismatic or fixed)", e->name, type);
+  } else {
+    rc = fail(u->err, line_of(e->node), "joint '%s': unknown joint type '%s'", e->name, type);
+  }
+
+  /* parent and child links */
+  if (!rc && !pn) {
+    rc = fail(u->err, line_of(pe ? pe : e->node), "joint '%s': no parent link", e->name);
+  } else if (!rc && !cn) {
+    rc = fail(u->err, line_of(ce ? ce : e->node), "joint '%s': no child link", e->name);
+  } else if (!rc && (e->parent = find_link(u, pn)) < 0) {
+    rc = fail(u->err, line_of(pe), "joint '%s': unknown parent link '%s'", e->name, pn);
+  } else if (!rc && (e->child = find_link(u, cn)) < 0) {
+    rc = fail(u->err, line_of(ce), "joint '%s': unknown child link '%s'", e->name, cn);
+  } else if (!rc && u->link[e->child].up >= 0) {
+    rc = fail(u->err, line_of(e->node), "link '%s' has two parent joints '%s' and '%s'", cn,
+              u->jnt[u->link[e->child].up].name, e->name);
+  } else if (!rc) {
+    u->link[e->child].up = j;
+  }
+  xmlFree(type);
+  xmlFree(pn);
+  xmlFree(cn);
+  return rc;
+}
+
+
+/* the one root link: no joint's child */
+static int find_root(urdf *u) {
+  char list[256] = "";
+  size_t len = 0;
+  int nroot = 0, second = -1;
+
+  u->root = -1;
+  for (int l = 0; l < u->nl; l++) {
+    if (u->link[l].up >= 0) {
+      continue;
+    }
+    if (nroot++ == 0) {
+      u->root = l;
+    } else if (second < 0) {
+      second = l;
+    }
+    if (len < sizeof list - 1) {
+      int n = snprintf(list + len, sizeof list - len, "%s'%s'", len ? ", " : "",
+                       u->link[l].name);
+      len = n < 0 ? sizeof list : len + (size_t)n;
+    }
+  }
+  if (nroot == 0) {
+    return fail(u->err, line_of(u->robot), "no root link: every link is the child of a joint "
+                "(a loop)");
+  }
+  if (nroot > 1) {
+    return fail(u->err, line_of(u->link[second].node), "%d root links (children of no joint): "
+                "%s", nroot, list);
+  }
+  return 0;
+}
+
+
+/* SPART's numbering: depth-first pre-order from the root, children in joint file order */
+static int number(urdf *u) {
+  int *start = calloc((size_t)u->nl + 1, sizeof *start);
+  int *pos = malloc(((size_t)u->nl + 1) * sizeof *pos);
+  int *kids = malloc(((size_t)u->nj + 1) * sizeof *kids);
+  int *stack = malloc(((size_t)u->nj + 1) * sizeof *stack);
+  int sp = 0, id = 1, rc = 0;
+
+  if (!start || !pos || !kids || !stack) {
+    rc = oom(u->err);
+  }
+
+  /* the child joints of each link, in file order: kids[start[l] .. start[l + 1]) */
+  for (int j = 0; j < u->nj && !rc; j++) {
+    start[u->jnt[j].parent + 1]++;
+  }
+  for (int l = 0; l < u->nl && !rc; l++) {
+    start[l + 1] += start[l];
+    pos[l] = start[l];
+  }
+  for (int j = 0; j < u->nj && !rc; j++) {
+    kids[pos[u->jnt[j].parent]++] = j;
+  }
+
+  /* explicit stack: push children last to first so the first pops first */
+  for (int k = rc ? 0 : start[u->root + 1] - 1; !rc && k >= start[u->root]; k--) {
+    stack[sp++] = kids[k];
+  }
+  while (sp > 0) {
+    int j = stack[--sp], c = u->jnt[j].child;
+    u->jnt[j].id = id;
+    u->link[c].id = id;
+    u->order[id++] = j;
+    for (int k = start[c + 1] - 1; k >= start[c]; k--) {
+      stack[sp++] = kids[k];
+    }
+  }
+
+  /* joints left out hang in a loop off the tree */
+  for (int j = 0; j < u->nj && !rc; j++) {
+    if (u->jnt[j].id == 0) {
+      rc = fail(u->err, line_of(u->jnt[j].node), "joint '%s' is not reachable from the root "
+                "link '%s' (a loop)", u->jnt[j].name, u->link[u->root].name);
+    }
+  }
+  free(start);
+  free(pos);
+  free(kids);
+  free(stack);
+  return rc;
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * numbers
+ */
+
+/* exactly n finite numbers separated by blanks; 0 or -1 */
+static int parse_nums(const char *s, double *v, int n) {
+  const char *p = s;
+  for (int k = 0; k < n; k++) {
+    char *end;
+    while (isspace((unsigned char)*p)) {
+      p++;
+    }
+    errno = 0;
+    v[k] = strtod(p, &end);
+    if (end == p || !isfinite(v[k]) || (*end && !isspace((unsigned char)*end))) {
+      return -1;
+    }
+    p = end;
+  }
+  while (isspace((unsigned char)*p)) {
+    p++;
+  }
+  return *p ? -1 : 0;
+}
+
+
+/* attribute attr of el as n numbers into v; v is left alone when el or attr is missing */
+static int attr_nums(urdf *u, const xmlNode *el, const char *attr, double *v, int n,
+                     const char *owner, const char *what) {
+  char *s = prop(el, attr);
+  int rc = 0;
+  if (s && parse_nums(s, v, n)) {
+    if (strstr(s, "${") || strstr(s, "$(")) {
+      rc = fail(u->err, line_of(el), "this is a xacro file: run xacro first");
+    } else if (n == 1) {
+      rc = fail(u->err, line_of(el), "%s: %s: expected a number, got '%.60s'", owner, what, s);
+    } else {
+      rc = fail(u->err, line_of(el), "%s: %s: expected %d numbers, got '%.60s'", owner, what, n,
+                s);
+    }
+  }
+  xmlFree(s);
+  return rc;
+}
+
+
+/* an <origin xyz rpy> (missing: identity) as R, p */
+static int origin(urdf *u, const xmlNode *el, double R[9], double p[3], const char *owner,
+                  const char *what) {
+  double rpy[3] = {0, 0, 0};
+  char w[64];
+  p[0] = p[1] = p[2] = 0;
+  snprintf(w, sizeof w, "%s xyz", what);
+  if (attr_nums(u, el, "xyz", p, 3, owner, w)) {
+    return -SPART_EDATA;
+  }
+  snprintf(w, sizeof w, "%s rpy", what);
+  if (attr_nums(u, el, "rpy", rpy, 3, owner, w)) {
+    return -SPART_EDATA;
+  }
+  spu_rpy(R, rpy);
+  return 0;
+}
+
+
+/* link l's <inertial> into body id: CoM frame, mass, inertia (missing: massless at the origin) */
+static int read_link(urdf *u, spart_model *m, int l, int id) {
+  static const char *const attr[6] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
+  xmlNode *in = child_el(u->link[l].node, "inertial"), *mass = child_el(in, "mass");
+  xmlNode *inertia = child_el(in, "inertia");
+  char owner[300];
+
+  snprintf(owner, sizeof owner, "link '%s'", u->link[l].name);
+  if (origin(u, child_el(in, "origin"), m->body_rot + 9 * id, m->body_pos + 3 * id, owner,
+             "inertial origin") ||
+      attr_nums(u, mass, "value", m->body_mass + id, 1, owner, "mass")) {
+    return -SPART_EDATA;
+  }
+  if (m->body_mass[id] < 0) {
+    return fail(u->err, line_of(mass), "%s: negative mass %g", owner, m->body_mass[id]);
+  }
+  for (int k = 0; k < 6; k++) {
+    char w[16];
+    snprintf(w, sizeof w, "inertia %s", attr[k]);
+    if (attr_nums(u, inertia, attr[k], m->body_inertia + 6 * id + k, 1, owner, w)) {
+      return -SPART_EDATA;
+    }
+  }
+  m->body_name[id] = strdup(u->link[l].name);
+  return m->body_name[id] ? 0 : oom(u->err);
+}
+
+
+/* joint j into joint id: type, parent, axis and T = inverse(parent CoM frame) * origin */
+static int read_joint(urdf *u, spart_model *m, int j, int id) {
+  const uelem *e = u->jnt + j;
+  xmlNode *ax = child_el(e->node, "axis");
+  int pid = e->parent == u->root ? 0 : u->link[e->parent].id;
+  const double *Rp = m->body_rot + 9 * pid, *pp = m->body_pos + 3 * pid;
+  double *a = m->jnt_axis + 3 * id, Ro[9], po[3], Rpt[9], d[3], norm;
+  char owner[300];
+
+  snprintf(owner, sizeof owner, "joint '%s'", e->name);
+  a[0] = e->type == SPART_JNT_FIXED ? 0 : 1;
+  a[1] = a[2] = 0;
+  if (origin(u, child_el(e->node, "origin"), Ro, po, owner, "origin") ||
+      attr_nums(u, ax, "xyz", a, 3, owner, "axis xyz")) {
+    return -SPART_EDATA;
+  }
+  m->jnt_type[id] = e->type;
+  m->body_parent[id] = pid;
+
+  /* the axis: (1 0 0) by default, unit; fixed joints keep theirs (SPART's e), 0 by default */
+  norm = sqrt(spu_dot3(a, a));
+  if (norm == 0 && e->type != SPART_JNT_FIXED) {
+    return fail(u->err, line_of(ax), "%s: zero axis", owner);
+  }
+  for (int k = 0; k < 3 && norm > 0; k++) {
+    a[k] /= norm;
+  }
+
+  /* from the parent link's CoM frame (Rp, pp) to the joint frame (Ro, po) */
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      Rpt[3 * r + c] = Rp[3 * c + r];
+    }
+    d[r] = po[r] - pp[r];
+  }
+  spu_mulmm3(m->jnt_rot + 9 * id, Rpt, Ro);
+  spu_mulmtv3(m->jnt_pos + 3 * id, Rp, d);
+  m->jnt_name[id] = strdup(e->name);
+  return m->jnt_name[id] ? 0 : oom(u->err);
+}
+
+
+/* the model, in SPART's numbering */
+static spart_model *build(urdf *u) {
+  spart_model *m = spart_model_new(u->nl);
+  char *name = prop(u->robot, "name");
+  int rc = 0, nq = 0;
+
+  if (!m) {
+    xmlFree(name);
+    oom(u->err);
+    return NULL;
+  }
+  m->name = strdup(name ? name : "");
+  xmlFree(name);
+  rc = m->name ? 0 : oom(u->err);
+  m->body_parent[0] = -1;
+
+  /* links first (joint frames need their parent's CoM frame), then joints, in file order */
+  for (int l = 0; l < u->nl && !rc; l++) {
+    rc = read_link(u, m, l, l == u->root ? 0 : u->link[l].id);
+  }
+  for (int j = 0; j < u->nj && !rc; j++) {
+    rc = read_joint(u, m, j, u->jnt[j].id);
+  }
+
+  /* the base's CoM frame is the reference: SPART keeps no base T */
+  for (int k = 0; k < 9; k++) {
+    m->body_rot[k] = k % 4 == 0;
+  }
+  m->body_pos[0] = m->body_pos[1] = m->body_pos[2] = 0;
+  for (int i = 1; i < m->nb; i++) {
+    m->jnt_qadr[i] = m->jnt_type[i] == SPART_JNT_FIXED ? -1 : nq++;
+  }
+  if (rc || spart_model_check(m, u->err)) {
+    spart_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+
+spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
+  spart_err dummy;
+  urdf u = {0};
+  spart_model *m = NULL;
+  size_t k = 0;
+  int rc;
+
+  u.err = err ? err : &dummy;
+  u.err->code = 0;
+  u.err->line = 0;
+  while (k < len && isspace((unsigned char)buf[k])) {
+    k++;
+  }
+  if (k == len) {
+    fail(u.err, 0, "empty input");
+    return NULL;
+  }
+  if (len > INT_MAX) {
+    fail(u.err, 0, "input larger than %d bytes", INT_MAX);
+    return NULL;
+  }
+
+  /* parse, check, connect, number, build */
+  rc = parse_xml(&u, buf, (int)len);
+  rc = rc ? rc : check_root(&u);
+  rc = rc ? rc : collect(&u);
+  for (int j = 0; j < u.nj && !rc; j++) {
+    rc = connect_joint(&u, j);
+  }
+  rc = rc ? rc : find_root(&u);
+  rc = rc ? rc : number(&u);
+  if (!rc) {
+    m = build(&u);
+  }
+
+  /* clean up */
+  for (int l = 0; l < u.nl && u.link; l++) {
+    xmlFree(u.link[l].name);
+  }
+  for (int j = 0; j < u.nj && u.jnt; j++) {
+    xmlFree(u.jnt[j].name);
+  }
+  free(u.link);
+  free(u.jnt);
+  free(u.byname);
+  free(u.order);
+  xmlFreeDoc(u.doc);
+  return m;
+}
+
+
+spart_model *spart_urdf_read(const char *path, spart_err *err) {
+  size_t len = 0;
+  char *buf = spart_model_slurp(path, &len, err);
+  spart_model *m;
+  if (!buf) {
+    return NULL;
+  }
+  m = spart_urdf_parse(buf, len, err);
+  free(buf);
+  return m;
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env bats
+# Behaviour shared by the five compute commands: help, usage errors, models, bad records,
+# streaming.  Each test runs every command.
+
+load helper
+
+CMDS="spart-kin spart-jac spart-gim spart-fd spart-id"
+
+# the extra arguments a command needs to run at all
+args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
+
+@test "--help prints usage on stdout and exits 0" {
+  for c in $CMDS; do
+    run --separate-stderr "$c" --help
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "Usage: $c "* ]]
+    [[ "$output" == *"Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error"* ]]
+    [ -z "$stderr" ]
+  done
+}
+
+@test "--version prints the name and version" {
+  for c in $CMDS; do
+    run --separate-stderr "$c" --version
+    [ "$status" -eq 0 ]
+    [[ "$output" =~ ^$c\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+  done
+}
+
+@test "an unknown option is a usage error: one line, a hint, exit 2" {
+  for c in $CMDS; do
+    run --separate-stderr "$c" --frobnicate
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [ "${stderr_lines[0]}" = "$c: unknown option '--frobnicate'" ]
+    [ "${stderr_lines[1]}" = "Try '$c --help'." ]
+  done
+}
+
+@test "a bad option value is a usage error" {
+  run --separate-stderr spart-id --gravity 0,0 -m "$MODELS/kuka_iiwa.urdf"
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-id: --gravity: expected gx,gy,gz, got '0,0'" ]
+  run --separate-stderr spart-fd -o xml -m "$MODELS/kuka_iiwa.urdf"
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-fd: --output: expected json or csv, got 'xml'" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf"
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --link ID|NAME or --noc is required" ]
+}
+
+@test "a missing model file is bad input: one line, exit 1, no output" {
+  for c in $CMDS; do
+    run --separate-stderr "$c" $(args "$c") -m /nonexistent/robot.urdf <<< '{}'
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "$c: /nonexistent/robot.urdf: cannot open"*"No such file or directory" ]]
+  done
+}
+
+@test "a model that is not a robot is bad input with its file and line" {
+  printf '{"name": "x",\n "n_q": "seven"}\n' > "$BATS_TEST_TMPDIR/bad.json"
+  for c in $CMDS; do
+    run --separate-stderr "$c" $(args "$c") -m "$BATS_TEST_TMPDIR/bad.json" <<< '{}'
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "$c: $BATS_TEST_TMPDIR/bad.json:"* ]]
+    [ "${#stderr_lines[@]}" -eq 1 ]
+  done
+}
+
+@test "empty input gives no output and exit 0" {
+  for c in $CMDS; do
+    run --separate-stderr "$c" $(args "$c") -m "$MODELS/kuka_iiwa.urdf" < /dev/null
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+    [ -z "$stderr" ]
+  done
+}
+
+@test "a field of the wrong length names the field, the line and the sizes" {
+  for c in $CMDS; do
+    run --separate-stderr "$c" $(args "$c") -m "$MODELS/kuka_iiwa.urdf" \
+      <<< $'{}\n{"qm": [1, 2, 3]}'
+    [ "$status" -eq 1 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [ "$stderr" = "$c: <stdin>:2: qm has 3 values, model needs 7" ]
+  done
+}
+
+@test "malformed records: unknown key, bad JSON, not a number, wrong shape" {
+  m="$MODELS/kuka_iiwa.urdf"
+  run --separate-stderr spart-id -m "$m" <<< '{"qm_dot": [0]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: unknown key 'qm_dot'" ]
+  run --separate-stderr spart-id -m "$m" <<< '{"qm": [1, 2,}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: invalid JSON" ]
+  run --separate-stderr spart-fd -m "$m" <<< '{"um": [1, 2, 3, "x", 5, 6, 7]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-fd: <stdin>:1: um[4] is not a finite number" ]
+  run --separate-stderr spart-fd -m "$m" <<< '{"um": [1, 2, 3, 1e999, 5, 6, 7]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-fd: <stdin>:1: um[4] is not a finite number" ]
+  run --separate-stderr spart-kin -m "$m" <<< '{"R0": [[1, 0, 0], [0, 1, 0]]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-kin: <stdin>:1: R0 has 6 values, model needs 3x3" ]
+  run --separate-stderr spart-id -m "$m" <<< '{"wFm": [[1, 2, 3, 4, 5]]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: wFm: row 1 has 5 values, expected 6" ]
+  run --separate-stderr spart-id -m "$m" <<< '[1, 2]'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: expected a JSON object, got '[1, 2]'" ]
+  [ -z "$output" ]
+}
+
+@test "a NaN in a CSV row is refused with its column and line" {
+  printf 'qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0,0,0,0,0,0,0\n0,0,nan,0,0,0,0\n' |
+    { run --separate-stderr spart-kin -m "$MODELS/kuka_iiwa.urdf";
+      [ "$status" -eq 1 ]
+      [ "${#lines[@]}" -eq 1 ]
+      [ "$stderr" = "spart-kin: <stdin>:3: column 'qm_3': 'nan' is not a finite number" ]; }
+}
+
+@test "a row with too few fields stops the run after the rows before it" {
+  printf 'time,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0,1,2,3,4,5,6,7\n1,1,2,3,4,5,6,7\n2,1,2,3\n3,1,2,3,4,5,6,7\n' \
+    > "$BATS_TEST_TMPDIR/t.csv"
+  run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" -o csv < "$BATS_TEST_TMPDIR/t.csv"
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 3 ]
+  [[ "${lines[0]}" == time,tau0_1,* ]]
+  [ "$stderr" = "spart-id: <stdin>:4: expected 8 fields, got 4" ]
+}
+
+@test "--keep-going skips bad records, writes the good ones and exits 1" {
+  run --separate-stderr spart-fd -k -m "$MODELS/kuka_iiwa.urdf" \
+    <<< $'{}\n{"qm": [1]}\n{"um": [1, 2, 3, 4, 5, 6, 7]}'
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-fd: <stdin>:2: qm has 1 values, model needs 7" ]
+  [ "${stderr_lines[1]}" = "spart-fd: 1 bad records skipped" ]
+}
+
+@test "a pretty-printed JSON object spanning lines is one record" {
+  run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" \
+    <<< $'{\n  "qm": [0.1, 0.2, 0.3,\n         0.4, 0.5, 0.6, 0.7]\n}\n{"qm": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]}'
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [ "${lines[0]}" = "${lines[1]}" ]
+}
+
+@test "10,000 streamed records come out one per record, in order" {
+  python3 -c '
+import json
+for k in range(10000):
+    print(json.dumps({"qm": [k * 1e-4, 0, 0, 0, 0, 0, 0]}))' > "$BATS_TEST_TMPDIR/in.jsonl"
+  run --separate-stderr spart-kin -m "$MODELS/kuka_iiwa.urdf" < "$BATS_TEST_TMPDIR/in.jsonl"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 10000 ]
+  printf '%s\n' "${lines[@]}" > "$BATS_TEST_TMPDIR/out.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/out.jsonl" <<'PY'
+import json, math, sys
+prev = None
+for k, line in enumerate(open(sys.argv[1])):
+    e = json.loads(line)["RL"][1]
+    c = e[0][0]
+    # qm_1 = k * 1e-4 rotates every link after joint 1: the records must stay in input order
+    if prev is not None and k < 5000:
+        assert abs(c - prev) < 1e-3, (k, c, prev)
+    prev = c
+PY
+}
+
+@test "the model can come with the record instead of -m" {
+  robot=$(urdf2robot "$MODELS/kuka_iiwa.urdf" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)))')
+  for c in $CMDS; do
+    want=$("$c" $(args "$c") -m "$MODELS/kuka_iiwa.urdf" <<< '{"qm": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]}')
+    got=$("$c" $(args "$c") <<< "{\"robot\": $robot, \"qm\": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]}")
+    python3 -c 'import json, sys; assert json.loads(sys.argv[1]) == json.loads(sys.argv[2])' \
+      "$got" "$want"
+  done
+}
+
+@test "without -m a record without a model is bad input" {
+  run --separate-stderr spart-id <<< '{"qm": [1]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: no model: give -m FILE or a \"robot\" key" ]
+}
+
+@test "a closed output pipe ends the run quietly" {
+  yes '{}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
+  run --separate-stderr bash -c "spart-kin -m '$MODELS/kuka_iiwa.urdf' < '$BATS_TEST_TMPDIR/in.jsonl' | head -n 1"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 1 ]
+  [ -z "$stderr" ]
+}
+
+@test "a write error is reported and exits 3" {
+  run --separate-stderr bash -c "spart-id -m '$MODELS/kuka_iiwa.urdf' <<< '{}' > /dev/full"
+  [ "$status" -eq 3 ]
+  [ "$stderr" = "spart-id: write error: No space left on device" ]
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bats
+# The C unit drivers in tests/unit and the command-level golden comparison.
+
+load helper
+
+@test "libspart matches SPART's own outputs on every reference case to 1e-9" {
+  run "$BATS_TEST_DIRNAME/unit/test_golden" "$MODELS" "$REF"/*.json
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
+
+@test "every command's outputs match SPART's on every reference case to 1e-9" {
+  run python3 "$BATS_TEST_DIRNAME/golden.py" "$REF"/*.json
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
+
+@test "physics identities hold on every bundled model, a forking tree included" {
+  run "$BATS_TEST_DIRNAME/unit/test_dynamics" "$MODELS"/*.urdf
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"branched_arm.urdf: FD(ID(udot)) = udot"* ]]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
