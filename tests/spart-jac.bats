@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# spart-jac: links by id or name, points, derivatives, the NOC.
+
+load helper
+
+check() { PYTHONPATH="$BATS_TEST_DIRNAME" python3 -c "from spartcheck import *; $1"; }
+
+@test "a link named is the link of that id" {
+  a=$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link lbr_iiwa_link_5 <<< '{"qm": [1,2,3,4,5,6,7]}')
+  b=$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 5 <<< '{"qm": [1,2,3,4,5,6,7]}')
+  [ -n "$a" ]
+  [ "$a" = "$b" ]
+}
+
+@test "the Jacobian of a point maps u to the point's twist from spart-kin" {
+  check '
+m = "'"$MODELS"'/branched_arm.urdf"
+st = {"qm": [0.3, -0.5, 0.7, 0.2, 0.1, -0.4], "u0": [0.1, -0.2, 0.3, 0.4, 0.5, -0.6],
+      "um": [1, -1, 0.5, 0.2, -0.3, 0.7]}
+p = [0.1, -0.2, 0.05]
+J = run(["spart-jac", "-m", m, "--link", "slider_b", "--point", "0.1,-0.2,0.05"], st)[0]
+k = run(["spart-kin", "-m", m], st)[0]
+i = 5  # slider_b is link 5 in depth-first order
+R, r, t = k["RL"][i - 1], k["rL"][i - 1], k["tL"][i - 1]
+d = matvec(R, p)
+w = t[:3]
+v = [t[3] + w[1] * d[2] - w[2] * d[1], t[4] + w[2] * d[0] - w[0] * d[2], t[5] + w[0] * d[1] - w[1] * d[0]]
+tw = [a + b for a, b in zip(matvec(J["J0"], st["u0"]), matvec(J["Jm"], st["um"]))]
+close(tw, w + v, 1e-12, "J u")
+'
+}
+
+@test "--noc stacks the twists of the base and of every link" {
+  check '
+m = "'"$MODELS"'/branched_arm.urdf"
+st = {"qm": [0.3, -0.5, 0.7, 0.2, 0.1, -0.4], "u0": [0.1, -0.2, 0.3, 0.4, 0.5, -0.6],
+      "um": [1, -1, 0.5, 0.2, -0.3, 0.7]}
+N = run(["spart-jac", "-m", m, "--noc"], st)[0]["N"]
+k = run(["spart-kin", "-m", m], st)[0]
+close(matvec(N, st["u0"] + st["um"]), k["t0"] + [x for t in k["tL"] for x in t], 1e-12, "N u")
+'
+}
+
+@test "a link out of range or unknown is bad input" {
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 99 <<< '{}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-jac: <stdin>:1: --link 99: model has links 0 to 7" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link wrist <<< '{}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-jac: <stdin>:1: --link: no link named 'wrist'" ]
+}
+
+@test "--dot needs no more than the velocities and adds J0dot and Jmdot" {
+  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 5 --dot <<< '{"um": [1, 2, 3]}'
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"J0":'*'"Jm":'*'"J0dot":'*'"Jmdot":'* ]]
+}

@@ -1,0 +1,717 @@
+#!/usr/bin/env bats
+# urdf2robot: URDF (or model JSON) in, SPART's robot structure out.
+# The reference files tests/reference/<model>-s?.json were computed by the SPART toolkit itself
+# (MATLAB urdf2robot and Kinematics) on the models in models/.
+
+bats_require_minimum_version 1.5.0
+load helper
+
+# write stdin to $BATS_TEST_TMPDIR/NAME and print the path: f=$(urdf NAME <<'EOF' ... EOF)
+urdf() {
+  cat > "$BATS_TEST_TMPDIR/$1"
+  printf '%s\n' "$BATS_TEST_TMPDIR/$1"
+}
+
+# check a Python expression over the model JSON d (and helpers close, T, R, p): check FILE EXPR
+check() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def close(a, b, tol=1e-12):
+    if isinstance(a, list):
+        return len(a) == len(b) and all(close(x, y, tol) for x, y in zip(a, b))
+    return abs(a - b) <= tol
+def R(T): return [row[:3] for row in T[:3]]
+def p(T): return [row[3] for row in T[:3]]
+if not eval("(" + sys.argv[2] + ")"):
+    sys.exit("failed: %s" % sys.argv[2])
+PY
+}
+
+# run urdf2robot on FILE and expect exit 1, no output and exactly the stderr line MESSAGE
+bad() {
+  run --separate-stderr urdf2robot "$1"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "$2" ]
+}
+
+# a valid two-link URDF with a revolute joint, to derive broken variants from
+two_links() {
+  urdf "${1:-two.urdf}" <<'EOF'
+<?xml version="1.0"?>
+<robot name="two">
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j" type="revolute">
+    <parent link="a"/>
+    <child link="b"/>
+    <origin xyz="0 0 1" rpy="0 0 0"/>
+    <axis xyz="0 0 1"/>
+  </joint>
+</robot>
+EOF
+}
+
+
+# --- the bundled models against SPART's own output ---
+
+@test "every bundled URDF gives SPART's n_q, n_links_joints and link, joint and q keys" {
+  for model in "$MODELS"/*.urdf; do
+    name=$(basename "$model" .urdf)
+    [ -f "$REF/$name-s1.json" ] || continue
+    urdf2robot "$model" > "$BATS_TEST_TMPDIR/$name.json"
+    python3 - "$BATS_TEST_TMPDIR/$name.json" "$REF/$name-s1.json" <<'PY'
+import json, sys
+got, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for key in ("n_q", "n_links_joints", "keys"):
+    if got[key] != ref[key]:
+        sys.exit("%s: %s differs: %r != %r" % (sys.argv[1], key, got[key], ref[key]))
+PY
+  done
+}
+
+@test "link and joint transforms reproduce SPART's kinematics at every reference state" {
+  for ref in "$REF"/*-s[0-9].json; do
+    name=$(basename "$ref" .json)
+    name=${name%-s*}
+    urdf2robot "$MODELS/$name.urdf" > "$BATS_TEST_TMPDIR/$name.json"
+    python3 "$BATS_TEST_DIRNAME/urdf2robot_fk.py" "$BATS_TEST_TMPDIR/$name.json" "$ref" 1e-12
+  done
+}
+
+@test "every bundled URDF parses, and its model JSON reads back to the same bytes" {
+  for model in "$MODELS"/*.urdf; do
+    name=$(basename "$model" .urdf)
+    urdf2robot "$model" > "$BATS_TEST_TMPDIR/$name.json"
+    urdf2robot "$BATS_TEST_TMPDIR/$name.json" > "$BATS_TEST_TMPDIR/$name.again.json"
+    cmp "$BATS_TEST_TMPDIR/$name.json" "$BATS_TEST_TMPDIR/$name.again.json"
+    urdf2robot - < "$BATS_TEST_TMPDIR/$name.json" | cmp - "$BATS_TEST_TMPDIR/$name.json"
+  done
+}
+
+@test "the model JSON has the documented keys in a fixed order and SPART's connectivity maps" {
+  urdf2robot "$MODELS/ManiSat_2Arm_2_2_Fixed.urdf" > "$BATS_TEST_TMPDIR/m.json"
+  check "$BATS_TEST_TMPDIR/m.json" 'list(d) == ["version", "name", "n_q", "n_links_joints",
+    "base_link", "links", "joints", "con", "keys"] and d["version"] == 1'
+  check "$BATS_TEST_TMPDIR/m.json" 'list(d["links"][0]) == ["id", "name", "parent_joint", "T",
+    "mass", "inertia"] and list(d["joints"][0]) == ["id", "name", "type", "q_id", "parent_link",
+    "child_link", "axis", "T"]'
+  # tree: base -> 1 (LFA) -> 2 (LA) -> 3 (LB); base -> 4 (LFC) -> 5 (LC) -> 6 (LD)
+  check "$BATS_TEST_TMPDIR/m.json" '[j["parent_link"] for j in d["joints"]] == [0, 1, 2, 0, 4, 5]'
+  check "$BATS_TEST_TMPDIR/m.json" 'd["con"]["child_base"] == [1, 0, 0, 1, 0, 0]'
+  check "$BATS_TEST_TMPDIR/m.json" 'd["con"]["branch"][2] == [1, 1, 1, 0, 0, 0] and
+    d["con"]["branch"][5] == [0, 0, 0, 1, 1, 1]'
+  check "$BATS_TEST_TMPDIR/m.json" 'd["con"]["child"][1] == [1, 0, 0, 0, 0, 0] and
+    d["con"]["child"][3] == [0] * 6'
+  check "$BATS_TEST_TMPDIR/m.json" '[j["q_id"] for j in d["joints"]] == [-1, 1, 2, -1, 3, 4]'
+}
+
+
+# --- URDF semantics ---
+
+@test "a branched tree is numbered depth-first with children in joint file order" {
+  f=$(urdf tree.urdf <<'EOF'
+<robot name="tree">
+  <link name="z_leaf"/>
+  <link name="y_mid"/>
+  <link name="base"/>
+  <link name="x_second"/>
+  <link name="w_first"/>
+  <joint name="to_second" type="fixed"><parent link="base"/><child link="x_second"/></joint>
+  <joint name="to_leaf" type="prismatic"><parent link="y_mid"/><child link="z_leaf"/></joint>
+  <joint name="to_first" type="revolute"><parent link="base"/><child link="w_first"/></joint>
+  <joint name="to_mid" type="continuous"><parent link="x_second"/><child link="y_mid"/></joint>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/t.json"
+  check "$BATS_TEST_TMPDIR/t.json" 'd["keys"]["link_id"] == {"base": 0, "x_second": 1,
+    "y_mid": 2, "z_leaf": 3, "w_first": 4}'
+  check "$BATS_TEST_TMPDIR/t.json" 'list(d["keys"]["link_id"]) == ["base", "x_second", "y_mid",
+    "z_leaf", "w_first"]'
+  check "$BATS_TEST_TMPDIR/t.json" '[j["name"] for j in d["joints"]] == ["to_second", "to_mid",
+    "to_leaf", "to_first"]'
+  check "$BATS_TEST_TMPDIR/t.json" '[j["parent_link"] for j in d["joints"]] == [0, 1, 2, 0]'
+  check "$BATS_TEST_TMPDIR/t.json" '[j["type"] for j in d["joints"]] == [0, 1, 2, 1]'
+  check "$BATS_TEST_TMPDIR/t.json" 'd["keys"]["q_id"] == {"to_mid": 1, "to_leaf": 2,
+    "to_first": 3} and d["n_q"] == 3'
+}
+
+@test "missing origin, axis, inertial, mass and inertia attributes take the URDF defaults" {
+  f=$(urdf defaults.urdf <<'EOF'
+<robot name="defaults">
+  <link name="a"><inertial><mass value="2"/><inertia ixx="1"/></inertial></link>
+  <link name="b"/>
+  <link name="c"><inertial><origin xyz="1 2 3"/></inertial></link>
+  <link name="d"/>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>
+  <joint name="j3" type="prismatic"><parent link="c"/><child link="d"/><origin rpy="0 0 0"/></joint>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/d.json"
+  check "$BATS_TEST_TMPDIR/d.json" 'd["base_link"]["mass"] == 2 and
+    d["base_link"]["inertia"] == [[1, 0, 0], [0, 0, 0], [0, 0, 0]]'
+  check "$BATS_TEST_TMPDIR/d.json" 'd["links"][0]["mass"] == 0 and
+    d["links"][0]["inertia"] == [[0] * 3] * 3'
+  check "$BATS_TEST_TMPDIR/d.json" 'd["links"][0]["T"] == [[1, 0, 0, 0], [0, 1, 0, 0],
+    [0, 0, 1, 0], [0, 0, 0, 1]] and d["joints"][0]["T"] == d["links"][0]["T"]'
+  check "$BATS_TEST_TMPDIR/d.json" 'd["links"][1]["T"] == [[1, 0, 0, 1], [0, 1, 0, 2],
+    [0, 0, 1, 3], [0, 0, 0, 1]] and d["links"][1]["mass"] == 0'
+  check "$BATS_TEST_TMPDIR/d.json" '[j["axis"] for j in d["joints"]] == [[1, 0, 0], [0, 0, 0],
+    [1, 0, 0]]'
+  # joint 3 sits at the origin of link c, which is (1 2 3) from link c's CoM frame
+  check "$BATS_TEST_TMPDIR/d.json" 'p(d["joints"][2]["T"]) == [-1, -2, -3]'
+}
+
+@test "axes are normalised and a fixed joint keeps the axis it was given, as SPART does" {
+  f=$(urdf axes.urdf <<'EOF'
+<robot name="axes">
+  <link name="a"/>
+  <link name="b"/>
+  <link name="c"/>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 3 4"/></joint>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="c"/><axis xyz="0 0 2"/></joint>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/a.json"
+  check "$BATS_TEST_TMPDIR/a.json" 'close(d["joints"][0]["axis"], [0, 0.6, 0.8])'
+  check "$BATS_TEST_TMPDIR/a.json" 'd["joints"][1]["axis"] == [0, 0, 1] and
+    d["joints"][1]["q_id"] == -1'
+}
+
+@test "rpy of an inertial origin turns the link frame and the frames of its child joints" {
+  f=$(urdf rpy.urdf <<'EOF'
+<robot name="rpy">
+  <link name="a">
+    <inertial><origin xyz="0.5 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/></inertial>
+  </link>
+  <link name="b">
+    <inertial><origin xyz="0 0 0" rpy="1.5707963267948966 0 0"/><mass value="1"/></inertial>
+  </link>
+  <joint name="j" type="revolute">
+    <parent link="a"/><child link="b"/>
+    <origin xyz="1 0 0" rpy="0 0 0"/>
+  </joint>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/r.json"
+  # link b: Rx(pi/2)
+  check "$BATS_TEST_TMPDIR/r.json" 'close(R(d["links"][0]["T"]), [[1, 0, 0], [0, 0, -1], [0, 1, 0]])'
+  # joint: inverse of (Rz(pi/2), (0.5 0 0)) times (1, (1 0 0)): rotation Rz(-pi/2), p = (0, -0.5, 0)
+  check "$BATS_TEST_TMPDIR/r.json" 'close(R(d["joints"][0]["T"]), [[0, 1, 0], [-1, 0, 0], [0, 0, 1]])'
+  check "$BATS_TEST_TMPDIR/r.json" 'close(p(d["joints"][0]["T"]), [0, -0.5, 0])'
+}
+
+@test "an inertia is copied as given, as a full symmetric matrix" {
+  f=$(urdf inertia.urdf <<'EOF'
+<robot name="i">
+  <link name="a">
+    <inertial><mass value="3"/><inertia ixx="1" iyy="2" izz="2.5" ixy="0.1" ixz="-0.2" iyz="0.3"/></inertial>
+  </link>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/i.json"
+  check "$BATS_TEST_TMPDIR/i.json" 'd["base_link"]["inertia"] == [[1, 0.1, -0.2], [0.1, 2, 0.3],
+    [-0.2, 0.3, 2.5]] and d["n_links_joints"] == 0 and d["links"] == []'
+}
+
+@test "only direct children of robot count as links and joints" {
+  f=$(urdf nested.urdf <<'EOF'
+<robot name="n">
+  <link name="a"/>
+  <gazebo><link name="ghost"/></gazebo>
+  <transmission name="t"><joint name="ghost_joint"/></transmission>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/n.json"
+  check "$BATS_TEST_TMPDIR/n.json" 'd["n_links_joints"] == 0 and d["keys"]["link_id"] == {"a": 0}'
+}
+
+
+# --- command line ---
+
+@test "--help prints the usage on stdout and exits 0" {
+  run --separate-stderr urdf2robot --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == "Usage: urdf2robot "* ]]
+  [[ "$output" == *"--summary"* ]]
+  [ -z "$stderr" ]
+  run --separate-stderr urdf2robot -h
+  [ "$status" -eq 0 ]
+}
+
+@test "--version prints the program name and version" {
+  run --separate-stderr urdf2robot --version
+  [ "$status" -eq 0 ]
+  [[ "$output" =~ ^urdf2robot\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "a bad option is a usage error with exit 2 and a hint" {
+  run --separate-stderr urdf2robot --frobnicate "$MODELS/SC_3DoF.urdf"
+  [ "$status" -eq 2 ]
+  [ -z "$output" ]
+  [ "${stderr_lines[0]}" = "urdf2robot: unknown option '--frobnicate'" ]
+  [ "${stderr_lines[1]}" = "Try 'urdf2robot --help'." ]
+  run --separate-stderr urdf2robot -x
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "urdf2robot: unknown option '-x'" ]
+  run --separate-stderr urdf2robot -o
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "urdf2robot: option '-o' needs an argument" ]
+  run --separate-stderr urdf2robot a.urdf b.urdf
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[1]}" = "Try 'urdf2robot --help'." ]
+}
+
+@test "standard input is read without FILE or with -, and named <stdin> in messages" {
+  run --separate-stderr urdf2robot < "$MODELS/SC_3DoF.urdf"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *'"n_links_joints":	5'* ]]
+  f=$(two_links)
+  sed 's/0 0 1"\/>/0 0 0"\/>/' "$f" > "$BATS_TEST_TMPDIR/zero.urdf"
+  run --separate-stderr urdf2robot - < "$BATS_TEST_TMPDIR/zero.urdf"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: <stdin>:9: joint 'j': zero axis" ]
+}
+
+@test "--output writes the model to FILE, and no file is made on bad input" {
+  run --separate-stderr urdf2robot -o "$BATS_TEST_TMPDIR/out.json" "$MODELS/SC_3DoF.urdf"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  urdf2robot "$MODELS/SC_3DoF.urdf" | cmp - "$BATS_TEST_TMPDIR/out.json"
+  printf '<robot>' > "$BATS_TEST_TMPDIR/broken.urdf"
+  run --separate-stderr urdf2robot --output "$BATS_TEST_TMPDIR/none.json" "$BATS_TEST_TMPDIR/broken.urdf"
+  [ "$status" -eq 1 ]
+  [ ! -e "$BATS_TEST_TMPDIR/none.json" ]
+}
+
+@test "a missing input file is an I/O error with exit 3" {
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/nope.urdf"
+  [ "$status" -eq 3 ]
+  [ -z "$output" ]
+  [ "$stderr" = "urdf2robot: cannot open $BATS_TEST_TMPDIR/nope.urdf: No such file or directory" ]
+  run --separate-stderr urdf2robot -o "$BATS_TEST_TMPDIR/no/such/dir.json" "$MODELS/SC_3DoF.urdf"
+  [ "$status" -eq 3 ]
+  [[ "$stderr" == "urdf2robot: cannot open $BATS_TEST_TMPDIR/no/such/dir.json: "* ]]
+}
+
+@test "--summary draws the tree with masses, totals and warnings" {
+  f=$(urdf summary.urdf <<'EOF'
+<robot name="sum">
+  <link name="body"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <link name="arm"><inertial><mass value="2.5"/><inertia ixx="1" iyy="1" izz="3"/></inertial></link>
+  <link name="tip"/>
+  <joint name="shoulder" type="revolute">
+    <parent link="body"/><child link="arm"/><axis xyz="0 0 1"/>
+  </joint>
+  <joint name="tool" type="fixed"><parent link="arm"/><child link="tip"/></joint>
+</robot>
+EOF
+  )
+  run --separate-stderr urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "robot 'sum'" ]
+  [ "${lines[1]}" = "0 body  mass 10" ]
+  [ "${lines[2]}" = "  1 arm  mass 2.5  <- joint 1 shoulder revolute axis 0 0 1 q 1" ]
+  [ "${lines[3]}" = "    2 tip  mass 0  <- joint 2 tool fixed" ]
+  [[ "$output" == *$'\ntotal mass 12.5\nn_q 1\nn_links_joints 2\n'* ]]
+  [[ "$output" == *"warning: link 2 'tip' is a massless leaf"* ]]
+  [[ "$output" == *"warning: link 1 'arm': principal inertias 1 1 3 violate the triangle inequality"* ]]
+  [[ "$output" != *"link 0 'body':"* ]]
+}
+
+@test "--summary also reads a model JSON" {
+  urdf2robot "$MODELS/SC_3DoF.urdf" > "$BATS_TEST_TMPDIR/sc.json"
+  run --separate-stderr urdf2robot -s "$BATS_TEST_TMPDIR/sc.json"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "robot 'Chaser'" ]
+  [[ "$output" == *"total mass 130"* ]]
+  [[ "$output" == *"warning: link 5 'Link_EE' is a massless leaf"* ]]
+}
+
+@test "a 10,000-link chain parses quickly on a small stack" {
+  python3 - "$BATS_TEST_TMPDIR/chain.urdf" <<'PY'
+import sys
+n = 10000
+with open(sys.argv[1], "w") as f:
+    f.write('<robot name="chain">\n')
+    for i in range(n + 1):
+        f.write('<link name="l%d"><inertial><origin xyz="0 0 0.05"/><mass value="1"/>'
+                '<inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>\n' % i)
+    for i in reversed(range(n)):
+        f.write('<joint name="j%d" type="revolute"><parent link="l%d"/><child link="l%d"/>'
+                '<origin xyz="0 0 0.1"/><axis xyz="0 1 0"/></joint>\n' % (i + 1, i, i + 1))
+    f.write('</robot>\n')
+PY
+  start=$(date +%s%N)
+  run --separate-stderr bash -c 'ulimit -s 512 && urdf2robot --summary "$1"' _ "$BATS_TEST_TMPDIR/chain.urdf"
+  elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+  [ "$status" -eq 0 ]
+  [ "${lines[10002]}" = "total mass 10001" ]
+  [ "${lines[10004]}" = "n_links_joints 10000" ]
+  [[ "${lines[10001]}" == *"[depth 10000] 10000 l10000  mass 1  <- joint 10000 j10000 revolute"* ]]
+  echo "took $elapsed ms" >&3
+  [ "$elapsed" -lt 5000 ]
+}
+
+@test "lines past 65535 are reported exactly" {
+  {
+    echo '<robot name="long">'
+    echo '<link name="a"/>'
+    for _ in $(seq 70000); do echo '<!-- -->'; done
+    echo '<link name="b"><inertial><mass value="heavy"/></inertial></link>'
+    echo '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>'
+    echo '</robot>'
+  } > "$BATS_TEST_TMPDIR/long.urdf"
+  bad "$BATS_TEST_TMPDIR/long.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/long.urdf:70003: link 'b': mass: expected a number, got 'heavy'"
+}
+
+
+# --- bad input: one line on stderr, nothing on stdout, exit 1 ---
+
+@test "text that is not XML is refused with libxml2's message and line" {
+  f=$(urdf notxml.urdf <<'EOF'
+<robot name="r">
+  <link name="a">
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:3: opening and ending tag mismatch: link line 2 and robot"
+}
+
+@test "empty input is refused" {
+  : > "$BATS_TEST_TMPDIR/empty.urdf"
+  bad "$BATS_TEST_TMPDIR/empty.urdf" "urdf2robot: $BATS_TEST_TMPDIR/empty.urdf: empty input"
+  run --separate-stderr urdf2robot < /dev/null
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: <stdin>: empty input" ]
+}
+
+@test "a document without a robot root element is refused" {
+  f=$(urdf norobot.urdf <<'EOF'
+<?xml version="1.0"?>
+<model name="r">
+  <link name="a"/>
+</model>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:2: no <robot> element"
+}
+
+@test "a xacro file is recognised by its elements and its expressions" {
+  f=$(urdf arm.urdf.xacro <<'EOF'
+<?xml version="1.0"?>
+<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <link name="a"/>
+  <xacro:property name="length" value="1"/>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:4: this is a xacro file: run xacro first"
+  f=$(urdf expr.urdf <<'EOF'
+<robot name="r">
+  <link name="a">
+    <inertial><origin xyz="0 0 ${length/2}"/></inertial>
+  </link>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:3: this is a xacro file: run xacro first"
+}
+
+@test "a robot without links is refused" {
+  f=$(urdf nolinks.urdf <<'EOF'
+<robot name="r">
+  <material name="grey"/>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:1: no links in <robot>"
+}
+
+@test "several root links are refused and named" {
+  f=$(urdf roots.urdf <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <link name="c"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:4: 2 root links (children of no joint): 'a', 'c'"
+}
+
+@test "a robot whose links all have parents has no root link" {
+  f=$(urdf noroot.urdf <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:1: no root link: every link is the child of a joint (a loop)"
+}
+
+@test "a link with two parent joints is a loop" {
+  f=$(urdf twoparents.urdf <<'EOF'
+<robot name="r">
+  <link name="A"/>
+  <link name="B"/>
+  <link name="C"/>
+  <joint name="j0" type="fixed"><parent link="A"/><child link="C"/></joint>
+  <joint name="j1" type="fixed"><parent link="A"/><child link="B"/></joint>
+  <joint name="j2" type="revolute"><parent link="C"/><child link="B"/></joint>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:7: link 'B' has two parent joints 'j1' and 'j2'"
+}
+
+@test "joints in a cycle cut off from the root are refused" {
+  f=$(urdf cycle.urdf <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <link name="c"/>
+  <joint name="j1" type="fixed"><parent link="b"/><child link="c"/></joint>
+  <joint name="j2" type="fixed"><parent link="c"/><child link="b"/></joint>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:5: joint 'j1' is not reachable from the root link 'a' (a loop)"
+}
+
+@test "a joint naming an unknown link is refused" {
+  f=$(two_links)
+  sed 's/child link="b"/child link="bee"/' "$f" > "$BATS_TEST_TMPDIR/u.urdf"
+  bad "$BATS_TEST_TMPDIR/u.urdf" "urdf2robot: $BATS_TEST_TMPDIR/u.urdf:7: joint 'j': unknown child link 'bee'"
+  sed 's/parent link="a"/parent link="ay"/' "$f" > "$BATS_TEST_TMPDIR/u.urdf"
+  bad "$BATS_TEST_TMPDIR/u.urdf" "urdf2robot: $BATS_TEST_TMPDIR/u.urdf:6: joint 'j': unknown parent link 'ay'"
+}
+
+@test "a joint without a parent or a child is refused" {
+  f=$(two_links)
+  sed '/<parent/d' "$f" > "$BATS_TEST_TMPDIR/p.urdf"
+  bad "$BATS_TEST_TMPDIR/p.urdf" "urdf2robot: $BATS_TEST_TMPDIR/p.urdf:5: joint 'j': no parent link"
+  sed 's/<child link="b"\/>/<child\/>/' "$f" > "$BATS_TEST_TMPDIR/c.urdf"
+  bad "$BATS_TEST_TMPDIR/c.urdf" "urdf2robot: $BATS_TEST_TMPDIR/c.urdf:7: joint 'j': no child link"
+}
+
+@test "duplicate link or joint names are refused" {
+  f=$(urdf duplinks.urdf <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <link name="a"/>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:4: two links named 'a'"
+  f=$(urdf dupjoints.urdf <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <link name="c"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="j" type="fixed"><parent link="a"/><child link="c"/></joint>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:6: two joints named 'j'"
+}
+
+@test "links and joints without names are refused" {
+  f=$(urdf noname.urdf <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link/>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:3: link without a name"
+}
+
+@test "unsupported and unknown joint types are refused by name" {
+  f=$(two_links)
+  sed 's/type="revolute"/type="planar"/' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
+  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': unsupported joint type 'planar' (use revolute, continuous, prismatic or fixed)"
+  sed 's/type="revolute"/type="floating"/' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
+  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': unsupported joint type 'floating' (use revolute, continuous, prismatic or fixed)"
+  sed 's/type="revolute"/type="foo"/' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
+  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': unknown joint type 'foo'"
+  sed 's/ type="revolute"//' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
+  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': no type"
+}
+
+@test "a zero axis on a moving joint is refused" {
+  f=$(two_links)
+  sed 's/axis xyz="0 0 1"/axis xyz="0 0 0"/' "$f" > "$BATS_TEST_TMPDIR/z.urdf"
+  bad "$BATS_TEST_TMPDIR/z.urdf" "urdf2robot: $BATS_TEST_TMPDIR/z.urdf:9: joint 'j': zero axis"
+}
+
+@test "non-numeric, non-finite or miscounted numbers are refused with what was found" {
+  f=$(two_links)
+  sed 's/xyz="0 0 1" rpy/xyz="a b c" rpy/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
+  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:8: joint 'j': origin xyz: expected 3 numbers, got 'a b c'"
+  sed 's/rpy="0 0 0"/rpy="0 0"/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
+  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:8: joint 'j': origin rpy: expected 3 numbers, got '0 0'"
+  sed 's/axis xyz="0 0 1"/axis xyz="0 nan 1"/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
+  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:9: joint 'j': axis xyz: expected 3 numbers, got '0 nan 1'"
+  sed 's/axis xyz="0 0 1"/axis xyz="0 0 1 0"/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
+  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:9: joint 'j': axis xyz: expected 3 numbers, got '0 0 1 0'"
+  f=$(urdf mass.urdf <<'EOF'
+<robot name="r">
+  <link name="a">
+    <inertial>
+      <mass value="1e999"/>
+    </inertial>
+  </link>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:4: link 'a': mass: expected a number, got '1e999'"
+  f=$(urdf inertia.urdf <<'EOF'
+<robot name="r">
+  <link name="a">
+    <inertial>
+      <inertia ixx="1" iyy="1" izz="1" ixy="0.1x"/>
+    </inertial>
+  </link>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:4: link 'a': inertia ixy: expected a number, got '0.1x'"
+}
+
+@test "a negative mass is refused" {
+  f=$(urdf negmass.urdf <<'EOF'
+<robot name="r">
+  <link name="a">
+    <inertial>
+      <mass value="-2"/>
+    </inertial>
+  </link>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:4: link 'a': negative mass -2"
+}
+
+@test "an entity bomb is refused at once, without expanding anything" {
+  f=$(urdf bomb.urdf <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE robot [
+  <!ENTITY a "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa">
+  <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+  <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">
+  <!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">
+  <!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;">
+  <!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">
+  <!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;">
+]>
+<robot name="&g;"><link name="&g;"/></robot>
+EOF
+  )
+  start=$(date +%s%N)
+  run --separate-stderr timeout 10 urdf2robot "$f"
+  elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "urdf2robot: $f:3: entity declarations are not allowed" ]
+  [ "$elapsed" -lt 2000 ]
+}
+
+@test "an external entity is refused and the file it names is never read" {
+  f=$(urdf xxe.urdf <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE robot [
+  <!ENTITY secret SYSTEM "file:///etc/passwd">
+]>
+<robot name="&secret;"><link name="a"/></robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:3: entity declarations are not allowed"
+  f=$(urdf pe.urdf <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE robot [
+  <!ENTITY % remote SYSTEM "http://example.com/evil.dtd">
+  %remote;
+]>
+<robot name="r"><link name="a"/></robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:3: entity declarations are not allowed"
+}
+
+@test "an entity that no DTD here declares is refused, not dropped" {
+  f=$(urdf extdtd.urdf <<'EOF'
+<?xml version="1.0"?>
+<!DOCTYPE robot SYSTEM "http://example.com/robot.dtd">
+<robot name="r">
+  <link name="a&undeclared;"/>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:4: entity 'undeclared' not defined"
+}
+
+
+# --- bad model JSON ---
+
+@test "a model JSON of the wrong shape is refused, naming the field and what it holds" {
+  urdf2robot "$MODELS/SC_3DoF.urdf" > "$BATS_TEST_TMPDIR/m.json"
+  edit() {
+    python3 - "$BATS_TEST_TMPDIR/m.json" "$BATS_TEST_TMPDIR/e.json" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+  }
+  e="$BATS_TEST_TMPDIR/e.json"
+  edit 'd["links"][2]["T"] = d["links"][2]["T"][:3]'
+  bad "$e" "urdf2robot: $e: links[2].T: expected 4x4 numbers, got 3x4 numbers"
+  edit 'del d["links"][1]["mass"]'
+  bad "$e" "urdf2robot: $e: links[1].mass: expected a finite number, got nothing"
+  edit 'd["joints"][0]["axis"] = "z"'
+  bad "$e" "urdf2robot: $e: joints[0].axis: expected 3 numbers, got a string"
+  edit 'd["links"].pop()'
+  bad "$e" "urdf2robot: $e: links: expected 5 links (n_links_joints), got an array of 4 items"
+  edit 'd["n_q"] = 4'
+  bad "$e" "urdf2robot: $e: n_q: expected 3 (moving joints), got 4"
+  edit 'd["joints"][1]["parent_link"] = 5'
+  bad "$e" "urdf2robot: $e: joint 'Joint_1': parent link 5 must be below 2"
+  edit 'd["joints"][2]["q_id"] = 1'
+  bad "$e" "urdf2robot: $e: joint 'Joint_2': q_id 1, expected 2"
+  edit 'd["links"][3]["name"] = "Link_0"'
+  bad "$e" "urdf2robot: $e: two links named 'Link_0'"
+  edit 'd["links"][0]["inertia"][0][1] = 1'
+  bad "$e" "urdf2robot: $e: links[0].inertia: not symmetric"
+  printf '{"version": 1,\n "name": }' > "$e"
+  bad "$e" "urdf2robot: $e:2: not JSON: syntax error near '}'"
+}
+
+@test "names missing from a model JSON come from its keys, else L<id> and J<id>" {
+  urdf2robot "$MODELS/SC_3DoF.urdf" > "$BATS_TEST_TMPDIR/m.json"
+  python3 - "$BATS_TEST_TMPDIR/m.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d["links"][0]["name"], d["joints"][0]["name"], d["links"][1]["name"]
+del d["keys"]["link_id"]["Link_1"]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+  urdf2robot "$BATS_TEST_TMPDIR/m.json" > "$BATS_TEST_TMPDIR/n.json"
+  check "$BATS_TEST_TMPDIR/n.json" '[l["name"] for l in d["links"]][:3] == ["Link_0", "L2", "Link_2"]'
+  check "$BATS_TEST_TMPDIR/n.json" 'd["joints"][0]["name"] == "Spacecraft_Manipulator_Joint"'
+}
