@@ -3,6 +3,10 @@
 # URDF -> model JSON -> a trajectory of joint states -> inverse dynamics -> joint torques.
 set -eu
 cd "$(dirname "$0")/.."
+if [ -z "${SPART_BIN:-}" ]; then
+  sh scripts/deps.sh
+  make -s all
+fi
 bin=${SPART_BIN:-bin}
 tmp=${TMPDIR:-/tmp}/spart-demo.$$
 mkdir -p "$tmp"
