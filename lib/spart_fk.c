@@ -25,7 +25,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
     const double *axis = m->jnt_axis + 3 * i;
     double *RJ = d->xrotJ + 9 * i, *rJ = d->xposJ + 3 * i, *RL = d->xrot + 9 * i;
     double *rL = d->xpos + 3 * i, *e = d->xaxis + 3 * i, *g = d->xg + 3 * i, *S = d->xS + 6 * i;
-    double q = m->jnt_qadr[i] >= 0 ? qm[m->jnt_qadr[i]] : 0, tmp[3], Rq[9], RJq[9], off[3];
+    double q = m->jnt_qadr[i] >= 0 ? qm[m->jnt_qadr[i]] : 0, tmp[3], RJq[9], off[3];
 
     spu_mulmm3(RJ, d->xrot + 9 * p, m->jnt_rot + 9 * i);
     spu_mulmv3(tmp, d->xrot + 9 * p, m->jnt_pos + 3 * i);
@@ -37,6 +37,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
     /* joint displacement T_qm, then the link CoM frame */
     memcpy(off, m->body_pos + 3 * i, sizeof(off));
     if (type == SPART_JNT_REVOLUTE) {
+      double Rq[9];
       spu_axisangle(Rq, axis, q);
       spu_mulmm3(RJq, RJ, Rq);
       spu_mulmv3(off, Rq, m->body_pos + 3 * i);

@@ -312,7 +312,7 @@ static int json_values(const cJSON *j, double *v, int count, int rows, int cols,
       cJSON_ArrayForEach(x, e) {
         if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
           return fail(err, SPART_EDATA, line, "%s[%d][%d] is not a finite number", name,
-                      n / cols + 1, nc + 1);
+                      (n - nc) / cols + 1, nc + 1);
         }
         if (n < count) {
           v[n] = x->valuedouble;
@@ -321,7 +321,7 @@ static int json_values(const cJSON *j, double *v, int count, int rows, int cols,
       }
       if (nc != cols) {
         return fail(err, SPART_EDATA, line, "%s: row %d has %d values, expected %d", name,
-                    n / cols + (nc == cols ? 0 : 1), nc, cols);
+                    (n - nc) / cols + 1, nc, cols);
       }
     } else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) {
       if (n < count) {
@@ -692,8 +692,8 @@ static int addstr(spart_writer *wr, const char *s) {
 
 /* a JSON array of n0 x n1 x n2 values (0 dims dropped) */
 static int add_array(spart_writer *wr, const double *v, int nd, const int *dims) {
-  char num[40];
   if (nd == 0) {
+    char num[40];
     return add(wr, num, (size_t)spart_fmt_double(num, *v));
   }
   int stride = 1;

@@ -674,9 +674,10 @@ static int get_vec(const cJSON *obj, const char *where, const char *key, int n, 
 /* rows x cols numbers, row-major */
 static int get_mat(const cJSON *obj, const char *where, const char *key, int rows, int cols,
                    double *out, spart_err *err) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key), *r;
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   int i = 0, bad = !cJSON_IsArray(v) || cJSON_GetArraySize(v) != rows;
   if (!bad) {
+    const cJSON *r;
     cJSON_ArrayForEach(r, v) {
       bad = bad || numbers(r, cols, out + cols * i++);
     }
@@ -868,7 +869,7 @@ static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
 
 
 spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
-  spart_err dummy;
+  spart_err dummy = {0};
   const cJSON *links, *joints, *v;
   spart_model *m;
   int n, nq, version = 1;

@@ -635,7 +635,7 @@ static spart_model *build(urdf *u) {
 
 
 spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
-  spart_err dummy;
+  spart_err dummy = {0};
   urdf u = {0};
   spart_model *m = NULL;
   size_t k = 0;

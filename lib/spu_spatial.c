@@ -93,7 +93,7 @@ void spu_inert_to_mat6(double M[36], const double I[10]) {
   }
 
   /* upper right [h]x, lower left its transpose */
-  double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
+  const double hx[9] = {0, -h[2], h[1], h[2], 0, -h[0], -h[1], h[0], 0};
   for (int r = 0; r < 3; r++) {
     for (int c = 0; c < 3; c++) {
       M[6 * r + c + 3] = hx[3 * r + c];

@@ -101,7 +101,8 @@ static void state_alloc(const spart_model *m, state *s) {
 
 /* the state advanced by h along its velocities: q += h um, r0 += h v0, R0 = R0 exp(h [w0]x) */
 static void advance(const spart_model *m, const state *s, double h, state *out) {
-  double a[3] = {s->u0[0], s->u0[1], s->u0[2]}, th = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  const double a[3] = {s->u0[0], s->u0[1], s->u0[2]};
+  double th = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
   double E[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   if (th > 0) {
     double c = cos(h * th), sn = sin(h * th), v = 1 - c, x = a[0] / th, y = a[1] / th,
@@ -149,7 +150,7 @@ static void mass_blocks(const spart_model *m, const spart_data *d, double *M, do
   static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
   for (int i = 0; i < m->nb; i++) {
     const double *I = d->xI + 6 * i, *w = d->t + 6 * i;
-    double W[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0};
+    const double W[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0};
     for (int r = 0; r < 3; r++) {
       for (int c = 0; c < 3; c++) {
         M[(6 * i + r) * n6 + 6 * i + c] = I[sym[3 * r + c]];
