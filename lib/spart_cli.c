@@ -226,7 +226,8 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
   if (o->model) {
     s->m = spart_model_load(o->model, &err);
     if (!s->m) {
-      spart_cli_error(t->name, o->model, err.line, "%s", err.msg);
+      /* a file that cannot be opened names itself in the message */
+      spart_cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
       *status = SPART_EXIT_DATA; /* a model that cannot be read is bad input, as SPEC.md says */
       free(s);
       return NULL;

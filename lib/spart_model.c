@@ -25,7 +25,7 @@
 /* rotations must be orthonormal to this tolerance */
 #define ROT_TOL 1e-6
 
-/* a string that grows, for the JSON rows and the summary */
+/* a string that grows, for the summary */
 typedef struct sbuf {
   char *s;
   size_t len, cap;
@@ -288,6 +288,12 @@ int spart_model_check(spart_model *m, spart_err *err) {
     }
   }
 
+  /* -0 becomes 0, so that a model and its JSON are the same bits */
+  for (size_t k = 0; k < NDOUBLE * (size_t)m->nb; k++) {
+    double *x = (double *)m->buf_ + k;
+    *x = *x == 0 ? 0 : *x;
+  }
+
   /* names are unique among links and among joints */
   dup = duplicate(m->body_name, 0, m->nb, &oom);
   if (dup) {
@@ -332,19 +338,32 @@ static void put(cJSON *obj, const char *key, cJSON *item, int *ok) {
 }
 
 
-/* x, with -0 written as 0 */
-static double nz(double x) {
-  return x == 0 ? 0 : x;
+/* x as the shortest of %.15g, %.16g and %.17g that reads back to x (cJSON_Print is not exact:
+   it keeps 15 digits when they read back to within an epsilon) */
+static cJSON *json_num(double x) {
+  char buf[32];
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, sizeof buf, "%.*g", prec, x);
+    if (strtod(buf, NULL) == x) {
+      break;
+    }
+  }
+  return cJSON_CreateRaw(buf);
 }
 
 
 /* n numbers as a JSON array */
 static cJSON *json_vec(const double *v, int n) {
-  double w[4];
-  for (int k = 0; k < n; k++) {
-    w[k] = nz(v[k]);
+  cJSON *a = cJSON_CreateArray();
+  int ok = a != NULL;
+  for (int k = 0; k < n && ok; k++) {
+    put(a, NULL, json_num(v[k]), &ok);
   }
-  return cJSON_CreateDoubleArray(w, n);
+  if (!ok) {
+    cJSON_Delete(a);
+    return NULL;
+  }
+  return a;
 }
 
 
@@ -358,7 +377,7 @@ static cJSON *json_T(const double R[9], const double p[3]) {
     put(T, NULL, json_vec(row, 4), &ok);
   }
   if (ok) {
-    put(T, NULL, cJSON_CreateDoubleArray(last, 4), &ok);
+    put(T, NULL, json_vec(last, 4), &ok);
   }
   if (!ok) {
     cJSON_Delete(T);
@@ -393,15 +412,20 @@ static const char *name_or(char *buf, size_t n, const char *name, char kind, int
 }
 
 
-/* one row of 0/1 as raw JSON "[0, 1, 0]", so that n x n maps stay small in memory */
-static cJSON *json_row(const unsigned char *bits, int n, sbuf *b) {
-  b->len = 0;
-  sb_printf(b, "[");
+/* one row of 0/1 as raw JSON "[0, 1, 0]" (row: 3 n + 2 chars), so that n x n maps stay small */
+static cJSON *json_row(const unsigned char *bits, int n, char *row) {
+  char *c = row;
+  *c++ = '[';
   for (int j = 0; j < n; j++) {
-    sb_printf(b, j ? ", %d" : "%d", bits[j]);
+    if (j > 0) {
+      *c++ = ',';
+      *c++ = ' ';
+    }
+    *c++ = (char)('0' + bits[j]);
   }
-  sb_printf(b, "]");
-  return b->oom ? NULL : cJSON_CreateRaw(b->s);
+  *c++ = ']';
+  *c = '\0';
+  return cJSON_CreateRaw(row);
 }
 
 
@@ -411,20 +435,20 @@ static cJSON *json_con(const spart_model *m) {
   cJSON *con = cJSON_CreateObject(), *branch = cJSON_CreateArray(), *child = cJSON_CreateArray();
   unsigned char *bits = calloc((size_t)n + 1, 1);
   int *base = calloc((size_t)n + 1, sizeof *base);
-  sbuf b = {0};
-  int ok = con && branch && child && bits && base;
+  char *row = malloc(3 * (size_t)n + 3);
+  int ok = con && branch && child && bits && base && row;
 
   /* branch row i: link i and its ancestors; child row i: the parent of link i */
   for (int i = 1; i <= n && ok; i++) {
     for (int a = i; a > 0; a = m->body_parent[a]) {
       bits[a - 1] = 1;
     }
-    put(branch, NULL, json_row(bits, n, &b), &ok);
+    put(branch, NULL, json_row(bits, n, row), &ok);
     memset(bits, 0, (size_t)n);
     if (m->body_parent[i] > 0) {
       bits[m->body_parent[i] - 1] = 1;
     }
-    put(child, NULL, json_row(bits, n, &b), &ok);
+    put(child, NULL, json_row(bits, n, row), &ok);
     memset(bits, 0, (size_t)n);
     base[i - 1] = m->body_parent[i] == 0;
   }
@@ -434,7 +458,7 @@ static cJSON *json_con(const spart_model *m) {
     branch = child = NULL;
     put(con, "child_base", cJSON_CreateIntArray(base, n), &ok);
   }
-  free(b.s);
+  free(row);
   free(bits);
   free(base);
   cJSON_Delete(branch);
@@ -485,7 +509,7 @@ static cJSON *json_link(const spart_model *m, int i) {
   put(l, "name", cJSON_CreateString(name_or(nm, sizeof nm, m->body_name[i], 'L', i)), &ok);
   put(l, "parent_joint", cJSON_CreateNumber(i), &ok);
   put(l, "T", json_T(m->body_rot + 9 * i, m->body_pos + 3 * i), &ok);
-  put(l, "mass", cJSON_CreateNumber(nz(m->body_mass[i])), &ok);
+  put(l, "mass", json_num(m->body_mass[i]), &ok);
   put(l, "inertia", json_inertia(m->body_inertia + 6 * i), &ok);
   if (!ok) {
     cJSON_Delete(l);
@@ -528,7 +552,7 @@ char *spart_model_json(const spart_model *m) {
   put(root, "n_q", cJSON_CreateNumber(m->nq), &ok);
   put(root, "n_links_joints", cJSON_CreateNumber(m->nb - 1), &ok);
   put(base, "name", cJSON_CreateString(name_or(nm, sizeof nm, m->body_name[0], 'L', 0)), &ok);
-  put(base, "mass", cJSON_CreateNumber(nz(m->body_mass[0])), &ok);
+  put(base, "mass", json_num(m->body_mass[0]), &ok);
   put(base, "inertia", json_inertia(m->body_inertia), &ok);
 
   /* links and joints 1..n */
@@ -761,7 +785,7 @@ static void key_names(const cJSON *obj, const char *which, const char **names, i
 
 /* an optional integer field that, when present, must equal i */
 static int get_id(const cJSON *obj, const char *where, const char *key, int i, spart_err *err) {
-  int id;
+  int id = 0;
   if (!cJSON_GetObjectItemCaseSensitive(obj, key)) {
     return 0;
   }
@@ -884,8 +908,11 @@ spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
     return NULL;
   }
   v = cJSON_GetObjectItemCaseSensitive(obj, "version");
-  if (v && (get_int(obj, "", "version", &version, err) || version != 1)) {
-    fail(err, SPART_EDATA, 0, "version: expected 1");
+  if (v && get_int(obj, "", "version", &version, err)) {
+    return NULL;
+  }
+  if (version != 1) {
+    fail(err, SPART_EDATA, 0, "version: expected 1, got %d", version);
     return NULL;
   }
   if (get_int(obj, "", "n_links_joints", &n, err) || get_int(obj, "", "n_q", &nq, err)) {
@@ -988,7 +1015,7 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
         if (cap < MAX_FILE) {
           fail(err, SPART_ENOMEM, 0, "out of memory");
         } else {
-          fail(err, SPART_EDATA, 0, "%s: larger than %zu bytes", where, MAX_FILE);
+          fail(err, SPART_EDATA, 0, "input larger than %zu bytes", MAX_FILE);
         }
         free(buf);
         buf = NULL;
@@ -1027,6 +1054,9 @@ spart_model *spart_model_load(const char *path, spart_err *err) {
 
   if (!buf) {
     return NULL;
+  }
+  if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+    p += 3; /* a UTF-8 byte order mark */
   }
   while (p < buf + len && isspace((unsigned char)*p)) {
     p++;

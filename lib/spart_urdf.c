@@ -50,12 +50,12 @@ typedef struct urdf {
   xmlNode *robot;
   uelem *link, *jnt;
   named *byname; /* (nl) links sorted by name */
-  int *order;    /* (nl) file index of the joint with id k, [0] unused */
   int nl, nj, root;
 } urdf;
 
 
-static int fail(spart_err *err, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(spart_err *err, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 
 static int fail(spart_err *err, int line, const char *fmt, ...) {
@@ -80,7 +80,10 @@ static int oom(spart_err *err) {
 /* the line of an element; past 65534 on_start keeps it in psvi (xmlGetLineNo would take the line
    of the next text node instead) */
 static int line_of(const xmlNode *node) {
-  long line = node->line == 65535 && node->psvi ? (long)(ptrdiff_t)node->psvi : xmlGetLineNo(node);
+  long line = 0;
+  if (node) {
+    line = node->line == 65535 && node->psvi ? (long)(ptrdiff_t)node->psvi : xmlGetLineNo(node);
+  }
   return line > 0 && line <= INT_MAX ? (int)line : 0;
 }
 
@@ -192,14 +195,15 @@ static int check_root(urdf *u) {
 
   /* walk every element without recursion */
   while (node) {
-    if (node->type == XML_ELEMENT_NODE &&
-        ((node->ns && node->ns->href && strstr((const char *)node->ns->href, "ros.org/wiki/xacro")) ||
-         strncmp((const char *)node->name, "xacro:", 6) == 0)) {
-      return fail(u->err, line_of(node), "this is a xacro file: run xacro first");
-    }
-    if (node->children) {
-      node = node->children;
-      continue;
+    if (node->type == XML_ELEMENT_NODE) {
+      const char *ns = node->ns && node->ns->href ? (const char *)node->ns->href : "";
+      if (strstr(ns, "ros.org/wiki/xacro") || strncmp((const char *)node->name, "xacro:", 6) == 0) {
+        return fail(u->err, line_of(node), "this is a xacro file: run xacro first");
+      }
+      if (node->children) {
+        node = node->children;
+        continue;
+      }
     }
     while (node && node != root && !node->next) {
       node = node->parent;
@@ -298,8 +302,7 @@ static int collect(urdf *u) {
   u->link = calloc((size_t)u->nl, sizeof *u->link);
   u->jnt = calloc((size_t)u->nj + 1, sizeof *u->jnt);
   u->byname = malloc((size_t)u->nl * sizeof *u->byname);
-  u->order = calloc((size_t)u->nl, sizeof *u->order);
-  if (!u->link || !u->jnt || !u->byname || !u->order) {
+  if (!u->link || !u->jnt || !u->byname) {
     return oom(u->err);
   }
   for (xmlNode *c = u->robot->children; c; c = c->next) {
@@ -437,8 +440,7 @@ static int number(urdf *u) {
   while (sp > 0) {
     int j = stack[--sp], c = u->jnt[j].child;
     u->jnt[j].id = id;
-    u->link[c].id = id;
-    u->order[id++] = j;
+    u->link[c].id = id++;
     for (int k = start[c + 1] - 1; k >= start[c]; k--) {
       stack[sp++] = kids[k];
     }
@@ -679,7 +681,6 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
   free(u.link);
   free(u.jnt);
   free(u.byname);
-  free(u.order);
   xmlFreeDoc(u.doc);
   return m;
 }

@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
       return SPART_EXIT_DATA;
     }
     spart_cli_error(prog, NULL, 0, "%s", err.msg);
-    return SPART_EXIT_IO;
+    return SPART_EXIT_DATA; /* an input that cannot be read is bad input (SPEC.md) */
   }
 
   /* write */

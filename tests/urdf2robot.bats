@@ -36,6 +36,13 @@ bad() {
   [ "$stderr" = "$2" ]
 }
 
+# two_links with a sed script applied, as $BATS_TEST_TMPDIR/NAME; prints the path
+variant() {
+  two_links > /dev/null
+  sed "$2" "$BATS_TEST_TMPDIR/two.urdf" > "$BATS_TEST_TMPDIR/$1"
+  printf '%s\n' "$BATS_TEST_TMPDIR/$1"
+}
+
 # a valid two-link URDF with a revolute joint, to derive broken variants from
 two_links() {
   urdf "${1:-two.urdf}" <<'EOF'
@@ -88,6 +95,24 @@ PY
     cmp "$BATS_TEST_TMPDIR/$name.json" "$BATS_TEST_TMPDIR/$name.again.json"
     urdf2robot - < "$BATS_TEST_TMPDIR/$name.json" | cmp - "$BATS_TEST_TMPDIR/$name.json"
   done
+}
+
+@test "numbers are written so that they read back to the same double" {
+  f=$(urdf exact.urdf <<'EOF'
+<robot name="exact">
+  <link name="a"><inertial><origin xyz="0.2775 0 0.07"/><mass value="0.1"/></inertial></link>
+  <link name="b"/>
+  <joint name="j" type="fixed">
+    <parent link="a"/><child link="b"/><origin xyz="0.36 0 0.1525" rpy="0 0.1 0"/>
+  </joint>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/x.json"
+  # cJSON_Print would write 0.0825 for both, which is not the same double
+  check "$BATS_TEST_TMPDIR/x.json" 'p(d["joints"][0]["T"]) == [0.36 - 0.2775, 0, 0.1525 - 0.07]'
+  check "$BATS_TEST_TMPDIR/x.json" 'd["base_link"]["mass"] == 0.1'
+  check "$BATS_TEST_TMPDIR/x.json" 'R(d["joints"][0]["T"])[0][2] == __import__("math").sin(0.1)'
 }
 
 @test "the model JSON has the documented keys in a fixed order and SPART's connectivity maps" {
@@ -201,9 +226,11 @@ EOF
   )
   urdf2robot "$f" > "$BATS_TEST_TMPDIR/r.json"
   # link b: Rx(pi/2)
-  check "$BATS_TEST_TMPDIR/r.json" 'close(R(d["links"][0]["T"]), [[1, 0, 0], [0, 0, -1], [0, 1, 0]])'
+  check "$BATS_TEST_TMPDIR/r.json" 'close(R(d["links"][0]["T"]),
+    [[1, 0, 0], [0, 0, -1], [0, 1, 0]])'
   # joint: inverse of (Rz(pi/2), (0.5 0 0)) times (1, (1 0 0)): rotation Rz(-pi/2), p = (0, -0.5, 0)
-  check "$BATS_TEST_TMPDIR/r.json" 'close(R(d["joints"][0]["T"]), [[0, 1, 0], [-1, 0, 0], [0, 0, 1]])'
+  check "$BATS_TEST_TMPDIR/r.json" 'close(R(d["joints"][0]["T"]),
+    [[0, 1, 0], [-1, 0, 0], [0, 0, 1]])'
   check "$BATS_TEST_TMPDIR/r.json" 'close(p(d["joints"][0]["T"]), [0, -0.5, 0])'
 }
 
@@ -211,7 +238,10 @@ EOF
   f=$(urdf inertia.urdf <<'EOF'
 <robot name="i">
   <link name="a">
-    <inertial><mass value="3"/><inertia ixx="1" iyy="2" izz="2.5" ixy="0.1" ixz="-0.2" iyz="0.3"/></inertial>
+    <inertial>
+      <mass value="3"/>
+      <inertia ixx="1" iyy="2" izz="2.5" ixy="0.1" ixz="-0.2" iyz="0.3"/>
+    </inertial>
   </link>
 </robot>
 EOF
@@ -287,14 +317,15 @@ EOF
   [ -z "$output" ]
   urdf2robot "$MODELS/SC_3DoF.urdf" | cmp - "$BATS_TEST_TMPDIR/out.json"
   printf '<robot>' > "$BATS_TEST_TMPDIR/broken.urdf"
-  run --separate-stderr urdf2robot --output "$BATS_TEST_TMPDIR/none.json" "$BATS_TEST_TMPDIR/broken.urdf"
+  run --separate-stderr urdf2robot --output "$BATS_TEST_TMPDIR/none.json" \
+    "$BATS_TEST_TMPDIR/broken.urdf"
   [ "$status" -eq 1 ]
   [ ! -e "$BATS_TEST_TMPDIR/none.json" ]
 }
 
-@test "a missing input file is an I/O error with exit 3" {
+@test "a missing input file is bad input (exit 1); an output file that cannot be made is an I/O error (exit 3)" {
   run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/nope.urdf"
-  [ "$status" -eq 3 ]
+  [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "urdf2robot: cannot open $BATS_TEST_TMPDIR/nope.urdf: No such file or directory" ]
   run --separate-stderr urdf2robot -o "$BATS_TEST_TMPDIR/no/such/dir.json" "$MODELS/SC_3DoF.urdf"
@@ -323,7 +354,7 @@ EOF
   [ "${lines[3]}" = "    2 tip  mass 0  <- joint 2 tool fixed" ]
   [[ "$output" == *$'\ntotal mass 12.5\nn_q 1\nn_links_joints 2\n'* ]]
   [[ "$output" == *"warning: link 2 'tip' is a massless leaf"* ]]
-  [[ "$output" == *"warning: link 1 'arm': principal inertias 1 1 3 violate the triangle inequality"* ]]
+  [[ "$output" == *"warning: link 1 'arm': principal inertias 1 1 3 violate the triangle"* ]]
   [[ "$output" != *"link 0 'body':"* ]]
 }
 
@@ -351,13 +382,14 @@ with open(sys.argv[1], "w") as f:
     f.write('</robot>\n')
 PY
   start=$(date +%s%N)
-  run --separate-stderr bash -c 'ulimit -s 512 && urdf2robot --summary "$1"' _ "$BATS_TEST_TMPDIR/chain.urdf"
+  run --separate-stderr bash -c 'ulimit -s 512 && urdf2robot --summary "$1"' _ \
+    "$BATS_TEST_TMPDIR/chain.urdf"
   elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
   [ "$status" -eq 0 ]
   [ "${lines[10002]}" = "total mass 10001" ]
   [ "${lines[10004]}" = "n_links_joints 10000" ]
   [[ "${lines[10001]}" == *"[depth 10000] 10000 l10000  mass 1  <- joint 10000 j10000 revolute"* ]]
-  echo "took $elapsed ms" >&3
+  echo "# took $elapsed ms" >&3
   [ "$elapsed" -lt 5000 ]
 }
 
@@ -493,19 +525,17 @@ EOF
 }
 
 @test "a joint naming an unknown link is refused" {
-  f=$(two_links)
-  sed 's/child link="b"/child link="bee"/' "$f" > "$BATS_TEST_TMPDIR/u.urdf"
-  bad "$BATS_TEST_TMPDIR/u.urdf" "urdf2robot: $BATS_TEST_TMPDIR/u.urdf:7: joint 'j': unknown child link 'bee'"
-  sed 's/parent link="a"/parent link="ay"/' "$f" > "$BATS_TEST_TMPDIR/u.urdf"
-  bad "$BATS_TEST_TMPDIR/u.urdf" "urdf2robot: $BATS_TEST_TMPDIR/u.urdf:6: joint 'j': unknown parent link 'ay'"
+  f=$(variant u.urdf 's/child link="b"/child link="bee"/')
+  bad "$f" "urdf2robot: $f:7: joint 'j': unknown child link 'bee'"
+  f=$(variant u.urdf 's/parent link="a"/parent link="ay"/')
+  bad "$f" "urdf2robot: $f:6: joint 'j': unknown parent link 'ay'"
 }
 
 @test "a joint without a parent or a child is refused" {
-  f=$(two_links)
-  sed '/<parent/d' "$f" > "$BATS_TEST_TMPDIR/p.urdf"
-  bad "$BATS_TEST_TMPDIR/p.urdf" "urdf2robot: $BATS_TEST_TMPDIR/p.urdf:5: joint 'j': no parent link"
-  sed 's/<child link="b"\/>/<child\/>/' "$f" > "$BATS_TEST_TMPDIR/c.urdf"
-  bad "$BATS_TEST_TMPDIR/c.urdf" "urdf2robot: $BATS_TEST_TMPDIR/c.urdf:7: joint 'j': no child link"
+  f=$(variant p.urdf '/<parent/d')
+  bad "$f" "urdf2robot: $f:5: joint 'j': no parent link"
+  f=$(variant c.urdf 's/<child link="b"\/>/<child\/>/')
+  bad "$f" "urdf2robot: $f:7: joint 'j': no child link"
 }
 
 @test "duplicate link or joint names are refused" {
@@ -540,36 +570,36 @@ EOF
 EOF
   )
   bad "$f" "urdf2robot: $f:3: link without a name"
+  f=$(variant nonamej.urdf 's/joint name="j"/joint/')
+  bad "$f" "urdf2robot: $f:5: joint without a name"
 }
 
 @test "unsupported and unknown joint types are refused by name" {
-  f=$(two_links)
-  sed 's/type="revolute"/type="planar"/' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
-  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': unsupported joint type 'planar' (use revolute, continuous, prismatic or fixed)"
-  sed 's/type="revolute"/type="floating"/' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
-  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': unsupported joint type 'floating' (use revolute, continuous, prismatic or fixed)"
-  sed 's/type="revolute"/type="foo"/' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
-  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': unknown joint type 'foo'"
-  sed 's/ type="revolute"//' "$f" > "$BATS_TEST_TMPDIR/t.urdf"
-  bad "$BATS_TEST_TMPDIR/t.urdf" "urdf2robot: $BATS_TEST_TMPDIR/t.urdf:5: joint 'j': no type"
+  use="(use revolute, continuous, prismatic or fixed)"
+  f=$(variant t.urdf 's/type="revolute"/type="planar"/')
+  bad "$f" "urdf2robot: $f:5: joint 'j': unsupported joint type 'planar' $use"
+  f=$(variant t.urdf 's/type="revolute"/type="floating"/')
+  bad "$f" "urdf2robot: $f:5: joint 'j': unsupported joint type 'floating' $use"
+  f=$(variant t.urdf 's/type="revolute"/type="foo"/')
+  bad "$f" "urdf2robot: $f:5: joint 'j': unknown joint type 'foo'"
+  f=$(variant t.urdf 's/ type="revolute"//')
+  bad "$f" "urdf2robot: $f:5: joint 'j': no type"
 }
 
 @test "a zero axis on a moving joint is refused" {
-  f=$(two_links)
-  sed 's/axis xyz="0 0 1"/axis xyz="0 0 0"/' "$f" > "$BATS_TEST_TMPDIR/z.urdf"
-  bad "$BATS_TEST_TMPDIR/z.urdf" "urdf2robot: $BATS_TEST_TMPDIR/z.urdf:9: joint 'j': zero axis"
+  f=$(variant z.urdf 's/axis xyz="0 0 1"/axis xyz="0 0 0"/')
+  bad "$f" "urdf2robot: $f:9: joint 'j': zero axis"
 }
 
 @test "non-numeric, non-finite or miscounted numbers are refused with what was found" {
-  f=$(two_links)
-  sed 's/xyz="0 0 1" rpy/xyz="a b c" rpy/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
-  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:8: joint 'j': origin xyz: expected 3 numbers, got 'a b c'"
-  sed 's/rpy="0 0 0"/rpy="0 0"/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
-  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:8: joint 'j': origin rpy: expected 3 numbers, got '0 0'"
-  sed 's/axis xyz="0 0 1"/axis xyz="0 nan 1"/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
-  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:9: joint 'j': axis xyz: expected 3 numbers, got '0 nan 1'"
-  sed 's/axis xyz="0 0 1"/axis xyz="0 0 1 0"/' "$f" > "$BATS_TEST_TMPDIR/n.urdf"
-  bad "$BATS_TEST_TMPDIR/n.urdf" "urdf2robot: $BATS_TEST_TMPDIR/n.urdf:9: joint 'j': axis xyz: expected 3 numbers, got '0 0 1 0'"
+  f=$(variant n.urdf 's/xyz="0 0 1" rpy/xyz="a b c" rpy/')
+  bad "$f" "urdf2robot: $f:8: joint 'j': origin xyz: expected 3 numbers, got 'a b c'"
+  f=$(variant n.urdf 's/rpy="0 0 0"/rpy="0 0"/')
+  bad "$f" "urdf2robot: $f:8: joint 'j': origin rpy: expected 3 numbers, got '0 0'"
+  f=$(variant n.urdf 's/axis xyz="0 0 1"/axis xyz="0 nan 1"/')
+  bad "$f" "urdf2robot: $f:9: joint 'j': axis xyz: expected 3 numbers, got '0 nan 1'"
+  f=$(variant n.urdf 's/axis xyz="0 0 1"/axis xyz="0 0 1 0"/')
+  bad "$f" "urdf2robot: $f:9: joint 'j': axis xyz: expected 3 numbers, got '0 0 1 0'"
   f=$(urdf mass.urdf <<'EOF'
 <robot name="r">
   <link name="a">
@@ -712,6 +742,22 @@ del d["keys"]["link_id"]["Link_1"]
 json.dump(d, open(sys.argv[1], "w"))
 PY
   urdf2robot "$BATS_TEST_TMPDIR/m.json" > "$BATS_TEST_TMPDIR/n.json"
-  check "$BATS_TEST_TMPDIR/n.json" '[l["name"] for l in d["links"]][:3] == ["Link_0", "L2", "Link_2"]'
+  check "$BATS_TEST_TMPDIR/n.json" '[l["name"] for l in d["links"]][:3] ==
+    ["Link_0", "L2", "Link_2"]'
   check "$BATS_TEST_TMPDIR/n.json" 'd["joints"][0]["name"] == "Spacecraft_Manipulator_Joint"'
+}
+
+
+# --- the manual ---
+
+@test "every example in urdf2robot(1) and spart-model(5) runs" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$MODELS" models
+  for page in "$TOP/man/urdf2robot.1" "$TOP/man/spart-model.5"; do
+    sed -n 's/^\.Dl \$ //p' "$page" > examples.sh
+    [ -s examples.sh ]
+    run --separate-stderr bash -e examples.sh
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+  done
 }

@@ -1,0 +1,100 @@
+/* bench_lib.c -- per-call cost of libspart's algorithms, no I/O: random states, batches of 64
+ * calls, the median over 2,000 batches (128,000 calls) of the time a call.
+ * Each figure includes the kinematics the algorithm needs (spart_fk, spart_velocity), as the
+ * C++ libraries' own figures do.
+ *
+ * usage: bench_lib MODEL [fixed|floating] */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "spart.h"
+
+#define BATCH 64
+#define NBATCH 2000
+#define NSTATE 256
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+
+
+static double urand(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: bench_lib MODEL [fixed|floating]\n");
+    return 2;
+  }
+  spart_err err = {0};
+  spart_model *m = spart_model_load(argv[1], &err);
+  if (!m) {
+    fprintf(stderr, "bench_lib: %s: %s\n", argv[1], err.msg);
+    return 1;
+  }
+  int fixed = argc > 2 && strcmp(argv[2], "fixed") == 0, nq = m->nq, nv = 6 + nq;
+  spart_data *d = spart_data_new(m);
+  double *q = malloc(sizeof(double) * NSTATE * nq * 3), *H = malloc(sizeof(double) * nv * nv);
+  double *tau = malloc(sizeof(double) * nv), *acc = malloc(sizeof(double) * nv);
+  double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0}, u0[6], u0dot[6], sink = 0;
+  double *times = malloc(sizeof(double) * NBATCH);
+  for (int k = 0; k < NSTATE * nq * 3; k++) {
+    q[k] = urand();
+  }
+  for (int k = 0; k < 6; k++) {
+    u0[k] = fixed ? 0 : 0.3 * urand();
+    u0dot[k] = fixed ? 0 : urand();
+  }
+
+  const char *names[3] = {"inverse dynamics (fk + velocity + rnea)", "mass matrix (fk + crba)",
+                          "forward dynamics (fk + velocity + aba)"};
+  printf("%s, %s base, n_q = %d\n", argv[1], fixed ? "fixed" : "floating", nq);
+  for (int alg = 0; alg < 3; alg++) {
+    for (int b = 0; b < NBATCH; b++) {
+      double t0 = now();
+      for (int c = 0; c < BATCH; c++) {
+        const double *s = q + 3 * nq * ((b * BATCH + c) % NSTATE);
+        spart_fk(m, d, R0, r0, s);
+        if (alg == 1) {
+          spart_crba(m, d, H);
+          sink += H[nv + 1];
+          continue;
+        }
+        spart_velocity(m, d, u0, s + nq);
+        if (alg == 0) {
+          spart_rnea(m, d, s + nq, u0dot, s + 2 * nq, NULL, NULL, tau);
+          sink += tau[6];
+        } else {
+          spart_aba(m, d, fixed, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
+          sink += acc[6];
+        }
+      }
+      times[b] = (now() - t0) / BATCH;
+    }
+    qsort(times, NBATCH, sizeof(double), cmp);
+    printf("  %-42s median %.3f us/call\n", names[alg], 1e6 * times[NBATCH / 2]);
+  }
+  free(q), free(H), free(tau), free(acc), free(times);
+  spart_data_free(d);
+  spart_model_free(m);
+  return sink == 12345.678; /* keep the results alive */
+}
