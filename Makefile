@@ -79,6 +79,10 @@ demo: all
 bench: all
 	sh scripts/bench.sh
 
+# every command under valgrind: no memory error, no leak
+valgrind: all
+	sh scripts/valgrind.sh
+
 lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
 
@@ -100,4 +104,4 @@ uninstall:
 clean:
 	rm -rf bin build lib/*.o lib/libspart.a $(UNIT)
 
-.PHONY: all test check sanitize asan demo bench lint-man format install uninstall clean
+.PHONY: all test check sanitize asan demo bench valgrind lint-man format install uninstall clean

@@ -91,6 +91,7 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]
 
 void spart_crba(const spart_model *m, spart_data *d, double *H) {
   int nv = 6 + m->nq;
+  memset(H, 0, (size_t)nv * nv * sizeof(double)); /* joints on different branches stay 0 */
   composite(m, d);
 
   /* joint columns: F = Ic_i S_i carried towards the base (Featherstone, RBDA table 6.2) */

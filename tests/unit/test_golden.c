@@ -89,7 +89,7 @@ static void golden(const char *modeldir, const char *path) {
   double R0[9], r0[3], u0[6], u0dot[6], tau0[6], *wF = calloc(6 * (size_t)m->nb, sizeof(double));
   double *qm = calloc((size_t)nq + 1, sizeof(double)), *um = calloc((size_t)nq + 1, 8);
   double *umdot = calloc((size_t)nq + 1, 8), *taum = calloc((size_t)nq + 1, 8);
-  double *buf = calloc((size_t)(6 * n + nv) * nv * 4 + 64 * (size_t)m->nb, sizeof(double));
+  double *buf = malloc(sizeof(double) * ((size_t)(6 * n + 6 + nv) * nv * 4 + 64 * (size_t)m->nb));
   flatten(cJSON_GetObjectItemCaseSensitive(st, "R0"), R0, 9);
   flatten(cJSON_GetObjectItemCaseSensitive(st, "r0"), r0, 3);
   flatten(cJSON_GetObjectItemCaseSensitive(st, "qm"), qm, nq);
@@ -138,6 +138,7 @@ static void golden(const char *modeldir, const char *path) {
 
   /* inertia matrices */
   double *H = buf, *C = buf + nv * nv;
+  memset(buf, 0x7f, sizeof(double) * 2 * nv * nv); /* no output entry may be left unwritten */
   spart_crba(m, d, H);
   check(name, "H", cJSON_GetObjectItemCaseSensitive(ex, "H"), H, nv * nv);
   spart_cim(m, d, C);

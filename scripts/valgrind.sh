@@ -1,0 +1,49 @@
+#!/bin/sh
+# valgrind.sh -- every command under valgrind memcheck on good and bad input: no error, no leak.
+set -eu
+cd "$(dirname "$0")/.."
+bin=${SPART_BIN:-bin}
+vg="valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=99"
+fail=0
+check() { # expected-status input command...
+  want=$1 input=$2
+  shift 2
+  set +e
+  printf '%s\n' "$input" | $vg "$@" > /dev/null 2> /tmp/spart-vg.$$
+  got=$?
+  set -e
+  if [ "$got" -ne "$want" ]; then
+    echo "FAIL (exit $got, expected $want): $*" >&2
+    cat /tmp/spart-vg.$$ >&2
+    fail=1
+  else
+    echo "ok: $*"
+  fi
+}
+st=$(python3 -c 'import json; print(json.dumps(json.load(open("tests/reference/2_iiwa_base-s1.json"))["state"]))')
+m=models/2_iiwa_base.urdf
+for f in models/*.urdf; do
+  check 0 "" "$bin/urdf2robot" "$f"
+  check 0 "" "$bin/urdf2robot" --summary "$f"
+done
+check 1 "<robot><link name='a'/><link name='a'/></robot>" "$bin/urdf2robot"
+check 1 "not xml" "$bin/urdf2robot"
+check 1 "" "$bin/urdf2robot" /nonexistent.urdf
+check 2 "" "$bin/urdf2robot" --bad
+check 0 "$st" "$bin/spart-kin" -m "$m"
+check 0 "$st" "$bin/spart-jac" -m "$m" --link 5 --dot --noc
+check 0 "$st" "$bin/spart-gim" -m "$m" --coriolis --gravity 0,0,-9.81 --inverse
+check 0 "$st" "$bin/spart-fd" -m "$m" --gravity 0,0,-9.81
+check 0 "$st" "$bin/spart-id" -m "$m"
+check 0 "$st" "$bin/spart-id" -m "$m" --floating -o csv
+check 0 '{"qm": [1,2,3,4,5,6,7]}' "$bin/spart-fd" -m models/kuka_iiwa.urdf --fixed-base
+check 0 "{\"robot\": $("$bin/urdf2robot" models/SC_3DoF.urdf | tr -d '\n'), \"um\": [1, 2, 3]}" \
+  "$bin/spart-gim"
+check 1 '{"qm": [1]}' "$bin/spart-id" -m "$m"
+check 1 '{"qm": [1, 2,}' "$bin/spart-kin" -m "$m" -k
+check 1 "$(printf 'time,qm_1,qm_2,qm_3\n1,2,3,4\n1,2')" "$bin/spart-kin" -m models/SC_3DoF.urdf -o csv
+check 1 '{}' "$bin/spart-jac" -m "$m" --link nosuch
+check 1 '{}' "$bin/spart-id" -m /nonexistent.urdf
+check 2 '{}' "$bin/spart-fd" --frobnicate
+rm -f /tmp/spart-vg.$$
+exit $fail
