@@ -373,6 +373,13 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv);
    *status set). */
 spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status);
 
+/* Parse the command line and open the session: NULL when there is nothing more to do, with
+   *status the exit code (after --help, a usage error or a model that cannot be read). */
+spart_session *spart_session_start(const spart_tool *t, int argc, char **argv, int *status);
+
+/* Kinematics and twists of the current record (spart_fk, spart_velocity). */
+void spart_session_kinematics(spart_session *s);
+
 /* Read the next record into s->st (making s->m and s->d at the first one when the model comes
    with the records).  Reports bad records; returns 1, or 0 when there are no more to compute. */
 int spart_next(spart_session *s);

@@ -247,6 +247,20 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
 }
 
 
+spart_session *spart_session_start(const spart_tool *t, int argc, char **argv, int *status) {
+  spart_opts o;
+  *status = spart_cli_parse(&o, t, argc, argv);
+  return *status < 0 ? spart_session_open(t, &o, status) : NULL;
+}
+
+
+void spart_session_kinematics(spart_session *s) {
+  const spart_state *st = s->st;
+  spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
+  spart_velocity(s->m, s->d, st->u0, st->um);
+}
+
+
 /* report a bad record: skip it with --keep-going, else stop */
 static void bad_record(spart_session *s, int line, int code, const char *msg) {
   spart_cli_error(s->tool->name, "<stdin>", line, "%s", msg);

@@ -14,12 +14,12 @@ static const spart_tool tool = {
 
 
 int main(int argc, char **argv) {
-  spart_opts o;
-  int status = spart_cli_parse(&o, &tool, argc, argv);
-  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  int status;
+  spart_session *s = spart_session_start(&tool, argc, argv, &status);
   if (!s) {
     return status;
   }
+  const spart_opts o = s->o;
   const double *g = o.has_gravity ? o.gravity : NULL;
   while (spart_next(s)) {
     spart_state *st = s->st;
@@ -27,8 +27,7 @@ int main(int argc, char **argv) {
     if (!acc) {
       continue;
     }
-    spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
-    spart_velocity(s->m, s->d, st->u0, st->um);
+    spart_session_kinematics(s);
     if (spart_aba(s->m, s->d, o.fixed_base, st->um, st->tau0, st->taum, st->wF, g, acc,
                   acc + 6) != 0) {
       spart_fail(s, "singular articulated inertia at link %d: a massless subtree moves freely",

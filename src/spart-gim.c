@@ -18,12 +18,12 @@ static const spart_tool tool = {
 
 
 int main(int argc, char **argv) {
-  spart_opts o;
-  int status = spart_cli_parse(&o, &tool, argc, argv);
-  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  int status;
+  spart_session *s = spart_session_start(&tool, argc, argv, &status);
   if (!s) {
     return status;
   }
+  const spart_opts o = s->o;
   const unsigned vel = 1u << SPART_F_u0 | 1u << SPART_F_um;
   while (spart_next(s)) {
     spart_state *st = s->st;
@@ -36,8 +36,7 @@ int main(int argc, char **argv) {
     }
     double *H0 = blk, *H0m = H0 + 36, *Hm = H0m + 6 * nq, *C0 = Hm + nq * nq, *C0m = C0 + 36;
     double *Cm0 = C0m + 6 * nq, *Cm = Cm0 + 6 * nq, *Cu = Cm + nq * nq, *G = Cu + nv;
-    spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
-    spart_velocity(s->m, s->d, st->u0, st->um);
+    spart_session_kinematics(s);
     spart_crba(s->m, s->d, H);
     spart_split(s->m, H, H0, H0m, NULL, Hm);
     if (o.inverse && spart_spd_inverse(o.fixed_base ? Hm : H, (int)ns, inv + nv * nv, inv)) {

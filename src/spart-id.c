@@ -16,12 +16,12 @@ static const spart_tool tool = {
 
 
 int main(int argc, char **argv) {
-  spart_opts o;
-  int status = spart_cli_parse(&o, &tool, argc, argv);
-  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  int status;
+  spart_session *s = spart_session_start(&tool, argc, argv, &status);
   if (!s) {
     return status;
   }
+  const spart_opts o = s->o;
   const double *g = o.has_gravity ? o.gravity : NULL;
   while (spart_next(s)) {
     spart_state *st = s->st;
@@ -29,8 +29,7 @@ int main(int argc, char **argv) {
     if (!tau) {
       continue;
     }
-    spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
-    spart_velocity(s->m, s->d, st->u0, st->um);
+    spart_session_kinematics(s);
     if (o.floating) {
       if (spart_floating_id(s->m, s->d, st->um, st->umdot, st->wF, g, tau + 6, tau) != 0) {
         spart_fail(s, "the base inertia is singular");

@@ -16,14 +16,13 @@ static const spart_tool tool = {
 
 
 int main(int argc, char **argv) {
-  spart_opts o;
-  int status = spart_cli_parse(&o, &tool, argc, argv);
-  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  int status;
+  spart_session *s = spart_session_start(&tool, argc, argv, &status);
   if (!s) {
     return status;
   }
+  const spart_opts o = s->o;
   while (spart_next(s)) {
-    spart_state *st = s->st;
     int nq = s->m->nq, n = s->m->nb - 1, i = o.link ? spart_session_link(s) : 0;
     double x[3], *p = o.has_point ? x : NULL;
     double *J = spart_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq));
@@ -31,8 +30,7 @@ int main(int argc, char **argv) {
     if (i < 0 || !J || (o.noc && !N)) {
       continue;
     }
-    spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
-    spart_velocity(s->m, s->d, st->u0, st->um);
+    spart_session_kinematics(s);
     if (o.link) {
       if (p) {
         spart_point(s->d, i, o.point, x);

@@ -14,9 +14,8 @@ static const spart_tool tool = {
 
 
 int main(int argc, char **argv) {
-  spart_opts o;
-  int status = spart_cli_parse(&o, &tool, argc, argv);
-  spart_session *s = status < 0 ? spart_session_open(&tool, &o, &status) : NULL;
+  int status;
+  spart_session *s = spart_session_start(&tool, argc, argv, &status);
   if (!s) {
     return status;
   }
