@@ -61,12 +61,12 @@ tests/unit/test_golden: tests/unit/test_golden.c lib/libspart.a
 
 # the whole suite: C unit drivers (run from tests/lib.bats) and one bats file per command
 test check: all $(UNIT)
-	bats tests
+	sh scripts/runtests.sh
 
 # the suite again under AddressSanitizer and UndefinedBehaviorSanitizer, in a separate tree
 sanitize asan:
 	rm -rf build/asan && mkdir -p build/asan
-	cp -R Makefile lib src tests models man build/asan/
+	cp -R Makefile lib src tests models man scripts build/asan/
 	cd build/asan && $(MAKE) clean >/dev/null && \
 	  $(MAKE) CFLAGS="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=all -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror" \
