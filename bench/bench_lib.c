@@ -75,7 +75,7 @@ int main(int argc, char **argv) {
         const double *s = q + 3 * nq * ((b * BATCH + c) % NSTATE);
         spart_fk(m, d, R0, r0, s);
         if (alg == 1) {
-          spart_crba(m, d, H);
+          spart_crba(m, d, fixed, H);
           sink += H[nv + 1];
           continue;
         }

@@ -113,8 +113,10 @@ int spart_model_body(const spart_model *m, const char *name);
 typedef struct spart_data {
   int nb, nq;
 
-  /* computed by spart_fk */
+  /* computed by spart_joint_frames */
   double *xrotJ;  /* (nb x 9) joint frame orientations RJ; [0] unused */
+
+  /* computed by spart_fk */
   double *xposJ;  /* (nb x 3) joint positions rJ; [0] unused */
   double *xrot;   /* (nb x 9) link orientations RL; [0] = R0 */
   double *xpos;   /* (nb x 3) link CoM positions rL; [0] = r0 */
@@ -142,6 +144,7 @@ typedef struct spart_data {
   double *D;      /* (nb) S' * IA * S */
   double *u;      /* (nb) tau - S' * pA */
   double *work;   /* (6 x (6+nq) + 6*nb) general scratch */
+  double *jc;     /* (nb x 39) joint constants of the model, set by spart_data_new */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
@@ -158,10 +161,17 @@ void spart_data_free(spart_data *d);
  * algorithms: each reads what earlier passes left in d
  */
 
-/* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): poses of every
-   joint and link, axes, pm, inertias in the inertial frame, CoM.  R0: 9, r0: 3, qm: nq. */
+/* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): positions of
+   every joint, poses of every link, axes, pm, inertias in the inertial frame, CoM.  R0: 9,
+   r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
               const double *qm);
+
+/* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
+void spart_joint_frames(const spart_model *m, spart_data *d);
+
+/* The constants spart_fk needs for each joint (nb x 39), computed once from the model. */
+void spart_joint_constants(const spart_model *m, double *jc);
 
 /* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk. */
 void spart_point(const spart_data *d, int i, const double local[3], double x[3]);
@@ -197,8 +207,9 @@ void spart_composite(const spart_model *m, spart_data *d);
 void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]);
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA):
-   H ((6+nq) x (6+nq)), row-major.  Needs spart_fk. */
-void spart_crba(const spart_model *m, spart_data *d, double *H);
+   H ((6+nq) x (6+nq)), row-major; with fixed_base only the joints' block Hm (nq x nq).
+   Needs spart_fk. */
+void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H);
 
 /* Split a (6+nq) x (6+nq) matrix A into SPART's blocks A0 (6x6), A0m (6 x nq), Am0 (nq x 6) and
    Am (nq x nq); NULL blocks are skipped. */

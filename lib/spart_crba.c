@@ -47,16 +47,20 @@ static void base_mode(double s[6], const spart_data *d, int c) {
 }
 
 
-/* carry the wrench F of body j to the base, writing S_k' F into column col of the
-   (6+nq)-column matrix A for every moving joint k above j and P0' F into its first rows */
+/* carry the wrench F of body j to the base, writing S_k' F into column col of A (leading
+   dimension ld) at row off + q index for every moving joint k above j, and, when off is 6, P0' F
+   into its first rows (the base); off 0 stops below the base (a fixed base) */
 static void project_up(const spart_model *m, const spart_data *d, int j, double F[6], double *A,
-                       int col) {
-  int nv = 6 + m->nq;
+                       int ld, int off, int col) {
   double dr[3], f0[6];
-  for (int k = j; k > 0; k = m->body_parent[k]) {
+  int k = j;
+  for (; k > 0; k = m->body_parent[k]) {
     int p = m->body_parent[k];
     if (k != j && m->jnt_qadr[k] >= 0) {
-      A[(6 + m->jnt_qadr[k]) * nv + col] = spu_dot6(d->xS + 6 * k, F);
+      A[(off + m->jnt_qadr[k]) * ld + col] = spu_dot6(d->xS + 6 * k, F);
+    }
+    if (p == 0 && off == 0) {
+      return;
     }
     for (int c = 0; c < 3; c++) {
       dr[c] = d->xpos[3 * k + c] - d->xpos[3 * p + c];
@@ -65,7 +69,7 @@ static void project_up(const spart_model *m, const spart_data *d, int j, double 
   }
   base_force(f0, d, F);
   for (int r = 0; r < 6; r++) {
-    A[r * nv + col] = f0[r];
+    A[r * ld + col] = f0[r];
   }
 }
 
@@ -89,8 +93,8 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]
 }
 
 
-void spart_crba(const spart_model *m, spart_data *d, double *H) {
-  int nv = 6 + m->nq;
+void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H) {
+  int off = fixed_base ? 0 : 6, nv = off + m->nq;
   memset(H, 0, (size_t)nv * nv * sizeof(double)); /* joints on different branches stay 0 */
   composite(m, d);
 
@@ -102,15 +106,17 @@ void spart_crba(const spart_model *m, spart_data *d, double *H) {
     }
     double F[6];
     spu_inertmul(F, d->Ic + 10 * i, d->xS + 6 * i);
-    H[(6 + a) * nv + 6 + a] = spu_dot6(d->xS + 6 * i, F);
-    project_up(m, d, i, F, H, 6 + a);
+    H[(off + a) * nv + off + a] = spu_dot6(d->xS + 6 * i, F);
+    project_up(m, d, i, F, H, nv, off, off + a);
   }
 
   /* base block H0 = P0' Ic_0 P0 */
-  double H0[36];
-  spart_base_inertia(m, d, H0);
-  for (int r = 0; r < 6; r++) {
-    memcpy(H + r * nv, H0 + 6 * r, 6 * sizeof(double));
+  if (!fixed_base) {
+    double H0[36];
+    spart_base_inertia(m, d, H0);
+    for (int r = 0; r < 6; r++) {
+      memcpy(H + r * nv, H0 + 6 * r, 6 * sizeof(double));
+    }
   }
 
   /* the lower triangle mirrors the upper one */
@@ -188,7 +194,7 @@ static void cim_column(const spart_model *m, spart_data *d, int j, const double 
   if (j > 0 && m->jnt_qadr[j] >= 0) {
     C[(6 + m->jnt_qadr[j]) * nv + col] = spu_dot6(d->xS + 6 * j, F);
   }
-  project_up(m, d, j, F, C, col);
+  project_up(m, d, j, F, C, nv, 6, col);
 }
 
 

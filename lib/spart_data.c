@@ -23,7 +23,8 @@
   X(pA, 6)                   \
   X(U, 6)                    \
   X(D, 1)                    \
-  X(u, 1)
+  X(u, 1)                    \
+  X(jc, 39)
 
 
 spart_data *spart_data_new(const spart_model *m) {
@@ -48,6 +49,7 @@ spart_data *spart_data_new(const spart_model *m) {
   SPART_DATA_ARRAYS(X)
 #undef X
   d->work = p;
+  spart_joint_constants(m, d->jc);
   return d;
 }
 

@@ -1,10 +1,50 @@
 /* spart_fk.c -- kinematics, twists and twist rates of every link (SPART Kinematics,
  * DiffKinematics, Velocities, Accelerations, I_I, Center_of_Mass), forward passes over the
  * parent array */
+#include <math.h>
 #include <string.h>
 
 #include "spart.h"
 #include "spu.h"
+
+
+/* joint constants (d->jc, 39 a body): with J the joint frame in the parent link, B the link
+   frame in the joint frame, b the CoM in the joint frame and a the axis, the link frame in the
+   parent link is Rloc(q) = c P1 + (1-c) P2 + s P3 (Rodrigues) and the CoM offset from the joint
+   J (Rq b) = c v1 + (1-c) v2 + s v3 */
+enum { JC_P1 = 0, JC_P2 = 9, JC_P3 = 18, JC_V1 = 27, JC_V2 = 30, JC_V3 = 33, JC_JA = 36 };
+
+
+void spart_joint_constants(const spart_model *m, double *jc) {
+  for (int i = 1; i < m->nb; i++) {
+    const double *J = m->jnt_rot + 9 * i, *B = m->body_rot + 9 * i, *a = m->jnt_axis + 3 * i;
+    const double *b = m->body_pos + 3 * i;
+    double *c = jc + 39 * i, Bta[3], A[9], AB[9], axb[3];
+    spu_mulmm3(c + JC_P1, J, B);
+    spu_mulmv3(c + JC_JA, J, a);
+    spu_mulmtv3(Bta, B, a);
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < 3; k++) {
+        c[JC_P2 + 3 * r + k] = c[JC_JA + r] * Bta[k];
+      }
+    }
+    /* A = J [a]x, P3 = A B */
+    for (int r = 0; r < 3; r++) {
+      const double *j = J + 3 * r;
+      A[3 * r + 0] = j[1] * a[2] - j[2] * a[1];
+      A[3 * r + 1] = j[2] * a[0] - j[0] * a[2];
+      A[3 * r + 2] = j[0] * a[1] - j[1] * a[0];
+    }
+    spu_mulmm3(AB, A, B);
+    memcpy(c + JC_P3, AB, sizeof(AB));
+    spu_mulmv3(c + JC_V1, J, b);
+    for (int k = 0; k < 3; k++) {
+      c[JC_V2 + k] = c[JC_JA + k] * spu_dot3(a, b);
+    }
+    spu_cross(axb, a, b);
+    spu_mulmv3(c + JC_V3, J, axb);
+  }
+}
 
 
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
@@ -19,41 +59,40 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
     d->com[k] = m->body_mass[0] * r0[k];
   }
 
-  /* forward pass: joint frame from the parent link, link frame from the joint displacement */
+  /* forward pass: the link frame and CoM from the parent link's and the joint displacement */
   for (int i = 1; i < m->nb; i++) {
     int p = m->body_parent[i], type = m->jnt_type[i];
-    const double *axis = m->jnt_axis + 3 * i;
-    double *RJ = d->xrotJ + 9 * i, *rJ = d->xposJ + 3 * i, *RL = d->xrot + 9 * i;
-    double *rL = d->xpos + 3 * i, *e = d->xaxis + 3 * i, *g = d->xg + 3 * i, *S = d->xS + 6 * i;
-    double q = m->jnt_qadr[i] >= 0 ? qm[m->jnt_qadr[i]] : 0, tmp[3], RJq[9], off[3];
+    const double *Rp = d->xrot + 9 * p, *rp = d->xpos + 3 * p, *c = d->jc + 39 * i;
+    double *rJ = d->xposJ + 3 * i, *RL = d->xrot + 9 * i, *rL = d->xpos + 3 * i;
+    double *e = d->xaxis + 3 * i, *g = d->xg + 3 * i, *S = d->xS + 6 * i;
+    double q = m->jnt_qadr[i] >= 0 ? qm[m->jnt_qadr[i]] : 0, Rloc[9], off[3], tmp[3];
 
-    spu_mulmm3(RJ, d->xrot + 9 * p, m->jnt_rot + 9 * i);
-    spu_mulmv3(tmp, d->xrot + 9 * p, m->jnt_pos + 3 * i);
+    /* joint position and axis (SPART Kinematics: rJ, e) */
+    spu_mulmv3(tmp, Rp, m->jnt_pos + 3 * i);
     for (int k = 0; k < 3; k++) {
-      rJ[k] = d->xpos[3 * p + k] + tmp[k];
+      rJ[k] = rp[k] + tmp[k];
     }
-    spu_mulmv3(e, RJ, axis);
+    spu_mulmv3(e, Rp, c + JC_JA);
 
-    /* joint displacement T_qm, then the link CoM frame */
-    memcpy(off, m->body_pos + 3 * i, sizeof(off));
+    /* joint displacement: the link frame RL and the joint-to-CoM vector g */
     if (type == SPART_JNT_REVOLUTE) {
-      double Rq[9];
-      spu_axisangle(Rq, axis, q);
-      spu_mulmm3(RJq, RJ, Rq);
-      spu_mulmv3(off, Rq, m->body_pos + 3 * i);
+      double cq = cos(q), sq = sin(q), vq = 1 - cq;
+      for (int k = 0; k < 9; k++) {
+        Rloc[k] = cq * c[JC_P1 + k] + vq * c[JC_P2 + k] + sq * c[JC_P3 + k];
+      }
+      for (int k = 0; k < 3; k++) {
+        off[k] = cq * c[JC_V1 + k] + vq * c[JC_V2 + k] + sq * c[JC_V3 + k];
+      }
     } else {
-      memcpy(RJq, RJ, sizeof(RJq));
-      if (type == SPART_JNT_PRISMATIC) {
-        for (int k = 0; k < 3; k++) {
-          off[k] += axis[k] * q;
-        }
+      memcpy(Rloc, c + JC_P1, sizeof(Rloc));
+      for (int k = 0; k < 3; k++) {
+        off[k] = c[JC_V1 + k] + (type == SPART_JNT_PRISMATIC ? c[JC_JA + k] * q : 0);
       }
     }
-    spu_mulmm3(RL, RJq, m->body_rot + 9 * i);
-    spu_mulmv3(tmp, RJ, off);
+    spu_mulmm3(RL, Rp, Rloc);
+    spu_mulmv3(g, Rp, off);
     for (int k = 0; k < 3; k++) {
-      rL[k] = rJ[k] + tmp[k];
-      g[k] = tmp[k];
+      rL[k] = rJ[k] + g[k];
     }
 
     /* motion subspace pm at the link CoM (SPART DiffKinematics) */
@@ -76,6 +115,13 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
   /* centre of mass of the system (SPART Center_of_Mass) */
   for (int k = 0; k < 3; k++) {
     d->com[k] = d->mass > 0 ? d->com[k] / d->mass : 0;
+  }
+}
+
+
+void spart_joint_frames(const spart_model *m, spart_data *d) {
+  for (int i = 1; i < m->nb; i++) {
+    spu_mulmm3(d->xrotJ + 9 * i, d->xrot + 9 * m->body_parent[i], m->jnt_rot + 9 * i);
   }
 }
 

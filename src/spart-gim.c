@@ -37,8 +37,10 @@ int main(int argc, char **argv) {
     double *H0 = blk, *H0m = H0 + 36, *Hm = H0m + 6 * nq, *C0 = Hm + nq * nq, *C0m = C0 + 36;
     double *Cm0 = C0m + 6 * nq, *Cm = Cm0 + 6 * nq, *Cu = Cm + nq * nq, *G = Cu + nv;
     spart_session_kinematics(s);
-    spart_crba(s->m, s->d, H);
-    spart_split(s->m, H, H0, H0m, NULL, Hm);
+    spart_crba(s->m, s->d, o.fixed_base, o.fixed_base ? Hm : H);
+    if (!o.fixed_base) {
+      spart_split(s->m, H, H0, H0m, NULL, Hm);
+    }
     if (o.inverse && spart_spd_inverse(o.fixed_base ? Hm : H, (int)ns, inv + nv * nv, inv)) {
       spart_fail(s, "the inertia matrix is singular");
       continue;

@@ -26,6 +26,7 @@ int main(int argc, char **argv) {
     spart_data *d = s->d;
     int n = s->m->nb - 1;
     spart_fk(s->m, d, st->R0, st->r0, st->qm);
+    spart_joint_frames(s->m, d);
     spart_put(s->wr, "RJ", d->xrotJ + 9, n, 3, 3);
     spart_put(s->wr, "RL", d->xrot + 9, n, 3, 3);
     spart_put(s->wr, "rJ", d->xposJ + 3, n, 3, -1);

@@ -104,6 +104,7 @@ static void golden(const char *modeldir, const char *path) {
 
   /* kinematics */
   spart_fk(m, d, R0, r0, qm);
+  spart_joint_frames(m, d);
   check(name, "RJ", cJSON_GetObjectItemCaseSensitive(ex, "RJ"), d->xrotJ + 9, 9 * n);
   check(name, "RL", cJSON_GetObjectItemCaseSensitive(ex, "RL"), d->xrot + 9, 9 * n);
   check(name, "rJ", cJSON_GetObjectItemCaseSensitive(ex, "rJ"), d->xposJ + 3, 3 * n);
@@ -139,7 +140,7 @@ static void golden(const char *modeldir, const char *path) {
   /* inertia matrices */
   double *H = buf, *C = buf + nv * nv;
   memset(buf, 0x7f, sizeof(double) * 2 * nv * nv); /* no output entry may be left unwritten */
-  spart_crba(m, d, H);
+  spart_crba(m, d, 0, H);
   check(name, "H", cJSON_GetObjectItemCaseSensitive(ex, "H"), H, nv * nv);
   spart_cim(m, d, C);
   check(name, "C", cJSON_GetObjectItemCaseSensitive(ex, "C"), C, nv * nv);
