@@ -820,7 +820,7 @@ static int read_link(spart_model *m, const cJSON *l, int i, const char *kname, s
 
 static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, spart_err *err) {
   char where[32];
-  int qid;
+  int qid = 0;
   snprintf(where, sizeof where, "joints[%d]", i - 1);
   if (!cJSON_IsObject(j)) {
     return bad_field(err, "", where, "an object", j);
@@ -896,7 +896,7 @@ spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
   spart_err dummy = {0};
   const cJSON *links, *joints, *v;
   spart_model *m;
-  int n, nq, version = 1;
+  int n = 0, nq = 0, version = 1;
 
   /* sizes first, so that nothing is allocated for a bad document */
   err = err ? err : &dummy;
