@@ -15,14 +15,14 @@ XML_LIBS   = `pkg-config --libs libxml-2.0`
 LIBS      = -lcjson $(XML_LIBS) -lm
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(XML_CFLAGS) $(CPPFLAGS)
 
-LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o \
+LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o \
          lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o lib/spart_io.o \
          lib/spart_cli.o lib/spart_urdf.o
 TOOLS  = bin/urdf2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
 MAN1   = man/urdf2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
          man/spart-id.1
 MAN5   = man/spart-model.5
-UNIT   = tests/unit/test_golden tests/unit/test_dynamics
+UNIT   = tests/unit/test_golden tests/unit/test_dynamics tests/unit/test_num
 
 all: $(TOOLS)
 
@@ -54,6 +54,8 @@ bin/spart-id: src/spart-id.c lib/libspart.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-id.c lib/libspart.a $(LIBS)
 
+tests/unit/test_num: tests/unit/test_num.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_num.c lib/libspart.a $(LIBS)
 tests/unit/test_dynamics: tests/unit/test_dynamics.c lib/libspart.a
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_dynamics.c lib/libspart.a $(LIBS)
 tests/unit/test_golden: tests/unit/test_golden.c lib/libspart.a

@@ -307,10 +307,6 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err);
 /* Drop the record built so far. */
 void spart_discard(spart_writer *wr);
 
-/* Format x so that it reads back to the same double (shortest of %.15g..%.17g); returns the
-   length written to buf (at least 32 bytes). */
-int spart_fmt_double(char *buf, double x);
-
 /* ---------------------------------------------------------------------------------------------
  * command-line support (spart_cli.c): the only part of the library that writes to stderr
  */

@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "spart.h"
+#include "spu.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
 #define SPART_MAX_FIELDS 32         /* output fields in one record */
@@ -25,8 +26,9 @@ static const struct {
 
 /* a CSV column: the state value it fills, or -1 to pass through */
 typedef struct {
-  int field; /* SPART_F_*, or -1 */
-  int index; /* position in the field's values */
+  int field;   /* SPART_F_*, or -1 */
+  int index;   /* position in the field's values */
+  double *dst; /* the field's values in the reader's state */
 } column;
 
 struct spart_reader {
@@ -78,6 +80,26 @@ static int fail(spart_err *err, int code, int line, const char *fmt, ...) {
   err->code = code;
   err->line = line;
   return -code;
+}
+
+
+/* text from the input made fit for a one-line message: at most 40 characters, control characters
+   and quotes as \xNN */
+static const char *printable(char out[200], const char *s, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n && i < 40 && s[i]; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch < 0x20 || ch == 0x7f || ch == '\'' || ch == '\\') {
+      k += (size_t)snprintf(out + k, 8, "\\x%02x", ch);
+    } else {
+      out[k++] = (char)ch;
+    }
+  }
+  if (n > 40 && s[40]) {
+    k += (size_t)snprintf(out + k, 8, "...");
+  }
+  out[k] = 0;
+  return out;
 }
 
 
@@ -261,8 +283,11 @@ static int json_gather(spart_reader *rd, int *start, spart_err *err) {
         continue;
       }
       if (depth == 0 && ch != '{') {
-        return fail(err, SPART_EDATA, (int)rd->lineno, "expected a JSON object, got '%.20s'",
-                    s + rd->pos), rd->pos = rd->len, -1;
+        char txt[200];
+        fail(err, SPART_EDATA, (int)rd->lineno, "expected a JSON object, got '%s'",
+             printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
+        rd->pos = rd->len;
+        return -1;
       }
       if (!*start) {
         *start = (int)rd->lineno;
@@ -389,7 +414,9 @@ static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
     }
     int k = field_find(item->string, strlen(item->string)), count;
     if (k < 0) {
-      fail(err, SPART_EDATA, start, "unknown key '%s'", item->string);
+      char txt[200];
+      fail(err, SPART_EDATA, start, "unknown key '%s'",
+           printable(txt, item->string, strlen(item->string)));
       cJSON_Delete(obj);
       return -SPART_EDATA;
     }
@@ -543,6 +570,12 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
                   seen[k], count), -1;
     }
   }
+  for (int j = 0; j < n; j++) {
+    int count;
+    if (rd->cols[j].field >= 0) {
+      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count);
+    }
+  }
   rd->started = 1;
   return 1;
 }
@@ -577,21 +610,18 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
     if (c->field < 0) {
       continue;
     }
-    char *s = rd->line + rd->cell[2 * j], *end, save = s[rd->cell[2 * j + 1]];
-    int count;
-    s[rd->cell[2 * j + 1]] = 0;
-    errno = 0;
-    double x = strtod(s, &end);
-    while (*end == ' ') {
+    const char *s = rd->line + rd->cell[2 * j], *stop = s + rd->cell[2 * j + 1], *end;
+    double x = spu_strtod(s, &end);
+    while (end < stop && *end == ' ') {
       end++;
     }
-    int bad = end == s || *end || !isfinite(x);
-    s[rd->cell[2 * j + 1]] = save;
-    if (bad) {
-      return fail(err, SPART_EDATA, line, "column '%s': '%.*s' is not a finite number",
-                  rd->colname[j], (int)(rd->cell[2 * j + 1] > 40 ? 40 : rd->cell[2 * j + 1]), s);
+    if (end == s || end != stop || !isfinite(x)) {
+      char name[200], txt[200];
+      return fail(err, SPART_EDATA, line, "column '%s': '%s' is not a finite number",
+                  printable(name, rd->colname[j], strlen(rd->colname[j])),
+                  printable(txt, s, (size_t)(stop - s)));
     }
-    field_ptr(&rd->st, *m, c->field, &count)[c->index] = x;
+    c->dst[c->index] = x;
     rd->st.has |= 1u << c->field;
   }
   return 1;
@@ -623,18 +653,6 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
 
 
 /* ---- writing ---- */
-
-int spart_fmt_double(char *buf, double x) {
-  int n = 0;
-  for (int prec = 15; prec <= 17; prec++) {
-    n = snprintf(buf, 32, "%.*g", prec, x);
-    if (strtod(buf, NULL) == x || !isfinite(x)) {
-      break;
-    }
-  }
-  return n;
-}
-
 
 spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered) {
   spart_writer *wr = calloc(1, sizeof(*wr));
@@ -694,7 +712,7 @@ static int addstr(spart_writer *wr, const char *s) {
 static int add_array(spart_writer *wr, const double *v, int nd, const int *dims) {
   if (nd == 0) {
     char num[40];
-    return add(wr, num, (size_t)spart_fmt_double(num, *v));
+    return add(wr, num, (size_t)spu_dtoa(num, *v));
   }
   int stride = 1;
   for (int k = 1; k < nd; k++) {
@@ -744,7 +762,7 @@ static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
   int bad;
   if (n > 0 && *end == 0 && isfinite(x) && !strchr(tmp, 'x') && !strchr(tmp, 'X')) {
     char num[40];
-    bad = add(wr, num, (size_t)spart_fmt_double(num, x));
+    bad = add(wr, num, (size_t)spu_dtoa(num, x));
   } else {
     cJSON *str = cJSON_CreateString(tmp);
     char *txt = str ? cJSON_PrintUnformatted(str) : NULL;
@@ -863,7 +881,7 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       char num[40];
       for (int e = 0; e < n && !bad; e++, first = 0) {
         bad = (!first && addstr(wr, ",")) ||
-              add(wr, num, (size_t)spart_fmt_double(num, wr->f[k].v[e]));
+              add(wr, num, (size_t)spu_dtoa(num, wr->f[k].v[e]));
       }
     } else {
       bad = (!first && addstr(wr, ",")) || addstr(wr, "\"") || addstr(wr, wr->f[k].name) ||

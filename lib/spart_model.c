@@ -25,6 +25,13 @@
 /* rotations must be orthonormal to this tolerance */
 #define ROT_TOL 1e-6
 
+/* the largest n_links_joints for which the writer adds SPART's n x n connectivity maps "con"
+   (6 n^2 bytes: 6 MB at 1,000 links, 600 MB at 10,000) */
+#define CON_MAX 1000
+
+/* containers nested deeper than this in "con" are left to cJSON (SPART's maps nest 3 deep) */
+#define SKIP_DEPTH 64
+
 /* a string that grows, for the summary */
 typedef struct sbuf {
   char *s;
@@ -45,6 +52,10 @@ static int fail(spart_err *err, int code, int line, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    /* control characters (a name may hold "\n") become '?': a message is one line */
+    for (unsigned char *c = (unsigned char *)err->msg; *c; c++) {
+      *c = *c < 0x20 || *c == 0x7f ? '?' : *c;
+    }
   }
   return -code;
 }
@@ -338,16 +349,11 @@ static void put(cJSON *obj, const char *key, cJSON *item, int *ok) {
 }
 
 
-/* x as the shortest of %.15g, %.16g and %.17g that reads back to x (cJSON_Print is not exact:
-   it keeps 15 digits when they read back to within an epsilon) */
+/* x in the shortest decimal that reads back to x (cJSON_Print is not exact: it keeps 15 digits
+   when they read back to within an epsilon) */
 static cJSON *json_num(double x) {
-  char buf[32];
-  for (int prec = 15; prec <= 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*g", prec, x);
-    if (strtod(buf, NULL) == x) {
-      break;
-    }
-  }
+  char buf[40];
+  spu_dtoa(buf, x);
   return cJSON_CreateRaw(buf);
 }
 
@@ -565,7 +571,9 @@ char *spart_model_json(const spart_model *m) {
     put(root, "links", links, &ok);
     put(root, "joints", joints, &ok);
     base = links = joints = NULL;
-    put(root, "con", json_con(m), &ok);
+    if (m->nb - 1 <= CON_MAX) {
+      put(root, "con", json_con(m), &ok);
+    }
     put(root, "keys", json_keys(m), &ok);
   }
   if (ok) {
@@ -956,7 +964,164 @@ spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
 }
 
 
-spart_model *spart_model_parse(const char *text, spart_err *err) {
+/* past the JSON string at p (which starts with '"'), or NULL */
+static const char *skip_string(const char *p) {
+  for (p++; *p != '"'; p++) {
+    if ((unsigned char)*p < 0x20) {
+      return NULL;
+    }
+    if (*p == '\\') {
+      p++;
+      if (*p == 'u') {
+        for (int k = 1; k <= 4; k++) {
+          if (!isxdigit((unsigned char)p[k])) {
+            return NULL;
+          }
+        }
+        p += 4;
+      } else if (!strchr("\"\\/bfnrt", *p) || !*p) {
+        return NULL;
+      }
+    }
+  }
+  return p + 1;
+}
+
+
+/* past the JSON number at p, or NULL */
+static const char *skip_number(const char *p) {
+  p += *p == '-';
+  if (!isdigit((unsigned char)*p)) {
+    return NULL;
+  }
+  p += *p == '0' ? 1 : strspn(p, "0123456789");
+  if (*p == '.') {
+    if (!isdigit((unsigned char)p[1])) {
+      return NULL;
+    }
+    p += 1 + strspn(p + 1, "0123456789");
+  }
+  if (*p == 'e' || *p == 'E') {
+    p += 1 + (p[1] == '+' || p[1] == '-');
+    if (!isdigit((unsigned char)*p)) {
+      return NULL;
+    }
+    p += strspn(p, "0123456789");
+  }
+  return p;
+}
+
+
+static const char *skip_space(const char *p) {
+  return p + strspn(p, " \t\r\n");
+}
+
+
+/* past the JSON value at p, checked but not built, without recursion; NULL if it is not JSON or
+   nests deeper than SKIP_DEPTH */
+static const char *skip_value(const char *p) {
+  char stack[SKIP_DEPTH]; /* the open containers: '[' or '{' */
+  int depth = 0;
+
+  for (;;) {
+    /* a value */
+    p = skip_space(p);
+    if (*p == '[' || *p == '{') {
+      if (depth == SKIP_DEPTH) {
+        return NULL;
+      }
+      stack[depth++] = *p;
+      p = skip_space(p + 1);
+      if (*p == (stack[depth - 1] == '[' ? ']' : '}')) {
+        p++;
+        depth--;
+      } else if (stack[depth - 1] == '{') {
+        /* the first key */
+        if (*p != '"' || !(p = skip_string(p)) || *(p = skip_space(p)) != ':') {
+          return NULL;
+        }
+        p++;
+        continue;
+      } else {
+        continue;
+      }
+    } else if (*p == '"') {
+      p = skip_string(p);
+    } else if (*p == '-' || isdigit((unsigned char)*p)) {
+      p = skip_number(p);
+    } else if (strncmp(p, "true", 4) == 0 || strncmp(p, "null", 4) == 0) {
+      p += 4;
+    } else if (strncmp(p, "false", 5) == 0) {
+      p += 5;
+    } else {
+      return NULL;
+    }
+
+    /* then the end of containers, or a comma and the next member */
+    for (;;) {
+      if (!p) {
+        return NULL;
+      }
+      if (depth == 0) {
+        return p;
+      }
+      p = skip_space(p);
+      if (*p == (stack[depth - 1] == '[' ? ']' : '}')) {
+        p++;
+        depth--;
+        continue;
+      }
+      if (*p != ',') {
+        return NULL;
+      }
+      p = skip_space(p + 1);
+      if (stack[depth - 1] == '{') {
+        if (*p != '"' || !(p = skip_string(p)) || *(p = skip_space(p)) != ':') {
+          return NULL;
+        }
+        p++;
+      }
+      break;
+    }
+  }
+}
+
+
+/* blank the value of every top-level "con" member of the object text (keeping its newlines, so
+   that lines in messages stay right): the reader ignores it, and SPART's n x n maps would cost
+   cJSON some 64 bytes a digit.  Text that is not a JSON object is left to cJSON. */
+static void drop_con(char *text) {
+  char *p = (char *)skip_space(text);
+  if (*p != '{') {
+    return;
+  }
+  p = (char *)skip_space(p + 1);
+  while (*p == '"') {
+    char *key = p, *value, *end;
+    if (!(p = (char *)skip_string(p)) || *(p = (char *)skip_space(p)) != ':') {
+      return;
+    }
+    value = (char *)skip_space(p + 1);
+    if (!(end = (char *)skip_value(value))) {
+      return;
+    }
+    if (p - key >= 5 && strncmp(key, "\"con\"", 5) == 0 && (char *)skip_space(key + 5) == p) {
+      for (char *c = value; c < end; c++) {
+        *c = *c == '\n' ? '\n' : ' ';
+      }
+      *value = '0';
+    }
+    p = (char *)skip_space(end);
+    if (*p != ',') {
+      return;
+    }
+    p = (char *)skip_space(p + 1);
+  }
+}
+
+
+/* spart_model_parse on a text it may change */
+static spart_model *parse_text(char *text, spart_err *err) {
   const char *end = NULL, *p = text;
   cJSON *obj;
   spart_model *m;
@@ -968,6 +1133,7 @@ spart_model *spart_model_parse(const char *text, spart_err *err) {
     fail(err, SPART_EDATA, 0, "empty input");
     return NULL;
   }
+  drop_con(text);
   obj = cJSON_ParseWithOpts(text, &end, 1);
   if (!obj) {
     /* say where, with a short excerpt */
@@ -990,6 +1156,19 @@ spart_model *spart_model_parse(const char *text, spart_err *err) {
   }
   m = spart_model_from_cjson(obj, err);
   cJSON_Delete(obj);
+  return m;
+}
+
+
+spart_model *spart_model_parse(const char *text, spart_err *err) {
+  char *copy = strdup(text);
+  spart_model *m;
+  if (!copy) {
+    fail(err, SPART_ENOMEM, 0, "out of memory");
+    return NULL;
+  }
+  m = parse_text(copy, err);
+  free(copy);
   return m;
 }
 
@@ -1067,7 +1246,7 @@ spart_model *spart_model_load(const char *path, spart_err *err) {
     fail(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");
     m = NULL;
   } else {
-    m = spart_model_parse(buf, err);
+    m = parse_text(buf, err);
   }
   free(buf);
   return m;

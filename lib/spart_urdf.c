@@ -21,6 +21,7 @@
 
 /* what the libxml2 callbacks learn, reached through ctxt->_private */
 typedef struct xstate {
+  xmlParserCtxtPtr ctxt; /* the parser, for the line of errors raised without it */
   int entity_line; /* line of the first entity declaration, 0 if none */
   int fatal;       /* msg holds a fatal error */
   int line;        /* line of msg */
@@ -58,6 +59,14 @@ static int fail(spart_err *err, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 
+/* control characters (a name may hold &#10;) become '?': a message is one line */
+static void one_line(char *msg) {
+  for (unsigned char *c = (unsigned char *)msg; *c; c++) {
+    *c = *c < 0x20 || *c == 0x7f ? '?' : *c;
+  }
+}
+
+
 static int fail(spart_err *err, int line, const char *fmt, ...) {
   va_list ap;
   err->code = SPART_EDATA;
@@ -65,6 +74,7 @@ static int fail(spart_err *err, int line, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(err->msg, sizeof err->msg, fmt, ap);
   va_end(ap);
+  one_line(err->msg);
   return -SPART_EDATA;
 }
 
@@ -130,28 +140,50 @@ static void on_start(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 }
 
 
-/* libxml2 errors: keep the first fatal one (or else the first error), print nothing; namespace
-   errors are left to the xacro check */
+/* libxml2 errors: keep the first fatal one (or else the first error), print nothing, and only
+   the first line of it ("input is not proper UTF-8, ...\nBytes: 0x92 ..."); namespace errors are
+   left to the xacro check */
 #if LIBXML_VERSION >= 21200
-static void on_error(void *ctx, const xmlError *e) {
+static void keep_error(xstate *st, const xmlError *e) {
 #else
-static void on_error(void *ctx, xmlErrorPtr e) {
+static void keep_error(xstate *st, xmlErrorPtr e) {
 #endif
-  xmlParserCtxtPtr ctxt = ctx;
-  xstate *st = ctxt ? ctxt->_private : NULL;
   size_t n;
   if (!st || !e || !e->message || e->level < XML_ERR_ERROR || e->domain == XML_FROM_NAMESPACE ||
       st->fatal || (st->msg[0] && e->level != XML_ERR_FATAL)) {
     return;
   }
   snprintf(st->msg, sizeof st->msg, "%s", e->message);
+  st->msg[strcspn(st->msg, "\r\n")] = '\0';
   n = strlen(st->msg);
   while (n > 0 && isspace((unsigned char)st->msg[n - 1])) {
     st->msg[--n] = '\0';
   }
   st->msg[0] = (char)tolower((unsigned char)st->msg[0]);
-  st->line = e->line;
+  st->line = e->line > 0 ? e->line : st->ctxt && st->ctxt->input ? st->ctxt->input->line : 0;
   st->fatal = e->level == XML_ERR_FATAL;
+}
+
+
+/* an error of the parser context */
+#if LIBXML_VERSION >= 21200
+static void on_error(void *ctx, const xmlError *e) {
+#else
+static void on_error(void *ctx, xmlErrorPtr e) {
+#endif
+  xmlParserCtxtPtr ctxt = ctx;
+  keep_error(ctxt ? ctxt->_private : NULL, e);
+}
+
+
+/* an error that libxml2 raises without a context (encoding conversion, I/O): it would print it
+   on stderr ("encoding error : input conversion failed ...") */
+#if LIBXML_VERSION >= 21200
+static void on_global_error(void *ctx, const xmlError *e) {
+#else
+static void on_global_error(void *ctx, xmlErrorPtr e) {
+#endif
+  keep_error(ctx, e);
 }
 
 
@@ -159,6 +191,8 @@ static void on_error(void *ctx, xmlErrorPtr e) {
 static int parse_xml(urdf *u, const char *buf, int len) {
   xstate st = {0};
   xmlParserCtxtPtr ctxt;
+  xmlStructuredErrorFunc old_serror;
+  void *old_sctx;
   int wellformed;
 
   xmlInitParser();
@@ -166,9 +200,15 @@ static int parse_xml(urdf *u, const char *buf, int len) {
   if (!ctxt) {
     return oom(u->err);
   }
+
+  /* errors raised without the context come to st too, for the parse only */
+  old_serror = xmlStructuredError;
+  old_sctx = xmlStructuredErrorContext;
+  xmlSetStructuredErrorFunc(&st, on_global_error);
   xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                               XML_PARSE_BIG_LINES);
   ctxt->_private = &st;
+  st.ctxt = ctxt;
   ctxt->sax->entityDecl = on_entity;
   ctxt->sax->unparsedEntityDecl = on_unparsed;
   ctxt->sax->serror = on_error;
@@ -178,6 +218,7 @@ static int parse_xml(urdf *u, const char *buf, int len) {
   ctxt->myDoc = NULL;
   wellformed = ctxt->wellFormed;
   xmlFreeParserCtxt(ctxt);
+  xmlSetStructuredErrorFunc(old_sctx, old_serror);
 
   if (st.entity_line) {
     return fail(u->err, st.entity_line, "entity declarations are not allowed");
@@ -222,8 +263,11 @@ static int check_root(urdf *u) {
  * links and joints
  */
 
+/* an element of that name, in no namespace or the default one: <x:link> is not a link, as for
+   urdfdom, which sees the name "x:link" */
 static int is_el(const xmlNode *node, const char *name) {
-  return node->type == XML_ELEMENT_NODE && strcmp((const char *)node->name, name) == 0;
+  return node->type == XML_ELEMENT_NODE && (!node->ns || !node->ns->prefix) &&
+         strcmp((const char *)node->name, name) == 0;
 }
 
 

@@ -76,4 +76,14 @@ void spu_mat6shift(double M[36], const double d[3]);
 /* res = M * v for a 6x6 row-major M */
 void spu_mulm6v(double res[6], const double M[36], const double v[6]);
 
+/* ---- numbers in text (spu_num.c) ---- */
+
+/* Read a decimal number at s like strtod (it is strtod's result, bit for bit), faster for plain
+   decimals; *end is set past the number (== s when there is none). */
+double spu_strtod(const char *s, const char **end);
+
+/* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
+   "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */
+int spu_dtoa(char *buf, double x);
+
 #endif

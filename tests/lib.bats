@@ -24,3 +24,10 @@ load helper
   [[ "$output" == *"branched_arm.urdf: FD(ID(udot)) = udot"* ]]
   [[ "${lines[-1]}" == *" passed, 0 failed" ]]
 }
+
+@test "numbers are read as strtod reads them and written shortest, reading back exactly" {
+  run "$BATS_TEST_DIRNAME/unit/test_num" 1000000
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == "4 passed, 0 failed" ]]
+}
