@@ -42,6 +42,7 @@ struct spart_reader {
   size_t reclen, reccap;
   size_t pos, len;  /* unread part of line */
   int started;      /* CSV header read */
+  int dead;         /* the CSV header was bad: nothing more can be read */
   spart_model *own; /* model that came with the input */
   spart_state st;
   double *stbuf;
@@ -54,17 +55,21 @@ struct spart_reader {
   int npass;
 };
 
+/* an output field: name, values, dims (-1 for none) */
+typedef struct {
+  const char *name;
+  const double *v;
+  int d0, d1, d2;
+} outfield;
+
 struct spart_writer {
   FILE *out;
   int format, seq, unbuffered;
   int nrec;
-  struct {
-    const char *name;
-    const double *v;
-    int d0, d1, d2;
-  } f[SPART_MAX_FIELDS];
+  outfield f[SPART_MAX_FIELDS];
   int nf;
-  char *header; /* CSV header signature: field names and sizes */
+  outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
+  int nhead;
   char *buf;    /* the record being written */
   size_t len, cap;
 };
@@ -446,9 +451,8 @@ static int csv_split(spart_reader *rd, int want) {
       }
       i += i < rd->len;
     }
-    while (i < rd->len && rd->line[i] != ',') {
-      i++;
-    }
+    const char *comma = memchr(rd->line + i, ',', rd->len - i);
+    i = comma ? (size_t)(comma - rd->line) : rd->len;
     if (n < want) {
       rd->cell[2 * n] = start;
       rd->cell[2 * n + 1] = i - start;
@@ -591,6 +595,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
   if (!rd->started) {
     int r = csv_header(rd, *m, err);
     if (r <= 0) {
+      rd->dead = r < 0; /* no row can be read without its header */
       return r;
     }
   }
@@ -611,7 +616,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
       continue;
     }
     const char *s = rd->line + rd->cell[2 * j], *stop = s + rd->cell[2 * j + 1], *end;
-    double x = spu_strtod(s, &end);
+    double x = spu_strtod(s, stop, &end);
     while (end < stop && *end == ' ') {
       end++;
     }
@@ -629,6 +634,9 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
 
 
 int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err) {
+  if (rd->dead) {
+    return 0;
+  }
   if (rd->format == SPART_FMT_AUTO) {
     int ch;
     do {
@@ -668,7 +676,6 @@ spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered) {
 
 void spart_writer_free(spart_writer *wr) {
   if (wr) {
-    free(wr->header);
     free(wr->buf);
     free(wr);
   }
@@ -801,22 +808,18 @@ static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
 }
 
 
-/* a signature of the record's fields, to hold CSV rows to one header */
-static char *signature(const spart_writer *wr) {
-  size_t cap = 1;
+/* whether the record's fields are those of the CSV header (the first record's) */
+static int same_fields(const spart_writer *wr) {
+  if (wr->nf != wr->nhead) {
+    return 0;
+  }
   for (int k = 0; k < wr->nf; k++) {
-    cap += strlen(wr->f[k].name) + 40;
+    if (strcmp(wr->f[k].name, wr->head[k].name) != 0 || wr->f[k].d0 != wr->head[k].d0 ||
+        wr->f[k].d1 != wr->head[k].d1 || wr->f[k].d2 != wr->head[k].d2) {
+      return 0;
+    }
   }
-  char *s = malloc(cap);
-  size_t len = 0;
-  for (int k = 0; s && k < wr->nf; k++) {
-    len += (size_t)snprintf(s + len, cap - len, "%s:%d:%d:%d;", wr->f[k].name, wr->f[k].d0,
-                            wr->f[k].d1, wr->f[k].d2);
-  }
-  if (s) {
-    s[len] = 0;
-  }
-  return s;
+  return 1;
 }
 
 
@@ -839,17 +842,12 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
 
   /* CSV: the header before the first row, the same fields in every row */
   if (csv) {
-    char *sig = signature(wr);
-    if (!sig) {
-      return fail(err, SPART_ENOMEM, 0, "out of memory");
-    }
-    if (!wr->header) {
-      wr->header = sig;
+    if (!wr->nhead) {
+      memcpy(wr->head, wr->f, sizeof(wr->head));
+      wr->nhead = wr->nf;
       bad = csv_header_row(wr, pr);
     } else {
-      int same = strcmp(sig, wr->header) == 0;
-      free(sig);
-      if (!same) {
+      if (!same_fields(wr)) {
         wr->nf = 0;
         return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
                     "this record gives other outputs than the CSV header names");

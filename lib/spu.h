@@ -79,8 +79,9 @@ void spu_mulm6v(double res[6], const double M[36], const double v[6]);
 /* ---- numbers in text (spu_num.c) ---- */
 
 /* Read a decimal number at s like strtod (it is strtod's result, bit for bit), faster for plain
-   decimals; *end is set past the number (== s when there is none). */
-double spu_strtod(const char *s, const char **end);
+   decimals; *end is set past the number (== s when there is none).  lim (or NULL) bounds what may
+   be read ahead 8 bytes at a time; the text must end in a character that is not a digit. */
+double spu_strtod(const char *s, const char *lim, const char **end);
 
 /* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
    "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */

@@ -67,38 +67,68 @@ static double slow_strtod(const char *s, const char **end) {
 }
 
 
-double spu_strtod(const char *s, const char **end) {
+/* 8 ASCII digits at p as a number, or -1 when they are not all digits (little-endian SWAR) */
+static int64_t eight_digits(const char *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  v -= 0x3030303030303030ull;
+  if (((v + 0x7676767676767676ull) | v) & 0x8080808080808080ull) {
+    return -1;
+  }
+  v = (v * 10) + (v >> 8);
+  v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+       (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+  return (int64_t)v;
+}
+
+
+/* digits at *pp into *w (at most 19 significant ones counted in *nd); returns how many digits */
+static int read_digits(const char **pp, const char *lim, uint64_t *w, int *nd) {
+  const char *p = *pp, *start = p;
+  if (*w == 0) {
+    while (*p == '0') {
+      p++; /* leading zeros are not significant */
+    }
+  }
+  while (lim && p + 8 <= lim && *nd <= 11) {
+    int64_t eight = eight_digits(p);
+    if (eight < 0) {
+      break;
+    }
+    *w = *w * 100000000u + (uint64_t)eight;
+    *nd += *w ? 8 : 0;
+    p += 8;
+  }
+  while (*p >= '0' && *p <= '9') {
+    *w = 10 * *w + (uint64_t)(*p - '0');
+    *nd += *w != 0;
+    p++;
+  }
+  *pp = p;
+  return (int)(p - start);
+}
+
+
+double spu_strtod(const char *s, const char *lim, const char **end) {
   const char *p = s;
-  int neg = 0, nd = 0, frac = 0, dot = 0, e10 = 0;
+  int neg = 0, nd = 0, frac = 0, e10 = 0;
   uint64_t w = 0;
 
-  /* sign, digits with at most one point, then an optional exponent */
+  /* sign, digits, a point and digits, then an optional exponent */
   if (*p == '-' || *p == '+') {
     neg = *p++ == '-';
   }
-  const char *digits = p;
   if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
     return slow_strtod(s, end); /* hexadecimal */
   }
-  for (;; p++) {
-    if (*p >= '0' && *p <= '9') {
-      if (w == 0 && *p == '0') {
-        frac += dot; /* leading zeros are not significant */
-      } else {
-        if (++nd > 19) {
-          return slow_strtod(s, end);
-        }
-        w = 10 * w + (uint64_t)(*p - '0');
-        frac += dot;
-      }
-    } else if (*p == '.' && !dot) {
-      dot = 1;
-    } else {
-      break;
-    }
+  int nint = read_digits(&p, lim, &w, &nd), nfrac = 0;
+  if (*p == '.') {
+    p++;
+    nfrac = read_digits(&p, lim, &w, &nd);
+    frac = nfrac;
   }
-  if (p == digits || (p == digits + 1 && dot)) {
-    return slow_strtod(s, end); /* no digits: inf, nan, hex, junk */
+  if (nint + nfrac == 0 || nd > 19) {
+    return slow_strtod(s, end); /* no digits (inf, nan, junk) or too many */
   }
   if (*p == 'e' || *p == 'E') {
     const char *q = p + 1;
@@ -106,22 +136,18 @@ double spu_strtod(const char *s, const char **end) {
     if (*q == '-' || *q == '+') {
       eneg = *q++ == '-';
     }
-    if (*q < '0' || *q > '9') {
-      *end = p; /* "1e" is 1 followed by junk, as strtod reads it */
-      goto scaled;
-    }
-    while (*q >= '0' && *q <= '9') {
-      if (ex > 100000) {
-        return slow_strtod(s, end);
+    if (*q >= '0' && *q <= '9') {
+      while (*q >= '0' && *q <= '9') {
+        if (ex > 100000) {
+          return slow_strtod(s, end);
+        }
+        ex = 10 * ex + (*q++ - '0');
       }
-      ex = 10 * ex + (*q++ - '0');
-    }
-    e10 = eneg ? -ex : ex;
-    p = q;
+      e10 = eneg ? -ex : ex;
+      p = q;
+    } /* else "1e" is 1 followed by junk, as strtod reads it */
   }
   *end = p;
-
-scaled:
   e10 -= frac;
   if (w == 0) {
     return neg ? -0.0 : 0.0;
@@ -311,7 +337,14 @@ int spu_dtoa(char *buf, double x) {
         put_digits(buf + n, c % (uint64_t)pow10d[nd - 1], nd - 1);
         n += nd - 1;
       }
-      n += sprintf(buf + n, "e%d", X);
+      buf[n++] = 'e';
+      if (X < 0) {
+        buf[n++] = '-';
+        X = -X;
+      }
+      int ne = ndigits((uint64_t)X);
+      put_digits(buf + n, (uint64_t)X, ne);
+      n += ne;
     }
     buf[n] = 0;
     return n;

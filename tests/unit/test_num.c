@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
       }
       const char *end;
       char *send;
-      double a = spu_strtod(txt, &end), b = strtod(txt, &send);
+      double a = spu_strtod(txt, txt + strlen(txt), &end), b = strtod(txt, &send);
       if (memcmp(&a, &b, sizeof(a)) != 0 || end != send) {
         if (bad_parse++ < 5) {
           printf("parse: %s -> %.17g, strtod %.17g\n", txt, a, b);
@@ -116,7 +116,7 @@ int main(int argc, char **argv) {
   for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]); k++) {
     const char *end;
     char *send;
-    double a = spu_strtod(strs[k], &end), b = strtod(strs[k], &send);
+    double a = spu_strtod(strs[k], strs[k] + strlen(strs[k]), &end), b = strtod(strs[k], &send);
     if ((memcmp(&a, &b, sizeof(a)) != 0 && !(isnan(a) && isnan(b))) || end != send) {
       bad_str++;
       printf("parse '%s': %.17g (end +%d), strtod %.17g (end +%d)\n", strs[k], a,
