@@ -78,6 +78,7 @@ sanitize asan:
 demo: all
 	sh scripts/demo.sh
 
+# streaming rows/s against a naive filter, memory, two cores, per-call medians (see the script)
 bench: all
 	sh scripts/bench.sh
 

@@ -1,5 +1,6 @@
-/* gen.c -- a synthetic trajectory CSV for the benchmarks: time, then qm, um, umdot of n_q
- * joints, smooth sinusoids written as %.17g.  usage: gen NQ ROWS */
+/* gen.c -- a synthetic trajectory CSV for the benchmarks: time, then qm, um and a third field
+ * (umdot by default, or taum) of n_q joints, smooth sinusoids written as %.17g.
+ * usage: gen NQ ROWS [THIRD] */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@ int main(int argc, char **argv) {
   int nq = argc > 1 ? atoi(argv[1]) : 7;
   long rows = argc > 2 ? atol(argv[2]) : 1000000;
   printf("time");
-  const char *names[3] = {"qm", "um", "umdot"};
+  const char *names[3] = {"qm", "um", argc > 3 ? argv[3] : "umdot"};
   for (int f = 0; f < 3; f++) {
     for (int j = 1; j <= nq; j++) {
       printf(",%s_%d", names[f], j);

@@ -368,6 +368,9 @@ typedef struct spart_session {
   int stop;               /* no more records: an error without --keep-going */
   int m_borrowed;         /* the model belongs to the reader */
   long nbad;              /* bad records */
+  long nrec;              /* records read */
+  int tty;                /* stderr is a terminal: show progress */
+  double t0, tick;        /* start, last progress line (monotonic seconds) */
   double *buf[4];         /* scratch arrays for outputs, see spart_session_buf */
   size_t nbuf[4];
 } spart_session;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "spart.h"
 
@@ -213,6 +215,15 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
 
 /* ---- the session ---- */
 
+
+/* seconds on a monotonic clock */
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
 spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status) {
   spart_session *s = calloc(1, sizeof(*s));
   spart_err err = {0};
@@ -223,6 +234,8 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
   }
   s->tool = t;
   s->o = *o;
+  s->tty = isatty(STDERR_FILENO);
+  s->t0 = s->tick = now();
   if (o->model) {
     s->m = spart_model_load(o->model, &err);
     if (!s->m) {
@@ -289,7 +302,25 @@ static int fixed_ok(const spart_state *st) {
 }
 
 
+/* on a terminal, a line of progress every half second: records so far and records/s */
+static void progress(spart_session *s, int last) {
+  double t = now();
+  if (!last && t < s->tick + 0.5) {
+    return;
+  }
+  if (s->nrec > 0 || last) {
+    double dt = t - s->t0;
+    fprintf(stderr, "\r%s: %ld records, %.0f records/s%s", s->tool->name, s->nrec,
+            dt > 0 ? (double)s->nrec / dt : 0.0, last ? "\n" : "");
+  }
+  s->tick = t;
+}
+
+
 int spart_next(spart_session *s) {
+  if (s->tty && (s->nrec & 1023) == 0 && s->nrec > 0) {
+    progress(s, 0);
+  }
   while (!s->stop) {
     spart_err err = {0};
     spart_model *m = s->m ? s->m : (spart_model *)spart_reader_model(s->rd);
@@ -316,6 +347,7 @@ int spart_next(spart_session *s) {
       bad_record(s, s->st->line, SPART_EDATA, "--fixed-base: u0 and u0dot must be zero");
       continue;
     }
+    s->nrec++;
     return 1;
   }
   return 0;
@@ -375,6 +407,9 @@ double *spart_session_buf(spart_session *s, int slot, size_t n) {
 int spart_session_close(spart_session *s) {
   static const char *what[SPART_NWARN] = {"non-finite result", "singular matrix"};
   int status = s->status;
+  if (s->tty && now() > s->t0 + 0.5) {
+    progress(s, 1);
+  }
   for (int k = 0; s->d && k < SPART_NWARN; k++) {
     if (s->d->warn[k] > 1) {
       spart_cli_error(s->tool->name, NULL, 0, "%d records had a %s", s->d->warn[k], what[k]);

@@ -148,6 +148,7 @@ static void keep_error(xstate *st, const xmlError *e) {
 #else
 static void keep_error(xstate *st, xmlErrorPtr e) {
 #endif
+  char *huge;
   size_t n;
   if (!st || !e || !e->message || e->level < XML_ERR_ERROR || e->domain == XML_FROM_NAMESPACE ||
       st->fatal || (st->msg[0] && e->level != XML_ERR_FATAL)) {
@@ -155,8 +156,12 @@ static void keep_error(xstate *st, xmlErrorPtr e) {
   }
   snprintf(st->msg, sizeof st->msg, "%s", e->message);
   st->msg[strcspn(st->msg, "\r\n")] = '\0';
+  huge = strstr(st->msg, "use XML_PARSE_HUGE"); /* an option of libxml2, not of urdf2robot */
+  if (huge) {
+    *huge = '\0';
+  }
   n = strlen(st->msg);
-  while (n > 0 && isspace((unsigned char)st->msg[n - 1])) {
+  while (n > 0 && (isspace((unsigned char)st->msg[n - 1]) || st->msg[n - 1] == ',')) {
     st->msg[--n] = '\0';
   }
   st->msg[0] = (char)tolower((unsigned char)st->msg[0]);
@@ -187,6 +192,58 @@ static void on_global_error(void *ctx, xmlErrorPtr e) {
 }
 
 
+/* libxml2 2.9 checks each attribute of an element against all the ones before it: 200,000
+   attributes (a 2 MB file) take minutes.  No URDF element has more than a dozen. */
+#define MAX_ATTRIBUTES 1000
+
+
+/* the line of the first start tag with more than MAX_ATTRIBUTES attributes (counted as '='
+   outside quotes), or 0; comments, CDATA, processing instructions and declarations are skipped */
+static int crowded_tag(const char *buf, size_t len) {
+  const char *p = buf, *end = buf + len;
+
+  while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+    const char *close = NULL, *q;
+    int nattr = 0;
+    char quote = 0;
+
+    /* the markup that starts at p, and where it ends */
+    if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+      for (q = p + 4; q + 3 <= end && !close; q++) {
+        close = memcmp(q, "-->", 3) == 0 ? q + 3 : NULL;
+      }
+    } else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0) {
+      for (q = p + 9; q + 3 <= end && !close; q++) {
+        close = memcmp(q, "]]>", 3) == 0 ? q + 3 : NULL;
+      }
+    } else if (end - p >= 2 && p[1] == '?') {
+      for (q = p + 2; q + 2 <= end && !close; q++) {
+        close = memcmp(q, "?>", 2) == 0 ? q + 2 : NULL;
+      }
+    } else {
+      /* a start tag or a declaration: to the '>' outside quotes */
+      for (q = p + 1; q < end && !close; q++) {
+        if (quote) {
+          quote = *q == quote ? 0 : quote;
+        } else if (*q == '"' || *q == '\'') {
+          quote = *q;
+        } else if (*q == '>') {
+          close = q + 1;
+        } else if (*q == '=' && p[1] != '!' && ++nattr > MAX_ATTRIBUTES) {
+          int line = 1;
+          for (q = buf; q < p; q++) {
+            line += *q == '\n';
+          }
+          return line;
+        }
+      }
+    }
+    p = close ? close : end;
+  }
+  return 0;
+}
+
+
 /* parse buf into u->doc: no network, no entities, no DTD loading, errors kept, not printed */
 static int parse_xml(urdf *u, const char *buf, int len) {
   xstate st = {0};
@@ -195,6 +252,10 @@ static int parse_xml(urdf *u, const char *buf, int len) {
   void *old_sctx;
   int wellformed;
 
+  st.line = crowded_tag(buf, (size_t)len);
+  if (st.line) {
+    return fail(u->err, st.line, "an element with more than %d attributes", MAX_ATTRIBUTES);
+  }
   xmlInitParser();
   ctxt = xmlCreateMemoryParserCtxt(buf, len);
   if (!ctxt) {

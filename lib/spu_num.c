@@ -218,11 +218,33 @@ static void put_digits(char *buf, uint64_t c, int nd) {
 }
 
 
-/* number of decimal digits of c < 10^19 */
+static const uint64_t pow10u[20] = {1ull,
+                                    10ull,
+                                    100ull,
+                                    1000ull,
+                                    10000ull,
+                                    100000ull,
+                                    1000000ull,
+                                    10000000ull,
+                                    100000000ull,
+                                    1000000000ull,
+                                    10000000000ull,
+                                    100000000000ull,
+                                    1000000000000ull,
+                                    10000000000000ull,
+                                    100000000000000ull,
+                                    1000000000000000ull,
+                                    10000000000000000ull,
+                                    100000000000000000ull,
+                                    1000000000000000000ull,
+                                    10000000000000000000ull};
+
+
+/* number of decimal digits of c < 10^18, counting down from 17 (the usual case) */
 static int ndigits(uint64_t c) {
-  int nd = 1;
-  while (nd < 19 && c >= (uint64_t)pow10d[nd]) {
-    nd++;
+  int nd = 17 + (c >= pow10u[17]);
+  while (nd > 1 && c < pow10u[nd - 1]) {
+    nd--;
   }
   return nd;
 }
@@ -315,10 +337,10 @@ int spu_dtoa(char *buf, double x) {
           buf[n++] = '0';
         }
       } else {
-        put_digits(buf + n, c / (uint64_t)pow10d[nd - 1 - X], X + 1);
+        put_digits(buf + n, c / pow10u[nd - 1 - X], X + 1);
         n += X + 1;
         buf[n++] = '.';
-        put_digits(buf + n, c % (uint64_t)pow10d[nd - 1 - X], nd - 1 - X);
+        put_digits(buf + n, c % pow10u[nd - 1 - X], nd - 1 - X);
         n += nd - 1 - X;
       }
     } else if (X < 0 && X >= -5) {
@@ -330,11 +352,11 @@ int spu_dtoa(char *buf, double x) {
       put_digits(buf + n, c, nd);
       n += nd;
     } else {
-      put_digits(buf + n, c / (uint64_t)pow10d[nd - 1], 1);
+      put_digits(buf + n, c / pow10u[nd - 1], 1);
       n++;
       if (nd > 1) {
         buf[n++] = '.';
-        put_digits(buf + n, c % (uint64_t)pow10d[nd - 1], nd - 1);
+        put_digits(buf + n, c % pow10u[nd - 1], nd - 1);
         n += nd - 1;
       }
       buf[n++] = 'e';

@@ -12,6 +12,7 @@ libxml2-dev:/usr/include/libxml2/libxml/parser.h
 libcjson-dev:/usr/include/cjson/cJSON.h
 bats:/usr/bin/bats
 python3:/usr/bin/python3
+parallel:/usr/bin/parallel
 "
 missing=""
 for entry in $need; do

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# CSV and JSON-lines streaming: columns, pass-through, formats, splitting across cores.
+
+load helper
+
+M() { echo "$MODELS/kuka_iiwa.urdf"; }
+
+# a small trajectory: time, label, qm, um, umdot of the iiwa, in the given column order
+traj() {
+  python3 - "$@" <<'PY'
+import math, sys
+cols = ["time", "label"] + [f"{f}_{j}" for f in ("qm", "um", "umdot") for j in range(1, 8)]
+args = sys.argv[1:]
+rows = int(args.pop(0)) if args and args[0].isdigit() else 3
+order = args or cols
+print(",".join(order))
+for r in range(rows):
+    v = {"time": f"{r * 0.01:.2f}", "label": f"pose{r}"}
+    for j in range(1, 8):
+        v[f"qm_{j}"] = repr(0.3 * math.sin(r + j))
+        v[f"um_{j}"] = repr(0.2 * math.cos(r + j))
+        v[f"umdot_{j}"] = repr(-0.1 * math.sin(r + j))
+    print(",".join(v[c] for c in order))
+PY
+}
+
+@test "CSV rows give exactly the JSON-mode results, and the time column passes through" {
+  traj > "$BATS_TEST_TMPDIR/t.csv"
+  run --separate-stderr spart-id -m "$(M)" --fixed-base -o csv < "$BATS_TEST_TMPDIR/t.csv"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 4 ]
+  [[ "${lines[0]}" == time,label,tau0_1,* ]]
+  printf '%s\n' "${lines[@]}" > "$BATS_TEST_TMPDIR/csv.out"
+  python3 - "$BATS_TEST_TMPDIR/t.csv" "$BATS_TEST_TMPDIR/csv.out" "$(M)" <<'PY'
+import csv, json, subprocess, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+out = list(csv.DictReader(open(sys.argv[2])))
+for r, o in zip(rows, out):
+    st = {f: [float(r[f"{f}_{j}"]) for j in range(1, 8)] for f in ("qm", "um", "umdot")}
+    js = json.loads(subprocess.run(["spart-id", "-m", sys.argv[3], "--fixed-base"],
+                                   input=json.dumps(st), capture_output=True, text=True,
+                                   check=True).stdout)
+    assert o["time"] == r["time"] and o["label"] == r["label"], (o, r)
+    got = [float(o[f"taum_{j}"]) for j in range(1, 8)]
+    assert got == js["taum"], (got, js["taum"])  # the same doubles, not merely close
+    assert [float(o[f"tau0_{j}"]) for j in range(1, 7)] == js["tau0"]
+PY
+}
+
+@test "columns may come in any order" {
+  a=$(traj | spart-id -m "$(M)" --fixed-base -o csv | cut -d, -f3-)
+  shuffled=$(python3 -c '
+import random
+cols = ["time", "label"] + [f"{f}_{j}" for f in ("qm", "um", "umdot") for j in range(1, 8)]
+random.seed(7); random.shuffle(cols); print(" ".join(cols))')
+  b=$(traj $shuffled | spart-id -m "$(M)" --fixed-base -o csv)
+  # pass-through columns keep their input order, then the outputs
+  b=$(echo "$b" | python3 -c '
+import csv, sys
+r = list(csv.reader(sys.stdin))
+k = [i for i, c in enumerate(r[0]) if c.startswith(("tau0", "taum"))]
+for row in r:
+    print(",".join(row[i] for i in k))')
+  [ -n "$a" ]
+  [ "$a" = "$b" ]
+}
+
+@test "a missing column of a field is named, with the count the model needs" {
+  traj 2 time qm_1 qm_2 qm_3 qm_4 qm_5 qm_6 um_1 > "$BATS_TEST_TMPDIR/t.csv"
+  run --separate-stderr spart-id -m "$(M)" < "$BATS_TEST_TMPDIR/t.csv"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-id: <stdin>:1: qm has 6 columns, model needs 7" ]
+}
+
+@test "a row with an extra field is refused with its line; rows before it are out" {
+  { traj 3; echo "9,x,$(printf '0,%.0s' $(seq 21))0"; } > "$BATS_TEST_TMPDIR/t.csv"
+  run --separate-stderr spart-id -m "$(M)" -o csv < "$BATS_TEST_TMPDIR/t.csv"
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 4 ]
+  [ "$stderr" = "spart-id: <stdin>:5: expected 23 fields, got 24" ]
+}
+
+@test "a CSV of a header only gives no output and exit 0" {
+  traj 0 > "$BATS_TEST_TMPDIR/t.csv"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/t.csv")" -eq 1 ]
+  run --separate-stderr spart-id -m "$(M)" -o csv < "$BATS_TEST_TMPDIR/t.csv"
+  [ "$status" -eq 0 ]
+  [ -z "$output" ]
+  [ -z "$stderr" ]
+}
+
+@test "CRLF line ends read as LF line ends" {
+  traj > "$BATS_TEST_TMPDIR/lf.csv"
+  sed 's/$/\r/' "$BATS_TEST_TMPDIR/lf.csv" > "$BATS_TEST_TMPDIR/crlf.csv"
+  grep -q $'\r' "$BATS_TEST_TMPDIR/crlf.csv"
+  a=$(spart-id -m "$(M)" -o csv < "$BATS_TEST_TMPDIR/lf.csv")
+  b=$(spart-id -m "$(M)" -o csv < "$BATS_TEST_TMPDIR/crlf.csv")
+  [ -n "$a" ]
+  [ "$a" = "$b" ]
+}
+
+@test "comment lines and quoted pass-through cells with commas are kept apart" {
+  printf '# recorded 2026-11-21\ntime,note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0.5,"a, b",0,0,0,0,0,0,0\n' |
+    { run --separate-stderr spart-id -m "$(M)" -o csv;
+      [ "$status" -eq 0 ]
+      [[ "${lines[1]}" == '0.5,"a, b",'* ]]; }
+}
+
+@test "CSV in, JSON out carries pass-through cells as numbers or strings" {
+  traj 1 | { run --separate-stderr spart-id -m "$(M)" --fixed-base;
+    [ "$status" -eq 0 ]
+    [[ "$output" == '{"time":0,"label":"pose0","tau0":'* ]]; }
+}
+
+@test "RFC 7464 sequences in and out with --seq" {
+  printf '\x1e{"qm": [0, 0, 0, 0, 0, 0, 0]}\n\x1e{"qm": [1, 0, 0, 0, 0, 0, 0]}\n' |
+    { run --separate-stderr spart-id -m "$(M)" --seq;
+      [ "$status" -eq 0 ]
+      [ "${#lines[@]}" -eq 2 ]
+      [[ "${lines[0]}" == $'\x1e{"tau0":'* ]]; }
+}
+
+@test "split across two cores with GNU parallel, the output is that of one run" {
+  traj 400 > "$BATS_TEST_TMPDIR/t.csv"
+  one=$(spart-id -m "$(M)" --fixed-base -o csv < "$BATS_TEST_TMPDIR/t.csv")
+  two=$(parallel --pipepart -a "$BATS_TEST_TMPDIR/t.csv" --keep-order --header : --block 5k -j 2 \
+          spart-id -m "$(M)" --fixed-base -o csv | awk 'NR == 1 { h = $0; print; next } $0 != h')
+  [ "$(echo "$one" | wc -l)" -eq 401 ]
+  [ "$one" = "$two" ]
+}
+
+@test "no progress on stderr when stderr is not a terminal" {
+  traj 50 | { run --separate-stderr spart-id -m "$(M)" -o csv;
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]; }
+}
+
+@test "on a terminal, progress shows records and records/s, and the final count" {
+  traj 3000 > "$BATS_TEST_TMPDIR/t.csv"
+  # script(1) gives the command a terminal; a slow reader makes the run last over half a second
+  run script -qec "(cat '$BATS_TEST_TMPDIR/t.csv'; sleep 1) | spart-id -m '$(M)' -o csv > /dev/null" /dev/null
+  [ "$status" -eq 0 ]
+  last=$(printf '%s' "$output" | tr '\r' '\n' | grep . | tail -n 1)
+  [[ "$last" =~ ^spart-id:\ 3000\ records,\ [0-9]+\ records/s ]]
+}
