@@ -200,3 +200,16 @@ PY
   [ "$status" -eq 3 ]
   [ "$stderr" = "spart-id: write error: No space left on device" ]
 }
+
+@test "every example in the compute commands' man pages runs" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  for c in $CMDS; do
+    sed -n 's/^\.Dl \$ //p' "$TOP/man/$c.1" | sed 's/\\e/\\/g; s/\\&//g' > examples.sh
+    [ -s examples.sh ]
+    run --separate-stderr bash -e examples.sh
+    echo "$c: $stderr"
+    [ "$status" -eq 0 ]
+    [ -n "$output" ]
+  done
+}
