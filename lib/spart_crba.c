@@ -49,15 +49,20 @@ static void base_mode(double s[6], const spart_data *d, int c) {
 
 /* carry the wrench F of body j to the base, writing S_k' F into column col of A (leading
    dimension ld) at row off + q index for every moving joint k above j, and, when off is 6, P0' F
-   into its first rows (the base); off 0 stops below the base (a fixed base) */
+   into its first rows (the base); off 0 stops below the base (a fixed base).  With sym, the same
+   values go to row col too (A symmetric). */
 static void project_up(const spart_model *m, const spart_data *d, int j, double F[6], double *A,
-                       int ld, int off, int col) {
+                       int ld, int off, int col, int sym) {
   double dr[3], f0[6];
   int k = j;
   for (; k > 0; k = m->body_parent[k]) {
     int p = m->body_parent[k];
     if (k != j && m->jnt_qadr[k] >= 0) {
-      A[(off + m->jnt_qadr[k]) * ld + col] = spu_dot6(d->xS + 6 * k, F);
+      int row = off + m->jnt_qadr[k];
+      A[row * ld + col] = spu_dot6(d->xS + 6 * k, F);
+      if (sym) {
+        A[col * ld + row] = A[row * ld + col];
+      }
     }
     if (p == 0 && off == 0) {
       return;
@@ -70,6 +75,9 @@ static void project_up(const spart_model *m, const spart_data *d, int j, double 
   base_force(f0, d, F);
   for (int r = 0; r < 6; r++) {
     A[r * ld + col] = f0[r];
+    if (sym) {
+      A[col * ld + r] = f0[r];
+    }
   }
 }
 
@@ -90,6 +98,13 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]
       H0[6 * r + c] = f0[r];
     }
   }
+
+  /* exactly symmetric: the lower triangle mirrors the upper one */
+  for (int r = 1; r < 6; r++) {
+    for (int c = 0; c < r; c++) {
+      H0[6 * r + c] = H0[6 * c + r];
+    }
+  }
 }
 
 
@@ -107,7 +122,7 @@ void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H) 
     double F[6];
     spu_inertmul(F, d->Ic + 10 * i, d->xS + 6 * i);
     H[(off + a) * nv + off + a] = spu_dot6(d->xS + 6 * i, F);
-    project_up(m, d, i, F, H, nv, off, off + a);
+    project_up(m, d, i, F, H, nv, off, off + a, 1);
   }
 
   /* base block H0 = P0' Ic_0 P0 */
@@ -116,13 +131,6 @@ void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H) 
     spart_base_inertia(m, d, H0);
     for (int r = 0; r < 6; r++) {
       memcpy(H + r * nv, H0 + 6 * r, 6 * sizeof(double));
-    }
-  }
-
-  /* the lower triangle mirrors the upper one */
-  for (int r = 0; r < nv; r++) {
-    for (int c = r + 1; c < nv; c++) {
-      H[c * nv + r] = H[r * nv + c];
     }
   }
 }
@@ -194,7 +202,7 @@ static void cim_column(const spart_model *m, spart_data *d, int j, const double 
   if (j > 0 && m->jnt_qadr[j] >= 0) {
     C[(6 + m->jnt_qadr[j]) * nv + col] = spu_dot6(d->xS + 6 * j, F);
   }
-  project_up(m, d, j, F, C, nv, 6, col);
+  project_up(m, d, j, F, C, nv, 6, col, 0);
 }
 
 

@@ -144,8 +144,9 @@ void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const
     }
     spu_mshift(t, d->t + 6 * p, dr);
     if (a >= 0 && um) {
+      const double *S = d->xS + 6 * i, ua = um[a];
       for (int k = 0; k < 6; k++) {
-        t[k] += d->xS[6 * i + k] * um[a];
+        t[k] += S[k] * ua;
       }
     }
   }
@@ -177,15 +178,21 @@ void spart_acceleration(const spart_model *m, spart_data *d, const double *um,
     c[0] = c[1] = c[2] = 0;
     spu_cross(c + 3, dv, tp);
     if (a >= 0 && um) {
-      double om[6];
+      double om[6], ua = um[a];
       spu_omega(om, ti, d->xS + 6 * i);
       for (int k = 0; k < 6; k++) {
-        c[k] += om[k] * um[a];
+        c[k] += om[k] * ua;
       }
     }
     spu_mshift(a_i, d->tdot + 6 * p, dr);
     for (int k = 0; k < 6; k++) {
-      a_i[k] += c[k] + (a >= 0 && umdot ? d->xS[6 * i + k] * umdot[a] : 0);
+      a_i[k] += c[k];
+    }
+    if (a >= 0 && umdot) {
+      const double *S = d->xS + 6 * i, ud = umdot[a];
+      for (int k = 0; k < 6; k++) {
+        a_i[k] += S[k] * ud;
+      }
     }
   }
 }
