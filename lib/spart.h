@@ -28,7 +28,8 @@ enum {
   SPART_EDATA = 1,  /* bad input: a record, a model, a URDF */
   SPART_EIO = 3,    /* I/O or system error */
   SPART_ENOMEM = 4, /* out of memory */
-  SPART_ENUM = 5    /* numerical failure (singular matrix) */
+  SPART_ENUM = 5,   /* numerical failure (singular matrix) */
+  SPART_EPIPE = 6   /* the reader of the output has gone */
 };
 
 /* what went wrong, filled by a failing call */
@@ -319,8 +320,9 @@ void spart_cli_error(const char *prog, const char *where, int line, const char *
 /* Print "prog: message" and "Try 'prog --help'." on stderr; returns SPART_EXIT_USAGE. */
 int spart_cli_usage(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Flush and close stdout; on failure print "prog: write error: strerror" and return
-   SPART_EXIT_IO, else return status unchanged.  A closed pipe (EPIPE) is quiet. */
+/* Flush and close stdout; on failure print "prog: write error: strerror" (unless status is
+   already SPART_EXIT_IO, reported) and return SPART_EXIT_IO, else return status unchanged.  A
+   closed pipe (EPIPE) is quiet. */
 int spart_cli_finish(const char *prog, int status);
 
 /* Parse "x,y,z" (exactly n finite numbers separated by commas) into v; 0 or -1. */
@@ -364,6 +366,7 @@ typedef struct spart_session {
   spart_reader *rd;
   spart_writer *wr;
   spart_state *st;        /* the current record */
+  const double *gravity;  /* --gravity, or NULL */
   int status;             /* exit code so far */
   int stop;               /* no more records: an error without --keep-going */
   int m_borrowed;         /* the model belongs to the reader */
@@ -382,6 +385,12 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv);
 /* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
    *status set). */
 spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status);
+
+/* Run a command: parse the options, open the session, and for each record compute its
+   kinematics (spart_fk, spart_velocity) and call compute, which puts the outputs (spart_put) and
+   returns 0, or reports with spart_fail and returns -1 to skip the record; then close.  Returns
+   the exit code. */
+int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s));
 
 /* Parse the command line and open the session: NULL when there is nothing more to do, with
    *status the exit code (after --help, a usage error or a model that cannot be read). */

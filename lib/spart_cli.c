@@ -48,7 +48,7 @@ int spart_cli_finish(const char *prog, int status) {
   if (!bad) {
     return status;
   }
-  if (err != EPIPE) {
+  if (err != EPIPE && status != SPART_EXIT_IO) { /* an I/O error is reported once */
     fprintf(stderr, "%s: write error: %s\n", prog, strerror(err));
   }
   return SPART_EXIT_IO;
@@ -234,6 +234,7 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
   }
   s->tool = t;
   s->o = *o;
+  s->gravity = s->o.has_gravity ? s->o.gravity : NULL;
   s->tty = isatty(STDERR_FILENO);
   s->t0 = s->tick = now();
   if (o->model) {
@@ -260,6 +261,24 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
 }
 
 
+int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s)) {
+  int status;
+  spart_session *s = spart_session_start(t, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  while (spart_next(s)) {
+    spart_session_kinematics(s);
+    if (compute(s) == 0) {
+      spart_session_emit(s);
+    } else {
+      spart_discard(s->wr);
+    }
+  }
+  return spart_session_close(s);
+}
+
+
 spart_session *spart_session_start(const spart_tool *t, int argc, char **argv, int *status) {
   spart_opts o;
   *status = spart_cli_parse(&o, t, argc, argv);
@@ -276,13 +295,19 @@ void spart_session_kinematics(spart_session *s) {
 
 /* report a bad record: skip it with --keep-going, else stop */
 static void bad_record(spart_session *s, int line, int code, const char *msg) {
-  spart_cli_error(s->tool->name, "<stdin>", line, "%s", msg);
   spart_discard(s->wr);
+  if (code == SPART_EPIPE) {
+    s->status = SPART_EXIT_IO; /* the reader has gone: stop quietly */
+    s->stop = 1;
+    return;
+  }
   if (code == SPART_EIO || code == SPART_ENOMEM) {
+    spart_cli_error(s->tool->name, line > 0 ? "<stdin>" : NULL, line, "%s", msg);
     s->status = SPART_EXIT_IO;
     s->stop = 1;
     return;
   }
+  spart_cli_error(s->tool->name, "<stdin>", line, "%s", msg);
   if (s->status == SPART_EXIT_OK) {
     s->status = SPART_EXIT_DATA;
   }

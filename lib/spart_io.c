@@ -633,6 +633,28 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
 }
 
 
+/* R0 must be a rotation: R0 R0' = 1 to 1e-6, and det R0 = +1 */
+static int check_rotation(const double R[9], int line, spart_err *err) {
+  double worst = 0;
+  for (int a = 0; a < 3; a++) {
+    for (int b = 0; b < 3; b++) {
+      double dot = R[3 * a] * R[3 * b] + R[3 * a + 1] * R[3 * b + 1] + R[3 * a + 2] * R[3 * b + 2];
+      worst = fmax(worst, fabs(dot - (a == b)));
+    }
+  }
+  double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
+               R[2] * (R[3] * R[7] - R[4] * R[6]);
+  if (worst > 1e-6) {
+    return fail(err, SPART_EDATA, line, "R0 is not a rotation: R0 R0' differs from 1 by %.3g",
+                worst);
+  }
+  if (det < 0) {
+    return fail(err, SPART_EDATA, line, "R0 is a reflection (determinant -1), not a rotation");
+  }
+  return 0;
+}
+
+
 int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err) {
   if (rd->dead) {
     return 0;
@@ -653,6 +675,9 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
     rd->format = ch == '{' || ch == '[' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
   }
   int r = rd->format == SPART_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
+  if (r > 0 && (rd->st.has & 1u << SPART_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
+    return -SPART_EDATA;
+  }
   if (r > 0) {
     *st = &rd->st;
   }
@@ -896,7 +921,8 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   /* one write a record, so that no row is ever half written by us */
   if (fwrite(wr->buf, 1, wr->len, wr->out) != wr->len ||
       (wr->unbuffered && fflush(wr->out) != 0)) {
-    return fail(err, SPART_EIO, 0, "write error: %s", strerror(errno));
+    return fail(err, errno == EPIPE ? SPART_EPIPE : SPART_EIO, 0, "write error: %s",
+                strerror(errno));
   }
   wr->nrec++;
   return 0;

@@ -39,7 +39,8 @@ void spu_axisangle(double R[9], const double a[3], double q);
 void spu_rpy(double R[9], const double rpy[3]);
 
 /* Solve A x = b for a symmetric positive definite n x n A (row-major, overwritten by its
-   Cholesky factor); b is overwritten by x.  Returns 0, or -1 when A is not positive definite. */
+   Cholesky factor); b is overwritten by x.  Returns 0, or -1 when A is not positive definite (a
+   pivot at or below 1e-12 of the largest diagonal entry). */
 int spu_cholsolve(double *A, double *b, int n, int nrhs);
 
 /* ---- spatial algebra (spu_spatial.c) ---- */

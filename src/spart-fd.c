@@ -13,32 +13,27 @@ static const spart_tool tool = {
     SPART_OPT_FIXED | SPART_OPT_GRAVITY};
 
 
+/* accelerations of one record */
+static int compute(spart_session *s) {
+  const spart_state *st = s->st;
+  double *acc = spart_session_buf(s, 0, 6 + (size_t)s->m->nq);
+  if (!acc) {
+    return -1;
+  }
+  if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, st->taum, st->wF, s->gravity, acc,
+                acc + 6) != 0) {
+    spart_fail(s, "singular articulated inertia at link %d: a massless subtree moves freely",
+               s->d->warn_body[SPART_WARN_SINGULAR]);
+    return -1;
+  }
+  if (!s->o.fixed_base) {
+    spart_put(s->wr, "u0dot", acc, 6, -1, -1);
+  }
+  spart_put(s->wr, "umdot", acc + 6, s->m->nq, -1, -1);
+  return 0;
+}
+
+
 int main(int argc, char **argv) {
-  int status;
-  spart_session *s = spart_session_start(&tool, argc, argv, &status);
-  if (!s) {
-    return status;
-  }
-  const spart_opts o = s->o;
-  const double *g = o.has_gravity ? o.gravity : NULL;
-  while (spart_next(s)) {
-    spart_state *st = s->st;
-    double *acc = spart_session_buf(s, 0, 6 + (size_t)s->m->nq);
-    if (!acc) {
-      continue;
-    }
-    spart_session_kinematics(s);
-    if (spart_aba(s->m, s->d, o.fixed_base, st->um, st->tau0, st->taum, st->wF, g, acc,
-                  acc + 6) != 0) {
-      spart_fail(s, "singular articulated inertia at link %d: a massless subtree moves freely",
-                 s->d->warn_body[SPART_WARN_SINGULAR]);
-      continue;
-    }
-    if (!o.fixed_base) {
-      spart_put(s->wr, "u0dot", acc, 6, -1, -1);
-    }
-    spart_put(s->wr, "umdot", acc + 6, s->m->nq, -1, -1);
-    spart_session_emit(s);
-  }
-  return spart_session_close(s);
+  return spart_run(&tool, argc, argv, compute);
 }

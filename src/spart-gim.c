@@ -17,68 +17,71 @@ static const spart_tool tool = {
     SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_GIM};
 
 
-int main(int argc, char **argv) {
-  int status;
-  spart_session *s = spart_session_start(&tool, argc, argv, &status);
-  if (!s) {
-    return status;
+/* put the blocks of A (H or C) that the base mode writes: all four for a floating base, the
+   joints' only for a fixed one (first the 6x6, 6 x nq, nq x 6, nq x nq blocks, then A) */
+static void put_blocks(spart_session *s, const char *const names[5], const double *A, double *blk,
+                       int with_m0) {
+  int nq = s->m->nq, nv = 6 + nq;
+  double *A0 = blk, *A0m = A0 + 36, *Am0 = A0m + 6 * nq, *Am = Am0 + 6 * nq;
+  spart_split(s->m, A, A0, A0m, Am0, Am);
+  if (!s->o.fixed_base) {
+    spart_put(s->wr, names[0], A0, 6, 6, -1);
+    spart_put(s->wr, names[1], A0m, 6, nq, -1);
+    if (with_m0) {
+      spart_put(s->wr, names[2], Am0, nq, 6, -1);
+    }
   }
-  const spart_opts o = s->o;
-  const unsigned vel = 1u << SPART_F_u0 | 1u << SPART_F_um;
-  while (spart_next(s)) {
-    spart_state *st = s->st;
-    size_t nq = (size_t)s->m->nq, nv = 6 + nq, sk = o.fixed_base ? 6 : 0, ns = nv - sk;
-    double *H = spart_session_buf(s, 0, 2 * nv * nv), *C = H ? H + nv * nv : NULL;
-    double *blk = spart_session_buf(s, 1, 2 * (36 + 12 * nq + nq * nq) + 2 * nv);
-    double *inv = o.inverse ? spart_session_buf(s, 2, 2 * nv * nv) : NULL;
-    if (!H || !blk || (o.inverse && !inv)) {
-      continue;
+  spart_put(s->wr, names[3], Am, nq, nq, -1);
+  if (!s->o.fixed_base) {
+    spart_put(s->wr, names[4], A, nv, nv, -1);
+  }
+}
+
+
+/* the inertia matrices of one record, and the extras asked for */
+static int compute(spart_session *s) {
+  static const char *const hnames[5] = {"H0", "H0m", NULL, "Hm", "H"};
+  static const char *const cnames[5] = {"C0", "C0m", "Cm0", "Cm", "C"};
+  const spart_opts *o = &s->o;
+  const spart_state *st = s->st;
+  size_t nq = (size_t)s->m->nq, nv = 6 + nq, sk = o->fixed_base ? 6 : 0, ns = nv - sk;
+  double *H = spart_session_buf(s, 0, 3 * nv * nv), *C = H ? H + nv * nv : NULL;
+  double *Hs = H ? C + nv * nv : NULL; /* the joints' block alone, fixed base */
+  double *blk = spart_session_buf(s, 1, 4 * (36 + 12 * nq + nq * nq) + 2 * nv);
+  double *inv = o->inverse ? spart_session_buf(s, 2, 2 * nv * nv) : NULL;
+  if (!H || !blk || (o->inverse && !inv)) {
+    return -1;
+  }
+  double *Cu = blk + 2 * (36 + 12 * nq + nq * nq), *G = Cu + nv;
+  spart_crba(s->m, s->d, 0, H);
+  put_blocks(s, hnames, H, blk, 0);
+  if (st->has & (1u << SPART_F_u0 | 1u << SPART_F_um)) {
+    spart_cim(s->m, s->d, C);
+    put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
+  }
+  if (o->coriolis) {
+    spart_rnea(s->m, s->d, st->um, NULL, NULL, NULL, NULL, Cu);
+    spart_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
+  }
+  if (o->has_gravity) {
+    spart_velocity(s->m, s->d, NULL, NULL);
+    spart_rnea(s->m, s->d, NULL, NULL, NULL, NULL, o->gravity, G);
+    spart_put(s->wr, "G", G + sk, (int)ns, -1, -1);
+  }
+  if (o->inverse) {
+    if (o->fixed_base) {
+      spart_crba(s->m, s->d, 1, Hs);
     }
-    double *H0 = blk, *H0m = H0 + 36, *Hm = H0m + 6 * nq, *C0 = Hm + nq * nq, *C0m = C0 + 36;
-    double *Cm0 = C0m + 6 * nq, *Cm = Cm0 + 6 * nq, *Cu = Cm + nq * nq, *G = Cu + nv;
-    spart_session_kinematics(s);
-    spart_crba(s->m, s->d, o.fixed_base, o.fixed_base ? Hm : H);
-    if (!o.fixed_base) {
-      spart_split(s->m, H, H0, H0m, NULL, Hm);
-    }
-    if (o.inverse && spart_spd_inverse(o.fixed_base ? Hm : H, (int)ns, inv + nv * nv, inv)) {
+    if (spart_spd_inverse(o->fixed_base ? Hs : H, (int)ns, inv + nv * nv, inv) != 0) {
       spart_fail(s, "the inertia matrix is singular");
-      continue;
+      return -1;
     }
-    if (!o.fixed_base) {
-      spart_put(s->wr, "H0", H0, 6, 6, -1);
-      spart_put(s->wr, "H0m", H0m, 6, (int)nq, -1);
-    }
-    spart_put(s->wr, "Hm", Hm, (int)nq, (int)nq, -1);
-    if (!o.fixed_base) {
-      spart_put(s->wr, "H", H, (int)nv, (int)nv, -1);
-    }
-    if (st->has & vel) {
-      spart_cim(s->m, s->d, C);
-      spart_split(s->m, C, C0, C0m, Cm0, Cm);
-      if (!o.fixed_base) {
-        spart_put(s->wr, "C0", C0, 6, 6, -1);
-        spart_put(s->wr, "C0m", C0m, 6, (int)nq, -1);
-        spart_put(s->wr, "Cm0", Cm0, (int)nq, 6, -1);
-      }
-      spart_put(s->wr, "Cm", Cm, (int)nq, (int)nq, -1);
-      if (!o.fixed_base) {
-        spart_put(s->wr, "C", C, (int)nv, (int)nv, -1);
-      }
-    }
-    if (o.coriolis) {
-      spart_rnea(s->m, s->d, st->um, NULL, NULL, NULL, NULL, Cu);
-      spart_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
-    }
-    if (o.has_gravity) {
-      spart_velocity(s->m, s->d, NULL, NULL);
-      spart_rnea(s->m, s->d, NULL, NULL, NULL, NULL, o.gravity, G);
-      spart_put(s->wr, "G", G + sk, (int)ns, -1, -1);
-    }
-    if (o.inverse) {
-      spart_put(s->wr, "Hinv", inv, (int)ns, (int)ns, -1);
-    }
-    spart_session_emit(s);
+    spart_put(s->wr, "Hinv", inv, (int)ns, (int)ns, -1);
   }
-  return spart_session_close(s);
+  return 0;
+}
+
+
+int main(int argc, char **argv) {
+  return spart_run(&tool, argc, argv, compute);
 }

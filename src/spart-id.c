@@ -15,34 +15,29 @@ static const spart_tool tool = {
     SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FLOATING};
 
 
+/* forces of one record */
+static int compute(spart_session *s) {
+  const spart_state *st = s->st;
+  double *tau = spart_session_buf(s, 0, 12 + (size_t)s->m->nq);
+  if (!tau) {
+    return -1;
+  }
+  if (s->o.floating) {
+    if (spart_floating_id(s->m, s->d, st->um, st->umdot, st->wF, s->gravity, tau + 6, tau) != 0) {
+      spart_fail(s, "the base inertia is singular");
+      return -1;
+    }
+    spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
+    spart_put(s->wr, "u0dot", tau, 6, -1, -1);
+    return 0;
+  }
+  spart_rnea(s->m, s->d, st->um, st->u0dot, st->umdot, st->wF, s->gravity, tau);
+  spart_put(s->wr, "tau0", tau, 6, -1, -1);
+  spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
+  return 0;
+}
+
+
 int main(int argc, char **argv) {
-  int status;
-  spart_session *s = spart_session_start(&tool, argc, argv, &status);
-  if (!s) {
-    return status;
-  }
-  const spart_opts o = s->o;
-  const double *g = o.has_gravity ? o.gravity : NULL;
-  while (spart_next(s)) {
-    spart_state *st = s->st;
-    double *tau = spart_session_buf(s, 0, 12 + (size_t)s->m->nq);
-    if (!tau) {
-      continue;
-    }
-    spart_session_kinematics(s);
-    if (o.floating) {
-      if (spart_floating_id(s->m, s->d, st->um, st->umdot, st->wF, g, tau + 6, tau) != 0) {
-        spart_fail(s, "the base inertia is singular");
-        continue;
-      }
-      spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
-      spart_put(s->wr, "u0dot", tau, 6, -1, -1);
-    } else {
-      spart_rnea(s->m, s->d, st->um, st->u0dot, st->umdot, st->wF, g, tau);
-      spart_put(s->wr, "tau0", tau, 6, -1, -1);
-      spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
-    }
-    spart_session_emit(s);
-  }
-  return spart_session_close(s);
+  return spart_run(&tool, argc, argv, compute);
 }

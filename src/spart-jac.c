@@ -15,41 +15,38 @@ static const spart_tool tool = {
     SPART_OPT_LINK};
 
 
+/* the Jacobian of the point, its derivative, the NOC */
+static int compute(spart_session *s) {
+  const spart_opts *o = &s->o;
+  int nq = s->m->nq, n = s->m->nb - 1, i = o->link ? spart_session_link(s) : 0;
+  double x[3], *p = o->has_point ? x : NULL;
+  double *J = spart_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq));
+  double *N = o->noc ? spart_session_buf(s, 1, 6 * ((size_t)n + 1) * (6 + (size_t)nq)) : NULL;
+  if (i < 0 || !J || (o->noc && !N)) {
+    return -1;
+  }
+  if (o->link) {
+    if (p) {
+      spart_point(s->d, i, o->point, x);
+    }
+    spart_jacobian(s->m, s->d, i, p, J, J + 36);
+    spart_put(s->wr, "J0", J, 6, 6, -1);
+    spart_put(s->wr, "Jm", J + 36, 6, nq, -1);
+    if (o->dot) {
+      double *Jdot = J + 36 + 6 * nq;
+      spart_jacobian_dot(s->m, s->d, i, p, Jdot, Jdot + 36);
+      spart_put(s->wr, "J0dot", Jdot, 6, 6, -1);
+      spart_put(s->wr, "Jmdot", Jdot + 36, 6, nq, -1);
+    }
+  }
+  if (o->noc) {
+    spart_noc(s->m, s->d, N);
+    spart_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, -1);
+  }
+  return 0;
+}
+
+
 int main(int argc, char **argv) {
-  int status;
-  spart_session *s = spart_session_start(&tool, argc, argv, &status);
-  if (!s) {
-    return status;
-  }
-  const spart_opts o = s->o;
-  while (spart_next(s)) {
-    int nq = s->m->nq, n = s->m->nb - 1, i = o.link ? spart_session_link(s) : 0;
-    double x[3], *p = o.has_point ? x : NULL;
-    double *J = spart_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq));
-    double *N = o.noc ? spart_session_buf(s, 1, 6 * ((size_t)n + 1) * (6 + (size_t)nq)) : NULL;
-    if (i < 0 || !J || (o.noc && !N)) {
-      continue;
-    }
-    spart_session_kinematics(s);
-    if (o.link) {
-      if (p) {
-        spart_point(s->d, i, o.point, x);
-      }
-      spart_jacobian(s->m, s->d, i, p, J, J + 36);
-      spart_put(s->wr, "J0", J, 6, 6, -1);
-      spart_put(s->wr, "Jm", J + 36, 6, nq, -1);
-      if (o.dot) {
-        double *Jdot = J + 36 + 6 * nq;
-        spart_jacobian_dot(s->m, s->d, i, p, Jdot, Jdot + 36);
-        spart_put(s->wr, "J0dot", Jdot, 6, 6, -1);
-        spart_put(s->wr, "Jmdot", Jdot + 36, 6, nq, -1);
-      }
-    }
-    if (o.noc) {
-      spart_noc(s->m, s->d, N);
-      spart_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, -1);
-    }
-    spart_session_emit(s);
-  }
-  return spart_session_close(s);
+  return spart_run(&tool, argc, argv, compute);
 }

@@ -13,38 +13,34 @@ static const spart_tool tool = {
     0};
 
 
-int main(int argc, char **argv) {
-  int status;
-  spart_session *s = spart_session_start(&tool, argc, argv, &status);
-  if (!s) {
-    return status;
-  }
+/* poses, and twists and rates when the record gives them */
+static int compute(spart_session *s) {
   const unsigned vel = 1u << SPART_F_u0 | 1u << SPART_F_um;
   const unsigned acc = 1u << SPART_F_u0dot | 1u << SPART_F_umdot;
-  while (spart_next(s)) {
-    spart_state *st = s->st;
-    spart_data *d = s->d;
-    int n = s->m->nb - 1;
-    spart_fk(s->m, d, st->R0, st->r0, st->qm);
-    spart_joint_frames(s->m, d);
-    spart_put(s->wr, "RJ", d->xrotJ + 9, n, 3, 3);
-    spart_put(s->wr, "RL", d->xrot + 9, n, 3, 3);
-    spart_put(s->wr, "rJ", d->xposJ + 3, n, 3, -1);
-    spart_put(s->wr, "rL", d->xpos + 3, n, 3, -1);
-    spart_put(s->wr, "e", d->xaxis + 3, n, 3, -1);
-    spart_put(s->wr, "g", d->xg + 3, n, 3, -1);
-    spart_put(s->wr, "r_com", d->com, 3, -1, -1);
-    if (st->has & (vel | acc)) {
-      spart_velocity(s->m, d, st->u0, st->um);
-      spart_put(s->wr, "t0", d->t, 6, -1, -1);
-      spart_put(s->wr, "tL", d->t + 6, n, 6, -1);
-    }
-    if (st->has & acc) {
-      spart_acceleration(s->m, d, st->um, st->u0dot, st->umdot);
-      spart_put(s->wr, "t0dot", d->tdot, 6, -1, -1);
-      spart_put(s->wr, "tLdot", d->tdot + 6, n, 6, -1);
-    }
-    spart_session_emit(s);
+  const spart_state *st = s->st;
+  spart_data *d = s->d;
+  int n = s->m->nb - 1;
+  spart_joint_frames(s->m, d);
+  spart_put(s->wr, "RJ", d->xrotJ + 9, n, 3, 3);
+  spart_put(s->wr, "RL", d->xrot + 9, n, 3, 3);
+  spart_put(s->wr, "rJ", d->xposJ + 3, n, 3, -1);
+  spart_put(s->wr, "rL", d->xpos + 3, n, 3, -1);
+  spart_put(s->wr, "e", d->xaxis + 3, n, 3, -1);
+  spart_put(s->wr, "g", d->xg + 3, n, 3, -1);
+  spart_put(s->wr, "r_com", d->com, 3, -1, -1);
+  if (st->has & (vel | acc)) {
+    spart_put(s->wr, "t0", d->t, 6, -1, -1);
+    spart_put(s->wr, "tL", d->t + 6, n, 6, -1);
   }
-  return spart_session_close(s);
+  if (st->has & acc) {
+    spart_acceleration(s->m, d, st->um, st->u0dot, st->umdot);
+    spart_put(s->wr, "t0dot", d->tdot, 6, -1, -1);
+    spart_put(s->wr, "tLdot", d->tdot + 6, n, 6, -1);
+  }
+  return 0;
+}
+
+
+int main(int argc, char **argv) {
+  return spart_run(&tool, argc, argv, compute);
 }
