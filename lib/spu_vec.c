@@ -47,31 +47,24 @@ void spu_mulsv3(double res[3], const double I[6], const double v[3]) {
 
 
 void spu_rotsym3(double res[6], const double R[9], const double I[6]) {
-  /* a diagonal I (principal axes, as most URDFs give): res_ab = sum_k I_k R_ak R_bk */
+  /* T = R * I: 9 products for a diagonal I (principal axes, as most URDFs give), else 27 */
+  double T[9];
   if (I[3] == 0 && I[4] == 0 && I[5] == 0) {
-    double T[9];
     for (int r = 0; r < 3; r++) {
       T[3 * r + 0] = R[3 * r + 0] * I[0];
       T[3 * r + 1] = R[3 * r + 1] * I[1];
       T[3 * r + 2] = R[3 * r + 2] * I[2];
     }
-    res[0] = T[0] * R[0] + T[1] * R[1] + T[2] * R[2];
-    res[1] = T[3] * R[3] + T[4] * R[4] + T[5] * R[5];
-    res[2] = T[6] * R[6] + T[7] * R[7] + T[8] * R[8];
-    res[3] = T[0] * R[3] + T[1] * R[4] + T[2] * R[5];
-    res[4] = T[0] * R[6] + T[1] * R[7] + T[2] * R[8];
-    res[5] = T[3] * R[6] + T[4] * R[7] + T[5] * R[8];
-    return;
+  } else {
+    for (int r = 0; r < 3; r++) {
+      const double *a = R + 3 * r;
+      T[3 * r + 0] = a[0] * I[0] + a[1] * I[3] + a[2] * I[4];
+      T[3 * r + 1] = a[0] * I[3] + a[1] * I[1] + a[2] * I[5];
+      T[3 * r + 2] = a[0] * I[4] + a[1] * I[5] + a[2] * I[2];
+    }
   }
 
-  /* T = R * I, then res = T * R' (upper triangle) */
-  double T[9];
-  for (int r = 0; r < 3; r++) {
-    const double *a = R + 3 * r;
-    T[3 * r + 0] = a[0] * I[0] + a[1] * I[3] + a[2] * I[4];
-    T[3 * r + 1] = a[0] * I[3] + a[1] * I[1] + a[2] * I[5];
-    T[3 * r + 2] = a[0] * I[4] + a[1] * I[5] + a[2] * I[2];
-  }
+  /* res = T * R', upper triangle */
   res[0] = T[0] * R[0] + T[1] * R[1] + T[2] * R[2];
   res[1] = T[3] * R[3] + T[4] * R[4] + T[5] * R[5];
   res[2] = T[6] * R[6] + T[7] * R[7] + T[8] * R[8];
