@@ -278,8 +278,10 @@ typedef struct spart_reader spart_reader;
 typedef struct spart_writer spart_writer;
 
 /* A reader of records from in (name is used in messages, e.g. "<stdin>"); format is
-   SPART_FMT_AUTO (CSV when the first byte is not '{' or RS), JSON or CSV; seq: RFC 7464. */
-spart_reader *spart_reader_new(void *in, const char *name, int format, int seq);
+   SPART_FMT_AUTO (JSON when the first line that is not blank starts with '{', '[' or RS, else
+   CSV), JSON or CSV; seq: RFC 7464; reads: the fields (1 << SPART_F_*) the command uses (0: all),
+   the others being ignored in JSON and passed through in CSV. */
+spart_reader *spart_reader_new(void *in, const char *name, int format, int seq, unsigned reads);
 void spart_reader_free(spart_reader *rd);
 
 /* Read the next record.  When *m is NULL the record must hold the model as "robot" (JSON), and
@@ -337,12 +339,18 @@ enum {
   SPART_OPT_GIM = 1 << 4       /* --coriolis, --inverse */
 };
 
-/* a command: name, the line after "Usage: NAME", the text of its own options and outputs */
+/* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
+   options and the state fields it takes */
+#define SPART_READS(f) (1u << SPART_F_##f)
+#define SPART_READS_POSE (SPART_READS(R0) | SPART_READS(r0) | SPART_READS(qm))
+#define SPART_READS_VEL (SPART_READS_POSE | SPART_READS(u0) | SPART_READS(um))
+#define SPART_READS_WRENCH (SPART_READS(wF0) | SPART_READS(wFm))
 typedef struct spart_tool {
   const char *name;
   const char *synopsis;
   const char *help;
   unsigned opts;
+  unsigned reads; /* state fields read, 1 << SPART_F_* */
 } spart_tool;
 
 typedef struct spart_opts {
@@ -371,6 +379,7 @@ typedef struct spart_session {
   int stop;               /* no more records: an error without --keep-going */
   int m_borrowed;         /* the model belongs to the reader */
   long nbad;              /* bad records */
+  int link;               /* --link resolved, or -1 */
   long nrec;              /* records read */
   int tty;                /* stderr is a terminal: show progress */
   double t0, tick;        /* start, last progress line (monotonic seconds) */

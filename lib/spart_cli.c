@@ -153,7 +153,12 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
   optind = 1;
   for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
     switch (c) {
-      case 'm': o->model = optarg; break;
+      case 'm':
+        if (strcmp(optarg, "-") == 0) {
+          return spart_cli_usage(t->name, "--model: the states come on stdin; give a file");
+        }
+        o->model = optarg;
+        break;
       case 'i':
         if (format_arg(optarg, &o->input) != 0) {
           return spart_cli_usage(t->name, "--input: expected json or csv, got '%s'", optarg);
@@ -234,6 +239,7 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
   }
   s->tool = t;
   s->o = *o;
+  s->link = -1;
   s->gravity = s->o.has_gravity ? s->o.gravity : NULL;
   s->tty = isatty(STDERR_FILENO);
   s->t0 = s->tick = now();
@@ -247,8 +253,15 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
       return NULL;
     }
     s->d = spart_data_new(s->m);
+    if (o->link && spart_session_link(s) < 0) {
+      *status = SPART_EXIT_DATA; /* reported by spart_session_link */
+      s->status = SPART_EXIT_DATA;
+      s->nbad = 0;
+      spart_session_close(s);
+      return NULL;
+    }
   }
-  s->rd = spart_reader_new(stdin, "<stdin>", o->input, o->seq);
+  s->rd = spart_reader_new(stdin, "<stdin>", o->input, o->seq, t->reads);
   s->wr = spart_writer_new(stdout, o->output, o->seq, o->unbuffered);
   if ((o->model && !s->d) || !s->rd || !s->wr) {
     spart_cli_error(t->name, NULL, 0, "out of memory");
@@ -295,7 +308,9 @@ void spart_session_kinematics(spart_session *s) {
 
 /* report a bad record: skip it with --keep-going, else stop */
 static void bad_record(spart_session *s, int line, int code, const char *msg) {
-  spart_discard(s->wr);
+  if (s->wr) {
+    spart_discard(s->wr);
+  }
   if (code == SPART_EPIPE) {
     s->status = SPART_EXIT_IO; /* the reader has gone: stop quietly */
     s->stop = 1;
@@ -307,7 +322,7 @@ static void bad_record(spart_session *s, int line, int code, const char *msg) {
     s->stop = 1;
     return;
   }
-  spart_cli_error(s->tool->name, "<stdin>", line, "%s", msg);
+  spart_cli_error(s->tool->name, s->rd ? "<stdin>" : NULL, line, "%s", msg);
   if (s->status == SPART_EXIT_OK) {
     s->status = SPART_EXIT_DATA;
   }
@@ -399,19 +414,24 @@ void spart_session_emit(spart_session *s) {
 
 int spart_session_link(spart_session *s) {
   char *end;
+  if (s->link >= 0) {
+    return s->link; /* resolved at the first record: the model does not change */
+  }
   long id = strtol(s->o.link, &end, 10);
   if (end != s->o.link && *end == 0) {
     if (id < 0 || id >= s->m->nb) {
       spart_fail(s, "--link %ld: model has links 0 to %d", id, s->m->nb - 1);
+      s->stop = 1; /* no record can be computed */
       return -1;
     }
-    return (int)id;
+    return s->link = (int)id;
   }
-  int i = spart_model_body(s->m, s->o.link);
-  if (i < 0) {
+  s->link = spart_model_body(s->m, s->o.link);
+  if (s->link < 0) {
     spart_fail(s, "--link: no link named '%s'", s->o.link);
+    s->stop = 1;
   }
-  return i;
+  return s->link;
 }
 
 

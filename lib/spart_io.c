@@ -42,6 +42,8 @@ struct spart_reader {
   size_t reclen, reccap;
   size_t pos, len;  /* unread part of line */
   int started;      /* CSV header read */
+  int pending;      /* the line in rd->line is still to be read */
+  unsigned reads;   /* fields the command reads: others are ignored (JSON) or pass (CSV) */
   int dead;         /* the CSV header was bad: nothing more can be read */
   spart_model *own; /* model that came with the input */
   spart_state st;
@@ -177,13 +179,15 @@ static int field_find(const char *name, size_t len) {
 
 /* ---- reading lines ---- */
 
-spart_reader *spart_reader_new(void *in, const char *name, int format, int seq) {
+spart_reader *spart_reader_new(void *in, const char *name, int format, int seq,
+                               unsigned reads) {
   spart_reader *rd = calloc(1, sizeof(*rd));
   if (rd) {
     rd->in = in;
     rd->name = name;
     rd->format = format;
     rd->seq = seq;
+    rd->reads = reads ? reads : ~0u;
   }
   return rd;
 }
@@ -215,25 +219,69 @@ const spart_model *spart_reader_model(const spart_reader *rd) {
 
 /* read the next line into rd->line (without its end of line); 1, 0 at the end, or -1 */
 static int next_line(spart_reader *rd, spart_err *err) {
-  errno = 0;
-  ssize_t n = getline(&rd->line, &rd->cap, rd->in);
-  if (n < 0) {
-    if (ferror(rd->in)) {
-      return fail(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
+  size_t n = 0;
+  int over = 0;
+  if (rd->pending) {
+    rd->pending = 0;
+    rd->pos = 0;
+    return 1;
+  }
+
+  /* read in chunks; past SPART_MAX_RECORD the rest of the line is read and dropped */
+  for (;;) {
+    if (n + 2 > rd->cap) {
+      size_t c = rd->cap ? 2 * rd->cap : 4096;
+      if (c > (size_t)SPART_MAX_RECORD + 2) {
+        over = 1;
+        n = 0;
+      } else {
+        char *p = realloc(rd->line, c);
+        if (!p) {
+          return fail(err, SPART_ENOMEM, (int)rd->lineno + 1, "out of memory"), -1;
+        }
+        rd->line = p;
+        rd->cap = c;
+      }
     }
-    return 0;
+    errno = 0;
+    if (!fgets(rd->line + n, (int)(rd->cap - n), rd->in)) {
+      if (ferror(rd->in)) {
+        return fail(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
+      }
+      if (n == 0 && !over) {
+        return 0;
+      }
+      break;
+    }
+    n += strlen(rd->line + n);
+    if (n > 0 && rd->line[n - 1] == '\n') {
+      break;
+    }
   }
   rd->lineno++;
-  if (n > SPART_MAX_RECORD) {
+  if (over) {
     return fail(err, SPART_EDATA, (int)rd->lineno, "line longer than %d bytes",
                 SPART_MAX_RECORD), -1;
   }
   while (n > 0 && (rd->line[n - 1] == '\n' || rd->line[n - 1] == '\r')) {
     rd->line[--n] = 0;
   }
+
+  /* a UTF-8 byte order mark at the start of the stream is not data */
+  if (rd->lineno == 1 && n >= 3 && memcmp(rd->line, "\xef\xbb\xbf", 3) == 0) {
+    memmove(rd->line, rd->line + 3, n - 2);
+    n -= 3;
+  }
   rd->pos = 0;
-  rd->len = (size_t)n;
+  rd->len = n;
   return 1;
+}
+
+
+/* give the current line back: the next next_line returns it again */
+static void unread_line(spart_reader *rd) {
+  rd->pending = 1;
+  rd->pos = rd->len;
 }
 
 
@@ -271,6 +319,10 @@ static int json_gather(spart_reader *rd, int *start, spart_err *err) {
         }
         return r;
       }
+      if (rd->reclen > 0 && rd->len > 0 && (rd->line[0] == '{' || rd->line[0] == 0x1e)) {
+        unread_line(rd); /* a new record starts: the one gathered so far is cut short */
+        return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+      }
       if (rd->reclen > 0) {
         if (grow(&rd->rec, &rd->reccap, rd->reclen + 2) != 0) {
           return fail(err, SPART_ENOMEM, (int)rd->lineno, "out of memory"), -1;
@@ -302,6 +354,10 @@ static int json_gather(spart_reader *rd, int *start, spart_err *err) {
         instr = !(ch == '"' && !esc);
         esc = ch == '\\' && !esc;
         continue;
+      }
+      if (ch == 0x1e) {
+        rd->pos--; /* RFC 7464: a record separator ends any record */
+        return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
       }
       instr = ch == '"';
       depth += (ch == '{') - (ch == '}');
@@ -391,6 +447,11 @@ static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
 
   /* the model, when it comes with the record */
   const cJSON *robot = cJSON_GetObjectItemCaseSensitive(obj, "robot");
+  if (robot && *m) {
+    cJSON_Delete(obj);
+    return fail(err, SPART_EDATA, start, rd->own ? "robot: only the first record may carry the model"
+                                                 : "robot: the model is given by -m");
+  }
   if (!*m) {
     if (!robot) {
       cJSON_Delete(obj);
@@ -425,12 +486,17 @@ static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
       cJSON_Delete(obj);
       return -SPART_EDATA;
     }
+    if (rd->st.has & 1u << k) {
+      cJSON_Delete(obj);
+      return fail(err, SPART_EDATA, start, "%s is given twice", fields[k].name);
+    }
+    rd->st.has |= 1u << k; /* fields this command does not use are checked all the same */
     double *v = field_ptr(&rd->st, *m, k, &count);
-    if (json_values(item, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err) != 0) {
+    if (json_values(item, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start,
+                    err) != 0) {
       cJSON_Delete(obj);
       return -SPART_EDATA;
     }
-    rd->st.has |= 1u << k;
   }
   cJSON_Delete(obj);
   return 1;
@@ -481,13 +547,14 @@ static int csv_line(spart_reader *rd, spart_err *err) {
 
 
 /* map a header name to a state value: qm_3, R0_1_2, wFm_2_6 */
-static int csv_column(const char *h, const spart_model *m, column *c, spart_err *err, int line) {
+static int csv_column(const char *h, const spart_model *m, unsigned reads, column *c,
+                      spart_err *err, int line) {
   const char *us = strchr(h, '_');
   c->field = -1;
   c->index = 0;
   int k = us ? field_find(h, (size_t)(us - h)) : -1;
-  if (k < 0) {
-    return 0;
+  if (k < 0 || !(reads & 1u << k)) {
+    return 0; /* not a state field, or one this command does not read: it passes through */
   }
   int idx[3] = {0, 0, 0}, nidx = 0, rows, count;
   const char *p = us;
@@ -506,18 +573,18 @@ static int csv_column(const char *h, const spart_model *m, column *c, spart_err 
   }
   rows = field_rows(m, k);
   count = rows * fields[k].cols;
-  int want = (rows > 1 && fields[k].cols > 1) ? 2 : 1;
+  int want = fields[k].rows == 3 || fields[k].rows == -1 ? 2 : 1; /* matrices: name_i_j */
   if (nidx != want) {
     return fail(err, SPART_EDATA, line, "column '%s': %s takes %d index%s", h, fields[k].name,
                 want, want > 1 ? "es" : "");
   }
-  int pos = want == 2 ? (idx[0] - 1) * fields[k].cols + idx[1] - 1 : idx[0] - 1;
+  long pos = want == 2 ? (long)(idx[0] - 1) * fields[k].cols + idx[1] - 1 : idx[0] - 1;
   if ((want == 2 && (idx[0] > rows || idx[1] > fields[k].cols)) || pos >= count) {
     return fail(err, SPART_EDATA, line, "column '%s' is out of range: model has %s of %s",
                 h, fields[k].name, want == 2 ? "more rows or columns than that" : "fewer values");
   }
   c->field = k;
-  c->index = pos;
+  c->index = (int)pos;
   return 0;
 }
 
@@ -528,6 +595,9 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     return r;
   }
   int line = (int)rd->lineno;
+  if (rd->line[0] == '{' || rd->line[0] == '[') {
+    return fail(err, SPART_EDATA, line, "expected a CSV header, got JSON (use -i json)"), -1;
+  }
   int n = csv_split(rd, 0);
   rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
   rd->cols = calloc((size_t)n, sizeof(column));
@@ -553,7 +623,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     if (!rd->colname[j]) {
       return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
     }
-    if (csv_column(rd->colname[j], m, &rd->cols[j], err, line) != 0) {
+    if (csv_column(rd->colname[j], m, rd->reads, &rd->cols[j], err, line) != 0) {
       return -1;
     }
     if (rd->cols[j].field < 0) {
@@ -587,7 +657,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
 
 static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
   if (!*m) {
-    return fail(err, SPART_EDATA, 0, "CSV input needs a model: give -m FILE");
+    return fail(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
   }
   if (rd->stm != *m && state_init(rd, *m) != 0) {
     return fail(err, SPART_ENOMEM, 0, "out of memory");
@@ -633,7 +703,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
 }
 
 
-/* R0 must be a rotation: R0 R0' = 1 to 1e-6, and det R0 = +1 */
+/* R0 must be a rotation: R0 R0' = 1 to 1e-5 (6 decimals give 2e-6), and det R0 = +1 */
 static int check_rotation(const double R[9], int line, spart_err *err) {
   double worst = 0;
   for (int a = 0; a < 3; a++) {
@@ -644,7 +714,7 @@ static int check_rotation(const double R[9], int line, spart_err *err) {
   }
   double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
                R[2] * (R[3] * R[7] - R[4] * R[6]);
-  if (worst > 1e-6) {
+  if (worst > 1e-5) {
     return fail(err, SPART_EDATA, line, "R0 is not a rotation: R0 R0' differs from 1 by %.3g",
                 worst);
   }
@@ -659,20 +729,18 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
   if (rd->dead) {
     return 0;
   }
-  if (rd->format == SPART_FMT_AUTO) {
-    int ch;
-    do {
-      ch = getc(rd->in);
-    } while (ch == ' ' || ch == '\t' || ch == '\r');
-    if (ch == '\n') {
-      rd->lineno++; /* blank first lines: decide on the next */
-      return spart_read(rd, m, st, err);
+  /* the format, from the first line that is not blank: JSON if it starts with {, [ or RS */
+  while (rd->format == SPART_FMT_AUTO) {
+    int r = next_line(rd, err);
+    if (r <= 0) {
+      return r;
     }
-    if (ch == EOF) {
-      return 0;
+    size_t k = strspn(rd->line, " \t");
+    if (k < rd->len) {
+      char ch = rd->line[k];
+      rd->format = ch == '{' || ch == '[' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
+      unread_line(rd); /* the format's reader takes this line again */
     }
-    ungetc(ch, rd->in);
-    rd->format = ch == '{' || ch == '[' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
   }
   int r = rd->format == SPART_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
   if (r > 0 && (rd->st.has & 1u << SPART_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
@@ -778,32 +846,74 @@ static int dims_of(const spart_writer *wr, int k, int *dims, int *nd) {
 }
 
 
+/* whether s (n bytes) is a number as JSON writes them */
+static int json_number(const char *s, size_t n) {
+  size_t i = s[0] == '-';
+  size_t d = i;
+  while (i < n && s[i] >= '0' && s[i] <= '9') {
+    i++;
+  }
+  if (i == d || (s[d] == '0' && i > d + 1)) {
+    return 0;
+  }
+  if (i < n && s[i] == '.') {
+    size_t f = ++i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+      i++;
+    }
+    if (i == f) {
+      return 0;
+    }
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-');
+    size_t e = ++i;
+    while (i < n && s[i] >= '0' && s[i] <= '9') {
+      i++;
+    }
+    if (i == e) {
+      return 0;
+    }
+  }
+  return i == n;
+}
+
+
+/* a CSV cell as a JSON value: a number as it was written, else the text, CSV quotes undone */
+static int add_json_cell(spart_writer *wr, const char *s, size_t n) {
+  if (n > 0 && json_number(s, n)) {
+    return add(wr, s, n);
+  }
+  char *tmp = malloc(n + 1);
+  size_t k = 0;
+  if (!tmp) {
+    return -1;
+  }
+  if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+    for (size_t i = 1; i + 1 < n; i++) {
+      tmp[k++] = s[i];
+      i += s[i] == '"' && s[i + 1] == '"'; /* "" is one quote */
+    }
+  } else {
+    memcpy(tmp, s, n);
+    k = n;
+  }
+  tmp[k] = 0;
+  cJSON *str = cJSON_CreateString(tmp);
+  char *txt = str ? cJSON_PrintUnformatted(str) : NULL;
+  int bad = !txt || addstr(wr, txt);
+  cJSON_free(txt);
+  cJSON_Delete(str);
+  free(tmp);
+  return bad;
+}
+
+
 /* a CSV cell copied from the input, or a JSON value for it */
 static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
   const char *s = rd->line + rd->cell[2 * j];
   size_t n = rd->cell[2 * j + 1];
-  if (!json) {
-    return add(wr, s, n);
-  }
-  char *tmp = strndup(s, n), *end;
-  if (!tmp) {
-    return -1;
-  }
-  errno = 0;
-  double x = strtod(tmp, &end);
-  int bad;
-  if (n > 0 && *end == 0 && isfinite(x) && !strchr(tmp, 'x') && !strchr(tmp, 'X')) {
-    char num[40];
-    bad = add(wr, num, (size_t)spu_dtoa(num, x));
-  } else {
-    cJSON *str = cJSON_CreateString(tmp);
-    char *txt = str ? cJSON_PrintUnformatted(str) : NULL;
-    bad = !txt || addstr(wr, txt);
-    cJSON_free(txt);
-    cJSON_Delete(str);
-  }
-  free(tmp);
-  return bad;
+  return json ? add_json_cell(wr, s, n) : add(wr, s, n);
 }
 
 
@@ -888,11 +998,11 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   int first = 1;
   for (int p = 0; pr && p < pr->npass && !bad; p++, first = 0) {
     if (!csv) {
-      cJSON *name = cJSON_CreateString(pr->colname[pr->pass[p]]);
-      char *txt = name ? cJSON_PrintUnformatted(name) : NULL;
-      bad = !txt || (!first && addstr(wr, ",")) || addstr(wr, txt) || addstr(wr, ":");
-      cJSON_free(txt);
-      cJSON_Delete(name);
+      const char *name = pr->colname[pr->pass[p]];
+      size_t len = strlen(name);
+      bad = (!first && addstr(wr, ",")) || (json_number(name, len) && addstr(wr, "\"")) ||
+            add_json_cell(wr, name, len) || (json_number(name, len) && addstr(wr, "\"")) ||
+            addstr(wr, ":");
     } else {
       bad = !first && addstr(wr, ",");
     }

@@ -24,6 +24,7 @@ typedef struct xstate {
   xmlParserCtxtPtr ctxt; /* the parser, for the line of errors raised without it */
   int entity_line; /* line of the first entity declaration, 0 if none */
   int fatal;       /* msg holds a fatal error */
+  int oom;         /* libxml2 ran out of memory */
   int line;        /* line of msg */
   char msg[400];   /* the first (fatal) error, empty if none */
 } xstate;
@@ -150,6 +151,9 @@ static void keep_error(xstate *st, xmlErrorPtr e) {
 #endif
   char *huge;
   size_t n;
+  if (st && e && e->code == XML_ERR_NO_MEMORY) {
+    st->oom = 1;
+  }
   if (!st || !e || !e->message || e->level < XML_ERR_ERROR || e->domain == XML_FROM_NAMESPACE ||
       st->fatal || (st->msg[0] && e->level != XML_ERR_FATAL)) {
     return;
@@ -257,15 +261,16 @@ static int parse_xml(urdf *u, const char *buf, int len) {
     return fail(u->err, st.line, "an element with more than %d attributes", MAX_ATTRIBUTES);
   }
   xmlInitParser();
-  ctxt = xmlCreateMemoryParserCtxt(buf, len);
-  if (!ctxt) {
-    return oom(u->err);
-  }
 
   /* errors raised without the context come to st too, for the parse only */
   old_serror = xmlStructuredError;
   old_sctx = xmlStructuredErrorContext;
   xmlSetStructuredErrorFunc(&st, on_global_error);
+  ctxt = xmlCreateMemoryParserCtxt(buf, len);
+  if (!ctxt) {
+    xmlSetStructuredErrorFunc(old_sctx, old_serror);
+    return oom(u->err);
+  }
   xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                               XML_PARSE_BIG_LINES);
   ctxt->_private = &st;
@@ -278,9 +283,13 @@ static int parse_xml(urdf *u, const char *buf, int len) {
   u->doc = ctxt->myDoc;
   ctxt->myDoc = NULL;
   wellformed = ctxt->wellFormed;
+  st.oom |= ctxt->errNo == XML_ERR_NO_MEMORY;
   xmlFreeParserCtxt(ctxt);
   xmlSetStructuredErrorFunc(old_sctx, old_serror);
 
+  if (st.oom) {
+    return oom(u->err); /* not "not XML": libxml2 may have had no memory left for a message */
+  }
   if (st.entity_line) {
     return fail(u->err, st.entity_line, "entity declarations are not allowed");
   }

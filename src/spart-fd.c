@@ -10,7 +10,8 @@ static const spart_tool tool = {
     "Options:\n"
     "      --fixed-base     the base does not move (u0 = 0): writes umdot only\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n",
-    SPART_OPT_FIXED | SPART_OPT_GRAVITY};
+    SPART_OPT_FIXED | SPART_OPT_GRAVITY,
+    SPART_READS_VEL | SPART_READS(tau0) | SPART_READS(taum) | SPART_READS_WRENCH};
 
 
 /* accelerations of one record */

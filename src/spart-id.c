@@ -12,7 +12,8 @@ static const spart_tool tool = {
     "                       base acceleration u0dot instead (u0dot of the input is ignored)\n"
     "      --fixed-base     the base does not move (u0 = u0dot = 0): tau0 is its reaction\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n",
-    SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FLOATING};
+    SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FLOATING,
+    SPART_READS_VEL | SPART_READS(u0dot) | SPART_READS(umdot) | SPART_READS_WRENCH};
 
 
 /* forces of one record */

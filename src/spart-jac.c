@@ -12,7 +12,8 @@ static const spart_tool tool = {
     "      --point X,Y,Z    the point in the link frame, from the link CoM (default: the CoM)\n"
     "      --dot            also the time derivatives J0dot, Jmdot\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n",
-    SPART_OPT_LINK};
+    SPART_OPT_LINK,
+    SPART_READS_VEL};
 
 
 /* the Jacobian of the point, its derivative, the NOC */

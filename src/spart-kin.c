@@ -10,7 +10,8 @@ static const spart_tool tool = {
     "link CoMs), e (n x 3: joint axes), g (n x 3: joint to link CoM), r_com (3: system CoM);\n"
     "t0 (6), tL (n x 6) with velocities; t0dot (6), tLdot (n x 6) with accelerations.\n"
     "Twists are [omega; v] at link CoMs, all in the inertial frame.\n",
-    0};
+    0,
+    SPART_READS_VEL | SPART_READS(u0dot) | SPART_READS(umdot)};
 
 
 /* poses, and twists and rates when the record gives them */

@@ -67,7 +67,8 @@ int main(int argc, char **argv) {
       return SPART_EXIT_DATA;
     }
     spart_cli_error(prog, NULL, 0, "%s", err.msg);
-    return SPART_EXIT_DATA; /* an input that cannot be read is bad input (SPEC.md) */
+    /* an input that cannot be read is bad input (SPEC.md); out of memory is a system error */
+    return err.code == SPART_ENOMEM ? SPART_EXIT_IO : SPART_EXIT_DATA;
   }
 
   /* write */

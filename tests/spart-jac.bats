@@ -41,13 +41,20 @@ close(matvec(N, st["u0"] + st["um"]), k["t0"] + [x for t in k["tL"] for x in t],
 '
 }
 
-@test "a link out of range or unknown is bad input" {
+@test "a link out of range or unknown is bad input, found once before any record" {
   run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 99 <<< '{}'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-jac: <stdin>:1: --link 99: model has links 0 to 7" ]
-  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link wrist <<< '{}'
+  [ -z "$output" ]
+  [ "$stderr" = "spart-jac: --link 99: model has links 0 to 7" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link wrist -k <<< $'{}\n{}'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-jac: <stdin>:1: --link: no link named 'wrist'" ]
+  [ "$stderr" = "spart-jac: --link: no link named 'wrist'" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link wrist < /dev/null
+  [ "$status" -eq 1 ]
+  robot=$(urdf2robot "$MODELS/SC_3DoF.urdf" | tr -d '\n')
+  run --separate-stderr spart-jac --link 9 <<< "{\"robot\": $robot}"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-jac: <stdin>:1: --link 9: model has links 0 to 5" ]
 }
 
 @test "--dot needs no more than the velocities and adds J0dot and Jmdot" {

@@ -107,10 +107,10 @@ for row in r:
       [[ "${lines[1]}" == '0.5,"a, b",'* ]]; }
 }
 
-@test "CSV in, JSON out carries pass-through cells as numbers or strings" {
+@test "CSV in, JSON out carries pass-through cells as numbers written as they were, or strings" {
   traj 1 | { run --separate-stderr spart-id -m "$(M)" --fixed-base;
     [ "$status" -eq 0 ]
-    [[ "$output" == '{"time":0,"label":"pose0","tau0":'* ]]; }
+    [[ "$output" == '{"time":0.00,"label":"pose0","tau0":'* ]]; }
 }
 
 @test "RFC 7464 sequences in and out with --seq" {
@@ -143,4 +143,84 @@ for row in r:
   [ "$status" -eq 0 ]
   last=$(printf '%s' "$output" | tr '\r' '\n' | grep . | tail -n 1)
   [[ "$last" =~ ^spart-id:\ 3000\ records,\ [0-9]+\ records/s ]]
+}
+
+@test "wFm of a one-link model takes a link and a component index in CSV" {
+  cat > "$BATS_TEST_TMPDIR/one.urdf" <<'URDF'
+<robot name="one"><link name="b"><inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<link name="l"><inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial></link>
+<joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint></robot>
+URDF
+  a=$(printf 'wFm_1_1,wFm_1_2,wFm_1_3,wFm_1_4,wFm_1_5,wFm_1_6\n0,0,0,0,1,0\n' | spart-fd -m "$BATS_TEST_TMPDIR/one.urdf")
+  b=$(spart-fd -m "$BATS_TEST_TMPDIR/one.urdf" <<< '{"wFm": [[0, 0, 0, 0, 1, 0]]}')
+  [ -n "$a" ]
+  [ "$a" = "$b" ]
+}
+
+@test "a UTF-8 byte order mark before JSON or CSV is not data" {
+  a=$(printf '\xef\xbb\xbf{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}\n' | spart-id -m "$(M)")
+  b=$(printf '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}\n' | spart-id -m "$(M)")
+  [ -n "$a" ]
+  [ "$a" = "$b" ]
+  run --separate-stderr bash -c "printf '\xef\xbb\xbftime,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,0,0,0,0,0,0,0\n' | spart-id -m '$(M)' -o csv"
+  [ "$status" -eq 0 ]
+  [[ "${lines[0]}" == time,tau0_1,* ]]
+}
+
+@test "an unterminated JSON record costs only itself, with --keep-going" {
+  run --separate-stderr spart-id -m "$(M)" -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]\n{"qm": [1, 0, 0, 0, 0, 0, 0]}\n{}'
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-id: <stdin>:1: unterminated JSON object" ]
+  printf '\x1e{"qm": [0, 0\n\x1e{}\n\x1e{}\n' |
+    { run --separate-stderr spart-id -m "$(M)" -k --seq;
+      [ "$status" -eq 1 ]
+      [ "${#lines[@]}" -eq 2 ]; }
+}
+
+@test "--csv on JSON input is refused, not read as a header" {
+  run --separate-stderr spart-id -m "$(M)" --csv <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-id: <stdin>:1: expected a CSV header, got JSON (use -i json)" ]
+}
+
+@test "pass-through cells keep their text in JSON output: long integers, trailing zeros, quotes" {
+  printf 't_ns,gain,note,"odd ""name""",qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1700000000123456789,0.10,"a, ""b""",x,0,0,0,0,0,0,0\n' |
+    { run --separate-stderr spart-id -m "$(M)";
+      [ "$status" -eq 0 ]
+      [[ "$output" == '{"t_ns":1700000000123456789,"gain":0.10,"note":"a, \"b\"","odd \"name\"":"x","tau0":'* ]]; }
+}
+
+@test "state columns a command does not read pass through unchanged" {
+  printf 'time,taum_1,taum_2\n0.5,1,2\n' |
+    { run --separate-stderr spart-kin -m "$(M)" -o csv;
+      [ "$status" -eq 0 ]
+      [[ "${lines[0]}" == time,taum_1,taum_2,RJ_1_1_1,* ]]
+      [[ "${lines[1]}" == 0.5,1,2,* ]]; }
+}
+
+@test "a rotation written with 6 decimals is a rotation; a skewed one is not" {
+  run --separate-stderr spart-kin -m "$(M)" <<< '{"R0": [[0.936293, -0.289629, 0.198669], [0.312992, 0.944702, -0.097843], [-0.159345, 0.153792, 0.975170]]}'
+  [ "$status" -eq 0 ]
+  run --separate-stderr spart-kin -m "$(M)" <<< '{"R0": [[1, 0.01, 0], [0, 1, 0], [0, 0, 1]]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-kin: <stdin>:1: R0 is not a rotation"* ]]
+}
+
+@test "a key given twice, or a robot beside -m, is refused" {
+  run --separate-stderr spart-id -m "$(M)" <<< '{"qm": [0,0,0,0,0,0,0], "qm": [1,0,0,0,0,0,0]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: qm is given twice" ]
+  run --separate-stderr spart-id -m "$(M)" <<< '{"robot": {}}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: robot: the model is given by -m" ]
+  run --separate-stderr spart-id -m - <<< '{}'
+  [ "$status" -eq 2 ]
+}
+
+@test "a column index too large for an int is out of range, not wrapped" {
+  run --separate-stderr spart-id -m "$(M)" <<< $'wFm_1000000000_6\n1'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-id: <stdin>:1: column 'wFm_1000000000_6' is out of range"* ]]
 }

@@ -1,0 +1,118 @@
+/* fuzz_records.h -- the body of the state-record harnesses (fuzz_json.c, fuzz_csv.c): records
+   read through the public API (spart_reader_new, spart_read) from a memory stream, with one
+   fixed model, computed and written as a command would, with --keep-going */
+#ifndef SPART_FUZZ_RECORDS_H
+#define SPART_FUZZ_RECORDS_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static spart_model *fuzz_m;
+static spart_data *fuzz_d;
+static FILE *fuzz_null;
+
+
+/* the model: $SPART_FUZZ_MODEL, else models/SC_3DoF.urdf (scripts/fuzz.sh runs from the top) */
+static void fuzz_records_init(void) {
+  const char *path = getenv("SPART_FUZZ_MODEL");
+  spart_err err = {0};
+  fuzz_m = spart_model_load(path ? path : "models/SC_3DoF.urdf", &err);
+  FUZZ_CHECK(fuzz_m != NULL, "cannot load the model: %s", err.msg);
+  fuzz_d = spart_data_new(fuzz_m);
+  fuzz_null = fopen("/dev/null", "w");
+  FUZZ_CHECK(fuzz_d && fuzz_null, "out of memory or no /dev/null");
+}
+
+
+/* every value of a record that was read is finite */
+static void fuzz_check_state(const spart_state *st, const spart_model *m) {
+  const double *fixed[5] = {st->R0, st->r0, st->u0, st->u0dot, st->tau0};
+  const int nfixed[5] = {9, 3, 6, 6, 6};
+  FUZZ_CHECK(st->line >= 1, "record line %d", st->line);
+  for (int f = 0; f < 5; f++) {
+    for (int k = 0; k < nfixed[f]; k++) {
+      FUZZ_CHECK(isfinite(fixed[f][k]), "field %d[%d] is not finite", f, k);
+    }
+  }
+  for (int k = 0; k < m->nq; k++) {
+    FUZZ_CHECK(isfinite(st->qm[k]) && isfinite(st->um[k]) && isfinite(st->umdot[k]) &&
+               isfinite(st->taum[k]), "joint value %d is not finite", k);
+  }
+  for (int k = 0; k < 6 * m->nb; k++) {
+    FUZZ_CHECK(isfinite(st->wF[k]), "wF[%d] is not finite", k);
+  }
+}
+
+
+/* own: the model comes with the first record ("robot"), as without -m; else fuzz_m */
+static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, int own) {
+  FILE *in = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
+  spart_model *model = own ? NULL : fuzz_m;
+  spart_data *d = own ? NULL : fuzz_d;
+  spart_reader *rd;
+  spart_writer *wr;
+  size_t calls = 0;
+
+  FUZZ_CHECK(in != NULL, "fmemopen failed");
+  rd = spart_reader_new(in, "<fuzz>", format, seq, 0);
+  wr = spart_writer_new(fuzz_null, format == SPART_FMT_JSON ? SPART_FMT_JSON : SPART_FMT_CSV, seq,
+                        0);
+  FUZZ_CHECK(rd && wr, "out of memory");
+
+  /* read until the end as --keep-going does: a bad record is skipped */
+  for (;;) {
+    spart_model *m = model;
+    spart_state *st = NULL;
+    spart_err err = {0};
+    int r = spart_read(rd, &m, &st, &err);
+    /* every call consumes input: at most one record per byte, and the end */
+    FUZZ_CHECK(++calls <= size + 2, "%zu calls to spart_read on %zu bytes", calls, size);
+    if (r == 0) {
+      break;
+    }
+    if (r < 0) {
+      fuzz_check_err(&err);
+      if (r == -SPART_EDATA) {
+        continue;
+      }
+      break;
+    }
+    FUZZ_CHECK(r == 1 && st != NULL && m != NULL, "spart_read returned %d", r);
+    FUZZ_CHECK(model ? m == model : m == spart_reader_model(rd), "the model changed");
+    if (!model) {
+      /* the model of the first record: a model that was read passes its check */
+      spart_err merr = {0};
+      model = m;
+      FUZZ_CHECK(spart_model_check(m, &merr) == 0, "a model that fails its check: %s", merr.msg);
+      d = spart_data_new(m);
+      FUZZ_CHECK(d != NULL, "out of memory");
+    }
+    fuzz_check_state(st, m);
+
+    /* compute and write as spart-kin does */
+    spart_fk(m, d, st->R0, st->r0, st->qm);
+    spart_velocity(m, d, st->u0, st->um);
+    spart_put(wr, "qm", st->qm, m->nq, -1, -1);
+    spart_put(wr, "rL", d->xpos + 3, m->nb - 1, 3, -1);
+    spart_put(wr, "r_com", d->com, 3, -1, -1);
+    if (spart_emit(wr, rd, &err) != 0) {
+      fuzz_check_err(&err);
+    }
+  }
+  if (own) {
+    spart_data_free(d);
+  }
+  spart_writer_free(wr);
+  spart_reader_free(rd);
+  fclose(in);
+  clearerr(fuzz_null);
+  return 0;
+}
+
+#endif
