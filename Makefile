@@ -82,9 +82,18 @@ demo: all
 bench: all
 	sh scripts/bench.sh
 
+# the libFuzzer harnesses of fuzz/ (clang; sh scripts/fuzz-deps.sh), each for FUZZ_SECONDS
+FUZZ_SECONDS = 60
+fuzz: all
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
+
 # every command under valgrind: no memory error, no leak
 valgrind: all
 	sh scripts/valgrind.sh
+
+# the model JSON of every bundled URDF, beside it (deterministic: a diff means a change)
+models: bin/urdf2robot
+	for f in models/*.urdf; do bin/urdf2robot "$$f" > "$${f%.urdf}.json" || exit 1; done
 
 lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
@@ -107,4 +116,4 @@ uninstall:
 clean:
 	rm -rf bin build lib/*.o lib/libspart.a $(UNIT)
 
-.PHONY: all test check sanitize asan demo bench valgrind lint-man format install uninstall clean
+.PHONY: all test check sanitize asan demo bench valgrind fuzz models lint-man format install uninstall clean

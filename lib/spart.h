@@ -42,8 +42,8 @@ typedef struct spart_err {
 /* joint types: SPART's codes */
 enum { SPART_JNT_FIXED = 0, SPART_JNT_REVOLUTE = 1, SPART_JNT_PRISMATIC = 2 };
 
-/* numerical warnings, counted in spart_data.warn */
-enum { SPART_WARN_NONFINITE = 0, SPART_WARN_SINGULAR, SPART_NWARN };
+/* numerical failures, counted in spart_data.warn with the body in warn_body */
+enum { SPART_WARN_SINGULAR = 0, SPART_NWARN };
 
 /* ---------------------------------------------------------------------------------------------
  * model: read-only after it is loaded

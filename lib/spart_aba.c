@@ -52,11 +52,7 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
         return -SPART_ENUM;
       }
       /* Ia = IA - U U'/D */
-      for (int r = 0; r < 6; r++) {
-        for (int k = 0; k < 6; k++) {
-          IA[6 * r + k] -= U[r] * U[k] / d->D[i];
-        }
-      }
+      spu_mat6_downdate(IA, U, d->D[i]);
     }
 
     /* pa = pA + Ia c + U u/D, then both move to the parent */

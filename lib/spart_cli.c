@@ -109,7 +109,8 @@ static void help(const spart_tool *t) {
   printf("Common options:\n"
          "  -m, --model FILE     the model: a .urdf or a model JSON (urdf2robot); without it,\n"
          "                       stdin is one JSON object {\"robot\": MODEL, STATE...}\n"
-         "  -i, --input FORMAT   json or csv (default: csv unless the input starts with '{')\n"
+         "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
+         "                       blank starts with '{', '[' or RS, else csv)\n"
          "      --csv            same as --input csv\n"
          "  -o, --output FORMAT  json (one object a line, the default) or csv\n"
          "      --seq            JSON records as RFC 7464 text sequences\n"
@@ -118,7 +119,9 @@ static void help(const spart_tool *t) {
          "  -h, --help           show this help\n"
          "  -V, --version        show the version\n\n"
          "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
-         "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.\n"
+         "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  An\n"
+         "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
+         "pass through to the output.\n"
          "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
          t->name);
 }
@@ -450,15 +453,9 @@ double *spart_session_buf(spart_session *s, int slot, size_t n) {
 
 
 int spart_session_close(spart_session *s) {
-  static const char *what[SPART_NWARN] = {"non-finite result", "singular matrix"};
   int status = s->status;
   if (s->tty && now() > s->t0 + 0.5) {
     progress(s, 1);
-  }
-  for (int k = 0; s->d && k < SPART_NWARN; k++) {
-    if (s->d->warn[k] > 1) {
-      spart_cli_error(s->tool->name, NULL, 0, "%d records had a %s", s->d->warn[k], what[k]);
-    }
   }
   if (s->nbad > 0 && s->o.keep_going) {
     spart_cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);

@@ -74,6 +74,9 @@ void spu_inert_to_mat6(double M[36], const double I[10]);
 /* M (6x6, row-major, symmetric) moved from point b = a + d to point a: B' M B; in place */
 void spu_mat6shift(double M[36], const double d[3]);
 
+/* M -= U U' / D for a 6x6 row-major M (the articulated-body update, RBDA eq. 7.36) */
+void spu_mat6_downdate(double M[36], const double U[6], double D);
+
 /* res = M * v for a 6x6 row-major M */
 void spu_mulm6v(double res[6], const double M[36], const double v[6]);
 

@@ -130,6 +130,15 @@ void spu_mat6shift(double M[36], const double d[3]) {
 }
 
 
+void spu_mat6_downdate(double M[36], const double U[6], double D) {
+  for (int r = 0; r < 6; r++) {
+    for (int k = 0; k < 6; k++) {
+      M[6 * r + k] -= U[r] * U[k] / D;
+    }
+  }
+}
+
+
 void spu_mulm6v(double res[6], const double M[36], const double v[6]) {
   for (int r = 0; r < 6; r++) {
     const double *a = M + 6 * r;

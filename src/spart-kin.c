@@ -5,10 +5,12 @@ static const spart_tool tool = {
     "spart-kin", "[OPTIONS] [-m MODEL] < STATES",
     "Kinematics (SPART Kinematics, Velocities, Accelerations, Center_of_Mass).  For each state\n"
     "record, writes the poses of every joint and link (inertial frame), and their twists when\n"
-    "the record gives velocities (u0 or um), and twist rates when it gives accelerations.\n\n"
+    "the record gives velocities or accelerations, and twist rates when it gives\n"
+    "accelerations (u0dot or umdot).\n\n"
     "Outputs: RJ, RL (n x 3x3: joint and link orientations), rJ, rL (n x 3: joint positions,\n"
     "link CoMs), e (n x 3: joint axes), g (n x 3: joint to link CoM), r_com (3: system CoM);\n"
-    "t0 (6), tL (n x 6) with velocities; t0dot (6), tLdot (n x 6) with accelerations.\n"
+    "t0 (6), tL (n x 6) with velocities or accelerations; t0dot (6), tLdot (n x 6) with\n"
+    "accelerations.\n"
     "Twists are [omega; v] at link CoMs, all in the inertial frame.\n",
     0,
     SPART_READS_VEL | SPART_READS(u0dot) | SPART_READS(umdot)};

@@ -36,6 +36,26 @@ bad() {
   [ "$stderr" = "$2" ]
 }
 
+# run COMMAND... measuring it: sets status, output, stderr as run does, ms (wall time) and rss
+# (peak resident memory, KB)
+bounded() {
+  python3 - "$BATS_TEST_TMPDIR" "$@" <<'PY'
+import resource, subprocess, sys, time
+tmp, cmd = sys.argv[1], sys.argv[2:]
+t = time.time()
+p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+t = time.time() - t
+open(tmp + "/b.out", "wb").write(p.stdout)
+open(tmp + "/b.err", "wb").write(p.stderr)
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+open(tmp + "/b.usage", "w").write("%d %d %d\n" % (p.returncode, t * 1000, rss))
+PY
+  read -r status ms rss < "$BATS_TEST_TMPDIR/b.usage"
+  output=$(cat "$BATS_TEST_TMPDIR/b.out")
+  stderr=$(cat "$BATS_TEST_TMPDIR/b.err")
+  echo "# $*: exit $status, $ms ms, $rss KB"
+}
+
 # two_links with a sed script applied, as $BATS_TEST_TMPDIR/NAME; prints the path
 variant() {
   two_links > /dev/null
@@ -333,6 +353,42 @@ EOF
   [[ "$stderr" == "urdf2robot: cannot open $BATS_TEST_TMPDIR/no/such/dir.json: "* ]]
 }
 
+@test "a write error (disk full) is reported once and exits 3, for the model, the summary and --help" {
+  for args in "$MODELS/2_iiwa_base.urdf" "-s $MODELS/2_iiwa_base.urdf" "--help" "--version"; do
+    # shellcheck disable=SC2086
+    run --separate-stderr bash -c 'urdf2robot "$@" > /dev/full' _ $args
+    [ "$status" -eq 3 ]
+    [ "$stderr" = "urdf2robot: write error: No space left on device" ]
+  done
+  run --separate-stderr urdf2robot -o /dev/full "$MODELS/2_iiwa_base.urdf"
+  [ "$status" -eq 3 ]
+  [ "$stderr" = "urdf2robot: write error: No space left on device" ]
+}
+
+@test "a closed output pipe ends urdf2robot quietly" {
+  # 5 MB of model JSON: more than a pipe holds, so urdf2robot is still writing when head leaves
+  python3 - "$BATS_TEST_TMPDIR/chain.urdf" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write('<robot name="chain">\n<link name="l0"/>\n')
+    for i in range(1, 10001):
+        f.write('<link name="l%d"/><joint name="j%d" type="revolute"><parent link="l%d"/>'
+                '<child link="l%d"/></joint>\n' % (i, i, i - 1, i))
+    f.write('</robot>\n')
+PY
+  run --separate-stderr bash -c 'urdf2robot "$1" | head -n 1; echo "${PIPESTATUS[0]}" >&2' _ \
+    "$BATS_TEST_TMPDIR/chain.urdf"
+  [ "$status" -eq 0 ]
+  [ "$output" = "{" ]
+  # killed by SIGPIPE (128 + 13), silently
+  [ "$stderr" = 141 ]
+  # where SIGPIPE is ignored, the write fails with EPIPE: exit 3, silently too
+  run --separate-stderr bash -c 'trap "" PIPE; urdf2robot "$1" | head -n 1; echo "${PIPESTATUS[0]}" >&2' _ \
+    "$BATS_TEST_TMPDIR/chain.urdf"
+  [ "$output" = "{" ]
+  [ "$stderr" = 3 ]
+}
+
 @test "--summary draws the tree with masses, totals and warnings" {
   f=$(urdf summary.urdf <<'EOF'
 <robot name="sum">
@@ -397,7 +453,7 @@ PY
   {
     echo '<robot name="long">'
     echo '<link name="a"/>'
-    for _ in $(seq 70000); do echo '<!-- -->'; done
+    yes '<!-- -->' | head -n 70000
     echo '<link name="b"><inertial><mass value="heavy"/></inertial></link>'
     echo '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>'
     echo '</robot>'
@@ -653,13 +709,26 @@ EOF
 <robot name="&g;"><link name="&g;"/></robot>
 EOF
   )
-  start=$(date +%s%N)
-  run --separate-stderr timeout 10 urdf2robot "$f"
-  elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+  bounded urdf2robot "$f"
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "urdf2robot: $f:3: entity declarations are not allowed" ]
-  [ "$elapsed" -lt 2000 ]
+  [ "$ms" -lt 2000 ]
+  [ "$rss" -lt 50000 ]
+}
+
+@test "a quadratic blowup (one 50 kB entity used 50,000 times) is refused at once" {
+  python3 - "$BATS_TEST_TMPDIR/quad.urdf" <<'PY'
+import sys
+open(sys.argv[1], "w").write('<?xml version="1.0"?>\n<!DOCTYPE robot [\n<!ENTITY big "%s">\n]>\n'
+                             '<robot name="r"><link name="a">%s</link></robot>\n'
+                             % ("x" * 50000, "&big;" * 50000))
+PY
+  bounded urdf2robot "$BATS_TEST_TMPDIR/quad.urdf"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $BATS_TEST_TMPDIR/quad.urdf:3: entity declarations are not allowed" ]
+  [ "$ms" -lt 2000 ]
+  [ "$rss" -lt 50000 ]
 }
 
 @test "an external entity is refused and the file it names is never read" {
@@ -694,6 +763,167 @@ EOF
 EOF
   )
   bad "$f" "urdf2robot: $f:4: entity 'undeclared' not defined"
+}
+
+@test "an external DTD, XInclude, a stylesheet or a schema location never opens a connection" {
+  # a listener on the loopback: a connection to it would be a fetch
+  run python3 - <<'PY'
+import socket, subprocess
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(8)
+s.settimeout(0.3)
+url = "http://127.0.0.1:%d" % s.getsockname()[1]
+docs = [
+    '<!DOCTYPE robot SYSTEM "%s/robot.dtd">\n<robot name="r"><link name="a"/></robot>',
+    '<!DOCTYPE robot PUBLIC "-//X//DTD R//EN" "%s/robot.dtd">\n<robot name="r"><link name="a"/></robot>',
+    '<robot name="r" xmlns:xi="http://www.w3.org/2001/XInclude"><link name="a"/>'
+    '<xi:include href="%s/more.urdf"/><xi:include href="/etc/passwd" parse="text"/></robot>',
+    '<?xml-stylesheet type="text/xsl" href="%s/s.xsl"?>\n<robot name="r" '
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+    'xsi:noNamespaceSchemaLocation="%s/s.xsd"><link name="a"/></robot>',
+]
+for doc in docs:
+    doc = '<?xml version="1.0"?>\n' + doc.replace("%s", url)
+    p = subprocess.run(["urdf2robot", "-s", "-"], input=doc, capture_output=True, text=True,
+                       timeout=20)
+    assert p.returncode == 0 and p.stderr == "", (doc, p.stderr)
+    # nothing was included: the base link alone
+    assert "n_links_joints 0" in p.stdout and "root:" not in p.stdout, p.stdout
+    try:
+        c, _ = s.accept()
+        raise SystemExit("urdf2robot connected to %s for %s" % (url, doc))
+    except socket.timeout:
+        pass
+print("no connection")
+PY
+  [ "$status" -eq 0 ]
+  [ "$output" = "no connection" ]
+}
+
+@test "an attribute of 20 MB is refused quickly, in bounded memory" {
+  python3 -c 'import sys; open(sys.argv[1], "w").write(
+    "<robot name=\"r\">\n<link name=\"%s\"/></robot>\n" % ("x" * 20000000))' \
+    "$BATS_TEST_TMPDIR/attr.urdf"
+  bounded urdf2robot "$BATS_TEST_TMPDIR/attr.urdf"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $BATS_TEST_TMPDIR/attr.urdf:2: attValue length too long" ]
+  [ "$ms" -lt 2000 ]
+  # the file is read whole (20 MB), and libxml2 holds at most 10 MB of it
+  [ "$rss" -lt 100000 ]
+}
+
+@test "an element with more than 1000 attributes is refused before libxml2 compares them all" {
+  # libxml2 2.9 checks every attribute against every other: 200,000 take minutes
+  python3 - "$BATS_TEST_TMPDIR/attrs.urdf" <<'PY'
+import sys
+attrs = " ".join('a%d="1"' % i for i in range(200000))
+open(sys.argv[1], "w").write('<robot name="r">\n<!-- <x a="1"> -->\n<link name="a" %s/>\n</robot>\n'
+                             % attrs)
+PY
+  bounded urdf2robot "$BATS_TEST_TMPDIR/attrs.urdf"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $BATS_TEST_TMPDIR/attrs.urdf:3: an element with more than 1000 attributes" ]
+  [ "$ms" -lt 2000 ]
+  # 1000 are fine (name and 999 more); '=' in values, comments and CDATA is no attribute
+  python3 - "$BATS_TEST_TMPDIR/ok.urdf" <<'PY'
+import sys
+attrs = " ".join('a%d="x=y"' % i for i in range(999))
+open(sys.argv[1], "w").write('<robot name="r"><link name="a" %s/><!-- %s --><x><![CDATA[%s]]></x>'
+                             '</robot>\n' % (attrs, "=" * 2000, "=" * 2000))
+PY
+  run --separate-stderr urdf2robot -s "$BATS_TEST_TMPDIR/ok.urdf"
+  [ "$status" -eq 0 ]
+}
+
+@test "elements nested 100,000 deep are refused quickly at depth 256" {
+  python3 -c 'import sys; open(sys.argv[1], "w").write(
+    "<robot name=\"r\"><link name=\"a\"/>" + "<g>" * 100000 + "</g>" * 100000 + "</robot>")' \
+    "$BATS_TEST_TMPDIR/deep.urdf"
+  bounded bash -c 'ulimit -s 1024 && exec urdf2robot "$1"' _ "$BATS_TEST_TMPDIR/deep.urdf"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $BATS_TEST_TMPDIR/deep.urdf:1: excessive depth in document: 256" ]
+  [ "$ms" -lt 2000 ]
+  # 200 levels are fine
+  python3 -c 'import sys; open(sys.argv[1], "w").write(
+    "<robot name=\"r\"><link name=\"a\"/>" + "<g>" * 200 + "</g>" * 200 + "</robot>")' \
+    "$BATS_TEST_TMPDIR/deep.urdf"
+  run --separate-stderr bash -c 'ulimit -s 1024 && urdf2robot -s "$1"' _ "$BATS_TEST_TMPDIR/deep.urdf"
+  [ "$status" -eq 0 ]
+}
+
+@test "two million elements are read in time and memory linear in the file" {
+  for n in 500000 2000000; do
+    python3 -c 'import sys; open(sys.argv[1], "w").write(
+      "<robot name=\"r\"><link name=\"a\"/>" + "<gazebo/>" * int(sys.argv[2]) + "</robot>")' \
+      "$BATS_TEST_TMPDIR/many.urdf" "$n"
+    bounded urdf2robot -s "$BATS_TEST_TMPDIR/many.urdf"
+    [ "$status" -eq 0 ]
+    eval "ms$n=$ms rss$n=$rss"
+  done
+  # 4.5 MB against 18 MB: some 140 bytes a node in libxml2's tree, 4 times as many
+  [ "$rss2000000" -lt $((rss500000 * 9 / 2)) ]
+  [ "$ms2000000" -lt $((ms500000 * 6 + 500)) ]
+}
+
+@test "out of memory is reported as such (exit 3), never as bad XML" {
+  if ldd "$(command -v urdf2robot)" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+    skip "a sanitizer needs more address space than the limits here"
+  fi
+  python3 - "$BATS_TEST_TMPDIR/big.urdf" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write('<robot name="chain">\n<link name="l0"/>\n')
+    for i in range(1, 20001):
+        f.write('<link name="l%d"><inertial><mass value="1"/></inertial></link><joint name="j%d" '
+                'type="revolute"><parent link="l%d"/><child link="l%d"/></joint>\n' % (i, i, i - 1, i))
+    f.write('</robot>\n')
+PY
+  ran=0
+  for kb in 40000 50000 60000 70000 80000 100000 120000 160000; do
+    # 99: too little to even load the libraries (127)
+    run --separate-stderr bash -c 'ulimit -v "$1" && urdf2robot -s "$2" > /dev/null
+      s=$?; [ "$s" -ne 127 ] || s=99; exit "$s"' _ "$kb" "$BATS_TEST_TMPDIR/big.urdf"
+    echo "# ulimit -v $kb: exit $status: $stderr"
+    [ "$status" -ne 99 ] || continue
+    ran=$((ran + 1))
+    [ "$status" -eq 0 ] || [ "$status:$stderr" = "3:urdf2robot: out of memory" ]
+  done
+  [ "$ran" -gt 0 ]
+}
+
+@test "libxml2's messages are one line, and libxml2 prints nothing itself" {
+  printf '<robot name="\x92en"><link name="a"/></robot>\n' > "$BATS_TEST_TMPDIR/latin.urdf"
+  bad "$BATS_TEST_TMPDIR/latin.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/latin.urdf:1: input is not proper UTF-8, indicate encoding !"
+  # an encoding error is raised outside the parser: libxml2 would print it on stderr
+  printf '<?xml version="1.0" encoding="ISO-2022-JP"?><robot name="\x1b$B\xff\xff"><link name="a"/></robot>' \
+    > "$BATS_TEST_TMPDIR/jis.urdf"
+  bad "$BATS_TEST_TMPDIR/jis.urdf" "urdf2robot: $BATS_TEST_TMPDIR/jis.urdf:1: input conversion failed due to input error, bytes 0xFF 0xFF 0x22 0x3E"
+}
+
+@test "a name with a newline is one line in a message" {
+  f=$(urdf nl.urdf <<'EOF'
+<robot name="r">
+  <link name="a&#10;b"/>
+  <link name="a&#10;b"/>
+</robot>
+EOF
+  )
+  bad "$f" "urdf2robot: $f:3: two links named 'a?b'"
+}
+
+@test "an element with a namespace prefix is not a URDF element" {
+  f=$(urdf ns.urdf <<'EOF'
+<robot name="r" xmlns:g="http://example.com/gazebo" xmlns="http://example.com/default">
+  <link name="a"/>
+  <g:link name="ghost"/>
+  <g:joint name="gj" type="fixed"><parent link="a"/><child link="ghost"/></g:joint>
+</robot>
+EOF
+  )
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/ns.json"
+  check "$BATS_TEST_TMPDIR/ns.json" 'd["n_links_joints"] == 0 and d["keys"]["link_id"] == {"a": 0}'
 }
 
 
@@ -759,5 +989,13 @@ PY
     run --separate-stderr bash -e examples.sh
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
+  done
+}
+
+@test "the bundled model JSONs are what urdf2robot makes of their URDFs (make models)" {
+  for f in "$MODELS"/*.urdf; do
+    run urdf2robot "$f"
+    [ "$status" -eq 0 ]
+    [ "$output" = "$(cat "${f%.urdf}.json")" ]
   done
 }
