@@ -99,7 +99,7 @@ lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
 
 format:
-	clang-format -i lib/*.c lib/*.h src/*.c tests/unit/*.c
+	clang-format -i lib/*.c lib/*.h src/*.c tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5

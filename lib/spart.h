@@ -49,22 +49,22 @@ enum { SPART_WARN_SINGULAR = 0, SPART_NWARN };
  * model: read-only after it is loaded
  */
 typedef struct spart_model {
-  int nb;              /* bodies, base included: n_links_joints + 1 */
-  int nq;              /* moving joints: n_q */
-  char *name;          /* robot name */
-  char **body_name;    /* (nb) link names */
-  char **jnt_name;     /* (nb) joint names; [0] is NULL */
-  int *body_parent;    /* (nb) parent body; -1 for the base */
-  double *body_mass;   /* (nb) link mass */
-  double *body_inertia;/* (nb x 6) inertia about the CoM, link frame: xx yy zz xy xz yz */
-  double *body_pos;    /* (nb x 3) link CoM in its joint frame (SPART link.T); [0] unused */
-  double *body_rot;    /* (nb x 9) link frame in its joint frame (SPART link.T); [0] unused */
-  int *jnt_type;       /* (nb) SPART_JNT_*; [0] unused */
-  int *jnt_qadr;       /* (nb) index of the joint in qm, -1 if fixed */
-  double *jnt_axis;    /* (nb x 3) unit axis in the joint frame; fixed joints: URDF's or 0 */
-  double *jnt_pos;     /* (nb x 3) joint origin in the parent link frame (SPART joint.T) */
-  double *jnt_rot;     /* (nb x 9) joint frame in the parent link frame (SPART joint.T) */
-  void *buf_;          /* the one allocation that holds the arrays above */
+  int nb;               /* bodies, base included: n_links_joints + 1 */
+  int nq;               /* moving joints: n_q */
+  char *name;           /* robot name */
+  char **body_name;     /* (nb) link names */
+  char **jnt_name;      /* (nb) joint names; [0] is NULL */
+  int *body_parent;     /* (nb) parent body; -1 for the base */
+  double *body_mass;    /* (nb) link mass */
+  double *body_inertia; /* (nb x 6) inertia about the CoM, link frame: xx yy zz xy xz yz */
+  double *body_pos;     /* (nb x 3) link CoM in its joint frame (SPART link.T); [0] unused */
+  double *body_rot;     /* (nb x 9) link frame in its joint frame (SPART link.T); [0] unused */
+  int *jnt_type;        /* (nb) SPART_JNT_*; [0] unused */
+  int *jnt_qadr;        /* (nb) index of the joint in qm, -1 if fixed */
+  double *jnt_axis;     /* (nb x 3) unit axis in the joint frame; fixed joints: URDF's or 0 */
+  double *jnt_pos;      /* (nb x 3) joint origin in the parent link frame (SPART joint.T) */
+  double *jnt_rot;      /* (nb x 9) joint frame in the parent link frame (SPART joint.T) */
+  void *buf_;           /* the one allocation that holds the arrays above */
 } spart_model;
 
 /* Allocate a model of nb bodies with all names NULL and every array zeroed but the rotations
@@ -115,37 +115,37 @@ typedef struct spart_data {
   int nb, nq;
 
   /* computed by spart_joint_frames */
-  double *xrotJ;  /* (nb x 9) joint frame orientations RJ; [0] unused */
+  double *xrotJ; /* (nb x 9) joint frame orientations RJ; [0] unused */
 
   /* computed by spart_fk */
-  double *xposJ;  /* (nb x 3) joint positions rJ; [0] unused */
-  double *xrot;   /* (nb x 9) link orientations RL; [0] = R0 */
-  double *xpos;   /* (nb x 3) link CoM positions rL; [0] = r0 */
-  double *xaxis;  /* (nb x 3) joint axes e; [0] unused */
-  double *xg;     /* (nb x 3) joint to link CoM vectors g; [0] unused */
-  double *xS;     /* (nb x 6) motion subspace pm at the link CoM; 0 for fixed joints */
-  double *xI;     /* (nb x 6) inertia about the CoM, inertial frame: xx yy zz xy xz yz */
-  double P0[9];   /* R0 again: u0 -> t0 is t0 = [R0 omega0; r0dot] (SPART's P0) */
-  double com[3];  /* centre of mass of the whole system */
-  double mass;    /* total mass */
+  double *xposJ; /* (nb x 3) joint positions rJ; [0] unused */
+  double *xrot;  /* (nb x 9) link orientations RL; [0] = R0 */
+  double *xpos;  /* (nb x 3) link CoM positions rL; [0] = r0 */
+  double *xaxis; /* (nb x 3) joint axes e; [0] unused */
+  double *xg;    /* (nb x 3) joint to link CoM vectors g; [0] unused */
+  double *xS;    /* (nb x 6) motion subspace pm at the link CoM; 0 for fixed joints */
+  double *xI;    /* (nb x 6) inertia about the CoM, inertial frame: xx yy zz xy xz yz */
+  double P0[9];  /* R0 again: u0 -> t0 is t0 = [R0 omega0; r0dot] (SPART's P0) */
+  double com[3]; /* centre of mass of the whole system */
+  double mass;   /* total mass */
 
   /* computed by spart_velocity */
-  double *t;      /* (nb x 6) twists [omega; v] at link CoMs; [0] = t0 */
+  double *t; /* (nb x 6) twists [omega; v] at link CoMs; [0] = t0 */
 
   /* computed by spart_acceleration (and the dynamics passes) */
-  double *tdot;   /* (nb x 6) twist rates; [0] = t0dot */
-  double *c;      /* (nb x 6) velocity-product part of tdot */
+  double *tdot; /* (nb x 6) twist rates; [0] = t0dot */
+  double *c;    /* (nb x 6) velocity-product part of tdot */
 
   /* dynamics scratch: spart_rnea, spart_crba, spart_aba */
-  double *f;      /* (nb x 6) wrenches at link CoMs */
-  double *Ic;     /* (nb x 10) composite inertias about the link CoM: m, h (3), J (6) */
-  double *IA;     /* (nb x 36) articulated inertias */
-  double *pA;     /* (nb x 6) articulated bias forces */
-  double *U;      /* (nb x 6) IA * S */
-  double *D;      /* (nb) S' * IA * S */
-  double *u;      /* (nb) tau - S' * pA */
-  double *work;   /* (6 x (6+nq) + 6*nb) general scratch */
-  double *jc;     /* (nb x 39) joint constants of the model, set by spart_data_new */
+  double *f;    /* (nb x 6) wrenches at link CoMs */
+  double *Ic;   /* (nb x 10) composite inertias about the link CoM: m, h (3), J (6) */
+  double *IA;   /* (nb x 36) articulated inertias */
+  double *pA;   /* (nb x 6) articulated bias forces */
+  double *U;    /* (nb x 6) IA * S */
+  double *D;    /* (nb) S' * IA * S */
+  double *u;    /* (nb) tau - S' * pA */
+  double *work; /* (6 x (6+nq) + 6*nb) general scratch */
+  double *jc;   /* (nb x 39) joint constants of the model, set by spart_data_new */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
@@ -174,7 +174,8 @@ void spart_joint_frames(const spart_model *m, spart_data *d);
 /* The constants spart_fk needs for each joint (nb x 39), computed once from the model. */
 void spart_joint_constants(const spart_model *m, double *jc);
 
-/* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk. */
+/* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk.
+ */
 void spart_point(const spart_data *d, int i, const double local[3], double x[3]);
 
 /* Twists of every link (SPART Velocities, right on every tree).  Needs spart_fk.
@@ -183,8 +184,8 @@ void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const
 
 /* Twist rates of every link (SPART Accelerations).  Needs spart_velocity.
    u0dot: 6 (NULL = 0), umdot: nq (NULL = 0); um as given to spart_velocity. */
-void spart_acceleration(const spart_model *m, spart_data *d, const double *um,
-                        const double *u0dot, const double *umdot);
+void spart_acceleration(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
+                        const double *umdot);
 
 /* Geometric Jacobian of a point on body i (SPART Jacob): J0 (6x6), Jm (6 x nq), row-major.
    point: position in the inertial frame (NULL = the link CoM).  Needs spart_fk. */
@@ -233,9 +234,8 @@ void spart_rnea(const spart_model *m, spart_data *d, const double *um, const dou
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6).
    Returns 0 or -SPART_ENUM when the base inertia is singular.  Needs spart_crba. */
-int spart_floating_id(const spart_model *m, spart_data *d, const double *um,
-                      const double *umdot, const double *wF, const double *gravity,
-                      double *taum, double u0dot[6]);
+int spart_floating_id(const spart_model *m, spart_data *d, const double *um, const double *umdot,
+                      const double *wF, const double *gravity, double *taum, double u0dot[6]);
 
 /* Forward dynamics by articulated bodies (SPART FD): u0dot (6), umdot (nq) for the forces
    tau0 (6; NULL = 0), taum (nq; NULL = 0).  fixed_base: the base does not move (u0dot = 0).
@@ -251,8 +251,18 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
 
 /* state fields, in SPEC.md's order; bit (1 << SPART_F_*) of spart_state.has */
 enum {
-  SPART_F_R0, SPART_F_r0, SPART_F_qm, SPART_F_u0, SPART_F_um, SPART_F_u0dot, SPART_F_umdot,
-  SPART_F_tau0, SPART_F_taum, SPART_F_wF0, SPART_F_wFm, SPART_NFIELD
+  SPART_F_R0,
+  SPART_F_r0,
+  SPART_F_qm,
+  SPART_F_u0,
+  SPART_F_um,
+  SPART_F_u0dot,
+  SPART_F_umdot,
+  SPART_F_tau0,
+  SPART_F_taum,
+  SPART_F_wF0,
+  SPART_F_wFm,
+  SPART_NFIELD
 };
 
 /* input and output formats */
@@ -354,36 +364,36 @@ typedef struct spart_tool {
 } spart_tool;
 
 typedef struct spart_opts {
-  const char *model;      /* -m FILE, or NULL: the model comes with the record */
-  int input, output;      /* SPART_FMT_* */
+  const char *model; /* -m FILE, or NULL: the model comes with the record */
+  int input, output; /* SPART_FMT_* */
   int seq, unbuffered, keep_going;
   int fixed_base, floating, dot, noc, coriolis, inverse;
   int has_gravity;
   double gravity[3];
-  const char *link;       /* --link ID|NAME */
+  const char *link; /* --link ID|NAME */
   int has_point;
-  double point[3];        /* --point, in the link frame, from the link CoM */
+  double point[3]; /* --point, in the link frame, from the link CoM */
 } spart_opts;
 
 /* a running command: its options, model, data, reader, writer and exit status */
 typedef struct spart_session {
   const spart_tool *tool;
   spart_opts o;
-  spart_model *m;         /* from -m, else owned by the reader */
+  spart_model *m; /* from -m, else owned by the reader */
   spart_data *d;
   spart_reader *rd;
   spart_writer *wr;
-  spart_state *st;        /* the current record */
-  const double *gravity;  /* --gravity, or NULL */
-  int status;             /* exit code so far */
-  int stop;               /* no more records: an error without --keep-going */
-  int m_borrowed;         /* the model belongs to the reader */
-  long nbad;              /* bad records */
-  int link;               /* --link resolved, or -1 */
-  long nrec;              /* records read */
-  int tty;                /* stderr is a terminal: show progress */
-  double t0, tick;        /* start, last progress line (monotonic seconds) */
-  double *buf[4];         /* scratch arrays for outputs, see spart_session_buf */
+  spart_state *st;       /* the current record */
+  const double *gravity; /* --gravity, or NULL */
+  int status;            /* exit code so far */
+  int stop;              /* no more records: an error without --keep-going */
+  int m_borrowed;        /* the model belongs to the reader */
+  long nbad;             /* bad records */
+  int link;              /* --link resolved, or -1 */
+  long nrec;             /* records read */
+  int tty;               /* stderr is a terminal: show progress */
+  double t0, tick;       /* start, last progress line (monotonic seconds) */
+  double *buf[4];        /* scratch arrays for outputs, see spart_session_buf */
   size_t nbuf[4];
 } spart_session;
 
@@ -392,7 +402,7 @@ typedef struct spart_session {
 int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv);
 
 /* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
-   *status set). */
+ *status set). */
 spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status);
 
 /* Run a command: parse the options, open the session, and for each record compute its
@@ -402,7 +412,7 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
 int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s));
 
 /* Parse the command line and open the session: NULL when there is nothing more to do, with
-   *status the exit code (after --help, a usage error or a model that cannot be read). */
+ *status the exit code (after --help, a usage error or a model that cannot be read). */
 spart_session *spart_session_start(const spart_tool *t, int argc, char **argv, int *status);
 
 /* Kinematics and twists of the current record (spart_fk, spart_velocity). */

@@ -8,8 +8,7 @@
 
 
 /* articulated inertia and bias force of each body alone: M_i and [w x I w; 0] - wF - m g */
-static void aba_init(const spart_model *m, spart_data *d, const double *wF,
-                     const double *gravity) {
+static void aba_init(const spart_model *m, spart_data *d, const double *wF, const double *gravity) {
   for (int i = 0; i < m->nb; i++) {
     const double *t = d->t + 6 * i, *I = d->xI + 6 * i;
     double Ib[10], Iw[3], *pA = d->pA + 6 * i;

@@ -75,8 +75,18 @@ int spart_cli_vec(const char *s, double *v, int n) {
 
 /* ---- options ---- */
 
-enum { OPT_CSV = 256, OPT_SEQ, OPT_FIXED, OPT_GRAVITY, OPT_FLOATING, OPT_POINT, OPT_DOT, OPT_NOC,
-       OPT_CORIOLIS, OPT_INVERSE };
+enum {
+  OPT_CSV = 256,
+  OPT_SEQ,
+  OPT_FIXED,
+  OPT_GRAVITY,
+  OPT_FLOATING,
+  OPT_POINT,
+  OPT_DOT,
+  OPT_NOC,
+  OPT_CORIOLIS,
+  OPT_INVERSE
+};
 
 static const struct {
   struct option opt;
@@ -106,24 +116,25 @@ static const struct {
 
 static void help(const spart_tool *t) {
   printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
-  printf("Common options:\n"
-         "  -m, --model FILE     the model: a .urdf or a model JSON (urdf2robot); without it,\n"
-         "                       stdin is one JSON object {\"robot\": MODEL, STATE...}\n"
-         "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
-         "                       blank starts with '{', '[' or RS, else csv)\n"
-         "      --csv            same as --input csv\n"
-         "  -o, --output FORMAT  json (one object a line, the default) or csv\n"
-         "      --seq            JSON records as RFC 7464 text sequences\n"
-         "  -u, --unbuffered     flush the output after every record\n"
-         "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
-         "  -h, --help           show this help\n"
-         "  -V, --version        show the version\n\n"
-         "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
-         "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  An\n"
-         "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
-         "pass through to the output.\n"
-         "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
-         t->name);
+  printf(
+      "Common options:\n"
+      "  -m, --model FILE     the model: a .urdf or a model JSON (urdf2robot); without it,\n"
+      "                       stdin is one JSON object {\"robot\": MODEL, STATE...}\n"
+      "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
+      "                       blank starts with '{', '[' or RS, else csv)\n"
+      "      --csv            same as --input csv\n"
+      "  -o, --output FORMAT  json (one object a line, the default) or csv\n"
+      "      --seq            JSON records as RFC 7464 text sequences\n"
+      "  -u, --unbuffered     flush the output after every record\n"
+      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
+      "  -h, --help           show this help\n"
+      "  -V, --version        show the version\n\n"
+      "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
+      "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  An\n"
+      "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
+      "pass through to the output.\n"
+      "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
+      t->name);
 }
 
 
@@ -199,8 +210,7 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
       case OPT_NOC: o->noc = 1; break;
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
-      case ':':
-        return spart_cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
+      case ':': return spart_cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
       default:
         if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
           return spart_cli_usage(t->name, "unknown option '-%c'", optopt);

@@ -30,7 +30,7 @@
 spart_data *spart_data_new(const spart_model *m) {
   size_t nb = (size_t)m->nb, nwork = 6 * (6 + (size_t)m->nq) + 6 * nb + 36;
   size_t n = nwork;
-#define X(name, stride) n += (stride) * nb;
+#define X(name, stride) n += (stride)*nb;
   SPART_DATA_ARRAYS(X)
 #undef X
 
@@ -45,7 +45,7 @@ spart_data *spart_data_new(const spart_model *m) {
   d->nq = m->nq;
 #define X(name, stride) \
   d->name = p;          \
-  p += (stride) * nb;
+  p += (stride)*nb;
   SPART_DATA_ARRAYS(X)
 #undef X
   d->work = p;

@@ -153,8 +153,8 @@ void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const
 }
 
 
-void spart_acceleration(const spart_model *m, spart_data *d, const double *um,
-                        const double *u0dot, const double *umdot) {
+void spart_acceleration(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
+                        const double *umdot) {
   /* base: t0dot = Omega0 P0 u0 + P0 u0dot, where Omega0 P0 u0 = [w0 x w0; 0] = 0 */
   double *a0 = d->tdot;
   memset(a0, 0, 6 * sizeof(double));

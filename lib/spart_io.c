@@ -20,7 +20,7 @@ static const struct {
   const char *name;
   int rows, cols;
 } fields[SPART_NFIELD] = {
-    {"R0", 3, 3},    {"r0", 1, 3},   {"qm", 0, 1},   {"u0", 1, 6},  {"um", 0, 1},  {"u0dot", 1, 6},
+    {"R0", 3, 3},    {"r0", 1, 3},   {"qm", 0, 1},   {"u0", 1, 6},  {"um", 0, 1},   {"u0dot", 1, 6},
     {"umdot", 0, 1}, {"tau0", 1, 6}, {"taum", 0, 1}, {"wF0", 1, 6}, {"wFm", -1, 6},
 };
 
@@ -35,10 +35,10 @@ struct spart_reader {
   FILE *in;
   const char *name;
   int format, seq;
-  char *line;       /* getline buffer */
+  char *line; /* getline buffer */
   size_t cap;
-  long lineno;      /* lines read so far */
-  char *rec;        /* JSON record being gathered */
+  long lineno; /* lines read so far */
+  char *rec;   /* JSON record being gathered */
   size_t reclen, reccap;
   size_t pos, len;  /* unread part of line */
   int started;      /* CSV header read */
@@ -49,11 +49,11 @@ struct spart_reader {
   spart_state st;
   double *stbuf;
   const spart_model *stm; /* model the state was sized for */
-  column *cols;     /* CSV columns */
+  column *cols;           /* CSV columns */
   int ncol;
-  char **colname;   /* CSV header names */
-  size_t *cell;     /* CSV cells of the current row: start, length pairs into line */
-  int *pass;        /* indices of pass-through columns */
+  char **colname; /* CSV header names */
+  size_t *cell;   /* CSV cells of the current row: start, length pairs into line */
+  int *pass;      /* indices of pass-through columns */
   int npass;
 };
 
@@ -72,7 +72,7 @@ struct spart_writer {
   int nf;
   outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
   int nhead;
-  char *buf;    /* the record being written */
+  char *buf; /* the record being written */
   size_t len, cap;
 };
 
@@ -179,8 +179,7 @@ static int field_find(const char *name, size_t len) {
 
 /* ---- reading lines ---- */
 
-spart_reader *spart_reader_new(void *in, const char *name, int format, int seq,
-                               unsigned reads) {
+spart_reader *spart_reader_new(void *in, const char *name, int format, int seq, unsigned reads) {
   spart_reader *rd = calloc(1, sizeof(*rd));
   if (rd) {
     rd->in = in;
@@ -260,8 +259,8 @@ static int next_line(spart_reader *rd, spart_err *err) {
   }
   rd->lineno++;
   if (over) {
-    return fail(err, SPART_EDATA, (int)rd->lineno, "line longer than %d bytes",
-                SPART_MAX_RECORD), -1;
+    return fail(err, SPART_EDATA, (int)rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
+           -1;
   }
   while (n > 0 && (rd->line[n - 1] == '\n' || rd->line[n - 1] == '\r')) {
     rd->line[--n] = 0;
@@ -449,8 +448,9 @@ static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
   const cJSON *robot = cJSON_GetObjectItemCaseSensitive(obj, "robot");
   if (robot && *m) {
     cJSON_Delete(obj);
-    return fail(err, SPART_EDATA, start, rd->own ? "robot: only the first record may carry the model"
-                                                 : "robot: the model is given by -m");
+    return fail(err, SPART_EDATA, start,
+                rd->own ? "robot: only the first record may carry the model"
+                        : "robot: the model is given by -m");
   }
   if (!*m) {
     if (!robot) {
@@ -575,13 +575,13 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   count = rows * fields[k].cols;
   int want = fields[k].rows == 3 || fields[k].rows == -1 ? 2 : 1; /* matrices: name_i_j */
   if (nidx != want) {
-    return fail(err, SPART_EDATA, line, "column '%s': %s takes %d index%s", h, fields[k].name,
-                want, want > 1 ? "es" : "");
+    return fail(err, SPART_EDATA, line, "column '%s': %s takes %d index%s", h, fields[k].name, want,
+                want > 1 ? "es" : "");
   }
   long pos = want == 2 ? (long)(idx[0] - 1) * fields[k].cols + idx[1] - 1 : idx[0] - 1;
   if ((want == 2 && (idx[0] > rows || idx[1] > fields[k].cols)) || pos >= count) {
-    return fail(err, SPART_EDATA, line, "column '%s' is out of range: model has %s of %s",
-                h, fields[k].name, want == 2 ? "more rows or columns than that" : "fewer values");
+    return fail(err, SPART_EDATA, line, "column '%s' is out of range: model has %s of %s", h,
+                fields[k].name, want == 2 ? "more rows or columns than that" : "fewer values");
   }
   c->field = k;
   c->index = (int)pos;
@@ -641,7 +641,8 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     int count = field_rows(m, k) * fields[k].cols;
     if (seen[k] && seen[k] != count) {
       return fail(err, SPART_EDATA, line, "%s has %d columns, model needs %d", fields[k].name,
-                  seen[k], count), -1;
+                  seen[k], count),
+             -1;
     }
   }
   for (int j = 0; j < n; j++) {
@@ -1013,8 +1014,7 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
     if (csv) {
       char num[40];
       for (int e = 0; e < n && !bad; e++, first = 0) {
-        bad = (!first && addstr(wr, ",")) ||
-              add(wr, num, (size_t)spu_dtoa(num, wr->f[k].v[e]));
+        bad = (!first && addstr(wr, ",")) || add(wr, num, (size_t)spu_dtoa(num, wr->f[k].v[e]));
       }
     } else {
       bad = (!first && addstr(wr, ",")) || addstr(wr, "\"") || addstr(wr, wr->f[k].name) ||
@@ -1029,8 +1029,7 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   }
 
   /* one write a record, so that no row is ever half written by us */
-  if (fwrite(wr->buf, 1, wr->len, wr->out) != wr->len ||
-      (wr->unbuffered && fflush(wr->out) != 0)) {
+  if (fwrite(wr->buf, 1, wr->len, wr->out) != wr->len || (wr->unbuffered && fflush(wr->out) != 0)) {
     return fail(err, errno == EPIPE ? SPART_EPIPE : SPART_EIO, 0, "write error: %s",
                 strerror(errno));
   }

@@ -60,9 +60,8 @@ void spart_rnea(const spart_model *m, spart_data *d, const double *um, const dou
 }
 
 
-int spart_floating_id(const spart_model *m, spart_data *d, const double *um,
-                      const double *umdot, const double *wF, const double *gravity,
-                      double *taum, double u0dot[6]) {
+int spart_floating_id(const spart_model *m, spart_data *d, const double *um, const double *umdot,
+                      const double *wF, const double *gravity, double *taum, double u0dot[6]) {
   double *tau = d->work, *H0 = d->work + 6 + m->nq;
 
   /* tau0 needed for zero base acceleration */

@@ -6,14 +6,14 @@ static const spart_tool tool = {
     "Jacobians (SPART Jacob, Jacobdot, NOC).  For each state record, writes the geometric\n"
     "Jacobian of a point on a link: its twist [omega; v] (inertial frame) is J0 u0 + Jm um.\n\n"
     "Outputs: J0 (6x6), Jm (6 x n_q); with --dot also J0dot, Jmdot (needs the velocities);\n"
-    "with --noc, N (6(n+1) x (6+n_q)): the twists of the base and of every link CoM,\n[t0; tL] = N [u0; um].\n\n"
+    "with --noc, N (6(n+1) x (6+n_q)): the twists of the base and of every link CoM,\n[t0; tL] = N "
+    "[u0; um].\n\n"
     "Options:\n"
     "  -l, --link ID|NAME   the link: its id (0 is the base) or its URDF name\n"
     "      --point X,Y,Z    the point in the link frame, from the link CoM (default: the CoM)\n"
     "      --dot            also the time derivatives J0dot, Jmdot\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n",
-    SPART_OPT_LINK,
-    SPART_READS_VEL};
+    SPART_OPT_LINK, SPART_READS_VEL};
 
 
 /* the Jacobian of the point, its derivative, the NOC */

@@ -66,9 +66,9 @@ static void random_state(const spart_model *m, state *s) {
   }
   n = sqrt(n);
   double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-                 2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                 2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)};
+  double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
   memcpy(s->R0, R, sizeof(R));
   for (int k = 0; k < 3; k++) {
     s->r0[k] = urand();
@@ -107,15 +107,15 @@ static void advance(const spart_model *m, const state *s, double h, state *out) 
   if (th > 0) {
     double c = cos(h * th), sn = sin(h * th), v = 1 - c, x = a[0] / th, y = a[1] / th,
            z = a[2] / th;
-    double Rr[9] = {c + v * x * x,     v * x * y - sn * z, v * x * z + sn * y,
-                    v * y * x + sn * z, c + v * y * y,     v * y * z - sn * x,
+    double Rr[9] = {c + v * x * x,      v * x * y - sn * z, v * x * z + sn * y,
+                    v * y * x + sn * z, c + v * y * y,      v * y * z - sn * x,
                     v * z * x - sn * y, v * z * y + sn * x, c + v * z * z};
     memcpy(E, Rr, sizeof(E));
   }
   for (int r = 0; r < 3; r++) {
     for (int c = 0; c < 3; c++) {
-      out->R0[3 * r + c] = s->R0[3 * r] * E[c] + s->R0[3 * r + 1] * E[3 + c] +
-                           s->R0[3 * r + 2] * E[6 + c];
+      out->R0[3 * r + c] =
+          s->R0[3 * r] * E[c] + s->R0[3 * r + 1] * E[3 + c] + s->R0[3 * r + 2] * E[6 + c];
     }
     out->r0[r] = s->r0[r] + h * s->u0[3 + r];
   }

@@ -33,8 +33,7 @@ static int flatten(const cJSON *j, double *v, int cap) {
 
 
 /* compare got (n values) with the expected JSON field, 1e-9 relative to the field's scale */
-static void check(const char *file, const char *field, const cJSON *exp, const double *got,
-                  int n) {
+static void check(const char *file, const char *field, const cJSON *exp, const double *got, int n) {
   double *want = calloc((size_t)n + 1, sizeof(double)), scale = 0, worst = 0;
   int ne = exp ? flatten(exp, want, n) : -1;
   for (int k = 0; k < n && ne == n; k++) {
@@ -44,8 +43,8 @@ static void check(const char *file, const char *field, const cJSON *exp, const d
     worst = fmax(worst, fabs(got[k] - want[k]) / (scale > 1e-300 ? scale : 1));
   }
   int ok = ne == n && worst <= 1e-9;
-  printf("%s %s %s (%d values, worst relative error %.3g)\n", ok ? "ok" : "FAIL", file, field,
-         ne, worst);
+  printf("%s %s %s (%d values, worst relative error %.3g)\n", ok ? "ok" : "FAIL", file, field, ne,
+         worst);
   ok ? npass++ : nfail++;
   free(want);
 }
@@ -85,7 +84,8 @@ static void golden(const char *modeldir, const char *path) {
   }
   spart_data *d = spart_data_new(m);
   int n = m->nb - 1, nq = m->nq, nv = 6 + nq;
-  const cJSON *st = cJSON_GetObjectItemCaseSensitive(ref, "state"), *ex = cJSON_GetObjectItemCaseSensitive(ref, "expected");
+  const cJSON *st = cJSON_GetObjectItemCaseSensitive(ref, "state"),
+              *ex = cJSON_GetObjectItemCaseSensitive(ref, "expected");
   double R0[9], r0[3], u0[6], u0dot[6], tau0[6], *wF = calloc(6 * (size_t)m->nb, sizeof(double));
   double *qm = calloc((size_t)nq + 1, sizeof(double)), *um = calloc((size_t)nq + 1, 8);
   double *umdot = calloc((size_t)nq + 1, 8), *taum = calloc((size_t)nq + 1, 8);
