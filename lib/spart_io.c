@@ -575,13 +575,16 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   count = rows * fields[k].cols;
   int want = fields[k].rows == 3 || fields[k].rows == -1 ? 2 : 1; /* matrices: name_i_j */
   if (nidx != want) {
-    return fail(err, SPART_EDATA, line, "column '%s': %s takes %d index%s", h, fields[k].name, want,
-                want > 1 ? "es" : "");
+    char txt[200];
+    return fail(err, SPART_EDATA, line, "column '%s': %s takes %d index%s",
+                printable(txt, h, strlen(h)), fields[k].name, want, want > 1 ? "es" : "");
   }
   long pos = want == 2 ? (long)(idx[0] - 1) * fields[k].cols + idx[1] - 1 : idx[0] - 1;
   if ((want == 2 && (idx[0] > rows || idx[1] > fields[k].cols)) || pos >= count) {
-    return fail(err, SPART_EDATA, line, "column '%s' is out of range: model has %s of %s", h,
-                fields[k].name, want == 2 ? "more rows or columns than that" : "fewer values");
+    char txt[200];
+    return fail(err, SPART_EDATA, line, "column '%s' is out of range: model has %s of %s",
+                printable(txt, h, strlen(h)), fields[k].name,
+                want == 2 ? "more rows or columns than that" : "fewer values");
   }
   c->field = k;
   c->index = (int)pos;
@@ -632,7 +635,10 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     }
     for (int i = 0; i < j; i++) {
       if (rd->cols[i].field == rd->cols[j].field && rd->cols[i].index == rd->cols[j].index) {
-        return fail(err, SPART_EDATA, line, "column '%s' appears twice", rd->colname[j]), -1;
+        char txt[200];
+        fail(err, SPART_EDATA, line, "column '%s' appears twice",
+             printable(txt, rd->colname[j], strlen(rd->colname[j])));
+        return -1;
       }
     }
     seen[rd->cols[j].field]++;
