@@ -42,7 +42,8 @@ static void fuzz_check_state(const spart_state *st, const spart_model *m) {
   }
   for (int k = 0; k < m->nq; k++) {
     FUZZ_CHECK(isfinite(st->qm[k]) && isfinite(st->um[k]) && isfinite(st->umdot[k]) &&
-               isfinite(st->taum[k]), "joint value %d is not finite", k);
+                   isfinite(st->taum[k]),
+               "joint value %d is not finite", k);
   }
   for (int k = 0; k < 6 * m->nb; k++) {
     FUZZ_CHECK(isfinite(st->wF[k]), "wF[%d] is not finite", k);
@@ -65,9 +66,11 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
                         0);
   FUZZ_CHECK(rd && wr, "out of memory");
 
-  /* read until the end as --keep-going does: a bad record is skipped */
+  /* read until the end as --keep-going does: a bad record is skipped; m is kept from call to
+     call, as the commands keep it (after a first record whose model was read but whose state
+     was bad, the reader has handed the model out already) */
+  spart_model *m = model;
   for (;;) {
-    spart_model *m = model;
     spart_state *st = NULL;
     spart_err err = {0};
     int r = spart_read(rd, &m, &st, &err);

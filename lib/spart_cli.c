@@ -261,7 +261,8 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
     if (!s->m) {
       /* a file that cannot be opened names itself in the message */
       spart_cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
-      *status = SPART_EXIT_DATA; /* a model that cannot be read is bad input, as SPEC.md says */
+      /* a model that cannot be read is bad input (SPEC.md); no memory for it is a system error */
+      *status = err.code == SPART_ENOMEM ? SPART_EXIT_IO : SPART_EXIT_DATA;
       free(s);
       return NULL;
     }

@@ -1091,7 +1091,7 @@ static const char *skip_value(const char *p) {
    that lines in messages stay right): the reader ignores it, and SPART's n x n maps would cost
    cJSON some 64 bytes a digit.  Text that is not a JSON object is left to cJSON. */
 static void drop_con(char *text) {
-  char *p = (char *)skip_space(text);
+  char *p = (char *)skip_space(text + (strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0));
   if (*p != '{') {
     return;
   }
@@ -1134,7 +1134,12 @@ static spart_model *parse_text(char *text, spart_err *err) {
     return NULL;
   }
   drop_con(text);
+  errno = 0;
   obj = cJSON_ParseWithOpts(text, &end, 1);
+  if (!obj && errno == ENOMEM) {
+    fail(err, SPART_ENOMEM, 0, "out of memory"); /* not a syntax error where cJSON stopped */
+    return NULL;
+  }
   if (!obj) {
     /* say where, with a short excerpt */
     char near[24];

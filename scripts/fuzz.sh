@@ -19,6 +19,7 @@ cc=${FUZZ_CC:-clang}
 out=build/fuzz
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 cflags="-std=c11 -g -O1 -fno-omit-frame-pointer $san -Wall -Wextra -Werror"
+# shellcheck disable=SC2089,SC2090 # the quotes are the macro's: SPART_VERSION is "fuzz"
 cppflags="-D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"fuzz\" -Ilib -Ifuzz \
   $(pkg-config --cflags libxml-2.0)"
 libs="-lcjson $(pkg-config --libs libxml-2.0) -lm"
@@ -32,13 +33,13 @@ fi
 mkdir -p "$out/obj"
 for src in lib/*.c; do
   obj="$out/obj/$(basename "$src" .c).o"
-  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ lib/spart.h -nt "$obj" ]; then
-    # shellcheck disable=SC2086
+  if [ ! -f "$obj" ] || [ -n "$(find "$src" lib/spart.h lib/spu.h -newer "$obj")" ]; then
+    # shellcheck disable=SC2086,SC2090
     $cc $cflags -fsanitize=fuzzer-no-link $cppflags -c -o "$obj" "$src"
   fi
 done
 for t in $targets; do
-  # shellcheck disable=SC2086
+  # shellcheck disable=SC2086,SC2090
   $cc $cflags -fsanitize=fuzzer $cppflags -o "$out/fuzz_$t" "fuzz/fuzz_$t.c" "$out"/obj/*.o $libs
 done
 
@@ -77,15 +78,18 @@ for t in $targets; do
       status=1
     }
   fi
+  rc=0
   # shellcheck disable=SC2086
   "$out/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -dict="fuzz/$t.dict" -artifact_prefix="$out/crash-$t-" -print_final_stats=1 \
-    ${FUZZ_FLAGS:-} "$out/corpus/$t" > "$out/fuzz-$t.log" 2>&1 || status=1
+    ${FUZZ_FLAGS:-} "$out/corpus/$t" > "$out/fuzz-$t.log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$t.log")
   secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$out/fuzz-$t.log")
   ncorp=$(find "$out/corpus/$t" -type f | wc -l)
-  if grep -q '^==[0-9]*==ERROR\|^SUMMARY\|check failed\|deadly signal' "$out/fuzz-$t.log"; then
-    echo "fuzz_$t: CRASH after ${runs:-?} runs: see $out/fuzz-$t.log and $out/crash-$t-*"
+  if [ "$rc" -ne 0 ] ||
+    grep -q '^==[0-9]*==ERROR\|^SUMMARY\|check failed\|deadly signal\|ALARM\|out-of-memory' \
+      "$out/fuzz-$t.log"; then
+    echo "fuzz_$t: FAILED (exit $rc) after ${runs:-?} runs: see $out/fuzz-$t.log, $out/crash-$t-*"
     status=1
   else
     echo "fuzz_$t: ${runs:-?} runs in ${secs:-?} s, no crash, corpus $ncorp inputs"
