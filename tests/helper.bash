@@ -12,3 +12,16 @@ REF="$BATS_TEST_DIRNAME/reference"
 state() {
   python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["state"]))' "$1"
 }
+
+# a chain of N unit-mass links on revolute joints, as URDF in FILE: big_chain N FILE
+big_chain() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+with open(sys.argv[2], "w") as f:
+    f.write('<robot name="chain">\n<link name="l0"/>\n')
+    for i in range(1, int(sys.argv[1]) + 1):
+        f.write('<link name="l%d"><inertial><mass value="1"/></inertial></link><joint name="j%d" '
+                'type="revolute"><parent link="l%d"/><child link="l%d"/></joint>\n' % (i, i, i - 1, i))
+    f.write('</robot>\n')
+PY
+}

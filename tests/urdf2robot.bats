@@ -870,15 +870,7 @@ PY
   if ldd "$(command -v urdf2robot)" 2>/dev/null | grep -q 'libasan\|libtsan'; then
     skip "a sanitizer needs more address space than the limits here"
   fi
-  python3 - "$BATS_TEST_TMPDIR/big.urdf" <<'PY'
-import sys
-with open(sys.argv[1], "w") as f:
-    f.write('<robot name="chain">\n<link name="l0"/>\n')
-    for i in range(1, 20001):
-        f.write('<link name="l%d"><inertial><mass value="1"/></inertial></link><joint name="j%d" '
-                'type="revolute"><parent link="l%d"/><child link="l%d"/></joint>\n' % (i, i, i - 1, i))
-    f.write('</robot>\n')
-PY
+  big_chain 20000 "$BATS_TEST_TMPDIR/big.urdf"
   ran=0
   for kb in 40000 50000 60000 70000 80000 100000 120000 160000; do
     # 99: too little to even load the libraries (127)
