@@ -287,7 +287,8 @@ typedef struct spart_state {
 typedef struct spart_reader spart_reader;
 typedef struct spart_writer spart_writer;
 
-/* A reader of records from in (name is used in messages, e.g. "<stdin>"); format is
+/* A reader of records from in (name is used in messages, e.g. "<stdin>"); it reads in its own
+   blocks, from the file descriptor when in has one, so nothing else should read in.  format is
    SPART_FMT_AUTO (JSON when the first line that is not blank starts with '{', '[' or RS, else
    CSV), JSON or CSV; seq: RFC 7464; reads: the fields (1 << SPART_F_*) the command uses (0: all),
    the others being ignored in JSON and passed through in CSV. */
@@ -304,9 +305,14 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
 const spart_model *spart_reader_model(const spart_reader *rd);
 
 /* A writer of records to out: format SPART_FMT_JSON (one object a line) or SPART_FMT_CSV
-   (a header row first); seq: RFC 7464 records; unbuffered: flush after each record. */
+   (a header row first); seq: RFC 7464 records; unbuffered: flush after each record.  Whole
+   records are written 64 KiB at a time (each at once with unbuffered or on a terminal);
+   spart_writer_free writes what is left, spart_flush writes it and says how that went. */
 spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered);
 void spart_writer_free(spart_writer *wr);
+
+/* Write the records held back.  Returns 0, or -SPART_EIO (-SPART_EPIPE: the reader has gone). */
+int spart_flush(spart_writer *wr, spart_err *err);
 
 /* Add a field to the record being built: dims d0 x d1 x d2 (d1, d2 = -1 for fewer; 0 is an
    empty dimension), values row-major.  v must stay valid until spart_emit.  d0 = -1 writes v as
@@ -314,7 +320,8 @@ void spart_writer_free(spart_writer *wr);
 void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
 
 /* Write the record built so far, with the reader's pass-through CSV cells (rd may be NULL).
-   Returns 0, -SPART_EDATA when the fields differ from the CSV header, or -SPART_EIO. */
+   Returns 0, -SPART_EDATA when the fields differ from the CSV header, or -SPART_EIO (for this
+   record or ones held back before it). */
 int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err);
 
 /* Drop the record built so far. */

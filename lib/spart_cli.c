@@ -376,7 +376,9 @@ int spart_next(spart_session *s) {
     progress(s, 0);
   }
   while (!s->stop) {
-    spart_err err = {0};
+    spart_err err; /* filled only on failure: not cleared as a whole for every record */
+    err.code = err.line = 0;
+    err.msg[0] = 0;
     spart_model *m = s->m ? s->m : (spart_model *)spart_reader_model(s->rd);
     int r = spart_read(s->rd, &m, &s->st, &err);
     if (r == 0) {
@@ -419,7 +421,9 @@ void spart_fail(spart_session *s, const char *fmt, ...) {
 
 
 void spart_session_emit(spart_session *s) {
-  spart_err err = {0};
+  spart_err err; /* filled only on failure */
+  err.code = err.line = 0;
+  err.msg[0] = 0;
   if (spart_emit(s->wr, s->rd, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
   }
@@ -464,13 +468,21 @@ double *spart_session_buf(spart_session *s, int slot, size_t n) {
 
 
 int spart_session_close(spart_session *s) {
-  int status = s->status;
   if (s->tty && now() > s->t0 + 0.5) {
     progress(s, 1);
   }
   if (s->nbad > 0 && s->o.keep_going) {
     spart_cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
   }
+  if (s->wr) {
+    spart_err err; /* the records the writer holds back */
+    err.code = err.line = 0;
+    err.msg[0] = 0;
+    if (spart_flush(s->wr, &err) != 0) {
+      bad_record(s, err.line, err.code, err.msg);
+    }
+  }
+  int status = s->status;
   const char *name = s->tool->name;
   spart_reader_free(s->rd);
   spart_writer_free(s->wr);

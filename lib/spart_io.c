@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -35,8 +36,11 @@ struct spart_reader {
   FILE *in;
   const char *name;
   int format, seq;
-  char *line; /* getline buffer */
-  size_t cap;
+  int fd;    /* the stream's file descriptor, or -1 */
+  char *buf; /* input block: [bpos, bend) is read and not yet taken, a spare byte after it */
+  size_t bcap, bpos, bend;
+  int eof;     /* the input has ended */
+  char *line;  /* the current line, in buf */
   long lineno; /* lines read so far */
   char *rec;   /* JSON record being gathered */
   size_t reclen, reccap;
@@ -53,6 +57,7 @@ struct spart_reader {
   int ncol;
   char **colname; /* CSV header names */
   size_t *cell;   /* CSV cells of the current row: start, length pairs into line */
+  unsigned has;   /* the fields of the CSV columns */
   int *pass;      /* indices of pass-through columns */
   int npass;
 };
@@ -62,12 +67,17 @@ typedef struct {
   const char *name;
   const double *v;
   int d0, d1, d2;
+  int n; /* values */
 } outfield;
+
+#define SPART_WRITE_AT (1 << 16) /* bytes of whole records written at once */
 
 struct spart_writer {
   FILE *out;
   int format, seq, unbuffered;
+  int eager; /* write every record at once: --unbuffered, or out is a terminal */
   int nrec;
+  size_t pend; /* buf[0, pend): whole records not written yet */
   outfield f[SPART_MAX_FIELDS];
   int nf;
   outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
@@ -91,10 +101,10 @@ static int fail(spart_err *err, int code, int line, const char *fmt, ...) {
 
 
 /* text from the input made fit for a one-line message: at most 40 characters, control characters
-   and quotes as \xNN */
+   (a 0 byte too) and quotes as \xNN */
 static const char *printable(char out[200], const char *s, size_t n) {
   size_t k = 0;
-  for (size_t i = 0; i < n && i < 40 && s[i]; i++) {
+  for (size_t i = 0; i < n && i < 40; i++) {
     unsigned char ch = (unsigned char)s[i];
     if (ch < 0x20 || ch == 0x7f || ch == '\'' || ch == '\\') {
       k += (size_t)snprintf(out + k, 8, "\\x%02x", ch);
@@ -102,7 +112,7 @@ static const char *printable(char out[200], const char *s, size_t n) {
       out[k++] = (char)ch;
     }
   }
-  if (n > 40 && s[40]) {
+  if (n > 40) {
     k += (size_t)snprintf(out + k, 8, "...");
   }
   out[k] = 0;
@@ -183,6 +193,7 @@ spart_reader *spart_reader_new(void *in, const char *name, int format, int seq, 
   spart_reader *rd = calloc(1, sizeof(*rd));
   if (rd) {
     rd->in = in;
+    rd->fd = fileno(in);
     rd->name = name;
     rd->format = format;
     rd->seq = seq;
@@ -203,7 +214,7 @@ void spart_reader_free(spart_reader *rd) {
   free(rd->cols);
   free(rd->cell);
   free(rd->pass);
-  free(rd->line);
+  free(rd->buf);
   free(rd->rec);
   free(rd->stbuf);
   spart_model_free(rd->own);
@@ -216,59 +227,88 @@ const spart_model *spart_reader_model(const spart_reader *rd) {
 }
 
 
-/* read the next line into rd->line (without its end of line); 1, 0 at the end, or -1 */
+/* up to n bytes of input into p: from the file descriptor when the stream has one (a read
+   returns what has come, so that records stream), else through stdio; the count, 0 at the end,
+   or -1 */
+static long fill(spart_reader *rd, char *p, size_t n) {
+  if (rd->fd >= 0) {
+    ssize_t r;
+    do {
+      r = read(rd->fd, p, n);
+    } while (r < 0 && errno == EINTR);
+    return (long)r;
+  }
+  size_t r = fread(p, 1, n, rd->in);
+  return r == 0 && ferror(rd->in) ? -1 : (long)r;
+}
+
+
+/* read the next line: rd->line points to it in the input block, without its end of line and
+   with a 0 after it; 1, 0 at the end, or -1.  Past SPART_MAX_RECORD the rest of the line is read
+   and dropped. */
 static int next_line(spart_reader *rd, spart_err *err) {
-  size_t n = 0;
+  const size_t most = (size_t)SPART_MAX_RECORD - 2; /* bytes in a line, without its \n */
+  char *nl = NULL;
+  size_t n;
   int over = 0;
   if (rd->pending) {
     rd->pending = 0;
     rd->pos = 0;
     return 1;
   }
-
-  /* read in chunks; past SPART_MAX_RECORD the rest of the line is read and dropped */
   for (;;) {
-    if (n + 2 > rd->cap) {
-      size_t c = rd->cap ? 2 * rd->cap : 4096;
-      if (c > (size_t)SPART_MAX_RECORD + 2) {
-        over = 1;
-        n = 0;
-      } else {
-        char *p = realloc(rd->line, c);
-        if (!p) {
-          return fail(err, SPART_ENOMEM, (int)rd->lineno + 1, "out of memory"), -1;
-        }
-        rd->line = p;
-        rd->cap = c;
+    size_t have = rd->bend - rd->bpos;
+    nl = have ? memchr(rd->buf + rd->bpos, '\n', have) : NULL;
+    if (nl || rd->eof) {
+      break;
+    }
+    if (have > most) {
+      over = 1; /* too long: drop what is there, keep looking for the end of the line */
+      rd->bpos = rd->bend;
+      have = 0;
+    }
+    /* make room: the partial line to the front, the block twice as big if it fills it */
+    if (rd->bpos > 0) {
+      memmove(rd->buf, rd->buf + rd->bpos, have);
+      rd->bend = have;
+      rd->bpos = 0;
+    }
+    if (rd->bend + 1 >= rd->bcap) {
+      size_t c = rd->bcap ? 2 * rd->bcap : 1 << 17;
+      char *p = realloc(rd->buf, c);
+      if (!p) {
+        return fail(err, SPART_ENOMEM, (int)rd->lineno + 1, "out of memory"), -1;
       }
+      rd->buf = p;
+      rd->bcap = c;
     }
     errno = 0;
-    if (!fgets(rd->line + n, (int)(rd->cap - n), rd->in)) {
-      if (ferror(rd->in)) {
-        return fail(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
-      }
-      if (n == 0 && !over) {
-        return 0;
-      }
-      break;
+    long r = fill(rd, rd->buf + rd->bend, rd->bcap - 1 - rd->bend);
+    if (r < 0) {
+      return fail(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
     }
-    n += strlen(rd->line + n);
-    if (n > 0 && rd->line[n - 1] == '\n') {
-      break;
-    }
+    rd->eof = r == 0;
+    rd->bend += (size_t)r;
   }
+  n = nl ? (size_t)(nl - (rd->buf + rd->bpos)) : rd->bend - rd->bpos;
+  if (n == 0 && !nl && !over) {
+    return 0;
+  }
+  rd->line = rd->buf + rd->bpos;
+  rd->bpos += n + (nl != NULL);
   rd->lineno++;
-  if (over) {
+  if (over || n > most) {
     return fail(err, SPART_EDATA, (int)rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
            -1;
   }
-  while (n > 0 && (rd->line[n - 1] == '\n' || rd->line[n - 1] == '\r')) {
-    rd->line[--n] = 0;
+  while (n > 0 && rd->line[n - 1] == '\r') {
+    n--;
   }
+  rd->line[n] = 0; /* the \n, a \r, or the spare byte after the block */
 
   /* a UTF-8 byte order mark at the start of the stream is not data */
   if (rd->lineno == 1 && n >= 3 && memcmp(rd->line, "\xef\xbb\xbf", 3) == 0) {
-    memmove(rd->line, rd->line + 3, n - 2);
+    rd->line += 3;
     n -= 3;
   }
   rd->pos = 0;
@@ -505,20 +545,27 @@ static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
 
 /* ---- CSV records ---- */
 
-/* split rd->line into cells (double quotes protect commas); returns the number of cells */
+/* the end of the cell of line (len bytes) that starts at i: the next comma, or the end; double
+   quotes at the start of the cell protect commas */
+static size_t cell_end(const char *line, size_t len, size_t i) {
+  if (line[i] == '"') {
+    for (i++; i < len && !(line[i] == '"' && line[i + 1] != '"'); i++) {
+      i += line[i] == '"';
+    }
+    i += i < len;
+  }
+  const char *comma = memchr(line + i, ',', len - i);
+  return comma ? (size_t)(comma - line) : len;
+}
+
+
+/* split rd->line into cells; returns the number of cells */
 static int csv_split(spart_reader *rd, int want) {
   int n = 0;
   size_t i = 0;
   for (;;) {
     size_t start = i;
-    if (rd->line[i] == '"') {
-      for (i++; i < rd->len && !(rd->line[i] == '"' && rd->line[i + 1] != '"'); i++) {
-        i += rd->line[i] == '"';
-      }
-      i += i < rd->len;
-    }
-    const char *comma = memchr(rd->line + i, ',', rd->len - i);
-    i = comma ? (size_t)(comma - rd->line) : rd->len;
+    i = cell_end(rd->line, rd->len, i);
     if (n < want) {
       rd->cell[2 * n] = start;
       rd->cell[2 * n + 1] = i - start;
@@ -642,6 +689,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
       }
     }
     seen[rd->cols[j].field]++;
+    rd->has |= 1u << rd->cols[j].field;
   }
   for (int k = 0; k < SPART_NFIELD; k++) {
     int count = field_rows(m, k) * fields[k].cols;
@@ -658,6 +706,40 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     }
   }
   rd->started = 1;
+  return 1;
+}
+
+
+/* the usual row, read in one pass: every cell where the header says, every number read to its
+   comma; 0 for anything else (then csv_record splits the row and says what is wrong) */
+static int csv_fast(spart_reader *rd) {
+  const char *line = rd->line, *lim = line + rd->len;
+  /* numbers are read ahead 8 bytes at a time up to the end of what the block holds (the 0
+     after the line stops them) */
+  const char *ahead = rd->buf + rd->bend > lim + 1 ? rd->buf + rd->bend : lim + 1;
+  const column *c = rd->cols;
+  size_t *cell = rd->cell, len = rd->len, i = 0;
+  int last = rd->ncol - 1;
+  for (int j = 0; j <= last; j++, c++) {
+    size_t e;
+    if (c->field < 0) {
+      e = cell_end(line, len, i);
+    } else {
+      const char *end;
+      double x = spu_strtod(line + i, ahead, &end);
+      if (end == line + i || !isfinite(x) || (*end != ',' && end != lim)) {
+        return 0;
+      }
+      e = (size_t)(end - line);
+      c->dst[c->index] = x;
+    }
+    if ((e == len) != (j == last)) {
+      return 0; /* fewer or more cells than columns */
+    }
+    cell[2 * j] = i;
+    cell[2 * j + 1] = e - i;
+    i = e + 1;
+  }
   return 1;
 }
 
@@ -681,12 +763,16 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
     return r;
   }
   int line = (int)rd->lineno;
+  state_reset(&rd->st, *m);
+  rd->st.line = line;
+  if (csv_fast(rd)) {
+    rd->st.has = rd->has;
+    return 1;
+  }
   int n = csv_split(rd, rd->ncol);
   if (n != rd->ncol) {
     return fail(err, SPART_EDATA, line, "expected %d fields, got %d", rd->ncol, n);
   }
-  state_reset(&rd->st, *m);
-  rd->st.line = line;
   for (int j = 0; j < n; j++) {
     const column *c = &rd->cols[j];
     if (c->field < 0) {
@@ -769,13 +855,35 @@ spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered) {
     wr->format = format == SPART_FMT_CSV ? SPART_FMT_CSV : SPART_FMT_JSON;
     wr->seq = seq;
     wr->unbuffered = unbuffered;
+    wr->eager = unbuffered || isatty(fileno(out));
   }
   return wr;
 }
 
 
+/* write the records held back; 0, or -1 with err filled */
+static int write_out(spart_writer *wr, spart_err *err) {
+  size_t n = wr->pend;
+  wr->pend = 0;
+  if ((n > 0 && fwrite(wr->buf, 1, n, wr->out) != n) || (wr->unbuffered && fflush(wr->out) != 0)) {
+    return fail(err, errno == EPIPE ? SPART_EPIPE : SPART_EIO, 0, "write error: %s",
+                strerror(errno));
+  }
+  return 0;
+}
+
+
+int spart_flush(spart_writer *wr, spart_err *err) {
+  return write_out(wr, err);
+}
+
+
 void spart_writer_free(spart_writer *wr) {
   if (wr) {
+    if (wr->pend > 0) {
+      spart_err err = {0};
+      write_out(wr, &err); /* a failure stays in the stream's error flag */
+    }
     free(wr->buf);
     free(wr);
   }
@@ -789,6 +897,8 @@ void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int 
     wr->f[wr->nf].d0 = d0;
     wr->f[wr->nf].d1 = d1;
     wr->f[wr->nf].d2 = d2;
+    wr->f[wr->nf].n = (d0 >= 0 ? d0 : 1) * (d0 >= 0 && d1 >= 0 ? d1 : 1) *
+                      (d0 >= 0 && d1 >= 0 && d2 >= 0 ? d2 : 1);
     wr->nf++;
   }
 }
@@ -950,14 +1060,38 @@ static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
 }
 
 
+/* the values of the record's fields as CSV cells, after a comma unless first */
+static int add_csv_values(spart_writer *wr, int first) {
+  size_t most = 0;
+  for (int k = 0; k < wr->nf; k++) {
+    most += (size_t)wr->f[k].n;
+  }
+  if (grow(&wr->buf, &wr->cap, wr->len + 32 * most + 32) != 0) {
+    return -1; /* spu_dtoa writes up to 32 bytes; a number and its comma take at most 26 */
+  }
+  char *o = wr->buf + wr->len;
+  for (int k = 0; k < wr->nf; k++) {
+    const double *v = wr->f[k].v;
+    for (int e = 0; e < wr->f[k].n; e++, first = 0) {
+      *o = ',';
+      o += !first;
+      o += spu_dtoa(o, v[e]);
+    }
+  }
+  wr->len = (size_t)(o - wr->buf);
+  return 0;
+}
+
+
 /* whether the record's fields are those of the CSV header (the first record's) */
 static int same_fields(const spart_writer *wr) {
   if (wr->nf != wr->nhead) {
     return 0;
   }
   for (int k = 0; k < wr->nf; k++) {
-    if (strcmp(wr->f[k].name, wr->head[k].name) != 0 || wr->f[k].d0 != wr->head[k].d0 ||
-        wr->f[k].d1 != wr->head[k].d1 || wr->f[k].d2 != wr->head[k].d2) {
+    if ((wr->f[k].name != wr->head[k].name && strcmp(wr->f[k].name, wr->head[k].name) != 0) ||
+        wr->f[k].d0 != wr->head[k].d0 || wr->f[k].d1 != wr->head[k].d1 ||
+        wr->f[k].d2 != wr->head[k].d2) {
       return 0;
     }
   }
@@ -968,12 +1102,11 @@ static int same_fields(const spart_writer *wr) {
 int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   int csv = wr->format == SPART_FMT_CSV, bad = 0;
   const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
-  wr->len = 0;
+  wr->len = wr->pend; /* after the records held back */
 
   /* no record with a value that is not finite */
   for (int k = 0; k < wr->nf; k++) {
-    int dims[3], nd, n = dims_of(wr, k, dims, &nd);
-    for (int e = 0; e < n; e++) {
+    for (int e = 0; e < wr->f[k].n; e++) {
       if (!isfinite(wr->f[k].v[e])) {
         wr->nf = 0;
         return fail(err, SPART_EDATA, rd ? rd->st.line : 0, "result %s is not finite",
@@ -1015,18 +1148,14 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
     }
     bad = bad || add_pass(wr, pr, pr->pass[p], !csv);
   }
-  for (int k = 0; k < wr->nf && !bad; k++) {
-    int dims[3], nd, n = dims_of(wr, k, dims, &nd);
-    if (csv) {
-      char num[40];
-      for (int e = 0; e < n && !bad; e++, first = 0) {
-        bad = (!first && addstr(wr, ",")) || add(wr, num, (size_t)spu_dtoa(num, wr->f[k].v[e]));
-      }
-    } else {
-      bad = (!first && addstr(wr, ",")) || addstr(wr, "\"") || addstr(wr, wr->f[k].name) ||
-            addstr(wr, "\":") || add_array(wr, wr->f[k].v, nd, dims);
-      first = 0;
-    }
+  if (csv) {
+    bad = bad || add_csv_values(wr, first);
+  }
+  for (int k = 0; k < wr->nf && !bad && !csv; k++, first = 0) {
+    int dims[3], nd;
+    dims_of(wr, k, dims, &nd);
+    bad = (!first && addstr(wr, ",")) || addstr(wr, "\"") || addstr(wr, wr->f[k].name) ||
+          addstr(wr, "\":") || add_array(wr, wr->f[k].v, nd, dims);
   }
   bad = bad || (!csv && addstr(wr, "}")) || addstr(wr, "\n");
   wr->nf = 0;
@@ -1034,11 +1163,9 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
     return fail(err, SPART_ENOMEM, 0, "out of memory");
   }
 
-  /* one write a record, so that no row is ever half written by us */
-  if (fwrite(wr->buf, 1, wr->len, wr->out) != wr->len || (wr->unbuffered && fflush(wr->out) != 0)) {
-    return fail(err, errno == EPIPE ? SPART_EPIPE : SPART_EIO, 0, "write error: %s",
-                strerror(errno));
-  }
+  /* whole records only are written (no row is ever half written by us), 64 KiB at once unless
+     each must go at once */
+  wr->pend = wr->len;
   wr->nrec++;
-  return 0;
+  return wr->eager || wr->pend >= SPART_WRITE_AT ? write_out(wr, err) : 0;
 }

@@ -1,13 +1,15 @@
 /* spu_num.c -- doubles to and from decimal text, exactly and fast.
  *
  * Reading: a plain decimal of at most 19 significant digits, taken 8 at a time, is w * 10^q.
- * When w < 2^53 and |q| <= 22 one IEEE operation on exact operands rounds it correctly
- * (Clinger's fast path).  Otherwise w, shifted to 64 bits, is multiplied by the 128-bit
- * significand of 10^q (table p10: truncated, exact for 0 <= q <= 55).  With the high 64 bits of
- * 10^q the product falls short by less than one unit of its first 64 bits, which decides the
- * rounding unless a half-way point between two doubles lies that close; then the low 64 bits
- * make it exact, or short by less than one unit of its first 128 bits.  What is still undecided,
- * like every other text, goes to strtod.
+ * The usual CSV number ([-]d.ddd, no exponent, room to read ahead before lim) takes a shorter
+ * path that loads the three words after the point at once (fast_decimal).  When w < 2^53 and
+ * |q| <= 22 one IEEE operation on exact operands rounds it correctly (Clinger's fast path).
+ * Otherwise w, shifted to 64 bits, is multiplied by the 128-bit significand of 10^q (table p10:
+ * truncated, exact for 0 <= q <= 55).  With the high 64 bits of 10^q the product falls short by
+ * less than one unit of its first 64 bits, which decides the rounding unless a half-way point
+ * between two doubles lies that close; then the low 64 bits make it exact, or short by less than
+ * one unit of its first 128 bits.  What is still undecided, like every other text, goes to
+ * strtod.
  *
  * Writing: the shortest decimal that reads back to the same double.  v = |x| 10^s has 17 digits
  * before the point, and the integers lo..hi in v's rounding interval (at most 23 apart) tell how
@@ -377,7 +379,126 @@ static uint64_t scale(uint64_t w, int q) {
 }
 
 
+/* scale's usual case, inline: the bits of w 10^q when the first 64 bits of the product decide
+   them (the same formulas), else scale itself */
+static inline uint64_t scale_fast(uint64_t w, int q) {
+  const uint64_t *t = p10[q - KMIN];
+  int lz = __builtin_clzll(w);
+  u128 z = (u128)(w << lz) * t[0];
+  uint64_t hi = (uint64_t)(z >> 64), lo = (uint64_t)z;
+  int top = (int)(hi >> 63), sh = 9 + top;
+  uint64_t below = (1ull << sh) - 1, y = hi & (2 * below + 1);
+  if (y - below <= 1 && (y != below + 1 || lo == 0)) {
+    return scale(w, q);
+  }
+  uint64_t be = (uint64_t)(1085 + top + flog2_10(q) - lz);
+  return (be << 52) + (hi >> (sh + 1)) + (y > below);
+}
+
+
+/* the value of the first n digits of d (8 digits less '0', the first in the lowest byte) */
+static inline uint64_t value_n(uint64_t d, int n) {
+  return n ? value8(d << (64 - 8 * n)) : 0;
+}
+
+
+/* the usual text, [+-]i.fff: one to seven digits i (or none, before a point), up to 23
+   digits f, at most 19 significant digits in all, no exponent, with 24 bytes to read before lim
+   after the point.  The three words of f are taken at once.  Returns 1 with the value and the
+   end, or 0 to leave the text to the rest of spu_strtod. */
+static inline int fast_decimal(const char *s, const char *lim, const char **end, double *x) {
+  const char *p = s + (*s == '-' || *s == '+');
+  uint64_t sign = (uint64_t)(*s == '-') << 63, w;
+  int nint, nfrac = 0;
+
+  /* the digits before the point: usually one */
+  if (*p >= '0' && *p <= '9' && p[1] == '.') {
+    w = (uint64_t)(*p - '0');
+    nint = 1;
+  } else {
+    uint64_t d = load8(p) - 0x3030303030303030ull, other = not_digits(d);
+    if (!other) {
+      return 0;
+    }
+    nint = __builtin_ctzll(other) >> 3;
+    w = value_n(d, nint);
+  }
+  p += nint;
+
+  /* the digits after it */
+  if (*p == '.') {
+    if (lim - p <= 24) {
+      return 0;
+    }
+    p++;
+    uint64_t a = load8(p) - 0x3030303030303030ull, b = load8(p + 8) - 0x3030303030303030ull;
+    uint64_t c = load8(p + 16) - 0x3030303030303030ull;
+    uint64_t oa = not_digits(a), ob = not_digits(b), oc = not_digits(c), f;
+    if (oa) {
+      nfrac = __builtin_ctzll(oa) >> 3;
+      f = value_n(a, nfrac);
+    } else if (ob) {
+      int n = __builtin_ctzll(ob) >> 3;
+      f = value8(a) * pow10u[n] + value_n(b, n);
+      nfrac = 8 + n;
+    } else if (oc) {
+      int n = __builtin_ctzll(oc) >> 3; /* 17 significant digits: n = 1, 16: n = 0 */
+      f = (value8(a) * 100000000 + value8(b)) * pow10u[n] +
+          (n <= 1 ? (c & 0xff) & (0 - (uint64_t)n) : value_n(c, n));
+      nfrac = 16 + n;
+    } else {
+      return 0;
+    }
+    if (nint + nfrac > 19) {
+      /* more than 19 digits: fine if zeros lead (then i is all zeros); a counts them */
+      int z = a ? __builtin_ctzll(a) >> 3 : 8;
+      if (w != 0 || nfrac > 22 || nfrac - (z < nfrac ? z : nfrac) > 19) {
+        return 0;
+      }
+    }
+    if (nint + nfrac == 0) {
+      return 0;
+    }
+    w = w ? w * pow10u[nfrac] + f : f; /* < 10^19 (w != 0: nint + nfrac <= 19) */
+    p += nfrac;
+  } else if (nint == 0) {
+    return 0;
+  }
+  int after = *p | 0x20;
+  if (after == 'e' || after == 'x') {
+    return 0; /* an exponent, or hexadecimal */
+  }
+
+  /* Clinger: exact operands, one rounding; else w times the 128-bit 10^-nfrac */
+  uint64_t bits;
+  if (w < (1ull << 53)) {
+    double v = (double)w / pow10d[nfrac];
+    memcpy(&bits, &v, sizeof(bits));
+  } else if (!(bits = scale_fast(w, -nfrac))) {
+    return 0;
+  }
+  bits |= sign;
+  memcpy(x, &bits, sizeof(*x));
+  *end = p;
+  return 1;
+}
+
+
+/* the general case: every text strtod reads */
+static double __attribute__((noinline))
+strtod_rest(const char *s, const char *lim, const char **end);
+
+
 double spu_strtod(const char *s, const char *lim, const char **end) {
+  double x;
+  if (lim && lim - s >= 16 && fast_decimal(s, lim, end, &x)) {
+    return x;
+  }
+  return strtod_rest(s, lim, end);
+}
+
+
+static double strtod_rest(const char *s, const char *lim, const char **end) {
   const char *p = s;
   int e10 = 0, nfrac = 0, nsig; /* nsig: digits from the first that is not 0 */
   uint64_t w = 0, sign = 0;

@@ -4,7 +4,9 @@
 #     spart-id, spart-fd and spart-kin, in rows/s, against a naive C filter that reads every
 #     field with strtod and writes 7 numbers with printf("%.17g") (bench/naive.c); peak memory
 #     for 100k and 1M rows, and for 10M rows streamed through a pipe.
-#  2. Two cores: the same spart-id run split with GNU parallel, if it is installed.
+#  2. Two cores: the same spart-id run split with GNU parallel (if it is installed), wall and CPU
+#     seconds: GNU parallel's copying (parts through pipes, outputs through temporary files)
+#     costs about as much CPU as spart-id itself.
 #  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR.
 set -eu
@@ -66,21 +68,35 @@ if [ "$BIG" = 1 ] && [ -x /usr/bin/time ]; then
 fi
 
 if command -v parallel > /dev/null 2>&1; then
+  # the recipe of README.md and spart-id(1), every part but the first dropping its header row,
+  # against one run: wall seconds, and CPU seconds (user + system, with the child processes)
   echo "== two cores: GNU parallel --pipepart --keep-order --header, repeated headers dropped"
-  t0=$(date +%s.%N)
-  parallel --pipepart -a "$dir/id.csv" --keep-order --header : --block -1 -j 2 \
-    bin/spart-id --fixed-base -o csv -m "$m" | awk 'NR == 1 { h = $0; print; next } $0 != h' \
-    > "$dir/par.csv"
-  t1=$(date +%s.%N)
-  t2=$(date +%s.%N)
-  bin/spart-id --fixed-base -o csv -m "$m" < "$dir/id.csv" > "$dir/one.csv"
-  t3=$(date +%s.%N)
+  timed() {
+    t0=$(date +%s.%N)
+    if [ -x /usr/bin/time ]; then
+      /usr/bin/time -f "%U %S" -o "$dir/time" "$@"
+      cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$dir/time")
+    else
+      "$@"
+      cpu="?"
+    fi
+    wall=$(echo "$t0 $(date +%s.%N)" | awk '{ printf "%.2f", $2 - $1 }')
+  }
+  # shellcheck disable=SC2016
+  timed sh -c 'parallel --pipepart -a "$1" --keep-order --header : --block -1 -j 2 \
+    "bin/spart-id --fixed-base -o csv -m $2 | tail -n +\$(({#} > 1 ? 2 : 1))" > "$3"' \
+    sh "$dir/id.csv" "$m" "$dir/par.csv"
+  wall2=$wall cpu2=$cpu
+  # shellcheck disable=SC2016
+  timed sh -c 'bin/spart-id --fixed-base -o csv -m "$2" < "$1" > "$3"' \
+    sh "$dir/id.csv" "$m" "$dir/one.csv"
   if cmp -s "$dir/one.csv" "$dir/par.csv"; then
     same="identical output"
   else
     same="OUTPUT DIFFERS"
   fi
-  echo "$t0 $t1 $t2 $t3" | awk -v same="$same" '{ printf "1 core %.2f s, 2 cores %.2f s: %.2fx, %s\n", $4 - $3, $2 - $1, ($4 - $3) / ($2 - $1), same }'
+  echo "$wall $cpu $wall2 $cpu2" | awk -v same="$same" '{ printf "1 core %.2f s (CPU %s s), " \
+    "2 cores %.2f s (CPU %s s): %.2fx, %s\n", $1, $2, $3, $4, $1 / $3, same }'
 else
   echo "== two cores: GNU parallel is not installed (apt-get install parallel)"
 fi

@@ -124,8 +124,9 @@ for row in r:
 @test "split across two cores with GNU parallel, the output is that of one run" {
   traj 400 > "$BATS_TEST_TMPDIR/t.csv"
   one=$(spart-id -m "$(M)" --fixed-base -o csv < "$BATS_TEST_TMPDIR/t.csv")
+  # every part but the first drops the header row it repeats (README, spart-id(1))
   two=$(parallel --pipepart -a "$BATS_TEST_TMPDIR/t.csv" --keep-order --header : --block 5k -j 2 \
-          spart-id -m "$(M)" --fixed-base -o csv | awk 'NR == 1 { h = $0; print; next } $0 != h')
+          "spart-id -m '$(M)' --fixed-base -o csv | tail -n +\$(({#} > 1 ? 2 : 1))")
   [ "$(echo "$one" | wc -l)" -eq 401 ]
   [ "$one" = "$two" ]
 }

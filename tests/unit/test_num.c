@@ -163,15 +163,23 @@ static void report(long bad, long n, const char *what) {
 }
 
 
-/* spu_strtod against strtod on txt, with lim at its end and without lim; 1 if they differ */
+/* spu_strtod against strtod on txt, with lim at its end, without lim, and on txt followed by
+   more text (a CSV row goes on after a number) with lim 40 bytes on; 1 if they differ */
 static int parse_differs(const char *txt) {
-  for (int k = 0; k < 2; k++) {
-    const char *end;
+  static const char *more[] = {",0.25,1", "", "e5,", "x,", ".5", "0000000", " 1", "\r", "-"};
+  static unsigned next_more;
+  char padded[160];
+  snprintf(padded, sizeof(padded), "%s%s%s", txt, more[next_more++ % 9],
+           ",1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5,9.5,10.5,11.5");
+  for (int k = 0; k < 4; k++) {
+    const char *end, *t = k < 2 ? txt : padded;
     char *send;
-    double a = spu_strtod(txt, k ? txt + strlen(txt) : NULL, &end), b = strtod(txt, &send);
+    size_t n = strlen(t);
+    double a = spu_strtod(t, k == 0 ? NULL : k == 1 ? t + n : t + (n < 40 ? n : 40), &end);
+    double b = strtod(t, &send);
     if ((memcmp(&a, &b, sizeof(a)) != 0 && !(isnan(a) && isnan(b))) || end != send) {
-      printf("parse '%s': %.17g (end +%d), strtod %.17g (end +%d)\n", txt, a, (int)(end - txt), b,
-             (int)(send - txt));
+      printf("parse '%s': %.17g (end +%d), strtod %.17g (end +%d)\n", t, a, (int)(end - t), b,
+             (int)(send - t));
       return 1;
     }
   }
@@ -308,6 +316,26 @@ int main(int argc, char **argv) {
     bad_rand += parse_differs(buf);
   }
 
+  /* plain decimals as CSV files hold them: a sign or none, 0 to 9 digits, a point or none, 0 to
+     25 digits, often zeros first (and the padding of parse_differs after them) */
+  for (long k = 0; k < n; k++, nrand++) {
+    int p = 0, ni = (int)(next() % 10), nf = (int)(next() % 26), zeros = (int)(next() % 12);
+    if (next() % 3 == 0) {
+      buf[p++] = next() & 1 ? '-' : '+';
+    }
+    for (int i = 0; i < ni; i++) {
+      buf[p++] = (char)('0' + (i < zeros ? 0 : next() % 10));
+    }
+    if (next() % 8) {
+      buf[p++] = '.';
+    }
+    for (int i = 0; i < nf; i++) {
+      buf[p++] = (char)('0' + (ni + i < zeros ? 0 : next() % 10));
+    }
+    buf[p] = 0;
+    bad_rand += parse_differs(buf);
+  }
+
   /* half-way between two doubles: exact ties of at most 19 digits, (2m + 1) 2^(e-1) for small e,
      and (where long double has 64 bits) 17 to 19 digits of any half-way point, and the last
      digit one up or down */
@@ -360,7 +388,8 @@ int main(int argc, char **argv) {
   report(bad_rt + bad_ref, nref, "spu_dtoa reads back and writes the reference's bytes");
   report(bad_short, (n + 7) / 8, "spu_dtoa is shortest");
   report(bad_parse + bad_rand + bad_half, 4 * n + nrand + nhalf,
-         "spu_strtod is strtod on written doubles, 16-19 digit texts and half-way texts");
+         "spu_strtod is strtod on written doubles, 16-19 digit texts, plain decimals and "
+         "half-way texts");
   report(bad_str, (long)(sizeof(strs) / sizeof(strs[0])), "spu_strtod on awkward strings");
   printf("%d passed, %d failed\n", npass, nfail);
   return nfail != 0;
