@@ -64,6 +64,12 @@ typedef struct spart_model {
   double *jnt_axis;     /* (nb x 3) unit axis in the joint frame; fixed joints: URDF's or 0 */
   double *jnt_pos;      /* (nb x 3) joint origin in the parent link frame (SPART joint.T) */
   double *jnt_rot;      /* (nb x 9) joint frame in the parent link frame (SPART joint.T) */
+  double *jnt_armature; /* (nb) motor inertia reflected to the joint, G^2 Jm: on H's diagonal */
+  double *jnt_damping;  /* (nb) viscous friction at the joint, G^2 B: force damping * qd */
+  double *jnt_friction; /* (nb x 2) Coulomb friction at the joint, |G| Tc, for qd > 0 (>= 0) and
+                           for qd < 0 (<= 0) */
+  double *jnt_range;    /* (nb x 2) joint limits lower, upper (qlim), where jnt_limited */
+  int *jnt_limited;     /* (nb) 1 if the joint has limits */
   void *buf_;           /* the one allocation that holds the arrays above */
 } spart_model;
 
@@ -101,6 +107,39 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err);
 
 /* The model JSON text (SPART's robot structure plus keys), malloc'd; NULL when out of memory. */
 char *spart_model_json(const spart_model *m);
+
+/* A serial arm by Denavit-Hartenberg parameters: SPART's DH structure (DH_Serial2robot) or a
+   Robotics Toolbox table (standard or modified DH).  Angles in radians, SI units. */
+enum { SPART_DH_SPART = 0, SPART_DH_STANDARD, SPART_DH_MODIFIED };
+typedef struct spart_dh_link {
+  int type;                  /* SPART_JNT_REVOLUTE or SPART_JNT_PRISMATIC */
+  double theta, d, a, alpha; /* DH parameters (the joint's own variable is q + offset) */
+  double offset;             /* joint coordinate offset (Toolbox) */
+  int flip;                  /* the joint moves the other way: -z (Toolbox) */
+  double com[3];             /* SPART: b, CoM to the next joint; Toolbox: r, CoM; link frame */
+  double mass, inertia[6];   /* about the CoM, link frame: xx yy zz xy xz yz */
+  double Jm, B, Tc[2], G;    /* drive train, motor side: inertia, viscous and Coulomb (qd > 0,
+                                qd < 0) friction, gear ratio */
+  int limited;               /* qlim given */
+  double qlim[2];            /* lower, upper */
+} spart_dh_link;
+
+typedef struct spart_dh {
+  int n;                   /* links and joints */
+  int convention;          /* SPART_DH_* */
+  const char *name;        /* robot name (NULL: "DH robot") */
+  double base_R[9];        /* first joint frame (SPART T_L0_J1) or the Toolbox base frame {0}, */
+  double base_p[3];        /* in the base link frame */
+  double base_mass;        /* base link */
+  double base_inertia[6];  /* xx yy zz xy xz yz */
+  double ee_theta, ee_d;   /* SPART: end-effector rotation and offset along the last z */
+  const spart_dh_link *link; /* (n) */
+} spart_dh;
+
+/* The model of a DH arm: base link "Base", links L1..Ln, joints J1..Jn about z (SPART's
+   DH_Serial2robot for SPART_DH_SPART), drive train reflected to the joints.  NULL with err filled
+   on bad values or when out of memory. */
+spart_model *spart_dh_model(const spart_dh *dh, spart_err *err);
 
 /* A human-readable tree of the model with masses and warnings, malloc'd. */
 char *spart_model_summary(const spart_model *m);
@@ -232,6 +271,11 @@ void spart_cim(const spart_model *m, spart_data *d, double *C);
 void spart_rnea(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
                 const double *umdot, const double *wF, const double *gravity, double *tau);
 
+/* Drive-train friction forces at the joint velocities um: tau (nq) = damping um + Coulomb
+   friction by the sign of um (0 at rest).  Inverse dynamics adds them, forward dynamics takes
+   them from the joint forces; spart_rnea, spart_crba and spart_aba include the armature. */
+void spart_friction(const spart_model *m, const double *um, double *tau);
+
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6).
    Returns 0 or -SPART_ENUM when the base inertia is singular.  Needs spart_crba. */
 int spart_floating_id(const spart_model *m, spart_data *d, const double *um, const double *umdot,
@@ -346,7 +390,8 @@ enum {
   SPART_OPT_GRAVITY = 1 << 1,  /* --gravity gx,gy,gz */
   SPART_OPT_FLOATING = 1 << 2, /* --floating */
   SPART_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
-  SPART_OPT_GIM = 1 << 4       /* --coriolis, --inverse */
+  SPART_OPT_GIM = 1 << 4,      /* --coriolis, --inverse */
+  SPART_OPT_FRICTION = 1 << 5  /* --no-friction */
 };
 
 /* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
@@ -367,7 +412,7 @@ typedef struct spart_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
   int input, output; /* SPART_FMT_* */
   int seq, unbuffered, keep_going;
-  int fixed_base, floating, dot, noc, coriolis, inverse;
+  int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int has_gravity;
   double gravity[3];
   const char *link; /* --link ID|NAME */
@@ -396,6 +441,11 @@ typedef struct spart_session {
   double *buf[4];        /* scratch arrays for outputs, see spart_session_buf */
   size_t nbuf[4];
 } spart_session;
+
+/* The main of a model converter (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one
+   FILE (default stdin) read by spart_model_load, written as the model JSON or its summary.
+   usage is the --help text.  Returns the exit code. */
+int spart_convert_main(const char *prog, const char *usage, int argc, char **argv);
 
 /* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
    usage error, which it reports). */

@@ -121,7 +121,7 @@ void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H) 
     }
     double F[6];
     spu_inertmul(F, d->Ic + 10 * i, d->xS + 6 * i);
-    H[(off + a) * nv + off + a] = spu_dot6(d->xS + 6 * i, F);
+    H[(off + a) * nv + off + a] = spu_dot6(d->xS + 6 * i, F) + m->jnt_armature[i];
     project_up(m, d, i, F, H, nv, off, off + a, 1);
   }
 

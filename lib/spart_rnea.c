@@ -1,4 +1,5 @@
-/* spart_rnea.c -- inverse dynamics by recursive Newton-Euler (SPART ID, Floating_ID), O(n) */
+/* spart_rnea.c -- inverse dynamics by recursive Newton-Euler (SPART ID, Floating_ID), O(n), and
+ * the drive train's friction */
 #include <string.h>
 
 #include "spart.h"
@@ -43,7 +44,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double *um, const dou
     int p = m->body_parent[i], a = m->jnt_qadr[i];
     double dr[3], sh[6];
     if (a >= 0) {
-      tau[6 + a] = spu_dot6(d->xS + 6 * i, d->f + 6 * i);
+      tau[6 + a] = spu_dot6(d->xS + 6 * i, d->f + 6 * i) + m->jnt_armature[i] * (umdot ? umdot[a] : 0);
     }
     for (int k = 0; k < 3; k++) {
       dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
@@ -85,4 +86,15 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double *um, con
   spart_rnea(m, d, um, u0dot, umdot, wF, gravity, tau);
   memcpy(taum, tau + 6, (size_t)m->nq * sizeof(double));
   return 0;
+}
+
+
+void spart_friction(const spart_model *m, const double *um, double *tau) {
+  for (int i = 1; i < m->nb; i++) {
+    int a = m->jnt_qadr[i];
+    if (a >= 0) {
+      const double *f = m->jnt_friction + 2 * i;
+      tau[a] = m->jnt_damping[i] * um[a] + (um[a] > 0 ? f[0] : um[a] < 0 ? f[1] : 0);
+    }
+  }
 }
