@@ -184,7 +184,16 @@ typedef struct spart_data {
   double *D;    /* (nb) S' * IA * S */
   double *u;    /* (nb) tau - S' * pA */
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
-  double *jc;   /* (nb x 39) joint constants of the model, set by spart_data_new */
+  double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
+
+  /* body-frame inverse dynamics (spart_rnea): link i's frame in its parent's (Xup), and its
+     velocity, acceleration and force in its own frame at its CoM */
+  double *Xrot; /* (nb x 9) link frame in the parent link frame; [0] unused */
+  double *Xpos; /* (nb x 3) link CoM in the parent link frame, from the parent CoM */
+  double *bv;   /* (nb x 6) spatial velocity [omega; v] */
+  double *ba;   /* (nb x 6) spatial acceleration (gravity as a base acceleration) */
+  double *bf;   /* (nb x 6) force [n; f] */
+  double *bR;   /* (nb x 9) link orientation in the inertial frame, when wrenches are given */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
@@ -210,8 +219,20 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
-/* The constants spart_fk needs for each joint (nb x 39), computed once from the model. */
+/* doubles of joint constants a body (spart_joint_constants), of which the last 6, from
+   SPART_JC_S, are the motion subspace in the link's frame at its CoM */
+#define SPART_JC 45
+#define SPART_JC_S 39
+
+/* The constants spart_fk and spart_rnea need for each joint (nb x SPART_JC), computed once from
+   the model. */
 void spart_joint_constants(const spart_model *m, double *jc);
+
+/* Joint i at displacement q (Featherstone's jcalc): Rloc, link i's frame in its parent link's
+   frame, and off, link i's CoM from joint i in the parent link's frame.  Returns the joint's
+   motion subspace in link i's frame at its CoM (6 numbers, constant). */
+const double *spart_jcalc(const spart_model *m, const spart_data *d, int i, double q,
+                          double Rloc[9], double off[3]);
 
 /* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk.
  */
@@ -265,21 +286,26 @@ int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
    H udot + C u = tau + N' wF.  Needs spart_crba and spart_velocity. */
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
-/* Inverse dynamics of a flying base by Newton-Euler (SPART ID): tau = [tau0; taum] (6+nq) for
-   the given accelerations, external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity
-   (3; NULL = none).  Needs spart_velocity. */
-void spart_rnea(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
-                const double *umdot, const double *wF, const double *gravity, double *tau);
+/* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in each
+   link's frame): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
+   (nq), velocities u0 (6), um (nq) and accelerations u0dot (6), umdot (nq) (NULL = 0), with
+   external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
+   the armature's share, not the friction (spart_friction).  Needs nothing else. */
+void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                const double *u0, const double *um, const double *u0dot, const double *umdot,
+                const double *wF, const double *gravity, double *tau);
 
 /* Drive-train friction forces at the joint velocities um: tau (nq) = damping um + Coulomb
    friction by the sign of um (0 at rest).  Inverse dynamics adds them, forward dynamics takes
    them from the joint forces; spart_rnea, spart_crba and spart_aba include the armature. */
 void spart_friction(const spart_model *m, const double *um, double *tau);
 
-/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6).
-   Returns 0 or -SPART_ENUM when the base inertia is singular.  Needs spart_crba. */
-int spart_floating_id(const spart_model *m, spart_data *d, const double *um, const double *umdot,
-                      const double *wF, const double *gravity, double *taum, double u0dot[6]);
+/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6)
+   for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
+   is singular.  Needs spart_fk. */
+int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                      const double *u0, const double *um, const double *umdot, const double *wF,
+                      const double *gravity, double *taum, double u0dot[6]);
 
 /* Forward dynamics by articulated bodies (SPART FD): u0dot (6), umdot (nq) for the forces
    tau0 (6; NULL = 0), taum (nq; NULL = 0).  fixed_base: the base does not move (u0dot = 0).
@@ -455,17 +481,17 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv);
  *status set). */
 spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status);
 
-/* Run a command: parse the options, open the session, and for each record compute its
-   kinematics (spart_fk, spart_velocity) and call compute, which puts the outputs (spart_put) and
-   returns 0, or reports with spart_fail and returns -1 to skip the record; then close.  Returns
-   the exit code. */
+/* Run a command: parse the options, open the session, and for each record call compute, which
+   puts the outputs (spart_put) and returns 0, or reports with spart_fail and returns -1 to skip
+   the record; then close.  Returns the exit code. */
 int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s));
 
 /* Parse the command line and open the session: NULL when there is nothing more to do, with
  *status the exit code (after --help, a usage error or a model that cannot be read). */
 spart_session *spart_session_start(const spart_tool *t, int argc, char **argv, int *status);
 
-/* Kinematics and twists of the current record (spart_fk, spart_velocity). */
+/* Kinematics and twists of the current record (spart_fk, spart_velocity), for the algorithms
+   that need them. */
 void spart_session_kinematics(spart_session *s);
 
 /* Read the next record into s->st (making s->m and s->d at the first one when the model comes

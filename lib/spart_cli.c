@@ -298,7 +298,6 @@ int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_s
     return status;
   }
   while (spart_next(s)) {
-    spart_session_kinematics(s);
     if (compute(s) == 0) {
       spart_session_emit(s);
     } else {

@@ -18,6 +18,7 @@ static const spart_tool tool = {
 
 /* accelerations of one record */
 static int compute(spart_session *s) {
+  spart_session_kinematics(s);
   const spart_state *st = s->st;
   const int nq = s->m->nq;
   double *acc = spart_session_buf(s, 0, 6 + 2 * (size_t)nq), *taum = st->taum;

@@ -22,17 +22,21 @@ static const spart_tool tool = {
 static int compute(spart_session *s) {
   const spart_state *st = s->st;
   const int nq = s->m->nq;
+  const double *wF = st->has & SPART_READS_WRENCH ? st->wF : NULL; /* none: no work for them */
   double *tau = spart_session_buf(s, 0, 6 + 2 * (size_t)nq);
   if (!tau) {
     return -1;
   }
   if (s->o.floating) {
-    if (spart_floating_id(s->m, s->d, st->um, st->umdot, st->wF, s->gravity, tau + 6, tau) != 0) {
+    spart_session_kinematics(s); /* the base inertia needs the poses */
+    if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wF, s->gravity,
+                          tau + 6, tau) != 0) {
       spart_fail(s, "the base inertia is singular");
       return -1;
     }
   } else {
-    spart_rnea(s->m, s->d, st->um, st->u0dot, st->umdot, st->wF, s->gravity, tau);
+    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot, wF, s->gravity,
+               tau);
   }
 
   /* the drive train's friction opposes the joint velocities */

@@ -216,7 +216,7 @@ static void identities(const char *name, const spart_model *m) {
   spart_crba(m, d, 0, H);
   spart_cim(m, d, C);
   spart_noc(m, d, N);
-  spart_rnea(m, d, s.um, s.u0dot, s.umdot, s.wF, g, tau);
+  spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
   matvec(x, H, ud, nv, nv, 0);
   matvec(y, C, u, nv, nv, 0);
   for (int k = 0; k < nv; k++) {
@@ -325,18 +325,18 @@ static void identities(const char *name, const spart_model *m) {
   }
 
   /* FD inverts ID: floating base with tau0, then a fixed base */
-  spart_rnea(m, d, s.um, s.u0dot, s.umdot, s.wF, g, tau);
+  spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
   spart_aba(m, d, 0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(udot)) = udot", x, ud, nv, 1e-9);
   spart_velocity(m, d, NULL, s.um);
-  spart_rnea(m, d, s.um, NULL, s.umdot, s.wF, g, tau);
+  spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, tau);
   spart_aba(m, d, 1, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(umdot)) = umdot, fixed base", x + 6, ud + 6, nq, 1e-9);
 
   /* Floating_ID: tau0 = 0 and FD agrees */
   spart_velocity(m, d, s.u0, s.um);
-  if (spart_floating_id(m, d, s.um, s.umdot, s.wF, g, tau + 6, x) == 0) {
-    spart_rnea(m, d, s.um, x, s.umdot, s.wF, g, y);
+  if (spart_floating_id(m, d, s.R0, s.qm, s.u0, s.um, s.umdot, s.wF, g, tau + 6, x) == 0) {
+    spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, x, s.umdot, s.wF, g, y);
     double zero[6] = {0};
     expect(name, "Floating_ID leaves tau0 = 0", y, zero, 6, 1e-10);
     spart_aba(m, d, 0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
