@@ -194,6 +194,7 @@ typedef struct spart_data {
   double *ba;   /* (nb x 6) spatial acceleration (gravity as a base acceleration) */
   double *bf;   /* (nb x 6) force [n; f] */
   double *bR;   /* (nb x 9) link orientation in the inertial frame, when wrenches are given */
+  double *xS0;  /* (nb x 6) pm referred to the base CoM (spart_crba, spart_cim) */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */

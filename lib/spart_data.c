@@ -30,7 +30,8 @@
   X(bv, 6)                   \
   X(ba, 6)                   \
   X(bf, 6)                   \
-  X(bR, 9)
+  X(bR, 9)                   \
+  X(xS0, 6)
 
 
 spart_data *spart_data_new(const spart_model *m) {
