@@ -471,8 +471,8 @@ typedef struct spart_session {
 
 /* The main of a model converter (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one
    FILE (default stdin) read by spart_model_load, written as the model JSON or its summary.
-   usage is the --help text.  Returns the exit code. */
-int spart_convert_main(const char *prog, const char *usage, int argc, char **argv);
+   about is what --help says of the command after its usage line.  Returns the exit code. */
+int spart_convert_main(const char *prog, const char *about, int argc, char **argv);
 
 /* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
    usage error, which it reports). */

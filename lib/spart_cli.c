@@ -490,7 +490,7 @@ int spart_session_close(spart_session *s) {
 
 /* ---- the model converters (urdf2robot, dh2robot) ---- */
 
-int spart_convert_main(const char *prog, const char *usage, int argc, char **argv) {
+int spart_convert_main(const char *prog, const char *about, int argc, char **argv) {
   static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
                                            {"output", required_argument, NULL, 'o'},
                                            {"help", no_argument, NULL, 'h'},
@@ -511,7 +511,13 @@ int spart_convert_main(const char *prog, const char *usage, int argc, char **arg
     } else if (c == 'o') {
       out = optarg;
     } else if (c == 'h') {
-      fputs(usage, stdout);
+      printf("Usage: %s [-s] [-o FILE] [FILE|-]\n%s\n", prog, about);
+      fputs("  -s, --summary      write a human-readable tree with masses and warnings instead\n"
+            "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
+            "  -h, --help         show this help and exit\n"
+            "  -V, --version      show the version and exit\n\n"
+            "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
+            stdout);
       return spart_cli_finish(prog, SPART_EXIT_OK);
     } else if (c == 'V') {
       printf("%s %s\n", prog, SPART_VERSION);

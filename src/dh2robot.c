@@ -1,8 +1,7 @@
 /* dh2robot -- read a Denavit-Hartenberg description and write the model JSON */
 #include "spart.h"
 
-static const char usage[] =
-    "Usage: dh2robot [-s] [-o FILE] [FILE|-]\n"
+static const char about[] =
     "Read a serial arm described by Denavit-Hartenberg parameters, as JSON, and write the\n"
     "model JSON of the SPART toolkit (spart-model(5)): base link Base, links L1..Ln, joints\n"
     "J1..Jn.  Two forms (dh2robot(1)):\n"
@@ -13,16 +12,9 @@ static const char usage[] =
     "                         \"a\", \"alpha\", \"offset\", \"flip\", \"qlim\", \"m\", \"r\", \"I\", \"Jm\",\n"
     "                         \"B\", \"Tc\", \"G\"}...], \"base\": {\"T\", \"mass\", \"I\"}}\n"
     "Links of either form may give a drive train (Jm B Tc G) and limits (qlim).  Without FILE,\n"
-    "or with -, read standard input.  Any model file the other commands take is read too.\n"
-    "\n"
-    "  -s, --summary      write a human-readable tree with masses and warnings instead\n"
-    "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
-    "  -h, --help         show this help and exit\n"
-    "  -V, --version      show the version and exit\n"
-    "\n"
-    "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n";
+    "or with -, read standard input.  Any model file the other commands take is read too.\n";
 
 
 int main(int argc, char **argv) {
-  return spart_convert_main("dh2robot", usage, argc, argv);
+  return spart_convert_main("dh2robot", about, argc, argv);
 }
