@@ -675,7 +675,7 @@ static int read_link(urdf *u, spart_model *m, int l, int id) {
 static int joint_drive(urdf *u, spart_model *m, int j, int id, const char *owner) {
   xmlNode *dyn = child_el(u->jnt[j].node, "dynamics"), *lim = child_el(u->jnt[j].node, "limit");
   double f = 0, *r = m->jnt_range + 2 * id;
-  char *lower = prop(lim, "lower"), *upper = prop(lim, "upper");
+  char *lower, *upper;
 
   if (attr_nums(u, dyn, "damping", m->jnt_damping + id, 1, owner, "dynamics damping") ||
       attr_nums(u, dyn, "friction", &f, 1, owner, "dynamics friction")) {
@@ -689,6 +689,8 @@ static int joint_drive(urdf *u, spart_model *m, int j, int id, const char *owner
   m->jnt_friction[2 * id + 1] = -f;
 
   /* limits: lower and upper default to 0 (URDF), a continuous joint has none */
+  lower = prop(lim, "lower");
+  upper = prop(lim, "upper");
   m->jnt_limited[id] = u->jnt[j].bounded && (lower || upper);
   xmlFree(lower);
   xmlFree(upper);
