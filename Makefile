@@ -17,9 +17,9 @@ ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(
 
 LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o \
          lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o lib/spart_io.o \
-         lib/spart_cli.o lib/spart_urdf.o
-TOOLS  = bin/urdf2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
-MAN1   = man/urdf2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
+         lib/spart_cli.o lib/spart_urdf.o lib/spart_dh.o
+TOOLS  = bin/urdf2robot bin/dh2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
+MAN1   = man/urdf2robot.1 man/dh2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
          man/spart-id.1
 MAN5   = man/spart-model.5
 UNIT   = tests/unit/test_golden tests/unit/test_dynamics tests/unit/test_num
@@ -38,6 +38,9 @@ $(LIBOBJ): lib/spart.h lib/spu.h
 bin/urdf2robot: src/urdf2robot.c lib/libspart.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/urdf2robot.c lib/libspart.a $(LIBS)
+bin/dh2robot: src/dh2robot.c lib/libspart.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/dh2robot.c lib/libspart.a $(LIBS)
 bin/spart-kin: src/spart-kin.c lib/libspart.a
 	@mkdir -p bin
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-kin.c lib/libspart.a $(LIBS)

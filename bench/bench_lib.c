@@ -1,7 +1,7 @@
 /* bench_lib.c -- per-call cost of libspart's algorithms, no I/O: random states, batches of 64
  * calls, the median over 2,000 batches (128,000 calls) of the time a call.
- * Each figure includes the kinematics the algorithm needs (spart_fk, spart_velocity), as the
- * C++ libraries' own figures do.
+ * Each figure includes the kinematics the algorithm needs (spart_fk, spart_velocity; spart_rnea
+ * computes its own), as the C++ libraries' own figures do.
  *
  * usage: bench_lib MODEL [fixed|floating] */
 #include <math.h>
@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
     u0dot[k] = fixed ? 0 : urand();
   }
 
-  const char *names[3] = {"inverse dynamics (fk + velocity + rnea)", "mass matrix (fk + crba)",
+  const char *names[3] = {"inverse dynamics (rnea, own kinematics)", "mass matrix (fk + crba)",
                           "forward dynamics (fk + velocity + aba)"};
   printf("%s, %s base, n_q = %d\n", argv[1], fixed ? "fixed" : "floating", nq);
   for (int alg = 0; alg < 3; alg++) {
@@ -73,6 +73,11 @@ int main(int argc, char **argv) {
       double t0 = now();
       for (int c = 0; c < BATCH; c++) {
         const double *s = q + 3 * nq * ((b * BATCH + c) % NSTATE);
+        if (alg == 0) {
+          spart_rnea(m, d, R0, s, u0, s + nq, u0dot, s + 2 * nq, NULL, NULL, tau);
+          sink += tau[6];
+          continue;
+        }
         spart_fk(m, d, R0, r0, s);
         if (alg == 1) {
           spart_crba(m, d, fixed, H);
@@ -80,13 +85,8 @@ int main(int argc, char **argv) {
           continue;
         }
         spart_velocity(m, d, u0, s + nq);
-        if (alg == 0) {
-          spart_rnea(m, d, s + nq, u0dot, s + 2 * nq, NULL, NULL, tau);
-          sink += tau[6];
-        } else {
-          spart_aba(m, d, fixed, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
-          sink += acc[6];
-        }
+        spart_aba(m, d, fixed, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
+        sink += acc[6];
       }
       times[b] = (now() - t0) / BATCH;
     }

@@ -64,6 +64,12 @@ typedef struct spart_model {
   double *jnt_axis;     /* (nb x 3) unit axis in the joint frame; fixed joints: URDF's or 0 */
   double *jnt_pos;      /* (nb x 3) joint origin in the parent link frame (SPART joint.T) */
   double *jnt_rot;      /* (nb x 9) joint frame in the parent link frame (SPART joint.T) */
+  double *jnt_armature; /* (nb) motor inertia reflected to the joint, G^2 Jm: on H's diagonal */
+  double *jnt_damping;  /* (nb) viscous friction at the joint, G^2 B: force damping * qd */
+  double *jnt_friction; /* (nb x 2) Coulomb friction at the joint, |G| Tc, for qd > 0 (>= 0) and
+                           for qd < 0 (<= 0) */
+  double *jnt_range;    /* (nb x 2) joint limits lower, upper (qlim), where jnt_limited */
+  int *jnt_limited;     /* (nb) 1 if the joint has limits */
   void *buf_;           /* the one allocation that holds the arrays above */
 } spart_model;
 
@@ -101,6 +107,39 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err);
 
 /* The model JSON text (SPART's robot structure plus keys), malloc'd; NULL when out of memory. */
 char *spart_model_json(const spart_model *m);
+
+/* A serial arm by Denavit-Hartenberg parameters: SPART's DH structure (DH_Serial2robot) or a
+   Robotics Toolbox table (standard or modified DH).  Angles in radians, SI units. */
+enum { SPART_DH_SPART = 0, SPART_DH_STANDARD, SPART_DH_MODIFIED };
+typedef struct spart_dh_link {
+  int type;                  /* SPART_JNT_REVOLUTE or SPART_JNT_PRISMATIC */
+  double theta, d, a, alpha; /* DH parameters (the joint's own variable is q + offset) */
+  double offset;             /* joint coordinate offset (Toolbox) */
+  int flip;                  /* the joint moves the other way: -z (Toolbox) */
+  double com[3];             /* SPART: b, CoM to the next joint; Toolbox: r, CoM; link frame */
+  double mass, inertia[6];   /* about the CoM, link frame: xx yy zz xy xz yz */
+  double Jm, B, Tc[2], G;    /* drive train, motor side: inertia, viscous and Coulomb (qd > 0,
+                                qd < 0) friction, gear ratio */
+  int limited;               /* qlim given */
+  double qlim[2];            /* lower, upper */
+} spart_dh_link;
+
+typedef struct spart_dh {
+  int n;                   /* links and joints */
+  int convention;          /* SPART_DH_* */
+  const char *name;        /* robot name (NULL: "DH robot") */
+  double base_R[9];        /* first joint frame (SPART T_L0_J1) or the Toolbox base frame {0}, */
+  double base_p[3];        /* in the base link frame */
+  double base_mass;        /* base link */
+  double base_inertia[6];  /* xx yy zz xy xz yz */
+  double ee_theta, ee_d;   /* SPART: end-effector rotation and offset along the last z */
+  const spart_dh_link *link; /* (n) */
+} spart_dh;
+
+/* The model of a DH arm: base link "Base", links L1..Ln, joints J1..Jn about z (SPART's
+   DH_Serial2robot for SPART_DH_SPART), drive train reflected to the joints.  NULL with err filled
+   on bad values or when out of memory. */
+spart_model *spart_dh_model(const spart_dh *dh, spart_err *err);
 
 /* A human-readable tree of the model with masses and warnings, malloc'd. */
 char *spart_model_summary(const spart_model *m);
@@ -145,7 +184,17 @@ typedef struct spart_data {
   double *D;    /* (nb) S' * IA * S */
   double *u;    /* (nb) tau - S' * pA */
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
-  double *jc;   /* (nb x 39) joint constants of the model, set by spart_data_new */
+  double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
+
+  /* body-frame inverse dynamics (spart_rnea): link i's frame in its parent's (Xup), and its
+     velocity, acceleration and force in its own frame at its CoM */
+  double *Xrot; /* (nb x 9) link frame in the parent link frame; [0] unused */
+  double *Xpos; /* (nb x 3) link CoM in the parent link frame, from the parent CoM */
+  double *bv;   /* (nb x 6) spatial velocity [omega; v] */
+  double *ba;   /* (nb x 6) spatial acceleration (gravity as a base acceleration) */
+  double *bf;   /* (nb x 6) force [n; f] */
+  double *bR;   /* (nb x 9) link orientation in the inertial frame, when wrenches are given */
+  double *xS0;  /* (nb x 6) pm referred to the base CoM (spart_crba, spart_cim) */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
@@ -171,8 +220,20 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
-/* The constants spart_fk needs for each joint (nb x 39), computed once from the model. */
+/* doubles of joint constants a body (spart_joint_constants), of which the last 6, from
+   SPART_JC_S, are the motion subspace in the link's frame at its CoM */
+#define SPART_JC 45
+#define SPART_JC_S 39
+
+/* The constants spart_fk and spart_rnea need for each joint (nb x SPART_JC), computed once from
+   the model. */
 void spart_joint_constants(const spart_model *m, double *jc);
+
+/* Joint i at displacement q (Featherstone's jcalc): Rloc, link i's frame in its parent link's
+   frame, and off, link i's CoM from joint i in the parent link's frame.  Returns the joint's
+   motion subspace in link i's frame at its CoM (6 numbers, constant). */
+const double *spart_jcalc(const spart_model *m, const spart_data *d, int i, double q,
+                          double Rloc[9], double off[3]);
 
 /* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk.
  */
@@ -226,16 +287,26 @@ int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
    H udot + C u = tau + N' wF.  Needs spart_crba and spart_velocity. */
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
-/* Inverse dynamics of a flying base by Newton-Euler (SPART ID): tau = [tau0; taum] (6+nq) for
-   the given accelerations, external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity
-   (3; NULL = none).  Needs spart_velocity. */
-void spart_rnea(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
-                const double *umdot, const double *wF, const double *gravity, double *tau);
+/* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in each
+   link's frame): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
+   (nq), velocities u0 (6), um (nq) and accelerations u0dot (6), umdot (nq) (NULL = 0), with
+   external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
+   the armature's share, not the friction (spart_friction).  Needs nothing else. */
+void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                const double *u0, const double *um, const double *u0dot, const double *umdot,
+                const double *wF, const double *gravity, double *tau);
 
-/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6).
-   Returns 0 or -SPART_ENUM when the base inertia is singular.  Needs spart_crba. */
-int spart_floating_id(const spart_model *m, spart_data *d, const double *um, const double *umdot,
-                      const double *wF, const double *gravity, double *taum, double u0dot[6]);
+/* Drive-train friction forces at the joint velocities um: tau (nq) = damping um + Coulomb
+   friction by the sign of um (0 at rest).  Inverse dynamics adds them, forward dynamics takes
+   them from the joint forces; spart_rnea, spart_crba and spart_aba include the armature. */
+void spart_friction(const spart_model *m, const double *um, double *tau);
+
+/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6)
+   for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
+   is singular.  Needs spart_fk. */
+int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                      const double *u0, const double *um, const double *umdot, const double *wF,
+                      const double *gravity, double *taum, double u0dot[6]);
 
 /* Forward dynamics by articulated bodies (SPART FD): u0dot (6), umdot (nq) for the forces
    tau0 (6; NULL = 0), taum (nq; NULL = 0).  fixed_base: the base does not move (u0dot = 0).
@@ -353,7 +424,8 @@ enum {
   SPART_OPT_GRAVITY = 1 << 1,  /* --gravity gx,gy,gz */
   SPART_OPT_FLOATING = 1 << 2, /* --floating */
   SPART_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
-  SPART_OPT_GIM = 1 << 4       /* --coriolis, --inverse */
+  SPART_OPT_GIM = 1 << 4,      /* --coriolis, --inverse */
+  SPART_OPT_FRICTION = 1 << 5  /* --no-friction */
 };
 
 /* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
@@ -374,7 +446,7 @@ typedef struct spart_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
   int input, output; /* SPART_FMT_* */
   int seq, unbuffered, keep_going;
-  int fixed_base, floating, dot, noc, coriolis, inverse;
+  int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int has_gravity;
   double gravity[3];
   const char *link; /* --link ID|NAME */
@@ -404,6 +476,11 @@ typedef struct spart_session {
   size_t nbuf[4];
 } spart_session;
 
+/* The main of a model converter (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one
+   FILE (default stdin) read by spart_model_load, written as the model JSON or its summary.
+   about is what --help says of the command after its usage line.  Returns the exit code. */
+int spart_convert_main(const char *prog, const char *about, int argc, char **argv);
+
 /* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
    usage error, which it reports). */
 int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv);
@@ -412,17 +489,17 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv);
  *status set). */
 spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status);
 
-/* Run a command: parse the options, open the session, and for each record compute its
-   kinematics (spart_fk, spart_velocity) and call compute, which puts the outputs (spart_put) and
-   returns 0, or reports with spart_fail and returns -1 to skip the record; then close.  Returns
-   the exit code. */
+/* Run a command: parse the options, open the session, and for each record call compute, which
+   puts the outputs (spart_put) and returns 0, or reports with spart_fail and returns -1 to skip
+   the record; then close.  Returns the exit code. */
 int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s));
 
 /* Parse the command line and open the session: NULL when there is nothing more to do, with
  *status the exit code (after --help, a usage error or a model that cannot be read). */
 spart_session *spart_session_start(const spart_tool *t, int argc, char **argv, int *status);
 
-/* Kinematics and twists of the current record (spart_fk, spart_velocity). */
+/* Kinematics and twists of the current record (spart_fk, spart_velocity), for the algorithms
+   that need them. */
 void spart_session_kinematics(spart_session *s);
 
 /* Read the next record into s->st (making s->m and s->d at the first one when the model comes

@@ -43,7 +43,7 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
     const double *S = d->xS + 6 * i;
     if (a >= 0) {
       spu_mulm6v(U, IA, S);
-      d->D[i] = spu_dot6(S, U);
+      d->D[i] = spu_dot6(S, U) + m->jnt_armature[i]; /* the rotor spins with the joint alone */
       d->u[i] = (taum ? taum[a] : 0) - spu_dot6(S, d->pA + 6 * i);
       if (!(d->D[i] > 1e-12 * (1 + fabs(IA[0]) + fabs(IA[21]) + fabs(IA[35])))) {
         d->warn[SPART_WARN_SINGULAR]++;

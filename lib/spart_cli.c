@@ -85,7 +85,8 @@ enum {
   OPT_DOT,
   OPT_NOC,
   OPT_CORIOLIS,
-  OPT_INVERSE
+  OPT_INVERSE,
+  OPT_NO_FRICTION
 };
 
 static const struct {
@@ -110,6 +111,7 @@ static const struct {
     {{"noc", no_argument, NULL, OPT_NOC}, SPART_OPT_LINK},
     {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, SPART_OPT_GIM},
     {{"inverse", no_argument, NULL, OPT_INVERSE}, SPART_OPT_GIM},
+    {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, SPART_OPT_FRICTION},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -210,6 +212,7 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
       case OPT_NOC: o->noc = 1; break;
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
+      case OPT_NO_FRICTION: o->no_friction = 1; break;
       case ':': return spart_cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
       default:
         if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
@@ -295,7 +298,6 @@ int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_s
     return status;
   }
   while (spart_next(s)) {
-    spart_session_kinematics(s);
     if (compute(s) == 0) {
       spart_session_emit(s);
     } else {
@@ -495,4 +497,84 @@ int spart_session_close(spart_session *s) {
   }
   free(s);
   return spart_cli_finish(name, status);
+}
+
+
+/* ---- the model converters (urdf2robot, dh2robot) ---- */
+
+int spart_convert_main(const char *prog, const char *about, int argc, char **argv) {
+  static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
+                                           {"output", required_argument, NULL, 'o'},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {"version", no_argument, NULL, 'V'},
+                                           {NULL, 0, NULL, 0}};
+  const char *in = "-", *out = NULL;
+  spart_err err = {0};
+  spart_model *m;
+  char *text;
+  int summary = 0, c;
+
+  /* options */
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
+    if (c == 's') {
+      summary = 1;
+    } else if (c == 'o') {
+      out = optarg;
+    } else if (c == 'h') {
+      printf("Usage: %s [-s] [-o FILE] [FILE|-]\n%s\n", prog, about);
+      fputs("  -s, --summary      write a human-readable tree with masses and warnings instead\n"
+            "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
+            "  -h, --help         show this help and exit\n"
+            "  -V, --version      show the version and exit\n\n"
+            "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
+            stdout);
+      return spart_cli_finish(prog, SPART_EXIT_OK);
+    } else if (c == 'V') {
+      printf("%s %s\n", prog, SPART_VERSION);
+      return spart_cli_finish(prog, SPART_EXIT_OK);
+    } else if (c == ':') {
+      return spart_cli_usage(prog, "option '%s' needs an argument", argv[optind - 1]);
+    } else if (optopt) {
+      return spart_cli_usage(prog, "unknown option '-%c'", optopt);
+    } else {
+      return spart_cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
+    }
+  }
+  if (argc - optind > 1) {
+    return spart_cli_usage(prog, "too many arguments: one FILE at most");
+  }
+  in = optind < argc ? argv[optind] : in;
+
+  /* read */
+  m = spart_model_load(in, &err);
+  if (!m) {
+    if (err.code == SPART_EDATA) {
+      spart_cli_error(prog, strcmp(in, "-") ? in : "<stdin>", err.line, "%s", err.msg);
+      return SPART_EXIT_DATA;
+    }
+    spart_cli_error(prog, NULL, 0, "%s", err.msg);
+    /* an input that cannot be read is bad input (SPEC.md); out of memory is a system error */
+    return err.code == SPART_ENOMEM ? SPART_EXIT_IO : SPART_EXIT_DATA;
+  }
+
+  /* write */
+  text = summary ? spart_model_summary(m) : spart_model_json(m);
+  spart_model_free(m);
+  if (!text) {
+    spart_cli_error(prog, NULL, 0, "out of memory");
+    return SPART_EXIT_IO;
+  }
+  if (out && !freopen(out, "w", stdout)) {
+    spart_cli_error(prog, NULL, 0, "cannot open %s: %s", out, strerror(errno));
+    free(text);
+    return SPART_EXIT_IO;
+  }
+  fputs(text, stdout);
+  if (!summary) {
+    putchar('\n');
+  }
+  free(text);
+  return spart_cli_finish(prog, SPART_EXIT_OK);
 }

@@ -47,32 +47,43 @@ static void base_mode(double s[6], const spart_data *d, int c) {
 }
 
 
-/* carry the wrench F of body j to the base, writing S_k' F into column col of A (leading
-   dimension ld) at row off + q index for every moving joint k above j, and, when off is 6, P0' F
+/* the motion subspaces pm referred to the base CoM r0 (d->xS0), so that a wrench referred to r0
+   projects on any joint without being carried from link to link */
+static void subspaces_at_base(const spart_model *m, spart_data *d) {
+  for (int i = 1; i < m->nb; i++) {
+    double dr[3];
+    for (int k = 0; k < 3; k++) {
+      dr[k] = d->xpos[k] - d->xpos[3 * i + k];
+    }
+    spu_mshift(d->xS0 + 6 * i, d->xS + 6 * i, dr);
+  }
+}
+
+
+/* the wrench F at body j's CoM, referred to r0, projected on every moving joint k above j: S_k' F
+   into column col of A (leading dimension ld) at row off + q index, and, when off is 6, P0' F
    into its first rows (the base); off 0 stops below the base (a fixed base).  With sym, the same
-   values go to row col too (A symmetric). */
-static void project_up(const spart_model *m, const spart_data *d, int j, double F[6], double *A,
-                       int ld, int off, int col, int sym) {
-  double dr[3], f0[6];
-  int k = j;
-  for (; k > 0; k = m->body_parent[k]) {
-    int p = m->body_parent[k];
-    if (k != j && m->jnt_qadr[k] >= 0) {
+   values go to row col too (A symmetric).  Needs subspaces_at_base. */
+static void project_up(const spart_model *m, const spart_data *d, int j, const double F[6],
+                       double *A, int ld, int off, int col, int sym) {
+  double dr[3], F0[6], f0[6];
+  for (int c = 0; c < 3; c++) {
+    dr[c] = d->xpos[3 * j + c] - d->xpos[c];
+  }
+  spu_fshift(F0, F, dr);
+  for (int k = m->body_parent[j]; k > 0; k = m->body_parent[k]) {
+    if (m->jnt_qadr[k] >= 0) {
       int row = off + m->jnt_qadr[k];
-      A[row * ld + col] = spu_dot6(d->xS + 6 * k, F);
+      A[row * ld + col] = spu_dot6(d->xS0 + 6 * k, F0);
       if (sym) {
         A[col * ld + row] = A[row * ld + col];
       }
     }
-    if (p == 0 && off == 0) {
-      return;
-    }
-    for (int c = 0; c < 3; c++) {
-      dr[c] = d->xpos[3 * k + c] - d->xpos[3 * p + c];
-    }
-    spu_fshift(F, F, dr);
   }
-  base_force(f0, d, F);
+  if (off == 0) {
+    return;
+  }
+  base_force(f0, d, F0);
   for (int r = 0; r < 6; r++) {
     A[r * ld + col] = f0[r];
     if (sym) {
@@ -112,6 +123,7 @@ void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H) 
   int off = fixed_base ? 0 : 6, nv = off + m->nq;
   memset(H, 0, (size_t)nv * nv * sizeof(double)); /* joints on different branches stay 0 */
   composite(m, d);
+  subspaces_at_base(m, d);
 
   /* joint columns: F = Ic_i S_i carried towards the base (Featherstone, RBDA table 6.2) */
   for (int i = m->nb - 1; i > 0; i--) {
@@ -121,7 +133,7 @@ void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H) 
     }
     double F[6];
     spu_inertmul(F, d->Ic + 10 * i, d->xS + 6 * i);
-    H[(off + a) * nv + off + a] = spu_dot6(d->xS + 6 * i, F);
+    H[(off + a) * nv + off + a] = spu_dot6(d->xS + 6 * i, F) + m->jnt_armature[i];
     project_up(m, d, i, F, H, nv, off, off + a, 1);
   }
 
@@ -209,6 +221,7 @@ static void cim_column(const spart_model *m, spart_data *d, int j, const double 
 void spart_cim(const spart_model *m, spart_data *d, double *C) {
   int nv = 6 + m->nq;
   memset(C, 0, (size_t)nv * nv * sizeof(double));
+  subspaces_at_base(m, d);
 
   /* base columns: the motion P0 e_c of the base moves every body */
   for (int c = 0; c < 6; c++) {

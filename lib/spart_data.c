@@ -24,7 +24,14 @@
   X(U, 6)                    \
   X(D, 1)                    \
   X(u, 1)                    \
-  X(jc, 39)
+  X(jc, SPART_JC)            \
+  X(Xrot, 9)                 \
+  X(Xpos, 3)                 \
+  X(bv, 6)                   \
+  X(ba, 6)                   \
+  X(bf, 6)                   \
+  X(bR, 9)                   \
+  X(xS0, 6)
 
 
 spart_data *spart_data_new(const spart_model *m) {

@@ -8,18 +8,20 @@
 #include "spu.h"
 
 
-/* joint constants (d->jc, 39 a body): with J the joint frame in the parent link, B the link
-   frame in the joint frame, b the CoM in the joint frame and a the axis, the link frame in the
-   parent link is Rloc(q) = c P1 + (1-c) P2 + s P3 (Rodrigues) and the CoM offset from the joint
-   J (Rq b) = c v1 + (1-c) v2 + s v3 */
-enum { JC_P1 = 0, JC_P2 = 9, JC_P3 = 18, JC_V1 = 27, JC_V2 = 30, JC_V3 = 33, JC_JA = 36 };
+/* joint constants (d->jc, SPART_JC a body): with J the joint frame in the parent link, B the
+   link frame in the joint frame, b the CoM in the joint frame and a the axis, the link frame in
+   the parent link is Rloc(q) = c P1 + (1-c) P2 + s P3 (Rodrigues) and the CoM offset from the
+   joint J (Rq b) = c v1 + (1-c) v2 + s v3; SB is the motion subspace in the link's own frame at
+   its CoM, constant: [B'a; B'a x B'b] (revolute), [0; B'a] (prismatic) */
+enum { JC_P1 = 0, JC_P2 = 9, JC_P3 = 18, JC_V1 = 27, JC_V2 = 30, JC_V3 = 33, JC_JA = 36,
+       JC_SB = SPART_JC_S };
 
 
 void spart_joint_constants(const spart_model *m, double *jc) {
   for (int i = 1; i < m->nb; i++) {
     const double *J = m->jnt_rot + 9 * i, *B = m->body_rot + 9 * i, *a = m->jnt_axis + 3 * i;
     const double *b = m->body_pos + 3 * i;
-    double *c = jc + 39 * i, Bta[3], A[9], AB[9], axb[3];
+    double *c = jc + SPART_JC * i, Bta[3], Btb[3], A[9], AB[9], axb[3];
     spu_mulmm3(c + JC_P1, J, B);
     spu_mulmv3(c + JC_JA, J, a);
     spu_mulmtv3(Bta, B, a);
@@ -43,7 +45,39 @@ void spart_joint_constants(const spart_model *m, double *jc) {
     }
     spu_cross(axb, a, b);
     spu_mulmv3(c + JC_V3, J, axb);
+    memset(c + JC_SB, 0, 6 * sizeof(double));
+    if (m->jnt_type[i] == SPART_JNT_REVOLUTE) {
+      spu_mulmtv3(Btb, B, b);
+      memcpy(c + JC_SB, Bta, sizeof Bta);
+      spu_cross(c + JC_SB + 3, Bta, Btb);
+    } else if (m->jnt_type[i] == SPART_JNT_PRISMATIC) {
+      memcpy(c + JC_SB + 3, Bta, sizeof Bta);
+    }
   }
+}
+
+
+const double *spart_jcalc(const spart_model *m, const spart_data *d, int i, double q,
+                          double Rloc[9], double off[3]) {
+  const double *c = d->jc + SPART_JC * i;
+  int type = m->jnt_type[i];
+  if (type == SPART_JNT_REVOLUTE) {
+    double cq, sq, vq;
+    spu_sincos(q, &sq, &cq);
+    vq = 1 - cq;
+    for (int k = 0; k < 9; k++) {
+      Rloc[k] = cq * c[JC_P1 + k] + vq * c[JC_P2 + k] + sq * c[JC_P3 + k];
+    }
+    for (int k = 0; k < 3; k++) {
+      off[k] = cq * c[JC_V1 + k] + vq * c[JC_V2 + k] + sq * c[JC_V3 + k];
+    }
+  } else {
+    memcpy(Rloc, c + JC_P1, 9 * sizeof(double));
+    for (int k = 0; k < 3; k++) {
+      off[k] = c[JC_V1 + k] + (type == SPART_JNT_PRISMATIC ? c[JC_JA + k] * q : 0);
+    }
+  }
+  return c + JC_SB;
 }
 
 
@@ -62,7 +96,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
   /* forward pass: the link frame and CoM from the parent link's and the joint displacement */
   for (int i = 1; i < m->nb; i++) {
     int p = m->body_parent[i], type = m->jnt_type[i];
-    const double *Rp = d->xrot + 9 * p, *rp = d->xpos + 3 * p, *c = d->jc + 39 * i;
+    const double *Rp = d->xrot + 9 * p, *rp = d->xpos + 3 * p, *c = d->jc + SPART_JC * i;
     double *rJ = d->xposJ + 3 * i, *RL = d->xrot + 9 * i, *rL = d->xpos + 3 * i;
     double *e = d->xaxis + 3 * i, *g = d->xg + 3 * i, *S = d->xS + 6 * i;
     double q = m->jnt_qadr[i] >= 0 ? qm[m->jnt_qadr[i]] : 0, Rloc[9], off[3], tmp[3];
@@ -75,20 +109,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
     spu_mulmv3(e, Rp, c + JC_JA);
 
     /* joint displacement: the link frame RL and the joint-to-CoM vector g */
-    if (type == SPART_JNT_REVOLUTE) {
-      double cq = cos(q), sq = sin(q), vq = 1 - cq;
-      for (int k = 0; k < 9; k++) {
-        Rloc[k] = cq * c[JC_P1 + k] + vq * c[JC_P2 + k] + sq * c[JC_P3 + k];
-      }
-      for (int k = 0; k < 3; k++) {
-        off[k] = cq * c[JC_V1 + k] + vq * c[JC_V2 + k] + sq * c[JC_V3 + k];
-      }
-    } else {
-      memcpy(Rloc, c + JC_P1, sizeof(Rloc));
-      for (int k = 0; k < 3; k++) {
-        off[k] = c[JC_V1 + k] + (type == SPART_JNT_PRISMATIC ? c[JC_JA + k] * q : 0);
-      }
-    }
+    spart_jcalc(m, d, i, q, Rloc, off);
     spu_mulmm3(RL, Rp, Rloc);
     spu_mulmv3(g, Rp, off);
     for (int k = 0; k < 3; k++) {

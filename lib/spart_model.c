@@ -16,8 +16,11 @@
 #include "spu.h"
 
 /* doubles per body in the model's one allocation: mass 1, inertia 6, body pos 3, body rot 9,
-   axis 3, joint pos 3, joint rot 9 */
-#define NDOUBLE 34
+   axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2 */
+#define NDOUBLE 40
+
+/* ints per body: parent, type, qadr, limited */
+#define NINT 4
 
 /* the largest model file read into memory (1 GiB) */
 #define MAX_FILE ((size_t)1 << 30)
@@ -124,7 +127,7 @@ spart_model *spart_model_new(int nb) {
   if (!m) {
     return NULL;
   }
-  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + 2 * sizeof(char *) + 3 * sizeof(int)));
+  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + 2 * sizeof(char *) + NINT * sizeof(int)));
   if (!m->buf_) {
     free(m);
     return NULL;
@@ -139,6 +142,10 @@ spart_model *spart_model_new(int nb) {
   m->jnt_axis = d + 19 * n;
   m->jnt_pos = d + 22 * n;
   m->jnt_rot = d + 25 * n;
+  m->jnt_armature = d + 34 * n;
+  m->jnt_damping = d + 35 * n;
+  m->jnt_friction = d + 36 * n;
+  m->jnt_range = d + 38 * n;
   p = (char **)(d + NDOUBLE * n);
   m->body_name = p;
   m->jnt_name = p + n;
@@ -146,6 +153,7 @@ spart_model *spart_model_new(int nb) {
   m->body_parent = k;
   m->jnt_type = k + n;
   m->jnt_qadr = k + 2 * n;
+  m->jnt_limited = k + 3 * n;
 
   /* names NULL, rotations identity */
   for (size_t i = 0; i < n; i++) {
@@ -230,6 +238,30 @@ static const char *duplicate(char *const *names, int from, int nb, int *oom) {
 }
 
 
+/* joint i's drive train and limits: finite, friction that opposes motion, lower <= upper */
+static int check_drive(const spart_model *m, int i, const char *who, spart_err *err) {
+  const double *f = m->jnt_friction + 2 * i, *r = m->jnt_range + 2 * i;
+  if (!isfinite(m->jnt_armature[i]) || !isfinite(m->jnt_damping[i]) || !all_finite(f, 2) ||
+      !all_finite(r, 2)) {
+    return fail(err, SPART_EDATA, 0, "%s: a number is not finite", who);
+  }
+  if (m->jnt_armature[i] < 0) {
+    return fail(err, SPART_EDATA, 0, "%s: negative armature %g", who, m->jnt_armature[i]);
+  }
+  if (m->jnt_damping[i] < 0) {
+    return fail(err, SPART_EDATA, 0, "%s: negative damping %g", who, m->jnt_damping[i]);
+  }
+  if (f[0] < 0 || f[1] > 0) {
+    return fail(err, SPART_EDATA, 0, "%s: friction %g %g does not oppose motion: expected "
+                "[>= 0, <= 0] (for qd > 0, qd < 0)", who, f[0], f[1]);
+  }
+  if (m->jnt_limited[i] && !(r[0] <= r[1])) {
+    return fail(err, SPART_EDATA, 0, "%s: limits %g > %g", who, r[0], r[1]);
+  }
+  return 0;
+}
+
+
 int spart_model_check(spart_model *m, spart_err *err) {
   char who[320];
   int nq = 0, oom = 0;
@@ -284,6 +316,9 @@ int spart_model_check(spart_model *m, spart_err *err) {
     }
     if (!is_rotation(m->jnt_rot + 9 * i)) {
       return fail(err, SPART_EDATA, 0, "%s: T does not hold a rotation matrix", who);
+    }
+    if (check_drive(m, i, who, err)) {
+      return -SPART_EDATA;
     }
     if (moving) {
       double norm = sqrt(spu_dot3(a, a));
@@ -537,6 +572,20 @@ static cJSON *json_joint(const spart_model *m, int i) {
   put(j, "child_link", cJSON_CreateNumber(i), &ok);
   put(j, "axis", json_vec(m->jnt_axis + 3 * i, 3), &ok);
   put(j, "T", json_T(m->jnt_rot + 9 * i, m->jnt_pos + 3 * i), &ok);
+
+  /* spart's own fields, only where they are not zero */
+  if (m->jnt_armature[i] != 0) {
+    put(j, "armature", json_num(m->jnt_armature[i]), &ok);
+  }
+  if (m->jnt_damping[i] != 0) {
+    put(j, "damping", json_num(m->jnt_damping[i]), &ok);
+  }
+  if (m->jnt_friction[2 * i] != 0 || m->jnt_friction[2 * i + 1] != 0) {
+    put(j, "friction", json_vec(m->jnt_friction + 2 * i, 2), &ok);
+  }
+  if (m->jnt_limited[i]) {
+    put(j, "limit", json_vec(m->jnt_range + 2 * i, 2), &ok);
+  }
   if (!ok) {
     cJSON_Delete(j);
     return NULL;
@@ -723,14 +772,25 @@ static int get_mat(const cJSON *obj, const char *where, const char *key, int row
 }
 
 
+/* an optional field of n numbers (n = 1: a number); out is left alone when it is absent */
+static int get_opt(const cJSON *obj, const char *where, const char *key, int n, double *out,
+                   spart_err *err) {
+  if (!cJSON_GetObjectItemCaseSensitive(obj, key)) {
+    return 0;
+  }
+  return n == 1 ? get_num(obj, where, key, out, err) : get_vec(obj, where, key, n, out, err);
+}
+
+
 /* a homogeneous transform [R p; 0 0 0 1] */
-static int get_T(const cJSON *obj, const char *where, double R[9], double p[3], spart_err *err) {
+static int get_T(const cJSON *obj, const char *where, const char *key, double R[9], double p[3],
+                 spart_err *err) {
   double T[16];
-  if (get_mat(obj, where, "T", 4, 4, T, err)) {
+  if (get_mat(obj, where, key, 4, 4, T, err)) {
     return -SPART_EDATA;
   }
   if (T[12] != 0 || T[13] != 0 || T[14] != 0 || T[15] != 1) {
-    return fail(err, SPART_EDATA, 0, "%s.T: last row must be 0 0 0 1", where);
+    return fail(err, SPART_EDATA, 0, "%s.%s: last row must be 0 0 0 1", where, key);
   }
   for (int r = 0; r < 3; r++) {
     for (int c = 0; c < 3; c++) {
@@ -743,13 +803,14 @@ static int get_T(const cJSON *obj, const char *where, double R[9], double p[3], 
 
 
 /* a symmetric 3x3 inertia into xx yy zz xy xz yz */
-static int get_inertia(const cJSON *obj, const char *where, double I[6], spart_err *err) {
+static int get_inertia(const cJSON *obj, const char *where, const char *key, double I[6],
+                       spart_err *err) {
   double M[9];
-  if (get_mat(obj, where, "inertia", 3, 3, M, err)) {
+  if (get_mat(obj, where, key, 3, 3, M, err)) {
     return -SPART_EDATA;
   }
   if (M[1] != M[3] || M[2] != M[6] || M[5] != M[7]) {
-    return fail(err, SPART_EDATA, 0, "%s.inertia: not symmetric", where);
+    return fail(err, SPART_EDATA, 0, "%s.%s: not symmetric", where, key);
   }
   I[0] = M[0];
   I[1] = M[4];
@@ -817,9 +878,9 @@ static int read_link(spart_model *m, const cJSON *l, int i, const char *kname, s
     return -SPART_EDATA;
   }
   m->body_name[i] = get_name(l, where, kname, 'L', i, err);
-  if (!m->body_name[i] || get_T(l, where, m->body_rot + 9 * i, m->body_pos + 3 * i, err) ||
+  if (!m->body_name[i] || get_T(l, where, "T", m->body_rot + 9 * i, m->body_pos + 3 * i, err) ||
       get_num(l, where, "mass", m->body_mass + i, err) ||
-      get_inertia(l, where, m->body_inertia + 6 * i, err)) {
+      get_inertia(l, where, "inertia", m->body_inertia + 6 * i, err)) {
     return -err->code;
   }
   return 0;
@@ -841,8 +902,17 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
       get_int(j, where, "q_id", &qid, err) ||
       get_int(j, where, "parent_link", m->body_parent + i, err) ||
       get_vec(j, where, "axis", 3, m->jnt_axis + 3 * i, err) ||
-      get_T(j, where, m->jnt_rot + 9 * i, m->jnt_pos + 3 * i, err)) {
+      get_T(j, where, "T", m->jnt_rot + 9 * i, m->jnt_pos + 3 * i, err)) {
     return -err->code;
+  }
+  if (get_opt(j, where, "armature", 1, m->jnt_armature + i, err) ||
+      get_opt(j, where, "damping", 1, m->jnt_damping + i, err) ||
+      get_opt(j, where, "friction", 2, m->jnt_friction + 2 * i, err)) {
+    return -SPART_EDATA;
+  }
+  m->jnt_limited[i] = cJSON_GetObjectItemCaseSensitive(j, "limit") != NULL;
+  if (get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err)) {
+    return -SPART_EDATA;
   }
   m->jnt_qadr[i] = qid > 0 ? qid - 1 : qid == -1 ? -1 : INT_MIN;
   if (m->jnt_qadr[i] == INT_MIN) {
@@ -883,7 +953,7 @@ static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
   m->body_parent[0] = -1;
   m->body_name[0] = get_name(base, "base_link", lnames[0], 'L', 0, err);
   if (!m->body_name[0] || get_num(base, "base_link", "mass", m->body_mass, err) ||
-      get_inertia(base, "base_link", m->body_inertia, err)) {
+      get_inertia(base, "base_link", "inertia", m->body_inertia, err)) {
     rc = -err->code;
   }
   l = cJSON_GetObjectItemCaseSensitive(obj, "links")->child;
@@ -897,6 +967,270 @@ static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
   free(lnames);
   free(jnames);
   return rc;
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * reading a DH description: SPART's DH structure or a Robotics Toolbox table
+ */
+
+/* the first key of obj that is not in keys (NULL-terminated), or NULL */
+static const char *unknown_key(const cJSON *obj, const char *const *keys) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, obj) {
+    const char *const *k = keys;
+    while (*k && strcmp(*k, e->string) != 0) {
+      k++;
+    }
+    if (!*k) {
+      return e->string;
+    }
+  }
+  return NULL;
+}
+
+
+/* obj must be an object with no key outside keys */
+static int dh_object(const cJSON *obj, const char *where, const char *const *keys,
+                     spart_err *err) {
+  const char *k;
+  if (!cJSON_IsObject(obj)) {
+    return bad_field(err, "", where, "an object", obj);
+  }
+  if ((k = unknown_key(obj, keys))) {
+    return fail(err, SPART_EDATA, 0, "%s: unknown field '%.60s'", where, k);
+  }
+  return 0;
+}
+
+
+/* an optional number, default dflt */
+static int dh_num(const cJSON *obj, const char *where, const char *key, double dflt, double *out,
+                  spart_err *err) {
+  *out = dflt;
+  return get_opt(obj, where, key, 1, out, err);
+}
+
+
+/* a Toolbox inertia: 3x3 symmetric, 3 numbers (principal) or 6 (Ixx Iyy Izz Ixy Iyz Ixz) */
+static int dh_inertia(const cJSON *obj, const char *where, const char *key, double I[6],
+                      spart_err *err) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  double w[6] = {0};
+  int n = cJSON_GetArraySize(v);
+  if (!v) {
+    return 0;
+  }
+  if (cJSON_IsArray(v) && cJSON_IsArray(v->child)) {
+    return get_inertia(obj, where, key, I, err);
+  }
+  if ((n != 3 && n != 6) || numbers(v, n, w)) {
+    return bad_field(err, where, key, "3x3, 3 or 6 numbers", v);
+  }
+  I[0] = w[0];
+  I[1] = w[1];
+  I[2] = w[2];
+  I[3] = w[3];
+  I[4] = w[5];
+  I[5] = w[4];
+  return 0;
+}
+
+
+/* the drive train and limits of a link, both formats: Jm B Tc G qlim */
+static int dh_drive(const cJSON *obj, const char *where, spart_dh_link *l, spart_err *err) {
+  const cJSON *tc = cJSON_GetObjectItemCaseSensitive(obj, "Tc");
+  if (dh_num(obj, where, "Jm", 0, &l->Jm, err) || dh_num(obj, where, "B", 0, &l->B, err) ||
+      dh_num(obj, where, "G", 1, &l->G, err)) {
+    return -SPART_EDATA;
+  }
+  if (cJSON_IsNumber(tc)) {
+    if (get_num(obj, where, "Tc", l->Tc, err)) {
+      return -SPART_EDATA;
+    }
+    l->Tc[1] = -l->Tc[0]; /* the Toolbox's symmetric Coulomb friction */
+  } else if (get_opt(obj, where, "Tc", 2, l->Tc, err)) {
+    return -SPART_EDATA;
+  }
+  l->limited = cJSON_GetObjectItemCaseSensitive(obj, "qlim") != NULL;
+  return get_opt(obj, where, "qlim", 2, l->qlim, err);
+}
+
+
+/* man[i] of SPART's DH structure */
+static int dh_spart_link(const cJSON *obj, const char *where, spart_dh_link *l, spart_err *err) {
+  static const char *const keys[] = {"type", "DH", "b", "mass", "I", "Jm", "B", "Tc", "G", "qlim",
+                                     NULL};
+  static const char *const dh_keys[] = {"d", "alpha", "a", "theta", NULL};
+  const cJSON *dh = cJSON_GetObjectItemCaseSensitive(obj, "DH");
+  char w[48];
+  snprintf(w, sizeof w, "%s.DH", where);
+  if (dh_object(obj, where, keys, err) || get_int(obj, where, "type", &l->type, err) ||
+      dh_object(dh, w, dh_keys, err) || get_num(dh, w, "d", &l->d, err) ||
+      get_num(dh, w, "alpha", &l->alpha, err) || get_num(dh, w, "a", &l->a, err) ||
+      get_num(dh, w, "theta", &l->theta, err) || get_vec(obj, where, "b", 3, l->com, err) ||
+      get_num(obj, where, "mass", &l->mass, err) ||
+      get_inertia(obj, where, "I", l->inertia, err)) {
+    return -SPART_EDATA;
+  }
+  if (l->type != SPART_JNT_REVOLUTE && l->type != SPART_JNT_PRISMATIC) {
+    return fail(err, SPART_EDATA, 0, "%s.type: expected 1 (revolute) or 2 (prismatic), got %d",
+                where, l->type);
+  }
+  return dh_drive(obj, where, l, err);
+}
+
+
+/* links[i] of a Toolbox table */
+static int dh_toolbox_link(const cJSON *obj, const char *where, spart_dh_link *l, spart_err *err) {
+  static const char *const keys[] = {"type", "theta", "d", "a", "alpha", "offset", "flip", "m",
+                                     "r", "I", "Jm", "B", "Tc", "G", "qlim", NULL};
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(obj, "type");
+  const cJSON *flip = cJSON_GetObjectItemCaseSensitive(obj, "flip");
+  const char *var;
+  if (dh_object(obj, where, keys, err)) {
+    return -SPART_EDATA;
+  }
+  l->type = SPART_JNT_REVOLUTE;
+  if (type && !(cJSON_IsString(type) && (strcmp(type->valuestring, "revolute") == 0 ||
+                                         strcmp(type->valuestring, "prismatic") == 0))) {
+    return bad_field(err, where, "type", "\"revolute\" or \"prismatic\"", type);
+  }
+  if (type && strcmp(type->valuestring, "prismatic") == 0) {
+    l->type = SPART_JNT_PRISMATIC;
+  }
+  var = l->type == SPART_JNT_REVOLUTE ? "theta" : "d";
+  if (cJSON_GetObjectItemCaseSensitive(obj, var)) {
+    return fail(err, SPART_EDATA, 0, "%s.%s: the joint variable of a %s joint: use offset",
+                where, var, l->type == SPART_JNT_REVOLUTE ? "revolute" : "prismatic");
+  }
+  if (flip && !cJSON_IsBool(flip)) {
+    return bad_field(err, where, "flip", "true or false", flip);
+  }
+  l->flip = cJSON_IsTrue(flip);
+  if (dh_num(obj, where, "theta", 0, &l->theta, err) || dh_num(obj, where, "d", 0, &l->d, err) ||
+      dh_num(obj, where, "a", 0, &l->a, err) || dh_num(obj, where, "alpha", 0, &l->alpha, err) ||
+      dh_num(obj, where, "offset", 0, &l->offset, err) ||
+      dh_num(obj, where, "m", 0, &l->mass, err) || get_opt(obj, where, "r", 3, l->com, err) ||
+      dh_inertia(obj, where, "I", l->inertia, err)) {
+    return -SPART_EDATA;
+  }
+  return dh_drive(obj, where, l, err);
+}
+
+
+/* the base of either format: the first joint frame (SPART's T_L0_J1, the Toolbox's T), mass,
+   inertia */
+static int dh_base(const cJSON *obj, spart_dh *dh, int toolbox, spart_err *err) {
+  static const char *const spart_keys[] = {"T_L0_J1", "mass", "I", NULL};
+  static const char *const toolbox_keys[] = {"T", "mass", "I", NULL};
+  const cJSON *base = cJSON_GetObjectItemCaseSensitive(obj, "base");
+  if (toolbox && !base) {
+    return 0;
+  }
+  if (dh_object(base, "base", toolbox ? toolbox_keys : spart_keys, err)) {
+    return -SPART_EDATA;
+  }
+  if (toolbox) {
+    if (cJSON_GetObjectItemCaseSensitive(base, "T") &&
+        get_T(base, "base", "T", dh->base_R, dh->base_p, err)) {
+      return -SPART_EDATA;
+    }
+    return dh_num(base, "base", "mass", 0, &dh->base_mass, err) ||
+                   dh_inertia(base, "base", "I", dh->base_inertia, err)
+               ? -SPART_EDATA
+               : 0;
+  }
+  return get_T(base, "base", "T_L0_J1", dh->base_R, dh->base_p, err) ||
+                 get_num(base, "base", "mass", &dh->base_mass, err) ||
+                 get_inertia(base, "base", "I", dh->base_inertia, err)
+             ? -SPART_EDATA
+             : 0;
+}
+
+
+/* a DH description (obj has "man" or "dh") into a model */
+static spart_model *read_dh(const cJSON *obj, spart_err *err) {
+  static const char *const spart_keys[] = {"name", "n", "man", "base", "EE", NULL};
+  static const char *const toolbox_keys[] = {"name", "dh", "links", "base", NULL};
+  static const char *const ee_keys[] = {"theta", "d", NULL};
+  const cJSON *conv = cJSON_GetObjectItemCaseSensitive(obj, "dh");
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(obj, "name");
+  const cJSON *ee = cJSON_GetObjectItemCaseSensitive(obj, "EE"), *links, *l;
+  int toolbox = conv != NULL, n = 0, i = 0, rc;
+  const char *key = toolbox ? "links" : "man", *k;
+  spart_dh dh = {0};
+  spart_dh_link *link;
+  spart_model *m = NULL;
+
+  /* the document */
+  if ((k = unknown_key(obj, toolbox ? toolbox_keys : spart_keys))) {
+    fail(err, SPART_EDATA, 0, "unknown field '%.60s' in a %s", k,
+         toolbox ? "Toolbox DH table" : "SPART DH structure");
+    return NULL;
+  }
+  dh.convention = SPART_DH_SPART;
+  if (toolbox) {
+    if (!cJSON_IsString(conv) || (strcmp(conv->valuestring, "standard") != 0 &&
+                                  strcmp(conv->valuestring, "modified") != 0)) {
+      bad_field(err, "", "dh", "\"standard\" or \"modified\"", conv);
+      return NULL;
+    }
+    dh.convention = conv->valuestring[0] == 's' ? SPART_DH_STANDARD : SPART_DH_MODIFIED;
+  }
+  if (name && !cJSON_IsString(name)) {
+    bad_field(err, "", "name", "a string", name);
+    return NULL;
+  }
+  dh.name = name ? name->valuestring : NULL;
+  links = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsArray(links) || cJSON_GetArraySize(links) < 1) {
+    bad_field(err, "", key, "an array of at least one link", links);
+    return NULL;
+  }
+  n = cJSON_GetArraySize(links);
+  if (!toolbox && get_int(obj, "", "n", &dh.n, err)) {
+    return NULL;
+  }
+  if (!toolbox && dh.n != n) {
+    fail(err, SPART_EDATA, 0, "n: expected %d (the links of man), got %d", n, dh.n);
+    return NULL;
+  }
+  dh.n = n;
+  for (int c = 0; c < 9; c += 4) {
+    dh.base_R[c] = 1;
+  }
+  if (dh_base(obj, &dh, toolbox, err)) {
+    return NULL;
+  }
+  if (!toolbox && ee &&
+      (dh_object(ee, "EE", ee_keys, err) || dh_num(ee, "EE", "theta", 0, &dh.ee_theta, err) ||
+       dh_num(ee, "EE", "d", 0, &dh.ee_d, err))) {
+    return NULL;
+  }
+
+  /* the links, then the model */
+  link = calloc((size_t)n, sizeof *link);
+  if (!link) {
+    fail(err, SPART_ENOMEM, 0, "out of memory");
+    return NULL;
+  }
+  rc = 0;
+  cJSON_ArrayForEach(l, links) {
+    char where[32];
+    snprintf(where, sizeof where, "%s[%d]", key, i);
+    rc = toolbox ? dh_toolbox_link(l, where, link + i, err) : dh_spart_link(l, where, link + i, err);
+    if (rc) {
+      break;
+    }
+    i++;
+  }
+  dh.link = link;
+  if (!rc) {
+    m = spart_dh_model(&dh, err);
+  }
+  free(link);
+  return m;
 }
 
 
@@ -914,6 +1248,9 @@ spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
     char buf[64];
     fail(err, SPART_EDATA, 0, "expected a model object, got %s", shape(obj, buf, sizeof buf));
     return NULL;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(obj, "man") || cJSON_GetObjectItemCaseSensitive(obj, "dh")) {
+    return read_dh(obj, err);
   }
   v = cJSON_GetObjectItemCaseSensitive(obj, "version");
   if (v && get_int(obj, "", "version", &version, err)) {
@@ -1366,7 +1703,20 @@ char *spart_model_summary(const spart_model *m) {
                 type_name(m->jnt_type[i]));
     }
     if (i > 0 && m->jnt_qadr[i] >= 0) {
+      const double *f = m->jnt_friction + 2 * i, *r = m->jnt_range + 2 * i;
       sb_printf(&b, " axis %g %g %g q %d", a[0], a[1], a[2], m->jnt_qadr[i] + 1);
+      if (m->jnt_limited[i]) {
+        sb_printf(&b, " limits %g %g", r[0], r[1]);
+      }
+      if (m->jnt_armature[i] != 0) {
+        sb_printf(&b, " armature %g", m->jnt_armature[i]);
+      }
+      if (m->jnt_damping[i] != 0) {
+        sb_printf(&b, " damping %g", m->jnt_damping[i]);
+      }
+      if (f[0] != 0 || f[1] != 0) {
+        sb_printf(&b, " friction %g %g", f[0], f[1]);
+      }
     }
     sb_printf(&b, "\n");
   }

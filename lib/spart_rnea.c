@@ -1,71 +1,143 @@
-/* spart_rnea.c -- inverse dynamics by recursive Newton-Euler (SPART ID, Floating_ID), O(n) */
+/* spart_rnea.c -- inverse dynamics by recursive Newton-Euler (SPART ID, Floating_ID), O(n), and
+ * the drive train's friction */
 #include <string.h>
 
 #include "spart.h"
 #include "spu.h"
 
 
-/* external wrench on body i: wF_i plus gravity m_i g at its CoM (NULLs are zero) */
-static void ext_wrench(double res[6], const spart_model *m, int i, const double *wF,
-                       const double *gravity) {
-  for (int k = 0; k < 6; k++) {
-    res[k] = wF ? wF[6 * i + k] : 0;
+/* the velocity-product and acceleration parts of the Newton-Euler force of body i at its CoM, in
+   its frame: [Ic alpha + w x Ic w; m (a + w x v)] (Featherstone's I a + v x* I v) */
+static void body_force(double f[6], const spart_model *m, int i, const double v[6],
+                       const double a[6]) {
+  const double *I = m->body_inertia + 6 * i, mass = m->body_mass[i];
+  double Iw[3], wIw[3], wv[3];
+  spu_mulsv3(f, I, a);
+  spu_mulsv3(Iw, I, v);
+  spu_cross(wIw, v, Iw);
+  spu_cross(wv, v, v + 3);
+  for (int k = 0; k < 3; k++) {
+    f[k] += wIw[k];
+    f[3 + k] = mass * (a[3 + k] + wv[k]);
+  }
+}
+
+
+/* f -= the external wrench wF_i (inertial frame, at the CoM) seen in the frame R */
+static void sub_wrench(double f[6], const double R[9], const double wF[6]) {
+  double w[3];
+  for (int h = 0; h < 6; h += 3) {
+    spu_mulmtv3(w, R, wF + h);
+    for (int k = 0; k < 3; k++) {
+      f[h + k] -= w[k];
+    }
+  }
+}
+
+
+/* res = X m: a motion vector [w; v] of the parent at its CoM, moved to the child's CoM rho away
+   (parent frame) and turned into the child's frame Q: [Q' w; Q' (v + w x rho)] */
+static void motion_down(double res[6], const double Q[9], const double rho[3], const double m[6]) {
+  double wr[3], v[3];
+  spu_cross(wr, m, rho);
+  for (int k = 0; k < 3; k++) {
+    v[k] = m[3 + k] + wr[k];
+  }
+  spu_mulmtv3(res, Q, m);
+  spu_mulmtv3(res + 3, Q, v);
+}
+
+
+void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                const double *u0, const double *um, const double *u0dot, const double *umdot,
+                const double *wF, const double *gravity, double *tau) {
+  double *v0 = d->bv, *a0 = d->ba, g0[3] = {0, 0, 0}, wv[3];
+
+  /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g) - w0 x v0]
+     (spatial, with gravity as an acceleration of the base, Featherstone RBDA 5.3) */
+  memset(v0, 0, 6 * sizeof(double));
+  memset(a0, 0, 6 * sizeof(double));
+  if (u0) {
+    memcpy(v0, u0, 3 * sizeof(double));
+    spu_mulmtv3(v0 + 3, R0, u0 + 3);
+  }
+  if (u0dot) {
+    memcpy(a0, u0dot, 3 * sizeof(double));
+    spu_mulmtv3(a0 + 3, R0, u0dot + 3);
   }
   if (gravity) {
-    for (int k = 0; k < 3; k++) {
-      res[3 + k] += m->body_mass[i] * gravity[k];
-    }
+    spu_mulmtv3(g0, R0, gravity);
   }
-}
-
-
-void spart_rnea(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
-                const double *umdot, const double *wF, const double *gravity, double *tau) {
-  /* forward pass: twist rates */
-  spart_acceleration(m, d, um, u0dot, umdot);
-
-  /* Newton-Euler wrench at each CoM: [I wdot + w x I w; m a] - wF (SPART ID) */
-  for (int i = 0; i < m->nb; i++) {
-    const double *t = d->t + 6 * i, *a = d->tdot + 6 * i, *I = d->xI + 6 * i;
-    double Iw[3], wIw[3], fe[6], *f = d->f + 6 * i;
-    spu_mulsv3(f, I, a);
-    spu_mulsv3(Iw, I, t);
-    spu_cross(wIw, t, Iw);
-    ext_wrench(fe, m, i, wF, gravity);
-    for (int k = 0; k < 3; k++) {
-      f[k] += wIw[k] - fe[k];
-      f[3 + k] = m->body_mass[i] * a[3 + k] - fe[3 + k];
-    }
+  spu_cross(wv, v0, v0 + 3);
+  for (int k = 0; k < 3; k++) {
+    a0[3 + k] -= g0[k] + wv[k];
+  }
+  body_force(d->bf, m, 0, v0, a0);
+  if (wF) {
+    memcpy(d->bR, R0, 9 * sizeof(double));
+    sub_wrench(d->bf, R0, wF);
   }
 
-  /* backward pass: project on each joint, carry to the parent */
+  /* forward pass: v_i = X_i v_p + S_i qd_i, a_i = X_i a_p + S_i qdd_i + v_i x S_i qd_i (RBDA
+     table 5.1, each body in its own frame at its CoM), and the Newton-Euler force */
+  for (int i = 1; i < m->nb; i++) {
+    int p = m->body_parent[i], j = m->jnt_qadr[i];
+    double *Q = d->Xrot + 9 * i, *rho = d->Xpos + 3 * i, *v = d->bv + 6 * i, *a = d->ba + 6 * i;
+    double qd = j >= 0 && um ? um[j] : 0, qdd = j >= 0 && umdot ? umdot[j] : 0, off[3];
+    const double *S = spart_jcalc(m, d, i, j >= 0 ? qm[j] : 0, Q, off);
+    for (int k = 0; k < 3; k++) {
+      rho[k] = m->jnt_pos[3 * i + k] + off[k];
+    }
+    motion_down(v, Q, rho, d->bv + 6 * p);
+    motion_down(a, Q, rho, d->ba + 6 * p);
+    if (j >= 0) {
+      double vS[6];
+      for (int k = 0; k < 6; k++) {
+        v[k] += S[k] * qd;
+      }
+      spu_crossm(vS, v, S);
+      for (int k = 0; k < 6; k++) {
+        a[k] += S[k] * qdd + vS[k] * qd;
+      }
+    }
+    body_force(d->bf + 6 * i, m, i, v, a);
+    if (wF) {
+      spu_mulmm3(d->bR + 9 * i, d->bR + 9 * p, Q);
+      sub_wrench(d->bf + 6 * i, d->bR + 9 * i, wF + 6 * i);
+    }
+  }
+
+  /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {
-    int p = m->body_parent[i], a = m->jnt_qadr[i];
-    double dr[3], sh[6];
-    if (a >= 0) {
-      tau[6 + a] = spu_dot6(d->xS + 6 * i, d->f + 6 * i);
+    int p = m->body_parent[i], j = m->jnt_qadr[i];
+    const double *Q = d->Xrot + 9 * i, *f = d->bf + 6 * i;
+    double *fp = d->bf + 6 * p, n[3], F[3], rf[3];
+    if (j >= 0) {
+      tau[6 + j] = spu_dot6(d->jc + SPART_JC * i + SPART_JC_S, f) +
+                   m->jnt_armature[i] * (umdot ? umdot[j] : 0);
     }
+    spu_mulmv3(n, Q, f);
+    spu_mulmv3(F, Q, f + 3);
+    spu_cross(rf, d->Xpos + 3 * i, F);
     for (int k = 0; k < 3; k++) {
-      dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
-    }
-    spu_fshift(sh, d->f + 6 * i, dr);
-    for (int k = 0; k < 6; k++) {
-      d->f[6 * p + k] += sh[k];
+      fp[k] += n[k] + rf[k];
+      fp[3 + k] += F[k];
     }
   }
 
-  /* base: tau0 = P0' f0 */
-  spu_mulmtv3(tau, d->P0, d->f);
-  memcpy(tau + 3, d->f + 3, 3 * sizeof(double));
+  /* base: tau0 = [torque (base frame); R0 force] */
+  memcpy(tau, d->bf, 3 * sizeof(double));
+  spu_mulmv3(tau + 3, R0, d->bf + 3);
 }
 
 
-int spart_floating_id(const spart_model *m, spart_data *d, const double *um, const double *umdot,
-                      const double *wF, const double *gravity, double *taum, double u0dot[6]) {
+int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                      const double *u0, const double *um, const double *umdot, const double *wF,
+                      const double *gravity, double *taum, double u0dot[6]) {
   double *tau = d->work, *H0 = d->work + 6 + m->nq;
 
   /* tau0 needed for zero base acceleration */
-  spart_rnea(m, d, um, NULL, umdot, wF, gravity, tau);
+  spart_rnea(m, d, R0, qm, u0, um, NULL, umdot, wF, gravity, tau);
 
   /* base inertia H0 = P0' Ic_0 P0 of the whole system */
   spart_composite(m, d);
@@ -82,7 +154,18 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double *um, con
   }
 
   /* joint forces with that base acceleration */
-  spart_rnea(m, d, um, u0dot, umdot, wF, gravity, tau);
+  spart_rnea(m, d, R0, qm, u0, um, u0dot, umdot, wF, gravity, tau);
   memcpy(taum, tau + 6, (size_t)m->nq * sizeof(double));
   return 0;
+}
+
+
+void spart_friction(const spart_model *m, const double *um, double *tau) {
+  for (int i = 1; i < m->nb; i++) {
+    int a = m->jnt_qadr[i];
+    if (a >= 0) {
+      const double *f = m->jnt_friction + 2 * i;
+      tau[a] = m->jnt_damping[i] * um[a] + (um[a] > 0 ? f[0] : um[a] < 0 ? f[1] : 0);
+    }
+  }
 }

@@ -35,6 +35,7 @@ typedef struct uelem {
   char *name;        /* from xmlGetNoNsProp */
   int parent, child; /* joints: file indices of the links */
   int type;          /* joints: SPART_JNT_* */
+  int bounded;       /* joints: revolute or prismatic, whose <limit> gives lower and upper */
   int up;            /* links: file index of the parent joint, -1 for none */
   int id;            /* SPART id; 0 until numbered */
 } uelem;
@@ -456,8 +457,10 @@ static int connect_joint(urdf *u, int j) {
     rc = fail(u->err, line_of(e->node), "joint '%s': no type", e->name);
   } else if (strcmp(type, "revolute") == 0 || strcmp(type, "continuous") == 0) {
     e->type = SPART_JNT_REVOLUTE;
+    e->bounded = type[0] == 'r';
   } else if (strcmp(type, "prismatic") == 0) {
     e->type = SPART_JNT_PRISMATIC;
+    e->bounded = 1;
   } else if (strcmp(type, "fixed") == 0) {
     e->type = SPART_JNT_FIXED;
   } else if (strcmp(type, "floating") == 0 || strcmp(type, "planar") == 0) {
@@ -668,6 +671,43 @@ static int read_link(urdf *u, spart_model *m, int l, int id) {
 }
 
 
+/* a moving joint's <dynamics damping friction> (viscous, Coulomb) and <limit lower upper> */
+static int joint_drive(urdf *u, spart_model *m, int j, int id, const char *owner) {
+  xmlNode *dyn = child_el(u->jnt[j].node, "dynamics"), *lim = child_el(u->jnt[j].node, "limit");
+  double f = 0, *r = m->jnt_range + 2 * id;
+  char *lower, *upper;
+
+  if (attr_nums(u, dyn, "damping", m->jnt_damping + id, 1, owner, "dynamics damping") ||
+      attr_nums(u, dyn, "friction", &f, 1, owner, "dynamics friction")) {
+    return -SPART_EDATA;
+  }
+  if (m->jnt_damping[id] < 0 || f < 0) {
+    return fail(u->err, line_of(dyn), "%s: dynamics: negative %s", owner,
+                f < 0 ? "friction" : "damping");
+  }
+  m->jnt_friction[2 * id] = f;
+  m->jnt_friction[2 * id + 1] = -f;
+
+  /* limits: lower and upper default to 0 (URDF), a continuous joint has none */
+  lower = prop(lim, "lower");
+  upper = prop(lim, "upper");
+  m->jnt_limited[id] = u->jnt[j].bounded && (lower || upper);
+  xmlFree(lower);
+  xmlFree(upper);
+  if (!m->jnt_limited[id]) {
+    return 0;
+  }
+  if (attr_nums(u, lim, "lower", r, 1, owner, "limit lower") ||
+      attr_nums(u, lim, "upper", r + 1, 1, owner, "limit upper")) {
+    return -SPART_EDATA;
+  }
+  if (r[0] > r[1]) {
+    return fail(u->err, line_of(lim), "%s: limit lower %g > upper %g", owner, r[0], r[1]);
+  }
+  return 0;
+}
+
+
 /* joint j into joint id: type, parent, axis and T = inverse(parent CoM frame) * origin */
 static int read_joint(urdf *u, spart_model *m, int j, int id) {
   const uelem *e = u->jnt + j;
@@ -705,6 +745,9 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
   }
   spu_mulmm3(m->jnt_rot + 9 * id, Rpt, Ro);
   spu_mulmtv3(m->jnt_pos + 3 * id, Rp, d);
+  if (e->type != SPART_JNT_FIXED && joint_drive(u, m, j, id, owner)) {
+    return -SPART_EDATA;
+  }
   m->jnt_name[id] = strdup(e->name);
   return m->jnt_name[id] ? 0 : oom(u->err);
 }

@@ -12,25 +12,29 @@
 /* ---- 3-vectors and 3x3 matrices (spu_vec.c) ---- */
 
 /* res = a x b (res may alias neither) */
-void spu_cross(double res[3], const double a[3], const double b[3]);
+void spu_cross(double res[restrict 3], const double a[3], const double b[3]);
 
 /* a . b */
 double spu_dot3(const double a[3], const double b[3]);
 
 /* res = R * v (res must not alias v) */
-void spu_mulmv3(double res[3], const double R[9], const double v[3]);
+void spu_mulmv3(double res[restrict 3], const double R[9], const double v[3]);
 
 /* res = R' * v (res must not alias v) */
-void spu_mulmtv3(double res[3], const double R[9], const double v[3]);
+void spu_mulmtv3(double res[restrict 3], const double R[9], const double v[3]);
 
 /* res = A * B (res must not alias A or B) */
-void spu_mulmm3(double res[9], const double A[9], const double B[9]);
+void spu_mulmm3(double res[restrict 9], const double A[9], const double B[9]);
 
 /* res = I * v for a symmetric I (6 numbers) */
-void spu_mulsv3(double res[3], const double I[6], const double v[3]);
+void spu_mulsv3(double res[restrict 3], const double I[6], const double v[3]);
 
 /* res = R * I * R' for a symmetric I (6 numbers) */
-void spu_rotsym3(double res[6], const double R[9], const double I[6]);
+void spu_rotsym3(double res[restrict 6], const double R[9], const double I[6]);
+
+/* *s = sin(x), *c = cos(x), within an ulp or so: reduction by pi/2 in three parts
+   (Cody-Waite) and Taylor polynomials on [-pi/4, pi/4]; libm's beyond |x| = 1e5.  Exact at 0. */
+void spu_sincos(double x, double *s, double *c);
 
 /* rotation by angle q about the unit axis a (SPART's Euler_DCM(a, q)') */
 void spu_axisangle(double R[9], const double a[3], double q);
@@ -53,6 +57,10 @@ void spu_fshift(double res[6], const double f[6], const double d[3]);
 
 /* res = Omega * m, SPART's Omega = diag(skew(w), skew(w)): [w x m_w; w x m_v] */
 void spu_omega(double res[6], const double w[3], const double m[6]);
+
+/* res = v x m for motion vectors v = [w; u], m = [mw; mv]: [w x mw; w x mv + u x mw] (res may
+   alias neither) */
+void spu_crossm(double res[restrict 6], const double v[6], const double m[6]);
 
 /* a . b for 6-vectors (motion . force) */
 double spu_dot6(const double a[6], const double b[6]);

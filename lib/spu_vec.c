@@ -4,7 +4,7 @@
 #include "spu.h"
 
 
-void spu_cross(double res[3], const double a[3], const double b[3]) {
+void spu_cross(double res[restrict 3], const double a[3], const double b[3]) {
   res[0] = a[1] * b[2] - a[2] * b[1];
   res[1] = a[2] * b[0] - a[0] * b[2];
   res[2] = a[0] * b[1] - a[1] * b[0];
@@ -16,21 +16,21 @@ double spu_dot3(const double a[3], const double b[3]) {
 }
 
 
-void spu_mulmv3(double res[3], const double R[9], const double v[3]) {
+void spu_mulmv3(double res[restrict 3], const double R[9], const double v[3]) {
   res[0] = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
   res[1] = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
   res[2] = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
 }
 
 
-void spu_mulmtv3(double res[3], const double R[9], const double v[3]) {
+void spu_mulmtv3(double res[restrict 3], const double R[9], const double v[3]) {
   res[0] = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
   res[1] = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
   res[2] = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
 }
 
 
-void spu_mulmm3(double res[9], const double A[9], const double B[9]) {
+void spu_mulmm3(double res[restrict 9], const double A[9], const double B[9]) {
   for (int r = 0; r < 3; r++) {
     for (int c = 0; c < 3; c++) {
       res[3 * r + c] = A[3 * r] * B[c] + A[3 * r + 1] * B[3 + c] + A[3 * r + 2] * B[6 + c];
@@ -39,14 +39,14 @@ void spu_mulmm3(double res[9], const double A[9], const double B[9]) {
 }
 
 
-void spu_mulsv3(double res[3], const double I[6], const double v[3]) {
+void spu_mulsv3(double res[restrict 3], const double I[6], const double v[3]) {
   res[0] = I[0] * v[0] + I[3] * v[1] + I[4] * v[2];
   res[1] = I[3] * v[0] + I[1] * v[1] + I[5] * v[2];
   res[2] = I[4] * v[0] + I[5] * v[1] + I[2] * v[2];
 }
 
 
-void spu_rotsym3(double res[6], const double R[9], const double I[6]) {
+void spu_rotsym3(double res[restrict 6], const double R[9], const double I[6]) {
   /* T = R * I: 9 products for a diagonal I (principal axes, as most URDFs give), else 27 */
   double T[9];
   if (I[3] == 0 && I[4] == 0 && I[5] == 0) {
@@ -71,6 +71,35 @@ void spu_rotsym3(double res[6], const double R[9], const double I[6]) {
   res[3] = T[0] * R[3] + T[1] * R[4] + T[2] * R[5];
   res[4] = T[0] * R[6] + T[1] * R[7] + T[2] * R[8];
   res[5] = T[3] * R[6] + T[4] * R[7] + T[5] * R[8];
+}
+
+
+void spu_sincos(double x, double *s, double *c) {
+  /* pi/2 = P1 + P2 + P3, P1 and P2 of 33 bits so that k P1, k P2 are exact for |k| < 2^20 */
+  static const double P1 = 0x1.921fb544p+0, P2 = 0x1.0b4611a6p-34, P3 = 0x1.3198a2e037073p-69;
+  static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1, ROUND = 0x1.8p52;
+  double k, r, r2, sr, cr;
+  int n;
+  if (!(fabs(x) < 1e5) || x == 0) {
+    *s = sin(x); /* -0 stays -0 */
+    *c = cos(x);
+    return;
+  }
+
+  /* x = k pi/2 + r, |r| <= pi/4 (k to the nearest integer by the 1.5 2^52 rounding trick) */
+  k = (x * TWO_OVER_PI + ROUND) - ROUND;
+  r = ((x - k * P1) - k * P2) - k * P3;
+  n = (int)k & 3;
+
+  /* Taylor to r^15 and r^16: the first term left out is below 7e-17 at pi/4 */
+  r2 = r * r;
+  sr = r + r * r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 * (1.0 / 362880 +
+       r2 * (-1.0 / 39916800 + r2 * (1.0 / 6227020800 + r2 * (-1.0 / 1307674368000)))))));
+  cr = 1 - r2 * 0.5 + r2 * r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 +
+       r2 * (-1.0 / 3628800 + r2 * (1.0 / 479001600 + r2 * (-1.0 / 87178291200 +
+       r2 * (1.0 / 20922789888000)))))));
+  *s = n == 0 ? sr : n == 1 ? cr : n == 2 ? -sr : -cr;
+  *c = n == 0 ? cr : n == 1 ? -sr : n == 2 ? -cr : sr;
 }
 
 

@@ -39,6 +39,16 @@ check 0 "$st" "$bin/spart-id" -m "$m" --floating -o csv
 check 0 '{"qm": [1,2,3,4,5,6,7]}' "$bin/spart-fd" -m models/kuka_iiwa.urdf --fixed-base
 check 0 "{\"robot\": $("$bin/urdf2robot" models/SC_3DoF.urdf | tr -d '\n'), \"um\": [1, 2, 3]}" \
   "$bin/spart-gim"
+for f in models/*.dh.json; do
+  check 0 "" "$bin/dh2robot" "$f"
+  check 0 "" "$bin/dh2robot" --summary "$f"
+done
+check 1 '{"dh": "standard", "links": [{"alpah": 1}]}' "$bin/dh2robot"
+check 1 '{"n": 1, "man": [{}]}' "$bin/dh2robot"
+check 0 '{"qm": [1,2,3,4,5,6], "um": [1,-1,0,1,2,3], "umdot": [1,2,3,4,5,6]}' "$bin/spart-id" \
+  -m models/puma560.dh.json --fixed-base --gravity 0,0,-9.81
+check 0 '{"qm": [1,2,3,4,5,6], "um": [1,-1,0,1,2,3], "taum": [1,2,3,4,5,6]}' "$bin/spart-fd" \
+  -m models/puma560.dh.json --fixed-base
 check 1 '{"qm": [1]}' "$bin/spart-id" -m "$m"
 check 1 '{"qm": [1, 2,}' "$bin/spart-kin" -m "$m" -k
 check 1 "$(printf 'time,qm_1,qm_2,qm_3\n1,2,3,4\n1,2')" "$bin/spart-kin" -m models/SC_3DoF.urdf -o csv

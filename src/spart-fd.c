@@ -9,19 +9,32 @@ static const spart_tool tool = {
     "Outputs: u0dot (6: [omegadot (base frame); r0ddot]), umdot (n_q).\n\n"
     "Options:\n"
     "      --fixed-base     the base does not move (u0 = 0): writes umdot only\n"
-    "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n",
-    SPART_OPT_FIXED | SPART_OPT_GRAVITY,
+    "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
+    "      --no-friction    leave out the joints' viscous and Coulomb friction (the model's\n"
+    "                       damping and friction; SPART has none); armature stays\n",
+    SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FRICTION,
     SPART_READS_VEL | SPART_READS(tau0) | SPART_READS(taum) | SPART_READS_WRENCH};
 
 
 /* accelerations of one record */
 static int compute(spart_session *s) {
+  spart_session_kinematics(s);
   const spart_state *st = s->st;
-  double *acc = spart_session_buf(s, 0, 6 + (size_t)s->m->nq);
+  const int nq = s->m->nq;
+  double *acc = spart_session_buf(s, 0, 6 + 2 * (size_t)nq), *taum = st->taum;
   if (!acc) {
     return -1;
   }
-  if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, st->taum, st->wF, s->gravity, acc,
+
+  /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
+  if (!s->o.no_friction) {
+    taum = acc + 6 + nq;
+    spart_friction(s->m, st->um, taum);
+    for (int k = 0; k < nq; k++) {
+      taum[k] = st->taum[k] - taum[k];
+    }
+  }
+  if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, taum, st->wF, s->gravity, acc,
                 acc + 6) != 0) {
     spart_fail(s, "singular articulated inertia at link %d: a massless subtree moves freely",
                s->d->warn_body[SPART_WARN_SINGULAR]);

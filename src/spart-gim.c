@@ -40,6 +40,7 @@ static void put_blocks(spart_session *s, const char *const names[5], const doubl
 
 /* the inertia matrices of one record, and the extras asked for */
 static int compute(spart_session *s) {
+  spart_session_kinematics(s);
   static const char *const hnames[5] = {"H0", "H0m", NULL, "Hm", "H"};
   static const char *const cnames[5] = {"C0", "C0m", "Cm0", "Cm", "C"};
   const spart_opts *o = &s->o;
@@ -60,12 +61,11 @@ static int compute(spart_session *s) {
     put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
   }
   if (o->coriolis) {
-    spart_rnea(s->m, s->d, st->um, NULL, NULL, NULL, NULL, Cu);
+    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, NULL, NULL, NULL, NULL, Cu);
     spart_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
   }
   if (o->has_gravity) {
-    spart_velocity(s->m, s->d, NULL, NULL);
-    spart_rnea(s->m, s->d, NULL, NULL, NULL, NULL, o->gravity, G);
+    spart_rnea(s->m, s->d, st->R0, st->qm, NULL, NULL, NULL, NULL, NULL, o->gravity, G);
     spart_put(s->wr, "G", G + sk, (int)ns, -1, -1);
   }
   if (o->inverse) {

@@ -18,6 +18,7 @@ static const spart_tool tool = {
 
 /* the Jacobian of the point, its derivative, the NOC */
 static int compute(spart_session *s) {
+  spart_session_kinematics(s);
   const spart_opts *o = &s->o;
   int nq = s->m->nq, n = s->m->nb - 1, i = o->link ? spart_session_link(s) : 0;
   double x[3], *p = o->has_point ? x : NULL;

@@ -17,6 +17,7 @@ static const spart_tool tool = {
 
 /* poses, and twists and rates when the record gives them */
 static int compute(spart_session *s) {
+  spart_session_kinematics(s);
   const unsigned vel = 1u << SPART_F_u0 | 1u << SPART_F_um;
   const unsigned acc = 1u << SPART_F_u0dot | 1u << SPART_F_umdot;
   const spart_state *st = s->st;

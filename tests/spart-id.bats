@@ -18,7 +18,7 @@ close(fly["taum"], fl["taum"], 1e-12, "taum")
 '
 }
 
-@test "--fixed-base torques are Hm umdot + Cm um + G" {
+@test "--fixed-base torques are Hm umdot + Cm um + G + the URDF's damping 0.5 um" {
   check '
 m = "'"$MODELS"'/kuka_iiwa.urdf"
 st = {"qm": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7], "um": [1, 0, -1, 0, 1, 0, -1],
@@ -26,7 +26,8 @@ st = {"qm": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7], "um": [1, 0, -1, 0, 1, 0, -1],
 tau = run(["spart-id", "-m", m, "--fixed-base", "--gravity", "0,0,-9.81"], st)[0]
 g = run(["spart-gim", "-m", m, "--fixed-base", "--gravity", "0,0,-9.81"],
         {"qm": st["qm"], "um": st["um"]})[0]
-want = [a + b + c for a, b, c in zip(matvec(g["Hm"], st["umdot"]), matvec(g["Cm"], st["um"]), g["G"])]
+want = [a + b + c + 0.5 * d for a, b, c, d in
+        zip(matvec(g["Hm"], st["umdot"]), matvec(g["Cm"], st["um"]), g["G"], st["um"])]
 close(tau["taum"], want, 1e-10, "taum")
 '
 }

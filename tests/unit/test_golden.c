@@ -147,11 +147,11 @@ static void golden(const char *modeldir, const char *path) {
 
   /* dynamics */
   double *tau = buf, ud[6], *qd = buf + nv;
-  spart_rnea(m, d, um, u0dot, umdot, wF, NULL, tau);
+  spart_rnea(m, d, R0, qm, u0, um, u0dot, umdot, wF, NULL, tau);
   check(name, "tau0", cJSON_GetObjectItemCaseSensitive(ex, "tau0"), tau, 6);
   check(name, "taum", cJSON_GetObjectItemCaseSensitive(ex, "taum"), tau + 6, nq);
   const cJSON *fl = cJSON_GetObjectItemCaseSensitive(ex, "floating");
-  spart_floating_id(m, d, um, umdot, wF, NULL, qd, ud);
+  spart_floating_id(m, d, R0, qm, u0, um, umdot, wF, NULL, qd, ud);
   check(name, "floating.taum", cJSON_GetObjectItemCaseSensitive(fl, "taum"), qd, nq);
   check(name, "floating.u0dot", cJSON_GetObjectItemCaseSensitive(fl, "u0dot"), ud, 6);
   const cJSON *fd = cJSON_GetObjectItemCaseSensitive(ex, "fd");
