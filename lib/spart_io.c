@@ -1118,6 +1118,15 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   /* CSV: the header before the first row, the same fields in every row */
   if (csv) {
     if (!wr->nhead) {
+      int ncol = pr ? pr->npass : 0;
+      for (int k = 0; k < wr->nf; k++) {
+        ncol += wr->f[k].n;
+      }
+      if (ncol == 0) { /* a row of no cells is a blank line: nothing a reader could tell apart */
+        wr->nf = 0;
+        return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
+                    "no values to write as CSV (the model has no moving joint): use -o json");
+      }
       memcpy(wr->head, wr->f, sizeof(wr->head));
       wr->nhead = wr->nf;
       bad = csv_header_row(wr, pr);

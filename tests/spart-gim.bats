@@ -59,3 +59,21 @@ close(matmul(out["Hm"], out["Hinv"]), [[float(i == j) for j in range(7)] for i i
   [[ "${lines[0]}" != *'"C"'* ]]
   [[ "${lines[1]}" == *'"C0":'*'"C":'* ]]
 }
+
+@test "a fixed base with no moving joint: JSON gives empty matrices, CSV (no columns) is refused" {
+  printf '<robot name="b"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link></robot>\n' \
+    > "$BATS_TEST_TMPDIR/base.urdf"
+  run --separate-stderr spart-gim -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base <<< '{}'
+  [ "$status" -eq 0 ]
+  [ "$output" = '{"Hm":[]}' ]
+  for c in spart-gim spart-fd; do
+    run --separate-stderr "$c" -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< '{}'
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [ "$stderr" = "$c: <stdin>:1: no values to write as CSV (the model has no moving joint): use -o json" ]
+  done
+  # a pass-through column is something to write
+  run spart-fd -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< $'time\n1.5'
+  [ "$status" -eq 0 ]
+  [ "$output" = $'time\n1.5' ]
+}
