@@ -21,7 +21,7 @@ void spart_joint_constants(const spart_model *m, double *jc) {
   for (int i = 1; i < m->nb; i++) {
     const double *J = m->jnt_rot + 9 * i, *B = m->body_rot + 9 * i, *a = m->jnt_axis + 3 * i;
     const double *b = m->body_pos + 3 * i;
-    double *c = jc + SPART_JC * i, Bta[3], Btb[3], A[9], AB[9], axb[3];
+    double *c = jc + SPART_JC * i, Bta[3], A[9], AB[9], axb[3];
     spu_mulmm3(c + JC_P1, J, B);
     spu_mulmv3(c + JC_JA, J, a);
     spu_mulmtv3(Bta, B, a);
@@ -47,6 +47,7 @@ void spart_joint_constants(const spart_model *m, double *jc) {
     spu_mulmv3(c + JC_V3, J, axb);
     memset(c + JC_SB, 0, 6 * sizeof(double));
     if (m->jnt_type[i] == SPART_JNT_REVOLUTE) {
+      double Btb[3];
       spu_mulmtv3(Btb, B, b);
       memcpy(c + JC_SB, Bta, sizeof Bta);
       spu_cross(c + JC_SB + 3, Bta, Btb);

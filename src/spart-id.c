@@ -22,7 +22,7 @@ static const spart_tool tool = {
 static int compute(spart_session *s) {
   const spart_state *st = s->st;
   const int nq = s->m->nq;
-  const double *wF = st->has & SPART_READS_WRENCH ? st->wF : NULL; /* none: no work for them */
+  const double *wF = (st->has & SPART_READS_WRENCH) ? st->wF : NULL; /* none: no work for them */
   double *tau = spart_session_buf(s, 0, 6 + 2 * (size_t)nq);
   if (!tau) {
     return -1;
