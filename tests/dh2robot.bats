@@ -282,3 +282,25 @@ close(j["limit"], [-math.pi / 4, 5 * math.pi / 4], 1e-15, "J2 limit")
   run spart-id -m arm.dh.json --fixed-base --gravity 0,-9.81,0 --no-friction <<< '{"qm": [0.3], "um": [2], "umdot": [1.5]}'
   [[ "$output" == *'"taum":[10.31685'* ]]
 }
+
+@test "dh2robot: --help, --version, usage errors, -o, stdin, a full disk" {
+  run --separate-stderr dh2robot --help
+  [ "$status" -eq 0 ] && [ -z "$stderr" ]
+  [ "${lines[0]}" = "Usage: dh2robot [-s] [-o FILE] [FILE|-]" ]
+  [[ "$output" == *"SPART's DH structure"*"a Toolbox table"*"--summary"*"Exit status: 0 success"* ]]
+  run dh2robot --version
+  [[ "$output" =~ ^dh2robot\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+  run --separate-stderr dh2robot --frobnicate
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "dh2robot: unknown option '--frobnicate'" ]
+  [ "${stderr_lines[1]}" = "Try 'dh2robot --help'." ]
+  run --separate-stderr dh2robot -o "$BATS_TEST_TMPDIR/p.json" - < "$MODELS/puma560.dh.json"
+  [ "$status" -eq 0 ] && [ -z "$output" ]
+  dh2robot "$MODELS/puma560.dh.json" | cmp - "$BATS_TEST_TMPDIR/p.json"
+  run --separate-stderr dh2robot - <<< '{"dh": "standard", "links": [{"m": "x"}]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "dh2robot: <stdin>: links[0].m: expected a finite number, got a string" ]
+  run --separate-stderr bash -c 'dh2robot "$1" > /dev/full' _ "$MODELS/puma560.dh.json"
+  [ "$status" -eq 3 ]
+  [ "$stderr" = "dh2robot: write error: No space left on device" ]
+}
