@@ -270,8 +270,8 @@ void spart_composite(const spart_model *m, spart_data *d);
 void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]);
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA):
-   H ((6+nq) x (6+nq)), row-major; with fixed_base only the joints' block Hm (nq x nq).
-   Needs spart_fk. */
+   H ((6+nq) x (6+nq)), row-major; with fixed_base only the joints' block Hm (nq x nq).  The
+   joints' armature is on its diagonal.  Needs spart_fk. */
 void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H);
 
 /* Split a (6+nq) x (6+nq) matrix A into SPART's blocks A0 (6x6), A0m (6 x nq), Am0 (nq x 6) and
@@ -309,8 +309,9 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
                       const double *gravity, double *taum, double u0dot[6]);
 
 /* Forward dynamics by articulated bodies (SPART FD): u0dot (6), umdot (nq) for the forces
-   tau0 (6; NULL = 0), taum (nq; NULL = 0).  fixed_base: the base does not move (u0dot = 0).
-   Returns 0 or -SPART_ENUM when an articulated inertia is singular.  Needs spart_velocity. */
+   tau0 (6; NULL = 0), taum (nq; NULL = 0), with the joints' armature (friction is the caller's:
+   spart_friction).  fixed_base: the base does not move (u0dot = 0).  Returns 0 or -SPART_ENUM
+   when an articulated inertia is singular.  Needs spart_velocity. */
 int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double *um,
               const double *tau0, const double *taum, const double *wF, const double *gravity,
               double u0dot[6], double *umdot);
