@@ -10,7 +10,8 @@
 #include "spu.h"
 
 
-/* standard DH (SPART DH_Rs at q = 0): R = Rz(theta) Rx(alpha), s = [a cos(theta), a sin(theta), d] */
+/* standard DH (SPART DH_Rs at q = 0): R = Rz(theta) Rx(alpha), s = [a cos(theta), a sin(theta), d]
+ */
 static void dh_standard(double R[9], double s[3], double theta, double d, double a, double alpha) {
   double ct = cos(theta), st = sin(theta), ca = cos(alpha), sa = sin(alpha);
   const double M[9] = {ct, -st * ca, st * sa, st, ct * ca, -ct * sa, 0, sa, ca};

@@ -13,8 +13,16 @@
    the parent link is Rloc(q) = c P1 + (1-c) P2 + s P3 (Rodrigues) and the CoM offset from the
    joint J (Rq b) = c v1 + (1-c) v2 + s v3; SB is the motion subspace in the link's own frame at
    its CoM, constant: [B'a; B'a x B'b] (revolute), [0; B'a] (prismatic) */
-enum { JC_P1 = 0, JC_P2 = 9, JC_P3 = 18, JC_V1 = 27, JC_V2 = 30, JC_V3 = 33, JC_JA = 36,
-       JC_SB = SPART_JC_S };
+enum {
+  JC_P1 = 0,
+  JC_P2 = 9,
+  JC_P3 = 18,
+  JC_V1 = 27,
+  JC_V2 = 30,
+  JC_V3 = 33,
+  JC_JA = 36,
+  JC_SB = SPART_JC_S
+};
 
 
 void spart_joint_constants(const spart_model *m, double *jc) {

@@ -8,8 +8,10 @@ static const char about[] =
     "  SPART's DH structure   {\"n\", \"man\": [{\"type\" 1|2, \"DH\": {d alpha a theta}, \"b\",\n"
     "                         \"mass\", \"I\"}...], \"EE\": {theta d}, \"base\": {\"T_L0_J1\",\n"
     "                         \"mass\", \"I\"}}: exactly SPART's DH_Serial2robot\n"
-    "  a Toolbox table        {\"dh\": \"standard\"|\"modified\", \"links\": [{\"type\", \"d\"|\"theta\",\n"
-    "                         \"a\", \"alpha\", \"offset\", \"flip\", \"qlim\", \"m\", \"r\", \"I\", \"Jm\",\n"
+    "  a Toolbox table        {\"dh\": \"standard\"|\"modified\", \"links\": [{\"type\", "
+    "\"d\"|\"theta\",\n"
+    "                         \"a\", \"alpha\", \"offset\", \"flip\", \"qlim\", \"m\", \"r\", "
+    "\"I\", \"Jm\",\n"
     "                         \"B\", \"Tc\", \"G\"}...], \"base\": {\"T\", \"mass\", \"I\"}}\n"
     "Links of either form may give a drive train (Jm B Tc G) and limits (qlim).  Without FILE,\n"
     "or with -, read standard input.  Any model file the other commands take is read too.\n";

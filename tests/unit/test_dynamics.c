@@ -442,8 +442,8 @@ static void massless(const char *name, const char *path, const spart_model *m) {
 /* the joints' sin and cos (spu_sincos) against libm: within 2^-51 everywhere it reduces, the
    same at 0, -0, +-pi/2 and beyond 1e5 */
 static void sincos_check(void) {
-  static const double exact[] = {0, -0.0, 1.5707963267948966, -1.5707963267948966, 1e5, -3e7,
-                                 1e300};
+  static const double exact[] = {0,    -0.0, 1.5707963267948966, -1.5707963267948966, 1e5,
+                                 -3e7, 1e300};
   double err = 0;
   int same = 1;
   for (long k = 0; k < 2000000; k++) {
