@@ -110,18 +110,15 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
   /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {
     int p = m->body_parent[i], j = m->jnt_qadr[i];
-    const double *Q = d->Xrot + 9 * i, *f = d->bf + 6 * i;
-    double *fp = d->bf + 6 * p, n[3], F[3], rf[3];
+    const double *f = d->bf + 6 * i;
+    double *fp = d->bf + 6 * p, fx[6];
     if (j >= 0) {
       tau[6 + j] = spu_dot6(d->jc + SPART_JC * i + SPART_JC_S, f) +
                    m->jnt_armature[i] * (umdot ? umdot[j] : 0);
     }
-    spu_mulmv3(n, Q, f);
-    spu_mulmv3(F, Q, f + 3);
-    spu_cross(rf, d->Xpos + 3 * i, F);
-    for (int k = 0; k < 3; k++) {
-      fp[k] += n[k] + rf[k];
-      fp[3 + k] += F[k];
+    spu_fparent(fx, d->Xrot + 9 * i, d->Xpos + 3 * i, f);
+    for (int k = 0; k < 6; k++) {
+      fp[k] += fx[k];
     }
   }
 

@@ -62,6 +62,11 @@ void spu_omega(double res[6], const double w[3], const double m[6]);
    alias neither) */
 void spu_crossm(double res[restrict 6], const double v[6], const double m[6]);
 
+/* res = X' f: a force [n; f] in a child frame seen in its parent's frame at the parent's origin,
+   the child frame being Q (9) with its origin at rho (3) in the parent's: [Q n + rho x Q f; Q f]
+   (res may alias neither) */
+void spu_fparent(double res[restrict 6], const double Q[9], const double rho[3], const double f[6]);
+
 /* a . b for 6-vectors (motion . force) */
 double spu_dot6(const double a[6], const double b[6]);
 

@@ -42,6 +42,17 @@ void spu_crossm(double res[restrict 6], const double v[6], const double m[6]) {
 }
 
 
+void spu_fparent(double res[restrict 6], const double Q[9], const double rho[3], const double f[6]) {
+  double rf[3];
+  spu_mulmv3(res, Q, f);
+  spu_mulmv3(res + 3, Q, f + 3);
+  spu_cross(rf, rho, res + 3);
+  for (int k = 0; k < 3; k++) {
+    res[k] += rf[k];
+  }
+}
+
+
 void spu_omega(double res[6], const double w[3], const double m[6]) {
   spu_cross(res, w, m);
   spu_cross(res + 3, w, m + 3);
