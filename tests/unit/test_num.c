@@ -28,21 +28,18 @@ static uint64_t next(void) {
 }
 
 
-/* the shortest %.Pg that reads back, by bisection on P */
+/* the shortest %.Pg that reads back, by trying P = 1, 2, ... in turn (the library bisects) */
 static int ref_printf(char *buf, double x) {
-  int lo = 1, hi = 17;
   if (!isfinite(x)) {
     return snprintf(buf, 32, "%g", x);
   }
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (snprintf(buf, 32, "%.*g", mid, x) < 32 && strtod(buf, NULL) == x) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
+  for (int p = 1; p < 17; p++) {
+    int n = snprintf(buf, 32, "%.*g", p, x);
+    if (n < 32 && strtod(buf, NULL) == x) {
+      return n;
     }
   }
-  return snprintf(buf, 32, "%.*g", lo, x);
+  return snprintf(buf, 32, "%.17g", x);
 }
 
 
