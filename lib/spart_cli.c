@@ -120,8 +120,9 @@ static void help(const spart_tool *t) {
   printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
   printf(
       "Common options:\n"
-      "  -m, --model FILE     the model: a .urdf or a model JSON (urdf2robot); without it,\n"
-      "                       stdin is one JSON object {\"robot\": MODEL, STATE...}\n"
+      "  -m, --model FILE     the model: a .urdf, a model JSON (urdf2robot) or a DH\n"
+      "                       description (dh2robot); without it, stdin is one JSON\n"
+      "                       object {\"robot\": MODEL, STATE...}\n"
       "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
       "                       blank starts with '{', '[' or RS, else csv)\n"
       "      --csv            same as --input csv\n"

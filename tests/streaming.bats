@@ -225,3 +225,11 @@ URDF
   [ "$status" -eq 1 ]
   [[ "$stderr" == "spart-id: <stdin>:1: column 'wFm_1000000000_6' is out of range"* ]]
 }
+
+@test "a NUL byte in a CSV row is data: the row's own line is named, the NUL shown as \\x00" {
+  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" -o csv \
+    < <(printf 'qm_1,qm_2,qm_3\n1,2,3\n4,5\0,6\n7,8,9\n')
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [ "$stderr" = "spart-kin: <stdin>:3: column 'qm_2': '5\\x00' is not a finite number" ]
+}
