@@ -296,10 +296,11 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
                 const double *u0, const double *um, const double *u0dot, const double *umdot,
                 const double *wF, const double *gravity, double *tau);
 
-/* Drive-train friction forces at the joint velocities um: tau (nq) = damping um + Coulomb
-   friction by the sign of um (0 at rest).  Inverse dynamics adds them, forward dynamics takes
-   them from the joint forces; spart_rnea, spart_crba and spart_aba include the armature. */
-void spart_friction(const spart_model *m, const double *um, double *tau);
+/* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
+   sign of um (0 at rest), added to tau (nq) times sign: inverse dynamics adds them (+1), forward
+   dynamics takes them from the joint forces (-1); spart_rnea, spart_crba and spart_aba include
+   the armature. */
+void spart_friction(const spart_model *m, const double *um, double sign, double *tau);
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6)
    for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia

@@ -157,12 +157,12 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 }
 
 
-void spart_friction(const spart_model *m, const double *um, double *tau) {
+void spart_friction(const spart_model *m, const double *um, double sign, double *tau) {
   for (int i = 1; i < m->nb; i++) {
     int a = m->jnt_qadr[i];
     if (a >= 0) {
       const double *f = m->jnt_friction + 2 * i;
-      tau[a] = m->jnt_damping[i] * um[a] + (um[a] > 0 ? f[0] : um[a] < 0 ? f[1] : 0);
+      tau[a] += sign * (m->jnt_damping[i] * um[a] + (um[a] > 0 ? f[0] : um[a] < 0 ? f[1] : 0));
     }
   }
 }

@@ -1,4 +1,6 @@
 /* spart-fd -- forward dynamics: accelerations for given forces */
+#include <string.h>
+
 #include "spart.h"
 
 static const spart_tool tool = {
@@ -28,11 +30,8 @@ static int compute(spart_session *s) {
 
   /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
   if (!s->o.no_friction) {
-    taum = acc + 6 + nq;
-    spart_friction(s->m, st->um, taum);
-    for (int k = 0; k < nq; k++) {
-      taum[k] = st->taum[k] - taum[k];
-    }
+    taum = memcpy(acc + 6 + nq, st->taum, (size_t)nq * sizeof(double));
+    spart_friction(s->m, st->um, -1, taum);
   }
   if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, taum, st->wF, s->gravity, acc,
                 acc + 6) != 0) {

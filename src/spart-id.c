@@ -23,7 +23,7 @@ static int compute(spart_session *s) {
   const spart_state *st = s->st;
   const int nq = s->m->nq;
   const double *wF = (st->has & SPART_READS_WRENCH) ? st->wF : NULL; /* none: no work for them */
-  double *tau = spart_session_buf(s, 0, 6 + 2 * (size_t)nq);
+  double *tau = spart_session_buf(s, 0, 6 + (size_t)nq);
   if (!tau) {
     return -1;
   }
@@ -41,19 +41,15 @@ static int compute(spart_session *s) {
 
   /* the drive train's friction opposes the joint velocities */
   if (!s->o.no_friction) {
-    double *fr = tau + 6 + nq;
-    spart_friction(s->m, st->um, fr);
-    for (int k = 0; k < nq; k++) {
-      tau[6 + k] += fr[k];
-    }
+    spart_friction(s->m, st->um, 1, tau + 6);
   }
   if (s->o.floating) {
-    spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
+    spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
     spart_put(s->wr, "u0dot", tau, 6, -1, -1);
     return 0;
   }
   spart_put(s->wr, "tau0", tau, 6, -1, -1);
-  spart_put(s->wr, "taum", tau + 6, s->m->nq, -1, -1);
+  spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
   return 0;
 }
 
