@@ -7,7 +7,7 @@ VERSION   = 0.1.0
 PREFIX    = /usr/local
 MANPREFIX = $(PREFIX)/share/man
 CC        = cc
-CFLAGS    = -std=c11 -O3 -flto=auto -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
+CFLAGS    = -std=c11 -O3 -fno-tree-vectorize -flto=auto -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 CPPFLAGS  =
 LDFLAGS   =
 XML_CFLAGS = `pkg-config --cflags libxml-2.0`

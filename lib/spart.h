@@ -186,14 +186,15 @@ typedef struct spart_data {
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
   double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
 
-  /* body-frame inverse dynamics (spart_rnea): link i's frame in its parent's (Xup), and its
-     velocity, acceleration and force in its own frame at its CoM */
-  double *Xrot; /* (nb x 9) link frame in the parent link frame; [0] unused */
-  double *Xpos; /* (nb x 3) link CoM in the parent link frame, from the parent CoM */
+  /* body-frame inverse dynamics (spart_rnea), in the joint frames F_i (SPART_JC_T; F_0 is the
+     base's CoM frame): F_i in its parent's (Xup), and the velocity, acceleration and force in
+     F_i at its origin */
+  double *Xrot; /* (nb x 9) F_i in F_p; [0] unused */
+  double *Xpos; /* (nb x 3) F_i's origin in F_p */
   double *bv;   /* (nb x 6) spatial velocity [omega; v] */
   double *ba;   /* (nb x 6) spatial acceleration (gravity as a base acceleration) */
   double *bf;   /* (nb x 6) force [n; f] */
-  double *bR;   /* (nb x 9) link orientation in the inertial frame, when wrenches are given */
+  double *bR;   /* (nb x 9) F_i in the inertial frame, when wrenches are given */
   double *xS0;  /* (nb x 6) pm referred to the base CoM (spart_crba, spart_cim) */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
@@ -220,20 +221,17 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
-/* doubles of joint constants a body (spart_joint_constants), of which the last 6, from
-   SPART_JC_S, are the motion subspace in the link's frame at its CoM */
-#define SPART_JC 45
+/* doubles of joint constants a body (spart_joint_constants): 6 from SPART_JC_S are the motion
+   subspace in the link's frame at its CoM; from SPART_JC_T, spart_rnea's joint frame F_i in its
+   parent's (the rotation T_i at q = 0, 9, and the origin r_i, 3) and link i in F_i (CoM 3,
+   rotational inertia about it 6, the link frame 9) */
+#define SPART_JC 75
 #define SPART_JC_S 39
+#define SPART_JC_T 45
 
 /* The constants spart_fk and spart_rnea need for each joint (nb x SPART_JC), computed once from
    the model. */
 void spart_joint_constants(const spart_model *m, double *jc);
-
-/* Joint i at displacement q (Featherstone's jcalc): Rloc, link i's frame in its parent link's
-   frame, and off, link i's CoM from joint i in the parent link's frame.  Returns the joint's
-   motion subspace in link i's frame at its CoM (6 numbers, constant). */
-const double *spart_jcalc(const spart_model *m, const spart_data *d, int i, double q,
-                          double Rloc[9], double off[3]);
 
 /* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk.
  */

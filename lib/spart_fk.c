@@ -12,7 +12,11 @@
    link frame in the joint frame, b the CoM in the joint frame and a the axis, the link frame in
    the parent link is Rloc(q) = c P1 + (1-c) P2 + s P3 (Rodrigues) and the CoM offset from the
    joint J (Rq b) = c v1 + (1-c) v2 + s v3; SB is the motion subspace in the link's own frame at
-   its CoM, constant: [B'a; B'a x B'b] (revolute), [0; B'a] (prismatic) */
+   its CoM, constant: [B'a; B'a x B'b] (revolute), [0; B'a] (prismatic).
+   spart_rnea works in joint frames F instead (Featherstone's, where S = e_z): F_i is joint i's
+   frame turned by A_i (A e_z = a) and moved with the joint, F_0 the base's CoM frame.  At q = 0
+   F_i is T_i, at r_i, in F_p; the link's CoM frame is CR_i = A'B at c_i = A'b in F_i, and Ic_i
+   is its rotational inertia about the CoM in F_i's axes. */
 enum {
   JC_P1 = 0,
   JC_P2 = 9,
@@ -21,14 +25,60 @@ enum {
   JC_V2 = 30,
   JC_V3 = 33,
   JC_JA = 36,
-  JC_SB = SPART_JC_S
+  JC_SB = SPART_JC_S,
+  JC_T = SPART_JC_T,
+  JC_R = JC_T + 9,
+  JC_C = JC_R + 3,
+  JC_IC = JC_C + 3,
+  JC_CR = JC_IC + 6
 };
+_Static_assert(JC_CR + 9 == SPART_JC, "joint constants");
+
+
+/* a rotation A with A e_z = a (a unit): a signed permutation when a is a coordinate axis */
+static void axis_frame(double A[9], const double a[3]) {
+  double x[3], y[3], t[3] = {0, 0, 0};
+  int big = 0;
+  for (int k = 1; k < 3; k++) {
+    big = fabs(a[k]) > fabs(a[big]) ? k : big;
+  }
+  if (fabs(a[big]) == 1 && a[(big + 1) % 3] == 0 && a[(big + 2) % 3] == 0) {
+    /* x, y the next two axes in cyclic order (x, y, +-a right-handed with a sign on x) */
+    memset(x, 0, sizeof x);
+    memset(y, 0, sizeof y);
+    x[(big + 1) % 3] = a[big];
+    y[(big + 2) % 3] = 1;
+  } else {
+    /* x: the coordinate axis least along a, made normal to it */
+    t[fabs(a[0]) < 0.6 ? 0 : 1] = 1;
+    double ta = spu_dot3(t, a), nx = 0;
+    for (int k = 0; k < 3; k++) {
+      x[k] = t[k] - ta * a[k];
+      nx += x[k] * x[k];
+    }
+    nx = sqrt(nx);
+    for (int k = 0; k < 3; k++) {
+      x[k] /= nx;
+    }
+    spu_cross(y, a, x);
+  }
+  for (int r = 0; r < 3; r++) {
+    A[3 * r] = x[r];
+    A[3 * r + 1] = y[r];
+    A[3 * r + 2] = a[r];
+  }
+}
 
 
 void spart_joint_constants(const spart_model *m, double *jc) {
+  /* the base: F_0 is its CoM frame */
+  memset(jc, 0, SPART_JC * sizeof(double));
+  for (int k = 0; k < 3; k++) {
+    jc[JC_CR + 4 * k] = 1;
+  }
   for (int i = 1; i < m->nb; i++) {
     const double *J = m->jnt_rot + 9 * i, *B = m->body_rot + 9 * i, *a = m->jnt_axis + 3 * i;
-    const double *b = m->body_pos + 3 * i;
+    const double *b = m->body_pos + 3 * i, *cp = jc + SPART_JC * m->body_parent[i];
     double *c = jc + SPART_JC * i, Bta[3], A[9], AB[9], axb[3];
     spu_mulmm3(c + JC_P1, J, B);
     spu_mulmv3(c + JC_JA, J, a);
@@ -62,12 +112,37 @@ void spart_joint_constants(const spart_model *m, double *jc) {
     } else if (m->jnt_type[i] == SPART_JNT_PRISMATIC) {
       memcpy(c + JC_SB + 3, Bta, sizeof Bta);
     }
+
+    /* the joint frame F_i: A (the identity for a fixed joint), T = CR_p J A, r = c_p + CR_p p */
+    double JA[9];
+    if (m->jnt_type[i] == SPART_JNT_FIXED) {
+      memset(A, 0, sizeof A);
+      A[0] = A[4] = A[8] = 1;
+    } else {
+      axis_frame(A, a);
+    }
+    spu_mulmm3(JA, J, A);
+    spu_mulmm3(c + JC_T, cp + JC_CR, JA);
+    spu_mulmv3(c + JC_R, cp + JC_CR, m->jnt_pos + 3 * i);
+    for (int k = 0; k < 3; k++) {
+      c[JC_R + k] += cp[JC_C + k];
+    }
+    /* the link in F_i: CR = A'B, c = A'b, Ic = CR I CR' */
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < 3; k++) {
+        c[JC_CR + 3 * r + k] = A[r] * B[k] + A[3 + r] * B[3 + k] + A[6 + r] * B[6 + k];
+      }
+    }
+    spu_mulmtv3(c + JC_C, A, b);
+    spu_rotsym3(c + JC_IC, c + JC_CR, m->body_inertia + 6 * i);
   }
 }
 
 
-const double *spart_jcalc(const spart_model *m, const spart_data *d, int i, double q,
-                          double Rloc[9], double off[3]) {
+/* joint i at displacement q (Featherstone's jcalc): Rloc, link i's frame in its parent link's
+   frame, and off, link i's CoM from joint i in the parent link's frame */
+static void jcalc(const spart_model *m, const spart_data *d, int i, double q, double Rloc[9],
+                  double off[3]) {
   const double *c = d->jc + SPART_JC * i;
   int type = m->jnt_type[i];
   if (type == SPART_JNT_REVOLUTE) {
@@ -86,7 +161,6 @@ const double *spart_jcalc(const spart_model *m, const spart_data *d, int i, doub
       off[k] = c[JC_V1 + k] + (type == SPART_JNT_PRISMATIC ? c[JC_JA + k] * q : 0);
     }
   }
-  return c + JC_SB;
 }
 
 
@@ -118,7 +192,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
     spu_mulmv3(e, Rp, c + JC_JA);
 
     /* joint displacement: the link frame RL and the joint-to-CoM vector g */
-    spart_jcalc(m, d, i, q, Rloc, off);
+    jcalc(m, d, i, q, Rloc, off);
     spu_mulmm3(RL, Rp, Rloc);
     spu_mulmv3(g, Rp, off);
     for (int k = 0; k < 3; k++) {

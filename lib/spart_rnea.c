@@ -6,19 +6,31 @@
 #include "spu.h"
 
 
-/* the velocity-product and acceleration parts of the Newton-Euler force of body i at its CoM, in
-   its frame: [Ic alpha + w x Ic w; m (a + w x v)] (Featherstone's I a + v x* I v) */
-static void body_force(double f[6], const spart_model *m, int i, const double v[6],
-                       const double a[6]) {
-  const double *I = m->body_inertia + 6 * i, mass = m->body_mass[i];
-  double Iw[3], wIw[3], wv[3];
+/* the Newton-Euler force of a body at its CoM, c from its frame's origin, in its frame: the
+   velocity-product and acceleration parts [Ic alpha + w x Ic w; m (ac + w x vc)] (Featherstone's
+   I a + v x* I v), with vc, ac the velocity and acceleration [w; v], [alpha; a] at the origin
+   moved to the CoM (v + w x c); when c is NULL the origin is the CoM */
+static void body_force(double f[6], const double I[6], double mass, const double c[3],
+                       const double v[6], const double a[6]) {
+  double Iw[3], wIw[3], wv[3], vc[3], ac[3];
+  memcpy(vc, v + 3, sizeof vc);
+  memcpy(ac, a + 3, sizeof ac);
+  if (c) {
+    double wc[3], alc[3];
+    spu_cross(wc, v, c);
+    spu_cross(alc, a, c);
+    for (int k = 0; k < 3; k++) {
+      vc[k] += wc[k];
+      ac[k] += alc[k];
+    }
+  }
   spu_mulsv3(f, I, a);
   spu_mulsv3(Iw, I, v);
   spu_cross(wIw, v, Iw);
-  spu_cross(wv, v, v + 3);
+  spu_cross(wv, v, vc);
   for (int k = 0; k < 3; k++) {
     f[k] += wIw[k];
-    f[3 + k] = mass * (a[3 + k] + wv[k]);
+    f[3 + k] = mass * (ac[k] + wv[k]);
   }
 }
 
@@ -35,8 +47,8 @@ static void sub_wrench(double f[6], const double R[9], const double wF[6]) {
 }
 
 
-/* res = X m: a motion vector [w; v] of the parent at its CoM, moved to the child's CoM rho away
-   (parent frame) and turned into the child's frame Q: [Q' w; Q' (v + w x rho)] */
+/* res = X m: a motion vector [w; v] of the parent at its frame's origin, moved to the child's
+   origin rho away (parent frame) and turned into the child's frame Q: [Q' w; Q' (v + w x rho)] */
 static void motion_down(double res[6], const double Q[9], const double rho[3], const double m[6]) {
   double wr[3], v[3];
   spu_cross(wr, m, rho);
@@ -72,38 +84,63 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
   for (int k = 0; k < 3; k++) {
     a0[3 + k] -= g0[k] + wv[k];
   }
-  body_force(d->bf, m, 0, v0, a0);
+  body_force(d->bf, m->body_inertia, m->body_mass[0], NULL, v0, a0);
   if (wF) {
     memcpy(d->bR, R0, 9 * sizeof(double));
     sub_wrench(d->bf, R0, wF);
   }
 
-  /* forward pass: v_i = X_i v_p + S_i qd_i, a_i = X_i a_p + S_i qdd_i + v_i x S_i qd_i (RBDA
-     table 5.1, each body in its own frame at its CoM), and the Newton-Euler force */
+  /* forward pass in the joint frames F_i (spart_joint_constants), S = e_z (revolute) or
+     [0; e_z] (prismatic): X_i = T_i Rz(q) at r_i (+ q T_i e_z), v_i = X_i v_p + S qd,
+     a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1), then the Newton-Euler force at the CoM
+     moved to F_i's origin */
   for (int i = 1; i < m->nb; i++) {
-    int p = m->body_parent[i], j = m->jnt_qadr[i];
-    double *Q = d->Xrot + 9 * i, *rho = d->Xpos + 3 * i, *v = d->bv + 6 * i, *a = d->ba + 6 * i;
-    double qd = j >= 0 && um ? um[j] : 0, qdd = j >= 0 && umdot ? umdot[j] : 0, off[3];
-    const double *S = spart_jcalc(m, d, i, j >= 0 ? qm[j] : 0, Q, off);
-    for (int k = 0; k < 3; k++) {
-      rho[k] = m->jnt_pos[3 * i + k] + off[k];
+    int p = m->body_parent[i], j = m->jnt_qadr[i], type = m->jnt_type[i];
+    const double *T = d->jc + SPART_JC * i + SPART_JC_T, *r = T + 9, *com = T + 12, *Ic = T + 15;
+    double *restrict Q = d->Xrot + 9 * i, *restrict rho = d->Xpos + 3 * i;
+    double *restrict v = d->bv + 6 * i, *restrict a = d->ba + 6 * i;
+    double qd = j >= 0 && um ? um[j] : 0, qdd = j >= 0 && umdot ? umdot[j] : 0;
+    memcpy(rho, r, 3 * sizeof(double));
+    if (type == SPART_JNT_REVOLUTE) {
+      double sq, cq;
+      spu_sincos(qm[j], &sq, &cq);
+      for (int k = 0; k < 9; k += 3) {
+        Q[k] = cq * T[k] + sq * T[k + 1];
+        Q[k + 1] = cq * T[k + 1] - sq * T[k];
+        Q[k + 2] = T[k + 2];
+      }
+    } else {
+      memcpy(Q, T, 9 * sizeof(double));
+      if (type == SPART_JNT_PRISMATIC) {
+        for (int k = 0; k < 3; k++) {
+          rho[k] += qm[j] * T[3 * k + 2];
+        }
+      }
     }
     motion_down(v, Q, rho, d->bv + 6 * p);
     motion_down(a, Q, rho, d->ba + 6 * p);
-    if (j >= 0) {
-      double vS[6];
-      for (int k = 0; k < 6; k++) {
-        v[k] += S[k] * qd;
-      }
-      spu_crossm(vS, v, S);
-      for (int k = 0; k < 6; k++) {
-        a[k] += S[k] * qdd + vS[k] * qd;
-      }
+    if (type == SPART_JNT_REVOLUTE) {
+      v[2] += qd;
+      a[2] += qdd;
+      a[0] += v[1] * qd;
+      a[1] -= v[0] * qd;
+      a[3] += v[4] * qd;
+      a[4] -= v[3] * qd;
+    } else if (type == SPART_JNT_PRISMATIC) {
+      v[5] += qd;
+      a[5] += qdd;
+      a[3] += v[1] * qd;
+      a[4] -= v[0] * qd;
     }
-    body_force(d->bf + 6 * i, m, i, v, a);
+    double *f = d->bf + 6 * i, nc[3];
+    body_force(f, Ic, m->body_mass[i], com, v, a);
     if (wF) {
       spu_mulmm3(d->bR + 9 * i, d->bR + 9 * p, Q);
-      sub_wrench(d->bf + 6 * i, d->bR + 9 * i, wF + 6 * i);
+      sub_wrench(f, d->bR + 9 * i, wF + 6 * i);
+    }
+    spu_cross(nc, com, f + 3);
+    for (int k = 0; k < 3; k++) {
+      f[k] += nc[k];
     }
   }
 
@@ -113,7 +150,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
     const double *f = d->bf + 6 * i;
     double *fp = d->bf + 6 * p, fx[6];
     if (j >= 0) {
-      tau[6 + j] = spu_dot6(d->jc + SPART_JC * i + SPART_JC_S, f) +
+      tau[6 + j] = f[m->jnt_type[i] == SPART_JNT_REVOLUTE ? 2 : 5] +
                    m->jnt_armature[i] * (umdot ? umdot[j] : 0);
     }
     spu_fparent(fx, d->Xrot + 9 * i, d->Xpos + 3 * i, f);
@@ -162,7 +199,10 @@ void spart_friction(const spart_model *m, const double *um, double sign, double 
     int a = m->jnt_qadr[i];
     if (a >= 0) {
       const double *f = m->jnt_friction + 2 * i;
-      tau[a] += sign * (m->jnt_damping[i] * um[a] + (um[a] > 0 ? f[0] : um[a] < 0 ? f[1] : 0));
+      /* the Coulomb part without a branch on the sign of um (random): one of the two terms is
+         f exactly, the other +-0 */
+      double coulomb = f[0] * (um[a] > 0) + f[1] * (um[a] < 0);
+      tau[a] += sign * (m->jnt_damping[i] * um[a] + coulomb);
     }
   }
 }
