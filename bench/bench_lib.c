@@ -1,7 +1,7 @@
 /* bench_lib.c -- per-call cost of libspart's algorithms, no I/O: random states, batches of 64
  * calls, the median over 2,000 batches (128,000 calls) of the time a call.
  * Each figure includes the kinematics the algorithm needs (spart_fk, spart_velocity; spart_rnea
- * computes its own), as the C++ libraries' own figures do.
+ * and spart_crba compute their own), as the C++ libraries' own figures do.
  *
  * usage: bench_lib MODEL [fixed|floating] */
 #include <math.h>
@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
     u0dot[k] = fixed ? 0 : urand();
   }
 
-  const char *names[3] = {"inverse dynamics (rnea, own kinematics)", "mass matrix (fk + crba)",
+  const char *names[3] = {"inverse dynamics (rnea, own kinematics)", "mass matrix (crba, own kinematics)",
                           "forward dynamics (fk + velocity + aba)"};
   printf("%s, %s base, n_q = %d\n", argv[1], fixed ? "fixed" : "floating", nq);
   for (int alg = 0; alg < 3; alg++) {
@@ -78,12 +78,12 @@ int main(int argc, char **argv) {
           sink += tau[6];
           continue;
         }
-        spart_fk(m, d, R0, r0, s);
         if (alg == 1) {
-          spart_crba(m, d, fixed, H);
+          spart_crba(m, d, R0, s, fixed, H);
           sink += H[nv + 1];
           continue;
         }
+        spart_fk(m, d, R0, r0, s);
         spart_velocity(m, d, u0, s + nq);
         spart_aba(m, d, fixed, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
         sink += acc[6];

@@ -177,7 +177,7 @@ typedef struct spart_data {
 
   /* dynamics scratch: spart_rnea, spart_crba, spart_aba */
   double *f;    /* (nb x 6) wrenches at link CoMs */
-  double *Ic;   /* (nb x 10) composite inertias about the link CoM: m, h (3), J (6) */
+  double *Ic;   /* (nb x 10) composite inertias (spart_composite): m, h (3), J (6) */
   double *IA;   /* (nb x 36) articulated inertias */
   double *pA;   /* (nb x 6) articulated bias forces */
   double *U;    /* (nb x 6) IA * S */
@@ -195,7 +195,7 @@ typedef struct spart_data {
   double *ba;   /* (nb x 6) spatial acceleration (gravity as a base acceleration) */
   double *bf;   /* (nb x 6) force [n; f] */
   double *bR;   /* (nb x 9) F_i in the inertial frame, when wrenches are given */
-  double *xS0;  /* (nb x 6) pm referred to the base CoM (spart_crba, spart_cim) */
+  double *xS0;  /* (nb x 6) pm referred to the base CoM (spart_cim) */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
@@ -225,13 +225,23 @@ void spart_joint_frames(const spart_model *m, spart_data *d);
    subspace in the link's frame at its CoM; from SPART_JC_T, spart_rnea's joint frame F_i in its
    parent's (the rotation T_i at q = 0, 9, and the origin r_i, 3) and link i in F_i (CoM 3,
    rotational inertia about it 6, the link frame 9) */
-#define SPART_JC 75
+#define SPART_JC 85
 #define SPART_JC_S 39
-#define SPART_JC_T 45
+enum {
+  SPART_JC_T = 45,             /* F_i in F_p at q = 0 (9) */
+  SPART_JC_R = SPART_JC_T + 9, /* F_i's origin in F_p (3) */
+  SPART_JC_C = SPART_JC_R + 3, /* link i's CoM in F_i (3) */
+  SPART_JC_IC = SPART_JC_C + 3, /* its rotational inertia about the CoM, F_i's axes (6) */
+  SPART_JC_IO = SPART_JC_IC + 6 /* its compact inertia about F_i's origin (10) */
+};
 
 /* The constants spart_fk and spart_rnea need for each joint (nb x SPART_JC), computed once from
    the model. */
 void spart_joint_constants(const spart_model *m, double *jc);
+
+/* The joint transforms Xup of every body in the joint frames F_i (spart_joint_constants):
+   d->Xrot, d->Xpos.  qm: nq. */
+void spart_xup(const spart_model *m, spart_data *d, const double *qm);
 
 /* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk.
  */
@@ -260,17 +270,21 @@ void spart_jacobian_dot(const spart_model *m, const spart_data *d, int i, const 
    the base's rows first.  Needs spart_fk. */
 void spart_noc(const spart_model *m, const spart_data *d, double *N);
 
-/* Composite inertia of the subtree of every body about its CoM, into d->Ic.  Needs spart_fk. */
+/* Composite inertia of the subtree of every body (RBDA table 6.2), into d->Ic: the base's about
+   its CoM in its frame, link i's about the origin of its joint frame F_i in F_i's axes.  Needs
+   spart_xup. */
 void spart_composite(const spart_model *m, spart_data *d);
 
-/* Base block H0 = P0' Ic_0 P0 (6x6, row-major) of the generalized inertia matrix.
-   Needs spart_composite. */
-void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]);
+/* Base block H0 = B' IC_0 B (6x6, row-major) of the generalized inertia matrix, B = diag(1, R0')
+   (u0 = [omega0 in the base frame; r0dot]).  R0: 9.  Needs spart_composite. */
+void spart_base_inertia(const spart_model *m, const spart_data *d, const double R0[9],
+                        double H0[36]);
 
-/* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA):
-   H ((6+nq) x (6+nq)), row-major; with fixed_base only the joints' block Hm (nq x nq).  The
-   joints' armature is on its diagonal.  Needs spart_fk. */
-void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H);
+/* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
+   joint frames: H ((6+nq) x (6+nq)), row-major; with fixed_base only the joints' block Hm
+   (nq x nq).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
+void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                int fixed_base, double *H);
 
 /* Split a (6+nq) x (6+nq) matrix A into SPART's blocks A0 (6x6), A0m (6 x nq), Am0 (nq x 6) and
    Am (nq x nq); NULL blocks are skipped. */
@@ -282,7 +296,7 @@ void spart_split(const spart_model *m, const double *A, double *A0, double *A0m,
 int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
 
 /* Convective inertia matrix (SPART CIM): C ((6+nq) x (6+nq)), row-major, with
-   H udot + C u = tau + N' wF.  Needs spart_crba and spart_velocity. */
+   H udot + C u = tau + N' wF.  Needs spart_fk and spart_velocity. */
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
 /* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in each
@@ -302,7 +316,7 @@ void spart_friction(const spart_model *m, const double *um, double sign, double 
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6)
    for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
-   is singular.  Needs spart_fk. */
+   is singular.  Needs nothing else. */
 int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                       const double *u0, const double *um, const double *umdot, const double *wF,
                       const double *gravity, double *taum, double u0dot[6]);

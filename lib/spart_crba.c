@@ -6,27 +6,6 @@
 #include "spu.h"
 
 
-/* composite inertia of the subtree of every body about its CoM, into d->Ic */
-static void composite(const spart_model *m, spart_data *d) {
-  for (int i = 0; i < m->nb; i++) {
-    spu_inertbody(d->Ic + 10 * i, m->body_mass[i], d->xI + 6 * i);
-  }
-
-  /* backward pass: Ic_p += B_ip' Ic_i B_ip */
-  for (int i = m->nb - 1; i > 0; i--) {
-    int p = m->body_parent[i];
-    double dr[3], sh[10];
-    for (int k = 0; k < 3; k++) {
-      dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
-    }
-    spu_inertshift(sh, d->Ic + 10 * i, dr);
-    for (int k = 0; k < 10; k++) {
-      d->Ic[10 * p + k] += sh[k];
-    }
-  }
-}
-
-
 /* the base's generalized forces P0' f of a wrench f at r0 */
 static void base_force(double res[6], const spart_data *d, const double f[6]) {
   spu_mulmtv3(res, d->P0, f);
@@ -94,17 +73,43 @@ static void project_up(const spart_model *m, const spart_data *d, int j, const d
 
 
 void spart_composite(const spart_model *m, spart_data *d) {
-  composite(m, d);
+  /* the bodies alone: the base about its CoM, link i about F_i's origin (constants) */
+  spu_inertbody(d->Ic, m->body_mass[0], m->body_inertia);
+  for (int i = 1; i < m->nb; i++) {
+    memcpy(d->Ic + 10 * i, d->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
+  }
+
+  /* backward pass: IC_p += X_i' IC_i X_i (RBDA table 6.2) */
+  for (int i = m->nb - 1; i > 0; i--) {
+    double *Ip = d->Ic + 10 * m->body_parent[i], sh[10];
+    spu_inertparent(sh, d->Xrot + 9 * i, d->Xpos + 3 * i, d->Ic + 10 * i);
+    for (int k = 0; k < 10; k++) {
+      Ip[k] += sh[k];
+    }
+  }
 }
 
 
-void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]) {
+/* the base's generalized forces of a force f on the base (its frame, at its CoM): B' f, with
+   B = diag(1, R0') the base's motion [w0; R0' r0dot] of u0 (SPART's u0, tau0) */
+static void base_dual(double res[6], const double R0[9], const double f[6]) {
+  memcpy(res, f, 3 * sizeof(double));
+  spu_mulmv3(res + 3, R0, f + 3);
+}
+
+
+void spart_base_inertia(const spart_model *m, const spart_data *d, const double R0[9],
+                        double H0[36]) {
   (void)m;
   for (int c = 0; c < 6; c++) {
-    double s[6], F[6], f0[6];
-    base_mode(s, d, c);
+    double s[6] = {0, 0, 0, 0, 0, 0}, F[6], f0[6];
+    if (c < 3) {
+      s[c] = 1;
+    } else {
+      memcpy(s + 3, R0 + 3 * (c - 3), 3 * sizeof(double)); /* R0' e_(c-3) */
+    }
     spu_inertmul(F, d->Ic, s);
-    base_force(f0, d, F);
+    base_dual(f0, R0, F);
     for (int r = 0; r < 6; r++) {
       H0[6 * r + c] = f0[r];
     }
@@ -119,28 +124,56 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, double H0[36]
 }
 
 
-void spart_crba(const spart_model *m, spart_data *d, int fixed_base, double *H) {
+/* the component of a force in F_i that joint i's motion subspace picks: S = e_z, [0; e_z] */
+static int s_index(const spart_model *m, int i) {
+  return m->jnt_type[i] == SPART_JNT_PRISMATIC ? 5 : 2;
+}
+
+
+void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                int fixed_base, double *H) {
   int off = fixed_base ? 0 : 6, nv = off + m->nq;
   memset(H, 0, (size_t)nv * nv * sizeof(double)); /* joints on different branches stay 0 */
-  composite(m, d);
-  subspaces_at_base(m, d);
+  spart_xup(m, d, qm);
+  spart_composite(m, d);
 
-  /* joint columns: F = Ic_i S_i carried towards the base (Featherstone, RBDA table 6.2) */
+  /* joint columns: F = IC_i S_i, H_ii = S_i' F, then F carried towards the base, H_ji = S_j' F
+     (RBDA table 6.2) and the base's B' F */
   for (int i = m->nb - 1; i > 0; i--) {
-    int a = m->jnt_qadr[i];
+    int a = m->jnt_qadr[i], col = off + a;
     if (a < 0) {
       continue;
     }
-    double F[6];
-    spu_inertmul(F, d->Ic + 10 * i, d->xS + 6 * i);
-    H[(off + a) * nv + off + a] = spu_dot6(d->xS + 6 * i, F) + m->jnt_armature[i];
-    project_up(m, d, i, F, H, nv, off, off + a, 1);
+    double F[6], S[6] = {0, 0, 0, 0, 0, 0}, fx[6];
+    S[s_index(m, i)] = 1;
+    spu_inertmul(F, d->Ic + 10 * i, S);
+    H[col * nv + col] = F[s_index(m, i)] + m->jnt_armature[i];
+    int j = i;
+    for (;;) {
+      spu_fparent(fx, d->Xrot + 9 * j, d->Xpos + 3 * j, F);
+      memcpy(F, fx, sizeof F);
+      j = m->body_parent[j];
+      if (j == 0) {
+        break;
+      }
+      if (m->jnt_qadr[j] >= 0) {
+        int row = off + m->jnt_qadr[j];
+        H[row * nv + col] = H[col * nv + row] = F[s_index(m, j)];
+      }
+    }
+    if (!fixed_base) {
+      double f0[6];
+      base_dual(f0, R0, F);
+      for (int r = 0; r < 6; r++) {
+        H[r * nv + col] = H[col * nv + r] = f0[r];
+      }
+    }
   }
 
-  /* base block H0 = P0' Ic_0 P0 */
+  /* base block H0 = B' IC_0 B */
   if (!fixed_base) {
     double H0[36];
-    spart_base_inertia(m, d, H0);
+    spart_base_inertia(m, d, R0, H0);
     for (int r = 0; r < 6; r++) {
       memcpy(H + r * nv, H0 + 6 * r, 6 * sizeof(double));
     }

@@ -27,10 +27,11 @@ enum {
   JC_JA = 36,
   JC_SB = SPART_JC_S,
   JC_T = SPART_JC_T,
-  JC_R = JC_T + 9,
-  JC_C = JC_R + 3,
-  JC_IC = JC_C + 3,
-  JC_CR = JC_IC + 6
+  JC_R = SPART_JC_R,
+  JC_C = SPART_JC_C,
+  JC_IC = SPART_JC_IC,
+  JC_IO = SPART_JC_IO,
+  JC_CR = JC_IO + 10
 };
 _Static_assert(JC_CR + 9 == SPART_JC, "joint constants");
 
@@ -135,6 +136,35 @@ void spart_joint_constants(const spart_model *m, double *jc) {
     }
     spu_mulmtv3(c + JC_C, A, b);
     spu_rotsym3(c + JC_IC, c + JC_CR, m->body_inertia + 6 * i);
+    spu_inertbody(c + JC_IO, m->body_mass[i], c + JC_IC);
+    spu_inertshift(c + JC_IO, c + JC_IO, c + JC_C);
+  }
+}
+
+
+void spart_xup(const spart_model *m, spart_data *d, const double *qm) {
+  /* X_i = T_i Rz(q) at r_i (revolute), T_i at r_i + q T_i e_z (prismatic), T_i at r_i (fixed) */
+  for (int i = 1; i < m->nb; i++) {
+    const double *T = d->jc + SPART_JC * i + JC_T, *r = d->jc + SPART_JC * i + JC_R;
+    double *restrict Q = d->Xrot + 9 * i, *restrict rho = d->Xpos + 3 * i;
+    int type = m->jnt_type[i];
+    memcpy(rho, r, 3 * sizeof(double));
+    if (type == SPART_JNT_REVOLUTE) {
+      double sq, cq;
+      spu_sincos(qm[m->jnt_qadr[i]], &sq, &cq);
+      for (int k = 0; k < 9; k += 3) {
+        Q[k] = cq * T[k] + sq * T[k + 1];
+        Q[k + 1] = cq * T[k + 1] - sq * T[k];
+        Q[k + 2] = T[k + 2];
+      }
+    } else {
+      memcpy(Q, T, 9 * sizeof(double));
+      if (type == SPART_JNT_PRISMATIC) {
+        for (int k = 0; k < 3; k++) {
+          rho[k] += qm[m->jnt_qadr[i]] * T[3 * k + 2];
+        }
+      }
+    }
   }
 }
 

@@ -90,33 +90,16 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
     sub_wrench(d->bf, R0, wF);
   }
 
-  /* forward pass in the joint frames F_i (spart_joint_constants), S = e_z (revolute) or
-     [0; e_z] (prismatic): X_i = T_i Rz(q) at r_i (+ q T_i e_z), v_i = X_i v_p + S qd,
-     a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1), then the Newton-Euler force at the CoM
-     moved to F_i's origin */
+  /* forward pass in the joint frames F_i (spart_xup), S = e_z (revolute) or [0; e_z]
+     (prismatic): v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1),
+     then the Newton-Euler force at the CoM moved to F_i's origin */
+  spart_xup(m, d, qm);
   for (int i = 1; i < m->nb; i++) {
     int p = m->body_parent[i], j = m->jnt_qadr[i], type = m->jnt_type[i];
-    const double *T = d->jc + SPART_JC * i + SPART_JC_T, *r = T + 9, *com = T + 12, *Ic = T + 15;
-    double *restrict Q = d->Xrot + 9 * i, *restrict rho = d->Xpos + 3 * i;
+    const double *com = d->jc + SPART_JC * i + SPART_JC_C, *Ic = d->jc + SPART_JC * i + SPART_JC_IC;
+    const double *Q = d->Xrot + 9 * i, *rho = d->Xpos + 3 * i;
     double *restrict v = d->bv + 6 * i, *restrict a = d->ba + 6 * i;
     double qd = j >= 0 && um ? um[j] : 0, qdd = j >= 0 && umdot ? umdot[j] : 0;
-    memcpy(rho, r, 3 * sizeof(double));
-    if (type == SPART_JNT_REVOLUTE) {
-      double sq, cq;
-      spu_sincos(qm[j], &sq, &cq);
-      for (int k = 0; k < 9; k += 3) {
-        Q[k] = cq * T[k] + sq * T[k + 1];
-        Q[k + 1] = cq * T[k + 1] - sq * T[k];
-        Q[k + 2] = T[k + 2];
-      }
-    } else {
-      memcpy(Q, T, 9 * sizeof(double));
-      if (type == SPART_JNT_PRISMATIC) {
-        for (int k = 0; k < 3; k++) {
-          rho[k] += qm[j] * T[3 * k + 2];
-        }
-      }
-    }
     motion_down(v, Q, rho, d->bv + 6 * p);
     motion_down(a, Q, rho, d->ba + 6 * p);
     if (type == SPART_JNT_REVOLUTE) {
@@ -173,9 +156,9 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
   /* tau0 needed for zero base acceleration */
   spart_rnea(m, d, R0, qm, u0, um, NULL, umdot, wF, gravity, tau);
 
-  /* base inertia H0 = P0' Ic_0 P0 of the whole system */
-  spart_composite(m, d);
-  spart_base_inertia(m, d, H0);
+  /* base inertia H0 = B' IC_0 B of the whole system */
+  spart_composite(m, d); /* the joint transforms of spart_rnea */
+  spart_base_inertia(m, d, R0, H0);
 
   /* u0dot = -H0 \ tau0 so that the base needs no force (SPART Floating_ID) */
   for (int k = 0; k < 6; k++) {

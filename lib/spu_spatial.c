@@ -95,6 +95,15 @@ void spu_inertshift(double res[10], const double I[10], const double d[3]) {
 }
 
 
+void spu_inertparent(double res[10], const double Q[9], const double rho[3], const double I[10]) {
+  double R[10];
+  R[0] = I[0];
+  spu_mulmv3(R + 1, Q, I + 1);
+  spu_rotsym3(R + 4, Q, I + 4);
+  spu_inertshift(res, R, rho);
+}
+
+
 void spu_inertbody(double res[10], double mass, const double J[6]) {
   res[0] = mass;
   res[1] = res[2] = res[3] = 0;

@@ -40,7 +40,6 @@ static void put_blocks(spart_session *s, const char *const names[5], const doubl
 
 /* the inertia matrices of one record, and the extras asked for */
 static int compute(spart_session *s) {
-  spart_session_kinematics(s);
   static const char *const hnames[5] = {"H0", "H0m", NULL, "Hm", "H"};
   static const char *const cnames[5] = {"C0", "C0m", "Cm0", "Cm", "C"};
   const spart_opts *o = &s->o;
@@ -54,9 +53,10 @@ static int compute(spart_session *s) {
     return -1;
   }
   double *Cu = blk + 2 * (36 + 12 * nq + nq * nq), *G = Cu + nv;
-  spart_crba(s->m, s->d, 0, H);
+  spart_crba(s->m, s->d, st->R0, st->qm, 0, H);
   put_blocks(s, hnames, H, blk, 0);
   if (st->has & (1u << SPART_F_u0 | 1u << SPART_F_um)) {
+    spart_session_kinematics(s); /* C works on the poses and twists */
     spart_cim(s->m, s->d, C);
     put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
   }
@@ -70,7 +70,7 @@ static int compute(spart_session *s) {
   }
   if (o->inverse) {
     if (o->fixed_base) {
-      spart_crba(s->m, s->d, 1, Hs);
+      spart_crba(s->m, s->d, st->R0, st->qm, 1, Hs);
     }
     if (spart_spd_inverse(o->fixed_base ? Hs : H, (int)ns, inv + nv * nv, inv) != 0) {
       spart_fail(s, "the inertia matrix is singular");

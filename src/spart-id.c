@@ -28,7 +28,6 @@ static int compute(spart_session *s) {
     return -1;
   }
   if (s->o.floating) {
-    spart_session_kinematics(s); /* the base inertia needs the poses */
     if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wF, s->gravity,
                           tau + 6, tau) != 0) {
       spart_fail(s, "the base inertia is singular");

@@ -214,7 +214,7 @@ static void identities(const char *name, const spart_model *m) {
   /* ID = H udot + C u - N' (wF + m g) */
   spart_fk(m, d, s.R0, s.r0, s.qm);
   spart_velocity(m, d, s.u0, s.um);
-  spart_crba(m, d, 0, H);
+  spart_crba(m, d, s.R0, s.qm, 0, H);
   spart_cim(m, d, C);
   spart_noc(m, d, N);
   spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
@@ -242,7 +242,7 @@ static void identities(const char *name, const spart_model *m) {
     }
   }
   expect(name, "H = H'", H, B, nv * nv, 0);
-  spart_crba(m, d, 1, A);
+  spart_crba(m, d, s.R0, s.qm, 1, A);
   for (int r = 0; r < nq; r++) {
     memcpy(B + r * nq, H + (6 + r) * nv + 6, sizeof(double) * nq);
   }
@@ -422,8 +422,8 @@ static void massless(const char *name, const char *path, const spart_model *m) {
   spart_fk(m2, d2, s.R0, s.r0, s.qm);
   spart_velocity(m, d, s.u0, s.um);
   spart_velocity(m2, d2, s.u0, s.um);
-  spart_crba(m, d, 0, a);
-  spart_crba(m2, d2, 0, b);
+  spart_crba(m, d, s.R0, s.qm, 0, a);
+  spart_crba(m2, d2, s.R0, s.qm, 0, b);
   expect(name, "massless fixed links: same H", b, a, nv * nv, 1e-13);
   spart_cim(m, d, a);
   spart_cim(m2, d2, b);

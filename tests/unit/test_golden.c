@@ -140,7 +140,7 @@ static void golden(const char *modeldir, const char *path) {
   /* inertia matrices */
   double *H = buf, *C = buf + nv * nv;
   memset(buf, 0x7f, sizeof(double) * 2 * nv * nv); /* no output entry may be left unwritten */
-  spart_crba(m, d, 0, H);
+  spart_crba(m, d, R0, qm, 0, H);
   check(name, "H", cJSON_GetObjectItemCaseSensitive(ex, "H"), H, nv * nv);
   spart_cim(m, d, C);
   check(name, "C", cJSON_GetObjectItemCaseSensitive(ex, "C"), C, nv * nv);
