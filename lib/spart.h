@@ -157,15 +157,16 @@ typedef struct spart_data {
   double *xrotJ; /* (nb x 9) joint frame orientations RJ; [0] unused */
 
   /* computed by spart_fk */
-  double *xposJ; /* (nb x 3) joint positions rJ; [0] unused */
+  double *xposJ; /* (nb x 3) joint positions rJ - r0; [0] unused */
   double *xrot;  /* (nb x 9) link orientations RL; [0] = R0 */
-  double *xpos;  /* (nb x 3) link CoM positions rL; [0] = r0 */
+  double *xpos;  /* (nb x 3) link CoM positions rL - r0; [0] = 0 (spart_positions adds r0) */
   double *xaxis; /* (nb x 3) joint axes e; [0] unused */
   double *xg;    /* (nb x 3) joint to link CoM vectors g; [0] unused */
   double *xS;    /* (nb x 6) motion subspace pm at the link CoM; 0 for fixed joints */
   double *xI;    /* (nb x 6) inertia about the CoM, inertial frame: xx yy zz xy xz yz */
   double P0[9];  /* R0 again: u0 -> t0 is t0 = [R0 omega0; r0dot] (SPART's P0) */
-  double com[3]; /* centre of mass of the whole system */
+  double com[3]; /* centre of mass of the whole system - r0 */
+  double r0[3];  /* the base position of spart_fk */
   double mass;   /* total mass */
 
   /* computed by spart_velocity */
@@ -243,8 +244,13 @@ void spart_joint_constants(const spart_model *m, double *jc);
    d->Xrot, d->Xpos.  qm: nq. */
 void spart_xup(const spart_model *m, spart_data *d, const double *qm);
 
-/* Inertial position x of the point at local (link frame, from the CoM) on body i.  Needs spart_fk.
- */
+/* Positions in the inertial frame (SPART Kinematics, Center_of_Mass): rJ and rL (n x 3, links
+   1..n) and r_com (3), r0 added to spart_fk's.  Needs spart_fk. */
+void spart_positions(const spart_model *m, const spart_data *d, double *rJ, double *rL,
+                     double r_com[3]);
+
+/* Position x of the point at local (link frame, from the CoM) on body i, from r0 like d->xpos.
+   Needs spart_fk. */
 void spart_point(const spart_data *d, int i, const double local[3], double x[3]);
 
 /* Twists of every link (SPART Velocities, right on every tree).  Needs spart_fk.

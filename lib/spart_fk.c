@@ -196,15 +196,15 @@ static void jcalc(const spart_model *m, const spart_data *d, int i, double q, do
 
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
               const double *qm) {
-  /* base link: its CoM frame is (R0, r0) */
+  /* base link: its CoM frame is (R0, r0); positions are kept from r0, so that no difference of
+     two of them loses digits to a large r0 (an orbit's) */
   memcpy(d->xrot, R0, 9 * sizeof(double));
-  memcpy(d->xpos, r0, 3 * sizeof(double));
+  memset(d->xpos, 0, 3 * sizeof(double));
+  memcpy(d->r0, r0, 3 * sizeof(double));
   memcpy(d->P0, R0, 9 * sizeof(double));
   spu_rotsym3(d->xI, R0, m->body_inertia);
   d->mass = m->body_mass[0];
-  for (int k = 0; k < 3; k++) {
-    d->com[k] = m->body_mass[0] * r0[k];
-  }
+  memset(d->com, 0, 3 * sizeof(double));
 
   /* forward pass: the link frame and CoM from the parent link's and the joint displacement */
   for (int i = 1; i < m->nb; i++) {
@@ -328,6 +328,20 @@ void spart_acceleration(const spart_model *m, spart_data *d, const double *um, c
         a_i[k] += S[k] * ud;
       }
     }
+  }
+}
+
+
+void spart_positions(const spart_model *m, const spart_data *d, double *rJ, double *rL,
+                     double r_com[3]) {
+  for (int i = 1; i < m->nb; i++) {
+    for (int k = 0; k < 3; k++) {
+      rJ[3 * (i - 1) + k] = d->r0[k] + d->xposJ[3 * i + k];
+      rL[3 * (i - 1) + k] = d->r0[k] + d->xpos[3 * i + k];
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    r_com[k] = d->r0[k] + d->com[k];
   }
 }
 

@@ -23,14 +23,19 @@ static int compute(spart_session *s) {
   const spart_state *st = s->st;
   spart_data *d = s->d;
   int n = s->m->nb - 1;
+  double *pos = spart_session_buf(s, 0, 6 * (size_t)n + 3);
+  if (!pos) {
+    return -1;
+  }
   spart_joint_frames(s->m, d);
+  spart_positions(s->m, d, pos, pos + 3 * n, pos + 6 * n);
   spart_put(s->wr, "RJ", d->xrotJ + 9, n, 3, 3);
   spart_put(s->wr, "RL", d->xrot + 9, n, 3, 3);
-  spart_put(s->wr, "rJ", d->xposJ + 3, n, 3, -1);
-  spart_put(s->wr, "rL", d->xpos + 3, n, 3, -1);
+  spart_put(s->wr, "rJ", pos, n, 3, -1);
+  spart_put(s->wr, "rL", pos + 3 * n, n, 3, -1);
   spart_put(s->wr, "e", d->xaxis + 3, n, 3, -1);
   spart_put(s->wr, "g", d->xg + 3, n, 3, -1);
-  spart_put(s->wr, "r_com", d->com, 3, -1, -1);
+  spart_put(s->wr, "r_com", pos + 6 * n, 3, -1, -1);
   if (st->has & (vel | acc)) {
     spart_put(s->wr, "t0", d->t, 6, -1, -1);
     spart_put(s->wr, "tL", d->t + 6, n, 6, -1);

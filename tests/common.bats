@@ -215,3 +215,33 @@ PY
     [ -n "$output" ]
   done
 }
+
+@test "an orbit-scale base position changes no output but the positions, which move by it" {
+  # positions are kept from r0 inside: no difference of two of them loses digits to r0
+  m="$MODELS/branched_arm.urdf"
+  s='"qm": [0.1, -0.2, 0.3, 0.4, -0.5, 0.6], "um": [1, -1, 0.5, 0.2, 0.3, -0.4], "u0": [0.1, 0.2, 0.3, 1, 2, 3], "u0dot": [0.3, -0.1, 0.2, 0.5, 0.1, -0.2], "umdot": [1, 2, 3, 4, 5, 6]'
+  nq=$(urdf2robot "$m" | python3 -c 'import json, sys; print(json.load(sys.stdin)["n_q"])')
+  [ "$nq" -eq 6 ]
+  for c in "spart-jac --link 5 --dot --noc" spart-gim spart-fd spart-id "spart-id --floating"; do
+    near=$($c -m "$m" <<< "{\"r0\": [0, 0, 0], $s}")
+    far=$($c -m "$m" <<< "{\"r0\": [7000000, 1000, -3000000], $s}")
+    [ -n "$near" ]
+    [ "$near" = "$far" ]
+  done
+  spart-kin -m "$m" <<< "{\"r0\": [0, 0, 0], $s}" > near.json
+  spart-kin -m "$m" <<< "{\"r0\": [7000000, 1000, -3000000], $s}" > far.json
+  python3 - near.json far.json <<'PY'
+import json, sys
+near, far = (json.load(open(f)) for f in sys.argv[1:])
+r0 = [7000000, 1000, -3000000]
+assert near.keys() == far.keys()
+for key in near:
+    if key in ("rJ", "rL", "r_com"):
+        a = near[key] if key != "r_com" else [near[key]]
+        b = far[key] if key != "r_com" else [far[key]]
+        for p, q in zip(a, b):
+            assert all(abs(q[k] - r0[k] - p[k]) <= 1e-9 for k in range(3)), (key, p, q)
+    else:
+        assert near[key] == far[key], key
+PY
+}

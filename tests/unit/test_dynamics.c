@@ -275,7 +275,9 @@ static void identities(const char *name, const spart_model *m) {
   expect(name, "t = N u", d->t, x, n6, 1e-12);
   advance(m, &s, h, &s2);
   spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
-  memcpy(Np, d2->xpos, sizeof(double) * 3 * nb);
+  for (int i = 0; i < 3 * nb; i++) {
+    Np[i] = d2->xpos[i] + s2.r0[i % 3]; /* spart_fk's positions are from r0 */
+  }
   memcpy(Np + 3 * nb, d2->xrot, sizeof(double) * 9 * nb);
   advance(m, &s, -h, &s2);
   spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
@@ -283,7 +285,7 @@ static void identities(const char *name, const spart_model *m) {
     double v[3], w[3], Rd[9], *Rp = Np + 3 * nb + 9 * i, *Rm = d2->xrot + 9 * i;
     double *R = d->xrot + 9 * i;
     for (int k = 0; k < 3; k++) {
-      v[k] = (Np[3 * i + k] - d2->xpos[3 * i + k]) / (2 * h);
+      v[k] = (Np[3 * i + k] - (d2->xpos[3 * i + k] + s2.r0[k])) / (2 * h);
     }
     for (int k = 0; k < 9; k++) {
       Rd[k] = (Rp[k] - Rm[k]) / (2 * h);

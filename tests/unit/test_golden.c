@@ -107,11 +107,12 @@ static void golden(const char *modeldir, const char *path) {
   spart_joint_frames(m, d);
   check(name, "RJ", cJSON_GetObjectItemCaseSensitive(ex, "RJ"), d->xrotJ + 9, 9 * n);
   check(name, "RL", cJSON_GetObjectItemCaseSensitive(ex, "RL"), d->xrot + 9, 9 * n);
-  check(name, "rJ", cJSON_GetObjectItemCaseSensitive(ex, "rJ"), d->xposJ + 3, 3 * n);
-  check(name, "rL", cJSON_GetObjectItemCaseSensitive(ex, "rL"), d->xpos + 3, 3 * n);
+  spart_positions(m, d, buf, buf + 3 * n, buf + 6 * n);
+  check(name, "rJ", cJSON_GetObjectItemCaseSensitive(ex, "rJ"), buf, 3 * n);
+  check(name, "rL", cJSON_GetObjectItemCaseSensitive(ex, "rL"), buf + 3 * n, 3 * n);
   check(name, "e", cJSON_GetObjectItemCaseSensitive(ex, "e"), d->xaxis + 3, 3 * n);
   check(name, "g", cJSON_GetObjectItemCaseSensitive(ex, "g"), d->xg + 3, 3 * n);
-  check(name, "r_com", cJSON_GetObjectItemCaseSensitive(ex, "r_com"), d->com, 3);
+  check(name, "r_com", cJSON_GetObjectItemCaseSensitive(ex, "r_com"), buf + 6 * n, 3);
   check(name, "pm", cJSON_GetObjectItemCaseSensitive(ex, "pm"), d->xS + 6, 6 * n);
 
   /* velocities, accelerations */
