@@ -29,7 +29,7 @@ static const struct {
 typedef struct {
   int field;   /* SPART_F_*, or -1 */
   int index;   /* position in the field's values */
-  double *dst; /* the field's values in the reader's state */
+  double *dst; /* the value in the reader's state */
 } column;
 
 struct spart_reader {
@@ -702,7 +702,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
   for (int j = 0; j < n; j++) {
     int count;
     if (rd->cols[j].field >= 0) {
-      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count);
+      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count) + rd->cols[j].index;
     }
   }
   rd->started = 1;
@@ -711,36 +711,38 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
 
 
 /* the usual row, read in one pass: every cell where the header says, every number read to its
-   comma; 0 for anything else (then csv_record splits the row and says what is wrong) */
+   comma; 0 for anything else (then csv_record splits the row and says what is wrong).  Only the
+   cells that pass through are noted in rd->cell: the numbers go straight to the state. */
 static int csv_fast(spart_reader *rd) {
-  const char *line = rd->line, *lim = line + rd->len;
+  const char *line = rd->line, *lim = line + rd->len, *p = line;
   /* numbers are read ahead 8 bytes at a time up to the end of what the block holds (the 0
      after the line stops them) */
   const char *ahead = rd->buf + rd->bend > lim + 1 ? rd->buf + rd->bend : lim + 1;
-  const column *c = rd->cols;
-  size_t *cell = rd->cell, len = rd->len, i = 0;
-  int last = rd->ncol - 1;
-  for (int j = 0; j <= last; j++, c++) {
-    size_t e;
+  const column *c = rd->cols, *last = c + rd->ncol - 1;
+  for (;; c++) {
+    const char *end;
     if (c->field < 0) {
-      e = cell_end(line, len, i);
+      size_t j = (size_t)(c - rd->cols), i = (size_t)(p - line);
+      end = line + cell_end(line, rd->len, i);
+      rd->cell[2 * j] = i;
+      rd->cell[2 * j + 1] = (size_t)(end - p);
     } else {
-      const char *end;
-      double x = spu_strtod(line + i, ahead, &end);
-      if (end == line + i || !isfinite(x) || (*end != ',' && end != lim)) {
+      double x = spu_strtod(p, ahead, &end);
+      if (end == p || !isfinite(x)) {
         return 0;
       }
-      e = (size_t)(end - line);
-      c->dst[c->index] = x;
+      *c->dst = x;
     }
-    if ((e == len) != (j == last)) {
-      return 0; /* fewer or more cells than columns */
+    /* a cell ends at a comma, the last at the end of the line (a comma there is one cell more;
+       the 0 at lim is no comma: a cell fewer) */
+    if (c == last) {
+      return end == lim;
     }
-    cell[2 * j] = i;
-    cell[2 * j + 1] = e - i;
-    i = e + 1;
+    if (*end != ',') {
+      return 0;
+    }
+    p = end + 1;
   }
-  return 1;
 }
 
 
@@ -789,7 +791,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
                   printable(name, rd->colname[j], strlen(rd->colname[j])),
                   printable(txt, s, (size_t)(stop - s)));
     }
-    c->dst[c->index] = x;
+    *c->dst = x;
     rd->st.has |= 1u << c->field;
   }
   return 1;
