@@ -750,8 +750,13 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
   if (!*m) {
     return fail(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
   }
-  if (rd->stm != *m && state_init(rd, *m) != 0) {
-    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  if (rd->stm != *m) {
+    if (state_init(rd, *m) != 0) {
+      return fail(err, SPART_ENOMEM, 0, "out of memory");
+    }
+    /* once: every row fills the same fields, all their values (csv_header sees to that), and
+       leaves the others alone */
+    state_reset(&rd->st, *m);
   }
   if (!rd->started) {
     int r = csv_header(rd, *m, err);
@@ -765,12 +770,12 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
     return r;
   }
   int line = (int)rd->lineno;
-  state_reset(&rd->st, *m);
   rd->st.line = line;
   if (csv_fast(rd)) {
     rd->st.has = rd->has;
     return 1;
   }
+  rd->st.has = 0;
   int n = csv_split(rd, rd->ncol);
   if (n != rd->ncol) {
     return fail(err, SPART_EDATA, line, "expected %d fields, got %d", rd->ncol, n);
