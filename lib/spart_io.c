@@ -1067,7 +1067,8 @@ static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
 }
 
 
-/* the values of the record's fields as CSV cells, after a comma unless first */
+/* the values of the record's fields as CSV cells, after a comma unless first; -1 when out of
+   memory, 1 when a value is not finite (what is written is then of no use) */
 static int add_csv_values(spart_writer *wr, int first) {
   size_t most = 0;
   for (int k = 0; k < wr->nf; k++) {
@@ -1077,16 +1078,24 @@ static int add_csv_values(spart_writer *wr, int first) {
     return -1; /* spu_dtoa writes up to 32 bytes; a number and its comma take at most 26 */
   }
   char *o = wr->buf + wr->len;
+  double sum = 0; /* x - x is 0 for a finite x, else NaN: the sum stays 0 while all are finite */
   for (int k = 0; k < wr->nf; k++) {
     const double *v = wr->f[k].v;
-    for (int e = 0; e < wr->f[k].n; e++, first = 0) {
-      *o = ',';
-      o += !first;
+    int e = 0, n = wr->f[k].n;
+    if (first && n > 0) {
+      sum += v[0] - v[0];
+      o += spu_dtoa(o, v[0]);
+      e = 1;
+      first = 0;
+    }
+    for (; e < n; e++) {
+      sum += v[e] - v[e];
+      *o++ = ',';
       o += spu_dtoa(o, v[e]);
     }
   }
   wr->len = (size_t)(o - wr->buf);
-  return 0;
+  return sum == 0 ? 0 : 1;
 }
 
 
@@ -1106,12 +1115,8 @@ static int same_fields(const spart_writer *wr) {
 }
 
 
-int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
-  int csv = wr->format == SPART_FMT_CSV, bad = 0;
-  const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
-  wr->len = wr->pend; /* after the records held back */
-
-  /* no record with a value that is not finite */
+/* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
+static int check_finite(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   for (int k = 0; k < wr->nf; k++) {
     for (int e = 0; e < wr->f[k].n; e++) {
       if (!isfinite(wr->f[k].v[e])) {
@@ -1121,9 +1126,26 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       }
     }
   }
+  return 0;
+}
+
+
+int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
+  int csv = wr->format == SPART_FMT_CSV, bad = 0;
+  const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
+  wr->len = wr->pend; /* after the records held back */
+
+  /* a CSV row after the header with its fields, the usual case: its values are checked as they
+     are written */
+  int row = csv && wr->nhead && same_fields(wr);
+
+  /* no record with a value that is not finite */
+  if (!row && check_finite(wr, rd, err) != 0) {
+    return -SPART_EDATA;
+  }
 
   /* CSV: the header before the first row, the same fields in every row */
-  if (csv) {
+  if (csv && !row) {
     if (!wr->nhead) {
       int ncol = pr ? pr->npass : 0;
       for (int k = 0; k < wr->nf; k++) {
@@ -1138,11 +1160,9 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       wr->nhead = wr->nf;
       bad = csv_header_row(wr, pr);
     } else {
-      if (!same_fields(wr)) {
-        wr->nf = 0;
-        return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
-                    "this record gives other outputs than the CSV header names");
-      }
+      wr->nf = 0;
+      return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
+                  "this record gives other outputs than the CSV header names");
     }
   }
 
@@ -1164,8 +1184,12 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
     }
     bad = bad || add_pass(wr, pr, pr->pass[p], !csv);
   }
-  if (csv) {
-    bad = bad || add_csv_values(wr, first);
+  if (csv && !bad) {
+    bad = add_csv_values(wr, first);
+    if (bad > 0) {
+      wr->len = wr->pend;
+      return check_finite(wr, rd, err);
+    }
   }
   for (int k = 0; k < wr->nf && !bad && !csv; k++, first = 0) {
     int dims[3], nd;
