@@ -719,6 +719,9 @@ static int csv_fast(spart_reader *rd) {
      after the line stops them) */
   const char *ahead = rd->buf + rd->bend > lim + 1 ? rd->buf + rd->bend : lim + 1;
   const column *c = rd->cols, *last = c + rd->ncol - 1;
+  if (!ahead) {
+    __builtin_unreachable(); /* it never is: spu_strtod, inlined, need not test it for NULL */
+  }
   for (;; c++) {
     const char *end;
     if (c->field < 0) {
