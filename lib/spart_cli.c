@@ -402,7 +402,9 @@ int spart_next(spart_session *s) {
       s->m = m;
       s->m_borrowed = 1;
     }
-    if (s->o.fixed_base && !fixed_ok(s->st)) {
+    /* u0 and u0dot are 0 unless the record gives them */
+    if (s->o.fixed_base && (s->st->has & (SPART_READS(u0) | SPART_READS(u0dot))) &&
+        !fixed_ok(s->st)) {
       bad_record(s, s->st->line, SPART_EDATA, "--fixed-base: u0 and u0dot must be zero");
       continue;
     }

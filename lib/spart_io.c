@@ -29,7 +29,7 @@ static const struct {
 typedef struct {
   int field;   /* SPART_F_*, or -1 */
   int index;   /* position in the field's values */
-  double *dst; /* the field's values in the reader's state */
+  double *dst; /* the value in the reader's state */
 } column;
 
 struct spart_reader {
@@ -702,7 +702,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
   for (int j = 0; j < n; j++) {
     int count;
     if (rd->cols[j].field >= 0) {
-      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count);
+      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count) + rd->cols[j].index;
     }
   }
   rd->started = 1;
@@ -711,36 +711,41 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
 
 
 /* the usual row, read in one pass: every cell where the header says, every number read to its
-   comma; 0 for anything else (then csv_record splits the row and says what is wrong) */
+   comma; 0 for anything else (then csv_record splits the row and says what is wrong).  Only the
+   cells that pass through are noted in rd->cell: the numbers go straight to the state. */
 static int csv_fast(spart_reader *rd) {
-  const char *line = rd->line, *lim = line + rd->len;
+  const char *line = rd->line, *lim = line + rd->len, *p = line;
   /* numbers are read ahead 8 bytes at a time up to the end of what the block holds (the 0
      after the line stops them) */
   const char *ahead = rd->buf + rd->bend > lim + 1 ? rd->buf + rd->bend : lim + 1;
-  const column *c = rd->cols;
-  size_t *cell = rd->cell, len = rd->len, i = 0;
-  int last = rd->ncol - 1;
-  for (int j = 0; j <= last; j++, c++) {
-    size_t e;
+  const column *c = rd->cols, *last = c + rd->ncol - 1;
+  if (!ahead) {
+    __builtin_unreachable(); /* it never is: spu_strtod, inlined, need not test it for NULL */
+  }
+  for (;; c++) {
+    const char *end;
     if (c->field < 0) {
-      e = cell_end(line, len, i);
+      size_t j = (size_t)(c - rd->cols), i = (size_t)(p - line);
+      end = line + cell_end(line, rd->len, i);
+      rd->cell[2 * j] = i;
+      rd->cell[2 * j + 1] = (size_t)(end - p);
     } else {
-      const char *end;
-      double x = spu_strtod(line + i, ahead, &end);
-      if (end == line + i || !isfinite(x) || (*end != ',' && end != lim)) {
+      double x = spu_strtod(p, ahead, &end);
+      if (end == p || !isfinite(x)) {
         return 0;
       }
-      e = (size_t)(end - line);
-      c->dst[c->index] = x;
+      *c->dst = x;
     }
-    if ((e == len) != (j == last)) {
-      return 0; /* fewer or more cells than columns */
+    /* a cell ends at a comma, the last at the end of the line (a comma there is one cell more;
+       the 0 at lim is no comma: a cell fewer) */
+    if (c == last) {
+      return end == lim;
     }
-    cell[2 * j] = i;
-    cell[2 * j + 1] = e - i;
-    i = e + 1;
+    if (*end != ',') {
+      return 0;
+    }
+    p = end + 1;
   }
-  return 1;
 }
 
 
@@ -748,8 +753,13 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
   if (!*m) {
     return fail(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
   }
-  if (rd->stm != *m && state_init(rd, *m) != 0) {
-    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  if (rd->stm != *m) {
+    if (state_init(rd, *m) != 0) {
+      return fail(err, SPART_ENOMEM, 0, "out of memory");
+    }
+    /* once: every row fills the same fields, all their values (csv_header sees to that), and
+       leaves the others alone */
+    state_reset(&rd->st, *m);
   }
   if (!rd->started) {
     int r = csv_header(rd, *m, err);
@@ -763,12 +773,12 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
     return r;
   }
   int line = (int)rd->lineno;
-  state_reset(&rd->st, *m);
   rd->st.line = line;
   if (csv_fast(rd)) {
     rd->st.has = rd->has;
     return 1;
   }
+  rd->st.has = 0;
   int n = csv_split(rd, rd->ncol);
   if (n != rd->ncol) {
     return fail(err, SPART_EDATA, line, "expected %d fields, got %d", rd->ncol, n);
@@ -789,7 +799,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
                   printable(name, rd->colname[j], strlen(rd->colname[j])),
                   printable(txt, s, (size_t)(stop - s)));
     }
-    c->dst[c->index] = x;
+    *c->dst = x;
     rd->st.has |= 1u << c->field;
   }
   return 1;
@@ -1060,7 +1070,8 @@ static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
 }
 
 
-/* the values of the record's fields as CSV cells, after a comma unless first */
+/* the values of the record's fields as CSV cells, after a comma unless first; -1 when out of
+   memory, 1 when a value is not finite (what is written is then of no use) */
 static int add_csv_values(spart_writer *wr, int first) {
   size_t most = 0;
   for (int k = 0; k < wr->nf; k++) {
@@ -1070,16 +1081,24 @@ static int add_csv_values(spart_writer *wr, int first) {
     return -1; /* spu_dtoa writes up to 32 bytes; a number and its comma take at most 26 */
   }
   char *o = wr->buf + wr->len;
+  double sum = 0; /* x - x is 0 for a finite x, else NaN: the sum stays 0 while all are finite */
   for (int k = 0; k < wr->nf; k++) {
     const double *v = wr->f[k].v;
-    for (int e = 0; e < wr->f[k].n; e++, first = 0) {
-      *o = ',';
-      o += !first;
+    int e = 0, n = wr->f[k].n;
+    if (first && n > 0) {
+      sum += v[0] - v[0];
+      o += spu_dtoa(o, v[0]);
+      e = 1;
+      first = 0;
+    }
+    for (; e < n; e++) {
+      sum += v[e] - v[e];
+      *o++ = ',';
       o += spu_dtoa(o, v[e]);
     }
   }
   wr->len = (size_t)(o - wr->buf);
-  return 0;
+  return sum == 0 ? 0 : 1;
 }
 
 
@@ -1099,12 +1118,8 @@ static int same_fields(const spart_writer *wr) {
 }
 
 
-int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
-  int csv = wr->format == SPART_FMT_CSV, bad = 0;
-  const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
-  wr->len = wr->pend; /* after the records held back */
-
-  /* no record with a value that is not finite */
+/* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
+static int check_finite(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   for (int k = 0; k < wr->nf; k++) {
     for (int e = 0; e < wr->f[k].n; e++) {
       if (!isfinite(wr->f[k].v[e])) {
@@ -1114,9 +1129,26 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       }
     }
   }
+  return 0;
+}
+
+
+int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
+  int csv = wr->format == SPART_FMT_CSV, bad = 0;
+  const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
+  wr->len = wr->pend; /* after the records held back */
+
+  /* a CSV row after the header with its fields, the usual case: its values are checked as they
+     are written */
+  int row = csv && wr->nhead && same_fields(wr);
+
+  /* no record with a value that is not finite */
+  if (!row && check_finite(wr, rd, err) != 0) {
+    return -SPART_EDATA;
+  }
 
   /* CSV: the header before the first row, the same fields in every row */
-  if (csv) {
+  if (csv && !row) {
     if (!wr->nhead) {
       int ncol = pr ? pr->npass : 0;
       for (int k = 0; k < wr->nf; k++) {
@@ -1131,11 +1163,9 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       wr->nhead = wr->nf;
       bad = csv_header_row(wr, pr);
     } else {
-      if (!same_fields(wr)) {
-        wr->nf = 0;
-        return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
-                    "this record gives other outputs than the CSV header names");
-      }
+      wr->nf = 0;
+      return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
+                  "this record gives other outputs than the CSV header names");
     }
   }
 
@@ -1157,8 +1187,12 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
     }
     bad = bad || add_pass(wr, pr, pr->pass[p], !csv);
   }
-  if (csv) {
-    bad = bad || add_csv_values(wr, first);
+  if (csv && !bad) {
+    bad = add_csv_values(wr, first);
+    if (bad > 0) {
+      wr->len = wr->pend;
+      return check_finite(wr, rd, err);
+    }
   }
   for (int k = 0; k < wr->nf && !bad && !csv; k++, first = 0) {
     int dims[3], nd;
