@@ -2,14 +2,15 @@
  *
  * Reading: a plain decimal of at most 19 significant digits, taken 8 at a time, is w * 10^q.
  * The usual CSV number ([-]d.ddd, no exponent, room to read ahead before lim) takes a shorter
- * path that loads the three words after the point at once (fast_decimal).  When w < 2^53 and
+ * path that loads the three words after the point at once (fast_decimal), with no branch on
+ * whether 16 or 17 digits follow the point or on the size of w.  Elsewhere, when w < 2^53 and
  * |q| <= 22 one IEEE operation on exact operands rounds it correctly (Clinger's fast path).
- * Otherwise w, shifted to 64 bits, is multiplied by the 128-bit significand of 10^q (table p10:
- * truncated, exact for 0 <= q <= 55).  With the high 64 bits of 10^q the product falls short by
- * less than one unit of its first 64 bits, which decides the rounding unless a half-way point
- * between two doubles lies that close; then the low 64 bits make it exact, or short by less than
- * one unit of its first 128 bits.  What is still undecided, like every other text, goes to
- * strtod.
+ * Otherwise, and always in fast_decimal, w, shifted to 64 bits, is multiplied by the 128-bit
+ * significand of 10^q (table p10: truncated, exact for 0 <= q <= 55).  With the high 64 bits
+ * of 10^q the product falls short by less than one unit of its first 64 bits, which decides the
+ * rounding unless a half-way point between two doubles lies that close; then the low 64 bits make
+ * it exact, or short by less than one unit of its first 128 bits.  What is still undecided, like
+ * every other text, goes to strtod.
  *
  * Writing: the shortest decimal that reads back to the same double.  v = |x| 10^s has 17 digits
  * before the point, and the integers lo..hi in v's rounding interval (at most 23 apart) tell how
@@ -380,10 +381,12 @@ static uint64_t scale(uint64_t w, int q) {
 
 
 /* scale's usual case, inline: the bits of w 10^q when the first 64 bits of the product decide
-   them (the same formulas), else scale itself */
+   them (the same formulas), else scale itself.  w = 0 is let through (w | 1 has the leading
+   zeros of w > 0, and is not 0): its product is 0, decided, and the result, a positive power
+   of two, is for the caller to drop. */
 static inline uint64_t scale_fast(uint64_t w, int q) {
   const uint64_t *t = p10[q - KMIN];
-  int lz = __builtin_clzll(w);
+  int lz = __builtin_clzll(w | 1);
   u128 z = (u128)(w << lz) * t[0];
   uint64_t hi = (uint64_t)(z >> 64), lo = (uint64_t)z;
   int top = (int)(hi >> 63), sh = 9 + top;
@@ -442,9 +445,11 @@ static inline int fast_decimal(const char *s, const char *lim, const char **end,
       f = value8(a) * pow10u[n] + value_n(b, n);
       nfrac = 8 + n;
     } else if (oc) {
-      int n = __builtin_ctzll(oc) >> 3; /* 17 significant digits: n = 1, 16: n = 0 */
-      f = (value8(a) * 100000000 + value8(b)) * pow10u[n] +
-          (n <= 1 ? (c & 0xff) & (0 - (uint64_t)n) : value_n(c, n));
+      /* n = 0..7 digits in c (usually 0 or 1, as the digits come, so no branch on n): their
+         value is that of the 8 digits c << (64 - 8n), zeros first, shifted in two steps so that
+         n = 0 shifts all of c out (value 0) rather than by 64 */
+      int n = __builtin_ctzll(oc) >> 3;
+      f = (value8(a) * 100000000 + value8(b)) * pow10u[n] + value8((c << 1) << (63 - 8 * n));
       nfrac = 16 + n;
     } else {
       return 0;
@@ -469,15 +474,14 @@ static inline int fast_decimal(const char *s, const char *lim, const char **end,
     return 0; /* an exponent, or hexadecimal */
   }
 
-  /* Clinger: exact operands, one rounding; else w times the 128-bit 10^-nfrac */
-  uint64_t bits;
-  if (w < (1ull << 53)) {
-    double v = (double)w / pow10d[nfrac];
-    memcpy(&bits, &v, sizeof(bits));
-  } else if (!(bits = scale_fast(w, -nfrac))) {
+  /* w times the 128-bit 10^-nfrac, whatever w: Clinger's one division would do when w < 2^53,
+     but w is on either side of 2^53 as the digits come (16 or 17 of them), a branch that does
+     not predict.  Both round correctly, so the bits are the same; 0 (w = 0) is masked in. */
+  uint64_t bits = scale_fast(w, -nfrac);
+  if (!bits) {
     return 0;
   }
-  bits |= sign;
+  bits = w != 0 ? bits | sign : sign;
   memcpy(x, &bits, sizeof(*x));
   *end = p;
   return 1;
