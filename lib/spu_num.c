@@ -761,20 +761,28 @@ int spu_dtoa(char *buf, double x) {
      17-digit rounding rounded half up, kept inside; C is that with its zeros, nd digits */
   uint64_t C, h10 = hi / 10, h100 = hi / 100;
   int nd, X = 16 - s;
-  if (h10 * 10 < lo) {
-    C = c17;
-    nd = 17;
-  } else if (h100 * 100 < lo) {
-    uint64_t c = (c17 + 5) / 10, l10 = (lo + 9) / 10;
-    C = 10 * (c < l10 ? l10 : c > h10 ? h10 : c);
-    nd = 16;
-  } else if (h100 < 1000000000000000ull) {
-    C = h100 * 100; /* the only multiple of 100 inside */
-    nd = cut_zeros(C);
+  if (h100 * 100 >= lo) {
+    if (h100 < 1000000000000000ull) {
+      C = h100 * 100; /* the only multiple of 100 inside */
+      nd = cut_zeros(C);
+    } else {
+      C = 10000000000000000ull; /* 10^17 (|x| just below 1e-6 or 1e-7): one digit */
+      nd = 1;
+      X++;
+    }
   } else {
-    C = 10000000000000000ull; /* 10^17 (|x| just below 1e-6 or 1e-7): one digit */
-    nd = 1;
-    X++;
+    /* no multiple of 100 inside: 17 or 16 digits, as the digits come, so both are made and
+       one is taken by a mask (the compiler makes a branch of ?: here).  16: c17 rounded half up
+       to a multiple of 10 and clamped to lo..hi.  With H the last multiple of 10 up to hi
+       (lo <= c17 <= hi < H + 10) and d = H - c17 <= hi - lo <= 23, the nearest is H, or H - 10
+       when d >= 6, or H - 20 when d >= 16 (ties go up); never above hi, and at most one step of
+       10 below lo (it is within 5 of c17 >= lo), which the next line takes back */
+    uint64_t H = h10 * 10, in17 = H < lo; /* no multiple of 10 inside: 17 digits */
+    int64_t d = (int64_t)(H - c17);
+    uint64_t c = H - 10 * (uint64_t)((d >= 6) + (d >= 16));
+    c += 10 & (0 - (uint64_t)(c < lo));
+    C = c + ((c17 - c) & (0 - in17));
+    nd = 16 + (int)in17;
   }
 
   /* lay out C 10^(X - 16) like %g: fixed for exponents -5..16, else d.ddde-X; the digits are
