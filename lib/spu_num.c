@@ -607,7 +607,7 @@ static int slow_dtoa(char *buf, double x) {
    a lane and n - b q in the high half: (n << w) + q (1 - b 2^w), for all lanes in one go
    (n / 100 = n * 10486 >> 20 for n < 10^4, n / 10 = n * 103 >> 10 for n < 100). */
 static inline uint64_t digits8(uint64_t y) {
-  uint64_t z = (y << 32) + (y / 10000) * (1 - (10000ull << 32));
+  uint64_t z = (y << 32) + (uint32_t)y / 10000 * (1 - (10000ull << 32));
   z = (z << 16) + (((z * 10486) >> 20) & 0x0000007F0000007Full) * (1 - (100ull << 16));
   z = (z << 8) + (((z * 103) >> 10) & 0x000F000F000F000Full) * (1 - (10ull << 8));
   return z + 0x3030303030303030ull;
@@ -617,7 +617,7 @@ static inline uint64_t digits8(uint64_t y) {
 /* the 17 digits of 10^16 <= C < 10^17: returns the first; the next 8 and the last 8 go to *w1 and
    *w2 as ASCII, the first of them in the lowest byte */
 static inline uint64_t digits17(uint64_t C, uint64_t *w1, uint64_t *w2) {
-  uint64_t a = C / 100000000, top = C / 10000000000000000ull;
+  uint64_t a = C / 100000000, top = (uint32_t)a / 100000000; /* (a < 2^32: 32-bit division) */
   *w1 = digits8(a - 100000000 * top);
   *w2 = digits8(C - 100000000 * a);
   return top;
