@@ -792,7 +792,24 @@ int spu_dtoa(char *buf, double x) {
   int n;
   buf[0] = '-';
   o[0] = (char)('0' + top);
-  if (X >= nd - 1) {
+  if ((unsigned)(X + 5) <= 12 && X < nd - 1) {
+    /* the usual case, -5 <= X <= 7 with a point among the digits or before them: one test for
+       the range, then one on the sign of X (laying out both ways without a branch costs more
+       instructions than the branch's mispredictions here) */
+    if (X >= 0) {
+      store8(o + 1, w1);
+      store8(o + X + 2, (w1 >> 8 * X) | ((w2 << 1) << (63 - 8 * X)));
+      store8(o + X + 10, w2 >> 8 * X);
+      o[X + 1] = '.';
+      n = nd + 1;
+    } else {
+      store8(o, 0x3030303030302e30ull); /* "0.000000" */
+      o[1 - X] = (char)('0' + top);
+      store8(o + 2 - X, w1);
+      store8(o + 10 - X, w2);
+      n = nd + 1 - X;
+    }
+  } else if (X >= nd - 1) {
     store8(o + 1, w1); /* an integer: the digits and their zeros */
     store8(o + 9, w2);
     n = X + 1;
@@ -802,18 +819,6 @@ int spu_dtoa(char *buf, double x) {
     store8(o + X + 2, w2 >> (8 * X - 64)); /* the digits after the point, one byte on */
     o[X + 1] = '.';
     n = nd + 1;
-  } else if (X >= 0) {
-    store8(o + 1, w1);
-    store8(o + X + 2, (w1 >> 8 * X) | ((w2 << 1) << (63 - 8 * X)));
-    store8(o + X + 10, w2 >> 8 * X);
-    o[X + 1] = '.';
-    n = nd + 1;
-  } else if (X >= -5) {
-    store8(o, 0x3030303030302e30ull); /* "0.000000" */
-    o[1 - X] = (char)('0' + top);
-    store8(o + 2 - X, w1);
-    store8(o + 10 - X, w2);
-    n = nd + 1 - X;
   } else {
     o[1] = '.';
     store8(o + 2, w1);
