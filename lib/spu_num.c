@@ -381,21 +381,24 @@ static uint64_t scale(uint64_t w, int q) {
 
 
 /* scale's usual case, inline: the bits of w 10^q when the first 64 bits of the product decide
-   them (the same formulas), else scale itself.  w = 0 is let through (w | 1 has the leading
-   zeros of w > 0, and is not 0): its product is 0, decided, and the result, a positive power
-   of two, is for the caller to drop. */
+   them, else scale itself.  The same rounding in fewer steps: u = hi >> top has the 53 bits at
+   the same place either way, to be rounded at bit 9.  Every product scale looks at further has
+   u & 1023 = 511 or 512 (hi's bits from the rounding bit down 0111.. or 1000.., less the last
+   one when top = 1), and so do a few more, which scale decides exactly all the same.
+   ((u >> 9) + 1) / 2 is u >> 10 plus its rounding bit.  w = 0 is let through (w | 1 has the
+   leading zeros of w > 0, and is not 0): its product is 0, decided, and the result, a positive
+   power of two, is for the caller to drop. */
 static inline uint64_t scale_fast(uint64_t w, int q) {
   const uint64_t *t = p10[q - KMIN];
   int lz = __builtin_clzll(w | 1);
-  u128 z = (u128)(w << lz) * t[0];
-  uint64_t hi = (uint64_t)(z >> 64), lo = (uint64_t)z;
-  int top = (int)(hi >> 63), sh = 9 + top;
-  uint64_t below = (1ull << sh) - 1, y = hi & (2 * below + 1);
-  if (y - below <= 1 && (y != below + 1 || lo == 0)) {
+  uint64_t hi = (uint64_t)(((u128)(w << lz) * t[0]) >> 64);
+  int top = (int)(hi >> 63);
+  uint64_t u = hi >> top;
+  if ((u & 1023) - 511 <= 1) {
     return scale(w, q);
   }
   uint64_t be = (uint64_t)(1085 + top + flog2_10(q) - lz);
-  return (be << 52) + (hi >> (sh + 1)) + (y > below);
+  return (be << 52) + (((u >> 9) + 1) >> 1);
 }
 
 
