@@ -2,14 +2,15 @@
  *
  * Reading: a plain decimal of at most 19 significant digits, taken 8 at a time, is w * 10^q.
  * The usual CSV number ([-]d.ddd, no exponent, room to read ahead before lim) takes a shorter
- * path that loads the three words after the point at once (fast_decimal).  When w < 2^53 and
+ * path that loads the three words after the point at once (fast_decimal), with no branch on
+ * whether 16 or 17 digits follow the point or on the size of w.  Elsewhere, when w < 2^53 and
  * |q| <= 22 one IEEE operation on exact operands rounds it correctly (Clinger's fast path).
- * Otherwise w, shifted to 64 bits, is multiplied by the 128-bit significand of 10^q (table p10:
- * truncated, exact for 0 <= q <= 55).  With the high 64 bits of 10^q the product falls short by
- * less than one unit of its first 64 bits, which decides the rounding unless a half-way point
- * between two doubles lies that close; then the low 64 bits make it exact, or short by less than
- * one unit of its first 128 bits.  What is still undecided, like every other text, goes to
- * strtod.
+ * Otherwise, and always in fast_decimal, w, shifted to 64 bits, is multiplied by the 128-bit
+ * significand of 10^q (table p10: truncated, exact for 0 <= q <= 55).  With the high 64 bits
+ * of 10^q the product falls short by less than one unit of its first 64 bits, which decides the
+ * rounding unless a half-way point between two doubles lies that close; then the low 64 bits make
+ * it exact, or short by less than one unit of its first 128 bits.  What is still undecided, like
+ * every other text, goes to strtod.
  *
  * Writing: the shortest decimal that reads back to the same double.  v = |x| 10^s has 17 digits
  * before the point, and the integers lo..hi in v's rounding interval (at most 23 apart) tell how
@@ -380,19 +381,24 @@ static uint64_t scale(uint64_t w, int q) {
 
 
 /* scale's usual case, inline: the bits of w 10^q when the first 64 bits of the product decide
-   them (the same formulas), else scale itself */
+   them, else scale itself.  The same rounding in fewer steps: u = hi >> top has the 53 bits at
+   the same place either way, to be rounded at bit 9.  Every product scale looks at further has
+   u & 1023 = 511 or 512 (hi's bits from the rounding bit down 0111.. or 1000.., less the last
+   one when top = 1), and so do a few more, which scale decides exactly all the same.
+   ((u >> 9) + 1) / 2 is u >> 10 plus its rounding bit.  w = 0 is let through (w | 1 has the
+   leading zeros of w > 0, and is not 0): its product is 0, decided, and the result, a positive
+   power of two, is for the caller to drop. */
 static inline uint64_t scale_fast(uint64_t w, int q) {
   const uint64_t *t = p10[q - KMIN];
-  int lz = __builtin_clzll(w);
-  u128 z = (u128)(w << lz) * t[0];
-  uint64_t hi = (uint64_t)(z >> 64), lo = (uint64_t)z;
-  int top = (int)(hi >> 63), sh = 9 + top;
-  uint64_t below = (1ull << sh) - 1, y = hi & (2 * below + 1);
-  if (y - below <= 1 && (y != below + 1 || lo == 0)) {
+  int lz = __builtin_clzll(w | 1);
+  uint64_t hi = (uint64_t)(((u128)(w << lz) * t[0]) >> 64);
+  int top = (int)(hi >> 63);
+  uint64_t u = hi >> top;
+  if ((u & 1023) - 511 <= 1) {
     return scale(w, q);
   }
   uint64_t be = (uint64_t)(1085 + top + flog2_10(q) - lz);
-  return (be << 52) + (hi >> (sh + 1)) + (y > below);
+  return (be << 52) + (((u >> 9) + 1) >> 1);
 }
 
 
@@ -442,9 +448,11 @@ static inline int fast_decimal(const char *s, const char *lim, const char **end,
       f = value8(a) * pow10u[n] + value_n(b, n);
       nfrac = 8 + n;
     } else if (oc) {
-      int n = __builtin_ctzll(oc) >> 3; /* 17 significant digits: n = 1, 16: n = 0 */
-      f = (value8(a) * 100000000 + value8(b)) * pow10u[n] +
-          (n <= 1 ? (c & 0xff) & (0 - (uint64_t)n) : value_n(c, n));
+      /* n = 0..7 digits in c (usually 0 or 1, as the digits come, so no branch on n): their
+         value is that of the 8 digits c << (64 - 8n), zeros first, shifted in two steps so that
+         n = 0 shifts all of c out (value 0) rather than by 64 */
+      int n = __builtin_ctzll(oc) >> 3;
+      f = (value8(a) * 100000000 + value8(b)) * pow10u[n] + value8((c << 1) << (63 - 8 * n));
       nfrac = 16 + n;
     } else {
       return 0;
@@ -469,15 +477,14 @@ static inline int fast_decimal(const char *s, const char *lim, const char **end,
     return 0; /* an exponent, or hexadecimal */
   }
 
-  /* Clinger: exact operands, one rounding; else w times the 128-bit 10^-nfrac */
-  uint64_t bits;
-  if (w < (1ull << 53)) {
-    double v = (double)w / pow10d[nfrac];
-    memcpy(&bits, &v, sizeof(bits));
-  } else if (!(bits = scale_fast(w, -nfrac))) {
+  /* w times the 128-bit 10^-nfrac, whatever w: Clinger's one division would do when w < 2^53,
+     but w is on either side of 2^53 as the digits come (16 or 17 of them), a branch that does
+     not predict.  Both round correctly, so the bits are the same; 0 (w = 0) is masked in. */
+  uint64_t bits = scale_fast(w, -nfrac);
+  if (!bits) {
     return 0;
   }
-  bits |= sign;
+  bits = w != 0 ? bits | sign : sign;
   memcpy(x, &bits, sizeof(*x));
   *end = p;
   return 1;
@@ -603,7 +610,7 @@ static int slow_dtoa(char *buf, double x) {
    a lane and n - b q in the high half: (n << w) + q (1 - b 2^w), for all lanes in one go
    (n / 100 = n * 10486 >> 20 for n < 10^4, n / 10 = n * 103 >> 10 for n < 100). */
 static inline uint64_t digits8(uint64_t y) {
-  uint64_t z = (y << 32) + (y / 10000) * (1 - (10000ull << 32));
+  uint64_t z = (y << 32) + (uint32_t)y / 10000 * (1 - (10000ull << 32));
   z = (z << 16) + (((z * 10486) >> 20) & 0x0000007F0000007Full) * (1 - (100ull << 16));
   z = (z << 8) + (((z * 103) >> 10) & 0x000F000F000F000Full) * (1 - (10ull << 8));
   return z + 0x3030303030303030ull;
@@ -613,7 +620,7 @@ static inline uint64_t digits8(uint64_t y) {
 /* the 17 digits of 10^16 <= C < 10^17: returns the first; the next 8 and the last 8 go to *w1 and
    *w2 as ASCII, the first of them in the lowest byte */
 static inline uint64_t digits17(uint64_t C, uint64_t *w1, uint64_t *w2) {
-  uint64_t a = C / 100000000, top = C / 10000000000000000ull;
+  uint64_t a = C / 100000000, top = (uint32_t)a / 100000000; /* (a < 2^32: 32-bit division) */
   *w1 = digits8(a - 100000000 * top);
   *w2 = digits8(C - 100000000 * a);
   return top;
@@ -757,20 +764,28 @@ int spu_dtoa(char *buf, double x) {
      17-digit rounding rounded half up, kept inside; C is that with its zeros, nd digits */
   uint64_t C, h10 = hi / 10, h100 = hi / 100;
   int nd, X = 16 - s;
-  if (h10 * 10 < lo) {
-    C = c17;
-    nd = 17;
-  } else if (h100 * 100 < lo) {
-    uint64_t c = (c17 + 5) / 10, l10 = (lo + 9) / 10;
-    C = 10 * (c < l10 ? l10 : c > h10 ? h10 : c);
-    nd = 16;
-  } else if (h100 < 1000000000000000ull) {
-    C = h100 * 100; /* the only multiple of 100 inside */
-    nd = cut_zeros(C);
+  if (h100 * 100 >= lo) {
+    if (h100 < 1000000000000000ull) {
+      C = h100 * 100; /* the only multiple of 100 inside */
+      nd = cut_zeros(C);
+    } else {
+      C = 10000000000000000ull; /* 10^17 (|x| just below 1e-6 or 1e-7): one digit */
+      nd = 1;
+      X++;
+    }
   } else {
-    C = 10000000000000000ull; /* 10^17 (|x| just below 1e-6 or 1e-7): one digit */
-    nd = 1;
-    X++;
+    /* no multiple of 100 inside: 17 or 16 digits, as the digits come, so both are made and
+       one is taken by a mask (the compiler makes a branch of ?: here).  16: c17 rounded half up
+       to a multiple of 10 and clamped to lo..hi.  With H the last multiple of 10 up to hi
+       (lo <= c17 <= hi < H + 10) and d = H - c17 <= hi - lo <= 23, the nearest is H, or H - 10
+       when d >= 6, or H - 20 when d >= 16 (ties go up); never above hi, and at most one step of
+       10 below lo (it is within 5 of c17 >= lo), which the next line takes back */
+    uint64_t H = h10 * 10, in17 = H < lo; /* no multiple of 10 inside: 17 digits */
+    int64_t d = (int64_t)(H - c17);
+    uint64_t c = H - 10 * (uint64_t)((d >= 6) + (d >= 16));
+    c += 10 & (0 - (uint64_t)(c < lo));
+    C = c + ((c17 - c) & (0 - in17));
+    nd = 16 + (int)in17;
   }
 
   /* lay out C 10^(X - 16) like %g: fixed for exponents -5..16, else d.ddde-X; the digits are
@@ -780,7 +795,24 @@ int spu_dtoa(char *buf, double x) {
   int n;
   buf[0] = '-';
   o[0] = (char)('0' + top);
-  if (X >= nd - 1) {
+  if ((unsigned)(X + 5) <= 12 && X < nd - 1) {
+    /* the usual case, -5 <= X <= 7 with a point among the digits or before them: one test for
+       the range, then one on the sign of X (laying out both ways without a branch costs more
+       instructions than the branch's mispredictions here) */
+    if (X >= 0) {
+      store8(o + 1, w1);
+      store8(o + X + 2, (w1 >> 8 * X) | ((w2 << 1) << (63 - 8 * X)));
+      store8(o + X + 10, w2 >> 8 * X);
+      o[X + 1] = '.';
+      n = nd + 1;
+    } else {
+      store8(o, 0x3030303030302e30ull); /* "0.000000" */
+      o[1 - X] = (char)('0' + top);
+      store8(o + 2 - X, w1);
+      store8(o + 10 - X, w2);
+      n = nd + 1 - X;
+    }
+  } else if (X >= nd - 1) {
     store8(o + 1, w1); /* an integer: the digits and their zeros */
     store8(o + 9, w2);
     n = X + 1;
@@ -790,18 +822,6 @@ int spu_dtoa(char *buf, double x) {
     store8(o + X + 2, w2 >> (8 * X - 64)); /* the digits after the point, one byte on */
     o[X + 1] = '.';
     n = nd + 1;
-  } else if (X >= 0) {
-    store8(o + 1, w1);
-    store8(o + X + 2, (w1 >> 8 * X) | ((w2 << 1) << (63 - 8 * X)));
-    store8(o + X + 10, w2 >> 8 * X);
-    o[X + 1] = '.';
-    n = nd + 1;
-  } else if (X >= -5) {
-    store8(o, 0x3030303030302e30ull); /* "0.000000" */
-    o[1 - X] = (char)('0' + top);
-    store8(o + 2 - X, w1);
-    store8(o + 10 - X, w2);
-    n = nd + 1 - X;
   } else {
     o[1] = '.';
     store8(o + 2, w1);
