@@ -389,7 +389,9 @@ void spart_reader_free(spart_reader *rd);
 /* Read the next record.  When *m is NULL the record must hold the model as "robot" (JSON), and
    *m receives it (the reader frees it).  Returns 1 with *st set, 0 at the end, or -SPART_EDATA /
    -SPART_EIO with err filled (err->line is the record's line).  After -SPART_EDATA the reader
-   has skipped the bad record and may be read again. */
+   has skipped the bad record and may be read again.  *st is the reader's until the next call:
+   read it, do not write it (a CSV reader sets the defaults of the fields its columns do not
+   give once, not at every row). */
 int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err);
 
 /* The model a reader took from the input (NULL if none). */
@@ -405,9 +407,13 @@ void spart_writer_free(spart_writer *wr);
 /* Write the records held back.  Returns 0, or -SPART_EIO (-SPART_EPIPE: the reader has gone). */
 int spart_flush(spart_writer *wr, spart_err *err);
 
+/* Write only the fields named in names (comma-separated; the string must outlive the writer),
+   or every field when names is NULL. */
+void spart_writer_only(spart_writer *wr, const char *names);
+
 /* Add a field to the record being built: dims d0 x d1 x d2 (d1, d2 = -1 for fewer; 0 is an
    empty dimension), values row-major.  v must stay valid until spart_emit.  d0 = -1 writes v as
-   a scalar. */
+   a scalar.  A field spart_writer_only leaves out is dropped. */
 void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
 
 /* Write the record built so far, with the reader's pass-through CSV cells (rd may be NULL).
@@ -459,11 +465,13 @@ typedef struct spart_tool {
   const char *synopsis;
   const char *help;
   unsigned opts;
-  unsigned reads; /* state fields read, 1 << SPART_F_* */
+  unsigned reads;      /* state fields read, 1 << SPART_F_* */
+  const char *outputs; /* the output keys it can write, space-separated, in its order */
 } spart_tool;
 
 typedef struct spart_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
+  const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
   int input, output; /* SPART_FMT_* */
   int seq, unbuffered, keep_going;
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;

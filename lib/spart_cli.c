@@ -86,7 +86,8 @@ enum {
   OPT_NOC,
   OPT_CORIOLIS,
   OPT_INVERSE,
-  OPT_NO_FRICTION
+  OPT_NO_FRICTION,
+  OPT_ONLY
 };
 
 static const struct {
@@ -100,6 +101,7 @@ static const struct {
     {{"seq", no_argument, NULL, OPT_SEQ}, 0},
     {{"unbuffered", no_argument, NULL, 'u'}, 0},
     {{"keep-going", no_argument, NULL, 'k'}, 0},
+    {{"only", required_argument, NULL, OPT_ONLY}, 0},
     {{"help", no_argument, NULL, 'h'}, 0},
     {{"version", no_argument, NULL, 'V'}, 0},
     {{"fixed-base", no_argument, NULL, OPT_FIXED}, SPART_OPT_FIXED},
@@ -130,6 +132,8 @@ static void help(const spart_tool *t) {
       "      --seq            JSON records as RFC 7464 text sequences\n"
       "  -u, --unbuffered     flush the output after every record\n"
       "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
+      "      --only NAMES     write only the outputs named (comma-separated) of:\n"
+      "                       %s\n"
       "  -h, --help           show this help\n"
       "  -V, --version        show the version\n\n"
       "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
@@ -137,7 +141,36 @@ static void help(const spart_tool *t) {
       "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
       "pass through to the output.\n"
       "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
-      t->name);
+      t->outputs, t->name);
+}
+
+
+/* whether the n bytes at name are one of the space-separated words of list */
+static int in_words(const char *list, const char *name, size_t n) {
+  for (const char *w = list; *w;) {
+    size_t k = strcspn(w, " ");
+    if (k == n && memcmp(w, name, n) == 0) {
+      return 1;
+    }
+    w += k + (w[k] == ' ');
+  }
+  return 0;
+}
+
+
+/* --only NAMES: every name one of the tool's outputs; 0, or SPART_EXIT_USAGE after the message */
+static int only_arg(const spart_tool *t, const char *s) {
+  for (const char *p = s;; p++) {
+    size_t n = strcspn(p, ",");
+    if (n == 0 || !in_words(t->outputs, p, n)) {
+      return spart_cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
+                             t->name, t->outputs);
+    }
+    p += n;
+    if (*p == 0) {
+      return 0;
+    }
+  }
 }
 
 
@@ -190,6 +223,12 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
       case OPT_SEQ: o->seq = 1; break;
       case 'u': o->unbuffered = 1; break;
       case 'k': o->keep_going = 1; break;
+      case OPT_ONLY:
+        if (only_arg(t, optarg) != 0) {
+          return SPART_EXIT_USAGE;
+        }
+        o->only = optarg;
+        break;
       case 'h': help(t); return spart_cli_finish(t->name, SPART_EXIT_OK);
       case 'V':
         printf("%s %s\n", t->name, SPART_VERSION);
@@ -281,6 +320,9 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
   }
   s->rd = spart_reader_new(stdin, "<stdin>", o->input, o->seq, t->reads);
   s->wr = spart_writer_new(stdout, o->output, o->seq, o->unbuffered);
+  if (s->wr) {
+    spart_writer_only(s->wr, o->only);
+  }
   if ((o->model && !s->d) || !s->rd || !s->wr) {
     spart_cli_error(t->name, NULL, 0, "out of memory");
     *status = SPART_EXIT_IO;

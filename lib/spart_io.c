@@ -74,6 +74,7 @@ typedef struct {
 
 struct spart_writer {
   FILE *out;
+  const char *only; /* the fields to write, comma-separated, or NULL for all */
   int format, seq, unbuffered;
   int eager; /* write every record at once: --unbuffered, or out is a terminal */
   int nrec;
@@ -900,7 +901,31 @@ void spart_writer_free(spart_writer *wr) {
 }
 
 
+void spart_writer_only(spart_writer *wr, const char *names) {
+  wr->only = names;
+}
+
+
+/* whether name is one of the comma-separated names of list */
+static int listed(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list;; p++) {
+    size_t k = strcspn(p, ",");
+    if (k == n && memcmp(p, name, n) == 0) {
+      return 1;
+    }
+    p += k;
+    if (*p == 0) {
+      return 0;
+    }
+  }
+}
+
+
 void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
+  if (wr->only && !listed(wr->only, name)) {
+    return;
+  }
   if (wr->nf < SPART_MAX_FIELDS) {
     wr->f[wr->nf].name = name;
     wr->f[wr->nf].v = v;
@@ -1157,7 +1182,8 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       if (ncol == 0) { /* a row of no cells is a blank line: nothing a reader could tell apart */
         wr->nf = 0;
         return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
-                    "no values to write as CSV (the model has no moving joint): use -o json");
+                    "no values to write as CSV (no moving joint, or --only names none written): "
+                    "use -o json");
       }
       memcpy(wr->head, wr->f, sizeof(wr->head));
       wr->nhead = wr->nf;

@@ -245,3 +245,44 @@ for key in near:
         assert near[key] == far[key], key
 PY
 }
+
+@test "--only writes just the outputs named, in the command's order, values unchanged" {
+  m="$MODELS/kuka_iiwa.urdf"
+  s='{"qm": [0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7], "um": [1, -1, 0.5, 0.2, 0.3, -0.4, 0.9], "umdot": [1, 2, 3, 4, 5, 6, 7]}'
+  for c in "spart-kin:rL,RJ" "spart-jac --link 3 --dot:Jmdot" "spart-gim --coriolis:Cu,Hm" \
+    "spart-fd --fixed-base:umdot" "spart-id:taum" "spart-id --floating:u0dot,taum"; do
+    cmd=${c%:*} only=${c#*:}
+    all=$($cmd -m "$m" <<< "$s")
+    some=$($cmd -m "$m" --only "$only" <<< "$s")
+    python3 - "$all" "$some" "$only" <<'PY'
+import json, sys
+full, part, only = json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3].split(",")
+assert list(part) == [k for k in full if k in only], (list(part), only)
+assert all(part[k] == full[k] for k in part)
+PY
+  done
+  # CSV: the same columns as cut from the whole row
+  spart-id -m "$m" -o csv <<< "$s" | cut -d, -f7- > all.csv
+  spart-id -m "$m" -o csv --only taum <<< "$s" > some.csv
+  cmp all.csv some.csv
+  head -n 1 some.csv | grep -qx 'taum_1,taum_2,taum_3,taum_4,taum_5,taum_6,taum_7'
+}
+
+@test "--only names nothing the command does not write: a usage error" {
+  for bad in foo taum,foo "" taum, ,taum; do
+    run --separate-stderr spart-id --only "$bad" -m "$MODELS/kuka_iiwa.urdf"
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [[ "${stderr_lines[0]}" == "spart-id: --only: '"*"' is not an output of spart-id (tau0 taum u0dot)" ]]
+  done
+  run --separate-stderr spart-kin --only tau0 -m "$MODELS/kuka_iiwa.urdf"
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-kin: --only: 'tau0' is not an output of spart-kin (RJ RL rJ rL e g r_com t0 tL t0dot tLdot)" ]
+  # named, but not written in this mode: a JSON record with nothing, a CSV row refused
+  run --separate-stderr spart-id --only u0dot -m "$MODELS/kuka_iiwa.urdf" <<< '{}'
+  [ "$status" -eq 0 ]
+  [ "$output" = "{}" ]
+  run --separate-stderr spart-id --only u0dot -o csv -m "$MODELS/kuka_iiwa.urdf" <<< '{}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: no values to write as CSV (no moving joint, or --only names none written): use -o json" ]
+}

@@ -70,7 +70,7 @@ close(matmul(out["Hm"], out["Hinv"]), [[float(i == j) for j in range(7)] for i i
     run --separate-stderr "$c" -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< '{}'
     [ "$status" -eq 1 ]
     [ -z "$output" ]
-    [ "$stderr" = "$c: <stdin>:1: no values to write as CSV (the model has no moving joint): use -o json" ]
+    [ "$stderr" = "$c: <stdin>:1: no values to write as CSV (no moving joint, or --only names none written): use -o json" ]
   done
   # a pass-through column is something to write
   run spart-fd -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< $'time\n1.5'
