@@ -135,25 +135,38 @@ void spu_inert_to_mat6(double M[36], const double I[10]) {
 
 
 void spu_mat6shift(double M[36], const double d[3]) {
-  /* with M = [A K; K' C] and D = [d]x:  A' = A - K D + D K' - D C D,  K' = K + D C */
-  double D[9] = {0, -d[2], d[1], d[2], 0, -d[0], -d[1], d[0], 0};
-  double A[9], K[9], C[9], KD[9], DC[9], DCD[9];
+  /* with M = [A K; K' C] and D = [d]x:  A' = A - K D + D K' - D C D,  K' = K + D C.  A product
+     with D is a cross product with d (row r of K D is k_r x d, column c of D C is d x c_c), and
+     A', D C D are symmetric: their upper triangles, mirrored */
+  double KD[9], DC[9], DCD[9];
   for (int r = 0; r < 3; r++) {
-    for (int c = 0; c < 3; c++) {
-      A[3 * r + c] = M[6 * r + c];
-      K[3 * r + c] = M[6 * r + c + 3];
-      C[3 * r + c] = M[6 * (r + 3) + c + 3];
-    }
+    const double *k = M + 6 * r + 3;
+    double *kd = KD + 3 * r;
+    kd[0] = k[1] * d[2] - k[2] * d[1];
+    kd[1] = k[2] * d[0] - k[0] * d[2];
+    kd[2] = k[0] * d[1] - k[1] * d[0];
   }
-  spu_mulmm3(KD, K, D);
-  spu_mulmm3(DC, D, C);
-  spu_mulmm3(DCD, DC, D);
+  for (int c = 0; c < 3; c++) {
+    const double *cc = M + 6 * (c + 3) + 3; /* row c of C, its column c (C symmetric) */
+    DC[c] = d[1] * cc[2] - d[2] * cc[1];
+    DC[3 + c] = d[2] * cc[0] - d[0] * cc[2];
+    DC[6 + c] = d[0] * cc[1] - d[1] * cc[0];
+  }
+  for (int r = 0; r < 3; r++) {
+    const double *dc = DC + 3 * r;
+    DCD[3 * r] = dc[1] * d[2] - dc[2] * d[1];
+    DCD[3 * r + 1] = dc[2] * d[0] - dc[0] * d[2];
+    DCD[3 * r + 2] = dc[0] * d[1] - dc[1] * d[0];
+  }
   for (int r = 0; r < 3; r++) {
     for (int c = 0; c < 3; c++) {
       /* (D K')_rc = -(K D)_cr since D' = -D */
-      double a = A[3 * r + c] - KD[3 * r + c] - KD[3 * c + r] - DCD[3 * r + c];
-      double k = K[3 * r + c] + DC[3 * r + c];
-      M[6 * r + c] = a;
+      if (c >= r) {
+        double a = M[6 * r + c] - KD[3 * r + c] - KD[3 * c + r] - DCD[3 * r + c];
+        M[6 * r + c] = a;
+        M[6 * c + r] = a;
+      }
+      double k = M[6 * r + c + 3] + DC[3 * r + c];
       M[6 * r + c + 3] = k;
       M[6 * (c + 3) + r] = k;
     }
@@ -162,9 +175,11 @@ void spu_mat6shift(double M[36], const double d[3]) {
 
 
 void spu_mat6_downdate(double M[36], const double U[6], double D) {
+  /* M symmetric: the upper triangle, mirrored */
   for (int r = 0; r < 6; r++) {
-    for (int k = 0; k < 6; k++) {
+    for (int k = r; k < 6; k++) {
       M[6 * r + k] -= U[r] * U[k] / D;
+      M[6 * k + r] = M[6 * r + k];
     }
   }
 }
