@@ -56,6 +56,7 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
   FILE *in = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
   spart_model *model = own ? NULL : fuzz_m;
   spart_data *d = own ? NULL : fuzz_d;
+  double *pos = NULL; /* rJ, rL, r_com of spart_positions */
   spart_reader *rd;
   spart_writer *wr;
   size_t calls = 0;
@@ -99,11 +100,17 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
     fuzz_check_state(st, m);
 
     /* compute and write as spart-kin does */
+    int n = m->nb - 1;
+    if (!pos) {
+      pos = malloc((6 * (size_t)n + 3) * sizeof(double)); /* m stays the same from here on */
+      FUZZ_CHECK(pos != NULL, "out of memory");
+    }
     spart_fk(m, d, st->R0, st->r0, st->qm);
     spart_velocity(m, d, st->u0, st->um);
+    spart_positions(m, d, pos, pos + 3 * n, pos + 6 * n);
     spart_put(wr, "qm", st->qm, m->nq, -1, -1);
-    spart_put(wr, "rL", d->xpos + 3, m->nb - 1, 3, -1);
-    spart_put(wr, "r_com", d->com, 3, -1, -1);
+    spart_put(wr, "rL", pos + 3 * n, n, 3, -1);
+    spart_put(wr, "r_com", pos + 6 * n, 3, -1, -1);
     if (spart_emit(wr, rd, &err) != 0) {
       fuzz_check_err(&err);
     }
@@ -111,6 +118,7 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
   if (own) {
     spart_data_free(d);
   }
+  free(pos);
   spart_writer_free(wr);
   spart_reader_free(rd);
   fclose(in);

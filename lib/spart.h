@@ -165,7 +165,7 @@ typedef struct spart_data {
   double *xS;    /* (nb x 6) motion subspace pm at the link CoM; 0 for fixed joints */
   double *xI;    /* (nb x 6) inertia about the CoM, inertial frame: xx yy zz xy xz yz */
   double P0[9];  /* R0 again: u0 -> t0 is t0 = [R0 omega0; r0dot] (SPART's P0) */
-  double com[3]; /* centre of mass of the whole system - r0 */
+  double com[3]; /* centre of mass of the whole system - r0 (0 without mass: r_com = r0) */
   double r0[3];  /* the base position of spart_fk */
   double mass;   /* total mass */
 
@@ -223,22 +223,26 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
 /* doubles of joint constants a body (spart_joint_constants): 6 from SPART_JC_S are the motion
-   subspace in the link's frame at its CoM; from SPART_JC_T, spart_rnea's joint frame F_i in its
-   parent's (the rotation T_i at q = 0, 9, and the origin r_i, 3) and link i in F_i (CoM 3,
-   rotational inertia about it 6, the link frame 9) */
+   subspace in the link's frame at its CoM; from SPART_JC_T, the joint frame F_i of spart_xup,
+   spart_rnea and spart_crba in its parent's, and link i in F_i */
 #define SPART_JC 85
 #define SPART_JC_S 39
 enum {
-  SPART_JC_T = 45,             /* F_i in F_p at q = 0 (9) */
-  SPART_JC_R = SPART_JC_T + 9, /* F_i's origin in F_p (3) */
-  SPART_JC_C = SPART_JC_R + 3, /* link i's CoM in F_i (3) */
-  SPART_JC_IC = SPART_JC_C + 3, /* its rotational inertia about the CoM, F_i's axes (6) */
-  SPART_JC_IO = SPART_JC_IC + 6 /* its compact inertia about F_i's origin (10) */
+  SPART_JC_T = 45,               /* F_i in F_p at q = 0 (9) */
+  SPART_JC_R = SPART_JC_T + 9,   /* F_i's origin in F_p at q = 0 (3) */
+  SPART_JC_C = SPART_JC_R + 3,   /* link i's CoM in F_i (3) */
+  SPART_JC_IC = SPART_JC_C + 3,  /* its rotational inertia about the CoM, F_i's axes (6) */
+  SPART_JC_IO = SPART_JC_IC + 6, /* its compact inertia about F_i's origin (10) */
+  SPART_JC_CR = SPART_JC_IO + 10 /* its link frame in F_i (9) */
 };
 
-/* The constants spart_fk and spart_rnea need for each joint (nb x SPART_JC), computed once from
-   the model. */
+/* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint
+   (nb x SPART_JC), computed once from the model. */
 void spart_joint_constants(const spart_model *m, double *jc);
+
+/* The component of a force in joint i's frame F_i that its motion subspace S picks: 2 (S = e_z,
+   revolute), 5 (S = [0; e_z], prismatic). */
+int spart_s_index(const spart_model *m, int i);
 
 /* The joint transforms Xup of every body in the joint frames F_i (spart_joint_constants):
    d->Xrot, d->Xpos.  qm: nq. */
@@ -263,7 +267,8 @@ void spart_acceleration(const spart_model *m, spart_data *d, const double *um, c
                         const double *umdot);
 
 /* Geometric Jacobian of a point on body i (SPART Jacob): J0 (6x6), Jm (6 x nq), row-major.
-   point: position in the inertial frame (NULL = the link CoM).  Needs spart_fk. */
+   point: its position from r0, like d->xpos (spart_point; NULL = the link CoM).  Needs
+   spart_fk. */
 void spart_jacobian(const spart_model *m, const spart_data *d, int i, const double *point,
                     double J0[36], double *Jm);
 
@@ -305,8 +310,8 @@ int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
    H udot + C u = tau + N' wF.  Needs spart_fk and spart_velocity. */
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
-/* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in each
-   link's frame): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
+/* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in the
+   joint frames F_i, whose transforms it leaves in d->Xrot, d->Xpos as spart_xup): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
    (nq), velocities u0 (6), um (nq) and accelerations u0dot (6), umdot (nq) (NULL = 0), with
    external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
    the armature's share, not the friction (spart_friction).  Needs nothing else. */
@@ -407,6 +412,9 @@ void spart_writer_free(spart_writer *wr);
 /* Write the records held back.  Returns 0, or -SPART_EIO (-SPART_EPIPE: the reader has gone). */
 int spart_flush(spart_writer *wr, spart_err *err);
 
+/* Whether the n bytes at name are one of the comma-separated names of list. */
+int spart_listed(const char *list, const char *name, size_t n);
+
 /* Write only the fields named in names (comma-separated; the string must outlive the writer),
    or every field when names is NULL. */
 void spart_writer_only(spart_writer *wr, const char *names);
@@ -466,7 +474,8 @@ typedef struct spart_tool {
   const char *help;
   unsigned opts;
   unsigned reads;      /* state fields read, 1 << SPART_F_* */
-  const char *outputs; /* the output keys it can write, space-separated, in its order */
+  const char *outputs; /* the output keys it can write, comma-separated, in its order (--only);
+                          NULL: no --only */
 } spart_tool;
 
 typedef struct spart_opts {

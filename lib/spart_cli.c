@@ -131,9 +131,13 @@ static void help(const spart_tool *t) {
       "  -o, --output FORMAT  json (one object a line, the default) or csv\n"
       "      --seq            JSON records as RFC 7464 text sequences\n"
       "  -u, --unbuffered     flush the output after every record\n"
-      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
-      "      --only NAMES     write only the outputs named (comma-separated) of:\n"
-      "                       %s\n"
+      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n");
+  if (t->outputs) {
+    printf("      --only NAMES     write only the outputs named (comma-separated) of:\n"
+           "                       %s\n",
+           t->outputs);
+  }
+  printf(
       "  -h, --help           show this help\n"
       "  -V, --version        show the version\n\n"
       "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
@@ -141,20 +145,7 @@ static void help(const spart_tool *t) {
       "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
       "pass through to the output.\n"
       "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
-      t->outputs, t->name);
-}
-
-
-/* whether the n bytes at name are one of the space-separated words of list */
-static int in_words(const char *list, const char *name, size_t n) {
-  for (const char *w = list; *w;) {
-    size_t k = strcspn(w, " ");
-    if (k == n && memcmp(w, name, n) == 0) {
-      return 1;
-    }
-    w += k + (w[k] == ' ');
-  }
-  return 0;
+      t->name);
 }
 
 
@@ -162,7 +153,7 @@ static int in_words(const char *list, const char *name, size_t n) {
 static int only_arg(const spart_tool *t, const char *s) {
   for (const char *p = s;; p++) {
     size_t n = strcspn(p, ",");
-    if (n == 0 || !in_words(t->outputs, p, n)) {
+    if (n == 0 || !spart_listed(t->outputs, p, n)) {
       return spart_cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
                              t->name, t->outputs);
     }
@@ -192,7 +183,8 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
   memset(o, 0, sizeof(*o));
   o->output = SPART_FMT_JSON;
   for (int k = 0; k < NOPTIONS; k++) {
-    if ((options[k].need & t->opts) == options[k].need) {
+    if ((options[k].need & t->opts) == options[k].need &&
+        (options[k].opt.val != OPT_ONLY || t->outputs)) {
       longopts[n++] = options[k].opt;
     }
   }
@@ -224,6 +216,9 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
       case 'u': o->unbuffered = 1; break;
       case 'k': o->keep_going = 1; break;
       case OPT_ONLY:
+        if (o->only) {
+          return spart_cli_usage(t->name, "--only: give all the names in one list (a,b)");
+        }
         if (only_arg(t, optarg) != 0) {
           return SPART_EXIT_USAGE;
         }

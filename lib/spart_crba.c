@@ -40,11 +40,11 @@ static void subspaces_at_base(const spart_model *m, spart_data *d) {
 
 
 /* the wrench F at body j's CoM, referred to r0, projected on every moving joint k above j: S_k' F
-   into column col of A (leading dimension ld) at row off + q index, and, when off is 6, P0' F
-   into its first rows (the base); off 0 stops below the base (a fixed base).  With sym, the same
-   values go to row col too (A symmetric).  Needs subspaces_at_base. */
+   into column col of C ((6+nq) x (6+nq)) at row 6 + q index, and P0' F into its first rows (the
+   base).  Needs subspaces_at_base. */
 static void project_up(const spart_model *m, const spart_data *d, int j, const double F[6],
-                       double *A, int ld, int off, int col, int sym) {
+                       double *C, int col) {
+  int nv = 6 + m->nq;
   double dr[3], F0[6], f0[6];
   for (int c = 0; c < 3; c++) {
     dr[c] = d->xpos[3 * j + c] - d->xpos[c];
@@ -52,22 +52,12 @@ static void project_up(const spart_model *m, const spart_data *d, int j, const d
   spu_fshift(F0, F, dr);
   for (int k = m->body_parent[j]; k > 0; k = m->body_parent[k]) {
     if (m->jnt_qadr[k] >= 0) {
-      int row = off + m->jnt_qadr[k];
-      A[row * ld + col] = spu_dot6(d->xS0 + 6 * k, F0);
-      if (sym) {
-        A[col * ld + row] = A[row * ld + col];
-      }
+      C[(6 + m->jnt_qadr[k]) * nv + col] = spu_dot6(d->xS0 + 6 * k, F0);
     }
-  }
-  if (off == 0) {
-    return;
   }
   base_force(f0, d, F0);
   for (int r = 0; r < 6; r++) {
-    A[r * ld + col] = f0[r];
-    if (sym) {
-      A[col * ld + r] = f0[r];
-    }
+    C[r * nv + col] = f0[r];
   }
 }
 
@@ -90,14 +80,8 @@ void spart_composite(const spart_model *m, spart_data *d) {
 }
 
 
-/* the base's generalized forces of a force f on the base (its frame, at its CoM): B' f, with
-   B = diag(1, R0') the base's motion [w0; R0' r0dot] of u0 (SPART's u0, tau0) */
-static void base_dual(double res[6], const double R0[9], const double f[6]) {
-  memcpy(res, f, 3 * sizeof(double));
-  spu_mulmv3(res + 3, R0, f + 3);
-}
-
-
+/* B = diag(1, R0') is the base's motion [w0; R0' r0dot] of u0 (SPART's u0), B' f = [n; R0 f] its
+   generalized forces (SPART's tau0, spu_rotlin) */
 void spart_base_inertia(const spart_model *m, const spart_data *d, const double R0[9],
                         double H0[36]) {
   (void)m;
@@ -109,7 +93,7 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
       memcpy(s + 3, R0 + 3 * (c - 3), 3 * sizeof(double)); /* R0' e_(c-3) */
     }
     spu_inertmul(F, d->Ic, s);
-    base_dual(f0, R0, F);
+    spu_rotlin(f0, R0, F);
     for (int r = 0; r < 6; r++) {
       H0[6 * r + c] = f0[r];
     }
@@ -121,12 +105,6 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
       H0[6 * r + c] = H0[6 * c + r];
     }
   }
-}
-
-
-/* the component of a force in F_i that joint i's motion subspace picks: S = e_z, [0; e_z] */
-static int s_index(const spart_model *m, int i) {
-  return m->jnt_type[i] == SPART_JNT_PRISMATIC ? 5 : 2;
 }
 
 
@@ -145,9 +123,9 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
       continue;
     }
     double F[6], S[6] = {0, 0, 0, 0, 0, 0}, fx[6];
-    S[s_index(m, i)] = 1;
+    S[spart_s_index(m, i)] = 1;
     spu_inertmul(F, d->Ic + 10 * i, S);
-    H[col * nv + col] = F[s_index(m, i)] + m->jnt_armature[i];
+    H[col * nv + col] = F[spart_s_index(m, i)] + m->jnt_armature[i];
     int j = i;
     for (;;) {
       spu_fparent(fx, d->Xrot + 9 * j, d->Xpos + 3 * j, F);
@@ -158,12 +136,12 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
       }
       if (m->jnt_qadr[j] >= 0) {
         int row = off + m->jnt_qadr[j];
-        H[row * nv + col] = H[col * nv + row] = F[s_index(m, j)];
+        H[row * nv + col] = H[col * nv + row] = F[spart_s_index(m, j)];
       }
     }
     if (!fixed_base) {
       double f0[6];
-      base_dual(f0, R0, F);
+      spu_rotlin(f0, R0, F);
       for (int r = 0; r < 6; r++) {
         H[r * nv + col] = H[col * nv + r] = f0[r];
       }
@@ -247,7 +225,7 @@ static void cim_column(const spart_model *m, spart_data *d, int j, const double 
   if (j > 0 && m->jnt_qadr[j] >= 0) {
     C[(6 + m->jnt_qadr[j]) * nv + col] = spu_dot6(d->xS + 6 * j, F);
   }
-  project_up(m, d, j, F, C, nv, 6, col, 0);
+  project_up(m, d, j, F, C, col);
 }
 
 

@@ -31,7 +31,7 @@ enum {
   JC_C = SPART_JC_C,
   JC_IC = SPART_JC_IC,
   JC_IO = SPART_JC_IO,
-  JC_CR = JC_IO + 10
+  JC_CR = SPART_JC_CR
 };
 _Static_assert(JC_CR + 9 == SPART_JC, "joint constants");
 
@@ -139,6 +139,11 @@ void spart_joint_constants(const spart_model *m, double *jc) {
     spu_inertbody(c + JC_IO, m->body_mass[i], c + JC_IC);
     spu_inertshift(c + JC_IO, c + JC_IO, c + JC_C);
   }
+}
+
+
+int spart_s_index(const spart_model *m, int i) {
+  return m->jnt_type[i] == SPART_JNT_PRISMATIC ? 5 : 2;
 }
 
 

@@ -906,9 +906,7 @@ void spart_writer_only(spart_writer *wr, const char *names) {
 }
 
 
-/* whether name is one of the comma-separated names of list */
-static int listed(const char *list, const char *name) {
-  size_t n = strlen(name);
+int spart_listed(const char *list, const char *name, size_t n) {
   for (const char *p = list;; p++) {
     size_t k = strcspn(p, ",");
     if (k == n && memcmp(p, name, n) == 0) {
@@ -923,7 +921,7 @@ static int listed(const char *list, const char *name) {
 
 
 void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
-  if (wr->only && !listed(wr->only, name)) {
+  if (wr->only && !spart_listed(wr->only, name, strlen(name))) {
     return;
   }
   if (wr->nf < SPART_MAX_FIELDS) {

@@ -133,8 +133,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
     const double *f = d->bf + 6 * i;
     double *fp = d->bf + 6 * p, fx[6];
     if (j >= 0) {
-      tau[6 + j] = f[m->jnt_type[i] == SPART_JNT_REVOLUTE ? 2 : 5] +
-                   m->jnt_armature[i] * (umdot ? umdot[j] : 0);
+      tau[6 + j] = f[spart_s_index(m, i)] + m->jnt_armature[i] * (umdot ? umdot[j] : 0);
     }
     spu_fparent(fx, d->Xrot + 9 * i, d->Xpos + 3 * i, f);
     for (int k = 0; k < 6; k++) {
@@ -143,8 +142,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
   }
 
   /* base: tau0 = [torque (base frame); R0 force] */
-  memcpy(tau, d->bf, 3 * sizeof(double));
-  spu_mulmv3(tau + 3, R0, d->bf + 3);
+  spu_rotlin(tau, R0, d->bf);
 }
 
 

@@ -95,6 +95,14 @@ void spu_inertshift(double res[10], const double I[10], const double d[3]) {
 }
 
 
+void spu_rotlin(double res[6], const double R[9], const double f[6]) {
+  for (int k = 0; k < 3; k++) {
+    res[k] = f[k];
+  }
+  spu_mulmv3(res + 3, R, f + 3);
+}
+
+
 void spu_inertparent(double res[10], const double Q[9], const double rho[3], const double I[10]) {
   double R[10];
   R[0] = I[0];

@@ -31,15 +31,15 @@ measure() {
   if [ -x /usr/bin/time ]; then
     /usr/bin/time -f "%U %S %M" -o "$dir/time" "$@" < "$input" > "$dir/out"
     awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$dir/time"
-    # the output's pages written back now, not during the next measurement (spart-kin: 6 GB)
-    rm -f "$dir/out"
-    sync
   else
     t0=$(date +%s.%N)
     "$@" < "$input" > "$dir/out"
     t1=$(date +%s.%N)
     echo "$t0 $t1" | awk '{ printf "%.3f 0\n", $2 - $1 }'
   fi
+  # the output's pages written back now, not during the next measurement (spart-kin: 6 GB)
+  rm -f "$dir/out"
+  sync
 }
 
 echo "== streaming $ROWS rows of kuka_iiwa (22 CSV columns in), one core"

@@ -16,7 +16,7 @@ static const spart_tool tool = {
     "                       damping and friction; SPART has none); armature stays\n",
     SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FRICTION,
     SPART_READS_VEL | SPART_READS(tau0) | SPART_READS(taum) | SPART_READS_WRENCH,
-    "u0dot umdot"};
+    "u0dot,umdot"};
 
 
 /* accelerations of one record */

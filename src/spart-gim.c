@@ -15,7 +15,7 @@ static const spart_tool tool = {
     "      --fixed-base     the base does not move: writes only the joint blocks Hm, Cm (and\n"
     "                       Cu, G, Hinv of the joints)\n",
     SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_GIM, SPART_READS_VEL,
-    "H0 H0m Hm H C0 C0m Cm0 Cm C Cu G Hinv"};
+    "H0,H0m,Hm,H,C0,C0m,Cm0,Cm,C,Cu,G,Hinv"};
 
 
 /* put the blocks of A (H or C) that the base mode writes: all four for a floating base, the

@@ -16,7 +16,7 @@ static const spart_tool tool = {
     "                       damping and friction; SPART has none); armature stays\n",
     SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FLOATING | SPART_OPT_FRICTION,
     SPART_READS_VEL | SPART_READS(u0dot) | SPART_READS(umdot) | SPART_READS_WRENCH,
-    "tau0 taum u0dot"};
+    "tau0,taum,u0dot"};
 
 
 /* forces of one record */

@@ -13,7 +13,7 @@ static const spart_tool tool = {
     "      --point X,Y,Z    the point in the link frame, from the link CoM (default: the CoM)\n"
     "      --dot            also the time derivatives J0dot, Jmdot\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n",
-    SPART_OPT_LINK, SPART_READS_VEL, "J0 Jm J0dot Jmdot N"};
+    SPART_OPT_LINK, SPART_READS_VEL, "J0,Jm,J0dot,Jmdot,N"};
 
 
 /* the Jacobian of the point, its derivative, the NOC */

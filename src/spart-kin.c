@@ -13,7 +13,7 @@ static const spart_tool tool = {
     "accelerations.\n"
     "Twists are [omega; v] at link CoMs, all in the inertial frame.\n",
     0, SPART_READS_VEL | SPART_READS(u0dot) | SPART_READS(umdot),
-    "RJ RL rJ rL e g r_com t0 tL t0dot tLdot"};
+    "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot"};
 
 
 /* poses, and twists and rates when the record gives them */
