@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
   int fixed = argc > 2 && strcmp(argv[2], "fixed") == 0, nq = m->nq, nv = 6 + nq;
   spart_data *d = spart_data_new(m);
   double *q = malloc(sizeof(double) * NSTATE * nq * 3), *H = malloc(sizeof(double) * nv * nv);
-  double *tau = malloc(sizeof(double) * nv), *acc = malloc(sizeof(double) * nv);
+  double *tau = malloc(sizeof(double) * 2 * nv), *acc = malloc(sizeof(double) * nv);
   double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0}, u0[6], u0dot[6], sink = 0;
   double *times = malloc(sizeof(double) * NBATCH);
   for (int k = 0; k < NSTATE * nq * 3; k++) {
@@ -65,10 +65,12 @@ int main(int argc, char **argv) {
     u0dot[k] = fixed ? 0 : urand();
   }
 
-  const char *names[3] = {"inverse dynamics (rnea, own kinematics)", "mass matrix (crba, own kinematics)",
-                          "forward dynamics (fk + velocity + aba)"};
+  const char *names[4] = {"inverse dynamics (rnea, own kinematics)",
+                          "mass matrix (crba, own kinematics)",
+                          "forward dynamics (fk + velocity + aba)",
+                          "inverse dynamics, two at once (a record)"};
   printf("%s, %s base, n_q = %d\n", argv[1], fixed ? "fixed" : "floating", nq);
-  for (int alg = 0; alg < 3; alg++) {
+  for (int alg = 0; alg < 4; alg++) {
     for (int b = 0; b < NBATCH; b++) {
       double t0 = now();
       for (int c = 0; c < BATCH; c++) {
@@ -81,6 +83,17 @@ int main(int argc, char **argv) {
         if (alg == 1) {
           spart_crba(m, d, R0, s, fixed, H);
           sink += H[nv + 1];
+          continue;
+        }
+        if (alg == 3) {
+          /* two records in one call, the time of each (the pair's shows as two calls) */
+          const double *s2 = q + 3 * nq * ((b * BATCH + c + 1) % NSTATE);
+          spart_rnea_in in[2] = {{R0, s, u0, s + nq, u0dot, s + 2 * nq, NULL},
+                                 {R0, s2, u0, s2 + nq, u0dot, s2 + 2 * nq, NULL}};
+          double *out[2] = {tau, tau + nv};
+          spart_rnea_pair(m, d, 2, in, NULL, out);
+          sink += tau[6] + tau[nv + 6];
+          c++;
           continue;
         }
         spart_fk(m, d, R0, r0, s);

@@ -186,16 +186,21 @@ typedef struct spart_data {
   double *u;    /* (nb) tau - S' * pA */
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
   double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
+  double *jp;   /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
 
-  /* body-frame inverse dynamics (spart_rnea), in the joint frames F_i (SPART_JC_T; F_0 is the
-     base's CoM frame): F_i in its parent's (Xup), and the velocity, acceleration and force in
-     F_i at its origin */
+  /* the joint frames F_i (SPART_JC_T; F_0 is the base's CoM frame), spart_xup: F_i in its
+     parent's (Xup) */
   double *Xrot; /* (nb x 9) F_i in F_p; [0] unused */
   double *Xpos; /* (nb x 3) F_i's origin in F_p */
-  double *bv;   /* (nb x 6) spatial velocity [omega; v] */
-  double *ba;   /* (nb x 6) spatial acceleration (gravity as a base acceleration) */
-  double *bf;   /* (nb x 6) force [n; f] */
-  double *bR;   /* (nb x 9) F_i in the inertial frame, when wrenches are given */
+
+  /* inverse dynamics in the joint frames (spart_rnea_pair), two records at once: each number
+     is a pair, the records' values side by side (16-byte aligned) */
+  double *bQ;   /* (nb x 9 x 2) F_i in F_p; [0] unused */
+  double *brho; /* (nb x 3 x 2) F_i's origin in F_p */
+  double *bv;   /* (nb x 6 x 2) spatial velocity [omega; v] at F_i's origin */
+  double *ba;   /* (nb x 6 x 2) spatial acceleration (gravity as a base acceleration) */
+  double *bf;   /* (nb x 6 x 2) force [n; f] */
+  double *bR;   /* (nb x 9 x 2) F_i in the inertial frame, when wrenches are given */
   double *xS0;  /* (nb x 6) pm referred to the base CoM (spart_cim) */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
@@ -236,9 +241,21 @@ enum {
   SPART_JC_CR = SPART_JC_IO + 10 /* its link frame in F_i (9) */
 };
 
-/* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint
-   (nb x SPART_JC), computed once from the model. */
-void spart_joint_constants(const spart_model *m, double *jc);
+/* spart_rnea_pair's constants a body (d->jp), each a pair of equal doubles: T, r and the CoM
+   (from SPART_JC_T), its rotational inertia (the base's own), the mass and the armature */
+enum {
+  SPART_JP_T = 0,
+  SPART_JP_R = 9,
+  SPART_JP_C = 12,
+  SPART_JP_IC = 15,
+  SPART_JP_M = 21,
+  SPART_JP_ARM = 22,
+  SPART_JP = 23
+};
+
+/* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint (d->jc,
+   d->jp), computed once from the model. */
+void spart_joint_constants(const spart_model *m, spart_data *d);
 
 /* The component of a force in joint i's frame F_i that its motion subspace S picks: 2 (S = e_z,
    revolute), 5 (S = [0; e_z], prismatic). */
@@ -311,13 +328,21 @@ int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
 /* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in the
-   joint frames F_i, whose transforms it leaves in d->Xrot, d->Xpos as spart_xup): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
+   joint frames F_i): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
    (nq), velocities u0 (6), um (nq) and accelerations u0dot (6), umdot (nq) (NULL = 0), with
    external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
    the armature's share, not the friction (spart_friction).  Needs nothing else. */
 void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 const double *u0, const double *um, const double *u0dot, const double *umdot,
                 const double *wF, const double *gravity, double *tau);
+
+/* The same for n = 1 or 2 records at once (a trajectory's rows), each record's results exactly
+   those it has alone: in[k] the inputs of record k, tau[k] its forces (6+nq). */
+typedef struct spart_rnea_in {
+  const double *R0, *qm, *u0, *um, *u0dot, *umdot, *wF;
+} spart_rnea_in;
+void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+                     const double *gravity, double *const tau[]);
 
 /* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
    sign of um (0 at rest), added to tau (nq) times sign: inverse dynamics adds them (+1), forward
@@ -398,6 +423,15 @@ void spart_reader_free(spart_reader *rd);
    read it, do not write it (a CSV reader sets the defaults of the fields its columns do not
    give once, not at every row). */
 int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err);
+
+/* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  spart_reader_ready: whether the
+   next row is whole in the input block already, so that reading it keeps the current row's text.
+   spart_reader_hold: keep the current record aside (its state is returned, valid until the next
+   hold) while the next is read.  spart_reader_swap: exchange the held record and the current one
+   for spart_emit (line, cells, line number); swap again before reading on. */
+int spart_reader_ready(const spart_reader *rd);
+spart_state *spart_reader_hold(spart_reader *rd);
+void spart_reader_swap(spart_reader *rd);
 
 /* The model a reader took from the input (NULL if none). */
 const spart_model *spart_reader_model(const spart_reader *rd);
@@ -530,6 +564,17 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
    puts the outputs (spart_put) and returns 0, or reports with spart_fail and returns -1 to skip
    the record; then close.  Returns the exit code. */
 int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s));
+
+/* The same, two records at a time where two CSV rows come whole in the input block:
+   both(s, a) computes the held record a and the current one s->st together and returns 0, or -1
+   to have each computed alone by compute; put(s, k) then puts the outputs of a (k = 0) or of
+   s->st (k = 1).  Records are written, and bad ones reported, in their order. */
+typedef struct spart_pairs {
+  int (*both)(spart_session *s, const spart_state *a);
+  void (*put)(spart_session *s, int k);
+} spart_pairs;
+int spart_run_pairs(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s),
+                    const spart_pairs *pairs);
 
 /* Parse the command line and open the session: NULL when there is nothing more to do, with
  *status the exit code (after --help, a usage error or a model that cannot be read). */

@@ -329,20 +329,81 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
 }
 
 
-int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s)) {
+static void bad_record(spart_session *s, int line, int code, const char *msg);
+static int fixed_bad(const spart_session *s);
+
+
+/* compute and write the current record, or skip it */
+static void one(spart_session *s, int (*compute)(spart_session *s)) {
+  if (compute(s) == 0) {
+    spart_session_emit(s);
+  } else {
+    spart_discard(s->wr);
+  }
+}
+
+
+/* the current record and the next, read now because it is whole in the input block: together
+   when both can, else each alone; the next one's errors after the current one's output */
+static void two(spart_session *s, int (*compute)(spart_session *s), const spart_pairs *pairs) {
+  spart_reader *rd = s->rd;
+  spart_state *a = spart_reader_hold(rd);
+  spart_err err; /* filled only on failure */
+  err.code = err.line = 0;
+  err.msg[0] = 0;
+  spart_model *m = s->m;
+  int r = spart_read(rd, &m, &s->st, &err), bad = r == 1 && fixed_bad(s);
+  s->nrec += r == 1 && !bad;
+  if (r == 1 && !bad && pairs->both(s, a) == 0) {
+    spart_reader_swap(rd); /* a's line and cells for its output */
+    pairs->put(s, 0);
+    spart_session_emit(s);
+    spart_reader_swap(rd);
+    if (!s->stop) { /* a bad a ends the run without --keep-going */
+      pairs->put(s, 1);
+      spart_session_emit(s);
+    }
+    return;
+  }
+  spart_state *b = s->st;
+  spart_reader_swap(rd);
+  s->st = a;
+  one(s, compute);
+  spart_reader_swap(rd);
+  s->st = b;
+  if (s->stop) {
+    return;
+  }
+  if (r == 1 && !bad) {
+    one(s, compute);
+  } else if (r == 1) {
+    bad_record(s, b->line, SPART_EDATA, "--fixed-base: u0 and u0dot must be zero");
+  } else if (r < 0) {
+    bad_record(s, err.line, err.code, err.msg);
+  }
+}
+
+
+int spart_run_pairs(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s),
+                    const spart_pairs *pairs) {
   int status;
   spart_session *s = spart_session_start(t, argc, argv, &status);
   if (!s) {
     return status;
   }
   while (spart_next(s)) {
-    if (compute(s) == 0) {
-      spart_session_emit(s);
+    if (pairs && !s->stop && spart_reader_ready(s->rd)) {
+      two(s, compute, pairs);
     } else {
-      spart_discard(s->wr);
+      one(s, compute);
     }
   }
   return spart_session_close(s);
+}
+
+
+int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s)) {
+  return spart_run_pairs(t, argc, argv, compute, NULL);
 }
 
 
@@ -386,13 +447,19 @@ static void bad_record(spart_session *s, int line, int code, const char *msg) {
 
 
 /* a fixed base does not move */
-static int fixed_ok(const spart_state *st) {
+/* --fixed-base with a record that moves the base: u0 and u0dot are 0 unless the record gives
+   them */
+static int fixed_bad(const spart_session *s) {
+  const spart_state *st = s->st;
+  if (!s->o.fixed_base || !(st->has & (SPART_READS(u0) | SPART_READS(u0dot)))) {
+    return 0;
+  }
   for (int k = 0; k < 6; k++) {
     if (st->u0[k] != 0 || st->u0dot[k] != 0) {
-      return 0;
+      return 1;
     }
   }
-  return 1;
+  return 0;
 }
 
 
@@ -439,9 +506,7 @@ int spart_next(spart_session *s) {
       s->m = m;
       s->m_borrowed = 1;
     }
-    /* u0 and u0dot are 0 unless the record gives them */
-    if (s->o.fixed_base && (s->st->has & (SPART_READS(u0) | SPART_READS(u0dot))) &&
-        !fixed_ok(s->st)) {
+    if (fixed_bad(s)) {
       bad_record(s, s->st->line, SPART_EDATA, "--fixed-base: u0 and u0dot must be zero");
       continue;
     }

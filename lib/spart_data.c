@@ -25,19 +25,25 @@
   X(D, 1)                    \
   X(u, 1)                    \
   X(jc, SPART_JC)            \
+  X(jp, 2 * SPART_JP)        \
   X(Xrot, 9)                 \
   X(Xpos, 3)                 \
-  X(bv, 6)                   \
-  X(ba, 6)                   \
-  X(bf, 6)                   \
-  X(bR, 9)                   \
+  X(bQ, 18)                  \
+  X(brho, 6)                 \
+  X(bv, 12)                  \
+  X(ba, 12)                  \
+  X(bf, 12)                  \
+  X(bR, 18)                  \
   X(xS0, 6)
 
 
 spart_data *spart_data_new(const spart_model *m) {
   size_t nb = (size_t)m->nb, nwork = 6 * (6 + (size_t)m->nq) + 6 * nb + 36;
   size_t n = nwork;
-#define X(name, stride) n += (stride)*nb;
+/* every array at a multiple of 16 bytes from the block, which calloc aligns to 16: the pairs of
+   spart_rnea_pair */
+#define ROUND2(k) (((k) + 1) & ~(size_t)1)
+#define X(name, stride) n += ROUND2((stride)*nb);
   SPART_DATA_ARRAYS(X)
 #undef X
 
@@ -52,11 +58,11 @@ spart_data *spart_data_new(const spart_model *m) {
   d->nq = m->nq;
 #define X(name, stride) \
   d->name = p;          \
-  p += (stride)*nb;
+  p += ROUND2((stride)*nb);
   SPART_DATA_ARRAYS(X)
 #undef X
   d->work = p;
-  spart_joint_constants(m, d->jc);
+  spart_joint_constants(m, d);
   return d;
 }
 

@@ -71,7 +71,8 @@ static void axis_frame(double A[9], const double a[3]) {
 }
 
 
-void spart_joint_constants(const spart_model *m, double *jc) {
+void spart_joint_constants(const spart_model *m, spart_data *d) {
+  double *jc = d->jc;
   /* the base: F_0 is its CoM frame */
   memset(jc, 0, SPART_JC * sizeof(double));
   for (int k = 0; k < 3; k++) {
@@ -138,6 +139,19 @@ void spart_joint_constants(const spart_model *m, double *jc) {
     spu_rotsym3(c + JC_IC, c + JC_CR, m->body_inertia + 6 * i);
     spu_inertbody(c + JC_IO, m->body_mass[i], c + JC_IC);
     spu_inertshift(c + JC_IO, c + JC_IO, c + JC_C);
+  }
+
+  /* spart_rnea_pair's: T, r, c, Ic (the base's own inertia), mass and armature, each twice */
+  for (int i = 0; i < m->nb; i++) {
+    const double *c = jc + SPART_JC * i;
+    double v[SPART_JP], *jp = d->jp + 2 * SPART_JP * i;
+    memcpy(v + SPART_JP_T, c + JC_T, 15 * sizeof(double)); /* T, r, c */
+    memcpy(v + SPART_JP_IC, i ? c + JC_IC : m->body_inertia, 6 * sizeof(double));
+    v[SPART_JP_M] = m->body_mass[i];
+    v[SPART_JP_ARM] = m->jnt_armature[i];
+    for (int k = 0; k < SPART_JP; k++) {
+      jp[2 * k] = jp[2 * k + 1] = v[k];
+    }
   }
 }
 

@@ -60,6 +60,11 @@ struct spart_reader {
   unsigned has;   /* the fields of the CSV columns */
   int *pass;      /* indices of pass-through columns */
   int npass;
+  /* a CSV record held while the next is read (spart_reader_hold): its state, line and cells */
+  spart_state hst;
+  double *hbuf;
+  char *hline;
+  size_t hlen, *hcell;
 };
 
 /* an output field: name, values, dims (-1 for none) */
@@ -124,18 +129,28 @@ static const char *printable(char out[200], const char *s, size_t n) {
 /* ---- the state record ---- */
 
 /* size the state for model m; defaults are set by state_reset */
+/* the state's arrays in buf (4 nq + 6 nb doubles) */
+static void state_carve(spart_state *st, double *buf, const spart_model *m) {
+  size_t nq = (size_t)m->nq;
+  st->qm = buf;
+  st->um = st->qm + nq;
+  st->umdot = st->um + nq;
+  st->taum = st->umdot + nq;
+  st->wF = st->taum + nq;
+}
+
+
 static int state_init(spart_reader *rd, const spart_model *m) {
-  size_t nq = (size_t)m->nq, nb = (size_t)m->nb;
+  size_t n = 4 * (size_t)m->nq + 6 * (size_t)m->nb + 1;
   free(rd->stbuf);
-  rd->stbuf = malloc((4 * nq + 6 * nb + 1) * sizeof(double));
-  if (!rd->stbuf) {
+  free(rd->hbuf);
+  rd->stbuf = malloc(n * sizeof(double));
+  rd->hbuf = malloc(n * sizeof(double));
+  if (!rd->stbuf || !rd->hbuf) {
     return -1;
   }
-  rd->st.qm = rd->stbuf;
-  rd->st.um = rd->st.qm + nq;
-  rd->st.umdot = rd->st.um + nq;
-  rd->st.taum = rd->st.umdot + nq;
-  rd->st.wF = rd->st.taum + nq;
+  state_carve(&rd->st, rd->stbuf, m);
+  state_carve(&rd->hst, rd->hbuf, m);
   rd->stm = m;
   return 0;
 }
@@ -214,10 +229,12 @@ void spart_reader_free(spart_reader *rd) {
   free(rd->colname);
   free(rd->cols);
   free(rd->cell);
+  free(rd->hcell);
   free(rd->pass);
   free(rd->buf);
   free(rd->rec);
   free(rd->stbuf);
+  free(rd->hbuf);
   spart_model_free(rd->own);
   free(rd);
 }
@@ -651,10 +668,11 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
   }
   int n = csv_split(rd, 0);
   rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
+  rd->hcell = malloc(2 * (size_t)n * sizeof(size_t));
   rd->cols = calloc((size_t)n, sizeof(column));
   rd->colname = calloc((size_t)n, sizeof(char *));
   rd->pass = malloc((size_t)n * sizeof(int));
-  if (!rd->cell || !rd->cols || !rd->colname || !rd->pass) {
+  if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass) {
     return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
   }
   rd->ncol = n;
@@ -854,6 +872,54 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
     *st = &rd->st;
   }
   return r;
+}
+
+
+int spart_reader_ready(const spart_reader *rd) {
+  /* a CSV row after the header, whole in the block: reading it moves nothing in the block */
+  if (rd->format != SPART_FMT_CSV || !rd->started || rd->pending || rd->dead ||
+      rd->bpos >= rd->bend) {
+    return 0;
+  }
+  const char *p = rd->buf + rd->bpos, *nl = memchr(p, '\n', rd->bend - rd->bpos);
+  return nl && nl > p && *p != '#' && *p != '\r';
+}
+
+
+spart_state *spart_reader_hold(spart_reader *rd) {
+  /* the values to the held state (its arrays stay its own), the cells swapped: the next row's
+     go to the other array */
+  double *qm = rd->hst.qm, *um = rd->hst.um, *umdot = rd->hst.umdot, *taum = rd->hst.taum;
+  double *wF = rd->hst.wF;
+  size_t n = 4 * (size_t)rd->stm->nq + 6 * (size_t)rd->stm->nb;
+  rd->hst = rd->st;
+  rd->hst.qm = qm;
+  rd->hst.um = um;
+  rd->hst.umdot = umdot;
+  rd->hst.taum = taum;
+  rd->hst.wF = wF;
+  memcpy(rd->hbuf, rd->stbuf, n * sizeof(double));
+  size_t *c = rd->cell;
+  rd->cell = rd->hcell;
+  rd->hcell = c;
+  rd->hline = rd->line;
+  rd->hlen = rd->len;
+  return &rd->hst;
+}
+
+
+void spart_reader_swap(spart_reader *rd) {
+  size_t *c = rd->cell, len = rd->len;
+  char *line = rd->line;
+  int l = rd->st.line;
+  rd->cell = rd->hcell;
+  rd->hcell = c;
+  rd->line = rd->hline;
+  rd->hline = line;
+  rd->len = rd->hlen;
+  rd->hlen = len;
+  rd->st.line = rd->hst.line;
+  rd->hst.line = l;
 }
 
 

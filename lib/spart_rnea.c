@@ -6,28 +6,73 @@
 #include "spu.h"
 
 
+/* Two records at once: every quantity of the passes is a pair of doubles, one for each record
+   (GCC's vector types: one SSE2 instruction does both), the model's constants pairs of the same
+   value (d->jp).  Each lane does exactly the operations a record alone would, so a record's
+   results do not depend on what it is paired with. */
+typedef double v2 __attribute__((vector_size(16)));
+#define RNEA_INLINE static inline __attribute__((always_inline))
+
+/* a pair from the values of two records, 0 where a record gives none */
+RNEA_INLINE v2 pair(const double *a, const double *b, int k) {
+  return (v2){a ? a[k] : 0, b ? b[k] : 0};
+}
+
+
+RNEA_INLINE void cross2(v2 r[3], const v2 a[3], const v2 b[3]) {
+  r[0] = a[1] * b[2] - a[2] * b[1];
+  r[1] = a[2] * b[0] - a[0] * b[2];
+  r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+
+/* r = R' v, r = R v */
+RNEA_INLINE void mulmtv2(v2 r[3], const v2 R[9], const v2 v[3]) {
+  r[0] = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
+  r[1] = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
+  r[2] = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
+}
+
+
+RNEA_INLINE void mulmv2(v2 r[3], const v2 R[9], const v2 v[3]) {
+  r[0] = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
+  r[1] = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
+  r[2] = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
+}
+
+
+/* r = I v for a symmetric I (6: xx yy zz xy xz yz) */
+RNEA_INLINE void mulsv2(v2 r[3], const v2 I[6], const v2 v[3]) {
+  r[0] = I[0] * v[0] + I[3] * v[1] + I[4] * v[2];
+  r[1] = I[3] * v[0] + I[1] * v[1] + I[5] * v[2];
+  r[2] = I[4] * v[0] + I[5] * v[1] + I[2] * v[2];
+}
+
+
 /* the Newton-Euler force of a body at its CoM, c from its frame's origin, in its frame: the
    velocity-product and acceleration parts [Ic alpha + w x Ic w; m (ac + w x vc)] (Featherstone's
    I a + v x* I v), with vc, ac the velocity and acceleration [w; v], [alpha; a] at the origin
    moved to the CoM (v + w x c); when c is NULL the origin is the CoM */
-static void body_force(double f[6], const double I[6], double mass, const double c[3],
-                       const double v[6], const double a[6]) {
-  double Iw[3], wIw[3], wv[3], vc[3], ac[3];
-  memcpy(vc, v + 3, sizeof vc);
-  memcpy(ac, a + 3, sizeof ac);
+RNEA_INLINE void body_force(v2 f[6], const v2 I[6], v2 mass, const v2 *c, const v2 v[6],
+                            const v2 a[6]) {
+  v2 Iw[3], wIw[3], wv[3], vc[3], ac[3];
+  for (int k = 0; k < 3; k++) {
+    vc[k] = v[3 + k];
+    ac[k] = a[3 + k];
+  }
   if (c) {
-    double wc[3], alc[3];
-    spu_cross(wc, v, c);
-    spu_cross(alc, a, c);
+    v2 wc[3], alc[3];
+    cross2(wc, v, c);
+    cross2(alc, a, c);
     for (int k = 0; k < 3; k++) {
       vc[k] += wc[k];
       ac[k] += alc[k];
     }
   }
-  spu_mulsv3(f, I, a);
-  spu_mulsv3(Iw, I, v);
-  spu_cross(wIw, v, Iw);
-  spu_cross(wv, v, vc);
+  mulsv2(f, I, a);
+  mulsv2(Iw, I, v);
+  cross2(wIw, v, Iw);
+  cross2(wv, v, vc);
   for (int k = 0; k < 3; k++) {
     f[k] += wIw[k];
     f[3 + k] = mass * (ac[k] + wv[k]);
@@ -35,11 +80,12 @@ static void body_force(double f[6], const double I[6], double mass, const double
 }
 
 
-/* f -= the external wrench wF_i (inertial frame, at the CoM) seen in the frame R */
-static void sub_wrench(double f[6], const double R[9], const double wF[6]) {
-  double w[3];
+/* f -= the external wrenches wF (inertial frame, at the CoM; a record without: 0) seen in the
+   frame R */
+static void sub_wrench(v2 f[6], const v2 R[9], const double *wa, const double *wb) {
   for (int h = 0; h < 6; h += 3) {
-    spu_mulmtv3(w, R, wF + h);
+    v2 w[3], in[3] = {pair(wa, wb, h), pair(wa, wb, h + 1), pair(wa, wb, h + 2)};
+    mulmtv2(w, R, in);
     for (int k = 0; k < 3; k++) {
       f[h + k] -= w[k];
     }
@@ -49,79 +95,144 @@ static void sub_wrench(double f[6], const double R[9], const double wF[6]) {
 
 /* res = X m: a motion vector [w; v] of the parent at its frame's origin, moved to the child's
    origin rho away (parent frame) and turned into the child's frame Q: [Q' w; Q' (v + w x rho)] */
-static void motion_down(double res[6], const double Q[9], const double rho[3], const double m[6]) {
-  double wr[3], v[3];
-  spu_cross(wr, m, rho);
+RNEA_INLINE void motion_down(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 m[6]) {
+  v2 wr[3], v[3];
+  cross2(wr, m, rho);
   for (int k = 0; k < 3; k++) {
     v[k] = m[3 + k] + wr[k];
   }
-  spu_mulmtv3(res, Q, m);
-  spu_mulmtv3(res + 3, Q, v);
+  mulmtv2(res, Q, m);
+  mulmtv2(res + 3, Q, v);
 }
 
 
-void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                const double *u0, const double *um, const double *u0dot, const double *umdot,
-                const double *wF, const double *gravity, double *tau) {
-  double *v0 = d->bv, *a0 = d->ba, g0[3] = {0, 0, 0}, wv[3];
+/* res = X' f: a force of the child seen in the parent's frame at its origin:
+   [Q n + rho x Q f; Q f] */
+RNEA_INLINE void force_up(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 f[6]) {
+  v2 rf[3];
+  mulmv2(res, Q, f);
+  mulmv2(res + 3, Q, f + 3);
+  cross2(rf, rho, res + 3);
+  for (int k = 0; k < 3; k++) {
+    res[k] += rf[k];
+  }
+}
+
+
+/* the joint transform of body i (spart_xup) for both records, K its constants, qa and qb the
+   joint's values (the same when same) */
+RNEA_INLINE void xup2(int type, const v2 *K, double qa, double qb, int same, v2 Q[9], v2 rho[3]) {
+  const v2 *T = K + SPART_JP_T, *r = K + SPART_JP_R;
+  for (int k = 0; k < 3; k++) {
+    rho[k] = r[k];
+  }
+  if (type == SPART_JNT_REVOLUTE) {
+    double sa, ca, sb, cb;
+    spu_sincos(qa, &sa, &ca);
+    if (same) {
+      sb = sa;
+      cb = ca;
+    } else {
+      spu_sincos(qb, &sb, &cb);
+    }
+    v2 sq = {sa, sb}, cq = {ca, cb};
+    for (int k = 0; k < 9; k += 3) {
+      Q[k] = cq * T[k] + sq * T[k + 1];
+      Q[k + 1] = cq * T[k + 1] - sq * T[k];
+      Q[k + 2] = T[k + 2];
+    }
+    return;
+  }
+  for (int k = 0; k < 9; k++) {
+    Q[k] = T[k];
+  }
+  if (type == SPART_JNT_PRISMATIC) {
+    v2 q = {qa, qb};
+    for (int k = 0; k < 3; k++) {
+      rho[k] += q * T[3 * k + 2];
+    }
+  }
+}
+
+
+void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+                     const double *gravity, double *const tau[]) {
+  const spart_rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
+  const v2 *JP = (const v2 *)d->jp;
+  v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ;
+  v2 *XR = (v2 *)d->brho, *RR = (v2 *)d->bR, R0[9], g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
+  int wrench = x->wF || y->wF;
+  for (int k = 0; k < 9; k++) {
+    R0[k] = (v2){x->R0[k], y->R0[k]};
+  }
 
   /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g) - w0 x v0]
      (spatial, with gravity as an acceleration of the base, Featherstone RBDA 5.3) */
-  memset(v0, 0, 6 * sizeof(double));
-  memset(a0, 0, 6 * sizeof(double));
-  if (u0) {
-    memcpy(v0, u0, 3 * sizeof(double));
-    spu_mulmtv3(v0 + 3, R0, u0 + 3);
+  for (int k = 0; k < 3; k++) {
+    V[k] = pair(x->u0, y->u0, k);
+    A[k] = pair(x->u0dot, y->u0dot, k);
+    V[3 + k] = A[3 + k] = (v2){0, 0};
   }
-  if (u0dot) {
-    memcpy(a0, u0dot, 3 * sizeof(double));
-    spu_mulmtv3(a0 + 3, R0, u0dot + 3);
+  if (x->u0 || y->u0) {
+    v2 u[3] = {pair(x->u0, y->u0, 3), pair(x->u0, y->u0, 4), pair(x->u0, y->u0, 5)};
+    mulmtv2(V + 3, R0, u);
+  }
+  if (x->u0dot || y->u0dot) {
+    v2 u[3] = {pair(x->u0dot, y->u0dot, 3), pair(x->u0dot, y->u0dot, 4),
+               pair(x->u0dot, y->u0dot, 5)};
+    mulmtv2(A + 3, R0, u);
   }
   if (gravity) {
-    spu_mulmtv3(g0, R0, gravity);
+    v2 g[3] = {{gravity[0], gravity[0]}, {gravity[1], gravity[1]}, {gravity[2], gravity[2]}};
+    mulmtv2(g0, R0, g);
   }
-  spu_cross(wv, v0, v0 + 3);
+  cross2(wv, V, V + 3);
   for (int k = 0; k < 3; k++) {
-    a0[3 + k] -= g0[k] + wv[k];
+    A[3 + k] -= g0[k] + wv[k];
   }
-  body_force(d->bf, m->body_inertia, m->body_mass[0], NULL, v0, a0);
-  if (wF) {
-    memcpy(d->bR, R0, 9 * sizeof(double));
-    sub_wrench(d->bf, R0, wF);
+  body_force(F, JP + SPART_JP_IC, JP[SPART_JP_M], NULL, V, A);
+  if (wrench) {
+    memcpy(RR, R0, sizeof R0);
+    sub_wrench(F, R0, x->wF, y->wF);
   }
 
-  /* forward pass in the joint frames F_i (spart_xup), S = e_z (revolute) or [0; e_z]
-     (prismatic): v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1),
-     then the Newton-Euler force at the CoM moved to F_i's origin */
-  spart_xup(m, d, qm);
+  /* forward pass in the joint frames F_i (spart_joint_constants), S = e_z (revolute) or
+     [0; e_z] (prismatic): v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA
+     table 5.1), then the Newton-Euler force at the CoM moved to F_i's origin */
   for (int i = 1; i < m->nb; i++) {
     int p = m->body_parent[i], j = m->jnt_qadr[i], type = m->jnt_type[i];
-    const double *com = d->jc + SPART_JC * i + SPART_JC_C, *Ic = d->jc + SPART_JC * i + SPART_JC_IC;
-    const double *Q = d->Xrot + 9 * i, *rho = d->Xpos + 3 * i;
-    double *restrict v = d->bv + 6 * i, *restrict a = d->ba + 6 * i;
-    double qd = j >= 0 && um ? um[j] : 0, qdd = j >= 0 && umdot ? umdot[j] : 0;
-    motion_down(v, Q, rho, d->bv + 6 * p);
-    motion_down(a, Q, rho, d->ba + 6 * p);
-    if (type == SPART_JNT_REVOLUTE) {
-      v[2] += qd;
-      a[2] += qdd;
-      a[0] += v[1] * qd;
-      a[1] -= v[0] * qd;
-      a[3] += v[4] * qd;
-      a[4] -= v[3] * qd;
-    } else if (type == SPART_JNT_PRISMATIC) {
-      v[5] += qd;
-      a[5] += qdd;
-      a[3] += v[1] * qd;
-      a[4] -= v[0] * qd;
+    const v2 *K = JP + SPART_JP * i, *com = K + SPART_JP_C;
+    v2 *Q = XQ + 9 * i, *rho = XR + 3 * i, *v = V + 6 * i, *a = A + 6 * i, *f = F + 6 * i, nc[3];
+    xup2(type, K, j >= 0 ? x->qm[j] : 0, j >= 0 ? y->qm[j] : 0, n == 1, Q, rho);
+    motion_down(v, Q, rho, V + 6 * p);
+    motion_down(a, Q, rho, A + 6 * p);
+    if (j >= 0) {
+      v2 qd = pair(x->um, y->um, j), qdd = pair(x->umdot, y->umdot, j);
+      if (type == SPART_JNT_REVOLUTE) {
+        v[2] += qd;
+        a[2] += qdd;
+        a[0] += v[1] * qd;
+        a[1] -= v[0] * qd;
+        a[3] += v[4] * qd;
+        a[4] -= v[3] * qd;
+      } else {
+        v[5] += qd;
+        a[5] += qdd;
+        a[3] += v[1] * qd;
+        a[4] -= v[0] * qd;
+      }
     }
-    double *f = d->bf + 6 * i, nc[3];
-    body_force(f, Ic, m->body_mass[i], com, v, a);
-    if (wF) {
-      spu_mulmm3(d->bR + 9 * i, d->bR + 9 * p, Q);
-      sub_wrench(f, d->bR + 9 * i, wF + 6 * i);
+    body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
+    if (wrench) {
+      v2 *R = RR + 9 * i, *Rp = RR + 9 * p;
+      for (int r = 0; r < 3; r++) {
+        for (int c = 0; c < 3; c++) {
+          R[3 * r + c] = Rp[3 * r] * Q[c] + Rp[3 * r + 1] * Q[3 + c] + Rp[3 * r + 2] * Q[6 + c];
+        }
+      }
+      sub_wrench(f, R, x->wF ? x->wF + 6 * i : NULL, y->wF ? y->wF + 6 * i : NULL);
     }
-    spu_cross(nc, com, f + 3);
+    cross2(nc, com, f + 3);
     for (int k = 0; k < 3; k++) {
       f[k] += nc[k];
     }
@@ -130,19 +241,38 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
   /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {
     int p = m->body_parent[i], j = m->jnt_qadr[i];
-    const double *f = d->bf + 6 * i;
-    double *fp = d->bf + 6 * p, fx[6];
+    const v2 *f = F + 6 * i;
+    v2 *fp = F + 6 * p, fx[6];
     if (j >= 0) {
-      tau[6 + j] = f[spart_s_index(m, i)] + m->jnt_armature[i] * (umdot ? umdot[j] : 0);
+      v2 t = f[spart_s_index(m, i)] + JP[SPART_JP * i + SPART_JP_ARM] * pair(x->umdot, y->umdot, j);
+      tau[0][6 + j] = t[0];
+      if (n > 1) {
+        tau[1][6 + j] = t[1];
+      }
     }
-    spu_fparent(fx, d->Xrot + 9 * i, d->Xpos + 3 * i, f);
+    force_up(fx, XQ + 9 * i, XR + 3 * i, f);
     for (int k = 0; k < 6; k++) {
       fp[k] += fx[k];
     }
   }
 
-  /* base: tau0 = [torque (base frame); R0 force] */
-  spu_rotlin(tau, R0, d->bf);
+  /* base: tau0 = [torque (base frame); R0 force] (spu_rotlin) */
+  v2 f0[3];
+  mulmv2(f0, R0, F + 3);
+  for (int l = 0; l < n; l++) {
+    for (int k = 0; k < 3; k++) {
+      tau[l][k] = F[k][l];
+      tau[l][3 + k] = f0[k][l];
+    }
+  }
+}
+
+
+void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                const double *u0, const double *um, const double *u0dot, const double *umdot,
+                const double *wF, const double *gravity, double *tau) {
+  spart_rnea_in in = {R0, qm, u0, um, u0dot, umdot, wF};
+  spart_rnea_pair(m, d, 1, &in, gravity, &tau);
 }
 
 
@@ -155,7 +285,8 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
   spart_rnea(m, d, R0, qm, u0, um, NULL, umdot, wF, gravity, tau);
 
   /* base inertia H0 = B' IC_0 B of the whole system */
-  spart_composite(m, d); /* the joint transforms of spart_rnea */
+  spart_xup(m, d, qm);
+  spart_composite(m, d);
   spart_base_inertia(m, d, R0, H0);
 
   /* u0dot = -H0 \ tau0 so that the base needs no force (SPART Floating_ID) */

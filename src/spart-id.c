@@ -19,12 +19,25 @@ static const spart_tool tool = {
     "tau0,taum,u0dot"};
 
 
+/* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */
+static void put(spart_session *s, int k) {
+  const double *tau = s->buf[k];
+  const int nq = s->m->nq;
+  if (s->o.floating) {
+    spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
+    spart_put(s->wr, "u0dot", tau, 6, -1, -1);
+    return;
+  }
+  spart_put(s->wr, "tau0", tau, 6, -1, -1);
+  spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
+}
+
+
 /* forces of one record */
 static int compute(spart_session *s) {
   const spart_state *st = s->st;
-  const int nq = s->m->nq;
   const double *wF = (st->has & SPART_READS_WRENCH) ? st->wF : NULL; /* none: no work for them */
-  double *tau = spart_session_buf(s, 0, 6 + (size_t)nq);
+  double *tau = spart_session_buf(s, 0, 6 + (size_t)s->m->nq);
   if (!tau) {
     return -1;
   }
@@ -38,22 +51,37 @@ static int compute(spart_session *s) {
     spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot, wF, s->gravity,
                tau);
   }
-
-  /* the drive train's friction opposes the joint velocities */
   if (!s->o.no_friction) {
-    spart_friction(s->m, st->um, 1, tau + 6);
+    spart_friction(s->m, st->um, 1, tau + 6); /* the drive train's opposes the joint velocities */
   }
-  if (s->o.floating) {
-    spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
-    spart_put(s->wr, "u0dot", tau, 6, -1, -1);
-    return 0;
+  put(s, 0);
+  return 0;
+}
+
+
+/* forces of two records together (rows of a trajectory): a and the current one */
+static int both(spart_session *s, const spart_state *a) {
+  const spart_state *st[2] = {a, s->st};
+  size_t n = 6 + (size_t)s->m->nq;
+  double *tau[2] = {spart_session_buf(s, 0, n), spart_session_buf(s, 1, n)};
+  spart_rnea_in in[2];
+  if (s->o.floating || !tau[0] || !tau[1]) {
+    return -1; /* each alone */
   }
-  spart_put(s->wr, "tau0", tau, 6, -1, -1);
-  spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
+  for (int k = 0; k < 2; k++) {
+    const double *wF = (st[k]->has & SPART_READS_WRENCH) ? st[k]->wF : NULL;
+    in[k] = (spart_rnea_in){st[k]->R0, st[k]->qm, st[k]->u0, st[k]->um, st[k]->u0dot,
+                            st[k]->umdot, wF};
+  }
+  spart_rnea_pair(s->m, s->d, 2, in, s->gravity, tau);
+  for (int k = 0; k < 2 && !s->o.no_friction; k++) {
+    spart_friction(s->m, st[k]->um, 1, tau[k] + 6);
+  }
   return 0;
 }
 
 
 int main(int argc, char **argv) {
-  return spart_run(&tool, argc, argv, compute);
+  static const spart_pairs pairs = {both, put};
+  return spart_run_pairs(&tool, argc, argv, compute, &pairs);
 }

@@ -233,3 +233,67 @@ URDF
   [ "${#lines[@]}" -eq 2 ]
   [ "$stderr" = "spart-kin: <stdin>:3: column 'qm_2': '5\\x00' is not a finite number" ]
 }
+
+@test "rows read two at a time give the outputs and errors of records read one at a time" {
+  # spart-id computes two CSV rows together when both are in the input block; JSON records are
+  # always one at a time.  Bad rows (a moving base with --fixed-base, a result that overflows)
+  # are the second of a pair and the first of one.
+  cd "$BATS_TEST_TMPDIR"
+  python3 - <<'PY'
+import json, math
+rows = []
+for r in range(11):
+    q = [math.sin(0.3 * r + k) for k in range(7)]
+    u = [math.cos(0.2 * r + k) for k in range(7)]
+    a = [0.1 * r - 0.05 * k for k in range(7)]
+    u0 = [0.0] * 6
+    if r == 3:
+        u0[1] = 0.5          # --fixed-base: the base may not move
+    if r == 6:
+        u = [1e200] * 7      # forces that overflow
+    rows.append((q, u, a, u0))
+with open("s.csv", "w") as f:
+    f.write(",".join(["t"] + [f"qm_{k}" for k in range(1, 8)] + [f"um_{k}" for k in range(1, 8)]
+                     + [f"umdot_{k}" for k in range(1, 8)] + [f"u0_{k}" for k in range(1, 7)]) + "\n")
+    for r, (q, u, a, u0) in enumerate(rows):
+        f.write(",".join([str(r)] + [repr(x) for x in q + u + a + u0]) + "\n")
+with open("s.json", "w") as f:
+    for q, u, a, u0 in rows:
+        f.write(json.dumps({"qm": q, "um": u, "umdot": a, "u0": u0}) + "\n")
+PY
+  for g in "" "--gravity 0,0,-9.81" "--no-friction"; do
+    run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base -k -o csv $g < s.csv
+    [ "$status" -eq 1 ]
+    cut -d, -f2- <<< "$output" > csv.out
+    printf '%s\n' "${stderr_lines[@]}" > csv.err
+    run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base -k -o csv $g < s.json
+    [ "$status" -eq 1 ]
+    printf '%s\n' "$output" > json.out
+    printf '%s\n' "${stderr_lines[@]}" > json.err
+    cmp csv.out json.out
+    [ "$(wc -l < csv.out)" -eq 10 ] # the header and 9 good rows
+    # the same messages, in the same order, on CSV lines one more (the header)
+    [ "$(cut -d: -f4- csv.err)" = "$(cut -d: -f4- json.err)" ]
+    [ "$(grep -c . csv.err)" -eq 3 ]
+    [ "$(grep '<stdin>' csv.err | cut -d: -f3 | tr '\n' ' ')" = "5 8 " ]
+    [ "$(grep '<stdin>' json.err | cut -d: -f3 | tr '\n' ' ')" = "4 7 " ]
+  done
+  # without --keep-going the run stops at the first bad row, the first or the second of a pair
+  run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base -o csv < s.csv
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 4 ] # the header and rows 0, 1, 2
+  [ "$stderr" = "spart-id: <stdin>:5: --fixed-base: u0 and u0dot must be zero" ]
+  run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" -o csv < s.csv
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 7 ] # the header and rows 0 to 5
+  [ "$stderr" = "spart-id: <stdin>:8: result tau0 is not finite" ]
+  # --floating computes each row alone, the same
+  run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" --floating -k -o csv < s.csv
+  [ "$status" -eq 1 ]
+  cut -d, -f2- <<< "$output" > csv.out
+  run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf" --floating -k -o csv < s.json
+  [ "$status" -eq 1 ]
+  printf '%s\n' "$output" > json.out
+  cmp csv.out json.out
+  [ "$(wc -l < csv.out)" -eq 11 ]
+}
