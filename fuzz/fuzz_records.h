@@ -52,6 +52,43 @@ static void fuzz_check_state(const spart_state *st, const spart_model *m) {
 
 
 /* own: the model comes with the first record ("robot"), as without -m; else fuzz_m */
+/* put and write a record as spart-kin does (pos: rJ, rL, r_com) */
+static void fuzz_kin(spart_writer *wr, spart_reader *rd, const spart_model *m, spart_data *d,
+                     const spart_state *st, double *pos) {
+  int n = m->nb - 1;
+  spart_err err = {0};
+  spart_fk(m, d, st->R0, st->r0, st->qm);
+  spart_velocity(m, d, st->u0, st->um);
+  spart_positions(m, d, pos, pos + 3 * n, pos + 6 * n);
+  spart_put(wr, "qm", st->qm, m->nq, -1, -1);
+  spart_put(wr, "rL", pos + 3 * n, n, 3, -1);
+  spart_put(wr, "r_com", pos + 6 * n, 3, -1, -1);
+  if (spart_emit(wr, rd, &err) != 0) {
+    fuzz_check_err(&err);
+  }
+}
+
+
+/* two records' inverse dynamics together are each one's alone, bit for bit (NaN for NaN) */
+static void fuzz_pair(const spart_model *m, spart_data *d, const spart_state *a,
+                      const spart_state *b) {
+  size_t nv = 6 + (size_t)m->nq;
+  double *t = malloc(4 * nv * sizeof(double)), *out[2] = {t, t + nv};
+  FUZZ_CHECK(t != NULL, "out of memory");
+  spart_rnea_in in[2] = {{a->R0, a->qm, a->u0, a->um, a->u0dot, a->umdot, a->wF},
+                         {b->R0, b->qm, b->u0, b->um, b->u0dot, b->umdot, b->wF}};
+  spart_rnea_pair(m, d, 2, in, NULL, out);
+  spart_rnea(m, d, a->R0, a->qm, a->u0, a->um, a->u0dot, a->umdot, a->wF, NULL, t + 2 * nv);
+  spart_rnea(m, d, b->R0, b->qm, b->u0, b->um, b->u0dot, b->umdot, b->wF, NULL, t + 3 * nv);
+  for (size_t k = 0; k < 2 * nv; k++) {
+    double x = t[k], y = t[2 * nv + k];
+    FUZZ_CHECK(x == y || (isnan(x) && isnan(y)), "a pair's force %zu: %g alone, %g paired", k, y,
+               x);
+  }
+  free(t);
+}
+
+
 static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, int own) {
   FILE *in = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
   spart_model *model = own ? NULL : fuzz_m;
@@ -99,20 +136,35 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
     }
     fuzz_check_state(st, m);
 
-    /* compute and write as spart-kin does */
-    int n = m->nb - 1;
+    /* compute and write as spart-kin does; with the next row whole in the block, as
+       spart_run_pairs does: that row read while this one is held, both written in order */
     if (!pos) {
-      pos = malloc((6 * (size_t)n + 3) * sizeof(double)); /* m stays the same from here on */
+      pos = malloc((6 * (size_t)m->nb + 3) * sizeof(double)); /* m stays the same from here */
       FUZZ_CHECK(pos != NULL, "out of memory");
     }
-    spart_fk(m, d, st->R0, st->r0, st->qm);
-    spart_velocity(m, d, st->u0, st->um);
-    spart_positions(m, d, pos, pos + 3 * n, pos + 6 * n);
-    spart_put(wr, "qm", st->qm, m->nq, -1, -1);
-    spart_put(wr, "rL", pos + 3 * n, n, 3, -1);
-    spart_put(wr, "r_com", pos + 6 * n, 3, -1, -1);
-    if (spart_emit(wr, rd, &err) != 0) {
-      fuzz_check_err(&err);
+    if (!spart_reader_ready(rd)) {
+      fuzz_kin(wr, rd, m, d, st, pos);
+      continue;
+    }
+    spart_state *a = spart_reader_hold(rd), *b = NULL;
+    spart_err berr = {0};
+    int rb = spart_read(rd, &m, &b, &berr);
+    FUZZ_CHECK(++calls <= size + 2, "%zu calls to spart_read on %zu bytes", calls, size);
+    FUZZ_CHECK(rb <= 0 || (b != NULL && m == model), "spart_read returned %d", rb);
+    if (rb == 1) {
+      fuzz_check_state(b, m);
+      fuzz_pair(m, d, a, b);
+    }
+    spart_reader_swap(rd);
+    fuzz_kin(wr, rd, m, d, a, pos);
+    spart_reader_swap(rd);
+    if (rb == 1) {
+      fuzz_kin(wr, rd, m, d, b, pos);
+    } else if (rb < 0) {
+      fuzz_check_err(&berr);
+      if (rb != -SPART_EDATA) {
+        break;
+      }
     }
   }
   if (own) {
