@@ -52,6 +52,12 @@ check 0 '{"qm": [1,2,3,4,5,6], "um": [1,-1,0,1,2,3], "taum": [1,2,3,4,5,6]}' "$b
 check 1 '{"qm": [1]}' "$bin/spart-id" -m "$m"
 check 1 '{"qm": [1, 2,}' "$bin/spart-kin" -m "$m" -k
 check 1 "$(printf 'time,qm_1,qm_2,qm_3\n1,2,3,4\n1,2')" "$bin/spart-kin" -m models/SC_3DoF.urdf -o csv
+# CSV rows read two at a time by spart-id, a bad row the second of a pair and one the first
+rows=$(printf 't,qm_1,qm_2,qm_3,um_1,um_2,um_3,u0_1,u0_2,u0_3,u0_4,u0_5,u0_6\n%s\n%s\n%s\n%s\n%s' \
+  0,1,2,3,1,1,1,0,0,0,0,0,0 1,1,2,3,1,1,1,0.5,0,0,0,0,0 2,1,2,3,1e300,1,1,0,0,0,0,0,0 \
+  3,1,2,3,1,1,1,0,0,0,0,0,0 4,1,2,3,1,1,1,0,0,0,0,0,0)
+check 1 "$rows" "$bin/spart-id" -m models/SC_3DoF.urdf --fixed-base -k -o csv
+check 1 "$rows" "$bin/spart-id" -m models/SC_3DoF.urdf --fixed-base -o csv
 check 1 '{}' "$bin/spart-jac" -m "$m" --link nosuch
 check 1 '{}' "$bin/spart-id" -m /nonexistent.urdf
 check 2 '{}' "$bin/spart-fd" --frobnicate
