@@ -53,6 +53,7 @@ done
 case " $targets " in *" urdf "*) cp models/*.urdf "$out/corpus/urdf/" ;; esac
 case " $targets " in
   *" model "*)
+    [ -x bin/urdf2robot ] || make -s bin/urdf2robot # run without make fuzz, on a fresh clone
     for f in models/*.urdf; do
       bin/urdf2robot "$f" > "$out/corpus/model/$(basename "$f" .urdf).json"
     done
