@@ -58,10 +58,6 @@ void spu_fshift(double res[6], const double f[6], const double d[3]);
 /* res = Omega * m, SPART's Omega = diag(skew(w), skew(w)): [w x m_w; w x m_v] */
 void spu_omega(double res[6], const double w[3], const double m[6]);
 
-/* res = v x m for motion vectors v = [w; u], m = [mw; mv]: [w x mw; w x mv + u x mw] (res may
-   alias neither) */
-void spu_crossm(double res[restrict 6], const double v[6], const double m[6]);
-
 /* res = X' f: a force [n; f] in a child frame seen in its parent's frame at the parent's origin,
    the child frame being Q (9) with its origin at rho (3) in the parent's: [Q n + rho x Q f; Q f]
    (res may alias neither) */

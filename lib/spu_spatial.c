@@ -31,17 +31,6 @@ void spu_fshift(double res[6], const double f[6], const double d[3]) {
 }
 
 
-void spu_crossm(double res[restrict 6], const double v[6], const double m[6]) {
-  double uw[3];
-  spu_cross(res, v, m);
-  spu_cross(res + 3, v, m + 3);
-  spu_cross(uw, v + 3, m);
-  for (int k = 0; k < 3; k++) {
-    res[3 + k] += uw[k];
-  }
-}
-
-
 void spu_fparent(double res[restrict 6], const double Q[9], const double rho[3], const double f[6]) {
   double rf[3];
   spu_mulmv3(res, Q, f);

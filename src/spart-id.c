@@ -21,8 +21,8 @@ static const spart_tool tool = {
 
 /* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */
 static void put(spart_session *s, int k) {
-  const double *tau = s->buf[k];
   const int nq = s->m->nq;
+  const double *tau = spart_session_buf(s, k, 6 + (size_t)nq);
   if (s->o.floating) {
     spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
     spart_put(s->wr, "u0dot", tau, 6, -1, -1);
@@ -33,27 +33,38 @@ static void put(spart_session *s, int k) {
 }
 
 
+/* the record's wrenches, or NULL when it gives none (no work for them) */
+static const double *wrenches(const spart_state *st) {
+  return (st->has & SPART_READS_WRENCH) ? st->wF : NULL;
+}
+
+
+/* the drive train's friction, opposing the joint velocities, unless --no-friction */
+static void friction(const spart_session *s, const spart_state *st, double *tau) {
+  if (!s->o.no_friction) {
+    spart_friction(s->m, st->um, 1, tau + 6);
+  }
+}
+
+
 /* forces of one record */
 static int compute(spart_session *s) {
   const spart_state *st = s->st;
-  const double *wF = (st->has & SPART_READS_WRENCH) ? st->wF : NULL; /* none: no work for them */
   double *tau = spart_session_buf(s, 0, 6 + (size_t)s->m->nq);
   if (!tau) {
     return -1;
   }
   if (s->o.floating) {
-    if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wF, s->gravity,
-                          tau + 6, tau) != 0) {
+    if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wrenches(st),
+                          s->gravity, tau + 6, tau) != 0) {
       spart_fail(s, "the base inertia is singular");
       return -1;
     }
   } else {
-    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot, wF, s->gravity,
-               tau);
+    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot, wrenches(st),
+               s->gravity, tau);
   }
-  if (!s->o.no_friction) {
-    spart_friction(s->m, st->um, 1, tau + 6); /* the drive train's opposes the joint velocities */
-  }
+  friction(s, st, tau);
   put(s, 0);
   return 0;
 }
@@ -69,14 +80,12 @@ static int both(spart_session *s, const spart_state *a) {
     return -1; /* each alone */
   }
   for (int k = 0; k < 2; k++) {
-    const double *wF = (st[k]->has & SPART_READS_WRENCH) ? st[k]->wF : NULL;
-    in[k] = (spart_rnea_in){st[k]->R0, st[k]->qm, st[k]->u0, st[k]->um, st[k]->u0dot,
-                            st[k]->umdot, wF};
+    in[k] = (spart_rnea_in){st[k]->R0,    st[k]->qm,    st[k]->u0,       st[k]->um,
+                            st[k]->u0dot, st[k]->umdot, wrenches(st[k])};
   }
   spart_rnea_pair(s->m, s->d, 2, in, s->gravity, tau);
-  for (int k = 0; k < 2 && !s->o.no_friction; k++) {
-    spart_friction(s->m, st[k]->um, 1, tau[k] + 6);
-  }
+  friction(s, st[0], tau[0]);
+  friction(s, st[1], tau[1]);
   return 0;
 }
 
