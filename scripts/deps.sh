@@ -1,5 +1,6 @@
 #!/bin/sh
-# deps.sh -- make sure the Debian packages spart needs are here.
+# deps.sh -- make sure the Debian packages spart needs are here: the one list of what the
+# build, the demo (scripts/demo.sh) and the tests (scripts/test.sh) run.
 # As root, installs the missing ones with apt-get; otherwise prints the command to run.
 set -eu
 
@@ -13,7 +14,13 @@ libcjson-dev:/usr/include/cjson/cJSON.h
 bats:/usr/bin/bats
 python3:/usr/bin/python3
 parallel:/usr/bin/parallel
+mandoc:/usr/bin/mandoc
+bsdextrautils:/usr/bin/col
 "
+# the tests check that they leave a git checkout's tree as they found it
+if [ -d "$(dirname "$0")/../.git" ] || [ -f "$(dirname "$0")/../.git" ]; then
+  need="$need git:/usr/bin/git"
+fi
 missing=""
 for entry in $need; do
   pkg=${entry%%:*}

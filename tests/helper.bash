@@ -5,6 +5,8 @@ bats_require_minimum_version 1.5.0
 TOP="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
 PATH="${SPART_BIN:-$TOP/bin}:$PATH"
 export LC_ALL=C
+# the Python checks must not leave tests/__pycache__ in the tree
+export PYTHONDONTWRITEBYTECODE=1
 MODELS="$TOP/models"
 REF="$BATS_TEST_DIRNAME/reference"
 
