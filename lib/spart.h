@@ -35,7 +35,7 @@ enum {
 /* what went wrong, filled by a failing call */
 typedef struct spart_err {
   int code;      /* 0, or a positive SPART_E* */
-  int line;      /* input line of the fault, 0 if none */
+  long long line; /* input line of the fault, 0 if none (64 bits: never wraps) */
   char msg[512]; /* lowercase, no final period */
 } spart_err;
 
@@ -402,7 +402,7 @@ typedef struct spart_state {
   double *taum;    /* (nq) joint forces */
   double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
   unsigned has;    /* bit (1 << SPART_F_*) for each field given */
-  int line;        /* input line where the record starts */
+  long long line;  /* input line where the record starts */
 } spart_state;
 
 typedef struct spart_reader spart_reader;
@@ -472,7 +472,7 @@ void spart_discard(spart_writer *wr);
 
 /* Print "prog: where:line: message" on stderr; where NULL drops "where:line: ", line 0 drops
    ":line".  A trailing newline is added. */
-void spart_cli_error(const char *prog, const char *where, int line, const char *fmt, ...)
+void spart_cli_error(const char *prog, const char *where, long long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Print "prog: message" and "Try 'prog --help'." on stderr; returns SPART_EXIT_USAGE. */

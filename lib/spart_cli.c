@@ -12,11 +12,11 @@
 #include "spart.h"
 
 
-void spart_cli_error(const char *prog, const char *where, int line, const char *fmt, ...) {
+void spart_cli_error(const char *prog, const char *where, long long line, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "%s: ", prog);
   if (where && line > 0) {
-    fprintf(stderr, "%s:%d: ", where, line);
+    fprintf(stderr, "%s:%lld: ", where, line);
   } else if (where) {
     fprintf(stderr, "%s: ", where);
   }
@@ -329,7 +329,7 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
 }
 
 
-static void bad_record(spart_session *s, int line, int code, const char *msg);
+static void bad_record(spart_session *s, long long line, int code, const char *msg);
 static int fixed_bad(const spart_session *s);
 
 
@@ -349,7 +349,8 @@ static void two(spart_session *s, int (*compute)(spart_session *s), const spart_
   spart_reader *rd = s->rd;
   spart_state *a = spart_reader_hold(rd);
   spart_err err; /* filled only on failure */
-  err.code = err.line = 0;
+  err.code = 0;
+  err.line = 0;
   err.msg[0] = 0;
   spart_model *m = s->m;
   int r = spart_read(rd, &m, &s->st, &err), bad = r == 1 && fixed_bad(s);
@@ -422,7 +423,7 @@ void spart_session_kinematics(spart_session *s) {
 
 
 /* report a bad record: skip it with --keep-going, else stop */
-static void bad_record(spart_session *s, int line, int code, const char *msg) {
+static void bad_record(spart_session *s, long long line, int code, const char *msg) {
   if (s->wr) {
     spart_discard(s->wr);
   }
@@ -484,7 +485,8 @@ int spart_next(spart_session *s) {
   }
   while (!s->stop) {
     spart_err err; /* filled only on failure: not cleared as a whole for every record */
-    err.code = err.line = 0;
+    err.code = 0;
+  err.line = 0;
     err.msg[0] = 0;
     spart_model *m = s->m ? s->m : (spart_model *)spart_reader_model(s->rd);
     int r = spart_read(s->rd, &m, &s->st, &err);
@@ -529,7 +531,8 @@ void spart_fail(spart_session *s, const char *fmt, ...) {
 
 void spart_session_emit(spart_session *s) {
   spart_err err; /* filled only on failure */
-  err.code = err.line = 0;
+  err.code = 0;
+  err.line = 0;
   err.msg[0] = 0;
   if (spart_emit(s->wr, s->rd, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
@@ -583,7 +586,8 @@ int spart_session_close(spart_session *s) {
   }
   if (s->wr) {
     spart_err err; /* the records the writer holds back */
-    err.code = err.line = 0;
+    err.code = 0;
+  err.line = 0;
     err.msg[0] = 0;
     if (spart_flush(s->wr, &err) != 0) {
       bad_record(s, err.line, err.code, err.msg);
