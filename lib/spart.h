@@ -520,7 +520,7 @@ typedef struct spart_opts {
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int has_gravity;
   double gravity[3];
-  const char *link; /* --link ID|NAME */
+  const char *link; /* --link [id:]ID|[name:]NAME */
   int has_point;
   double point[3]; /* --point, in the link frame, from the link CoM */
 } spart_opts;
@@ -595,7 +595,8 @@ void spart_fail(spart_session *s, const char *fmt, ...) __attribute__((format(pr
 /* Write the current record's outputs (spart_put on s->wr); reports errors. */
 void spart_session_emit(spart_session *s);
 
-/* Resolve --link (an id 1..n or a link name) on the session's model; -1 after reporting. */
+/* Resolve --link on the session's model: id:N, name:NAME, or bare, an id when it reads as one
+   and a name when not (an id and another link's name at once is refused); -1 after reporting. */
 int spart_session_link(spart_session *s);
 
 /* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after
