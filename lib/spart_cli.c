@@ -527,6 +527,16 @@ void spart_fail(spart_session *s, const char *fmt, ...) {
 }
 
 
+void spart_fail_singular(spart_session *s) {
+  int i = s->d->warn_body[SPART_WARN_SINGULAR];
+  if (i == 0) {
+    spart_fail(s, "singular inertia at link 0: the base can move without moving any mass");
+  } else {
+    spart_fail(s, "singular inertia at link %d: joint %d can move without moving any mass", i, i);
+  }
+}
+
+
 void spart_session_emit(spart_session *s) {
   spart_err err; /* filled only on failure */
   err.code = err.line = 0;
