@@ -120,7 +120,7 @@ PY
 @test "numbers are written so that they read back to the same double" {
   f=$(urdf exact.urdf <<'EOF'
 <robot name="exact">
-  <link name="a"><inertial><origin xyz="0.2775 0 0.07"/><mass value="0.1"/></inertial></link>
+  <link name="a"><inertial><origin xyz="0.2775 0 0.07"/><mass value="0.1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="b"/>
   <joint name="j" type="fixed">
     <parent link="a"/><child link="b"/><origin xyz="0.36 0 0.1525" rpy="0 0.1 0"/>
@@ -183,12 +183,12 @@ EOF
     "to_first": 3} and d["n_q"] == 3'
 }
 
-@test "missing origin, axis, inertial, mass and inertia attributes take the URDF defaults" {
+@test "missing origin, axis, xyz, rpy and inertial take the URDF defaults" {
   f=$(urdf defaults.urdf <<'EOF'
 <robot name="defaults">
-  <link name="a"><inertial><mass value="2"/><inertia ixx="1"/></inertial></link>
+  <link name="a"><inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="b"/>
-  <link name="c"><inertial><origin xyz="1 2 3"/></inertial></link>
+  <link name="c"><inertial><origin xyz="1 2 3"/><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="d"/>
   <joint name="j1" type="revolute"><parent link="a"/><child link="b"/></joint>
   <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>
@@ -232,10 +232,10 @@ EOF
   f=$(urdf rpy.urdf <<'EOF'
 <robot name="rpy">
   <link name="a">
-    <inertial><origin xyz="0.5 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/></inertial>
+    <inertial><origin xyz="0.5 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
   </link>
   <link name="b">
-    <inertial><origin xyz="0 0 0" rpy="1.5707963267948966 0 0"/><mass value="1"/></inertial>
+    <inertial><origin xyz="0 0 0" rpy="1.5707963267948966 0 0"/><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
   </link>
   <joint name="j" type="revolute">
     <parent link="a"/><child link="b"/>
@@ -392,8 +392,8 @@ PY
 @test "--summary draws the tree with masses, totals and warnings" {
   f=$(urdf summary.urdf <<'EOF'
 <robot name="sum">
-  <link name="body"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
-  <link name="arm"><inertial><mass value="2.5"/><inertia ixx="1" iyy="1" izz="3"/></inertial></link>
+  <link name="body"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="2.5"/><inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="tip"/>
   <joint name="shoulder" type="revolute">
     <parent link="body"/><child link="arm"/><axis xyz="0 0 1"/>
@@ -431,7 +431,7 @@ with open(sys.argv[1], "w") as f:
     f.write('<robot name="chain">\n')
     for i in range(n + 1):
         f.write('<link name="l%d"><inertial><origin xyz="0 0 0.05"/><mass value="1"/>'
-                '<inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>\n' % i)
+                '<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>\n' % i)
     for i in reversed(range(n)):
         f.write('<joint name="j%d" type="revolute"><parent link="l%d"/><child link="l%d"/>'
                 '<origin xyz="0 0 0.1"/><axis xyz="0 1 0"/></joint>\n' % (i + 1, i, i + 1))
@@ -459,7 +459,7 @@ PY
     echo '</robot>'
   } > "$BATS_TEST_TMPDIR/long.urdf"
   bad "$BATS_TEST_TMPDIR/long.urdf" \
-    "urdf2robot: $BATS_TEST_TMPDIR/long.urdf:70003: link 'b': mass: expected a number, got 'heavy'"
+    "urdf2robot: $BATS_TEST_TMPDIR/long.urdf:70003: link 'b': mass value: expected a number, got 'heavy'"
 }
 
 
@@ -666,12 +666,12 @@ EOF
 </robot>
 EOF
   )
-  bad "$f" "urdf2robot: $f:4: link 'a': mass: expected a number, got '1e999'"
+  bad "$f" "urdf2robot: $f:4: link 'a': mass value: expected a finite number, got '1e999'"
   f=$(urdf inertia.urdf <<'EOF'
 <robot name="r">
   <link name="a">
     <inertial>
-      <inertia ixx="1" iyy="1" izz="1" ixy="0.1x"/>
+      <mass value="0"/><inertia ixx="1" iyy="1" izz="1" ixy="0.1x" ixz="0" iyz="0"/>
     </inertial>
   </link>
 </robot>
