@@ -680,6 +680,119 @@ EOF
   bad "$f" "urdf2robot: $f:4: link 'a': inertia ixy: expected a number, got '0.1x'"
 }
 
+# one link a with a full <inertial>, the placeholders @MASS@ @IXX@ @XYZ@ @RPY@ replaced: inertial
+# NAME MASS IXX XYZ RPY; prints the path
+inertial() {
+  sed -e "s|@MASS@|$2|" -e "s|@IXX@|$3|" -e "s|@XYZ@|$4|" -e "s|@RPY@|$5|" > "$BATS_TEST_TMPDIR/$1" <<'EOF'
+<robot name="r">
+  <link name="a">
+    <inertial>
+      <origin xyz="@XYZ@" rpy="@RPY@"/>
+      <mass value="@MASS@"/>
+      <inertia ixx="@IXX@" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/>
+    </inertial>
+  </link>
+</robot>
+EOF
+  printf '%s\n' "$BATS_TEST_TMPDIR/$1"
+}
+
+@test "URDF numbers are xs:double's decimals: a hex float, a word or a unit is refused by name" {
+  # what xs:double's decimal form allows, blanks around and between numbers included
+  f=$(inertial ok.urdf "+1." ".5E+1" "-0 1e-2\&#9;\&#10;00.250" " 0 0 2 ")
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/ok.json"
+  check "$BATS_TEST_TMPDIR/ok.json" 'd["base_link"]["mass"] == 1 and
+    d["base_link"]["inertia"] == [[5, 0, 0], [0, 2, 0], [0, 0, 3]]'
+  # the rest, refused (strtod would read 0x1p-3 as 0.125, 1e1m as 10 and infinity as inf)
+  f=$(inertial m.urdf "0x1p-3" 1 "0 0 0" "0 0 0")
+  bad "$f" "urdf2robot: $f:5: link 'a': mass value: expected a number, got '0x1p-3'"
+  for v in 0.5m 1e1m 0x10 infinity inf nan 1,5 1.5e e5 . - "" "1 2" 1d0 --1 +-1 "1e+" ½; do
+    f=$(inertial m.urdf "$v" 1 "0 0 0" "0 0 0")
+    bad "$f" "urdf2robot: $f:5: link 'a': mass value: expected a number, got '$v'"
+  done
+  f=$(inertial i.urdf 1 "1kg.m2" "0 0 0" "0 0 0")
+  bad "$f" "urdf2robot: $f:6: link 'a': inertia ixx: expected a number, got '1kg.m2'"
+  f=$(inertial x.urdf 1 1 "0 0 0x1" "0 0 0")
+  bad "$f" "urdf2robot: $f:4: link 'a': inertial origin xyz: expected 3 numbers, got '0 0 0x1'"
+  f=$(inertial x.urdf 1 1 "0,0,0" "0 0 0")
+  bad "$f" "urdf2robot: $f:4: link 'a': inertial origin xyz: expected 3 numbers, got '0,0,0'"
+  # xs:double's INF and NaN are numbers, but not finite ones; so is what overflows a double
+  for v in INF -INF +INF NaN 1e309 -2e400; do
+    f=$(inertial m.urdf "$v" 1 "0 0 0" "0 0 0")
+    bad "$f" "urdf2robot: $f:5: link 'a': mass value: expected a finite number, got '$v'"
+  done
+  f=$(inertial r.urdf 1 1 "0 0 0" "0 NaN 0")
+  bad "$f" "urdf2robot: $f:4: link 'a': inertial origin rpy: expected 3 finite numbers, got '0 NaN 0'"
+  # the joints' numbers go through the same reader
+  f=$(variant j.urdf 's/axis xyz="0 0 1"/axis xyz="0 0 0x1"/')
+  bad "$f" "urdf2robot: $f:9: joint 'j': axis xyz: expected 3 numbers, got '0 0 0x1'"
+  f=$(variant j.urdf 's|<axis|<limit lower="-1rad" upper="1"/><axis|')
+  bad "$f" "urdf2robot: $f:9: joint 'j': limit lower: expected a number, got '-1rad'"
+  f=$(variant j.urdf 's|<axis|<dynamics damping="0x1p1"/><axis|')
+  bad "$f" "urdf2robot: $f:9: joint 'j': dynamics damping: expected a number, got '0x1p1'"
+}
+
+@test "an <inertial> needs <mass value> and <inertia> with its six attributes, as for urdfdom" {
+  f=$(inertial full.urdf 1 1 "0 0 0" "0 0 0")
+  sed 's|<mass value="1"/>||' "$f" > "$BATS_TEST_TMPDIR/nomass.urdf"
+  bad "$BATS_TEST_TMPDIR/nomass.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/nomass.urdf:3: link 'a': <inertial> without <mass>"
+  # a typo does not make a massless link
+  sed 's|<mass value=|<mass valu=|' "$f" > "$BATS_TEST_TMPDIR/valu.urdf"
+  bad "$BATS_TEST_TMPDIR/valu.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/valu.urdf:5: link 'a': <mass> without value"
+  sed '/<inertia /d' "$f" > "$BATS_TEST_TMPDIR/noinertia.urdf"
+  bad "$BATS_TEST_TMPDIR/noinertia.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/noinertia.urdf:3: link 'a': <inertial> without <inertia>"
+  for a in ixx ixy ixz iyy iyz izz; do
+    sed "s| $a=\"[^\"]*\"||" "$f" > "$BATS_TEST_TMPDIR/no$a.urdf"
+    bad "$BATS_TEST_TMPDIR/no$a.urdf" \
+      "urdf2robot: $BATS_TEST_TMPDIR/no$a.urdf:6: link 'a': <inertia> without $a"
+  done
+  # a link without <inertial> is massless, as for urdfdom and KDL; an <origin> is not required
+  sed '/<origin /d' "$f" > "$BATS_TEST_TMPDIR/noorigin.urdf"
+  urdf2robot "$BATS_TEST_TMPDIR/noorigin.urdf" > "$BATS_TEST_TMPDIR/noorigin.json"
+  check "$BATS_TEST_TMPDIR/noorigin.json" 'd["base_link"]["mass"] == 1'
+  f=$(two_links)
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/two.json"
+  check "$BATS_TEST_TMPDIR/two.json" 'd["base_link"]["mass"] == 0 and d["links"][0]["mass"] == 0
+    and d["links"][0]["inertia"] == [[0] * 3] * 3'
+}
+
+@test "the XML declaration's version does not matter, as for urdfdom and PyBullet" {
+  f=$(two_links)
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/want.json"
+  # PyBullet's exporter writes 0.0; the version read is 1.0, whatever the file says, quietly
+  for decl in '<?xml version="0.0" ?>' "<?xml version='2.0' encoding='UTF-8'?>" \
+    '<?xml version = "1" standalone="yes"?>' '<?xml encoding="utf-8"?>' '<?xml?>' \
+    $'\xef\xbb\xbf<?xml version="0.0"?>'; do
+    printf '%s\n' "$decl" > "$BATS_TEST_TMPDIR/v.urdf"
+    tail -n +2 "$f" >> "$BATS_TEST_TMPDIR/v.urdf"
+    run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/v.urdf"
+    echo "$decl: $status $stderr"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$output" = "$(cat "$BATS_TEST_TMPDIR/want.json")" ]
+  done
+  # the encoding it names still counts, and lines are still the file's
+  printf '<?xml\nversion="0.0"\nencoding="ISO-8859-1"?>\n<robot name="caf\xe9">\n<link name="a"/>\n' \
+    > "$BATS_TEST_TMPDIR/latin1.urdf"
+  printf '<link name="b"><inertial><mass value="x"/></inertial></link>\n%s\n</robot>\n' \
+    '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>' \
+    >> "$BATS_TEST_TMPDIR/latin1.urdf"
+  bad "$BATS_TEST_TMPDIR/latin1.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/latin1.urdf:6: link 'b': mass value: expected a number, got 'x'"
+  sed -i 's|<mass value="x"/>|<mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>|' \
+    "$BATS_TEST_TMPDIR/latin1.urdf"
+  urdf2robot "$BATS_TEST_TMPDIR/latin1.urdf" > "$BATS_TEST_TMPDIR/latin1.json"
+  check "$BATS_TEST_TMPDIR/latin1.json" 'd["name"] == "caf\u00e9" and d["links"][0]["mass"] == 1'
+  # a version that is not a string, or no declaration end, is still not XML
+  printf '<?xml version=0.0?>\n<robot name="r"><link name="a"/></robot>\n' > "$BATS_TEST_TMPDIR/v.urdf"
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/v.urdf"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "urdf2robot: $BATS_TEST_TMPDIR/v.urdf:1: "* ]]
+}
+
 @test "a negative mass is refused" {
   f=$(urdf negmass.urdf <<'EOF'
 <robot name="r">
