@@ -16,8 +16,11 @@
 #include "spu.h"
 
 /* doubles per body in the model's one allocation: mass 1, inertia 6, body pos 3, body rot 9,
-   axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2 */
-#define NDOUBLE 40
+   axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2, mimic 2 */
+#define NDOUBLE 42
+
+/* names per body: link, joint, mimicked joint */
+#define NNAME 3
 
 /* ints per body: parent, type, qadr, limited */
 #define NINT 4
@@ -127,7 +130,7 @@ spart_model *spart_model_new(int nb) {
   if (!m) {
     return NULL;
   }
-  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + 2 * sizeof(char *) + NINT * sizeof(int)));
+  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + NNAME * sizeof(char *) + NINT * sizeof(int)));
   if (!m->buf_) {
     free(m);
     return NULL;
@@ -146,10 +149,12 @@ spart_model *spart_model_new(int nb) {
   m->jnt_damping = d + 35 * n;
   m->jnt_friction = d + 36 * n;
   m->jnt_range = d + 38 * n;
+  m->jnt_mimic_k = d + 40 * n;
   p = (char **)(d + NDOUBLE * n);
   m->body_name = p;
   m->jnt_name = p + n;
-  k = (int *)(p + 2 * n);
+  m->jnt_mimic = p + 2 * n;
+  k = (int *)(p + NNAME * n);
   m->body_parent = k;
   m->jnt_type = k + n;
   m->jnt_qadr = k + 2 * n;
@@ -159,6 +164,7 @@ spart_model *spart_model_new(int nb) {
   for (size_t i = 0; i < n; i++) {
     m->body_name[i] = NULL;
     m->jnt_name[i] = NULL;
+    m->jnt_mimic[i] = NULL;
     for (int c = 0; c < 9; c += 4) {
       m->body_rot[9 * i + c] = 1;
       m->jnt_rot[9 * i + c] = 1;
@@ -176,6 +182,7 @@ void spart_model_free(spart_model *m) {
   for (int i = 0; i < m->nb; i++) {
     free(m->body_name[i]);
     free(m->jnt_name[i]);
+    free(m->jnt_mimic[i]);
   }
   free(m->name);
   free(m->buf_);
@@ -259,6 +266,47 @@ static int check_drive(const spart_model *m, int i, const char *who, spart_err *
     return fail(err, SPART_EDATA, 0, "%s: limits %g > %g", who, r[0], r[1]);
   }
   return 0;
+}
+
+
+/* every <mimic> names another joint of the model, with a finite multiplier and offset */
+static int check_mimic(const spart_model *m, spart_err *err) {
+  char who[320], **v = NULL;
+  int n = 0, rc = 0;
+
+  for (int i = 1; i < m->nb; i++) {
+    n += m->jnt_mimic[i] != NULL;
+  }
+  if (n == 0) {
+    return 0;
+  }
+  v = malloc((size_t)m->nb * sizeof *v);
+  if (!v) {
+    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  n = 0;
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_name[i]) {
+      v[n++] = m->jnt_name[i];
+    }
+  }
+  qsort(v, (size_t)n, sizeof *v, cmp_str);
+  for (int i = 1; i < m->nb && !rc; i++) {
+    const char *mim = m->jnt_mimic[i];
+    if (!mim) {
+      continue;
+    }
+    label(who, sizeof who, "joint", m->jnt_name, i);
+    if (!all_finite(m->jnt_mimic_k + 2 * i, 2)) {
+      rc = fail(err, SPART_EDATA, 0, "%s: mimic: a number is not finite", who);
+    } else if (m->jnt_name[i] && strcmp(mim, m->jnt_name[i]) == 0) {
+      rc = fail(err, SPART_EDATA, 0, "%s: mimics itself", who);
+    } else if (!bsearch(&mim, v, (size_t)n, sizeof *v, cmp_str)) {
+      rc = fail(err, SPART_EDATA, 0, "%s: mimics unknown joint '%s'", who, mim);
+    }
+  }
+  free(v);
+  return rc;
 }
 
 
@@ -351,6 +399,9 @@ int spart_model_check(spart_model *m, spart_err *err) {
   }
   if (oom) {
     return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  if (check_mimic(m, err)) {
+    return -err->code;
   }
   m->nq = nq;
   return 0;
@@ -585,6 +636,13 @@ static cJSON *json_joint(const spart_model *m, int i) {
   }
   if (m->jnt_limited[i]) {
     put(j, "limit", json_vec(m->jnt_range + 2 * i, 2), &ok);
+  }
+  if (m->jnt_mimic[i]) {
+    cJSON *mim = cJSON_CreateObject();
+    put(j, "mimic", mim, &ok);
+    put(mim, "joint", cJSON_CreateString(m->jnt_mimic[i]), &ok);
+    put(mim, "multiplier", json_num(m->jnt_mimic_k[2 * i]), &ok);
+    put(mim, "offset", json_num(m->jnt_mimic_k[2 * i + 1]), &ok);
   }
   if (!ok) {
     cJSON_Delete(j);
@@ -887,6 +945,32 @@ static int read_link(spart_model *m, const cJSON *l, int i, const char *kname, s
 }
 
 
+/* a joint's optional "mimic": {"joint": name, "multiplier": 1, "offset": 0} */
+static int read_mimic(spart_model *m, const cJSON *j, int i, const char *where, spart_err *err) {
+  const cJSON *mim = cJSON_GetObjectItemCaseSensitive(j, "mimic"), *name;
+  char w[48];
+  if (!mim) {
+    return 0;
+  }
+  if (!cJSON_IsObject(mim)) {
+    return bad_field(err, where, "mimic", "an object", mim);
+  }
+  snprintf(w, sizeof w, "%s.mimic", where);
+  name = cJSON_GetObjectItemCaseSensitive(mim, "joint");
+  if (!cJSON_IsString(name) || !name->valuestring[0]) {
+    return bad_field(err, w, "joint", "a joint name", name);
+  }
+  m->jnt_mimic_k[2 * i] = 1;
+  m->jnt_mimic_k[2 * i + 1] = 0;
+  if (get_opt(mim, w, "multiplier", 1, m->jnt_mimic_k + 2 * i, err) ||
+      get_opt(mim, w, "offset", 1, m->jnt_mimic_k + 2 * i + 1, err)) {
+    return -SPART_EDATA;
+  }
+  m->jnt_mimic[i] = strdup(name->valuestring);
+  return m->jnt_mimic[i] ? 0 : fail(err, SPART_ENOMEM, 0, "out of memory");
+}
+
+
 static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, spart_err *err) {
   char where[32];
   int qid = 0;
@@ -913,6 +997,9 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
   m->jnt_limited[i] = cJSON_GetObjectItemCaseSensitive(j, "limit") != NULL;
   if (get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err)) {
     return -SPART_EDATA;
+  }
+  if (read_mimic(m, j, i, where, err)) {
+    return -err->code;
   }
   m->jnt_qadr[i] = qid > 0 ? qid - 1 : qid == -1 ? -1 : INT_MIN;
   if (m->jnt_qadr[i] == INT_MIN) {

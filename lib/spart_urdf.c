@@ -53,6 +53,7 @@ typedef struct urdf {
   xmlNode *robot;
   uelem *link, *jnt;
   named *byname; /* (nl) links sorted by name */
+  named *jbyname; /* (nj) joints sorted by name */
   int nl, nj, root;
 } urdf;
 
@@ -433,13 +434,13 @@ static int cmp_named(const void *a, const void *b) {
 }
 
 
-/* file index of the link named name, or -1 */
-static int find_link(const urdf *u, const char *name) {
-  int lo = 0, hi = u->nl - 1;
+/* file index of the name in v (n, sorted), or -1 */
+static int find_name(const named *v, int n, const char *name) {
+  int lo = 0, hi = n - 1;
   while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2, c = strcmp(name, u->byname[mid].name);
+    int mid = lo + (hi - lo) / 2, c = strcmp(name, v[mid].name);
     if (c == 0) {
-      return u->byname[mid].idx;
+      return v[mid].idx;
     }
     if (c < 0) {
       hi = mid - 1;
@@ -471,9 +472,14 @@ static int sort_names(urdf *u, named *v, const uelem *e, int n, const char *kind
 }
 
 
+/* file index of the link named name, or -1 */
+static int find_link(const urdf *u, const char *name) {
+  return find_name(u->byname, u->nl, name);
+}
+
+
 /* the <link> and <joint> children of <robot>, with names, unique */
 static int collect(urdf *u) {
-  named *jsort;
   int l = 0, j = 0, rc;
 
   for (xmlNode *c = u->robot->children; c; c = c->next) {
@@ -486,7 +492,8 @@ static int collect(urdf *u) {
   u->link = calloc((size_t)u->nl, sizeof *u->link);
   u->jnt = calloc((size_t)u->nj + 1, sizeof *u->jnt);
   u->byname = malloc((size_t)u->nl * sizeof *u->byname);
-  if (!u->link || !u->jnt || !u->byname) {
+  u->jbyname = malloc(((size_t)u->nj + 1) * sizeof *u->jbyname);
+  if (!u->link || !u->jnt || !u->byname || !u->jbyname) {
     return oom(u->err);
   }
   for (xmlNode *c = u->robot->children; c; c = c->next) {
@@ -504,12 +511,7 @@ static int collect(urdf *u) {
   }
 
   /* names are unique */
-  jsort = malloc(((size_t)u->nj + 1) * sizeof *jsort);
-  if (!jsort) {
-    return oom(u->err);
-  }
-  rc = sort_names(u, jsort, u->jnt, u->nj, "joint");
-  free(jsort);
+  rc = sort_names(u, u->jbyname, u->jnt, u->nj, "joint");
   return rc ? rc : sort_names(u, u->byname, u->link, u->nl, "link");
 }
 
@@ -861,6 +863,37 @@ static int joint_drive(urdf *u, spart_model *m, int j, int id, const char *owner
 }
 
 
+/* a joint's <mimic joint multiplier offset> (default 1 and 0), kept but not enforced: the joint
+   stays an independent degree of freedom, as in SPART and KDL */
+static int read_mimic(urdf *u, spart_model *m, int j, int id, const char *owner) {
+  xmlNode *mim = child_el(u->jnt[j].node, "mimic");
+  double *k = m->jnt_mimic_k + 2 * id;
+  char *name;
+  int rc = 0, other;
+
+  if (!mim) {
+    return 0;
+  }
+  name = prop(mim, "joint");
+  other = name ? find_name(u->jbyname, u->nj, name) : -1;
+  k[0] = 1;
+  if (!name || !name[0]) {
+    rc = fail(u->err, line_of(mim), "%s: <mimic> without joint", owner);
+  } else if (other < 0) {
+    rc = fail(u->err, line_of(mim), "%s: mimics unknown joint '%s'", owner, name);
+  } else if (other == j) {
+    rc = fail(u->err, line_of(mim), "%s: mimics itself", owner);
+  } else if (attr_nums(u, mim, "multiplier", k, 1, owner, "mimic multiplier") ||
+             attr_nums(u, mim, "offset", k + 1, 1, owner, "mimic offset")) {
+    rc = -SPART_EDATA;
+  } else if (!(m->jnt_mimic[id] = strdup(name))) {
+    rc = oom(u->err);
+  }
+  xmlFree(name);
+  return rc;
+}
+
+
 /* joint j into joint id: type, parent, axis and T = inverse(parent CoM frame) * origin */
 static int read_joint(urdf *u, spart_model *m, int j, int id) {
   const uelem *e = u->jnt + j;
@@ -898,8 +931,9 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
   }
   spu_mulmm3(m->jnt_rot + 9 * id, Rpt, Ro);
   spu_mulmtv3(m->jnt_pos + 3 * id, Rp, d);
-  if (e->type != SPART_JNT_FIXED && joint_drive(u, m, j, id, owner)) {
-    return -SPART_EDATA;
+  if ((e->type != SPART_JNT_FIXED && joint_drive(u, m, j, id, owner)) ||
+      read_mimic(u, m, j, id, owner)) {
+    return -u->err->code;
   }
   m->jnt_name[id] = strdup(e->name);
   return m->jnt_name[id] ? 0 : oom(u->err);
@@ -998,6 +1032,7 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
   free(u.link);
   free(u.jnt);
   free(u.byname);
+  free(u.jbyname);
   xmlFreeDoc(u.doc);
   return m;
 }
