@@ -409,7 +409,8 @@ EOF
   [ "${lines[2]}" = "  1 arm  mass 2.5  <- joint 1 shoulder revolute axis 0 0 1 q 1" ]
   [ "${lines[3]}" = "    2 tip  mass 0  <- joint 2 tool fixed" ]
   [[ "$output" == *$'\ntotal mass 12.5\nn_q 1\nn_links_joints 2\n'* ]]
-  [[ "$output" == *"warning: link 2 'tip' is a massless leaf"* ]]
+  # a massless tool frame on a fixed joint is normal
+  [[ "$output" != *"massless"* ]]
   [[ "$output" == *"warning: link 1 'arm': principal inertias 1 1 3 violate the triangle"* ]]
   [[ "$output" != *"link 0 'body':"* ]]
 }
@@ -420,7 +421,54 @@ EOF
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = "robot 'Chaser'" ]
   [[ "$output" == *"total mass 130"* ]]
-  [[ "$output" == *"warning: link 5 'Link_EE' is a massless leaf"* ]]
+  [[ "$output" == *"5 Link_EE  mass 0  <- joint 5 Joint_EE fixed"* ]]
+  [[ "$output" != *"warning"* ]]
+}
+
+@test "--summary warns about a massless link that moves, not about sensor and tool frames" {
+  f=$(urdf frames.urdf <<'EOF'
+<robot name="frames">
+  <link name="base"><inertial><mass value="10"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="2"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="camera"/>
+  <link name="tool"/>
+  <link name="tcp"/>
+  <link name="slider"/>
+  <link name="flywheel"><inertial><mass value="0"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="pusher"><inertial><mass value="0"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="wrist"/>
+  <link name="hand"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="dial"><inertial><mass value="0"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/></joint>
+  <joint name="cam" type="fixed"><parent link="arm"/><child link="camera"/></joint>
+  <joint name="flange" type="fixed"><parent link="arm"/><child link="tool"/></joint>
+  <joint name="tcp_frame" type="fixed"><parent link="tool"/><child link="tcp"/></joint>
+  <joint name="slide" type="prismatic"><parent link="arm"/><child link="slider"/></joint>
+  <joint name="spin" type="continuous"><parent link="arm"/><child link="flywheel"/></joint>
+  <joint name="push" type="prismatic"><parent link="arm"/><child link="pusher"/></joint>
+  <joint name="wrist_1" type="revolute"><parent link="arm"/><child link="wrist"/></joint>
+  <joint name="wrist_2" type="revolute"><parent link="wrist"/><child link="hand"/></joint>
+  <joint name="turn" type="continuous"><parent link="arm"/><child link="dial"/></joint>
+</robot>
+EOF
+  )
+  run --separate-stderr urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  # the camera, tool and tcp frames are fixed; the flywheel has inertia to turn; the wrist carries
+  # the hand; the slider, the pusher (inertia, but no mass to push) and the dial carry nothing
+  warnings=$(printf '%s\n' "$output" | grep '^warning')
+  [ "$warnings" = "warning: link 5 'slider' is massless and moves: joint 5 'slide' carries no mass
+warning: link 7 'pusher' is massless and moves: joint 7 'push' carries no mass
+warning: link 10 'dial' is massless and moves: joint 10 'turn' carries no mass and no inertia" ]
+  # a robot with no mass at all says so once
+  run --separate-stderr urdf2robot --summary "$(two_links)"
+  [ "$(printf '%s\n' "$output" | grep '^warning')" = "warning: every link is massless" ]
 }
 
 @test "a 10,000-link chain parses quickly on a small stack" {
