@@ -120,7 +120,8 @@ PY
 @test "numbers are written so that they read back to the same double" {
   f=$(urdf exact.urdf <<'EOF'
 <robot name="exact">
-  <link name="a"><inertial><origin xyz="0.2775 0 0.07"/><mass value="0.1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <link name="a"><inertial><origin xyz="0.2775 0 0.07"/><mass value="0.1"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="b"/>
   <joint name="j" type="fixed">
     <parent link="a"/><child link="b"/><origin xyz="0.36 0 0.1525" rpy="0 0.1 0"/>
@@ -186,9 +187,11 @@ EOF
 @test "missing origin, axis, xyz, rpy and inertial take the URDF defaults" {
   f=$(urdf defaults.urdf <<'EOF'
 <robot name="defaults">
-  <link name="a"><inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <link name="a"><inertial><mass value="2"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="b"/>
-  <link name="c"><inertial><origin xyz="1 2 3"/><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <link name="c"><inertial><origin xyz="1 2 3"/><mass value="0"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="d"/>
   <joint name="j1" type="revolute"><parent link="a"/><child link="b"/></joint>
   <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>
@@ -232,10 +235,12 @@ EOF
   f=$(urdf rpy.urdf <<'EOF'
 <robot name="rpy">
   <link name="a">
-    <inertial><origin xyz="0.5 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
+    <inertial><origin xyz="0.5 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/>
+      <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
   </link>
   <link name="b">
-    <inertial><origin xyz="0 0 0" rpy="1.5707963267948966 0 0"/><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
+    <inertial><origin xyz="0 0 0" rpy="1.5707963267948966 0 0"/><mass value="1"/>
+      <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
   </link>
   <joint name="j" type="revolute">
     <parent link="a"/><child link="b"/>
@@ -392,8 +397,10 @@ PY
 @test "--summary draws the tree with masses, totals and warnings" {
   f=$(urdf summary.urdf <<'EOF'
 <robot name="sum">
-  <link name="body"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="arm"><inertial><mass value="2.5"/><inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="body"><inertial><mass value="10"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="2.5"/>
+    <inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="tip"/>
   <joint name="shoulder" type="revolute">
     <parent link="body"/><child link="arm"/><axis xyz="0 0 1"/>
@@ -469,6 +476,128 @@ warning: link 10 'dial' is massless and moves: joint 10 'turn' carries no mass a
   # a robot with no mass at all says so once
   run --separate-stderr urdf2robot --summary "$(two_links)"
   [ "$(printf '%s\n' "$output" | grep '^warning')" = "warning: every link is massless" ]
+}
+
+# a gripper whose right finger mimics the left one (MIMIC: the <mimic> element, or nothing)
+gripper() {
+  sed "s|@MIMIC@|$1|" > "$BATS_TEST_TMPDIR/gripper.urdf" <<'EOF'
+<robot name="gripper">
+  <link name="palm"><inertial><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <link name="left"><inertial><mass value="0.1"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <link name="right"><inertial><mass value="0.1"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <joint name="finger_l" type="prismatic"><parent link="palm"/><child link="left"/>
+    <axis xyz="0 1 0"/><limit lower="0" upper="0.04" effort="10" velocity="1"/></joint>
+  <joint name="finger_r" type="prismatic"><parent link="palm"/><child link="right"/>
+    <axis xyz="0 -1 0"/><limit lower="0" upper="0.04" effort="10" velocity="1"/>
+    @MIMIC@
+  </joint>
+</robot>
+EOF
+  printf '%s\n' "$BATS_TEST_TMPDIR/gripper.urdf"
+}
+
+@test "--summary names the joints with <mimic>, which spart leaves independent, as SPART and KDL" {
+  f=$(gripper '<mimic joint="finger_l" multiplier="-0.5" offset="0.01"/>')
+  run --separate-stderr urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  tree="  2 right  mass 0.1  <- joint 2 finger_r prismatic axis 0 -1 0 q 2 limits 0 0.04"
+  [ "${lines[3]}" = "$tree mimics finger_l" ]
+  note="note: joint 2 'finger_r' mimics joint 'finger_l' (multiplier -0.5, offset 0.01): spart"
+  [[ "$output" == *$'\n'"$note treats it as an independent degree of freedom, as SPART and KDL do"* ]]
+  # still two degrees of freedom
+  [ "${lines[5]}" = "n_q 2" ]
+  # the model JSON keeps it, and --summary reads it back from there
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  check "$BATS_TEST_TMPDIR/g.json" 'd["joints"][1]["mimic"] == {"joint": "finger_l",
+    "multiplier": -0.5, "offset": 0.01} and "mimic" not in d["joints"][0] and d["n_q"] == 2'
+  run --separate-stderr urdf2robot --summary "$BATS_TEST_TMPDIR/g.json"
+  [[ "$output" == *"$tree mimics finger_l"*"$note treats it as an independent"* ]]
+  urdf2robot "$BATS_TEST_TMPDIR/g.json" | cmp - "$BATS_TEST_TMPDIR/g.json"
+  # multiplier 1 and offset 0 by default, as URDF says
+  f=$(gripper '<mimic joint="finger_l"/>')
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  check "$BATS_TEST_TMPDIR/g.json" 'd["joints"][1]["mimic"] == {"joint": "finger_l",
+    "multiplier": 1, "offset": 0}'
+  # no <mimic>, no "mimic" and no note
+  f=$(gripper '')
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  check "$BATS_TEST_TMPDIR/g.json" 'all("mimic" not in j for j in d["joints"])'
+  run --separate-stderr urdf2robot --summary "$f"
+  [[ "$output" != *mimic* ]]
+}
+
+@test "a <mimic> or a model JSON mimic that names no other joint, or a bad number, is refused" {
+  f=$(gripper '<mimic multiplier="2"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': <mimic> without joint"
+  f=$(gripper '<mimic joint="finger_x"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimics unknown joint 'finger_x'"
+  f=$(gripper '<mimic joint="finger_r"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimics itself"
+  f=$(gripper '<mimic joint="finger_l" multiplier="-1x"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimic multiplier: expected a number, got '-1x'"
+  f=$(gripper '<mimic joint="finger_l" offset="NaN"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimic offset: expected a finite number, got 'NaN'"
+  # the same in a model JSON
+  f=$(gripper '<mimic joint="finger_l"/>')
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  edit() {
+    python3 - "$BATS_TEST_TMPDIR/g.json" "$BATS_TEST_TMPDIR/e.json" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    printf '%s\n' "$BATS_TEST_TMPDIR/e.json"
+  }
+  e=$(edit 'd["joints"][1]["mimic"]["joint"] = "finger_x"')
+  bad "$e" "urdf2robot: $e: joint 'finger_r': mimics unknown joint 'finger_x'"
+  e=$(edit 'd["joints"][1]["mimic"]["joint"] = "finger_r"')
+  bad "$e" "urdf2robot: $e: joint 'finger_r': mimics itself"
+  e=$(edit 'd["joints"][1]["mimic"] = "finger_l"')
+  bad "$e" "urdf2robot: $e: joints[1].mimic: expected an object, got a string"
+  e=$(edit 'del d["joints"][1]["mimic"]["joint"]')
+  bad "$e" "urdf2robot: $e: joints[1].mimic.joint: expected a joint name, got nothing"
+  e=$(edit 'd["joints"][1]["mimic"]["multiplier"] = "2"')
+  bad "$e" "urdf2robot: $e: joints[1].mimic.multiplier: expected a finite number, got a string"
+  # multiplier and offset may be left out, as in URDF
+  e=$(edit 'del d["joints"][1]["mimic"]["multiplier"]; del d["joints"][1]["mimic"]["offset"]')
+  urdf2robot "$e" | cmp - "$BATS_TEST_TMPDIR/g.json"
+}
+
+@test "--summary prints names with control characters escaped as in C" {
+  f=$(urdf esc.urdf <<'EOF'
+<robot name="r&#127;[31m">
+  <link name="a&#10;b"/>
+  <link name="c&#9;d\e"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial></link>
+  <joint name="j&#13;&#127;1" type="revolute"><parent link="a&#10;b"/><child link="c&#9;d\e"/></joint>
+</robot>
+EOF
+  )
+  run --separate-stderr urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "robot 'r\x7f[31m'" ]
+  [ "${lines[1]}" = '0 a\nb  mass 0' ]
+  [ "${lines[2]}" = '  1 c\td\\e  mass 1  <- joint 1 j\r\x7f1 revolute axis 1 0 0 q 1' ]
+  [ "${lines[3]}" = "total mass 1" ]
+  [ "${lines[6]}" = \
+    "warning: link 1 'c\\td\\\\e': principal inertias 1 1 3 violate the triangle inequality" ]
+  # no control character but the line ends, in the tree and in warnings
+  [[ "$output" != *[$'\t\r\e\x7f']* ]]
+  # from a model JSON, any control character
+  urdf2robot "$f" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+d["name"] = "r\x1b[31m\x01"
+d["joints"][0]["name"] = "j\n"
+print(json.dumps(d))' > "$BATS_TEST_TMPDIR/esc.json"
+  run --separate-stderr urdf2robot --summary "$BATS_TEST_TMPDIR/esc.json"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "robot 'r\x1b[31m\x01'" ]
+  [ "${lines[2]}" = '  1 c\td\\e  mass 1  <- joint 1 j\n revolute axis 1 0 0 q 1' ]
 }
 
 @test "a 10,000-link chain parses quickly on a small stack" {
