@@ -21,7 +21,7 @@ LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spa
 TOOLS  = bin/urdf2robot bin/dh2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
 MAN1   = man/urdf2robot.1 man/dh2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
          man/spart-id.1
-MAN5   = man/spart-model.5
+MAN5   = man/spart-model.5 man/spart-records.5
 UNIT   = tests/unit/test_golden tests/unit/test_dynamics tests/unit/test_num
 
 all: $(TOOLS)
@@ -111,10 +111,9 @@ install: all
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 
 uninstall:
-	cd $(DESTDIR)$(PREFIX)/bin && rm -f urdf2robot spart-kin spart-jac spart-gim spart-fd spart-id
-	cd $(DESTDIR)$(MANPREFIX)/man1 && rm -f urdf2robot.1 spart-kin.1 spart-jac.1 spart-gim.1 \
-	  spart-fd.1 spart-id.1
-	rm -f $(DESTDIR)$(MANPREFIX)/man5/spart-model.5
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(TOOLS)))
+	rm -f $(addprefix $(DESTDIR)$(MANPREFIX)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANPREFIX)/man5/,$(notdir $(MAN5)))
 
 clean:
 	rm -rf bin build lib/*.o lib/libspart.a $(UNIT)

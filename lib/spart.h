@@ -35,7 +35,7 @@ enum {
 /* what went wrong, filled by a failing call */
 typedef struct spart_err {
   int code;      /* 0, or a positive SPART_E* */
-  int line;      /* input line of the fault, 0 if none */
+  long long line; /* input line of the fault, 0 if none (64 bits: never wraps) */
   char msg[512]; /* lowercase, no final period */
 } spart_err;
 
@@ -323,8 +323,26 @@ void spart_split(const spart_model *m, const double *A, double *A0, double *A0m,
                  double *Am);
 
 /* Ainv = inverse of the symmetric positive definite n x n A (Klampt's getMassMatrixInv), by
-   Cholesky; work: n*n.  Returns 0 or -SPART_ENUM when A is not positive definite. */
+   Cholesky; work: n*n.  Returns 0 or -SPART_ENUM when A is not positive definite (a pivot fails
+   spu_pivot_ok against its diagonal entry before elimination). */
 int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
+
+/* The scale spart's singularity test (spu_pivot_ok) compares each degree of freedom's pivot
+   with: what it moves, in its units.  scale: 6 + nq, in the order of u = [u0; um]: a rotation
+   of the base (0..2), the trace of the whole robot's rotational inertia about the base CoM; a
+   translation (3..5), the robot's mass; a revolute joint, the trace of the rotational inertia of
+   its subtree about the joint, and a prismatic joint the subtree's mass, each plus the joint's
+   armature.  Invariant, with the pivots, under any scaling of lengths or masses.  Needs
+   spart_fk; overwrites d->f. */
+void spart_dof_scale(const spart_model *m, spart_data *d, double *scale);
+
+/* Hinv = inverse of the generalized inertia matrix H ((6+nq)^2, or the joints' nq^2 with
+   fixed_base), by Cholesky in the order of the articulated-body algorithm (spart_aba): the joints
+   from the last to the first, then the base; each pivot passes spu_pivot_ok against its
+   spart_dof_scale (scale: 6 + nq, for either base).  work: 2 n^2 + n doubles, n the order of
+   H.  Returns 0, or -SPART_ENUM with the body of the failing pivot in d->warn_body. */
+int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const double *H,
+                      const double *scale, double *work, double *Hinv);
 
 /* Convective inertia matrix (SPART CIM): C ((6+nq) x (6+nq)), row-major, with
    H udot + C u = tau + N' wF.  Needs spart_fk and spart_velocity. */
@@ -355,7 +373,8 @@ void spart_friction(const spart_model *m, const double *um, double sign, double 
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6)
    for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
-   is singular.  Needs nothing else. */
+   is singular (spu_pivot_ok against the base's spart_dof_scale; d->warn_body = 0).  Needs
+   nothing else. */
 int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                       const double *u0, const double *um, const double *umdot, const double *wF,
                       const double *gravity, double *taum, double u0dot[6]);
@@ -363,7 +382,8 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 /* Forward dynamics by articulated bodies (SPART FD): u0dot (6), umdot (nq) for the forces
    tau0 (6; NULL = 0), taum (nq; NULL = 0), with the joints' armature (friction is the caller's:
    spart_friction).  fixed_base: the base does not move (u0dot = 0).  Returns 0 or -SPART_ENUM
-   when an articulated inertia is singular.  Needs spart_velocity. */
+   when an articulated inertia is singular (spu_pivot_ok against spart_dof_scale; the body in
+   d->warn_body).  Needs spart_velocity; overwrites d->f and d->work. */
 int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double *um,
               const double *tau0, const double *taum, const double *wF, const double *gravity,
               double u0dot[6], double *umdot);
@@ -405,7 +425,7 @@ typedef struct spart_state {
   double *taum;    /* (nq) joint forces */
   double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
   unsigned has;    /* bit (1 << SPART_F_*) for each field given */
-  int line;        /* input line where the record starts */
+  long long line;  /* input line where the record starts */
 } spart_state;
 
 typedef struct spart_reader spart_reader;
@@ -475,7 +495,7 @@ void spart_discard(spart_writer *wr);
 
 /* Print "prog: where:line: message" on stderr; where NULL drops "where:line: ", line 0 drops
    ":line".  A trailing newline is added. */
-void spart_cli_error(const char *prog, const char *where, int line, const char *fmt, ...)
+void spart_cli_error(const char *prog, const char *where, long long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* Print "prog: message" and "Try 'prog --help'." on stderr; returns SPART_EXIT_USAGE. */
@@ -523,7 +543,7 @@ typedef struct spart_opts {
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int has_gravity;
   double gravity[3];
-  const char *link; /* --link ID|NAME */
+  const char *link; /* --link [id:]ID|[name:]NAME */
   int has_point;
   double point[3]; /* --point, in the link frame, from the link CoM */
 } spart_opts;
@@ -595,10 +615,15 @@ int spart_next(spart_session *s);
    input: the record is skipped, and the run stops unless --keep-going. */
 void spart_fail(spart_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* spart_fail with the one message of a singular inertia (spart_aba, spart_gim_inverse,
+   spart_floating_id), at the body they left in d->warn_body. */
+void spart_fail_singular(spart_session *s);
+
 /* Write the current record's outputs (spart_put on s->wr); reports errors. */
 void spart_session_emit(spart_session *s);
 
-/* Resolve --link (an id 1..n or a link name) on the session's model; -1 after reporting. */
+/* Resolve --link on the session's model: id:N, name:NAME, or bare, an id when it reads as one
+   and a name when not (an id and another link's name at once is refused); -1 after reporting. */
 int spart_session_link(spart_session *s);
 
 /* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after

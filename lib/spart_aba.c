@@ -1,6 +1,5 @@
 /* spart_aba.c -- forward dynamics by articulated bodies (SPART FD, Featherstone's ABA, RBDA
  * table 7.1), O(n), in SPART's formulation: everything at link CoMs, inertial projection */
-#include <math.h>
 #include <string.h>
 
 #include "spart.h"
@@ -35,6 +34,8 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
   /* pass 1: velocity-product accelerations c_i (SPART Accelerations at zero rates) */
   spart_acceleration(m, d, um, NULL, NULL);
   aba_init(m, d, wF, gravity);
+  double *scale = d->work; /* what each degree of freedom moves, for the singularity test */
+  spart_dof_scale(m, d, scale);
 
   /* pass 2, backward: articulated inertias IA and bias forces pA */
   for (int i = m->nb - 1; i > 0; i--) {
@@ -45,7 +46,7 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
       spu_mulm6v(U, IA, S);
       d->D[i] = spu_dot6(S, U) + m->jnt_armature[i]; /* the rotor spins with the joint alone */
       d->u[i] = (taum ? taum[a] : 0) - spu_dot6(S, d->pA + 6 * i);
-      if (!(d->D[i] > 1e-12 * (1 + fabs(IA[0]) + fabs(IA[21]) + fabs(IA[35])))) {
+      if (!spu_pivot_ok(d->D[i], scale[6 + a])) {
         d->warn[SPART_WARN_SINGULAR]++;
         d->warn_body[SPART_WARN_SINGULAR] = i;
         return -SPART_ENUM;
@@ -85,7 +86,7 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
       a0[k] -= d->pA[k];
     }
     memcpy(A, d->IA, sizeof(A));
-    if (spu_cholsolve(A, a0, 6, 1) != 0) {
+    if (spu_cholsolve(A, a0, 6, 1, scale) != 0) {
       d->warn[SPART_WARN_SINGULAR]++;
       d->warn_body[SPART_WARN_SINGULAR] = 0;
       return -SPART_ENUM;

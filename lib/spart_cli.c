@@ -12,11 +12,11 @@
 #include "spart.h"
 
 
-void spart_cli_error(const char *prog, const char *where, int line, const char *fmt, ...) {
+void spart_cli_error(const char *prog, const char *where, long long line, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "%s: ", prog);
   if (where && line > 0) {
-    fprintf(stderr, "%s:%d: ", where, line);
+    fprintf(stderr, "%s:%lld: ", where, line);
   } else if (where) {
     fprintf(stderr, "%s: ", where);
   }
@@ -329,7 +329,7 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
 }
 
 
-static void bad_record(spart_session *s, int line, int code, const char *msg);
+static void bad_record(spart_session *s, long long line, int code, const char *msg);
 static int fixed_bad(const spart_session *s);
 
 
@@ -349,7 +349,8 @@ static void two(spart_session *s, int (*compute)(spart_session *s), const spart_
   spart_reader *rd = s->rd;
   spart_state *a = spart_reader_hold(rd);
   spart_err err; /* filled only on failure */
-  err.code = err.line = 0;
+  err.code = 0;
+  err.line = 0;
   err.msg[0] = 0;
   spart_model *m = s->m;
   int r = spart_read(rd, &m, &s->st, &err), bad = r == 1 && fixed_bad(s);
@@ -422,7 +423,7 @@ void spart_session_kinematics(spart_session *s) {
 
 
 /* report a bad record: skip it with --keep-going, else stop */
-static void bad_record(spart_session *s, int line, int code, const char *msg) {
+static void bad_record(spart_session *s, long long line, int code, const char *msg) {
   if (s->wr) {
     spart_discard(s->wr);
   }
@@ -484,7 +485,8 @@ int spart_next(spart_session *s) {
   }
   while (!s->stop) {
     spart_err err; /* filled only on failure: not cleared as a whole for every record */
-    err.code = err.line = 0;
+    err.code = 0;
+  err.line = 0;
     err.msg[0] = 0;
     spart_model *m = s->m ? s->m : (spart_model *)spart_reader_model(s->rd);
     int r = spart_read(s->rd, &m, &s->st, &err);
@@ -527,9 +529,20 @@ void spart_fail(spart_session *s, const char *fmt, ...) {
 }
 
 
+void spart_fail_singular(spart_session *s) {
+  int i = s->d->warn_body[SPART_WARN_SINGULAR];
+  if (i == 0) {
+    spart_fail(s, "singular inertia at link 0: the base can move without moving any mass");
+  } else {
+    spart_fail(s, "singular inertia at link %d: joint %d can move without moving any mass", i, i);
+  }
+}
+
+
 void spart_session_emit(spart_session *s) {
   spart_err err; /* filled only on failure */
-  err.code = err.line = 0;
+  err.code = 0;
+  err.line = 0;
   err.msg[0] = 0;
   if (spart_emit(s->wr, s->rd, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
@@ -538,25 +551,33 @@ void spart_session_emit(spart_session *s) {
 
 
 int spart_session_link(spart_session *s) {
-  char *end;
+  const char *arg = s->o.link, *v = arg;
+  char *end = NULL;
   if (s->link >= 0) {
     return s->link; /* resolved at the first record: the model does not change */
   }
-  long id = strtol(s->o.link, &end, 10);
-  if (end != s->o.link && *end == 0) {
-    if (id < 0 || id >= s->m->nb) {
-      spart_fail(s, "--link %ld: model has links 0 to %d", id, s->m->nb - 1);
-      s->stop = 1; /* no record can be computed */
-      return -1;
-    }
+  /* id:N and name:NAME say which; a bare argument is an id when it reads as one, a name when
+     it does not, and an error when it is both, of different links */
+  int by_id = strncmp(arg, "id:", 3) == 0, by_name = strncmp(arg, "name:", 5) == 0;
+  v += by_id ? 3 : by_name ? 5 : 0;
+  long id = by_name ? -1 : strtol(v, &end, 10);
+  int is_id = !by_name && end != v && *end == 0, named = by_id ? -1 : spart_model_body(s->m, v);
+  if (by_id && !is_id) {
+    spart_fail(s, "--link %s: not a link id (id:N, N from 0 to %d)", arg, s->m->nb - 1);
+  } else if (is_id && (id < 0 || id >= s->m->nb) && named < 0) {
+    spart_fail(s, "--link %s: model has links 0 to %d", arg, s->m->nb - 1);
+  } else if (is_id && named >= 0 && named != id) {
+    spart_fail(s, "--link %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)",
+               arg, id, named, v, v, v);
+  } else if (is_id && named < 0) {
     return s->link = (int)id;
+  } else if (named < 0) {
+    spart_fail(s, "--link: no link named '%s'", v);
+  } else {
+    return s->link = named;
   }
-  s->link = spart_model_body(s->m, s->o.link);
-  if (s->link < 0) {
-    spart_fail(s, "--link: no link named '%s'", s->o.link);
-    s->stop = 1;
-  }
-  return s->link;
+  s->stop = 1; /* no record can be computed */
+  return -1;
 }
 
 
@@ -583,7 +604,8 @@ int spart_session_close(spart_session *s) {
   }
   if (s->wr) {
     spart_err err; /* the records the writer holds back */
-    err.code = err.line = 0;
+    err.code = 0;
+  err.line = 0;
     err.msg[0] = 0;
     if (spart_flush(s->wr, &err) != 0) {
       bad_record(s, err.line, err.code, err.msg);

@@ -276,5 +276,103 @@ int spart_spd_inverse(const double *A, int n, double *work, double *Ainv) {
   for (int k = 0; k < n; k++) {
     Ainv[k * n + k] = 1;
   }
-  return spu_cholsolve(work, Ainv, n, n) == 0 ? 0 : -SPART_ENUM;
+  return spu_cholsolve(work, Ainv, n, n, NULL) == 0 ? 0 : -SPART_ENUM;
+}
+
+
+void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
+  /* each body's subtree, backward: mass M, CoM g (from r0) and T, the trace of its rotational
+     inertia about g; merging adds two positive terms, so nothing cancels (d->f is scratch) */
+  for (int i = 0; i < m->nb; i++) {
+    double *s = d->f + 6 * i;
+    const double *I = d->xI + 6 * i;
+    s[0] = m->body_mass[i];
+    memcpy(s + 1, d->xpos + 3 * i, 3 * sizeof(double));
+    s[4] = I[0] + I[1] + I[2];
+  }
+  for (int i = m->nb - 1; i > 0; i--) {
+    double *c = d->f + 6 * i, *p = d->f + 6 * m->body_parent[i], M = p[0] + c[0];
+    if (M > 0) {
+      double dg[3], w = c[0] / M;
+      for (int k = 0; k < 3; k++) {
+        dg[k] = c[1 + k] - p[1 + k];
+        p[1 + k] += w * dg[k];
+      }
+      p[4] += c[4] + 2 * p[0] * w * spu_dot3(dg, dg); /* 2 (Mp Mc / M) |gc - gp|^2 */
+      p[0] = M;
+    }
+  }
+
+  /* the base: its rotations turn everything about its CoM, its translations move all the mass;
+     a joint: its rotation turns its subtree about the joint, its translation moves the subtree */
+  const double *b = d->f;
+  double dg[3];
+  for (int k = 0; k < 3; k++) {
+    dg[k] = b[1 + k] - d->xpos[k];
+  }
+  for (int k = 0; k < 3; k++) {
+    scale[k] = b[4] + 2 * b[0] * spu_dot3(dg, dg);
+    scale[3 + k] = b[0];
+  }
+  for (int i = 1; i < m->nb; i++) {
+    int a = m->jnt_qadr[i];
+    if (a < 0) {
+      continue;
+    }
+    const double *s = d->f + 6 * i;
+    if (m->jnt_type[i] == SPART_JNT_REVOLUTE) {
+      for (int k = 0; k < 3; k++) {
+        dg[k] = s[1 + k] - d->xposJ[3 * i + k];
+      }
+      scale[6 + a] = s[4] + 2 * s[0] * spu_dot3(dg, dg);
+    } else {
+      scale[6 + a] = s[0];
+    }
+    scale[6 + a] += m->jnt_armature[i];
+  }
+}
+
+
+/* the body whose degree of freedom is row k of u = [u0; um] */
+static int dof_body(const spart_model *m, int k) {
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_qadr[i] >= 0 && 6 + m->jnt_qadr[i] == k) {
+      return i;
+    }
+  }
+  return 0;
+}
+
+
+/* row k of H in the order of elimination: the joints from the last to the first (each after its
+   subtree's), then the base, rotations first: the articulated-body algorithm's pivots (RBDA 6.5) */
+static int gim_order(int k, int nq, int n) {
+  return k < nq ? n - 1 - k : k - nq;
+}
+
+
+int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const double *H,
+                      const double *scale, double *work, double *Hinv) {
+  int off = fixed_base ? 6 : 0, nq = m->nq, n = 6 + nq - off;
+  double *A = work, *X = work + (size_t)n * n, *sc = X + (size_t)n * n;
+  for (int r = 0; r < n; r++) {
+    int hr = gim_order(r, nq, n);
+    sc[r] = scale[hr + off];
+    for (int c = 0; c < n; c++) {
+      A[r * n + c] = H[hr * n + gim_order(c, nq, n)];
+      X[r * n + c] = r == c;
+    }
+  }
+  int bad = spu_cholsolve(A, X, n, n, sc);
+  if (bad != 0) {
+    d->warn[SPART_WARN_SINGULAR]++;
+    d->warn_body[SPART_WARN_SINGULAR] = dof_body(m, gim_order(bad - 1, nq, n) + off);
+    return -SPART_ENUM;
+  }
+  for (int r = 0; r < n; r++) {
+    for (int c = 0; c < n; c++) {
+      Hinv[gim_order(r, nq, n) * n + gim_order(c, nq, n)] = X[r * n + c];
+    }
+  }
+  return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -41,11 +42,12 @@ struct spart_reader {
   size_t bcap, bpos, bend;
   int eof;     /* the input has ended */
   char *line;  /* the current line, in buf */
-  long lineno; /* lines read so far */
-  char *rec;   /* JSON record being gathered */
+  long long lineno; /* lines read so far (64 bits: never wraps) */
+  char *rec;   /* JSON record being gathered, or a CSV record of several lines */
   size_t reclen, reccap;
   size_t pos, len;  /* unread part of line */
   int started;      /* CSV header read */
+  char delim;       /* CSV delimiter: ',', ';' or a tab, from the header */
   int pending;      /* the line in rd->line is still to be read */
   unsigned reads;   /* fields the command reads: others are ignored (JSON) or pass (CSV) */
   int dead;         /* the CSV header was bad: nothing more can be read */
@@ -87,15 +89,17 @@ struct spart_writer {
   outfield f[SPART_MAX_FIELDS];
   int nf;
   outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
+  char **passname; /* the output names of the reader's pass-through columns */
+  int npassname;
   int nhead;
   char *buf; /* the record being written */
   size_t len, cap;
 };
 
 
-static int fail(spart_err *err, int code, int line, const char *fmt, ...)
+static int fail(spart_err *err, int code, long long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static int fail(spart_err *err, int code, int line, const char *fmt, ...) {
+static int fail(spart_err *err, int code, long long line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
@@ -295,7 +299,7 @@ static int next_line(spart_reader *rd, spart_err *err) {
       size_t c = rd->bcap ? 2 * rd->bcap : 1 << 17;
       char *p = realloc(rd->buf, c);
       if (!p) {
-        return fail(err, SPART_ENOMEM, (int)rd->lineno + 1, "out of memory"), -1;
+        return fail(err, SPART_ENOMEM, rd->lineno + 1, "out of memory"), -1;
       }
       rd->buf = p;
       rd->bcap = c;
@@ -316,7 +320,7 @@ static int next_line(spart_reader *rd, spart_err *err) {
   rd->bpos += n + (nl != NULL);
   rd->lineno++;
   if (over || n > most) {
-    return fail(err, SPART_EDATA, (int)rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
+    return fail(err, SPART_EDATA, rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
            -1;
   }
   while (n > 0 && rd->line[n - 1] == '\r') {
@@ -363,7 +367,7 @@ static int grow(char **buf, size_t *cap, size_t need) {
 
 
 /* gather one JSON object's text into rd->rec; returns 1, 0 at the end, or -1 */
-static int json_gather(spart_reader *rd, int *start, spart_err *err) {
+static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
   int depth = 0, instr = 0, esc = 0;
   rd->reclen = 0;
   *start = 0;
@@ -382,7 +386,7 @@ static int json_gather(spart_reader *rd, int *start, spart_err *err) {
       }
       if (rd->reclen > 0) {
         if (grow(&rd->rec, &rd->reccap, rd->reclen + 2) != 0) {
-          return fail(err, SPART_ENOMEM, (int)rd->lineno, "out of memory"), -1;
+          return fail(err, SPART_ENOMEM, rd->lineno, "out of memory"), -1;
         }
         rd->rec[rd->reclen++] = '\n';
       }
@@ -398,13 +402,13 @@ static int json_gather(spart_reader *rd, int *start, spart_err *err) {
       }
       if (depth == 0 && ch != '{') {
         char txt[200];
-        fail(err, SPART_EDATA, (int)rd->lineno, "expected a JSON object, got '%s'",
+        fail(err, SPART_EDATA, rd->lineno, "expected a JSON object, got '%s'",
              printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
         rd->pos = rd->len;
         return -1;
       }
       if (!*start) {
-        *start = (int)rd->lineno;
+        *start = rd->lineno;
       }
       rd->pos++;
       if (instr) {
@@ -441,7 +445,7 @@ static int json_gather(spart_reader *rd, int *start, spart_err *err) {
 
 /* fill v (count values) from a JSON array, nested rows x cols or flat */
 static int json_values(const cJSON *j, double *v, int count, int rows, int cols, const char *name,
-                       int line, spart_err *err) {
+                       long long line, spart_err *err) {
   int n = 0, nested = 0;
   const cJSON *e;
   if (!cJSON_IsArray(j)) {
@@ -487,14 +491,15 @@ static int json_values(const cJSON *j, double *v, int count, int rows, int cols,
 
 
 static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
-  int start, r = json_gather(rd, &start, err);
+  long long start;
+  int r = json_gather(rd, &start, err);
   if (r <= 0) {
     return r;
   }
   cJSON *obj = cJSON_ParseWithLength(rd->rec, rd->reclen);
   if (!cJSON_IsObject(obj)) {
     const char *at = cJSON_GetErrorPtr();
-    int line = start;
+    long long line = start;
     for (const char *p = rd->rec; obj == NULL && at && p < at && *p; p++) {
       line += *p == '\n';
     }
@@ -563,27 +568,52 @@ static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
 
 /* ---- CSV records ---- */
 
-/* the end of the cell of line (len bytes) that starts at i: the next comma, or the end; double
-   quotes at the start of the cell protect commas */
-static size_t cell_end(const char *line, size_t len, size_t i) {
-  if (line[i] == '"') {
-    for (i++; i < len && !(line[i] == '"' && line[i + 1] != '"'); i++) {
-      i += line[i] == '"';
+/* RFC 4180 with one delimiter for the file (',', or ';' or a tab when the header has no comma):
+   a cell that starts with a double quote runs to the quote before the next delimiter or the end
+   of the record, "" being a quote in it, and may hold delimiters and line breaks (the record's
+   lines are then joined in rd->rec). */
+#define CELL_OPEN ((size_t)-1) /* the quoted cell runs on past the end of the line */
+#define CELL_BAD ((size_t)-2)  /* text after the closing quote */
+
+/* the end of the cell of line (len bytes) that starts at i: the next delimiter, or the end; a
+   quoted cell's, or CELL_OPEN or CELL_BAD */
+static size_t cell_end(const char *line, size_t len, size_t i, char delim) {
+  if (i < len && line[i] == '"') {
+    for (i++;; i += 2) {
+      const char *q = memchr(line + i, '"', len - i);
+      if (!q) {
+        return CELL_OPEN;
+      }
+      i = (size_t)(q - line);
+      if (i + 1 >= len || line[i + 1] != '"') {
+        break;
+      }
     }
-    i += i < len;
+    i++;
+    if (i < len && line[i] != delim) {
+      return CELL_BAD;
+    }
+    return i;
   }
-  const char *comma = memchr(line + i, ',', len - i);
-  return comma ? (size_t)(comma - line) : len;
+  const char *d = memchr(line + i, delim, len - i);
+  return d ? (size_t)(d - line) : len;
 }
 
 
-/* split rd->line into cells; returns the number of cells */
-static int csv_split(spart_reader *rd, int want) {
-  int n = 0;
+/* split rd->line into cells, noting the first want; returns the number of cells, or the negative
+   of (1 + the number of the cell) that is open at the end of the line (-1 - n) or has text after
+   its closing quote: *open tells which */
+static long csv_split(spart_reader *rd, int want, int *open) {
+  long n = 0;
   size_t i = 0;
+  *open = 0;
   for (;;) {
     size_t start = i;
-    i = cell_end(rd->line, rd->len, i);
+    i = cell_end(rd->line, rd->len, i, rd->delim);
+    if (i == CELL_OPEN || i == CELL_BAD) {
+      *open = i == CELL_OPEN;
+      return -1 - n;
+    }
     if (n < want) {
       rd->cell[2 * n] = start;
       rd->cell[2 * n + 1] = i - start;
@@ -597,90 +627,261 @@ static int csv_split(spart_reader *rd, int want) {
 }
 
 
-/* read lines up to the next one that is not blank or a comment */
+/* the next line that is not blank (runs of empty lines are skipped at once); 1, 0, -1 */
 static int csv_line(spart_reader *rd, spart_err *err) {
   for (;;) {
     int r = next_line(rd, err);
-    if (r <= 0) {
+    if (r <= 0 || rd->len > 0) {
       return r;
     }
-    if (rd->len > 0 && rd->line[0] != '#') {
-      return 1;
+    while (rd->bpos < rd->bend && rd->buf[rd->bpos] == '\n') {
+      rd->bpos++;
+      rd->lineno++;
     }
   }
 }
 
 
-/* map a header name to a state value: qm_3, R0_1_2, wFm_2_6 */
-static int csv_column(const char *h, const spart_model *m, unsigned reads, column *c,
-                      spart_err *err, int line) {
-  const char *us = strchr(h, '_');
-  c->field = -1;
-  c->index = 0;
-  int k = us ? field_find(h, (size_t)(us - h)) : -1;
-  if (k < 0 || !(reads & 1u << k)) {
-    return 0; /* not a state field, or one this command does not read: it passes through */
-  }
-  int idx[3] = {0, 0, 0}, nidx = 0, rows, count;
-  const char *p = us;
-  while (*p == '_' && nidx < 3) {
-    char *end;
-    errno = 0;
-    long v = strtol(p + 1, &end, 10);
-    if (end == p + 1 || v < 1 || v > 1000000000 || errno) {
-      return 0; /* not ours: qm_a passes through */
+/* the record that starts with rd->line, split: while a quoted cell holds a line break, the lines
+   after it are joined to it in rd->rec (with \n).  The number of cells, or -1 with err filled. */
+static long csv_cells(spart_reader *rd, int want, spart_err *err) {
+  long long line = rd->lineno;
+  for (;;) {
+    int open;
+    long n = csv_split(rd, want, &open);
+    if (n >= 0) {
+      return n;
     }
-    idx[nidx++] = (int)v;
-    p = end;
+    char name[240] = "";
+    if (rd->started && -n - 1 < rd->ncol) {
+      char txt[200];
+      snprintf(name, sizeof(name), " '%s'",
+               printable(txt, rd->colname[-n - 1], strlen(rd->colname[-n - 1])));
+    }
+    if (!open) {
+      return fail(err, SPART_EDATA, line, "column %ld%s: text after its closing quote", -n, name),
+             -1;
+    }
+    /* the record so far into rd->rec, a line break, the next line */
+    if (rd->line != rd->rec) {
+      if (grow(&rd->rec, &rd->reccap, rd->len + 1) != 0) {
+        return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+      }
+      memcpy(rd->rec, rd->line, rd->len);
+      rd->reclen = rd->len;
+    }
+    int r = next_line(rd, err);
+    if (r < 0) {
+      return -1;
+    }
+    if (r == 0) {
+      return fail(err, SPART_EDATA, line, "column %ld%s: its quote is never closed", -n, name), -1;
+    }
+    if (rd->reclen + 1 + rd->len > SPART_MAX_RECORD) {
+      return fail(err, SPART_EDATA, line, "record longer than %d bytes", SPART_MAX_RECORD), -1;
+    }
+    if (grow(&rd->rec, &rd->reccap, rd->reclen + rd->len + 2) != 0) {
+      return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+    }
+    rd->rec[rd->reclen++] = '\n';
+    memcpy(rd->rec + rd->reclen, rd->line, rd->len);
+    rd->reclen += rd->len;
+    rd->rec[rd->reclen] = 0;
+    rd->line = rd->rec;
+    rd->len = rd->reclen;
   }
-  if (*p) {
+}
+
+
+/* a cell's text without its quotes into out (n + 1 bytes); its length */
+static size_t unquote(char *out, const char *s, size_t n) {
+  size_t k = 0;
+  if (n >= 2 && s[0] == '"') {
+    for (size_t i = 1; i + 1 < n; i++) {
+      out[k++] = s[i];
+      i += s[i] == '"'; /* "" is one quote */
+    }
+  } else {
+    memcpy(out, s, n);
+    k = n;
+  }
+  out[k] = 0;
+  return k;
+}
+
+
+/* the state field whose name, in any case, starts h and is followed by digits only (qm1, QM_1's
+   'QM' is found by csv_column), or -1 */
+static int field_lookalike(const char *h) {
+  for (int k = 0; k < SPART_NFIELD; k++) {
+    size_t n = strlen(fields[k].name);
+    if (strncasecmp(h, fields[k].name, n) == 0 && h[n] && strspn(h + n, "0123456789") ==
+        strlen(h + n)) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+
+/* one index of a column name at *p ("_N", N from 1 to most, no sign, no leading 0); 0 if none */
+static long col_index(const char **p, long most) {
+  const char *s = *p;
+  long v = 0;
+  if (*s != '_' || s[1] < '1' || s[1] > '9') {
     return 0;
   }
-  rows = field_rows(m, k);
-  count = rows * fields[k].cols;
-  int want = fields[k].rows == 3 || fields[k].rows == -1 ? 2 : 1; /* matrices: name_i_j */
-  if (nidx != want) {
-    char txt[200];
-    return fail(err, SPART_EDATA, line, "column '%s': %s takes %d index%s",
-                printable(txt, h, strlen(h)), fields[k].name, want, want > 1 ? "es" : "");
+  for (s++; *s >= '0' && *s <= '9'; s++) {
+    v = 10 * v + (*s - '0');
+    if (v > most) {
+      return 0;
+    }
   }
-  long pos = want == 2 ? (long)(idx[0] - 1) * fields[k].cols + idx[1] - 1 : idx[0] - 1;
-  if ((want == 2 && (idx[0] > rows || idx[1] > fields[k].cols)) || pos >= count) {
-    char txt[200];
-    return fail(err, SPART_EDATA, line, "column '%s' is out of range: model has %s of %s",
-                printable(txt, h, strlen(h)), fields[k].name,
-                want == 2 ? "more rows or columns than that" : "fewer values");
+  *p = s;
+  return v;
+}
+
+
+/* map a header name to a state value: qm_3, R0_1_2, wFm_2_6.  Any other name passes through,
+   unless it looks like a state value and is not one (QM_1, qm1, qm_0, qm_03, qm_+1, qm_8 of a
+   7-joint robot, qm): that is an error. */
+static int csv_column(const char *h, const spart_model *m, unsigned reads, column *c,
+                      spart_err *err, long long line) {
+  char txt[200];
+  size_t len = strlen(h), base = strcspn(h, "_");
+  int k = field_find(h, base);
+  c->field = -1;
+  c->index = 0;
+  if (k < 0) {
+    /* another case of a field's name, or a field's name run into its index */
+    int like = -1;
+    for (int f = 0; f < SPART_NFIELD && like < 0; f++) {
+      like = strlen(fields[f].name) == base && strncasecmp(h, fields[f].name, base) == 0 ? f : -1;
+    }
+    like = like >= 0 ? like : field_lookalike(h);
+    if (like >= 0) {
+      return fail(err, SPART_EDATA, line,
+                  "column '%s' is not a state column: state columns are %s_%s (case matters)",
+                  printable(txt, h, len), fields[like].name,
+                  fields[like].rows == 3 || fields[like].rows == -1 ? "I_J" : "I");
+    }
+    return 0; /* a column of the user's own: it passes through */
   }
-  c->field = k;
-  c->index = (int)pos;
-  return 0;
+  int rows = field_rows(m, k), cols = fields[k].cols;
+  int two = fields[k].rows == 3 || fields[k].rows == -1; /* matrices: name_i_j */
+  const char *p = h + base;
+  long i = col_index(&p, two ? rows : (long)rows * cols), j = two ? col_index(&p, cols) : 1;
+  if (i == 0 || j == 0 || *p) {
+    if (two) {
+      return fail(err, SPART_EDATA, line,
+                  "column '%s' is not a state column: %s_I_J takes I from 1 to %d and J from 1 "
+                  "to %d, without sign or leading zeros",
+                  printable(txt, h, len), fields[k].name, rows, cols);
+    }
+    return fail(err, SPART_EDATA, line,
+                "column '%s' is not a state column: %s_I takes I from 1 to %d, without sign or "
+                "leading zeros",
+                printable(txt, h, len), fields[k].name, rows * cols);
+  }
+  if (reads & 1u << k) {
+    c->field = k;
+    c->index = (int)(two ? (i - 1) * cols + j - 1 : i - 1);
+  }
+  return 0; /* a field this command does not read passes through */
+}
+
+
+/* the delimiter of a header line: a comma if it has one outside quotes, else a tab, else a
+   semicolon, else a comma (one column) */
+static char csv_delimiter(const char *line, size_t len) {
+  int quoted = 0, tab = 0, semi = 0;
+  for (size_t i = 0; i < len; i++) {
+    quoted ^= line[i] == '"';
+    if (!quoted) {
+      if (line[i] == ',') {
+        return ',';
+      }
+      tab |= line[i] == '\t';
+      semi |= line[i] == ';';
+    }
+  }
+  return tab ? '\t' : semi ? ';' : ',';
+}
+
+
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+
+/* "R0_1_1..R0_3_3, qm_1..qm_7" for the fields in reads */
+static void expected_columns(char *out, size_t n, const spart_model *m, unsigned reads) {
+  size_t k = 0;
+  out[0] = 0;
+  for (int f = 0; f < SPART_NFIELD && k < n; f++) {
+    int rows = field_rows(m, f), two = fields[f].rows == 3 || fields[f].rows == -1;
+    if (!(reads & 1u << f) || rows * fields[f].cols == 0) {
+      continue;
+    }
+    if (two) {
+      k += (size_t)snprintf(out + k, n - k, "%s%s_1_1..%s_%d_%d", k ? ", " : "", fields[f].name,
+                            fields[f].name, rows, fields[f].cols);
+    } else {
+      k += (size_t)snprintf(out + k, n - k, "%s%s_1..%s_%d", k ? ", " : "", fields[f].name,
+                            fields[f].name, rows * fields[f].cols);
+    }
+  }
 }
 
 
 static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
-  int r = csv_line(rd, err);
+  /* a logger's preamble: blank lines and lines that start with '#', before the header only */
+  long long hint = 0; /* a comment that names a state column */
+  int r;
+  while ((r = csv_line(rd, err)) > 0 && rd->line[0] == '#') {
+    for (int k = 0; k < SPART_NFIELD && !hint; k++) {
+      char pat[16];
+      snprintf(pat, sizeof(pat), "%s_1", fields[k].name);
+      hint = strstr(rd->line, pat) ? rd->lineno : 0;
+    }
+  }
   if (r <= 0) {
     return r;
   }
-  int line = (int)rd->lineno;
+  long long line = rd->lineno;
   if (rd->line[0] == '{' || rd->line[0] == '[') {
     return fail(err, SPART_EDATA, line, "expected a CSV header, got JSON (use -i json)"), -1;
   }
-  int n = csv_split(rd, 0);
+  if (rd->line[0] == '<') {
+    return fail(err, SPART_EDATA, line,
+                "expected a CSV header, got XML (a URDF is a model: give it with -m)"),
+           -1;
+  }
+  rd->delim = csv_delimiter(rd->line, rd->len);
+  long n = csv_cells(rd, 0, err);
+  if (n < 0) {
+    return -1;
+  }
+  if (n > 1000000) {
+    return fail(err, SPART_EDATA, line, "%ld columns: more than 1000000", n), -1;
+  }
   rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
   rd->hcell = malloc(2 * (size_t)n * sizeof(size_t));
   rd->cols = calloc((size_t)n, sizeof(column));
   rd->colname = calloc((size_t)n, sizeof(char *));
   rd->pass = malloc((size_t)n * sizeof(int));
-  if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass) {
+  char **sorted = malloc((size_t)n * sizeof(char *));
+  if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass || !sorted) {
+    free(sorted);
     return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
   }
-  rd->ncol = n;
-  csv_split(rd, n);
+  rd->ncol = (int)n;
+  int open;
+  csv_split(rd, (int)n, &open);
 
-  /* name each column; every value of a field must have exactly one column */
-  int seen[SPART_NFIELD] = {0};
-  for (int j = 0; j < n; j++) {
+  /* name each column (quotes undone, blanks around it dropped) */
+  int seen[SPART_NFIELD] = {0}, bad = 0;
+  for (int j = 0; j < n && !bad; j++) {
     size_t a = rd->cell[2 * j], len = rd->cell[2 * j + 1];
     while (len > 0 && rd->line[a] == ' ') {
       a++, len--;
@@ -688,28 +889,54 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     while (len > 0 && rd->line[a + len - 1] == ' ') {
       len--;
     }
-    rd->colname[j] = strndup(rd->line + a, len);
+    rd->colname[j] = malloc(len + 1);
     if (!rd->colname[j]) {
+      free(sorted);
       return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
     }
-    if (csv_column(rd->colname[j], m, rd->reads, &rd->cols[j], err, line) != 0) {
-      return -1;
+    len = unquote(rd->colname[j], rd->line + a, len);
+    sorted[j] = rd->colname[j];
+    if (len == 0 || memchr(rd->colname[j], 0, len)) {
+      bad = fail(err, SPART_EDATA, line, "column %d has %s", j + 1,
+                 len ? "a 0 byte in its name" : "no name");
+    } else {
+      bad = csv_column(rd->colname[j], m, rd->reads, &rd->cols[j], err, line);
     }
     if (rd->cols[j].field < 0) {
       rd->pass[rd->npass++] = j;
       continue;
     }
-    for (int i = 0; i < j; i++) {
-      if (rd->cols[i].field == rd->cols[j].field && rd->cols[i].index == rd->cols[j].index) {
-        char txt[200];
-        fail(err, SPART_EDATA, line, "column '%s' appears twice",
-             printable(txt, rd->colname[j], strlen(rd->colname[j])));
-        return -1;
-      }
-    }
     seen[rd->cols[j].field]++;
     rd->has |= 1u << rd->cols[j].field;
   }
+  /* some field the command reads (a '#' before the header, a file of other columns) */
+  if (!bad && !(rd->has & rd->reads)) {
+    char want[600], also[100] = "";
+    expected_columns(want, sizeof(want), m, rd->reads);
+    if (hint) {
+      snprintf(also, sizeof(also), " (line %lld, a comment, names some: remove its '#')", hint);
+    }
+    bad = fail(err, SPART_EDATA, line, "the header names no state column%s; expected %s%s",
+               rd->delim == ',' ? "" : rd->delim == ';' ? " (read as ';'-separated)"
+                                                        : " (read as tab-separated)",
+               want, also);
+  }
+  /* every name once (a state value has one name: one column) */
+  if (!bad) {
+    qsort(sorted, (size_t)n, sizeof(char *), cmp_name);
+    for (long j = 1; j < n && !bad; j++) {
+      if (strcmp(sorted[j], sorted[j - 1]) == 0) {
+        char txt[200];
+        bad = fail(err, SPART_EDATA, line, "column '%s' appears twice",
+                   printable(txt, sorted[j], strlen(sorted[j])));
+      }
+    }
+  }
+  free(sorted);
+  if (bad) {
+    return -1;
+  }
+  /* every value of a field */
   for (int k = 0; k < SPART_NFIELD; k++) {
     int count = field_rows(m, k) * fields[k].cols;
     if (seen[k] && seen[k] != count) {
@@ -730,10 +957,11 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
 
 
 /* the usual row, read in one pass: every cell where the header says, every number read to its
-   comma; 0 for anything else (then csv_record splits the row and says what is wrong).  Only the
-   cells that pass through are noted in rd->cell: the numbers go straight to the state. */
+   delimiter; 0 for anything else (then csv_record splits the row and says what is wrong).  Only
+   the cells that pass through are noted in rd->cell: the numbers go straight to the state. */
 static int csv_fast(spart_reader *rd) {
   const char *line = rd->line, *lim = line + rd->len, *p = line;
+  const char delim = rd->delim;
   /* numbers are read ahead 8 bytes at a time up to the end of what the block holds (the 0
      after the line stops them) */
   const char *ahead = rd->buf + rd->bend > lim + 1 ? rd->buf + rd->bend : lim + 1;
@@ -745,7 +973,11 @@ static int csv_fast(spart_reader *rd) {
     const char *end;
     if (c->field < 0) {
       size_t j = (size_t)(c - rd->cols), i = (size_t)(p - line);
-      end = line + cell_end(line, rd->len, i);
+      if (*p == '"') {
+        return 0; /* a quoted cell: csv_record reads it */
+      }
+      end = memchr(p, delim, (size_t)(lim - p));
+      end = end ? end : lim;
       rd->cell[2 * j] = i;
       rd->cell[2 * j + 1] = (size_t)(end - p);
     } else {
@@ -755,12 +987,12 @@ static int csv_fast(spart_reader *rd) {
       }
       *c->dst = x;
     }
-    /* a cell ends at a comma, the last at the end of the line (a comma there is one cell more;
-       the 0 at lim is no comma: a cell fewer) */
+    /* a cell ends at a delimiter, the last at the end of the line (a delimiter there is one cell
+       more; the 0 at lim is no delimiter: a cell fewer) */
     if (c == last) {
       return end == lim;
     }
-    if (*end != ',') {
+    if (*end != delim) {
       return 0;
     }
     p = end + 1;
@@ -787,20 +1019,23 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
       return r;
     }
   }
-  int r = csv_line(rd, err);
+  int r = csv_line(rd, err); /* after the header, every line that is not blank is a record */
   if (r <= 0) {
     return r;
   }
-  int line = (int)rd->lineno;
+  long long line = rd->lineno;
   rd->st.line = line;
   if (csv_fast(rd)) {
     rd->st.has = rd->has;
     return 1;
   }
   rd->st.has = 0;
-  int n = csv_split(rd, rd->ncol);
+  long n = csv_cells(rd, rd->ncol, err);
+  if (n < 0) {
+    return -SPART_EDATA;
+  }
   if (n != rd->ncol) {
-    return fail(err, SPART_EDATA, line, "expected %d fields, got %d", rd->ncol, n);
+    return fail(err, SPART_EDATA, line, "expected %d fields, got %ld", rd->ncol, n);
   }
   for (int j = 0; j < n; j++) {
     const column *c = &rd->cols[j];
@@ -808,15 +1043,22 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
       continue;
     }
     const char *s = rd->line + rd->cell[2 * j], *stop = s + rd->cell[2 * j + 1], *end;
+    char num[64];
+    if (s < stop && *s == '"' && stop - s < (long)sizeof(num)) { /* a quoted number */
+      size_t k = unquote(num, s, (size_t)(stop - s));
+      s = num;
+      stop = num + k;
+    }
     double x = spu_strtod(s, stop, &end);
     while (end < stop && *end == ' ') {
       end++;
     }
     if (end == s || end != stop || !isfinite(x)) {
       char name[200], txt[200];
+      s = rd->line + rd->cell[2 * j];
       return fail(err, SPART_EDATA, line, "column '%s': '%s' is not a finite number",
                   printable(name, rd->colname[j], strlen(rd->colname[j])),
-                  printable(txt, s, (size_t)(stop - s)));
+                  printable(txt, s, rd->cell[2 * j + 1]));
     }
     *c->dst = x;
     rd->st.has |= 1u << c->field;
@@ -826,7 +1068,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
 
 
 /* R0 must be a rotation: R0 R0' = 1 to 1e-5 (6 decimals give 2e-6), and det R0 = +1 */
-static int check_rotation(const double R[9], int line, spart_err *err) {
+static int check_rotation(const double R[9], long long line, spart_err *err) {
   double worst = 0;
   for (int a = 0; a < 3; a++) {
     for (int b = 0; b < 3; b++) {
@@ -876,13 +1118,15 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
 
 
 int spart_reader_ready(const spart_reader *rd) {
-  /* a CSV row after the header, whole in the block: reading it moves nothing in the block */
+  /* a CSV row after the header, whole in the block: reading it moves nothing in the block nor
+     rd->rec, where the current row may be */
   if (rd->format != SPART_FMT_CSV || !rd->started || rd->pending || rd->dead ||
       rd->bpos >= rd->bend) {
     return 0;
   }
+  /* (a quote in it may open a cell that runs on to the next lines, through rd->rec) */
   const char *p = rd->buf + rd->bpos, *nl = memchr(p, '\n', rd->bend - rd->bpos);
-  return nl && nl > p && *p != '#' && *p != '\r';
+  return nl && nl > p && *p != '\r' && !memchr(p, '"', (size_t)(nl - p));
 }
 
 
@@ -961,6 +1205,10 @@ void spart_writer_free(spart_writer *wr) {
       spart_err err = {0};
       write_out(wr, &err); /* a failure stays in the stream's error flag */
     }
+    for (int p = 0; p < wr->npassname; p++) {
+      free(wr->passname[p]);
+    }
+    free(wr->passname);
     free(wr->buf);
     free(wr);
   }
@@ -1095,41 +1343,177 @@ static int json_number(const char *s, size_t n) {
 }
 
 
-/* a CSV cell as a JSON value: a number as it was written, else the text, CSV quotes undone */
+/* the length of the UTF-8 sequence at s (n bytes left), 0 if it is not one (RFC 3629: no
+   overlong forms, no surrogates, nothing past U+10FFFF) */
+static size_t utf8_len(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  size_t k = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                                                     : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  if (k == 0 || k > n) {
+    return 0;
+  }
+  for (size_t i = 1; i < k; i++) {
+    if ((s[i] & 0xc0) != 0x80) {
+      return 0;
+    }
+  }
+  if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+      (c == 0xf4 && s[1] > 0x8f)) {
+    return 0;
+  }
+  return k;
+}
+
+
+/* text as a JSON string: quotes, backslashes and control characters (a 0 byte too) escaped;
+   -1 when out of memory, 1 when the text is not UTF-8 (nothing is added then) */
+static int add_json_string(spart_writer *wr, const char *s, size_t n) {
+  if (grow(&wr->buf, &wr->cap, wr->len + 6 * n + 3) != 0) {
+    return -1;
+  }
+  char *o = wr->buf + wr->len;
+  *o++ = '"';
+  for (size_t i = 0; i < n;) {
+    unsigned char ch = (unsigned char)s[i];
+    size_t k = utf8_len((const unsigned char *)s + i, n - i);
+    if (k == 0) {
+      return 1;
+    }
+    if (ch == '"' || ch == '\\') {
+      *o++ = '\\';
+      *o++ = (char)ch;
+    } else if (ch == '\n' || ch == '\t' || ch == '\r') {
+      *o++ = '\\';
+      *o++ = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
+    } else if (ch < 0x20) {
+      o += snprintf(o, 7, "\\u%04x", ch);
+    } else {
+      memcpy(o, s + i, k);
+      o += k;
+    }
+    i += k;
+  }
+  *o++ = '"';
+  wr->len = (size_t)(o - wr->buf);
+  return 0;
+}
+
+
+/* a CSV cell as a JSON value: a number as it was written, else the text, CSV quotes undone;
+   -1 when out of memory, 1 when the text is not UTF-8 */
 static int add_json_cell(spart_writer *wr, const char *s, size_t n) {
   if (n > 0 && json_number(s, n)) {
     return add(wr, s, n);
   }
   char *tmp = malloc(n + 1);
-  size_t k = 0;
   if (!tmp) {
     return -1;
   }
-  if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-    for (size_t i = 1; i + 1 < n; i++) {
-      tmp[k++] = s[i];
-      i += s[i] == '"' && s[i + 1] == '"'; /* "" is one quote */
-    }
-  } else {
-    memcpy(tmp, s, n);
-    k = n;
-  }
-  tmp[k] = 0;
-  cJSON *str = cJSON_CreateString(tmp);
-  char *txt = str ? cJSON_PrintUnformatted(str) : NULL;
-  int bad = !txt || addstr(wr, txt);
-  cJSON_free(txt);
-  cJSON_Delete(str);
+  int r = add_json_string(wr, tmp, unquote(tmp, s, n));
   free(tmp);
-  return bad;
+  return r;
 }
 
 
-/* a CSV cell copied from the input, or a JSON value for it */
+/* text as a CSV cell: quoted when it holds a comma, a quote, a line break or blanks at its ends
+   (RFC 4180), else as it is */
+static int add_csv_text(spart_writer *wr, const char *s, size_t n) {
+  if (n == 0 || (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
+                 !memchr(s, '\r', n) && s[0] != ' ' && s[n - 1] != ' ')) {
+    return add(wr, s, n);
+  }
+  int bad = add(wr, "\"", 1);
+  for (size_t i = 0; i < n && !bad; i++) {
+    bad = add(wr, s + i, 1) || (s[i] == '"' && add(wr, "\"", 1));
+  }
+  return bad || add(wr, "\"", 1);
+}
+
+
+/* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it),
+   or as a JSON value */
 static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
   const char *s = rd->line + rd->cell[2 * j];
   size_t n = rd->cell[2 * j + 1];
-  return json ? add_json_cell(wr, s, n) : add(wr, s, n);
+  return json ? add_json_cell(wr, s, n) : n > 0 && s[0] == '"' ? add(wr, s, n)
+                                                               : add_csv_text(wr, s, n);
+}
+
+
+/* the CSV name of value e of output field k */
+static void col_name(const spart_writer *wr, int k, int e, char col[128]) {
+  int dims[3], nd;
+  dims_of(wr, k, dims, &nd);
+  int len = snprintf(col, 128, "%s", wr->f[k].name), rest = e;
+  for (int j = 0; j < nd; j++) {
+    int stride = 1;
+    for (int i = j + 1; i < nd; i++) {
+      stride *= dims[i];
+    }
+    len += snprintf(col + len, 128 - (size_t)len, "_%d", rest / stride + 1);
+    rest %= stride;
+  }
+}
+
+
+/* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
+   column's (the first p, renamed, and those after p as they came) */
+static int name_taken(const spart_writer *wr, const spart_reader *rd, int p, const char *name) {
+  for (int k = 0; k < wr->nf; k++) {
+    size_t len = strlen(wr->f[k].name);
+    if (strncmp(name, wr->f[k].name, len) == 0 &&
+        (name[len] == 0 || (wr->format == SPART_FMT_CSV && name[len] == '_'))) {
+      for (int e = 0; e < wr->f[k].n && name[len]; e++) {
+        char col[128];
+        col_name(wr, k, e, col);
+        if (strcmp(col, name) == 0) {
+          return 1;
+        }
+      }
+      if (name[len] == 0 && wr->format != SPART_FMT_CSV) {
+        return 1;
+      }
+    }
+  }
+  for (int q = 0; q < rd->npass; q++) {
+    if (q != p && strcmp(name, q < p ? wr->passname[q] : rd->colname[rd->pass[q]]) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* the names the pass-through columns take in the output: their own, or with "in_" before it
+   (as often as it takes) when an output or another column has that name (measured taum_1 beside
+   the computed taum_1 becomes in_taum_1) */
+static int pass_names(spart_writer *wr, const spart_reader *rd) {
+  wr->passname = calloc((size_t)rd->npass, sizeof(char *));
+  if (!wr->passname) {
+    return -1;
+  }
+  wr->npassname = rd->npass;
+  for (int p = 0; p < rd->npass; p++) {
+    const char *name = rd->colname[rd->pass[p]];
+    char *mine = NULL;
+    while (name_taken(wr, rd, p, name)) {
+      size_t len = strlen(name);
+      char *in = malloc(len + 4);
+      if (!in) {
+        free(mine);
+        return -1;
+      }
+      memcpy(in, "in_", 3);
+      memcpy(in + 3, name, len + 1);
+      free(mine);
+      name = mine = in;
+    }
+    wr->passname[p] = mine ? mine : strdup(name);
+    if (!wr->passname[p]) {
+      return -1;
+    }
+  }
+  return 0;
 }
 
 
@@ -1137,21 +1521,13 @@ static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
 static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
   int bad = 0, first = 1;
   for (int p = 0; rd && p < rd->npass && !bad; p++, first = 0) {
-    bad = (!first && addstr(wr, ",")) || addstr(wr, rd->colname[rd->pass[p]]);
+    bad = (!first && addstr(wr, ",")) ||
+          add_csv_text(wr, wr->passname[p], strlen(wr->passname[p]));
   }
   for (int k = 0; k < wr->nf && !bad; k++) {
-    int dims[3], nd, n = dims_of(wr, k, dims, &nd);
-    for (int e = 0; e < n && !bad; e++, first = 0) {
+    for (int e = 0; e < wr->f[k].n && !bad; e++, first = 0) {
       char col[128];
-      int len = snprintf(col, sizeof(col), "%s", wr->f[k].name), rest = e;
-      for (int j = 0; j < nd; j++) {
-        int stride = 1;
-        for (int i = j + 1; i < nd; i++) {
-          stride *= dims[i];
-        }
-        len += snprintf(col + len, sizeof(col) - (size_t)len, "_%d", rest / stride + 1);
-        rest %= stride;
-      }
+      col_name(wr, k, e, col);
       bad = (!first && addstr(wr, ",")) || addstr(wr, col);
     }
   }
@@ -1236,6 +1612,13 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
     return -SPART_EDATA;
   }
 
+  /* the pass-through columns' names in the output, from the first record's outputs (every row
+     of a CSV input gives the same) */
+  if (pr && pr->npass && !wr->passname && pass_names(wr, pr) != 0) {
+    wr->nf = 0;
+    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+
   /* CSV: the header before the first row, the same fields in every row */
   if (csv && !row) {
     if (!wr->nhead) {
@@ -1266,16 +1649,21 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
   bad = bad || (!csv && addstr(wr, "{"));
   int first = 1;
   for (int p = 0; pr && p < pr->npass && !bad; p++, first = 0) {
-    if (!csv) {
-      const char *name = pr->colname[pr->pass[p]];
-      size_t len = strlen(name);
-      bad = (!first && addstr(wr, ",")) || (json_number(name, len) && addstr(wr, "\"")) ||
-            add_json_cell(wr, name, len) || (json_number(name, len) && addstr(wr, "\"")) ||
-            addstr(wr, ":");
-    } else {
-      bad = !first && addstr(wr, ",");
+    bad = !first && addstr(wr, ",");
+    if (!csv && !bad) {
+      const char *name = wr->passname[p];
+      bad = add_json_string(wr, name, strlen(name));
+      bad = bad || addstr(wr, ":");
     }
     bad = bad || add_pass(wr, pr, pr->pass[p], !csv);
+    if (bad > 0) { /* not UTF-8: no JSON string can hold it */
+      char txt[200];
+      const char *name = pr->colname[pr->pass[p]];
+      wr->len = wr->pend;
+      wr->nf = 0;
+      return fail(err, SPART_EDATA, rd->st.line, "column '%s': not UTF-8 text, which JSON cannot hold (use -o csv)",
+                  printable(txt, name, strlen(name)));
+    }
   }
   if (csv && !bad) {
     bad = add_csv_values(wr, first);

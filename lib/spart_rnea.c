@@ -293,7 +293,11 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
   for (int k = 0; k < 6; k++) {
     u0dot[k] = -tau[k];
   }
-  if (spu_cholsolve(H0, u0dot, 6, 1) != 0) {
+  /* the singularity test's scales (spart_dof_scale's, from the composite inertia of the whole
+     robot about the base CoM): the trace of its rotational inertia, its mass */
+  const double *I = d->Ic;
+  double scale[6] = {I[4] + I[5] + I[6], I[4] + I[5] + I[6], I[4] + I[5] + I[6], I[0], I[0], I[0]};
+  if (spu_cholsolve(H0, u0dot, 6, 1, scale) != 0) {
     d->warn[SPART_WARN_SINGULAR]++;
     d->warn_body[SPART_WARN_SINGULAR] = 0;
     return -SPART_ENUM;

@@ -42,10 +42,19 @@ void spu_axisangle(double R[9], const double a[3], double q);
 /* rotation of URDF roll-pitch-yaw (fixed axes X, Y, Z): Rz(y) Ry(p) Rx(r) */
 void spu_rpy(double R[9], const double rpy[3]);
 
+/* The one singularity test of spart's factorizations (Cholesky, articulated bodies): a pivot,
+   the inertia left to a degree of freedom once others are eliminated, is sound when it is above
+   SPU_PIVOT_TOL times scale, a positive measure of what that degree of freedom moves in the same
+   units (spart_dof_scale).  Below, fewer than 4 of its digits would survive the roundoff of the
+   subtractions that made it. */
+#define SPU_PIVOT_TOL 1e-12
+int spu_pivot_ok(double pivot, double scale);
+
 /* Solve A x = b for a symmetric positive definite n x n A (row-major, overwritten by its
-   Cholesky factor); b is overwritten by x.  Returns 0, or -1 when A is not positive definite (a
-   pivot at or below 1e-12 of the largest diagonal entry). */
-int spu_cholsolve(double *A, double *b, int n, int nrhs);
+   Cholesky factor); b (n x nrhs) is overwritten by x.  Pivot j must pass spu_pivot_ok against
+   scale[j], or against A's diagonal entry A[j][j] before elimination when scale is NULL.
+   Returns 0, or 1 + j for the first pivot j that fails (A is singular, or nearly). */
+int spu_cholsolve(double *A, double *b, int n, int nrhs, const double *scale);
 
 /* ---- spatial algebra (spu_spatial.c) ---- */
 

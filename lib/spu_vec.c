@@ -142,22 +142,20 @@ void spu_rpy(double R[9], const double rpy[3]) {
 }
 
 
-int spu_cholsolve(double *A, double *b, int n, int nrhs) {
-  /* a pivot below 1e-12 of the largest diagonal entry is roundoff: A is singular */
-  double tol = 0;
-  for (int j = 0; j < n; j++) {
-    tol = fmax(tol, fabs(A[j * n + j]));
-  }
-  tol *= 1e-12;
+int spu_pivot_ok(double pivot, double scale) {
+  return scale > 0 && pivot > SPU_PIVOT_TOL * scale; /* NaN fails */
+}
 
+
+int spu_cholsolve(double *A, double *b, int n, int nrhs, const double *scale) {
   /* factor A = L L' in the lower triangle */
   for (int j = 0; j < n; j++) {
     double s = A[j * n + j];
     for (int k = 0; k < j; k++) {
       s -= A[j * n + k] * A[j * n + k];
     }
-    if (!(s > tol)) {
-      return -1;
+    if (!spu_pivot_ok(s, scale ? scale[j] : A[j * n + j])) {
+      return 1 + j;
     }
     A[j * n + j] = sqrt(s);
     for (int i = j + 1; i < n; i++) {

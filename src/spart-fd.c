@@ -36,8 +36,7 @@ static int compute(spart_session *s) {
   }
   if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, taum, st->wF, s->gravity, acc,
                 acc + 6) != 0) {
-    spart_fail(s, "singular articulated inertia at link %d: a massless subtree moves freely",
-               s->d->warn_body[SPART_WARN_SINGULAR]);
+    spart_fail_singular(s);
     return -1;
   }
   if (!s->o.fixed_base) {

@@ -49,7 +49,7 @@ static int compute(spart_session *s) {
   double *H = spart_session_buf(s, 0, 3 * nv * nv), *C = H ? H + nv * nv : NULL;
   double *Hs = H ? C + nv * nv : NULL; /* the joints' block alone, fixed base */
   double *blk = spart_session_buf(s, 1, 4 * (36 + 12 * nq + nq * nq) + 2 * nv);
-  double *inv = o->inverse ? spart_session_buf(s, 2, 2 * nv * nv) : NULL;
+  double *inv = o->inverse ? spart_session_buf(s, 2, 3 * nv * nv + 2 * nv) : NULL;
   if (!H || !blk || (o->inverse && !inv)) {
     return -1;
   }
@@ -73,8 +73,12 @@ static int compute(spart_session *s) {
     if (o->fixed_base) {
       spart_crba(s->m, s->d, st->R0, st->qm, 1, Hs);
     }
-    if (spart_spd_inverse(o->fixed_base ? Hs : H, (int)ns, inv + nv * nv, inv) != 0) {
-      spart_fail(s, "the inertia matrix is singular");
+    double *scale = inv + nv * nv, *work = scale + nv;
+    spart_fk(s->m, s->d, st->R0, st->r0, st->qm); /* for what each degree of freedom moves */
+    spart_dof_scale(s->m, s->d, scale);
+    if (spart_gim_inverse(s->m, s->d, o->fixed_base, o->fixed_base ? Hs : H, scale, work, inv) !=
+        0) {
+      spart_fail_singular(s);
       return -1;
     }
     spart_put(s->wr, "Hinv", inv, (int)ns, (int)ns, -1);

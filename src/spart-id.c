@@ -57,7 +57,7 @@ static int compute(spart_session *s) {
   if (s->o.floating) {
     if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wrenches(st),
                           s->gravity, tau + 6, tau) != 0) {
-      spart_fail(s, "the base inertia is singular");
+      spart_fail_singular(s);
       return -1;
     }
   } else {

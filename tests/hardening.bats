@@ -67,7 +67,7 @@ EOF
     run --separate-stderr spart-fd -m "$m" $base <<< '{"taum": [1]}'
     [ "$status" -eq 1 ]
     [ -z "$output" ]
-    [[ "$stderr" == "spart-fd: <stdin>:1: singular articulated inertia at link 1"* ]]
+    [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
   done
 }
 
@@ -76,14 +76,14 @@ EOF
   run --separate-stderr spart-id -m "$m" --floating <<< '{}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
-  [ "$stderr" = "spart-id: <stdin>:1: the base inertia is singular" ]
+  [ "$stderr" = "spart-id: <stdin>:1: singular inertia at link 0: the base can move without moving any mass" ]
   run --separate-stderr spart-gim -m "$m" --inverse <<< '{}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
-  [ "$stderr" = "spart-gim: <stdin>:1: the inertia matrix is singular" ]
+  [ "$stderr" = "spart-gim: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
   run --separate-stderr spart-fd -m "$m" <<< '{}'
   [ "$status" -eq 1 ]
-  [[ "$stderr" == "spart-fd: <stdin>:1: singular articulated inertia"* ]]
+  [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
 }
 
 @test "a robot without mass gets finite kinematics, H = 0 and inverse dynamics 0" {
@@ -135,12 +135,13 @@ EOF
   )
   run --separate-stderr spart-fd -m "$m" <<< '{}'
   [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 0: the base can move without moving any mass" ]
   run --separate-stderr spart-gim -m "$m" --inverse <<< '{}'
   echo "got: ${output:0:300} $stderr"
   # not an "inverse" with entries of 8e15 that is not even symmetric
   [ "$status" -eq 1 ]
   [ -z "$output" ]
-  [ "$stderr" = "spart-gim: <stdin>:1: the inertia matrix is singular" ]
+  [ "$stderr" = "spart-gim: <stdin>:1: singular inertia at link 0: the base can move without moving any mass" ]
 }
 
 @test "non-finite numbers are refused in every field of JSON and CSV records" {

@@ -72,8 +72,8 @@ close(matmul(out["Hm"], out["Hinv"]), [[float(i == j) for j in range(7)] for i i
     [ -z "$output" ]
     [ "$stderr" = "$c: <stdin>:1: no values to write as CSV (no moving joint, or --only names none written): use -o json" ]
   done
-  # a pass-through column is something to write
-  run spart-fd -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< $'time\n1.5'
+  # a pass-through column is something to write (beside a state column: one there must be)
+  run spart-fd -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< $'time,r0_1,r0_2,r0_3\n1.5,0,0,0'
   [ "$status" -eq 0 ]
   [ "$output" = $'time\n1.5' ]
 }

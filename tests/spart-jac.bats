@@ -57,6 +57,46 @@ close(matvec(N, st["u0"] + st["um"]), k["t0"] + [x for t in k["tL"] for x in t],
   [ "$stderr" = "spart-jac: <stdin>:1: --link 9: model has links 0 to 5" ]
 }
 
+@test "--link that is an id and another link's name is refused; id: and name: pick one" {
+  # link 1 is named "a", link 2 is named "1"
+  cat > "$BATS_TEST_TMPDIR/named.urdf" <<'URDF'
+<robot name="named">
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <link name="1"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <joint name="ja" type="revolute"><parent link="b"/><child link="a"/><origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
+  <joint name="j1" type="revolute"><parent link="a"/><child link="1"/><origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
+</robot>
+URDF
+  m="$BATS_TEST_TMPDIR/named.urdf"
+  run --separate-stderr spart-jac -m "$m" --link 1 <<< '{}'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-jac: --link 1: ambiguous: link 1, or link 2 named '1' (write id:1 or name:1)" ]
+  # the CoM of link 1 is 1 m from the base's along x, that of link 2 at 2 m: J0's v row y
+  # holds -x of the point from r0 (w x r)
+  run --separate-stderr spart-jac -m "$m" --link id:1 --only J0 <<< '{}'
+  [ "$status" -eq 0 ]
+  [ "$output" = '{"J0":[[1,0,0,0,0,0],[0,1,0,0,0,0],[0,0,1,0,0,0],[0,0,0,1,0,0],[0,0,1,0,1,0],[0,-1,0,0,0,1]]}' ]
+  [ "$(spart-jac -m "$m" --link a --only J0 <<< '{}')" = "$output" ]
+  [ "$(spart-jac -m "$m" --link name:a --only J0 <<< '{}')" = "$output" ]
+  run --separate-stderr spart-jac -m "$m" --link name:1 --only J0 <<< '{}'
+  [ "$status" -eq 0 ]
+  [ "$output" = '{"J0":[[1,0,0,0,0,0],[0,1,0,0,0,0],[0,0,1,0,0,0],[0,0,0,1,0,0],[0,0,2,0,1,0],[0,-2,0,0,0,1]]}' ]
+  [ "$(spart-jac -m "$m" --link 2 --only J0 <<< '{}')" = "$output" ]
+  [ "$(spart-jac -m "$m" --link id:2 --only J0 <<< '{}')" = "$output" ]
+  # an id that is the link's own name is no ambiguity; prefixes are checked
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link id:lbr_iiwa_link_7 <<< '{}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-jac: --link id:lbr_iiwa_link_7: not a link id (id:N, N from 0 to 7)" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link id:8 <<< '{}'
+  [ "$stderr" = "spart-jac: --link id:8: model has links 0 to 7" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link name:7 <<< '{}'
+  [ "$stderr" = "spart-jac: --link: no link named '7'" ]
+  [ "$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link name:lbr_iiwa_link_7 <<< '{}')" = \
+    "$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 7 <<< '{}')" ]
+}
+
 @test "--dot needs no more than the velocities and adds J0dot and Jmdot" {
   run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 5 --dot <<< '{"um": [1, 2, 3]}'
   [ "$status" -eq 0 ]

@@ -194,7 +194,7 @@ URDF
 }
 
 @test "state columns a command does not read pass through unchanged" {
-  printf 'time,taum_1,taum_2\n0.5,1,2\n' |
+  printf 'time,taum_1,taum_2,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0.5,1,2,0,0,0,0,0,0,0\n' |
     { run --separate-stderr spart-kin -m "$(M)" -o csv;
       [ "$status" -eq 0 ]
       [[ "${lines[0]}" == time,taum_1,taum_2,RJ_1_1_1,* ]]
@@ -223,7 +223,9 @@ URDF
 @test "a column index too large for an int is out of range, not wrapped" {
   run --separate-stderr spart-id -m "$(M)" <<< $'wFm_1000000000_6\n1'
   [ "$status" -eq 1 ]
-  [[ "$stderr" == "spart-id: <stdin>:1: column 'wFm_1000000000_6' is out of range"* ]]
+  [ "$stderr" = "spart-id: <stdin>:1: column 'wFm_1000000000_6' is not a state column: wFm_I_J takes I from 1 to 7 and J from 1 to 6, without sign or leading zeros" ]
+  run --separate-stderr spart-id -m "$(M)" <<< $'wFm_1_99999999999999999999999\n1'
+  [ "$status" -eq 1 ]
 }
 
 @test "a NUL byte in a CSV row is data: the row's own line is named, the NUL shown as \\x00" {
