@@ -16,8 +16,11 @@
 #include "spu.h"
 
 /* doubles per body in the model's one allocation: mass 1, inertia 6, body pos 3, body rot 9,
-   axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2 */
-#define NDOUBLE 40
+   axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2, mimic 2 */
+#define NDOUBLE 42
+
+/* names per body: link, joint, mimicked joint */
+#define NNAME 3
 
 /* ints per body: parent, type, qadr, limited */
 #define NINT 4
@@ -127,7 +130,7 @@ spart_model *spart_model_new(int nb) {
   if (!m) {
     return NULL;
   }
-  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + 2 * sizeof(char *) + NINT * sizeof(int)));
+  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + NNAME * sizeof(char *) + NINT * sizeof(int)));
   if (!m->buf_) {
     free(m);
     return NULL;
@@ -146,10 +149,12 @@ spart_model *spart_model_new(int nb) {
   m->jnt_damping = d + 35 * n;
   m->jnt_friction = d + 36 * n;
   m->jnt_range = d + 38 * n;
+  m->jnt_mimic_k = d + 40 * n;
   p = (char **)(d + NDOUBLE * n);
   m->body_name = p;
   m->jnt_name = p + n;
-  k = (int *)(p + 2 * n);
+  m->jnt_mimic = p + 2 * n;
+  k = (int *)(p + NNAME * n);
   m->body_parent = k;
   m->jnt_type = k + n;
   m->jnt_qadr = k + 2 * n;
@@ -159,6 +164,7 @@ spart_model *spart_model_new(int nb) {
   for (size_t i = 0; i < n; i++) {
     m->body_name[i] = NULL;
     m->jnt_name[i] = NULL;
+    m->jnt_mimic[i] = NULL;
     for (int c = 0; c < 9; c += 4) {
       m->body_rot[9 * i + c] = 1;
       m->jnt_rot[9 * i + c] = 1;
@@ -176,6 +182,7 @@ void spart_model_free(spart_model *m) {
   for (int i = 0; i < m->nb; i++) {
     free(m->body_name[i]);
     free(m->jnt_name[i]);
+    free(m->jnt_mimic[i]);
   }
   free(m->name);
   free(m->buf_);
@@ -259,6 +266,47 @@ static int check_drive(const spart_model *m, int i, const char *who, spart_err *
     return fail(err, SPART_EDATA, 0, "%s: limits %g > %g", who, r[0], r[1]);
   }
   return 0;
+}
+
+
+/* every <mimic> names another joint of the model, with a finite multiplier and offset */
+static int check_mimic(const spart_model *m, spart_err *err) {
+  char who[320], **v = NULL;
+  int n = 0, rc = 0;
+
+  for (int i = 1; i < m->nb; i++) {
+    n += m->jnt_mimic[i] != NULL;
+  }
+  if (n == 0) {
+    return 0;
+  }
+  v = malloc((size_t)m->nb * sizeof *v);
+  if (!v) {
+    return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  n = 0;
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_name[i]) {
+      v[n++] = m->jnt_name[i];
+    }
+  }
+  qsort(v, (size_t)n, sizeof *v, cmp_str);
+  for (int i = 1; i < m->nb && !rc; i++) {
+    const char *mim = m->jnt_mimic[i];
+    if (!mim) {
+      continue;
+    }
+    label(who, sizeof who, "joint", m->jnt_name, i);
+    if (!all_finite(m->jnt_mimic_k + 2 * i, 2)) {
+      rc = fail(err, SPART_EDATA, 0, "%s: mimic: a number is not finite", who);
+    } else if (m->jnt_name[i] && strcmp(mim, m->jnt_name[i]) == 0) {
+      rc = fail(err, SPART_EDATA, 0, "%s: mimics itself", who);
+    } else if (!bsearch(&mim, v, (size_t)n, sizeof *v, cmp_str)) {
+      rc = fail(err, SPART_EDATA, 0, "%s: mimics unknown joint '%s'", who, mim);
+    }
+  }
+  free(v);
+  return rc;
 }
 
 
@@ -351,6 +399,9 @@ int spart_model_check(spart_model *m, spart_err *err) {
   }
   if (oom) {
     return fail(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  if (check_mimic(m, err)) {
+    return -err->code;
   }
   m->nq = nq;
   return 0;
@@ -585,6 +636,13 @@ static cJSON *json_joint(const spart_model *m, int i) {
   }
   if (m->jnt_limited[i]) {
     put(j, "limit", json_vec(m->jnt_range + 2 * i, 2), &ok);
+  }
+  if (m->jnt_mimic[i]) {
+    cJSON *mim = cJSON_CreateObject();
+    put(j, "mimic", mim, &ok);
+    put(mim, "joint", cJSON_CreateString(m->jnt_mimic[i]), &ok);
+    put(mim, "multiplier", json_num(m->jnt_mimic_k[2 * i]), &ok);
+    put(mim, "offset", json_num(m->jnt_mimic_k[2 * i + 1]), &ok);
   }
   if (!ok) {
     cJSON_Delete(j);
@@ -887,6 +945,32 @@ static int read_link(spart_model *m, const cJSON *l, int i, const char *kname, s
 }
 
 
+/* a joint's optional "mimic": {"joint": name, "multiplier": 1, "offset": 0} */
+static int read_mimic(spart_model *m, const cJSON *j, int i, const char *where, spart_err *err) {
+  const cJSON *mim = cJSON_GetObjectItemCaseSensitive(j, "mimic"), *name;
+  char w[48];
+  if (!mim) {
+    return 0;
+  }
+  if (!cJSON_IsObject(mim)) {
+    return bad_field(err, where, "mimic", "an object", mim);
+  }
+  snprintf(w, sizeof w, "%s.mimic", where);
+  name = cJSON_GetObjectItemCaseSensitive(mim, "joint");
+  if (!cJSON_IsString(name) || !name->valuestring[0]) {
+    return bad_field(err, w, "joint", "a joint name", name);
+  }
+  m->jnt_mimic_k[2 * i] = 1;
+  m->jnt_mimic_k[2 * i + 1] = 0;
+  if (get_opt(mim, w, "multiplier", 1, m->jnt_mimic_k + 2 * i, err) ||
+      get_opt(mim, w, "offset", 1, m->jnt_mimic_k + 2 * i + 1, err)) {
+    return -SPART_EDATA;
+  }
+  m->jnt_mimic[i] = strdup(name->valuestring);
+  return m->jnt_mimic[i] ? 0 : fail(err, SPART_ENOMEM, 0, "out of memory");
+}
+
+
 static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, spart_err *err) {
   char where[32];
   int qid = 0;
@@ -913,6 +997,9 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
   m->jnt_limited[i] = cJSON_GetObjectItemCaseSensitive(j, "limit") != NULL;
   if (get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err)) {
     return -SPART_EDATA;
+  }
+  if (read_mimic(m, j, i, where, err)) {
+    return -err->code;
   }
   m->jnt_qadr[i] = qid > 0 ? qid - 1 : qid == -1 ? -1 : INT_MIN;
   if (m->jnt_qadr[i] == INT_MIN) {
@@ -1655,83 +1742,165 @@ static const char *type_name(int type) {
 }
 
 
+/* s with control characters and '\' escaped as in C (\n, \t, \r, \\, \xNN): one line, and
+   the same name always reads the same */
+static void sb_name(sbuf *b, const char *s) {
+  const char *run = s;
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c >= 0x20 && c != 0x7f && c != '\\') {
+      continue;
+    }
+    sb_printf(b, "%.*s", (int)(s - run), run);
+    if (c == '\n' || c == '\t' || c == '\r' || c == '\\') {
+      sb_printf(b, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\');
+    } else {
+      sb_printf(b, "\\x%02x", c);
+    }
+    run = s + 1;
+  }
+  sb_printf(b, "%s", run);
+}
+
+
+/* "link 3 'name'" (kind 'L') or "joint 3 'name'" (kind 'J'), the name escaped */
+static void sb_who(sbuf *b, const spart_model *m, char kind, int i) {
+  char nm[32];
+  const char *name = kind == 'L' ? m->body_name[i] : m->jnt_name[i];
+  sb_printf(b, "%s %d '", kind == 'L' ? "link" : "joint", i);
+  sb_name(b, name_or(nm, sizeof nm, name, kind, i));
+  sb_printf(b, "'");
+}
+
+
 /* the inertia warnings of link i */
-static void inertia_warnings(sbuf *b, const spart_model *m, int i, const char *name) {
+static void inertia_warnings(sbuf *b, const spart_model *m, int i) {
   double ev[3], tol;
   principal(ev, m->body_inertia + 6 * i);
   tol = 1e-6 * (fabs(ev[0]) + fabs(ev[1]) + fabs(ev[2]));
   if (ev[0] < -tol) {
-    sb_printf(b, "warning: link %d '%s': inertia is not positive semi-definite (principal "
-              "inertias %g %g %g)\n", i, name, ev[0], ev[1], ev[2]);
+    sb_printf(b, "warning: ");
+    sb_who(b, m, 'L', i);
+    sb_printf(b, ": inertia is not positive semi-definite (principal inertias %g %g %g)\n",
+              ev[0], ev[1], ev[2]);
   } else if (ev[0] + ev[1] < ev[2] - tol) {
-    sb_printf(b, "warning: link %d '%s': principal inertias %g %g %g violate the triangle "
-              "inequality\n", i, name, ev[0], ev[1], ev[2]);
+    sb_printf(b, "warning: ");
+    sb_who(b, m, 'L', i);
+    sb_printf(b, ": principal inertias %g %g %g violate the triangle inequality\n", ev[0], ev[1],
+              ev[2]);
   }
+}
+
+
+/* the tree line of link i and the joint that leads to it */
+static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
+  char nm[32];
+  sb_printf(b, "%*s", 2 * (depth < 32 ? depth : 32), "");
+  if (depth > 32) {
+    sb_printf(b, "[depth %d] ", depth);
+  }
+  sb_printf(b, "%d ", i);
+  sb_name(b, name_or(nm, sizeof nm, m->body_name[i], 'L', i));
+  sb_printf(b, "  mass %g", m->body_mass[i]);
+  if (i > 0) {
+    sb_printf(b, "  <- joint %d ", i);
+    sb_name(b, name_or(nm, sizeof nm, m->jnt_name[i], 'J', i));
+    sb_printf(b, " %s", type_name(m->jnt_type[i]));
+  }
+  if (i > 0 && m->jnt_qadr[i] >= 0) {
+    const double *a = m->jnt_axis + 3 * i, *f = m->jnt_friction + 2 * i;
+    const double *r = m->jnt_range + 2 * i;
+    sb_printf(b, " axis %g %g %g q %d", a[0], a[1], a[2], m->jnt_qadr[i] + 1);
+    if (m->jnt_limited[i]) {
+      sb_printf(b, " limits %g %g", r[0], r[1]);
+    }
+    if (m->jnt_armature[i] != 0) {
+      sb_printf(b, " armature %g", m->jnt_armature[i]);
+    }
+    if (m->jnt_damping[i] != 0) {
+      sb_printf(b, " damping %g", m->jnt_damping[i]);
+    }
+    if (f[0] != 0 || f[1] != 0) {
+      sb_printf(b, " friction %g %g", f[0], f[1]);
+    }
+  }
+  if (i > 0 && m->jnt_mimic[i]) {
+    sb_printf(b, " mimics ");
+    sb_name(b, m->jnt_mimic[i]);
+  }
+  sb_printf(b, "\n");
 }
 
 
 char *spart_model_summary(const spart_model *m) {
   int *depth = calloc((size_t)m->nb, sizeof *depth);
-  int *nchild = calloc((size_t)m->nb, sizeof *nchild);
+  int *inert = calloc((size_t)m->nb, sizeof *inert);
+  double *carried = calloc((size_t)m->nb, sizeof *carried);
   sbuf b = {0};
   double total = 0;
-  char ln[32], jn[32];
 
-  if (!depth || !nchild) {
+  if (!depth || !inert || !carried) {
     free(depth);
-    free(nchild);
+    free(inert);
+    free(carried);
     return NULL;
   }
 
   /* the tree: ids are depth-first, so id order indented by depth draws it */
-  sb_printf(&b, "robot '%s'\n", m->name ? m->name : "");
+  sb_printf(&b, "robot '");
+  sb_name(&b, m->name ? m->name : "");
+  sb_printf(&b, "'\n");
   for (int i = 0; i < m->nb; i++) {
-    const double *a = m->jnt_axis + 3 * i;
-    if (i > 0) {
-      depth[i] = depth[m->body_parent[i]] + 1;
-      nchild[m->body_parent[i]]++;
-    }
+    depth[i] = i > 0 ? depth[m->body_parent[i]] + 1 : 0;
     total += m->body_mass[i];
-    sb_printf(&b, "%*s", 2 * (depth[i] < 32 ? depth[i] : 32), "");
-    if (depth[i] > 32) {
-      sb_printf(&b, "[depth %d] ", depth[i]);
-    }
-    sb_printf(&b, "%d %s  mass %g", i, name_or(ln, sizeof ln, m->body_name[i], 'L', i),
-              m->body_mass[i]);
-    if (i > 0) {
-      sb_printf(&b, "  <- joint %d %s %s", i, name_or(jn, sizeof jn, m->jnt_name[i], 'J', i),
-                type_name(m->jnt_type[i]));
-    }
-    if (i > 0 && m->jnt_qadr[i] >= 0) {
-      const double *f = m->jnt_friction + 2 * i, *r = m->jnt_range + 2 * i;
-      sb_printf(&b, " axis %g %g %g q %d", a[0], a[1], a[2], m->jnt_qadr[i] + 1);
-      if (m->jnt_limited[i]) {
-        sb_printf(&b, " limits %g %g", r[0], r[1]);
-      }
-      if (m->jnt_armature[i] != 0) {
-        sb_printf(&b, " armature %g", m->jnt_armature[i]);
-      }
-      if (m->jnt_damping[i] != 0) {
-        sb_printf(&b, " damping %g", m->jnt_damping[i]);
-      }
-      if (f[0] != 0 || f[1] != 0) {
-        sb_printf(&b, " friction %g %g", f[0], f[1]);
-      }
-    }
-    sb_printf(&b, "\n");
+    tree_line(&b, m, i, depth[i]);
   }
   sb_printf(&b, "total mass %g\nn_q %d\nn_links_joints %d\n", total, m->nq, m->nb - 1);
 
-  /* warnings */
-  for (int i = 0; i < m->nb; i++) {
-    const char *name = name_or(ln, sizeof ln, m->body_name[i], 'L', i);
-    if (nchild[i] == 0 && m->body_mass[i] == 0) {
-      sb_printf(&b, "warning: link %d '%s' is a massless leaf\n", i, name);
+  /* what each link carries, itself included: mass, and whether any inertia is not zero (a
+     massless flywheel on a revolute joint); children come after their parent */
+  for (int i = m->nb - 1; i >= 0; i--) {
+    const double *I = m->body_inertia + 6 * i;
+    carried[i] += m->body_mass[i];
+    inert[i] |= I[0] != 0 || I[1] != 0 || I[2] != 0 || I[3] != 0 || I[4] != 0 || I[5] != 0;
+    if (i > 0) {
+      carried[m->body_parent[i]] += carried[i];
+      inert[m->body_parent[i]] |= inert[i];
     }
-    inertia_warnings(&b, m, i, name);
+  }
+
+  /* joints that mimic others: spart does not couple them */
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_mimic[i]) {
+      sb_printf(&b, "note: ");
+      sb_who(&b, m, 'J', i);
+      sb_printf(&b, " mimics joint '");
+      sb_name(&b, m->jnt_mimic[i]);
+      sb_printf(&b, "' (multiplier %g, offset %g): spart treats it as an independent degree of "
+                "freedom, as SPART and KDL do\n", m->jnt_mimic_k[2 * i], m->jnt_mimic_k[2 * i + 1]);
+    }
+  }
+
+  /* warnings: a moving joint that carries nothing (a singular mass matrix; a massless sensor or
+     tool frame on a fixed joint is normal), odd inertias */
+  if (total == 0) {
+    sb_printf(&b, "warning: every link is massless\n");
+  }
+  for (int i = 0; i < m->nb; i++) {
+    if (i > 0 && total != 0 && m->jnt_qadr[i] >= 0 && carried[i] == 0 &&
+        (m->jnt_type[i] == SPART_JNT_PRISMATIC || !inert[i])) {
+      sb_printf(&b, "warning: ");
+      sb_who(&b, m, 'L', i);
+      sb_printf(&b, " is massless and moves: ");
+      sb_who(&b, m, 'J', i);
+      sb_printf(&b, " carries no mass%s\n",
+                m->jnt_type[i] == SPART_JNT_PRISMATIC ? "" : " and no inertia");
+    }
+    inertia_warnings(&b, m, i);
   }
   free(depth);
-  free(nchild);
+  free(inert);
+  free(carried);
   if (b.oom) {
     free(b.s);
     return NULL;

@@ -53,6 +53,7 @@ typedef struct urdf {
   xmlNode *robot;
   uelem *link, *jnt;
   named *byname; /* (nl) links sorted by name */
+  named *jbyname; /* (nj) joints sorted by name */
   int nl, nj, root;
 } urdf;
 
@@ -97,6 +98,12 @@ static int line_of(const xmlNode *node) {
     line = node->line == 65535 && node->psvi ? (long)(ptrdiff_t)node->psvi : xmlGetLineNo(node);
   }
   return line > 0 && line <= INT_MAX ? (int)line : 0;
+}
+
+
+/* XML white space: between attributes, and the separators of a list of numbers */
+static int is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 
@@ -169,7 +176,9 @@ static void keep_error(xstate *st, xmlErrorPtr e) {
   while (n > 0 && (isspace((unsigned char)st->msg[n - 1]) || st->msg[n - 1] == ',')) {
     st->msg[--n] = '\0';
   }
-  st->msg[0] = (char)tolower((unsigned char)st->msg[0]);
+  if (!isupper((unsigned char)st->msg[1])) { /* "Unsupported ..." but not "XML ..." */
+    st->msg[0] = (char)tolower((unsigned char)st->msg[0]);
+  }
   st->line = e->line > 0 ? e->line : st->ctxt && st->ctxt->input ? st->ctxt->input->line : 0;
   st->fatal = e->level == XML_ERR_FATAL;
 }
@@ -245,6 +254,67 @@ static int crowded_tag(const char *buf, size_t len) {
     }
     p = close ? close : end;
   }
+  return 0;
+}
+
+
+/* libxml2 refuses an XML declaration with a version other than 1.x ("unsupported version
+   '0.0'": PyBullet's URDF exporter writes that) or none; urdfdom and PyBullet (TinyXML2) do not
+   look at it.  *copy = the document with the declaration's version made "1.0" (its line breaks
+   kept, so that lines stay), malloc'd, or NULL when the document is fine as it is; -1 when out
+   of memory. */
+static int xml_version(const char *buf, size_t len, char **copy, size_t *copy_len) {
+  static const char v10[] = " version=\"1.0\"";
+  const char *end = buf + len, *p = buf, *q, *rest = NULL;
+  size_t head, nl = 0;
+
+  *copy = NULL;
+  if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
+    p += 3; /* a UTF-8 byte order mark */
+  }
+  if (end - p < 7 || memcmp(p, "<?xml", 5) != 0 || !(is_blank(p[5]) || p[5] == '?')) {
+    return 0;
+  }
+  head = (size_t)(p + 5 - buf);
+  for (q = p + 5; q < end && is_blank(*q); q++) {
+  }
+  if (end - q < 7 || memcmp(q, "version", 7) != 0) {
+    rest = p + 5; /* no version: give it one */
+  } else {
+    const char *val, *close;
+    for (q += 7; q < end && is_blank(*q); q++) {
+    }
+    if (q == end || *q != '=') {
+      return 0; /* malformed: libxml2 says so */
+    }
+    for (q++; q < end && is_blank(*q); q++) {
+    }
+    if (q == end || (*q != '"' && *q != '\'')) {
+      return 0;
+    }
+    val = q + 1;
+    close = memchr(val, *q, (size_t)(end - val));
+    if (!close || memchr(val, '>', (size_t)(close - val))) {
+      return 0;
+    }
+    if (close - val == 3 && memcmp(val, "1.0", 3) == 0) {
+      return 0;
+    }
+    rest = close + 1;
+  }
+  for (q = p + 5; q < rest; q++) {
+    nl += *q == '\n';
+  }
+  *copy_len = head + sizeof v10 - 1 + nl + (size_t)(end - rest);
+  *copy = malloc(*copy_len + 1);
+  if (!*copy) {
+    return -1;
+  }
+  memcpy(*copy, buf, head);
+  memcpy(*copy + head, v10, sizeof v10 - 1);
+  memset(*copy + head + sizeof v10 - 1, '\n', nl);
+  memcpy(*copy + head + sizeof v10 - 1 + nl, rest, (size_t)(end - rest));
+  (*copy)[*copy_len] = '\0';
   return 0;
 }
 
@@ -364,13 +434,13 @@ static int cmp_named(const void *a, const void *b) {
 }
 
 
-/* file index of the link named name, or -1 */
-static int find_link(const urdf *u, const char *name) {
-  int lo = 0, hi = u->nl - 1;
+/* file index of the name in v (n, sorted), or -1 */
+static int find_name(const named *v, int n, const char *name) {
+  int lo = 0, hi = n - 1;
   while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2, c = strcmp(name, u->byname[mid].name);
+    int mid = lo + (hi - lo) / 2, c = strcmp(name, v[mid].name);
     if (c == 0) {
-      return u->byname[mid].idx;
+      return v[mid].idx;
     }
     if (c < 0) {
       hi = mid - 1;
@@ -402,9 +472,14 @@ static int sort_names(urdf *u, named *v, const uelem *e, int n, const char *kind
 }
 
 
+/* file index of the link named name, or -1 */
+static int find_link(const urdf *u, const char *name) {
+  return find_name(u->byname, u->nl, name);
+}
+
+
 /* the <link> and <joint> children of <robot>, with names, unique */
 static int collect(urdf *u) {
-  named *jsort;
   int l = 0, j = 0, rc;
 
   for (xmlNode *c = u->robot->children; c; c = c->next) {
@@ -417,7 +492,8 @@ static int collect(urdf *u) {
   u->link = calloc((size_t)u->nl, sizeof *u->link);
   u->jnt = calloc((size_t)u->nj + 1, sizeof *u->jnt);
   u->byname = malloc((size_t)u->nl * sizeof *u->byname);
-  if (!u->link || !u->jnt || !u->byname) {
+  u->jbyname = malloc(((size_t)u->nj + 1) * sizeof *u->jbyname);
+  if (!u->link || !u->jnt || !u->byname || !u->jbyname) {
     return oom(u->err);
   }
   for (xmlNode *c = u->robot->children; c; c = c->next) {
@@ -435,12 +511,7 @@ static int collect(urdf *u) {
   }
 
   /* names are unique */
-  jsort = malloc(((size_t)u->nj + 1) * sizeof *jsort);
-  if (!jsort) {
-    return oom(u->err);
-  }
-  rc = sort_names(u, jsort, u->jnt, u->nj, "joint");
-  free(jsort);
+  rc = sort_names(u, u->jbyname, u->jnt, u->nj, "joint");
   return rc ? rc : sort_names(u, u->byname, u->link, u->nl, "link");
 }
 
@@ -582,45 +653,111 @@ static int number(urdf *u) {
  * numbers
  */
 
-/* exactly n finite numbers separated by blanks; 0 or -1 */
-static int parse_nums(const char *s, double *v, int n) {
-  const char *p = s;
-  for (int k = 0; k < n; k++) {
-    char *end;
-    while (isspace((unsigned char)*p)) {
-      p++;
-    }
-    errno = 0;
-    v[k] = strtod(p, &end);
-    if (end == p || !isfinite(v[k]) || (*end && !isspace((unsigned char)*end))) {
-      return -1;
-    }
-    p = end;
+/* the length of the decimal number of xs:double at p (sign, digits with an optional '.', an
+   optional exponent), or 0: no hex float, no "inf" or "nan", no locale */
+static size_t decimal(const char *p) {
+  size_t k = 0, mant = 0;
+  k += *p == '+' || *p == '-';
+  while (isdigit((unsigned char)p[k])) {
+    k++;
+    mant++;
   }
-  while (isspace((unsigned char)*p)) {
-    p++;
+  if (p[k] == '.') {
+    k++;
+    while (isdigit((unsigned char)p[k])) {
+      k++;
+      mant++;
+    }
   }
-  return *p ? -1 : 0;
+  if (mant == 0) {
+    return 0;
+  }
+  if (p[k] == 'e' || p[k] == 'E') {
+    size_t e = k + 1 + (p[k + 1] == '+' || p[k + 1] == '-');
+    if (!isdigit((unsigned char)p[e])) {
+      return 0;
+    }
+    while (isdigit((unsigned char)p[e])) {
+      e++;
+    }
+    k = e;
+  }
+  return k;
 }
 
 
-/* attribute attr of el as n numbers into v; v is left alone when el or attr is missing */
+/* xs:double's other lexical forms, which spart refuses as not finite */
+static size_t special(const char *p) {
+  static const char *const word[] = {"INF", "+INF", "-INF", "NaN"};
+  for (size_t w = 0; w < sizeof word / sizeof *word; w++) {
+    size_t n = strlen(word[w]);
+    if (strncmp(p, word[w], n) == 0) {
+      return n;
+    }
+  }
+  return 0;
+}
+
+
+/* exactly n numbers of xs:double's decimal grammar separated by XML white space, finite as
+   doubles; 0, -1 (not that) or -2 (INF, NaN or beyond the range of a double) */
+static int parse_nums(const char *s, double *v, int n) {
+  const char *p = s;
+  int infinite = 0;
+  for (int k = 0; k < n; k++) {
+    size_t len, sp;
+    while (is_blank(*p)) {
+      p++;
+    }
+    len = decimal(p);
+    sp = len ? 0 : special(p);
+    if ((!len && !sp) || (p[len + sp] && !is_blank(p[len + sp]))) {
+      return -1;
+    }
+    if (len) {
+      v[k] = strtod(p, NULL); /* strtod reads this grammar, and stops where it ends */
+    }
+    infinite |= sp > 0 || !isfinite(v[k]);
+    p += len + sp;
+  }
+  while (is_blank(*p)) {
+    p++;
+  }
+  return *p ? -1 : infinite ? -2 : 0;
+}
+
+
+/* attribute attr of el as n finite numbers into v; v is left alone when el or attr is missing.
+   The one reader of every number in a URDF. */
 static int attr_nums(urdf *u, const xmlNode *el, const char *attr, double *v, int n,
                      const char *owner, const char *what) {
   char *s = prop(el, attr);
-  int rc = 0;
-  if (s && parse_nums(s, v, n)) {
-    if (strstr(s, "${") || strstr(s, "$(")) {
-      rc = fail(u->err, line_of(el), "this is a xacro file: run xacro first");
-    } else if (n == 1) {
-      rc = fail(u->err, line_of(el), "%s: %s: expected a number, got '%.60s'", owner, what, s);
-    } else {
-      rc = fail(u->err, line_of(el), "%s: %s: expected %d numbers, got '%.60s'", owner, what, n,
-                s);
-    }
+  int rc = 0, bad = s ? parse_nums(s, v, n) : 0;
+  const char *finite = bad == -2 ? " finite" : "";
+  if (bad && (strstr(s, "${") || strstr(s, "$("))) {
+    rc = fail(u->err, line_of(el), "this is a xacro file: run xacro first");
+  } else if (bad && n == 1) {
+    rc = fail(u->err, line_of(el), "%s: %s: expected a%s number, got '%.60s'", owner, what,
+              finite, s);
+  } else if (bad) {
+    rc = fail(u->err, line_of(el), "%s: %s: expected %d%s numbers, got '%.60s'", owner, what, n,
+              finite, s);
   }
   xmlFree(s);
   return rc;
+}
+
+
+/* attribute attr of el, which must be there, as n finite numbers into v */
+static int need_nums(urdf *u, const xmlNode *el, const char *attr, double *v, int n,
+                     const char *owner, const char *what) {
+  char *s = prop(el, attr);
+  int rc = 0;
+  if (!s) {
+    rc = fail(u->err, line_of(el), "%s: <%s> without %s", owner, (const char *)el->name, attr);
+  }
+  xmlFree(s);
+  return rc ? rc : attr_nums(u, el, attr, v, n, owner, what);
 }
 
 
@@ -643,31 +780,49 @@ static int origin(urdf *u, const xmlNode *el, double R[9], double p[3], const ch
 }
 
 
-/* link l's <inertial> into body id: CoM frame, mass, inertia (missing: massless at the origin) */
+/* link l's <inertial> into body id: CoM frame, mass, inertia.  As for urdfdom, a link without
+   <inertial> is massless at the link frame, and an <inertial> needs <mass value> and <inertia>
+   with all six attributes. */
 static int read_link(urdf *u, spart_model *m, int l, int id) {
-  static const char *const attr[6] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
+  /* URDF's order, and where each goes in body_inertia (xx yy zz xy xz yz) */
+  static const char *const attr[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
+  static const int slot[6] = {0, 3, 4, 1, 5, 2};
   xmlNode *in = child_el(u->link[l].node, "inertial"), *mass = child_el(in, "mass");
   xmlNode *inertia = child_el(in, "inertia");
   char owner[300];
 
   snprintf(owner, sizeof owner, "link '%s'", u->link[l].name);
+  m->body_name[id] = strdup(u->link[l].name);
+  if (!m->body_name[id]) {
+    return oom(u->err);
+  }
+  if (!in) {
+    return 0;
+  }
   if (origin(u, child_el(in, "origin"), m->body_rot + 9 * id, m->body_pos + 3 * id, owner,
-             "inertial origin") ||
-      attr_nums(u, mass, "value", m->body_mass + id, 1, owner, "mass")) {
+             "inertial origin")) {
+    return -SPART_EDATA;
+  }
+  if (!mass) {
+    return fail(u->err, line_of(in), "%s: <inertial> without <mass>", owner);
+  }
+  if (need_nums(u, mass, "value", m->body_mass + id, 1, owner, "mass value")) {
     return -SPART_EDATA;
   }
   if (m->body_mass[id] < 0) {
     return fail(u->err, line_of(mass), "%s: negative mass %g", owner, m->body_mass[id]);
   }
+  if (!inertia) {
+    return fail(u->err, line_of(in), "%s: <inertial> without <inertia>", owner);
+  }
   for (int k = 0; k < 6; k++) {
     char w[16];
     snprintf(w, sizeof w, "inertia %s", attr[k]);
-    if (attr_nums(u, inertia, attr[k], m->body_inertia + 6 * id + k, 1, owner, w)) {
+    if (need_nums(u, inertia, attr[k], m->body_inertia + 6 * id + slot[k], 1, owner, w)) {
       return -SPART_EDATA;
     }
   }
-  m->body_name[id] = strdup(u->link[l].name);
-  return m->body_name[id] ? 0 : oom(u->err);
+  return 0;
 }
 
 
@@ -708,6 +863,37 @@ static int joint_drive(urdf *u, spart_model *m, int j, int id, const char *owner
 }
 
 
+/* a joint's <mimic joint multiplier offset> (default 1 and 0), kept but not enforced: the joint
+   stays an independent degree of freedom, as in SPART and KDL */
+static int read_mimic(urdf *u, spart_model *m, int j, int id, const char *owner) {
+  xmlNode *mim = child_el(u->jnt[j].node, "mimic");
+  double *k = m->jnt_mimic_k + 2 * id;
+  char *name;
+  int rc = 0, other;
+
+  if (!mim) {
+    return 0;
+  }
+  name = prop(mim, "joint");
+  other = name ? find_name(u->jbyname, u->nj, name) : -1;
+  k[0] = 1;
+  if (!name || !name[0]) {
+    rc = fail(u->err, line_of(mim), "%s: <mimic> without joint", owner);
+  } else if (other < 0) {
+    rc = fail(u->err, line_of(mim), "%s: mimics unknown joint '%s'", owner, name);
+  } else if (other == j) {
+    rc = fail(u->err, line_of(mim), "%s: mimics itself", owner);
+  } else if (attr_nums(u, mim, "multiplier", k, 1, owner, "mimic multiplier") ||
+             attr_nums(u, mim, "offset", k + 1, 1, owner, "mimic offset")) {
+    rc = -SPART_EDATA;
+  } else if (!(m->jnt_mimic[id] = strdup(name))) {
+    rc = oom(u->err);
+  }
+  xmlFree(name);
+  return rc;
+}
+
+
 /* joint j into joint id: type, parent, axis and T = inverse(parent CoM frame) * origin */
 static int read_joint(urdf *u, spart_model *m, int j, int id) {
   const uelem *e = u->jnt + j;
@@ -745,8 +931,9 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
   }
   spu_mulmm3(m->jnt_rot + 9 * id, Rpt, Ro);
   spu_mulmtv3(m->jnt_pos + 3 * id, Rp, d);
-  if (e->type != SPART_JNT_FIXED && joint_drive(u, m, j, id, owner)) {
-    return -SPART_EDATA;
+  if ((e->type != SPART_JNT_FIXED && joint_drive(u, m, j, id, owner)) ||
+      read_mimic(u, m, j, id, owner)) {
+    return -u->err->code;
   }
   m->jnt_name[id] = strdup(e->name);
   return m->jnt_name[id] ? 0 : oom(u->err);
@@ -797,6 +984,7 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
   spart_err dummy = {0};
   urdf u = {0};
   spart_model *m = NULL;
+  char *copy;
   size_t k = 0;
   int rc;
 
@@ -810,13 +998,19 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
     fail(u.err, 0, "empty input");
     return NULL;
   }
+  if (xml_version(buf, len, &copy, &len)) {
+    oom(u.err);
+    return NULL;
+  }
   if (len > INT_MAX) {
     fail(u.err, 0, "input larger than %d bytes", INT_MAX);
+    free(copy);
     return NULL;
   }
 
   /* parse, check, connect, number, build */
-  rc = parse_xml(&u, buf, (int)len);
+  rc = parse_xml(&u, copy ? copy : buf, (int)len);
+  free(copy);
   rc = rc ? rc : check_root(&u);
   rc = rc ? rc : collect(&u);
   for (int j = 0; j < u.nj && !rc; j++) {
@@ -838,6 +1032,7 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
   free(u.link);
   free(u.jnt);
   free(u.byname);
+  free(u.jbyname);
   xmlFreeDoc(u.doc);
   return m;
 }

@@ -102,8 +102,9 @@ EOF
   # two point masses: no inertia about the line through them, whatever the frames say
   m=$(file line.urdf <<'EOF'
 <robot name="line">
-  <link name="base"><inertial><mass value="1"/></inertial></link>
-  <link name="tip"><inertial><origin xyz="0.1 0 0" rpy="0.3 0.2 0.1"/><mass value="1"/></inertial></link>
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <link name="tip"><inertial><origin xyz="0.1 0 0" rpy="0.3 0.2 0.1"/><mass value="1"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <joint name="j" type="fixed">
     <parent link="base"/><child link="tip"/><origin xyz="0.7 0 0" rpy="0.1 0.5 0.7"/>
   </joint>
@@ -124,7 +125,7 @@ EOF
 <robot name="massless_base">
   <link name="base"/>
   <link name="arm">
-    <inertial><origin xyz="0.5 0 0"/><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial>
+    <inertial><origin xyz="0.5 0 0"/><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
   </link>
   <joint name="j" type="revolute">
     <parent link="base"/><child link="arm"/><origin xyz="0 0 1"/><axis xyz="0 0 1"/>

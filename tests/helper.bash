@@ -22,7 +22,8 @@ import sys
 with open(sys.argv[2], "w") as f:
     f.write('<robot name="chain">\n<link name="l0"/>\n')
     for i in range(1, int(sys.argv[1]) + 1):
-        f.write('<link name="l%d"><inertial><mass value="1"/></inertial></link><joint name="j%d" '
+        f.write('<link name="l%d"><inertial><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" '
+                'iyy="0" iyz="0" izz="0"/></inertial></link><joint name="j%d" '
                 'type="revolute"><parent link="l%d"/><child link="l%d"/></joint>\n' % (i, i, i - 1, i))
     f.write('</robot>\n')
 PY

@@ -15,7 +15,7 @@ with open(path, "w") as f:
     f.write('<robot name="%s">\n' % shape)
     for i in range(n + 1):
         f.write('<link name="l%d"><inertial><origin xyz="0 0 0.05"/><mass value="1"/>'
-                '<inertia ixx="0.01" iyy="0.02" izz="0.03"/></inertial></link>\n' % i)
+                '<inertia ixx="0.01" iyy="0.02" izz="0.03" ixy="0" ixz="0" iyz="0"/></inertial></link>\n' % i)
     for i in range(n):
         f.write('<joint name="j%d" type="revolute"><parent link="l%d"/><child link="l%d"/>'
                 '<origin xyz="0 0 0.1"/><axis xyz="0 1 0"/></joint>\n'

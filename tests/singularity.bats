@@ -26,9 +26,9 @@ scaled() { python3 "$BATS_FILE_TMPDIR/scaled.py" "$@"; }
 station() {
   cat > "$BATS_TEST_TMPDIR/station.urdf" <<'EOF'
 <robot name="station">
-  <link name="station"><inertial><mass value="420000"/><inertia ixx="1.3e8" iyy="1.0e8" izz="2.0e8"/></inertial></link>
-  <link name="yoke"><inertial><mass value="0.3"/><inertia ixx="2e-5" iyy="2e-5" izz="1e-5"/></inertial></link>
-  <link name="mirror"><inertial><mass value="0.5"/><inertia ixx="4e-5" iyy="2e-5" izz="2e-5"/></inertial></link>
+  <link name="station"><inertial><mass value="420000"/><inertia ixx="1.3e8" iyy="1.0e8" izz="2.0e8" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="yoke"><inertial><mass value="0.3"/><inertia ixx="2e-5" iyy="2e-5" izz="1e-5" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="mirror"><inertial><mass value="0.5"/><inertia ixx="4e-5" iyy="2e-5" izz="2e-5" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <joint name="az" type="revolute"><parent link="station"/><child link="yoke"/><origin xyz="40 10 5"/><axis xyz="0 0 1"/></joint>
   <joint name="el" type="revolute"><parent link="yoke"/><child link="mirror"/><origin xyz="0 0 0.02"/><axis xyz="0 1 0"/></joint>
 </robot>
@@ -140,8 +140,8 @@ PY
   # a massless link on a revolute joint
   cat > "$BATS_TEST_TMPDIR/tip.urdf" <<'EOF'
 <robot name="tip">
-  <link name="base"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
-  <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial></link>
+  <link name="base"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="tip"/>
   <joint name="j1" type="revolute"><parent link="base"/><child link="arm"/><origin xyz="0 0 1"/><axis xyz="0 0 1"/></joint>
   <joint name="j2" type="revolute"><parent link="arm"/><child link="tip"/><origin xyz="1 0 0"/><axis xyz="0 1 0"/></joint>
@@ -150,9 +150,9 @@ EOF
   # a massless hub whose wheel turns freely on the same axis: singular only up to roundoff
   cat > "$BATS_TEST_TMPDIR/hub.urdf" <<'EOF'
 <robot name="hub">
-  <link name="base"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <link name="base"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="hub"/>
-  <link name="wheel"><inertial><origin xyz="0.3 0.1 0.2" rpy="0.1 0.2 0.3"/><mass value="2"/><inertia ixx="0.1" iyy="0.2" izz="0.3"/></inertial></link>
+  <link name="wheel"><inertial><origin xyz="0.3 0.1 0.2" rpy="0.1 0.2 0.3"/><mass value="2"/><inertia ixx="0.1" iyy="0.2" izz="0.3" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <joint name="j1" type="revolute"><parent link="base"/><child link="hub"/><origin xyz="0.5 0 0" rpy="0.3 0.4 0.5"/><axis xyz="0.6 0 0.8"/></joint>
   <joint name="j2" type="revolute"><parent link="hub"/><child link="wheel"/><origin xyz="0.3 0 0.4"/><axis xyz="0.6 0 0.8"/></joint>
 </robot>
@@ -179,8 +179,10 @@ EOF
   # two point masses: no inertia about the line through them, whatever the frames say
   cat > "$BATS_TEST_TMPDIR/line.urdf" <<'EOF'
 <robot name="line">
-  <link name="base"><inertial><mass value="1"/></inertial></link>
-  <link name="tip"><inertial><origin xyz="0.1 0 0" rpy="0.3 0.2 0.1"/><mass value="1"/></inertial></link>
+  <link name="base"><inertial><mass value="1"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <link name="tip"><inertial><origin xyz="0.1 0 0" rpy="0.3 0.2 0.1"/><mass value="1"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <joint name="j" type="fixed">
     <parent link="base"/><child link="tip"/><origin xyz="0.7 0 0" rpy="0.1 0.5 0.7"/>
   </joint>

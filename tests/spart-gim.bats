@@ -61,7 +61,7 @@ close(matmul(out["Hm"], out["Hinv"]), [[float(i == j) for j in range(7)] for i i
 }
 
 @test "a fixed base with no moving joint: JSON gives empty matrices, CSV (no columns) is refused" {
-  printf '<robot name="b"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link></robot>\n' \
+  printf '<robot name="b"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>\n' \
     > "$BATS_TEST_TMPDIR/base.urdf"
   run --separate-stderr spart-gim -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base <<< '{}'
   [ "$status" -eq 0 ]

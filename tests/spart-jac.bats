@@ -61,9 +61,9 @@ close(matvec(N, st["u0"] + st["um"]), k["t0"] + [x for t in k["tL"] for x in t],
   # link 1 is named "a", link 2 is named "1"
   cat > "$BATS_TEST_TMPDIR/named.urdf" <<'URDF'
 <robot name="named">
-  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
-  <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
-  <link name="1"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="1"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <joint name="ja" type="revolute"><parent link="b"/><child link="a"/><origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
   <joint name="j1" type="revolute"><parent link="a"/><child link="1"/><origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
 </robot>

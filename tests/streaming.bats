@@ -148,8 +148,8 @@ for row in r:
 
 @test "wFm of a one-link model takes a link and a component index in CSV" {
   cat > "$BATS_TEST_TMPDIR/one.urdf" <<'URDF'
-<robot name="one"><link name="b"><inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
-<link name="l"><inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1"/></inertial></link>
+<robot name="one"><link name="b"><inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="l"><inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
 <joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint></robot>
 URDF
   a=$(printf 'wFm_1_1,wFm_1_2,wFm_1_3,wFm_1_4,wFm_1_5,wFm_1_6\n0,0,0,0,1,0\n' | spart-fd -m "$BATS_TEST_TMPDIR/one.urdf")

@@ -120,7 +120,8 @@ PY
 @test "numbers are written so that they read back to the same double" {
   f=$(urdf exact.urdf <<'EOF'
 <robot name="exact">
-  <link name="a"><inertial><origin xyz="0.2775 0 0.07"/><mass value="0.1"/></inertial></link>
+  <link name="a"><inertial><origin xyz="0.2775 0 0.07"/><mass value="0.1"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="b"/>
   <joint name="j" type="fixed">
     <parent link="a"/><child link="b"/><origin xyz="0.36 0 0.1525" rpy="0 0.1 0"/>
@@ -183,12 +184,14 @@ EOF
     "to_first": 3} and d["n_q"] == 3'
 }
 
-@test "missing origin, axis, inertial, mass and inertia attributes take the URDF defaults" {
+@test "missing origin, axis, xyz, rpy and inertial take the URDF defaults" {
   f=$(urdf defaults.urdf <<'EOF'
 <robot name="defaults">
-  <link name="a"><inertial><mass value="2"/><inertia ixx="1"/></inertial></link>
+  <link name="a"><inertial><mass value="2"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="b"/>
-  <link name="c"><inertial><origin xyz="1 2 3"/></inertial></link>
+  <link name="c"><inertial><origin xyz="1 2 3"/><mass value="0"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <link name="d"/>
   <joint name="j1" type="revolute"><parent link="a"/><child link="b"/></joint>
   <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>
@@ -232,10 +235,12 @@ EOF
   f=$(urdf rpy.urdf <<'EOF'
 <robot name="rpy">
   <link name="a">
-    <inertial><origin xyz="0.5 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/></inertial>
+    <inertial><origin xyz="0.5 0 0" rpy="0 0 1.5707963267948966"/><mass value="1"/>
+      <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
   </link>
   <link name="b">
-    <inertial><origin xyz="0 0 0" rpy="1.5707963267948966 0 0"/><mass value="1"/></inertial>
+    <inertial><origin xyz="0 0 0" rpy="1.5707963267948966 0 0"/><mass value="1"/>
+      <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
   </link>
   <joint name="j" type="revolute">
     <parent link="a"/><child link="b"/>
@@ -392,8 +397,10 @@ PY
 @test "--summary draws the tree with masses, totals and warnings" {
   f=$(urdf summary.urdf <<'EOF'
 <robot name="sum">
-  <link name="body"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
-  <link name="arm"><inertial><mass value="2.5"/><inertia ixx="1" iyy="1" izz="3"/></inertial></link>
+  <link name="body"><inertial><mass value="10"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="2.5"/>
+    <inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link>
   <link name="tip"/>
   <joint name="shoulder" type="revolute">
     <parent link="body"/><child link="arm"/><axis xyz="0 0 1"/>
@@ -409,7 +416,8 @@ EOF
   [ "${lines[2]}" = "  1 arm  mass 2.5  <- joint 1 shoulder revolute axis 0 0 1 q 1" ]
   [ "${lines[3]}" = "    2 tip  mass 0  <- joint 2 tool fixed" ]
   [[ "$output" == *$'\ntotal mass 12.5\nn_q 1\nn_links_joints 2\n'* ]]
-  [[ "$output" == *"warning: link 2 'tip' is a massless leaf"* ]]
+  # a massless tool frame on a fixed joint is normal
+  [[ "$output" != *"massless"* ]]
   [[ "$output" == *"warning: link 1 'arm': principal inertias 1 1 3 violate the triangle"* ]]
   [[ "$output" != *"link 0 'body':"* ]]
 }
@@ -420,7 +428,176 @@ EOF
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = "robot 'Chaser'" ]
   [[ "$output" == *"total mass 130"* ]]
-  [[ "$output" == *"warning: link 5 'Link_EE' is a massless leaf"* ]]
+  [[ "$output" == *"5 Link_EE  mass 0  <- joint 5 Joint_EE fixed"* ]]
+  [[ "$output" != *"warning"* ]]
+}
+
+@test "--summary warns about a massless link that moves, not about sensor and tool frames" {
+  f=$(urdf frames.urdf <<'EOF'
+<robot name="frames">
+  <link name="base"><inertial><mass value="10"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="arm"><inertial><origin xyz="0.5 0 0"/><mass value="2"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="camera"/>
+  <link name="tool"/>
+  <link name="tcp"/>
+  <link name="slider"/>
+  <link name="flywheel"><inertial><mass value="0"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="pusher"><inertial><mass value="0"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="wrist"/>
+  <link name="hand"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="dial"><inertial><mass value="0"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/></joint>
+  <joint name="cam" type="fixed"><parent link="arm"/><child link="camera"/></joint>
+  <joint name="flange" type="fixed"><parent link="arm"/><child link="tool"/></joint>
+  <joint name="tcp_frame" type="fixed"><parent link="tool"/><child link="tcp"/></joint>
+  <joint name="slide" type="prismatic"><parent link="arm"/><child link="slider"/></joint>
+  <joint name="spin" type="continuous"><parent link="arm"/><child link="flywheel"/></joint>
+  <joint name="push" type="prismatic"><parent link="arm"/><child link="pusher"/></joint>
+  <joint name="wrist_1" type="revolute"><parent link="arm"/><child link="wrist"/></joint>
+  <joint name="wrist_2" type="revolute"><parent link="wrist"/><child link="hand"/></joint>
+  <joint name="turn" type="continuous"><parent link="arm"/><child link="dial"/></joint>
+</robot>
+EOF
+  )
+  run --separate-stderr urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  # the camera, tool and tcp frames are fixed; the flywheel has inertia to turn; the wrist carries
+  # the hand; the slider, the pusher (inertia, but no mass to push) and the dial carry nothing
+  warnings=$(printf '%s\n' "$output" | grep '^warning')
+  [ "$warnings" = "warning: link 5 'slider' is massless and moves: joint 5 'slide' carries no mass
+warning: link 7 'pusher' is massless and moves: joint 7 'push' carries no mass
+warning: link 10 'dial' is massless and moves: joint 10 'turn' carries no mass and no inertia" ]
+  # a robot with no mass at all says so once
+  run --separate-stderr urdf2robot --summary "$(two_links)"
+  [ "$(printf '%s\n' "$output" | grep '^warning')" = "warning: every link is massless" ]
+}
+
+# a gripper whose right finger mimics the left one (MIMIC: the <mimic> element, or nothing)
+gripper() {
+  sed "s|@MIMIC@|$1|" > "$BATS_TEST_TMPDIR/gripper.urdf" <<'EOF'
+<robot name="gripper">
+  <link name="palm"><inertial><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <link name="left"><inertial><mass value="0.1"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <link name="right"><inertial><mass value="0.1"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <joint name="finger_l" type="prismatic"><parent link="palm"/><child link="left"/>
+    <axis xyz="0 1 0"/><limit lower="0" upper="0.04" effort="10" velocity="1"/></joint>
+  <joint name="finger_r" type="prismatic"><parent link="palm"/><child link="right"/>
+    <axis xyz="0 -1 0"/><limit lower="0" upper="0.04" effort="10" velocity="1"/>
+    @MIMIC@
+  </joint>
+</robot>
+EOF
+  printf '%s\n' "$BATS_TEST_TMPDIR/gripper.urdf"
+}
+
+@test "--summary names the joints with <mimic>, which spart leaves independent, as SPART and KDL" {
+  f=$(gripper '<mimic joint="finger_l" multiplier="-0.5" offset="0.01"/>')
+  run --separate-stderr urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  tree="  2 right  mass 0.1  <- joint 2 finger_r prismatic axis 0 -1 0 q 2 limits 0 0.04"
+  [ "${lines[3]}" = "$tree mimics finger_l" ]
+  note="note: joint 2 'finger_r' mimics joint 'finger_l' (multiplier -0.5, offset 0.01): spart"
+  [[ "$output" == *$'\n'"$note treats it as an independent degree of freedom, as SPART and KDL do"* ]]
+  # still two degrees of freedom
+  [ "${lines[5]}" = "n_q 2" ]
+  # the model JSON keeps it, and --summary reads it back from there
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  check "$BATS_TEST_TMPDIR/g.json" 'd["joints"][1]["mimic"] == {"joint": "finger_l",
+    "multiplier": -0.5, "offset": 0.01} and "mimic" not in d["joints"][0] and d["n_q"] == 2'
+  run --separate-stderr urdf2robot --summary "$BATS_TEST_TMPDIR/g.json"
+  [[ "$output" == *"$tree mimics finger_l"*"$note treats it as an independent"* ]]
+  urdf2robot "$BATS_TEST_TMPDIR/g.json" | cmp - "$BATS_TEST_TMPDIR/g.json"
+  # multiplier 1 and offset 0 by default, as URDF says
+  f=$(gripper '<mimic joint="finger_l"/>')
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  check "$BATS_TEST_TMPDIR/g.json" 'd["joints"][1]["mimic"] == {"joint": "finger_l",
+    "multiplier": 1, "offset": 0}'
+  # no <mimic>, no "mimic" and no note
+  f=$(gripper '')
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  check "$BATS_TEST_TMPDIR/g.json" 'all("mimic" not in j for j in d["joints"])'
+  run --separate-stderr urdf2robot --summary "$f"
+  [[ "$output" != *mimic* ]]
+}
+
+@test "a <mimic> or a model JSON mimic that names no other joint, or a bad number, is refused" {
+  f=$(gripper '<mimic multiplier="2"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': <mimic> without joint"
+  f=$(gripper '<mimic joint="finger_x"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimics unknown joint 'finger_x'"
+  f=$(gripper '<mimic joint="finger_r"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimics itself"
+  f=$(gripper '<mimic joint="finger_l" multiplier="-1x"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimic multiplier: expected a number, got '-1x'"
+  f=$(gripper '<mimic joint="finger_l" offset="NaN"/>')
+  bad "$f" "urdf2robot: $f:12: joint 'finger_r': mimic offset: expected a finite number, got 'NaN'"
+  # the same in a model JSON
+  f=$(gripper '<mimic joint="finger_l"/>')
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/g.json"
+  edit() {
+    python3 - "$BATS_TEST_TMPDIR/g.json" "$BATS_TEST_TMPDIR/e.json" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    printf '%s\n' "$BATS_TEST_TMPDIR/e.json"
+  }
+  e=$(edit 'd["joints"][1]["mimic"]["joint"] = "finger_x"')
+  bad "$e" "urdf2robot: $e: joint 'finger_r': mimics unknown joint 'finger_x'"
+  e=$(edit 'd["joints"][1]["mimic"]["joint"] = "finger_r"')
+  bad "$e" "urdf2robot: $e: joint 'finger_r': mimics itself"
+  e=$(edit 'd["joints"][1]["mimic"] = "finger_l"')
+  bad "$e" "urdf2robot: $e: joints[1].mimic: expected an object, got a string"
+  e=$(edit 'del d["joints"][1]["mimic"]["joint"]')
+  bad "$e" "urdf2robot: $e: joints[1].mimic.joint: expected a joint name, got nothing"
+  e=$(edit 'd["joints"][1]["mimic"]["multiplier"] = "2"')
+  bad "$e" "urdf2robot: $e: joints[1].mimic.multiplier: expected a finite number, got a string"
+  # multiplier and offset may be left out, as in URDF
+  e=$(edit 'del d["joints"][1]["mimic"]["multiplier"]; del d["joints"][1]["mimic"]["offset"]')
+  urdf2robot "$e" | cmp - "$BATS_TEST_TMPDIR/g.json"
+}
+
+@test "--summary prints names with control characters escaped as in C" {
+  f=$(urdf esc.urdf <<'EOF'
+<robot name="r&#127;[31m">
+  <link name="a&#10;b"/>
+  <link name="c&#9;d\e"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="3"/></inertial></link>
+  <joint name="j&#13;&#127;1" type="revolute"><parent link="a&#10;b"/><child link="c&#9;d\e"/></joint>
+</robot>
+EOF
+  )
+  run --separate-stderr urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "robot 'r\x7f[31m'" ]
+  [ "${lines[1]}" = '0 a\nb  mass 0' ]
+  [ "${lines[2]}" = '  1 c\td\\e  mass 1  <- joint 1 j\r\x7f1 revolute axis 1 0 0 q 1' ]
+  [ "${lines[3]}" = "total mass 1" ]
+  [ "${lines[6]}" = \
+    "warning: link 1 'c\\td\\\\e': principal inertias 1 1 3 violate the triangle inequality" ]
+  # no control character but the line ends, in the tree and in warnings
+  [[ "$output" != *[$'\t\r\e\x7f']* ]]
+  # from a model JSON, any control character
+  urdf2robot "$f" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+d["name"] = "r\x1b[31m\x01"
+d["joints"][0]["name"] = "j\n"
+print(json.dumps(d))' > "$BATS_TEST_TMPDIR/esc.json"
+  run --separate-stderr urdf2robot --summary "$BATS_TEST_TMPDIR/esc.json"
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "robot 'r\x1b[31m\x01'" ]
+  [ "${lines[2]}" = '  1 c\td\\e  mass 1  <- joint 1 j\n revolute axis 1 0 0 q 1' ]
 }
 
 @test "a 10,000-link chain parses quickly on a small stack" {
@@ -431,7 +608,7 @@ with open(sys.argv[1], "w") as f:
     f.write('<robot name="chain">\n')
     for i in range(n + 1):
         f.write('<link name="l%d"><inertial><origin xyz="0 0 0.05"/><mass value="1"/>'
-                '<inertia ixx="0.01" iyy="0.01" izz="0.01"/></inertial></link>\n' % i)
+                '<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>\n' % i)
     for i in reversed(range(n)):
         f.write('<joint name="j%d" type="revolute"><parent link="l%d"/><child link="l%d"/>'
                 '<origin xyz="0 0 0.1"/><axis xyz="0 1 0"/></joint>\n' % (i + 1, i, i + 1))
@@ -459,7 +636,7 @@ PY
     echo '</robot>'
   } > "$BATS_TEST_TMPDIR/long.urdf"
   bad "$BATS_TEST_TMPDIR/long.urdf" \
-    "urdf2robot: $BATS_TEST_TMPDIR/long.urdf:70003: link 'b': mass: expected a number, got 'heavy'"
+    "urdf2robot: $BATS_TEST_TMPDIR/long.urdf:70003: link 'b': mass value: expected a number, got 'heavy'"
 }
 
 
@@ -666,18 +843,131 @@ EOF
 </robot>
 EOF
   )
-  bad "$f" "urdf2robot: $f:4: link 'a': mass: expected a number, got '1e999'"
+  bad "$f" "urdf2robot: $f:4: link 'a': mass value: expected a finite number, got '1e999'"
   f=$(urdf inertia.urdf <<'EOF'
 <robot name="r">
   <link name="a">
     <inertial>
-      <inertia ixx="1" iyy="1" izz="1" ixy="0.1x"/>
+      <mass value="0"/><inertia ixx="1" iyy="1" izz="1" ixy="0.1x" ixz="0" iyz="0"/>
     </inertial>
   </link>
 </robot>
 EOF
   )
   bad "$f" "urdf2robot: $f:4: link 'a': inertia ixy: expected a number, got '0.1x'"
+}
+
+# one link a with a full <inertial>, the placeholders @MASS@ @IXX@ @XYZ@ @RPY@ replaced: inertial
+# NAME MASS IXX XYZ RPY; prints the path
+inertial() {
+  sed -e "s|@MASS@|$2|" -e "s|@IXX@|$3|" -e "s|@XYZ@|$4|" -e "s|@RPY@|$5|" > "$BATS_TEST_TMPDIR/$1" <<'EOF'
+<robot name="r">
+  <link name="a">
+    <inertial>
+      <origin xyz="@XYZ@" rpy="@RPY@"/>
+      <mass value="@MASS@"/>
+      <inertia ixx="@IXX@" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/>
+    </inertial>
+  </link>
+</robot>
+EOF
+  printf '%s\n' "$BATS_TEST_TMPDIR/$1"
+}
+
+@test "URDF numbers are xs:double's decimals: a hex float, a word or a unit is refused by name" {
+  # what xs:double's decimal form allows, blanks around and between numbers included
+  f=$(inertial ok.urdf "+1." ".5E+1" "-0 1e-2\&#9;\&#10;00.250" " 0 0 2 ")
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/ok.json"
+  check "$BATS_TEST_TMPDIR/ok.json" 'd["base_link"]["mass"] == 1 and
+    d["base_link"]["inertia"] == [[5, 0, 0], [0, 2, 0], [0, 0, 3]]'
+  # the rest, refused (strtod would read 0x1p-3 as 0.125, 1e1m as 10 and infinity as inf)
+  f=$(inertial m.urdf "0x1p-3" 1 "0 0 0" "0 0 0")
+  bad "$f" "urdf2robot: $f:5: link 'a': mass value: expected a number, got '0x1p-3'"
+  for v in 0.5m 1e1m 0x10 infinity inf nan 1,5 1.5e e5 . - "" "1 2" 1d0 --1 +-1 "1e+" ½; do
+    f=$(inertial m.urdf "$v" 1 "0 0 0" "0 0 0")
+    bad "$f" "urdf2robot: $f:5: link 'a': mass value: expected a number, got '$v'"
+  done
+  f=$(inertial i.urdf 1 "1kg.m2" "0 0 0" "0 0 0")
+  bad "$f" "urdf2robot: $f:6: link 'a': inertia ixx: expected a number, got '1kg.m2'"
+  f=$(inertial x.urdf 1 1 "0 0 0x1" "0 0 0")
+  bad "$f" "urdf2robot: $f:4: link 'a': inertial origin xyz: expected 3 numbers, got '0 0 0x1'"
+  f=$(inertial x.urdf 1 1 "0,0,0" "0 0 0")
+  bad "$f" "urdf2robot: $f:4: link 'a': inertial origin xyz: expected 3 numbers, got '0,0,0'"
+  # xs:double's INF and NaN are numbers, but not finite ones; so is what overflows a double
+  for v in INF -INF +INF NaN 1e309 -2e400; do
+    f=$(inertial m.urdf "$v" 1 "0 0 0" "0 0 0")
+    bad "$f" "urdf2robot: $f:5: link 'a': mass value: expected a finite number, got '$v'"
+  done
+  f=$(inertial r.urdf 1 1 "0 0 0" "0 NaN 0")
+  bad "$f" "urdf2robot: $f:4: link 'a': inertial origin rpy: expected 3 finite numbers, got '0 NaN 0'"
+  # the joints' numbers go through the same reader
+  f=$(variant j.urdf 's/axis xyz="0 0 1"/axis xyz="0 0 0x1"/')
+  bad "$f" "urdf2robot: $f:9: joint 'j': axis xyz: expected 3 numbers, got '0 0 0x1'"
+  f=$(variant j.urdf 's|<axis|<limit lower="-1rad" upper="1"/><axis|')
+  bad "$f" "urdf2robot: $f:9: joint 'j': limit lower: expected a number, got '-1rad'"
+  f=$(variant j.urdf 's|<axis|<dynamics damping="0x1p1"/><axis|')
+  bad "$f" "urdf2robot: $f:9: joint 'j': dynamics damping: expected a number, got '0x1p1'"
+}
+
+@test "an <inertial> needs <mass value> and <inertia> with its six attributes, as for urdfdom" {
+  f=$(inertial full.urdf 1 1 "0 0 0" "0 0 0")
+  sed 's|<mass value="1"/>||' "$f" > "$BATS_TEST_TMPDIR/nomass.urdf"
+  bad "$BATS_TEST_TMPDIR/nomass.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/nomass.urdf:3: link 'a': <inertial> without <mass>"
+  # a typo does not make a massless link
+  sed 's|<mass value=|<mass valu=|' "$f" > "$BATS_TEST_TMPDIR/valu.urdf"
+  bad "$BATS_TEST_TMPDIR/valu.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/valu.urdf:5: link 'a': <mass> without value"
+  sed '/<inertia /d' "$f" > "$BATS_TEST_TMPDIR/noinertia.urdf"
+  bad "$BATS_TEST_TMPDIR/noinertia.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/noinertia.urdf:3: link 'a': <inertial> without <inertia>"
+  for a in ixx ixy ixz iyy iyz izz; do
+    sed "s| $a=\"[^\"]*\"||" "$f" > "$BATS_TEST_TMPDIR/no$a.urdf"
+    bad "$BATS_TEST_TMPDIR/no$a.urdf" \
+      "urdf2robot: $BATS_TEST_TMPDIR/no$a.urdf:6: link 'a': <inertia> without $a"
+  done
+  # a link without <inertial> is massless, as for urdfdom and KDL; an <origin> is not required
+  sed '/<origin /d' "$f" > "$BATS_TEST_TMPDIR/noorigin.urdf"
+  urdf2robot "$BATS_TEST_TMPDIR/noorigin.urdf" > "$BATS_TEST_TMPDIR/noorigin.json"
+  check "$BATS_TEST_TMPDIR/noorigin.json" 'd["base_link"]["mass"] == 1'
+  f=$(two_links)
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/two.json"
+  check "$BATS_TEST_TMPDIR/two.json" 'd["base_link"]["mass"] == 0 and d["links"][0]["mass"] == 0
+    and d["links"][0]["inertia"] == [[0] * 3] * 3'
+}
+
+@test "the XML declaration's version does not matter, as for urdfdom and PyBullet" {
+  f=$(two_links)
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/want.json"
+  # PyBullet's exporter writes 0.0; the version read is 1.0, whatever the file says, quietly
+  for decl in '<?xml version="0.0" ?>' "<?xml version='2.0' encoding='UTF-8'?>" \
+    '<?xml version = "1" standalone="yes"?>' '<?xml encoding="utf-8"?>' '<?xml?>' \
+    $'\xef\xbb\xbf<?xml version="0.0"?>'; do
+    printf '%s\n' "$decl" > "$BATS_TEST_TMPDIR/v.urdf"
+    tail -n +2 "$f" >> "$BATS_TEST_TMPDIR/v.urdf"
+    run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/v.urdf"
+    echo "$decl: $status $stderr"
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+    [ "$output" = "$(cat "$BATS_TEST_TMPDIR/want.json")" ]
+  done
+  # the encoding it names still counts, and lines are still the file's
+  printf '<?xml\nversion="0.0"\nencoding="ISO-8859-1"?>\n<robot name="caf\xe9">\n<link name="a"/>\n' \
+    > "$BATS_TEST_TMPDIR/latin1.urdf"
+  printf '<link name="b"><inertial><mass value="x"/></inertial></link>\n%s\n</robot>\n' \
+    '<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>' \
+    >> "$BATS_TEST_TMPDIR/latin1.urdf"
+  bad "$BATS_TEST_TMPDIR/latin1.urdf" \
+    "urdf2robot: $BATS_TEST_TMPDIR/latin1.urdf:6: link 'b': mass value: expected a number, got 'x'"
+  sed -i 's|<mass value="x"/>|<mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>|' \
+    "$BATS_TEST_TMPDIR/latin1.urdf"
+  urdf2robot "$BATS_TEST_TMPDIR/latin1.urdf" > "$BATS_TEST_TMPDIR/latin1.json"
+  check "$BATS_TEST_TMPDIR/latin1.json" 'd["name"] == "caf\u00e9" and d["links"][0]["mass"] == 1'
+  # a version that is not a string, or no declaration end, is still not XML
+  printf '<?xml version=0.0?>\n<robot name="r"><link name="a"/></robot>\n' > "$BATS_TEST_TMPDIR/v.urdf"
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/v.urdf"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "urdf2robot: $BATS_TEST_TMPDIR/v.urdf:1: "* ]]
 }
 
 @test "a negative mass is refused" {

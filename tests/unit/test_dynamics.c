@@ -401,7 +401,8 @@ static void massless(const char *name, const char *path, const spart_model *m) {
            "<link name=\"spart_test_a\"/><joint name=\"spart_test_ja\" type=\"fixed\">"
            "<origin xyz=\"0.1 0.2 0.3\" rpy=\"0.3 0.2 0.1\"/><parent link=\"%s\"/>"
            "<child link=\"spart_test_a\"/></joint>"
-           "<link name=\"spart_test_b\"><inertial><mass value=\"0\"/></inertial></link>"
+           "<link name=\"spart_test_b\"><inertial><mass value=\"0\"/><inertia ixx=\"0\" "
+           "ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"/></inertial></link>"
            "<joint name=\"spart_test_jb\" type=\"fixed\"><parent link=\"%s\"/>"
            "<child link=\"spart_test_b\"/></joint></robot>\n",
            m->body_name[0], m->body_name[m->nb - 1]);
