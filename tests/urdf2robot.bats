@@ -951,7 +951,7 @@ PY
   edit 'd["links"][0]["inertia"][0][1] = 1'
   bad "$e" "urdf2robot: $e: links[0].inertia: not symmetric"
   printf '{"version": 1,\n "name": }' > "$e"
-  bad "$e" "urdf2robot: $e:2: not JSON: syntax error near '}'"
+  bad "$e" "urdf2robot: $e:2: not JSON: expected a value, got '}'"
 }
 
 @test "names missing from a model JSON come from its keys, else L<id> and J<id>" {
