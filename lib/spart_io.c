@@ -8,8 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "spart.h"
 #include "spu.h"
 
@@ -1177,14 +1175,49 @@ static int add_json_cell(spart_writer *wr, const char *s, size_t n) {
     memcpy(tmp, s, n);
     k = n;
   }
-  tmp[k] = 0;
-  cJSON *str = cJSON_CreateString(tmp);
-  char *txt = str ? cJSON_PrintUnformatted(str) : NULL;
-  int bad = !txt || addstr(wr, txt);
-  cJSON_free(txt);
-  cJSON_Delete(str);
+  /* a JSON string: quotes, backslashes and control characters (a NUL too) escaped, UTF-8 as it
+     is (spart_emit has refused text that is not UTF-8) */
+  int bad = addstr(wr, "\"");
+  for (size_t i = 0; i < k && !bad;) {
+    unsigned char ch = (unsigned char)tmp[i];
+    size_t run = i;
+    while (run < k && (unsigned char)tmp[run] >= 0x20 && tmp[run] != '"' && tmp[run] != '\\') {
+      run++;
+    }
+    if (run > i) {
+      bad = add(wr, tmp + i, run - i);
+      i = run;
+      continue;
+    }
+    char e[8];
+    snprintf(e, sizeof e, ch == '"' || ch == '\\' ? "\\%c" : "\\u%04x", ch);
+    bad = addstr(wr, e);
+    i++;
+  }
+  bad = bad || addstr(wr, "\"");
   free(tmp);
   return bad;
+}
+
+
+/* the first pass-through text of the record (a column name or a cell) that is not UTF-8, which
+   JSON cannot carry: its column, or -1 */
+static int not_utf8(const spart_reader *rd) {
+  for (int p = 0; p < rd->npass; p++) {
+    int c = rd->pass[p];
+    const char *txt[2] = {rd->colname[c], rd->line + rd->cell[2 * c]};
+    size_t len[2] = {strlen(rd->colname[c]), rd->cell[2 * c + 1]};
+    for (int t = 0; t < 2; t++) {
+      for (size_t i = 0; i < len[t];) {
+        size_t n = spart_utf8_len((const unsigned char *)txt[t] + i, len[t] - i);
+        if (n == 0) {
+          return c;
+        }
+        i += n;
+      }
+    }
+  }
+  return -1;
 }
 
 
@@ -1320,6 +1353,18 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
                   "this record gives other outputs than the CSV header names");
     }
+  }
+
+  /* JSON carries UTF-8 text only */
+  int bad_text = pr && !csv ? not_utf8(pr) : -1;
+  if (bad_text >= 0) {
+    char txt[200];
+    const char *name = pr->colname[bad_text];
+    wr->nf = 0;
+    wr->len = wr->pend;
+    return fail(err, SPART_EDATA, rd->st.line,
+                "column '%s': text that is not UTF-8, which JSON output cannot carry (use -o csv)",
+                printable(txt, name, strlen(name)));
   }
 
   /* the record */
