@@ -529,7 +529,10 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
 
 /* the model of the record's "robot" member: the first record's, when no -m gave one */
 static int json_robot(spart_reader *rd, spart_json *j, int start, spart_err *err) {
-  int t = spart_json_next(j);
+  int t;
+  if (spart_json_next(j) < 0) { /* the record's '{' */
+    return json_fault(j, err);
+  }
   while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
     int robot = j->strlen == 5 && memcmp(j->str, "robot", 5) == 0;
     if (spart_json_next(j) < 0) {
@@ -582,7 +585,9 @@ static int json_fields(spart_reader *rd, spart_model **m, int start, spart_err *
 
   /* the members, one at a time */
   spart_json_reset(j, rd->rec, rd->reclen, start);
-  t = spart_json_next(j);
+  if (spart_json_next(j) < 0) { /* the record's '{' */
+    return json_fault(j, err);
+  }
   while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
     int k = field_find(j->str, j->strlen), count;
     if (j->strlen == 5 && memcmp(j->str, "robot", 5) == 0) {
@@ -1206,7 +1211,7 @@ static int not_utf8(const spart_reader *rd) {
   for (int p = 0; p < rd->npass; p++) {
     int c = rd->pass[p];
     const char *txt[2] = {rd->colname[c], rd->line + rd->cell[2 * c]};
-    size_t len[2] = {strlen(rd->colname[c]), rd->cell[2 * c + 1]};
+    const size_t len[2] = {strlen(rd->colname[c]), rd->cell[2 * c + 1]};
     for (int t = 0; t < 2; t++) {
       for (size_t i = 0; i < len[t];) {
         size_t n = spart_utf8_len((const unsigned char *)txt[t] + i, len[t] - i);
