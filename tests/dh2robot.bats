@@ -211,7 +211,7 @@ close(j["limit"], [-math.pi / 4, 5 * math.pi / 4], 1e-15, "J2 limit")
     run --separate-stderr dh2robot "$BATS_TEST_TMPDIR/bad.json"
     [ "$status" -eq 1 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] &&
       { [ "${stderr_lines[0]}" = "dh2robot: $BATS_TEST_TMPDIR/bad.json:1: $2" ] ||
-        [[ "${stderr_lines[0]}" = "dh2robot: $BATS_TEST_TMPDIR/bad.json: joint "* ]]; } ||
+        [[ "${stderr_lines[0]}" = "dh2robot: $BATS_TEST_TMPDIR/bad.json: "@(joint|link)" "* ]]; } ||
       { echo "got: $status ${stderr_lines[*]}"; return 1; }
   }
   bad '{"dh": "craig", "links": [{}]}' 'dh: expected "standard" or "modified", got a string'
