@@ -97,9 +97,95 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err);
 /* Read a model JSON text (as written by spart_model_json). */
 spart_model *spart_model_parse(const char *text, spart_err *err);
 
+/* Same, for a text whose first line is line of its input: messages name the line of the fault
+   (a path "links[2].mass" in the message is where). */
+spart_model *spart_model_parse_at(const char *text, long line, spart_err *err);
+
 /* Read a model from the cJSON tree of a model JSON object. */
 struct cJSON;
 spart_model *spart_model_from_cjson(const struct cJSON *obj, spart_err *err);
+
+/* A strict JSON scanner (RFC 8259), used by the model and record readers: tokens one at a time
+   over a text in memory, each with its line.  Numbers follow the RFC's grammar exactly (no 1.,
+   01, +1, .5, NaN), strings are valid UTF-8 with no NUL (\u0000), no object repeats a key
+   ("PATH is given twice"), containers nest at most SPART_JSON_DEPTH deep. */
+#define SPART_JSON_DEPTH 256
+enum {
+  SPART_JSON_END = 0, /* the end of the text, after one whole value */
+  SPART_JSON_OBJECT,
+  SPART_JSON_OBJECT_END,
+  SPART_JSON_ARRAY,
+  SPART_JSON_ARRAY_END,
+  SPART_JSON_KEY, /* str, strlen: the key, decoded */
+  SPART_JSON_STRING,
+  SPART_JSON_NUMBER, /* str, strlen: its text; spart_json_number reads it */
+  SPART_JSON_TRUE,
+  SPART_JSON_FALSE,
+  SPART_JSON_NULL
+};
+typedef struct spart_json_key {
+  const char *p; /* the key in the text, or NULL: at off in the arena */
+  size_t off, len;
+  long line;
+  int idx; /* its place in its object */
+} spart_json_key;
+typedef struct spart_json_level {
+  char type;  /* '{' or '[' */
+  int keys;   /* where its keys start in keys */
+  int index;  /* the element read (arrays), from 0 */
+  size_t alen; /* the arena's length when it opened */
+} spart_json_level;
+typedef struct spart_json {
+  const char *s;     /* the text */
+  size_t len, pos;   /* its length, what is read */
+  long line;         /* line at pos */
+  int tok;           /* the last token, -1 after an error */
+  size_t tpos;       /* where the last token starts */
+  long tline;        /* its line */
+  const char *str;   /* a key's or string's text (decoded), a number's text */
+  size_t strlen;
+  int want, first;   /* what may come next; a container has just opened */
+  spart_json_level *stack;
+  int depth, capstack;
+  spart_json_key *keys; /* the keys of the open objects */
+  int nkeys, capkeys;
+  char *arena;          /* decoded keys */
+  size_t alen, acap;
+  char *sbuf;           /* the decoded string */
+  size_t slen, scap;
+  int oom;              /* the error is: out of memory */
+  long eline;           /* the error's line */
+  char msg[256];        /* the error */
+} spart_json;
+
+/* Scan s (len bytes; its first line is line; reset: again, keeping the memory of j, which init
+   or a zeroed struct started); spart_json_next returns the next token or -1
+   (j->msg, j->eline, j->oom); spart_json_skip reads past the value whose first token was just
+   read; spart_json_number: the value of a number token. */
+void spart_json_init(spart_json *j, const char *s, size_t len, long line);
+void spart_json_reset(spart_json *j, const char *s, size_t len, long line); /* keeps memory */
+int spart_json_next(spart_json *j);
+int spart_json_skip(spart_json *j);
+double spart_json_number(const spart_json *j);
+void spart_json_free(spart_json *j);
+
+/* Where the scanner is, as "links[2].mass" (keys and array indices from 0), into buf. */
+const char *spart_json_path(const spart_json *j, char *buf, size_t n);
+
+/* Check that s is one JSON value and nothing more; 0, or -SPART_EDATA (-SPART_ENOMEM) with err
+   filled, err->line the line of the first fault. */
+int spart_json_check(const char *s, size_t len, long line, spart_err *err);
+
+/* The line of the value at path ("links[2].mass", as in messages) in the JSON text s, or of the
+   deepest part of the path that is there; 0 if s is not JSON. */
+long spart_json_line_of(const char *s, size_t len, long line, const char *path);
+
+/* The length of the UTF-8 sequence at s (n bytes left), 0 if none (overlong forms, surrogates
+   and code points past U+10FFFF are not UTF-8). */
+size_t spart_utf8_len(const unsigned char *s, size_t n);
+
+/* Text for a one-line message: at most 30 bytes, other than printable ASCII as \xNN. */
+const char *spart_json_printable(char out[160], const char *s, size_t n);
 
 /* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
 spart_model *spart_model_load(const char *path, spart_err *err);

@@ -9,8 +9,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "spart.h"
 #include "spu.h"
 
@@ -52,6 +50,7 @@ struct spart_reader {
   unsigned reads;   /* fields the command reads: others are ignored (JSON) or pass (CSV) */
   int dead;         /* the CSV header was bad: nothing more can be read */
   spart_model *own; /* model that came with the input */
+  spart_json js;    /* the scanner of JSON records */
   spart_state st;
   double *stbuf;
   const spart_model *stm; /* model the state was sized for */
@@ -237,6 +236,7 @@ void spart_reader_free(spart_reader *rd) {
   free(rd->pass);
   free(rd->buf);
   free(rd->rec);
+  spart_json_free(&rd->js);
   free(rd->stbuf);
   free(rd->hbuf);
   spart_model_free(rd->own);
@@ -366,9 +366,17 @@ static int grow(char **buf, size_t *cap, size_t need) {
 }
 
 
-/* gather one JSON object's text into rd->rec; returns 1, 0 at the end, or -1 */
+/* gather one JSON object's text into rd->rec; returns 1, 0 at the end, or -1.  A line that
+   starts with RS, or with '{' where the record could not go on with an object inside "robot"
+   (the only member that holds objects), starts a new record: the one gathered so far was cut
+   short.  A pretty-printed record (Python's indent=0 puts each element on its own line) is one
+   record. */
 static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
   int depth = 0, instr = 0, esc = 0;
+  int robot = 0;      /* the member at depth 1 is "robot" */
+  char last = 0;      /* the last character outside strings that is not blank */
+  char key[6];        /* the start of the last string at depth 1 */
+  size_t keylen = 0;
   rd->reclen = 0;
   *start = 0;
   for (;;) {
@@ -380,7 +388,9 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
         }
         return r;
       }
-      if (rd->reclen > 0 && rd->len > 0 && (rd->line[0] == '{' || rd->line[0] == 0x1e)) {
+      int inside = robot && depth >= 2 && !instr && (last == '[' || last == ',' || last == ':');
+      if (rd->reclen > 0 && rd->len > 0 &&
+          ((rd->line[0] == '{' && !inside) || rd->line[0] == 0x1e)) {
         unread_line(rd); /* a new record starts: the one gathered so far is cut short */
         return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
       }
@@ -414,6 +424,12 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
       if (instr) {
         instr = !(ch == '"' && !esc);
         esc = ch == '\\' && !esc;
+        if (depth == 1 && instr && keylen < sizeof key) {
+          key[keylen++] = ch;
+        }
+        if (depth == 1 && !instr && (last == '{' || last == ',')) { /* a key at depth 1 */
+          robot = keylen == 5 && memcmp(key, "robot", 5) == 0;
+        }
         continue;
       }
       if (ch == 0x1e) {
@@ -421,6 +437,10 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
         return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
       }
       instr = ch == '"';
+      keylen = 0;
+      if (!instr && ch != ' ' && ch != '\t' && ch != '\r') {
+        last = ch;
+      }
       depth += (ch == '{') - (ch == '}');
       if (depth == 0) {
         break;
@@ -443,26 +463,36 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
 }
 
 
-/* fill v (count values) from a JSON array, nested rows x cols or flat */
-static int json_values(const cJSON *j, double *v, int count, int rows, int cols, const char *name,
+/* the scanner's fault as the reader's */
+static int json_fault(const spart_json *j, spart_err *err) {
+  return fail(err, j->oom ? SPART_ENOMEM : SPART_EDATA, j->eline, "%s", j->msg);
+}
+
+
+/* fill v (count values) from the JSON array that comes next: flat, or (cols > 1, rows > 0) rows
+   of cols numbers, not a mix of both */
+static int json_values(spart_json *j, double *v, int count, int rows, int cols, const char *name,
                        long long line, spart_err *err) {
-  int n = 0, nested = 0;
-  const cJSON *e;
-  if (!cJSON_IsArray(j)) {
-    return fail(err, SPART_EDATA, line, "%s: expected an array of %d numbers", name, count);
+  int n = 0, shape = 0, t = spart_json_next(j); /* shape: 1 flat, 2 rows */
+  if (t != SPART_JSON_ARRAY) {
+    return t < 0 ? json_fault(j, err)
+                 : fail(err, SPART_EDATA, line, "%s: expected an array of %d numbers", name, count);
   }
-  cJSON_ArrayForEach(e, j) {
-    if (cJSON_IsArray(e) && cols > 1 && rows > 0) {
-      const cJSON *x;
+  while ((t = spart_json_next(j)) != SPART_JSON_ARRAY_END) {
+    if (t == SPART_JSON_ARRAY && cols > 1 && rows > 0 && shape != 1) {
       int nc = 0;
-      nested = 1;
-      cJSON_ArrayForEach(x, e) {
-        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble)) {
+      shape = 2;
+      while ((t = spart_json_next(j)) != SPART_JSON_ARRAY_END) {
+        double x = t == SPART_JSON_NUMBER ? spart_json_number(j) : NAN;
+        if (t < 0) {
+          return json_fault(j, err);
+        }
+        if (!isfinite(x)) {
           return fail(err, SPART_EDATA, line, "%s[%d][%d] is not a finite number", name,
                       (n - nc) / cols + 1, nc + 1);
         }
         if (n < count) {
-          v[n] = x->valuedouble;
+          v[n] = x;
         }
         n++, nc++;
       }
@@ -470,17 +500,28 @@ static int json_values(const cJSON *j, double *v, int count, int rows, int cols,
         return fail(err, SPART_EDATA, line, "%s: row %d has %d values, expected %d", name,
                     (n - nc) / cols + 1, nc, cols);
       }
-    } else if (cJSON_IsNumber(e) && isfinite(e->valuedouble)) {
-      if (n < count) {
-        v[n] = e->valuedouble;
-      }
-      n++;
-    } else {
+      continue;
+    }
+    if (t < 0) {
+      return json_fault(j, err);
+    }
+    if (shape == 2 || (shape == 1 && t == SPART_JSON_ARRAY && cols > 1 && rows > 0)) {
+      return fail(err, SPART_EDATA, line,
+                  "%s mixes rows and numbers: give %d rows of %d numbers, or %d numbers", name,
+                  rows, cols, count);
+    }
+    double x = t == SPART_JSON_NUMBER ? spart_json_number(j) : NAN;
+    if (!isfinite(x)) {
       return fail(err, SPART_EDATA, line, "%s[%d] is not a finite number", name, n + 1);
     }
+    shape = 1;
+    if (n < count) {
+      v[n] = x;
+    }
+    n++;
   }
   if (n != count) {
-    if (nested || cols > 1) {
+    if (shape == 2 || cols > 1) {
       return fail(err, SPART_EDATA, line, "%s has %d values, model needs %dx%d", name, n, rows,
                   cols);
     }
@@ -490,79 +531,104 @@ static int json_values(const cJSON *j, double *v, int count, int rows, int cols,
 }
 
 
+/* the model of the record's "robot" member: the first record's, when no -m gave one */
+static int json_robot(spart_reader *rd, spart_json *j, long long start, spart_err *err) {
+  int t;
+  if (spart_json_next(j) < 0) { /* the record's '{' */
+    return json_fault(j, err);
+  }
+  while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
+    int robot = j->strlen == 5 && memcmp(j->str, "robot", 5) == 0;
+    if (spart_json_next(j) < 0) {
+      break;
+    }
+    if (robot) {
+      size_t from = j->tpos;
+      long line = j->tline;
+      if (spart_json_skip(j)) {
+        break;
+      }
+      spart_err merr = {0};
+      char keep = rd->rec[j->pos];
+      rd->rec[j->pos] = 0;
+      rd->own = spart_model_parse_at(rd->rec + from, line, &merr);
+      rd->rec[j->pos] = keep;
+      if (!rd->own) {
+        return fail(err, merr.code == SPART_ENOMEM ? SPART_ENOMEM : SPART_EDATA,
+                    merr.line ? merr.line : start, "robot: %s", merr.msg);
+      }
+      return 0;
+    }
+    if (spart_json_skip(j)) {
+      break;
+    }
+  }
+  if (t < 0 || j->tok < 0) {
+    return json_fault(j, err);
+  }
+  return fail(err, SPART_EDATA, start, "no model: give -m FILE or a \"robot\" key");
+}
+
+
+/* the state fields of the record in rd->rec */
+static int json_fields(spart_reader *rd, spart_model **m, long long start, spart_err *err) {
+  spart_json *j = &rd->js;
+  int t, had_robot = !*m;
+  if (!*m) {
+    spart_json_reset(j, rd->rec, rd->reclen, start);
+    if (json_robot(rd, j, start, err)) {
+      return -err->code;
+    }
+    *m = rd->own;
+  }
+  if (rd->stm != *m && state_init(rd, *m) != 0) {
+    return fail(err, SPART_ENOMEM, start, "out of memory");
+  }
+  state_reset(&rd->st, *m);
+  rd->st.line = start;
+
+  /* the members, one at a time */
+  spart_json_reset(j, rd->rec, rd->reclen, start);
+  if (spart_json_next(j) < 0) { /* the record's '{' */
+    return json_fault(j, err);
+  }
+  while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
+    int k = field_find(j->str, j->strlen), count;
+    if (j->strlen == 5 && memcmp(j->str, "robot", 5) == 0) {
+      if (!had_robot) {
+        return fail(err, SPART_EDATA, start,
+                    rd->own ? "robot: only the first record may carry the model"
+                            : "robot: the model is given by -m");
+      }
+      if (spart_json_next(j) < 0 || spart_json_skip(j)) {
+        return json_fault(j, err);
+      }
+      continue;
+    }
+    if (k < 0) {
+      char txt[200];
+      return fail(err, SPART_EDATA, start, "unknown key '%s'", printable(txt, j->str, j->strlen));
+    }
+    rd->st.has |= 1u << k; /* fields this command does not use are checked all the same */
+    double *v = field_ptr(&rd->st, *m, k, &count);
+    if (json_values(j, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err)) {
+      return -err->code;
+    }
+  }
+  if (t == SPART_JSON_OBJECT_END) {
+    t = spart_json_next(j);
+  }
+  return t == SPART_JSON_END ? 1 : json_fault(j, err);
+}
+
+
 static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
   long long start;
   int r = json_gather(rd, &start, err);
   if (r <= 0) {
     return r;
   }
-  cJSON *obj = cJSON_ParseWithLength(rd->rec, rd->reclen);
-  if (!cJSON_IsObject(obj)) {
-    const char *at = cJSON_GetErrorPtr();
-    long long line = start;
-    for (const char *p = rd->rec; obj == NULL && at && p < at && *p; p++) {
-      line += *p == '\n';
-    }
-    cJSON_Delete(obj);
-    return fail(err, SPART_EDATA, line, "invalid JSON");
-  }
-
-  /* the model, when it comes with the record */
-  const cJSON *robot = cJSON_GetObjectItemCaseSensitive(obj, "robot");
-  if (robot && *m) {
-    cJSON_Delete(obj);
-    return fail(err, SPART_EDATA, start,
-                rd->own ? "robot: only the first record may carry the model"
-                        : "robot: the model is given by -m");
-  }
-  if (!*m) {
-    if (!robot) {
-      cJSON_Delete(obj);
-      return fail(err, SPART_EDATA, start, "no model: give -m FILE or a \"robot\" key");
-    }
-    spart_err merr = {0};
-    rd->own = spart_model_from_cjson(robot, &merr);
-    if (!rd->own) {
-      cJSON_Delete(obj);
-      return fail(err, SPART_EDATA, start, "robot: %s", merr.msg);
-    }
-    *m = rd->own;
-  }
-  if (rd->stm != *m && state_init(rd, *m) != 0) {
-    cJSON_Delete(obj);
-    return fail(err, SPART_ENOMEM, start, "out of memory");
-  }
-  state_reset(&rd->st, *m);
-  rd->st.line = start;
-
-  /* the state fields */
-  const cJSON *item;
-  cJSON_ArrayForEach(item, obj) {
-    if (item == robot) {
-      continue;
-    }
-    int k = field_find(item->string, strlen(item->string)), count;
-    if (k < 0) {
-      char txt[200];
-      fail(err, SPART_EDATA, start, "unknown key '%s'",
-           printable(txt, item->string, strlen(item->string)));
-      cJSON_Delete(obj);
-      return -SPART_EDATA;
-    }
-    if (rd->st.has & 1u << k) {
-      cJSON_Delete(obj);
-      return fail(err, SPART_EDATA, start, "%s is given twice", fields[k].name);
-    }
-    rd->st.has |= 1u << k; /* fields this command does not use are checked all the same */
-    double *v = field_ptr(&rd->st, *m, k, &count);
-    if (json_values(item, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start,
-                    err) != 0) {
-      cJSON_Delete(obj);
-      return -SPART_EDATA;
-    }
-  }
-  cJSON_Delete(obj);
-  return 1;
+  return json_fields(rd, m, start, err);
 }
 
 
@@ -1343,28 +1409,6 @@ static int json_number(const char *s, size_t n) {
 }
 
 
-/* the length of the UTF-8 sequence at s (n bytes left), 0 if it is not one (RFC 3629: no
-   overlong forms, no surrogates, nothing past U+10FFFF) */
-static size_t utf8_len(const unsigned char *s, size_t n) {
-  unsigned c = s[0];
-  size_t k = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-                                                     : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-  if (k == 0 || k > n) {
-    return 0;
-  }
-  for (size_t i = 1; i < k; i++) {
-    if ((s[i] & 0xc0) != 0x80) {
-      return 0;
-    }
-  }
-  if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-      (c == 0xf4 && s[1] > 0x8f)) {
-    return 0;
-  }
-  return k;
-}
-
-
 /* text as a JSON string: quotes, backslashes and control characters (a 0 byte too) escaped;
    -1 when out of memory, 1 when the text is not UTF-8 (nothing is added then) */
 static int add_json_string(spart_writer *wr, const char *s, size_t n) {
@@ -1375,7 +1419,7 @@ static int add_json_string(spart_writer *wr, const char *s, size_t n) {
   *o++ = '"';
   for (size_t i = 0; i < n;) {
     unsigned char ch = (unsigned char)s[i];
-    size_t k = utf8_len((const unsigned char *)s + i, n - i);
+    size_t k = spart_utf8_len((const unsigned char *)s + i, n - i);
     if (k == 0) {
       return 1;
     }
@@ -1427,6 +1471,27 @@ static int add_csv_text(spart_writer *wr, const char *s, size_t n) {
     bad = add(wr, s + i, 1) || (s[i] == '"' && add(wr, "\"", 1));
   }
   return bad || add(wr, "\"", 1);
+}
+
+
+/* the first pass-through text of the record (a column name or a cell) that is not UTF-8, which
+   JSON cannot carry: its column, or -1 */
+static int not_utf8(const spart_reader *rd) {
+  for (int p = 0; p < rd->npass; p++) {
+    int c = rd->pass[p];
+    const char *txt[2] = {rd->colname[c], rd->line + rd->cell[2 * c]};
+    const size_t len[2] = {strlen(rd->colname[c]), rd->cell[2 * c + 1]};
+    for (int t = 0; t < 2; t++) {
+      for (size_t i = 0; i < len[t];) {
+        size_t n = spart_utf8_len((const unsigned char *)txt[t] + i, len[t] - i);
+        if (n == 0) {
+          return c;
+        }
+        i += n;
+      }
+    }
+  }
+  return -1;
 }
 
 
@@ -1642,6 +1707,18 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
     }
   }
 
+  /* JSON carries UTF-8 text only */
+  int bad_text = pr && !csv ? not_utf8(pr) : -1;
+  if (bad_text >= 0) {
+    char txt[200];
+    const char *name = pr->colname[bad_text];
+    wr->nf = 0;
+    wr->len = wr->pend;
+    return fail(err, SPART_EDATA, rd->st.line,
+                "column '%s': text that is not UTF-8, which JSON output cannot carry (use -o csv)",
+                printable(txt, name, strlen(name)));
+  }
+
   /* the record */
   if (wr->seq && !csv) {
     bad = bad || addstr(wr, "\x1e");
@@ -1655,15 +1732,7 @@ int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
       bad = add_json_string(wr, name, strlen(name));
       bad = bad || addstr(wr, ":");
     }
-    bad = bad || add_pass(wr, pr, pr->pass[p], !csv);
-    if (bad > 0) { /* not UTF-8: no JSON string can hold it */
-      char txt[200];
-      const char *name = pr->colname[pr->pass[p]];
-      wr->len = wr->pend;
-      wr->nf = 0;
-      return fail(err, SPART_EDATA, rd->st.line, "column '%s': not UTF-8 text, which JSON cannot hold (use -o csv)",
-                  printable(txt, name, strlen(name)));
-    }
+    bad = bad || add_pass(wr, pr, pr->pass[p], !csv); /* UTF-8: not_utf8 saw to that */
   }
   if (csv && !bad) {
     bad = add_csv_values(wr, first);

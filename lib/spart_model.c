@@ -1321,7 +1321,62 @@ static spart_model *read_dh(const cJSON *obj, spart_err *err) {
 }
 
 
-spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
+/* the path at the start of a message from the readers ("links[2].mass: ..."), or where the
+   part of the model a check message names ("link 'a': ...", "two joints named 'b'") is; "" if
+   none */
+static void message_path(const char *msg, const spart_model *m, char *path, size_t n) {
+  size_t k = strspn(msg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]");
+  const char *q;
+  path[0] = 0;
+  if (k > 0 && k < n && msg[k] == ':' && msg[k + 1] == ' ') {
+    memcpy(path, msg, k);
+    path[k] = 0;
+    if (strncmp(msg + k + 2, "unknown field '", 15) == 0) { /* the key itself */
+      q = msg + k + 17;
+      snprintf(path + k, n - k, ".%.*s", (int)strcspn(q, "'"), q);
+    }
+    return;
+  }
+  if (strncmp(msg, "unknown field '", 15) == 0) {
+    snprintf(path, n, "%.*s", (int)strcspn(msg + 15, "'"), msg + 15);
+    return;
+  }
+  if (!m) {
+    return;
+  }
+  /* a link or joint by name or id: link 'a', joint 3, two links named 'a' (the second) */
+  int joint = strncmp(msg, "joint ", 6) == 0 || strncmp(msg, "two joints named '", 18) == 0;
+  int two = strncmp(msg, "two ", 4) == 0, i = -1;
+  q = two ? msg + (joint ? 18 : 17) : strncmp(msg, "link ", 5) == 0 ? msg + 5 : joint ? msg + 6 : NULL;
+  if (!q || (two && strncmp(msg, joint ? "two joints" : "two links", joint ? 10 : 9) != 0)) {
+    return;
+  }
+  if (*q == '\'' || two) {
+    const char *name = q + !two;
+    size_t len = strcspn(name, "'");
+    char *const *names = joint ? m->jnt_name : m->body_name;
+    for (int b = 0; b < m->nb; b++) {
+      if (names[b] && strlen(names[b]) == len && strncmp(names[b], name, len) == 0) {
+        i = b;
+        if (!two) {
+          break;
+        }
+      }
+    }
+  } else if (*q >= '0' && *q <= '9') {
+    i = atoi(q);
+  }
+  if (i == 0 && !joint) {
+    snprintf(path, n, "base_link");
+  } else if (i > 0 && i < m->nb) {
+    snprintf(path, n, "%s[%d]", joint ? "joints" : "links", i - 1);
+  }
+}
+
+
+/* spart_model_from_cjson; path (pathlen bytes) receives where in the document a fault the checks
+   find is ("links[2]"), "" if the message says where */
+static spart_model *from_cjson(const cJSON *obj, spart_err *err, char *path, size_t pathlen) {
   spart_err dummy = {0};
   const cJSON *links, *joints, *v;
   spart_model *m;
@@ -1376,6 +1431,7 @@ spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
     return NULL;
   }
   if (read_model(m, obj, err) || spart_model_check(m, err)) {
+    message_path(err->msg, m, path, pathlen);
     spart_model_free(m);
     return NULL;
   }
@@ -1385,6 +1441,12 @@ spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
     return NULL;
   }
   return m;
+}
+
+
+spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
+  char path[256];
+  return from_cjson(obj, err, path, sizeof path);
 }
 
 
@@ -1544,9 +1606,10 @@ static void drop_con(char *text) {
 }
 
 
-/* spart_model_parse on a text it may change */
-static spart_model *parse_text(char *text, spart_err *err) {
-  const char *end = NULL, *p = text;
+/* spart_model_parse_at on a text it may change */
+static spart_model *parse_text(char *text, long line, spart_err *err) {
+  const char *p = text;
+  size_t len = strlen(text), skip = strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
   cJSON *obj;
   spart_model *m;
 
@@ -1557,48 +1620,53 @@ static spart_model *parse_text(char *text, spart_err *err) {
     fail(err, SPART_EDATA, 0, "empty input");
     return NULL;
   }
+
+  /* the strict scanner first: cJSON takes 1., 01, repeated keys, a key "qm\u0000x" as qm */
+  if (spart_json_check(text + skip, len - skip, line, err)) {
+    if (strncmp(err->msg, "invalid JSON: ", 14) == 0) {
+      memmove(err->msg + 10, err->msg + 14, strlen(err->msg + 14) + 1);
+      memcpy(err->msg, "not JSON: ", 10);
+    }
+    return NULL;
+  }
+
+  /* then cJSON's tree: what it cannot build of a text the scanner took is for want of memory */
   drop_con(text);
-  errno = 0;
-  obj = cJSON_ParseWithOpts(text, &end, 1);
-  if (!obj && errno == ENOMEM) {
-    fail(err, SPART_ENOMEM, 0, "out of memory"); /* not a syntax error where cJSON stopped */
-    return NULL;
-  }
+  obj = cJSON_ParseWithOpts(text + skip, NULL, 1);
   if (!obj) {
-    /* say where, with a short excerpt */
-    char near[24];
-    int line = 1, k = 0;
-    end = end ? end : text;
-    for (p = text; p < end; p++) {
-      line += *p == '\n';
-    }
-    for (p = end; *p && k < (int)sizeof near - 1; p++) {
-      near[k++] = isprint((unsigned char)*p) ? *p : ' ';
-    }
-    near[k] = '\0';
-    if (k == 0) {
-      fail(err, SPART_EDATA, line, "not JSON: unexpected end of input");
-    } else {
-      fail(err, SPART_EDATA, line, "not JSON: syntax error near '%s'", near);
-    }
+    fail(err, SPART_ENOMEM, 0, "out of memory");
     return NULL;
   }
-  m = spart_model_from_cjson(obj, err);
+  char path[256] = "";
+  m = from_cjson(obj, err, path, sizeof path);
   cJSON_Delete(obj);
+
+  /* a fault in the model: the line of the part of the text it names */
+  if (!m && err->code == SPART_EDATA && err->line == 0 && !path[0]) {
+    message_path(err->msg, NULL, path, sizeof path);
+  }
+  if (!m && err->code == SPART_EDATA && err->line == 0 && path[0]) {
+    err->line = (int)spart_json_line_of(text + skip, len - skip, line, path);
+  }
   return m;
 }
 
 
-spart_model *spart_model_parse(const char *text, spart_err *err) {
+spart_model *spart_model_parse_at(const char *text, long line, spart_err *err) {
   char *copy = strdup(text);
   spart_model *m;
   if (!copy) {
     fail(err, SPART_ENOMEM, 0, "out of memory");
     return NULL;
   }
-  m = parse_text(copy, err);
+  m = parse_text(copy, line, err);
   free(copy);
   return m;
+}
+
+
+spart_model *spart_model_parse(const char *text, spart_err *err) {
+  return spart_model_parse_at(text, 1, err);
 }
 
 
@@ -1675,7 +1743,7 @@ spart_model *spart_model_load(const char *path, spart_err *err) {
     fail(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");
     m = NULL;
   } else {
-    m = parse_text(buf, err);
+    m = parse_text(buf, 1, err);
   }
   free(buf);
   return m;

@@ -95,7 +95,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
   [ "$stderr" = "spart-id: <stdin>:1: unknown key 'qm_dot'" ]
   run --separate-stderr spart-id -m "$m" <<< '{"qm": [1, 2,}'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-id: <stdin>:1: invalid JSON" ]
+  [ "$stderr" = "spart-id: <stdin>:1: invalid JSON: expected a value, got '}'" ]
   run --separate-stderr spart-fd -m "$m" <<< '{"um": [1, 2, 3, "x", 5, 6, 7]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-fd: <stdin>:1: um[4] is not a finite number" ]

@@ -202,7 +202,7 @@ assert r["x"] == "a\0b\x01\u00e9", r' "$output"; }
     { run --separate-stderr spart-kin -m "$(M)" --only r_com
       [ "$status" -eq 1 ]
       [ -z "$output" ]
-      [ "$stderr" = "spart-kin: <stdin>:2: column 'x': not UTF-8 text, which JSON cannot hold (use -o csv)" ]; }
+      [ "$stderr" = "spart-kin: <stdin>:2: column 'x': text that is not UTF-8, which JSON output cannot carry (use -o csv)" ]; }
   # CSV output carries the bytes as they came
   printf 'x,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\ncaf\351,0,0,0,0,0,0,0\n' |
     spart-kin -m "$(M)" --only r_com -o csv | tail -n 1 | grep -q $'^caf\351,'

@@ -210,7 +210,8 @@ close(j["limit"], [-math.pi / 4, 5 * math.pi / 4], 1e-15, "J2 limit")
     printf '%s\n' "$1" > "$BATS_TEST_TMPDIR/bad.json"
     run --separate-stderr dh2robot "$BATS_TEST_TMPDIR/bad.json"
     [ "$status" -eq 1 ] && [ -z "$output" ] && [ "${#stderr_lines[@]}" -eq 1 ] &&
-      [ "${stderr_lines[0]}" = "dh2robot: $BATS_TEST_TMPDIR/bad.json: $2" ] ||
+      { [ "${stderr_lines[0]}" = "dh2robot: $BATS_TEST_TMPDIR/bad.json:1: $2" ] ||
+        [[ "${stderr_lines[0]}" = "dh2robot: $BATS_TEST_TMPDIR/bad.json: "@(joint|link)" "* ]]; } ||
       { echo "got: $status ${stderr_lines[*]}"; return 1; }
   }
   bad '{"dh": "craig", "links": [{}]}' 'dh: expected "standard" or "modified", got a string'
@@ -299,7 +300,7 @@ close(j["limit"], [-math.pi / 4, 5 * math.pi / 4], 1e-15, "J2 limit")
   dh2robot "$MODELS/puma560.dh.json" | cmp - "$BATS_TEST_TMPDIR/p.json"
   run --separate-stderr dh2robot - <<< '{"dh": "standard", "links": [{"m": "x"}]}'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "dh2robot: <stdin>: links[0].m: expected a finite number, got a string" ]
+  [ "$stderr" = "dh2robot: <stdin>:1: links[0].m: expected a finite number, got a string" ]
   run --separate-stderr bash -c 'dh2robot "$1" > /dev/full' _ "$MODELS/puma560.dh.json"
   [ "$status" -eq 3 ]
   [ "$stderr" = "dh2robot: write error: No space left on device" ]

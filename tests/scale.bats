@@ -177,7 +177,7 @@ PY
   [ "$line" -gt 40000 ]
   run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/bad.json"
   [ "$status" -eq 1 ]
-  [[ "$stderr" == "urdf2robot: $BATS_TEST_TMPDIR/bad.json:$line: not JSON: syntax error near '"* ]]
+  [[ "$stderr" == "urdf2robot: $BATS_TEST_TMPDIR/bad.json:$line: not JSON: expected a key in double quotes, got '"* ]]
 }
 
 @test "10 million CSV rows stream through spart-id in constant memory, all of them, in order" {

@@ -1222,26 +1222,35 @@ json.dump(d, open(sys.argv[2], "w"), indent=1)
 PY
   }
   e="$BATS_TEST_TMPDIR/e.json"
+  # bad, with the line of the fault in the message (a line of the file) taken out
+  badl() {
+    run --separate-stderr urdf2robot "$1"
+    echo "got: $stderr"
+    [ "$status" -eq 1 ]
+    [[ "$stderr" =~ ^"urdf2robot: $1:"([0-9]+)": " ]]
+    [ "${BASH_REMATCH[1]}" -ge 1 ] && [ "${BASH_REMATCH[1]}" -le "$(wc -l < "$1")" ]
+    [ "${stderr/$1:${BASH_REMATCH[1]}:/$1:}" = "$2" ]
+  }
   edit 'd["links"][2]["T"] = d["links"][2]["T"][:3]'
-  bad "$e" "urdf2robot: $e: links[2].T: expected 4x4 numbers, got 3x4 numbers"
+  badl "$e" "urdf2robot: $e: links[2].T: expected 4x4 numbers, got 3x4 numbers"
   edit 'del d["links"][1]["mass"]'
-  bad "$e" "urdf2robot: $e: links[1].mass: expected a finite number, got nothing"
+  badl "$e" "urdf2robot: $e: links[1].mass: expected a finite number, got nothing"
   edit 'd["joints"][0]["axis"] = "z"'
-  bad "$e" "urdf2robot: $e: joints[0].axis: expected 3 numbers, got a string"
+  badl "$e" "urdf2robot: $e: joints[0].axis: expected 3 numbers, got a string"
   edit 'd["links"].pop()'
-  bad "$e" "urdf2robot: $e: links: expected 5 links (n_links_joints), got an array of 4 items"
+  badl "$e" "urdf2robot: $e: links: expected 5 links (n_links_joints), got an array of 4 items"
   edit 'd["n_q"] = 4'
-  bad "$e" "urdf2robot: $e: n_q: expected 3 (moving joints), got 4"
+  badl "$e" "urdf2robot: $e: n_q: expected 3 (moving joints), got 4"
   edit 'd["joints"][1]["parent_link"] = 5'
-  bad "$e" "urdf2robot: $e: joint 'Joint_1': parent link 5 must be below 2"
+  badl "$e" "urdf2robot: $e: joint 'Joint_1': parent link 5 must be below 2"
   edit 'd["joints"][2]["q_id"] = 1'
-  bad "$e" "urdf2robot: $e: joint 'Joint_2': q_id 1, expected 2"
+  badl "$e" "urdf2robot: $e: joint 'Joint_2': q_id 1, expected 2"
   edit 'd["links"][3]["name"] = "Link_0"'
-  bad "$e" "urdf2robot: $e: two links named 'Link_0'"
+  badl "$e" "urdf2robot: $e: two links named 'Link_0'"
   edit 'd["links"][0]["inertia"][0][1] = 1'
-  bad "$e" "urdf2robot: $e: links[0].inertia: not symmetric"
+  badl "$e" "urdf2robot: $e: links[0].inertia: not symmetric"
   printf '{"version": 1,\n "name": }' > "$e"
-  bad "$e" "urdf2robot: $e:2: not JSON: syntax error near '}'"
+  bad "$e" "urdf2robot: $e:2: not JSON: expected a value, got '}'"
 }
 
 @test "names missing from a model JSON come from its keys, else L<id> and J<id>" {
