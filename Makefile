@@ -11,7 +11,7 @@ PKGCONFIGDIR = $(LIBDIR)/pkgconfig
 MANPREFIX = $(PREFIX)/share/man
 CC        = cc
 AR        = ar
-CFLAGS    = -std=c11 -O3 -fno-tree-vectorize -flto=auto -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
+CFLAGS    = -std=c11 -O3 -fno-tree-vectorize -flto=auto -ffat-lto-objects -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 CPPFLAGS  =
 LDFLAGS   =
 BUILD     = build
@@ -48,8 +48,20 @@ all: $(TOOLS)
 # the unit drivers of tests/unit (tests/lib.bats runs them)
 unit: $(UNIT)
 
+# the compiler and its flags, in $(BUILD)/flags: rewritten (at parse time, so that make -n and
+# make -q tell the truth) when they change, and then every object and program is rebuilt
+FLAGS_LINE = $(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) $(LIBS)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(FLAGS_LINE),$(shell cat $(BUILD)/flags 2> /dev/null))
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(FLAGS_LINE)' > $(BUILD)/flags)
+endif
+endif
+$(BUILD)/flags:
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(FLAGS_LINE)' > $@
+
 # every object from its source, with its header dependencies (-MMD -MP) beside it in build/
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
@@ -61,12 +73,12 @@ $(BUILD)/libspart-cli.a: $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(TOOLS): $(BIN)/%: $(BUILD)/src/%.o $(CLI_LIB) $(LIB)
+$(TOOLS): $(BIN)/%: $(BUILD)/src/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
 
-$(UNIT): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(CLI_LIB) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(UNIT): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
 
 -include $(patsubst %.c,$(BUILD)/%.d,$(LIB_SRC) $(CLI_SRC) $(TOOL_SRC) $(UNIT_SRC))
 
