@@ -141,7 +141,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
-	rm -rf $(BUILD) $(BIN) build bin
+	rm -rf build bin
 
 .PHONY: all unit test check sanitize asan demo bench valgrind fuzz models lint-man format install uninstall clean
 .DELETE_ON_ERROR:
