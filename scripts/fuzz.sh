@@ -29,11 +29,19 @@ if ! command -v "$cc" > /dev/null 2>&1; then
   exit 2
 fi
 
-# the library, instrumented for coverage, in its own tree (lib/*.o stay as make built them)
+# the library (and the command-line framework of src/cli, when there), instrumented for
+# coverage, in its own folder (make's objects in build/lib stay as make built them)
+headers="lib/*.h"
+if ls src/cli/*.c > /dev/null 2>&1; then
+  cppflags="$cppflags -Isrc/cli"
+  headers="$headers src/cli/*.h"
+fi
 mkdir -p "$out/obj"
-for src in lib/*.c; do
+for src in lib/*.c src/cli/*.c; do
+  [ -f "$src" ] || continue
   obj="$out/obj/$(basename "$src" .c).o"
-  if [ ! -f "$obj" ] || [ -n "$(find "$src" lib/spart.h lib/spu.h -newer "$obj")" ]; then
+  # shellcheck disable=SC2086 # the headers' patterns expand here
+  if [ ! -f "$obj" ] || [ -n "$(find "$src" $headers -newer "$obj" 2> /dev/null)" ]; then
     # shellcheck disable=SC2086,SC2090
     $cc $cflags -fsanitize=fuzzer-no-link $cppflags -c -o "$obj" "$src"
   fi
