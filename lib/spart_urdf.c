@@ -1037,15 +1037,3 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
   return m;
 }
 
-
-spart_model *spart_urdf_read(const char *path, spart_err *err) {
-  size_t len = 0;
-  char *buf = spart_model_slurp(path, &len, err);
-  spart_model *m;
-  if (!buf) {
-    return NULL;
-  }
-  m = spart_urdf_parse(buf, len, err);
-  free(buf);
-  return m;
-}

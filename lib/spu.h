@@ -1,4 +1,6 @@
-/* spu.h -- self-contained math utilities of libspart (no model, no data).
+/* spu.h -- self-contained math utilities of libspart: "spu_" marks a function that takes no
+ * model and no data (spart_model, spart_data), only numbers, as MuJoCo's mju_ does; "spart_"
+ * functions take a model or data.
  *
  * 3-vectors, row-major 3x3 matrices (9), symmetric 3x3 matrices (6: xx yy zz xy xz yz), and the
  * spatial algebra of SPART's formulation: twists [omega; v] and wrenches [n; f] referred to a
@@ -41,20 +43,6 @@ void spu_axisangle(double R[9], const double a[3], double q);
 
 /* rotation of URDF roll-pitch-yaw (fixed axes X, Y, Z): Rz(y) Ry(p) Rx(r) */
 void spu_rpy(double R[9], const double rpy[3]);
-
-/* The one singularity test of spart's factorizations (Cholesky, articulated bodies): a pivot,
-   the inertia left to a degree of freedom once others are eliminated, is sound when it is above
-   SPU_PIVOT_TOL times scale, a positive measure of what that degree of freedom moves in the same
-   units (spart_dof_scale).  Below, fewer than 4 of its digits would survive the roundoff of the
-   subtractions that made it. */
-#define SPU_PIVOT_TOL 1e-12
-int spu_pivot_ok(double pivot, double scale);
-
-/* Solve A x = b for a symmetric positive definite n x n A (row-major, overwritten by its
-   Cholesky factor); b (n x nrhs) is overwritten by x.  Pivot j must pass spu_pivot_ok against
-   scale[j], or against A's diagonal entry A[j][j] before elimination when scale is NULL.
-   Returns 0, or 1 + j for the first pivot j that fails (A is singular, or nearly). */
-int spu_cholsolve(double *A, double *b, int n, int nrhs, const double *scale);
 
 /* ---- spatial algebra (spu_spatial.c) ---- */
 
@@ -115,5 +103,24 @@ double spu_strtod(const char *s, const char *lim, const char **end);
 /* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
    "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */
 int spu_dtoa(char *buf, double x);
+
+/* ---- small dense linear algebra (spu_linalg.c) ---- */
+
+/* The one singularity test of spart's factorizations (Cholesky, articulated bodies): a pivot,
+   the inertia left to a degree of freedom once others are eliminated, is sound when it is above
+   SPU_PIVOT_TOL times scale, a positive measure of what that degree of freedom moves in the same
+   units (spart_dof_scale).  Below, fewer than 4 of its digits would survive the roundoff of the
+   subtractions that made it. */
+#define SPU_PIVOT_TOL 1e-12
+int spu_pivot_ok(double pivot, double scale);
+
+/* Solve A x = b for a symmetric positive definite n x n A (row-major, overwritten by its
+   Cholesky factor); b (n x nrhs) is overwritten by x.  Pivot j must pass spu_pivot_ok against
+   scale[j], or against A's diagonal entry A[j][j] before elimination when scale is NULL.
+   Returns 0, or 1 + j for the first pivot j that fails (A is singular, or nearly). */
+int spu_cholsolve(double *A, double *b, int n, int nrhs, const double *scale);
+
+/* the eigenvalues of a symmetric 3x3 I (xx yy zz xy xz yz), ascending (cyclic Jacobi) */
+void spu_eigsym3(double ev[3], const double I[6]);
 
 #endif

@@ -1,4 +1,5 @@
-/* spu_num.c -- doubles to and from decimal text, exactly and fast.
+/* spu_num.c -- doubles to and from decimal text, exactly and fast (spu_: utilities that take no
+ * model or data, as MuJoCo's mju_).
  *
  * Reading: a plain decimal of at most 19 significant digits, taken 8 at a time, is w * 10^q.
  * The usual CSV number ([-]d.ddd, no exponent, room to read ahead before lim) takes a shorter

@@ -1,4 +1,5 @@
-/* spu_spatial.c -- spatial algebra at moving reference points, inertial frame projection.
+/* spu_spatial.c -- spatial algebra at moving reference points, inertial frame projection (spu_:
+ * utilities that take no model or data, as MuJoCo's mju_).
  *
  * The only file with element-by-element 6x6 formulas.  A twist shift by d is
  * B(d) = [1 0; -[d]x 1]; wrenches and inertias move with its transpose (Featherstone ch. 2,

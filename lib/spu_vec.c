@@ -1,4 +1,5 @@
-/* spu_vec.c -- 3-vectors, 3x3 matrices and a small Cholesky solver */
+/* spu_vec.c -- 3-vectors, 3x3 matrices and rotations (spu_: utilities that take no model or
+   data, as MuJoCo's mju_) */
 #include <math.h>
 
 #include "spu.h"
@@ -141,48 +142,3 @@ void spu_rpy(double R[9], const double rpy[3]) {
   R[8] = cp * cr;
 }
 
-
-int spu_pivot_ok(double pivot, double scale) {
-  return scale > 0 && pivot > SPU_PIVOT_TOL * scale; /* NaN fails */
-}
-
-
-int spu_cholsolve(double *A, double *b, int n, int nrhs, const double *scale) {
-  /* factor A = L L' in the lower triangle */
-  for (int j = 0; j < n; j++) {
-    double s = A[j * n + j];
-    for (int k = 0; k < j; k++) {
-      s -= A[j * n + k] * A[j * n + k];
-    }
-    if (!spu_pivot_ok(s, scale ? scale[j] : A[j * n + j])) {
-      return 1 + j;
-    }
-    A[j * n + j] = sqrt(s);
-    for (int i = j + 1; i < n; i++) {
-      double t = A[i * n + j];
-      for (int k = 0; k < j; k++) {
-        t -= A[i * n + k] * A[j * n + k];
-      }
-      A[i * n + j] = t / A[j * n + j];
-    }
-  }
-
-  /* forward and back substitution, one right-hand side (a column of b) at a time */
-  for (int r = 0; r < nrhs; r++) {
-    for (int i = 0; i < n; i++) {
-      double t = b[i * nrhs + r];
-      for (int k = 0; k < i; k++) {
-        t -= A[i * n + k] * b[k * nrhs + r];
-      }
-      b[i * nrhs + r] = t / A[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      double t = b[i * nrhs + r];
-      for (int k = i + 1; k < n; k++) {
-        t -= A[k * n + i] * b[k * nrhs + r];
-      }
-      b[i * nrhs + r] = t / A[i * n + i];
-    }
-  }
-  return 0;
-}

@@ -1,0 +1,228 @@
+/* spart_load.c -- the loader above the readers: a model file or text to a model, the reader
+   (URDF, model JSON, DH in JSON) chosen by its content */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "spart.h"
+#include "spart_internal.h"
+
+/* the largest model file read into memory (1 GiB) */
+#define MAX_FILE ((size_t)1 << 30)
+
+
+/* spart_model_from_cjson; path (pathlen bytes) receives where in the document a fault the checks
+   find is ("links[2]"), "" if the message says where */
+static spart_model *from_cjson(const cJSON *obj, spart_err *err, char *path, size_t pathlen) {
+  spart_err dummy = {0};
+
+  err = err ? err : &dummy;
+  err->code = 0;
+  err->line = 0;
+  if (!cJSON_IsObject(obj)) {
+    char buf[64];
+    spart_err_set(err, SPART_EDATA, 0, "expected a model object, got %s",
+                  spart_shape(obj, buf, sizeof buf));
+    return NULL;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(obj, "man") || cJSON_GetObjectItemCaseSensitive(obj, "dh")) {
+    return spart_dh_json_read(obj, err);
+  }
+  return spart_model_json_read(obj, err, path, pathlen);
+}
+
+
+spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
+  char path[256];
+  return from_cjson(obj, err, path, sizeof path);
+}
+
+
+/* blank the value of every top-level "con" member of the object text (len bytes; keeping its
+   newlines, so that lines in messages stay right): the reader ignores it, and SPART's n x n maps
+   would cost cJSON some 64 bytes a digit.  Text that is not a JSON object is left to cJSON. */
+static void drop_con(char *text, size_t len) {
+  spart_json j;
+  spart_json_init(&j, text, len, 1);
+  if (spart_json_next(&j) == SPART_JSON_OBJECT) {
+    while (spart_json_next(&j) == SPART_JSON_KEY) {
+      int con = j.strlen == 3 && memcmp(j.str, "con", 3) == 0;
+      size_t value;
+      if (spart_json_next(&j) < 0) {
+        break;
+      }
+      value = j.tpos;
+      if (spart_json_skip(&j)) {
+        break;
+      }
+      if (con) {
+        for (size_t c = value; c < j.pos; c++) {
+          text[c] = text[c] == '\n' ? '\n' : ' ';
+        }
+        text[value] = '0';
+      }
+    }
+  }
+  spart_json_free(&j);
+}
+
+
+/* spart_model_parse_at on a text it may change */
+static spart_model *parse_text(char *text, long line, spart_err *err) {
+  const char *p = text;
+  size_t len = strlen(text), skip = strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  cJSON *obj;
+  spart_model *m;
+
+  while (isspace((unsigned char)*p)) {
+    p++;
+  }
+  if (!*p) {
+    spart_err_set(err, SPART_EDATA, 0, "empty input");
+    return NULL;
+  }
+
+  /* the strict scanner first: cJSON takes 1., 01, repeated keys, a key "qm\u0000x" as qm */
+  if (spart_json_check(text + skip, len - skip, line, err)) {
+    if (strncmp(err->msg, "invalid JSON: ", 14) == 0) {
+      memmove(err->msg + 10, err->msg + 14, strlen(err->msg + 14) + 1);
+      memcpy(err->msg, "not JSON: ", 10);
+    }
+    return NULL;
+  }
+
+  /* then cJSON's tree: what it cannot build of a text the scanner took is for want of memory */
+  drop_con(text + skip, len - skip);
+  obj = cJSON_ParseWithOpts(text + skip, NULL, 1);
+  if (!obj) {
+    spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+    return NULL;
+  }
+  char path[256] = "";
+  m = from_cjson(obj, err, path, sizeof path);
+  cJSON_Delete(obj);
+
+  /* a fault in the model: the line of the part of the text it names */
+  if (!m && err->code == SPART_EDATA && err->line == 0 && !path[0]) {
+    spart_message_path(err->msg, NULL, path, sizeof path);
+  }
+  if (!m && err->code == SPART_EDATA && err->line == 0 && path[0]) {
+    err->line = (int)spart_json_line_of(text + skip, len - skip, line, path);
+  }
+  return m;
+}
+
+
+spart_model *spart_model_parse_at(const char *text, long line, spart_err *err) {
+  char *copy = strdup(text);
+  spart_model *m;
+  if (!copy) {
+    spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+    return NULL;
+  }
+  m = parse_text(copy, line, err);
+  free(copy);
+  return m;
+}
+
+
+spart_model *spart_model_parse(const char *text, spart_err *err) {
+  return spart_model_parse_at(text, 1, err);
+}
+
+
+char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
+  int std = !path || strcmp(path, "-") == 0;
+  const char *where = std ? "<stdin>" : path;
+  FILE *f = std ? stdin : fopen(path, "rb");
+  size_t n = 0, cap = 0;
+  char *buf = NULL;
+
+  if (!f) {
+    spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
+    return NULL;
+  }
+
+  /* read all, doubling the buffer */
+  for (;;) {
+    size_t got;
+    if (cap - n < 2) {
+      char *b = cap < MAX_FILE ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
+      if (!b) {
+        if (cap < MAX_FILE) {
+          spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+        } else {
+          spart_err_set(err, SPART_EDATA, 0, "input larger than %zu bytes", MAX_FILE);
+        }
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = b;
+      cap = cap ? 2 * cap : 65536;
+    }
+    got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0) {
+      if (ferror(f)) {
+        spart_err_set(err, SPART_EIO, 0, "cannot read %s: %s", where, strerror(errno));
+        free(buf);
+        buf = NULL;
+      }
+      break;
+    }
+  }
+  if (!std) {
+    fclose(f);
+  }
+  if (buf) {
+    buf[n] = '\0';
+    *len = n;
+  }
+  return buf;
+}
+
+
+spart_model *spart_model_load(const char *path, spart_err *err) {
+  size_t len = 0, plen = path ? strlen(path) : 0;
+  char *buf = spart_model_slurp(path, &len, err);
+  const char *p = buf;
+  spart_model *m;
+
+  if (!buf) {
+    return NULL;
+  }
+  if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
+    p += 3; /* a UTF-8 byte order mark */
+  }
+  while (p < buf + len && isspace((unsigned char)*p)) {
+    p++;
+  }
+  if ((plen >= 5 && strcmp(path + plen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
+    m = spart_urdf_parse(buf, len, err);
+  } else if (memchr(buf, '\0', len)) {
+    spart_err_set(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");
+    m = NULL;
+  } else {
+    m = parse_text(buf, 1, err);
+  }
+  free(buf);
+  return m;
+}
+
+
+spart_model *spart_urdf_read(const char *path, spart_err *err) {
+  size_t len = 0;
+  char *buf = spart_model_slurp(path, &len, err);
+  spart_model *m;
+  if (!buf) {
+    return NULL;
+  }
+  m = spart_urdf_parse(buf, len, err);
+  free(buf);
+  return m;
+}

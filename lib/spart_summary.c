@@ -1,0 +1,229 @@
+/* spart_summary.c -- the human-readable summary of a model: its tree, masses, notes, warnings */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "spart.h"
+#include "spart_internal.h"
+#include "spu.h"
+
+/* a string that grows, for the summary */
+typedef struct sbuf {
+  char *s;
+  size_t len, cap;
+  int oom;
+} sbuf;
+
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+  va_list ap;
+  int n;
+  if (b->oom) {
+    return;
+  }
+  va_start(ap, fmt);
+  n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    b->oom = 1;
+    return;
+  }
+  if (!b->s || b->len + (size_t)n >= b->cap) {
+    /* grow to at least twice the size, then print again */
+    size_t cap = b->cap ? 2 * b->cap : 256;
+    char *s;
+    while (cap <= b->len + (size_t)n) {
+      cap *= 2;
+    }
+    s = realloc(b->s, cap);
+    if (!s) {
+      b->oom = 1;
+      return;
+    }
+    b->s = s;
+    b->cap = cap;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+  }
+  b->len += (size_t)n;
+}
+
+
+static const char *type_name(int type) {
+  if (type == SPART_JNT_REVOLUTE) {
+    return "revolute";
+  }
+  return type == SPART_JNT_PRISMATIC ? "prismatic" : "fixed";
+}
+
+
+/* s with control characters and '\' escaped as in C (\n, \t, \r, \\, \xNN): one line, and
+   the same name always reads the same */
+static void sb_name(sbuf *b, const char *s) {
+  const char *run = s;
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c >= 0x20 && c != 0x7f && c != '\\') {
+      continue;
+    }
+    sb_printf(b, "%.*s", (int)(s - run), run);
+    if (c == '\n' || c == '\t' || c == '\r' || c == '\\') {
+      sb_printf(b, "\\%c", c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\');
+    } else {
+      sb_printf(b, "\\x%02x", c);
+    }
+    run = s + 1;
+  }
+  sb_printf(b, "%s", run);
+}
+
+
+/* "link 3 'name'" (kind 'L') or "joint 3 'name'" (kind 'J'), the name escaped */
+static void sb_who(sbuf *b, const spart_model *m, char kind, int i) {
+  char nm[32];
+  const char *name = kind == 'L' ? m->body_name[i] : m->jnt_name[i];
+  sb_printf(b, "%s %d '", kind == 'L' ? "link" : "joint", i);
+  sb_name(b, spart_name_or(nm, sizeof nm, name, kind, i));
+  sb_printf(b, "'");
+}
+
+
+/* the inertia warnings of link i */
+static void inertia_warnings(sbuf *b, const spart_model *m, int i) {
+  double ev[3], tol;
+  spu_eigsym3(ev, m->body_inertia + 6 * i);
+  tol = 1e-6 * (fabs(ev[0]) + fabs(ev[1]) + fabs(ev[2]));
+  if (ev[0] < -tol) {
+    sb_printf(b, "warning: ");
+    sb_who(b, m, 'L', i);
+    sb_printf(b, ": inertia is not positive semi-definite (principal inertias %g %g %g)\n",
+              ev[0], ev[1], ev[2]);
+  } else if (ev[0] + ev[1] < ev[2] - tol) {
+    sb_printf(b, "warning: ");
+    sb_who(b, m, 'L', i);
+    sb_printf(b, ": principal inertias %g %g %g violate the triangle inequality\n", ev[0], ev[1],
+              ev[2]);
+  }
+}
+
+
+/* the tree line of link i and the joint that leads to it */
+static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
+  char nm[32];
+  sb_printf(b, "%*s", 2 * (depth < 32 ? depth : 32), "");
+  if (depth > 32) {
+    sb_printf(b, "[depth %d] ", depth);
+  }
+  sb_printf(b, "%d ", i);
+  sb_name(b, spart_name_or(nm, sizeof nm, m->body_name[i], 'L', i));
+  sb_printf(b, "  mass %g", m->body_mass[i]);
+  if (i > 0) {
+    sb_printf(b, "  <- joint %d ", i);
+    sb_name(b, spart_name_or(nm, sizeof nm, m->jnt_name[i], 'J', i));
+    sb_printf(b, " %s", type_name(m->jnt_type[i]));
+  }
+  if (i > 0 && m->jnt_qadr[i] >= 0) {
+    const double *a = m->jnt_axis + 3 * i, *f = m->jnt_friction + 2 * i;
+    const double *r = m->jnt_range + 2 * i;
+    sb_printf(b, " axis %g %g %g q %d", a[0], a[1], a[2], m->jnt_qadr[i] + 1);
+    if (m->jnt_limited[i]) {
+      sb_printf(b, " limits %g %g", r[0], r[1]);
+    }
+    if (m->jnt_armature[i] != 0) {
+      sb_printf(b, " armature %g", m->jnt_armature[i]);
+    }
+    if (m->jnt_damping[i] != 0) {
+      sb_printf(b, " damping %g", m->jnt_damping[i]);
+    }
+    if (f[0] != 0 || f[1] != 0) {
+      sb_printf(b, " friction %g %g", f[0], f[1]);
+    }
+  }
+  if (i > 0 && m->jnt_mimic[i]) {
+    sb_printf(b, " mimics ");
+    sb_name(b, m->jnt_mimic[i]);
+  }
+  sb_printf(b, "\n");
+}
+
+
+char *spart_model_summary(const spart_model *m) {
+  int *depth = calloc((size_t)m->nb, sizeof *depth);
+  int *inert = calloc((size_t)m->nb, sizeof *inert);
+  double *carried = calloc((size_t)m->nb, sizeof *carried);
+  sbuf b = {0};
+  double total = 0;
+
+  if (!depth || !inert || !carried) {
+    free(depth);
+    free(inert);
+    free(carried);
+    return NULL;
+  }
+
+  /* the tree: ids are depth-first, so id order indented by depth draws it */
+  sb_printf(&b, "robot '");
+  sb_name(&b, m->name ? m->name : "");
+  sb_printf(&b, "'\n");
+  for (int i = 0; i < m->nb; i++) {
+    depth[i] = i > 0 ? depth[m->body_parent[i]] + 1 : 0;
+    total += m->body_mass[i];
+    tree_line(&b, m, i, depth[i]);
+  }
+  sb_printf(&b, "total mass %g\nn_q %d\nn_links_joints %d\n", total, m->nq, m->nb - 1);
+
+  /* what each link carries, itself included: mass, and whether any inertia is not zero (a
+     massless flywheel on a revolute joint); children come after their parent */
+  for (int i = m->nb - 1; i >= 0; i--) {
+    const double *I = m->body_inertia + 6 * i;
+    carried[i] += m->body_mass[i];
+    inert[i] |= I[0] != 0 || I[1] != 0 || I[2] != 0 || I[3] != 0 || I[4] != 0 || I[5] != 0;
+    if (i > 0) {
+      carried[m->body_parent[i]] += carried[i];
+      inert[m->body_parent[i]] |= inert[i];
+    }
+  }
+
+  /* joints that mimic others: spart does not couple them */
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_mimic[i]) {
+      sb_printf(&b, "note: ");
+      sb_who(&b, m, 'J', i);
+      sb_printf(&b, " mimics joint '");
+      sb_name(&b, m->jnt_mimic[i]);
+      sb_printf(&b, "' (multiplier %g, offset %g): spart treats it as an independent degree of "
+                "freedom, as SPART and KDL do\n", m->jnt_mimic_k[2 * i], m->jnt_mimic_k[2 * i + 1]);
+    }
+  }
+
+  /* warnings: a moving joint that carries nothing (a singular mass matrix; a massless sensor or
+     tool frame on a fixed joint is normal), odd inertias */
+  if (total == 0) {
+    sb_printf(&b, "warning: every link is massless\n");
+  }
+  for (int i = 0; i < m->nb; i++) {
+    if (i > 0 && total != 0 && m->jnt_qadr[i] >= 0 && carried[i] == 0 &&
+        (m->jnt_type[i] == SPART_JNT_PRISMATIC || !inert[i])) {
+      sb_printf(&b, "warning: ");
+      sb_who(&b, m, 'L', i);
+      sb_printf(&b, " is massless and moves: ");
+      sb_who(&b, m, 'J', i);
+      sb_printf(&b, " carries no mass%s\n",
+                m->jnt_type[i] == SPART_JNT_PRISMATIC ? "" : " and no inertia");
+    }
+    inertia_warnings(&b, m, i);
+  }
+  free(depth);
+  free(inert);
+  free(carried);
+  if (b.oom) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
+}
