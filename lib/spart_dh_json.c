@@ -186,6 +186,7 @@ static int dh_base(const cJSON *obj, spart_dh *dh, int toolbox, spart_err *err) 
 }
 
 
+/* the description (obj has "man" or "dh"), then the model */
 spart_model *spart_dh_json_read(const cJSON *obj, spart_err *err) {
   static const char *const spart_keys[] = {"name", "n", "man", "base", "EE", NULL};
   static const char *const toolbox_keys[] = {"name", "dh", "links", "base", NULL};

@@ -17,7 +17,6 @@
 #define CON_MAX 1000
 
 
-
 /* ---------------------------------------------------------------------------------------------
  * writing the model JSON
  */
@@ -521,6 +520,7 @@ void spart_message_path(const char *msg, const spart_model *m, char *path, size_
 }
 
 
+/* sizes first, then links and joints, then the checks (spart_internal.h) */
 spart_model *spart_model_json_read(const cJSON *obj, spart_err *err, char *path, size_t pathlen) {
   const cJSON *links, *joints, *v;
   spart_model *m;
