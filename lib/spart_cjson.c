@@ -1,5 +1,4 @@
-/* spart_cjson.c -- typed fields of a cJSON object for the JSON readers (model JSON, DH): each
-   fault one message that names the field ("links[2].mass: expected a finite number, got ...") */
+/* spart_cjson.c -- typed fields of a cJSON object for the JSON readers, faults named by field */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

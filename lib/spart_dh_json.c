@@ -1,5 +1,4 @@
-/* spart_dh_json.c -- a DH description in JSON (SPART's DH structure or a Robotics Toolbox table)
-   read from its cJSON tree into a spart_dh, made a model by spart_dh_model (spart_dh.c) */
+/* spart_dh_json.c -- the DH reader: SPART's DH structure or a Toolbox table in JSON to a model */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,4 @@
-/* spart_load.c -- the loader above the readers: a model file or text to a model, the reader
-   (URDF, model JSON, DH in JSON) chosen by its content */
+/* spart_load.c -- the loader: model file or text to model by its URDF, model JSON or DH reader */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,4 @@
-/* spart_model.c -- the model: allocation, checks, lookup by name, and spart_err_set, which fills a
-   spart_err for the model's checks and its readers */
+/* spart_model.c -- the model: allocation, checks, lookup by name; spart_err_set for its readers */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,5 +1,4 @@
-/* spart_model_json.c -- the model JSON form (SPART's robot structure plus keys): the writer, and
-   the reader of a parsed cJSON tree with where in the document a fault is */
+/* spart_model_json.c -- the model JSON form (SPART's robot structure): its writer and reader */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* spu_linalg.c -- small dense linear algebra: the pivot test, a Cholesky solver and the
-   eigenvalues of a symmetric 3x3 (spu_: utilities that take no model or data, as MuJoCo's mju_) */
+/* spu_linalg.c -- small dense linear algebra: the pivot test, Cholesky, symmetric 3x3 eigenvalues
+   (spu_: utilities that take no model or data, as MuJoCo's mju_) */
 #include <math.h>
 
 #include "spu.h"
