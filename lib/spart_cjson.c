@@ -181,11 +181,9 @@ int spart_get_inertia(const cJSON *obj, const char *where, const char *key, doub
   if (M[1] != M[3] || M[2] != M[6] || M[5] != M[7]) {
     return spart_err_set(err, SPART_EDATA, 0, "%s.%s: not symmetric", where, key);
   }
-  I[0] = M[0];
-  I[1] = M[4];
-  I[2] = M[8];
-  I[3] = M[1];
-  I[4] = M[2];
-  I[5] = M[5];
+  static const int from[6] = {0, 4, 8, 1, 2, 5}; /* xx yy zz xy xz yz of the row-major 3x3 */
+  for (int k = 0; k < 6; k++) {
+    I[k] = M[from[k]];
+  }
   return 0;
 }

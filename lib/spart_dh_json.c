@@ -62,12 +62,10 @@ static int dh_inertia(const cJSON *obj, const char *where, const char *key, doub
   if ((n != 3 && n != 6) || spart_numbers(v, n, w)) {
     return spart_bad_field(err, where, key, "3x3, 3 or 6 numbers", v);
   }
-  I[0] = w[0];
-  I[1] = w[1];
-  I[2] = w[2];
-  I[3] = w[3];
-  I[4] = w[5];
-  I[5] = w[4];
+  static const int from[6] = {0, 1, 2, 3, 5, 4}; /* Ixx Iyy Izz Ixy Iyz Ixz to xx yy zz xy xz yz */
+  for (int k = 0; k < 6; k++) {
+    I[k] = w[from[k]];
+  }
   return 0;
 }
 

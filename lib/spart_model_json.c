@@ -33,6 +33,26 @@ static void put(cJSON *obj, const char *key, cJSON *item, int *ok) {
 }
 
 
+/* item, or NULL (item deleted) when a part of it failed (ok 0) */
+static cJSON *kept(cJSON *item, int ok) {
+  if (!ok) {
+    cJSON_Delete(item);
+    return NULL;
+  }
+  return item;
+}
+
+
+/* an object that starts {"id": i, "name": name, or kind followed by i}; failure clears *ok */
+static cJSON *json_named(int i, const char *name, char kind, int *ok) {
+  char nm[32];
+  cJSON *o = cJSON_CreateObject();
+  put(o, "id", cJSON_CreateNumber(i), ok);
+  put(o, "name", cJSON_CreateString(spart_name_or(nm, sizeof nm, name, kind, i)), ok);
+  return o;
+}
+
+
 /* x in the shortest decimal that reads back to x (cJSON_Print is not exact: it keeps 15 digits
    when they read back to within an epsilon) */
 static cJSON *json_num(double x) {
@@ -49,11 +69,7 @@ static cJSON *json_vec(const double *v, int n) {
   for (int k = 0; k < n && ok; k++) {
     put(a, NULL, json_num(v[k]), &ok);
   }
-  if (!ok) {
-    cJSON_Delete(a);
-    return NULL;
-  }
-  return a;
+  return kept(a, ok);
 }
 
 
@@ -69,11 +85,7 @@ static cJSON *json_T(const double R[9], const double p[3]) {
   if (ok) {
     put(T, NULL, json_vec(last, 4), &ok);
   }
-  if (!ok) {
-    cJSON_Delete(T);
-    return NULL;
-  }
-  return T;
+  return kept(T, ok);
 }
 
 
@@ -85,11 +97,7 @@ static cJSON *json_inertia(const double I[6]) {
   for (int r = 0; r < 3 && ok; r++) {
     put(J, NULL, json_vec(M + 3 * r, 3), &ok);
   }
-  if (!ok) {
-    cJSON_Delete(J);
-    return NULL;
-  }
-  return J;
+  return kept(J, ok);
 }
 
 
@@ -144,11 +152,7 @@ static cJSON *json_con(const spart_model *m) {
   free(base);
   cJSON_Delete(branch);
   cJSON_Delete(child);
-  if (!ok) {
-    cJSON_Delete(con);
-    return NULL;
-  }
-  return con;
+  return kept(con, ok);
 }
 
 
@@ -183,29 +187,19 @@ static cJSON *json_keys(const spart_model *m) {
 
 
 static cJSON *json_link(const spart_model *m, int i) {
-  char nm[32];
-  cJSON *l = cJSON_CreateObject();
-  int ok = l != NULL;
-  put(l, "id", cJSON_CreateNumber(i), &ok);
-  put(l, "name", cJSON_CreateString(spart_name_or(nm, sizeof nm, m->body_name[i], 'L', i)), &ok);
+  int ok = 1;
+  cJSON *l = json_named(i, m->body_name[i], 'L', &ok);
   put(l, "parent_joint", cJSON_CreateNumber(i), &ok);
   put(l, "T", json_T(m->body_rot + 9 * i, m->body_pos + 3 * i), &ok);
   put(l, "mass", json_num(m->body_mass[i]), &ok);
   put(l, "inertia", json_inertia(m->body_inertia + 6 * i), &ok);
-  if (!ok) {
-    cJSON_Delete(l);
-    return NULL;
-  }
-  return l;
+  return kept(l, ok);
 }
 
 
 static cJSON *json_joint(const spart_model *m, int i) {
-  char nm[32];
-  cJSON *j = cJSON_CreateObject();
-  int ok = j != NULL;
-  put(j, "id", cJSON_CreateNumber(i), &ok);
-  put(j, "name", cJSON_CreateString(spart_name_or(nm, sizeof nm, m->jnt_name[i], 'J', i)), &ok);
+  int ok = 1;
+  cJSON *j = json_named(i, m->jnt_name[i], 'J', &ok);
   put(j, "type", cJSON_CreateNumber(m->jnt_type[i]), &ok);
   put(j, "q_id", cJSON_CreateNumber(m->jnt_qadr[i] < 0 ? -1 : m->jnt_qadr[i] + 1), &ok);
   put(j, "parent_link", cJSON_CreateNumber(m->body_parent[i]), &ok);
@@ -233,11 +227,7 @@ static cJSON *json_joint(const spart_model *m, int i) {
     put(mim, "multiplier", json_num(m->jnt_mimic_k[2 * i]), &ok);
     put(mim, "offset", json_num(m->jnt_mimic_k[2 * i + 1]), &ok);
   }
-  if (!ok) {
-    cJSON_Delete(j);
-    return NULL;
-  }
-  return j;
+  return kept(j, ok);
 }
 
 
@@ -334,16 +324,25 @@ static int get_id(const cJSON *obj, const char *where, const char *key, int i, s
 }
 
 
+/* the start of links[i - 1] or joints[i - 1] (where): an object whose "id" and id2, when given,
+   are i; its name (get_name), or NULL with err filled */
+static char *read_named(const cJSON *o, const char *where, const char *id2, int i,
+                        const char *kname, char kind, spart_err *err) {
+  if (!cJSON_IsObject(o)) {
+    spart_bad_field(err, "", where, "an object", o);
+    return NULL;
+  }
+  if (get_id(o, where, "id", i, err) || get_id(o, where, id2, i, err)) {
+    return NULL;
+  }
+  return get_name(o, where, kname, kind, i, err);
+}
+
+
 static int read_link(spart_model *m, const cJSON *l, int i, const char *kname, spart_err *err) {
   char where[32];
   snprintf(where, sizeof where, "links[%d]", i - 1);
-  if (!cJSON_IsObject(l)) {
-    return spart_bad_field(err, "", where, "an object", l);
-  }
-  if (get_id(l, where, "id", i, err) || get_id(l, where, "parent_joint", i, err)) {
-    return -SPART_EDATA;
-  }
-  m->body_name[i] = get_name(l, where, kname, 'L', i, err);
+  m->body_name[i] = read_named(l, where, "parent_joint", i, kname, 'L', err);
   if (!m->body_name[i] ||
       spart_get_T(l, where, "T", m->body_rot + 9 * i, m->body_pos + 3 * i, err) ||
       spart_get_num(l, where, "mass", m->body_mass + i, err) ||
@@ -384,13 +383,7 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
   char where[32];
   int qid = 0;
   snprintf(where, sizeof where, "joints[%d]", i - 1);
-  if (!cJSON_IsObject(j)) {
-    return spart_bad_field(err, "", where, "an object", j);
-  }
-  if (get_id(j, where, "id", i, err) || get_id(j, where, "child_link", i, err)) {
-    return -SPART_EDATA;
-  }
-  m->jnt_name[i] = get_name(j, where, kname, 'J', i, err);
+  m->jnt_name[i] = read_named(j, where, "child_link", i, kname, 'J', err);
   if (!m->jnt_name[i] || spart_get_int(j, where, "type", m->jnt_type + i, err) ||
       spart_get_int(j, where, "q_id", &qid, err) ||
       spart_get_int(j, where, "parent_link", m->body_parent + i, err) ||
