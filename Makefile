@@ -15,7 +15,7 @@ XML_LIBS   = `pkg-config --libs libxml-2.0`
 LIBS      = -lcjson $(XML_LIBS) -lm
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(XML_CFLAGS) $(CPPFLAGS)
 
-LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o \
+LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o lib/spart_joint.o \
          lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o lib/spart_io.o \
          lib/spart_cli.o lib/spart_urdf.o lib/spart_dh.o lib/spart_json.o
 TOOLS  = bin/urdf2robot bin/dh2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id

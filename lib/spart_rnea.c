@@ -119,37 +119,36 @@ RNEA_INLINE void force_up(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 f[
 }
 
 
-/* the joint transform of body i (spart_xup) for both records, K its constants, qa and qb the
-   joint's values (the same when same) */
-RNEA_INLINE void xup2(int type, const v2 *K, double qa, double qb, int same, v2 Q[9], v2 rho[3]) {
+/* the joint transform of body i (spart_joint_transform) for both records, K its constants, the
+   joint's coordinates at qa + j and qb + j (the same when same): T, r then one screw per
+   coordinate about and along F_i's z */
+RNEA_INLINE void xup2(const spart_model *m, int i, const v2 *K, const double *qa, const double *qb,
+                      int j, int same, v2 Q[9], v2 rho[3]) {
   const v2 *T = K + SPART_JP_T, *r = K + SPART_JP_R;
   for (int k = 0; k < 3; k++) {
     rho[k] = r[k];
   }
-  if (type == SPART_JNT_REVOLUTE) {
+  for (int k = 0; k < 9; k++) {
+    Q[k] = T[k];
+  }
+  for (int l = 0; l < m->jnt_nq[i]; l++) {
+    const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + l);
     double sa, ca, sb, cb;
-    spu_sincos(qa, &sa, &ca);
+    spu_sincos(h[0] * qa[j + l], &sa, &ca);
     if (same) {
       sb = sa;
       cb = ca;
     } else {
-      spu_sincos(qb, &sb, &cb);
+      spu_sincos(h[0] * qb[j + l], &sb, &cb);
     }
-    v2 sq = {sa, sb}, cq = {ca, cb};
+    v2 sq = {sa, sb}, cq = {ca, cb}, x = {h[1] * qa[j + l], h[1] * qb[j + l]};
     for (int k = 0; k < 9; k += 3) {
-      Q[k] = cq * T[k] + sq * T[k + 1];
-      Q[k + 1] = cq * T[k + 1] - sq * T[k];
-      Q[k + 2] = T[k + 2];
+      v2 a = Q[k], b = Q[k + 1];
+      Q[k] = cq * a + sq * b;
+      Q[k + 1] = cq * b - sq * a;
     }
-    return;
-  }
-  for (int k = 0; k < 9; k++) {
-    Q[k] = T[k];
-  }
-  if (type == SPART_JNT_PRISMATIC) {
-    v2 q = {qa, qb};
     for (int k = 0; k < 3; k++) {
-      rho[k] += q * T[3 * k + 2];
+      rho[k] += x * Q[3 * k + 2];
     }
   }
 }
@@ -200,27 +199,26 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
      [0; e_z] (prismatic): v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA
      table 5.1), then the Newton-Euler force at the CoM moved to F_i's origin */
   for (int i = 1; i < m->nb; i++) {
-    int p = m->body_parent[i], j = m->jnt_qadr[i], type = m->jnt_type[i];
+    int p = m->body_parent[i];
     const v2 *K = JP + SPART_JP * i, *com = K + SPART_JP_C;
     v2 *Q = XQ + 9 * i, *rho = XR + 3 * i, *v = V + 6 * i, *a = A + 6 * i, *f = F + 6 * i, nc[3];
-    xup2(type, K, j >= 0 ? x->qm[j] : 0, j >= 0 ? y->qm[j] : 0, n == 1, Q, rho);
+    xup2(m, i, K, x->qm, y->qm, m->jnt_qadr[i], n == 1, Q, rho);
     motion_down(v, Q, rho, V + 6 * p);
     motion_down(a, Q, rho, A + 6 * p);
-    if (j >= 0) {
-      v2 qd = pair(x->um, y->um, j), qdd = pair(x->umdot, y->umdot, j);
-      if (type == SPART_JNT_REVOLUTE) {
-        v[2] += qd;
-        a[2] += qdd;
-        a[0] += v[1] * qd;
-        a[1] -= v[0] * qd;
-        a[3] += v[4] * qd;
-        a[4] -= v[3] * qd;
-      } else {
-        v[5] += qd;
-        a[5] += qdd;
-        a[3] += v[1] * qd;
-        a[4] -= v[0] * qd;
-      }
+    /* each degree of freedom, S = e_s in F_i (dof_axis): s = 3 l + j, a rotation about axis j
+       (l = 0) or a translation along it (l = 1); v x S qd is then w x e_j qd in block l, and
+       for a rotation v_lin x e_j qd in the linear block too */
+    for (int dof = m->jnt_vadr[i], end = dof + m->jnt_nv[i]; dof < end; dof++) {
+      int s = m->dof_axis[dof], l = s / 3, j = s - 3 * l, j1 = j == 2 ? 0 : j + 1;
+      int j2 = j1 == 2 ? 0 : j1 + 1;
+      double rot = 1 - l;
+      v2 qd = pair(x->um, y->um, dof), qdd = pair(x->umdot, y->umdot, dof);
+      v[s] += qd;
+      a[s] += qdd;
+      a[3 * l + j1] += v[j2] * qd;
+      a[3 * l + j2] -= v[j1] * qd;
+      a[3 + j1] += rot * v[3 + j2] * qd;
+      a[3 + j2] -= rot * v[3 + j1] * qd;
     }
     body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
     if (wrench) {
@@ -240,11 +238,11 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
 
   /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {
-    int p = m->body_parent[i], j = m->jnt_qadr[i];
+    int p = m->body_parent[i];
     const v2 *f = F + 6 * i;
     v2 *fp = F + 6 * p, fx[6];
-    if (j >= 0) {
-      v2 t = f[spart_s_index(m, i)] + JP[SPART_JP * i + SPART_JP_ARM] * pair(x->umdot, y->umdot, j);
+    for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
+      v2 t = f[m->dof_axis[j]] + JP[SPART_JP * i + SPART_JP_ARM] * pair(x->umdot, y->umdot, j);
       tau[0][6 + j] = t[0];
       if (n > 1) {
         tau[1][6 + j] = t[1];
@@ -312,8 +310,7 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau) {
   for (int i = 1; i < m->nb; i++) {
-    int a = m->jnt_qadr[i];
-    if (a >= 0) {
+    for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
       const double *f = m->jnt_friction + 2 * i;
       /* the Coulomb part without a branch on the sign of um (random): one of the two terms is
          f exactly, the other +-0 */
