@@ -22,7 +22,7 @@ TOOLS  = bin/urdf2robot bin/dh2robot bin/spart-kin bin/spart-jac bin/spart-gim b
 MAN1   = man/urdf2robot.1 man/dh2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
          man/spart-id.1
 MAN5   = man/spart-model.5 man/spart-records.5
-UNIT   = tests/unit/test_golden tests/unit/test_dynamics tests/unit/test_num
+UNIT   = tests/unit/test_golden tests/unit/test_dynamics tests/unit/test_num tests/unit/test_joint
 
 all: $(TOOLS)
 
@@ -61,6 +61,8 @@ tests/unit/test_num: tests/unit/test_num.c lib/libspart.a
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_num.c lib/libspart.a $(LIBS)
 tests/unit/test_dynamics: tests/unit/test_dynamics.c lib/libspart.a
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_dynamics.c lib/libspart.a $(LIBS)
+tests/unit/test_joint: tests/unit/test_joint.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_joint.c lib/libspart.a $(LIBS)
 tests/unit/test_golden: tests/unit/test_golden.c lib/libspart.a
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_golden.c lib/libspart.a $(LIBS)
 

@@ -8,27 +8,26 @@
 #include "spu.h"
 
 
-/* joint i at its coordinates qm + jnt_qadr (Featherstone's jcalc in SPART's frames, from the
+/* joint i at its coordinate qm[jnt_qadr] (Featherstone's jcalc in SPART's frames, from the
    joint constants): Rloc, link i's frame in its parent link's frame, and off, link i's CoM from
-   joint i in the parent link's frame; the screw of the joint's coordinate (dof_screw) turns
-   about and moves along its axis */
+   joint i in the parent link's frame.  The coordinate's screw (dof_screw) turns the link by h0 q
+   about the joint axis and moves it by h1 q along it; a joint without one is at q = 0. */
 static void jcalc(const spart_model *m, const spart_data *d, int i, const double *qm,
                   double Rloc[9], double off[3]) {
   const double *c = d->jc + SPART_JC * i;
-  memcpy(Rloc, c + SPART_JC_P1, 9 * sizeof(double));
-  memcpy(off, c + SPART_JC_V1, 3 * sizeof(double));
-  for (int j = 0; j < m->jnt_nq[i]; j++) {
-    const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + j);
-    double q = qm[m->jnt_qadr[i] + j], cq, sq, vq, x = h[1] * q;
-    spu_sincos(h[0] * q, &sq, &cq);
-    vq = 1 - cq;
-    for (int k = 0; k < 9; k++) {
-      Rloc[k] = cq * c[SPART_JC_P1 + k] + vq * c[SPART_JC_P2 + k] + sq * c[SPART_JC_P3 + k];
-    }
-    for (int k = 0; k < 3; k++) {
-      off[k] = cq * c[SPART_JC_V1 + k] + vq * c[SPART_JC_V2 + k] + sq * c[SPART_JC_V3 + k] +
-               x * c[SPART_JC_JA + k];
-    }
+  double cq = 1, sq = 0, x = 0;
+  for (int j = m->jnt_qadr[i], end = j + m->jnt_nq[i]; j < end; j++) {
+    const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + j - m->jnt_qadr[i]);
+    spu_sincos(h[0] * qm[j], &sq, &cq);
+    x = h[1] * qm[j];
+  }
+  double vq = 1 - cq;
+  for (int k = 0; k < 9; k++) {
+    Rloc[k] = cq * c[SPART_JC_P1 + k] + vq * c[SPART_JC_P2 + k] + sq * c[SPART_JC_P3 + k];
+  }
+  for (int k = 0; k < 3; k++) {
+    off[k] = cq * c[SPART_JC_V1 + k] + vq * c[SPART_JC_V2 + k] + sq * c[SPART_JC_V3 + k] +
+             x * c[SPART_JC_JA + k];
   }
 }
 
