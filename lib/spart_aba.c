@@ -43,20 +43,22 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
     double *IA = d->IA + 36 * i, *pA = d->pA + 6 * i, pa[6], dr[3];
     /* the joint's degrees of freedom one at a time, the last first (as a chain of massless
        bodies): Ia = IA - U U'/D, pA + U u/D */
-    for (int a = m->jnt_vadr[i] + m->jnt_nv[i] - 1; a >= m->jnt_vadr[i] && a >= 0; a--) {
+    for (int a = m->jnt_vadr[i] + m->jnt_nv[i] - 1, first = m->jnt_vadr[i]; a >= first; a--) {
       const double *S = d->xS + 6 * a;
       double *U = d->U + 6 * a;
       spu_mulm6v(U, IA, S);
-      d->D[a] = spu_dot6(S, U) + m->jnt_armature[i]; /* the rotor spins with the joint alone */
-      d->u[a] = (taum ? taum[a] : 0) - spu_dot6(S, pA);
-      if (!spu_pivot_ok(d->D[a], scale[6 + a])) {
+      double D = spu_dot6(S, U) + m->jnt_armature[i]; /* the rotor spins with the joint alone */
+      double u = (taum ? taum[a] : 0) - spu_dot6(S, pA);
+      d->D[a] = D;
+      d->u[a] = u;
+      if (!spu_pivot_ok(D, scale[6 + a])) {
         d->warn[SPART_WARN_SINGULAR]++;
         d->warn_body[SPART_WARN_SINGULAR] = i;
         return -SPART_ENUM;
       }
-      spu_mat6_downdate(IA, U, d->D[a]);
+      spu_mat6_downdate(IA, U, D);
       for (int k = 0; k < 6; k++) {
-        pA[k] += U[k] * d->u[a] / d->D[a];
+        pA[k] += U[k] * u / D;
       }
     }
 

@@ -69,12 +69,11 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
     /* motion subspace pm of each degree of freedom at the link CoM (SPART DiffKinematics): a
        rotation h0 about the axis e and a translation h1 along it, [h0 e; h0 e x g + h1 e] */
     for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++) {
-      const double *h = m->dof_screw + 2 * v;
-      double *S = d->xS + 6 * v, exg[3];
+      double h0 = m->dof_screw[2 * v], h1 = m->dof_screw[2 * v + 1], *S = d->xS + 6 * v, exg[3];
       spu_cross(exg, e, g);
       for (int k = 0; k < 3; k++) {
-        S[k] = h[0] * e[k];
-        S[3 + k] = h[0] * exg[k] + h[1] * e[k];
+        S[k] = h0 * e[k];
+        S[3 + k] = h0 * exg[k] + h1 * e[k];
       }
     }
 
@@ -117,10 +116,12 @@ void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const
       dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
     }
     spu_mshift(t, d->t + 6 * p, dr);
-    for (int v = m->jnt_vadr[i], end = um ? v + m->jnt_nv[i] : v; v < end; v++) {
-      const double *S = d->xS + 6 * v, ua = um[v];
-      for (int k = 0; k < 6; k++) {
-        t[k] += S[k] * ua;
+    if (um) {
+      for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++) {
+        const double *S = d->xS + 6 * v, ua = um[v];
+        for (int k = 0; k < 6; k++) {
+          t[k] += S[k] * ua;
+        }
       }
     }
   }

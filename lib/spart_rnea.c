@@ -120,36 +120,32 @@ RNEA_INLINE void force_up(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 f[
 
 
 /* the joint transform of body i (spart_joint_transform) for both records, K its constants, the
-   joint's coordinates at qa + j and qb + j (the same when same): T, r then one screw per
-   coordinate about and along F_i's z */
+   joint's coordinate at qa[j] and qb[j] (the same when same): T, r then the coordinate's screw
+   (dof_screw) about and along F_i's z; a joint without one is at q = 0 */
 RNEA_INLINE void xup2(const spart_model *m, int i, const v2 *K, const double *qa, const double *qb,
                       int j, int same, v2 Q[9], v2 rho[3]) {
   const v2 *T = K + SPART_JP_T, *r = K + SPART_JP_R;
-  for (int k = 0; k < 3; k++) {
-    rho[k] = r[k];
-  }
-  for (int k = 0; k < 9; k++) {
-    Q[k] = T[k];
-  }
-  for (int l = 0; l < m->jnt_nq[i]; l++) {
-    const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + l);
-    double sa, ca, sb, cb;
-    spu_sincos(h[0] * qa[j + l], &sa, &ca);
+  double sa = 0, ca = 1, sb = 0, cb = 1, xa = 0, xb = 0;
+  for (int end = j + m->jnt_nq[i]; j < end; j++) {
+    const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
+    spu_sincos(h[0] * qa[j], &sa, &ca);
     if (same) {
       sb = sa;
       cb = ca;
     } else {
-      spu_sincos(h[0] * qb[j + l], &sb, &cb);
+      spu_sincos(h[0] * qb[j], &sb, &cb);
     }
-    v2 sq = {sa, sb}, cq = {ca, cb}, x = {h[1] * qa[j + l], h[1] * qb[j + l]};
-    for (int k = 0; k < 9; k += 3) {
-      v2 a = Q[k], b = Q[k + 1];
-      Q[k] = cq * a + sq * b;
-      Q[k + 1] = cq * b - sq * a;
-    }
-    for (int k = 0; k < 3; k++) {
-      rho[k] += x * Q[3 * k + 2];
-    }
+    xa = h[1] * qa[j];
+    xb = h[1] * qb[j];
+  }
+  v2 sq = {sa, sb}, cq = {ca, cb}, x = {xa, xb};
+  for (int k = 0; k < 9; k += 3) {
+    Q[k] = cq * T[k] + sq * T[k + 1];
+    Q[k + 1] = cq * T[k + 1] - sq * T[k];
+    Q[k + 2] = T[k + 2];
+  }
+  for (int k = 0; k < 3; k++) {
+    rho[k] = r[k] + x * T[3 * k + 2];
   }
 }
 
@@ -205,20 +201,24 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
     xup2(m, i, K, x->qm, y->qm, m->jnt_qadr[i], n == 1, Q, rho);
     motion_down(v, Q, rho, V + 6 * p);
     motion_down(a, Q, rho, A + 6 * p);
-    /* each degree of freedom, S = e_s in F_i (dof_axis): s = 3 l + j, a rotation about axis j
-       (l = 0) or a translation along it (l = 1); v x S qd is then w x e_j qd in block l, and
-       for a rotation v_lin x e_j qd in the linear block too */
+    /* each degree of freedom, S = e_s in F_i (dof_axis): v += S qd, a += S qdd + v x S qd, where
+       v x e_s qd is a[t0] += v[s0] qd, a[t1] -= v[s1] qd (w x e_j for a rotation about or a
+       translation along axis j) and, weighted by h0 (1 for a rotation, 0 for a translation),
+       a[t2] += v[s2] qd, a[t3] -= v[s3] qd (v_lin x e_j) */
     for (int dof = m->jnt_vadr[i], end = dof + m->jnt_nv[i]; dof < end; dof++) {
-      int s = m->dof_axis[dof], l = s / 3, j = s - 3 * l, j1 = j == 2 ? 0 : j + 1;
-      int j2 = j1 == 2 ? 0 : j1 + 1;
-      double rot = 1 - l;
+      static const unsigned char X[6][8] = {
+          {1, 2, 2, 1, 4, 5, 5, 4}, {2, 0, 0, 2, 5, 3, 3, 5}, {0, 1, 1, 0, 3, 4, 4, 3},
+          {4, 2, 5, 1, 4, 2, 5, 1}, {5, 0, 3, 2, 5, 0, 3, 2}, {3, 1, 4, 0, 3, 1, 4, 0}};
+      int s = m->dof_axis[dof];
+      const unsigned char *t = X[s];
+      double rot = m->dof_screw[2 * dof];
       v2 qd = pair(x->um, y->um, dof), qdd = pair(x->umdot, y->umdot, dof);
       v[s] += qd;
       a[s] += qdd;
-      a[3 * l + j1] += v[j2] * qd;
-      a[3 * l + j2] -= v[j1] * qd;
-      a[3 + j1] += rot * v[3 + j2] * qd;
-      a[3 + j2] -= rot * v[3 + j1] * qd;
+      a[t[0]] += v[t[1]] * qd;
+      a[t[2]] -= v[t[3]] * qd;
+      a[t[4]] += rot * v[t[5]] * qd;
+      a[t[6]] -= rot * v[t[7]] * qd;
     }
     body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
     if (wrench) {
