@@ -3,14 +3,16 @@
  * Conventions (SPART's, see spart-model(5)):
  *  - A model is a kinematic tree of nb bodies: the base link (body 0) and links 1..nb-1, numbered
  *    depth-first from the base so that body_parent[i] < i.  Joint i connects body_parent[i] to
- *    link i; n = nb-1 is SPART's n_links_joints.  Moving joints (revolute, prismatic) own one
- *    entry of qm each, in joint order (SPART's q_id, here 0-based jnt_qadr).
+ *    link i; n = nb-1 is SPART's n_links_joints.  Joint i owns jnt_nq[i] entries of qm from
+ *    jnt_qadr[i] (SPART's q_id, 0-based) and jnt_nv[i] of um from jnt_vadr[i], in joint order:
+ *    one each for a revolute or prismatic joint, none for a fixed one (spart_joint.c).
  *  - Each link frame is its centre-of-mass frame (URDF <inertial> origin).
  *  - Every vector is projected in the inertial frame, except u0 = [omega0 (base body frame);
  *    r0dot (inertial)] and tau0 = [torque (base body frame); force (inertial)].
  *  - Twists are [omega; v] and wrenches [n; f], taken at link CoMs (angular first).
  *  - Rotations are 9 numbers, row-major; SI units and radians.
- *  - The generalized velocity is u = [u0 (6); um (nq)]: every n x n matrix has size 6+nq.
+ *  - The generalized velocity is u = [u0 (6); um (nv)]: every n x n matrix has size 6+nv (nv =
+ *    nq for every joint kind today).
  */
 #ifndef SPART_H
 #define SPART_H
