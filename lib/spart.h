@@ -3,14 +3,16 @@
  * Conventions (SPART's, see spart-model(5)):
  *  - A model is a kinematic tree of nb bodies: the base link (body 0) and links 1..nb-1, numbered
  *    depth-first from the base so that body_parent[i] < i.  Joint i connects body_parent[i] to
- *    link i; n = nb-1 is SPART's n_links_joints.  Moving joints (revolute, prismatic) own one
- *    entry of qm each, in joint order (SPART's q_id, here 0-based jnt_qadr).
+ *    link i; n = nb-1 is SPART's n_links_joints.  Joint i owns jnt_nq[i] entries of qm from
+ *    jnt_qadr[i] (SPART's q_id, 0-based) and jnt_nv[i] of um from jnt_vadr[i], in joint order:
+ *    one each for a revolute or prismatic joint, none for a fixed one (spart_joint.c).
  *  - Each link frame is its centre-of-mass frame (URDF <inertial> origin).
  *  - Every vector is projected in the inertial frame, except u0 = [omega0 (base body frame);
  *    r0dot (inertial)] and tau0 = [torque (base body frame); force (inertial)].
  *  - Twists are [omega; v] and wrenches [n; f], taken at link CoMs (angular first).
  *  - Rotations are 9 numbers, row-major; SI units and radians.
- *  - The generalized velocity is u = [u0 (6); um (nq)]: every n x n matrix has size 6+nq.
+ *  - The generalized velocity is u = [u0 (6); um (nv)]: every n x n matrix has size 6+nv (nv =
+ *    nq for every joint kind today).
  */
 #ifndef SPART_H
 #define SPART_H
@@ -50,7 +52,8 @@ enum { SPART_WARN_SINGULAR = 0, SPART_NWARN };
  */
 typedef struct spart_model {
   int nb;               /* bodies, base included: n_links_joints + 1 */
-  int nq;               /* moving joints: n_q */
+  int nq;               /* moving joints: n_q, the length of qm */
+  int nv;               /* the joints' degrees of freedom, the length of um (spart_joint_setup) */
   char *name;           /* robot name */
   char **body_name;     /* (nb) link names */
   char **jnt_name;      /* (nb) joint names; [0] is NULL */
@@ -60,7 +63,17 @@ typedef struct spart_model {
   double *body_pos;     /* (nb x 3) link CoM in its joint frame (SPART link.T); [0] unused */
   double *body_rot;     /* (nb x 9) link frame in its joint frame (SPART link.T); [0] unused */
   int *jnt_type;        /* (nb) SPART_JNT_*; [0] unused */
-  int *jnt_qadr;        /* (nb) index of the joint in qm, -1 if fixed */
+  int *jnt_qadr;        /* (nb) index of the joint's first coordinate in qm, -1 if it has none */
+  /* filled by spart_joint_setup (spart_model_check) from jnt_type and jnt_axis: */
+  int *jnt_nq;          /* (nb) coordinates of joint i in qm (its configuration); [0] 0 */
+  int *jnt_nv;          /* (nb) its degrees of freedom in um (its velocity); [0] 0 */
+  int *jnt_vadr;        /* (nb) index of its first degree of freedom in um, -1 if it has none */
+  int *dof_body;        /* (nv) the body whose joint owns degree of freedom v */
+  int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint_constants): k =
+                           0..2 a rotation about, 3..5 a translation along F_i's axis k - 3 */
+  double *dof_S;        /* (nv x 6) that column S_v, [angular; linear] in F_i */
+  double *dof_screw;    /* (nv x 2) its rotation about and translation along the joint axis per
+                           unit of the degree of freedom: 1 0 (revolute), 0 1 (prismatic) */
   double *jnt_axis;     /* (nb x 3) unit axis in the joint frame; fixed joints: URDF's or 0 */
   double *jnt_pos;      /* (nb x 3) joint origin in the parent link frame (SPART joint.T) */
   double *jnt_rot;      /* (nb x 9) joint frame in the parent link frame (SPART joint.T) */
@@ -84,8 +97,42 @@ spart_model *spart_model_new(int nb);
 void spart_model_free(spart_model *m);
 
 /* Check a model built by hand or read from JSON: parent order, joint types, q numbering, finite
-   numbers, non-negative masses, unit axes.  Sets m->nq.  Returns 0 or -SPART_EDATA. */
+   numbers, non-negative masses, unit axes.  Sets m->nq and the joint model (spart_joint_setup).
+   Returns 0 or -SPART_EDATA. */
 int spart_model_check(spart_model *m, spart_err *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * joints (spart_joint.c): every joint kind, its sizes, transform, motion subspace, velocity
+ * product and the map between qdot and v; the algorithms loop over degrees of freedom with the
+ * addresses jnt_qadr, jnt_vadr and the per-dof data dof_*, never branching on a kind
+ */
+
+/* coordinates (nq) and degrees of freedom (nv) of a joint of kind type, -1 for an unknown kind */
+int spart_joint_nq(int type);
+int spart_joint_nv(int type);
+
+/* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S and dof_screw from jnt_type
+   and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check accepted. */
+void spart_joint_setup(spart_model *m);
+
+/* The transform of joint i at its coordinates q (jnt_nq[i]) (Featherstone's jcalc with the
+   joint's fixed part): the frame F_i in its parent's F_p, Q (9) and origin rho (3), from T, r,
+   F_i in F_p at q = 0 (spart_joint_constants' SPART_JC_T, SPART_JC_R). */
+void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
+                           const double r[3], double Q[9], double rho[3]);
+
+/* The motion subspace of joint i in F_i: S (6 x jnt_nv[i]), row-major. */
+void spart_joint_motion(const spart_model *m, int i, double *S);
+
+/* The velocity-product term of joint i in F_i, c = Sdot v (6) at q, v (0 for every kind today). */
+void spart_joint_bias(const spart_model *m, int i, const double *q, const double *v, double c[6]);
+
+/* The maps between a joint's coordinate rates qdot (jnt_nq[i]) and its velocity v (jnt_nv[i])
+   at q (the identity for every kind today). */
+void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const double *qdot,
+                           double *v);
+void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
+                           double *qdot);
 
 /* Read a URDF document (path "-" or NULL reads stdin) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
@@ -240,7 +287,7 @@ int spart_model_body(const spart_model *m, const char *name);
  * data: every result and scratch array, sized from a model
  */
 typedef struct spart_data {
-  int nb, nq;
+  int nb, nq, nv;
 
   /* computed by spart_joint_frames */
   double *xrotJ; /* (nb x 9) joint frame orientations RJ; [0] unused */
@@ -251,7 +298,7 @@ typedef struct spart_data {
   double *xpos;  /* (nb x 3) link CoM positions rL - r0; [0] = 0 (spart_positions adds r0) */
   double *xaxis; /* (nb x 3) joint axes e; [0] unused */
   double *xg;    /* (nb x 3) joint to link CoM vectors g; [0] unused */
-  double *xS;    /* (nb x 6) motion subspace pm at the link CoM; 0 for fixed joints */
+  double *xS;    /* (nv x 6) motion subspace pm of each degree of freedom at its link's CoM */
   double *xI;    /* (nb x 6) inertia about the CoM, inertial frame: xx yy zz xy xz yz */
   double P0[9];  /* R0 again: u0 -> t0 is t0 = [R0 omega0; r0dot] (SPART's P0) */
   double com[3]; /* centre of mass of the whole system - r0 (0 without mass: r_com = r0) */
@@ -270,9 +317,9 @@ typedef struct spart_data {
   double *Ic;   /* (nb x 10) composite inertias (spart_composite): m, h (3), J (6) */
   double *IA;   /* (nb x 36) articulated inertias */
   double *pA;   /* (nb x 6) articulated bias forces */
-  double *U;    /* (nb x 6) IA * S */
-  double *D;    /* (nb) S' * IA * S */
-  double *u;    /* (nb) tau - S' * pA */
+  double *U;    /* (nv x 6) IA * S, a degree of freedom */
+  double *D;    /* (nv) S' * IA * S */
+  double *u;    /* (nv) tau - S' * pA */
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
   double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
   double *jp;   /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
@@ -290,7 +337,8 @@ typedef struct spart_data {
   double *ba;   /* (nb x 6 x 2) spatial acceleration (gravity as a base acceleration) */
   double *bf;   /* (nb x 6 x 2) force [n; f] */
   double *bR;   /* (nb x 9 x 2) F_i in the inertial frame, when wrenches are given */
-  double *xS0;  /* (nb x 6) pm referred to the base CoM (spart_cim) */
+  double *xS0;  /* (nv x 6) pm referred to the base CoM (spart_cim) */
+  double *mark; /* (nb) scratch: spart_cim's subtree */
 
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
@@ -322,6 +370,13 @@ void spart_joint_frames(const spart_model *m, spart_data *d);
 #define SPART_JC 85
 #define SPART_JC_S 39
 enum {
+  SPART_JC_P1 = 0,               /* link i's frame in link p's: Rloc(q) = c P1 + (1-c) P2 + s P3 */
+  SPART_JC_P2 = 9,               /* (Rodrigues, c = cos, s = sin of the joint's rotation) */
+  SPART_JC_P3 = 18,
+  SPART_JC_V1 = 27,              /* link i's CoM from joint i, link p's frame: c V1 + (1-c) V2 */
+  SPART_JC_V2 = 30,              /* + s V3 + the joint's translation times JA */
+  SPART_JC_V3 = 33,
+  SPART_JC_JA = 36,              /* the joint axis in link p's frame (3) */
   SPART_JC_T = 45,               /* F_i in F_p at q = 0 (9) */
   SPART_JC_R = SPART_JC_T + 9,   /* F_i's origin in F_p at q = 0 (3) */
   SPART_JC_C = SPART_JC_R + 3,   /* link i's CoM in F_i (3) */
@@ -345,10 +400,6 @@ enum {
 /* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint (d->jc,
    d->jp), computed once from the model. */
 void spart_joint_constants(const spart_model *m, spart_data *d);
-
-/* The component of a force in joint i's frame F_i that its motion subspace S picks: 2 (S = e_z,
-   revolute), 5 (S = [0; e_z], prismatic). */
-int spart_s_index(const spart_model *m, int i);
 
 /* The joint transforms Xup of every body in the joint frames F_i (spart_joint_constants):
    d->Xrot, d->Xpos.  qm: nq. */

@@ -39,26 +39,33 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
 
   /* pass 2, backward: articulated inertias IA and bias forces pA */
   for (int i = m->nb - 1; i > 0; i--) {
-    int p = m->body_parent[i], a = m->jnt_qadr[i];
-    double *IA = d->IA + 36 * i, *U = d->U + 6 * i, pa[6], dr[3];
-    const double *S = d->xS + 6 * i;
-    if (a >= 0) {
+    int p = m->body_parent[i];
+    double *IA = d->IA + 36 * i, *pA = d->pA + 6 * i, pa[6], dr[3];
+    /* the joint's degrees of freedom one at a time, the last first (as a chain of massless
+       bodies): Ia = IA - U U'/D, pA + U u/D */
+    for (int a = m->jnt_vadr[i] + m->jnt_nv[i] - 1, first = m->jnt_vadr[i]; a >= first; a--) {
+      const double *S = d->xS + 6 * a;
+      double *U = d->U + 6 * a;
       spu_mulm6v(U, IA, S);
-      d->D[i] = spu_dot6(S, U) + m->jnt_armature[i]; /* the rotor spins with the joint alone */
-      d->u[i] = (taum ? taum[a] : 0) - spu_dot6(S, d->pA + 6 * i);
-      if (!spu_pivot_ok(d->D[i], scale[6 + a])) {
+      double D = spu_dot6(S, U) + m->jnt_armature[i]; /* the rotor spins with the joint alone */
+      double u = (taum ? taum[a] : 0) - spu_dot6(S, pA);
+      d->D[a] = D;
+      d->u[a] = u;
+      if (!spu_pivot_ok(D, scale[6 + a])) {
         d->warn[SPART_WARN_SINGULAR]++;
         d->warn_body[SPART_WARN_SINGULAR] = i;
         return -SPART_ENUM;
       }
-      /* Ia = IA - U U'/D */
-      spu_mat6_downdate(IA, U, d->D[i]);
+      spu_mat6_downdate(IA, U, D);
+      for (int k = 0; k < 6; k++) {
+        pA[k] += U[k] * u / D;
+      }
     }
 
-    /* pa = pA + Ia c + U u/D, then both move to the parent */
+    /* pa = pA + Ia c, then both move to the parent */
     spu_mulm6v(pa, IA, d->c + 6 * i);
     for (int k = 0; k < 6; k++) {
-      pa[k] += d->pA[6 * i + k] + (a >= 0 ? U[k] * d->u[i] / d->D[i] : 0);
+      pa[k] += pA[k];
     }
     for (int k = 0; k < 3; k++) {
       dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
@@ -97,7 +104,7 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
 
   /* pass 3, forward: joint and link accelerations */
   for (int i = 1; i < m->nb; i++) {
-    int p = m->body_parent[i], a = m->jnt_qadr[i];
+    int p = m->body_parent[i];
     double dr[3], *ai = d->tdot + 6 * i;
     for (int k = 0; k < 3; k++) {
       dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
@@ -106,10 +113,10 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
     for (int k = 0; k < 6; k++) {
       ai[k] += d->c[6 * i + k];
     }
-    if (a >= 0) {
-      umdot[a] = (d->u[i] - spu_dot6(d->U + 6 * i, ai)) / d->D[i];
+    for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
+      umdot[a] = (d->u[a] - spu_dot6(d->U + 6 * a, ai)) / d->D[a];
       for (int k = 0; k < 6; k++) {
-        ai[k] += d->xS[6 * i + k] * umdot[a];
+        ai[k] += d->xS[6 * a + k] * umdot[a];
       }
     }
   }

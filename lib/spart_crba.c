@@ -29,12 +29,13 @@ static void base_mode(double s[6], const spart_data *d, int c) {
 /* the motion subspaces pm referred to the base CoM r0 (d->xS0), so that a wrench referred to r0
    projects on any joint without being carried from link to link */
 static void subspaces_at_base(const spart_model *m, spart_data *d) {
-  for (int i = 1; i < m->nb; i++) {
+  for (int v = 0; v < m->nv; v++) {
+    int i = m->dof_body[v];
     double dr[3];
     for (int k = 0; k < 3; k++) {
       dr[k] = d->xpos[k] - d->xpos[3 * i + k];
     }
-    spu_mshift(d->xS0 + 6 * i, d->xS + 6 * i, dr);
+    spu_mshift(d->xS0 + 6 * v, d->xS + 6 * v, dr);
   }
 }
 
@@ -44,15 +45,15 @@ static void subspaces_at_base(const spart_model *m, spart_data *d) {
    base).  Needs subspaces_at_base. */
 static void project_up(const spart_model *m, const spart_data *d, int j, const double F[6],
                        double *C, int col) {
-  int nv = 6 + m->nq;
+  int nv = 6 + m->nv;
   double dr[3], F0[6], f0[6];
   for (int c = 0; c < 3; c++) {
     dr[c] = d->xpos[3 * j + c] - d->xpos[c];
   }
   spu_fshift(F0, F, dr);
   for (int k = m->body_parent[j]; k > 0; k = m->body_parent[k]) {
-    if (m->jnt_qadr[k] >= 0) {
-      C[(6 + m->jnt_qadr[k]) * nv + col] = spu_dot6(d->xS0 + 6 * k, F0);
+    for (int v = m->jnt_vadr[k], end = v + m->jnt_nv[k]; v < end; v++) {
+      C[(6 + v) * nv + col] = spu_dot6(d->xS0 + 6 * v, F0);
     }
   }
   base_force(f0, d, F0);
@@ -110,22 +111,22 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H) {
-  int off = fixed_base ? 0 : 6, nv = off + m->nq;
+  int off = fixed_base ? 0 : 6, nv = off + m->nv;
   memset(H, 0, (size_t)nv * nv * sizeof(double)); /* joints on different branches stay 0 */
   spart_xup(m, d, qm);
   spart_composite(m, d);
 
   /* joint columns: F = IC_i S_i, H_ii = S_i' F, then F carried towards the base, H_ji = S_j' F
      (RBDA table 6.2) and the base's B' F */
-  for (int i = m->nb - 1; i > 0; i--) {
-    int a = m->jnt_qadr[i], col = off + a;
-    if (a < 0) {
-      continue;
+  for (int a = m->nv - 1; a >= 0; a--) {
+    int i = m->dof_body[a], col = off + a;
+    double F[6], fx[6];
+    spu_inertmul(F, d->Ic + 10 * i, m->dof_S + 6 * a); /* S = e_(dof_axis) in F_i */
+    H[col * nv + col] = F[m->dof_axis[a]] + m->jnt_armature[i];
+    /* the joint's other degrees of freedom, before its own */
+    for (int b = m->jnt_vadr[i]; b < a; b++) {
+      H[(off + b) * nv + col] = H[col * nv + off + b] = F[m->dof_axis[b]];
     }
-    double F[6], S[6] = {0, 0, 0, 0, 0, 0}, fx[6];
-    S[spart_s_index(m, i)] = 1;
-    spu_inertmul(F, d->Ic + 10 * i, S);
-    H[col * nv + col] = F[spart_s_index(m, i)] + m->jnt_armature[i];
     int j = i;
     for (;;) {
       spu_fparent(fx, d->Xrot + 9 * j, d->Xpos + 3 * j, F);
@@ -134,9 +135,9 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
       if (j == 0) {
         break;
       }
-      if (m->jnt_qadr[j] >= 0) {
-        int row = off + m->jnt_qadr[j];
-        H[row * nv + col] = H[col * nv + row] = F[spart_s_index(m, j)];
+      for (int b = m->jnt_vadr[j], end = b + m->jnt_nv[j]; b < end; b++) {
+        int row = off + b;
+        H[row * nv + col] = H[col * nv + row] = F[m->dof_axis[b]];
       }
     }
     if (!fixed_base) {
@@ -160,12 +161,12 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
 
 
 /* column col of C for the unit motion s of body j (at its CoM): with t = N u,
-   C = N' (M Ndot + Mdot N), Mdot_i = [w_i x I_i, 0; 0, 0]; d->f and d->u are scratch */
+   C = N' (M Ndot + Mdot N), Mdot_i = [w_i x I_i, 0; 0, 0]; d->f and d->mark are scratch */
 static void cim_column(const spart_model *m, spart_data *d, int j, const double s[6], double *C,
                        int col) {
-  int nv = 6 + m->nq;
+  int nv = 6 + m->nv;
   const double *tj = d->t + 6 * j, *rj = d->xpos + 3 * j;
-  double q[6], *in = d->u;
+  double q[6], *in = d->mark;
 
   /* q = Omega_j s (the base's Omega has no linear block) */
   spu_omega(q, tj, s);
@@ -205,10 +206,10 @@ static void cim_column(const spart_model *m, spart_data *d, int j, const double 
     if (in[i] == 0) {
       continue;
     }
-    int p = m->body_parent[i], a = m->jnt_qadr[i];
+    int p = m->body_parent[i];
     double dr[3], sh[6];
-    if (a >= 0) {
-      C[(6 + a) * nv + col] = spu_dot6(d->xS + 6 * i, d->f + 6 * i);
+    for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
+      C[(6 + a) * nv + col] = spu_dot6(d->xS + 6 * a, d->f + 6 * i);
     }
     for (int k = 0; k < 3; k++) {
       dr[k] = d->xpos[3 * i + k] - d->xpos[3 * p + k];
@@ -222,15 +223,15 @@ static void cim_column(const spart_model *m, spart_data *d, int j, const double 
   /* body j itself, then its ancestors and the base */
   double F[6];
   memcpy(F, d->f + 6 * j, sizeof(F));
-  if (j > 0 && m->jnt_qadr[j] >= 0) {
-    C[(6 + m->jnt_qadr[j]) * nv + col] = spu_dot6(d->xS + 6 * j, F);
+  for (int a = m->jnt_vadr[j], end = a + m->jnt_nv[j]; j > 0 && a < end; a++) {
+    C[(6 + a) * nv + col] = spu_dot6(d->xS + 6 * a, F);
   }
   project_up(m, d, j, F, C, col);
 }
 
 
 void spart_cim(const spart_model *m, spart_data *d, double *C) {
-  int nv = 6 + m->nq;
+  int nv = 6 + m->nv;
   memset(C, 0, (size_t)nv * nv * sizeof(double));
   subspaces_at_base(m, d);
 
@@ -241,18 +242,16 @@ void spart_cim(const spart_model *m, spart_data *d, double *C) {
     cim_column(m, d, 0, s, C, c);
   }
 
-  /* joint columns: pm_j moves the subtree of j */
-  for (int j = 1; j < m->nb; j++) {
-    if (m->jnt_qadr[j] >= 0) {
-      cim_column(m, d, j, d->xS + 6 * j, C, 6 + m->jnt_qadr[j]);
-    }
+  /* joint columns: pm_v moves the subtree of its body */
+  for (int v = 0; v < m->nv; v++) {
+    cim_column(m, d, m->dof_body[v], d->xS + 6 * v, C, 6 + v);
   }
 }
 
 
 void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
                  double *Am) {
-  int nq = m->nq, nv = 6 + nq;
+  int nq = m->nv, nv = 6 + nq;
   for (int r = 0; r < nv; r++) {
     for (int c = 0; c < nv; c++) {
       double x = A[r * nv + c];
@@ -314,20 +313,14 @@ void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
     scale[k] = b[4] + 2 * b[0] * spu_dot3(dg, dg);
     scale[3 + k] = b[0];
   }
-  for (int i = 1; i < m->nb; i++) {
-    int a = m->jnt_qadr[i];
-    if (a < 0) {
-      continue;
+  for (int a = 0; a < m->nv; a++) {
+    int i = m->dof_body[a];
+    const double *s = d->f + 6 * i, *h = m->dof_screw + 2 * a;
+    for (int k = 0; k < 3; k++) {
+      dg[k] = s[1 + k] - d->xposJ[3 * i + k];
     }
-    const double *s = d->f + 6 * i;
-    if (m->jnt_type[i] == SPART_JNT_REVOLUTE) {
-      for (int k = 0; k < 3; k++) {
-        dg[k] = s[1 + k] - d->xposJ[3 * i + k];
-      }
-      scale[6 + a] = s[4] + 2 * s[0] * spu_dot3(dg, dg);
-    } else {
-      scale[6 + a] = s[0];
-    }
+    /* a rotation (h0) and a translation (h1) along the joint axis */
+    scale[6 + a] = h[0] * (s[4] + 2 * s[0] * spu_dot3(dg, dg)) + h[1] * s[0];
     scale[6 + a] += m->jnt_armature[i];
   }
 }
@@ -335,12 +328,7 @@ void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
 
 /* the body whose degree of freedom is row k of u = [u0; um] */
 static int dof_body(const spart_model *m, int k) {
-  for (int i = 1; i < m->nb; i++) {
-    if (m->jnt_qadr[i] >= 0 && 6 + m->jnt_qadr[i] == k) {
-      return i;
-    }
-  }
-  return 0;
+  return k < 6 ? 0 : m->dof_body[k - 6];
 }
 
 
@@ -353,7 +341,7 @@ static int gim_order(int k, int nq, int n) {
 
 int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const double *H,
                       const double *scale, double *work, double *Hinv) {
-  int off = fixed_base ? 6 : 0, nq = m->nq, n = 6 + nq - off;
+  int off = fixed_base ? 6 : 0, nq = m->nv, n = 6 + nq - off;
   double *A = work, *X = work + (size_t)n * n, *sc = X + (size_t)n * n;
   for (int r = 0; r < n; r++) {
     int hr = gim_order(r, nq, n);

@@ -12,7 +12,6 @@
   X(xpos, 3)                 \
   X(xaxis, 3)                \
   X(xg, 3)                   \
-  X(xS, 6)                   \
   X(xI, 6)                   \
   X(t, 6)                    \
   X(tdot, 6)                 \
@@ -21,9 +20,6 @@
   X(Ic, 10)                  \
   X(IA, 36)                  \
   X(pA, 6)                   \
-  X(U, 6)                    \
-  X(D, 1)                    \
-  X(u, 1)                    \
   X(jc, SPART_JC)            \
   X(jp, 2 * SPART_JP)        \
   X(Xrot, 9)                 \
@@ -34,17 +30,28 @@
   X(ba, 12)                  \
   X(bf, 12)                  \
   X(bR, 18)                  \
-  X(xS0, 6)
+  X(mark, 1)
+
+/* per degree of freedom */
+#define SPART_DATA_DOF_ARRAYS(X) \
+  X(xS, 6)                       \
+  X(xS0, 6)                      \
+  X(U, 6)                        \
+  X(D, 1)                        \
+  X(u, 1)
 
 
 spart_data *spart_data_new(const spart_model *m) {
-  size_t nb = (size_t)m->nb, nwork = 6 * (6 + (size_t)m->nq) + 6 * nb + 36;
+  size_t nb = (size_t)m->nb, nv = (size_t)m->nv, nwork = 6 * (6 + nv) + 6 * nb + 36;
   size_t n = nwork;
 /* every array at a multiple of 16 bytes from the block, which calloc aligns to 16: the pairs of
    spart_rnea_pair */
 #define ROUND2(k) (((k) + 1) & ~(size_t)1)
 #define X(name, stride) n += ROUND2((stride)*nb);
   SPART_DATA_ARRAYS(X)
+#undef X
+#define X(name, stride) n += ROUND2((stride)*nv);
+  SPART_DATA_DOF_ARRAYS(X)
 #undef X
 
   spart_data *d = calloc(1, sizeof(*d));
@@ -56,10 +63,16 @@ spart_data *spart_data_new(const spart_model *m) {
   d->buf_ = p;
   d->nb = m->nb;
   d->nq = m->nq;
+  d->nv = m->nv;
 #define X(name, stride) \
   d->name = p;          \
   p += ROUND2((stride)*nb);
   SPART_DATA_ARRAYS(X)
+#undef X
+#define X(name, stride) \
+  d->name = p;          \
+  p += ROUND2((stride)*nv);
+  SPART_DATA_DOF_ARRAYS(X)
 #undef X
   d->work = p;
   spart_joint_constants(m, d);

@@ -34,15 +34,15 @@ static void jacob(const spart_model *m, const spart_data *d, int i, const double
 
   /* joints on the path from body i to the base: B(p - r_j) pm_j */
   for (int r = 0; r < 6; r++) {
-    memset(Jm + r * ldm, 0, (size_t)m->nq * sizeof(double));
+    memset(Jm + r * ldm, 0, (size_t)m->nv * sizeof(double));
   }
   for (int j = i; j > 0; j = m->body_parent[j]) {
-    if (m->jnt_qadr[j] >= 0) {
-      for (int k = 0; k < 3; k++) {
-        dr[k] = p[k] - d->xpos[3 * j + k];
-      }
-      spu_mshift(col, d->xS + 6 * j, dr);
-      setcol(Jm, ldm, m->jnt_qadr[j], col);
+    for (int k = 0; k < 3; k++) {
+      dr[k] = p[k] - d->xpos[3 * j + k];
+    }
+    for (int a = m->jnt_vadr[j], end = a + m->jnt_nv[j]; a < end; a++) {
+      spu_mshift(col, d->xS + 6 * a, dr);
+      setcol(Jm, ldm, a, col);
     }
   }
 }
@@ -50,7 +50,7 @@ static void jacob(const spart_model *m, const spart_data *d, int i, const double
 
 void spart_jacobian(const spart_model *m, const spart_data *d, int i, const double *point,
                     double J0[36], double *Jm) {
-  jacob(m, d, i, point ? point : d->xpos + 3 * i, J0, 6, Jm, m->nq);
+  jacob(m, d, i, point ? point : d->xpos + 3 * i, J0, 6, Jm, m->nv);
 }
 
 
@@ -87,25 +87,24 @@ void spart_jacobian_dot(const spart_model *m, const spart_data *d, int i, const 
   }
 
   /* joints on the path: B(p - r_j) Omega_j pm_j + [0; (v_j - vp) x pm_j(omega)] */
-  memset(Jmdot, 0, 6 * (size_t)m->nq * sizeof(double));
+  memset(Jmdot, 0, 6 * (size_t)m->nv * sizeof(double));
   for (int j = i; j > 0; j = m->body_parent[j]) {
-    int a = m->jnt_qadr[j];
-    if (a < 0) {
-      continue;
-    }
-    const double *S = d->xS + 6 * j, *tj = d->t + 6 * j;
-    double e[3];
+    const double *tj = d->t + 6 * j;
     for (int k = 0; k < 3; k++) {
       dr[k] = p[k] - d->xpos[3 * j + k];
       dv[k] = tj[3 + k] - vp[k];
     }
-    spu_omega(om, tj, S);
-    spu_mshift(col, om, dr);
-    spu_cross(e, dv, S);
-    for (int k = 0; k < 3; k++) {
-      col[3 + k] += e[k];
+    for (int a = m->jnt_vadr[j], end = a + m->jnt_nv[j]; a < end; a++) {
+      const double *S = d->xS + 6 * a;
+      double e[3];
+      spu_omega(om, tj, S);
+      spu_mshift(col, om, dr);
+      spu_cross(e, dv, S);
+      for (int k = 0; k < 3; k++) {
+        col[3 + k] += e[k];
+      }
+      setcol(Jmdot, m->nv, a, col);
     }
-    setcol(Jmdot, m->nq, a, col);
   }
 }
 
@@ -113,7 +112,7 @@ void spart_jacobian_dot(const spart_model *m, const spart_data *d, int i, const 
 void spart_noc(const spart_model *m, const spart_data *d, double *N) {
   /* block row 0 is the base twist t0 = [P0 0] u, block row i the Jacobian of the CoM of
      link i: t_i = N_i u */
-  int ld = 6 + m->nq;
+  int ld = 6 + m->nv;
   memset(N, 0, (size_t)6 * ld * sizeof(double));
   for (int r = 0; r < 3; r++) {
     memcpy(N + r * ld, d->P0 + 3 * r, 3 * sizeof(double));

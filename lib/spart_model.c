@@ -20,6 +20,11 @@
 /* ints per body: parent, type, qadr, limited */
 #define NINT 4
 
+/* the joint model's (spart_joint_setup), per body: doubles dof_S and dof_screw, ints jnt_nq,
+   jnt_nv, jnt_vadr, dof_body and dof_axis, for up to 6 degrees of freedom a joint */
+#define NJDOUBLE (6 * (6 + 2))
+#define NJINT (3 + 6 * 2)
+
 /* rotations must be orthonormal to this tolerance */
 #define ROT_TOL 1e-6
 
@@ -70,7 +75,8 @@ spart_model *spart_model_new(int nb) {
   if (!m) {
     return NULL;
   }
-  m->buf_ = calloc(1, n * (NDOUBLE * sizeof(double) + NNAME * sizeof(char *) + NINT * sizeof(int)));
+  m->buf_ = calloc(1, n * ((NDOUBLE + NJDOUBLE) * sizeof(double) + NNAME * sizeof(char *) +
+                            (NINT + NJINT) * sizeof(int)));
   if (!m->buf_) {
     free(m);
     return NULL;
@@ -90,7 +96,9 @@ spart_model *spart_model_new(int nb) {
   m->jnt_friction = d + 36 * n;
   m->jnt_range = d + 38 * n;
   m->jnt_mimic_k = d + 40 * n;
-  p = (char **)(d + NDOUBLE * n);
+  m->dof_S = d + NDOUBLE * n;
+  m->dof_screw = m->dof_S + 36 * n;
+  p = (char **)(d + (NDOUBLE + NJDOUBLE) * n);
   m->body_name = p;
   m->jnt_name = p + n;
   m->jnt_mimic = p + 2 * n;
@@ -99,6 +107,11 @@ spart_model *spart_model_new(int nb) {
   m->jnt_type = k + n;
   m->jnt_qadr = k + 2 * n;
   m->jnt_limited = k + 3 * n;
+  m->jnt_nq = k + 4 * n;
+  m->jnt_nv = k + 5 * n;
+  m->jnt_vadr = k + 6 * n;
+  m->dof_body = k + 7 * n;
+  m->dof_axis = k + 13 * n;
 
   /* names NULL, rotations identity */
   for (size_t i = 0; i < n; i++) {
@@ -344,6 +357,7 @@ int spart_model_check(spart_model *m, spart_err *err) {
     return -err->code;
   }
   m->nq = nq;
+  spart_joint_setup(m);
   return 0;
 }
 

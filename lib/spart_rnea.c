@@ -119,38 +119,33 @@ RNEA_INLINE void force_up(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 f[
 }
 
 
-/* the joint transform of body i (spart_xup) for both records, K its constants, qa and qb the
-   joint's values (the same when same) */
-RNEA_INLINE void xup2(int type, const v2 *K, double qa, double qb, int same, v2 Q[9], v2 rho[3]) {
+/* the joint transform of body i (spart_joint_transform) for both records, K its constants, the
+   joint's coordinate at qa[j] and qb[j] (the same when same): T, r then the coordinate's screw
+   (dof_screw) about and along F_i's z; a joint without one is at q = 0 */
+RNEA_INLINE void xup2(const spart_model *m, int i, const v2 *K, const double *qa, const double *qb,
+                      int j, int same, v2 Q[9], v2 rho[3]) {
   const v2 *T = K + SPART_JP_T, *r = K + SPART_JP_R;
-  for (int k = 0; k < 3; k++) {
-    rho[k] = r[k];
-  }
-  if (type == SPART_JNT_REVOLUTE) {
-    double sa, ca, sb, cb;
-    spu_sincos(qa, &sa, &ca);
+  double sa = 0, ca = 1, sb = 0, cb = 1, xa = 0, xb = 0;
+  for (int end = j + m->jnt_nq[i]; j < end; j++) {
+    const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
+    spu_sincos(h[0] * qa[j], &sa, &ca);
     if (same) {
       sb = sa;
       cb = ca;
     } else {
-      spu_sincos(qb, &sb, &cb);
+      spu_sincos(h[0] * qb[j], &sb, &cb);
     }
-    v2 sq = {sa, sb}, cq = {ca, cb};
-    for (int k = 0; k < 9; k += 3) {
-      Q[k] = cq * T[k] + sq * T[k + 1];
-      Q[k + 1] = cq * T[k + 1] - sq * T[k];
-      Q[k + 2] = T[k + 2];
-    }
-    return;
+    xa = h[1] * qa[j];
+    xb = h[1] * qb[j];
   }
-  for (int k = 0; k < 9; k++) {
-    Q[k] = T[k];
+  v2 sq = {sa, sb}, cq = {ca, cb}, x = {xa, xb};
+  for (int k = 0; k < 9; k += 3) {
+    Q[k] = cq * T[k] + sq * T[k + 1];
+    Q[k + 1] = cq * T[k + 1] - sq * T[k];
+    Q[k + 2] = T[k + 2];
   }
-  if (type == SPART_JNT_PRISMATIC) {
-    v2 q = {qa, qb};
-    for (int k = 0; k < 3; k++) {
-      rho[k] += q * T[3 * k + 2];
-    }
+  for (int k = 0; k < 3; k++) {
+    rho[k] = r[k] + x * T[3 * k + 2];
   }
 }
 
@@ -200,27 +195,30 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
      [0; e_z] (prismatic): v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA
      table 5.1), then the Newton-Euler force at the CoM moved to F_i's origin */
   for (int i = 1; i < m->nb; i++) {
-    int p = m->body_parent[i], j = m->jnt_qadr[i], type = m->jnt_type[i];
+    int p = m->body_parent[i];
     const v2 *K = JP + SPART_JP * i, *com = K + SPART_JP_C;
     v2 *Q = XQ + 9 * i, *rho = XR + 3 * i, *v = V + 6 * i, *a = A + 6 * i, *f = F + 6 * i, nc[3];
-    xup2(type, K, j >= 0 ? x->qm[j] : 0, j >= 0 ? y->qm[j] : 0, n == 1, Q, rho);
+    xup2(m, i, K, x->qm, y->qm, m->jnt_qadr[i], n == 1, Q, rho);
     motion_down(v, Q, rho, V + 6 * p);
     motion_down(a, Q, rho, A + 6 * p);
-    if (j >= 0) {
-      v2 qd = pair(x->um, y->um, j), qdd = pair(x->umdot, y->umdot, j);
-      if (type == SPART_JNT_REVOLUTE) {
-        v[2] += qd;
-        a[2] += qdd;
-        a[0] += v[1] * qd;
-        a[1] -= v[0] * qd;
-        a[3] += v[4] * qd;
-        a[4] -= v[3] * qd;
-      } else {
-        v[5] += qd;
-        a[5] += qdd;
-        a[3] += v[1] * qd;
-        a[4] -= v[0] * qd;
-      }
+    /* each degree of freedom, S = e_s in F_i (dof_axis): v += S qd, a += S qdd + v x S qd, where
+       v x e_s qd is a[t0] += v[s0] qd, a[t1] -= v[s1] qd (w x e_j for a rotation about or a
+       translation along axis j) and, weighted by h0 (1 for a rotation, 0 for a translation),
+       a[t2] += v[s2] qd, a[t3] -= v[s3] qd (v_lin x e_j) */
+    for (int dof = m->jnt_vadr[i], end = dof + m->jnt_nv[i]; dof < end; dof++) {
+      static const unsigned char X[6][8] = {
+          {1, 2, 2, 1, 4, 5, 5, 4}, {2, 0, 0, 2, 5, 3, 3, 5}, {0, 1, 1, 0, 3, 4, 4, 3},
+          {4, 2, 5, 1, 4, 2, 5, 1}, {5, 0, 3, 2, 5, 0, 3, 2}, {3, 1, 4, 0, 3, 1, 4, 0}};
+      int s = m->dof_axis[dof];
+      const unsigned char *t = X[s];
+      double rot = m->dof_screw[2 * dof];
+      v2 qd = pair(x->um, y->um, dof), qdd = pair(x->umdot, y->umdot, dof);
+      v[s] += qd;
+      a[s] += qdd;
+      a[t[0]] += v[t[1]] * qd;
+      a[t[2]] -= v[t[3]] * qd;
+      a[t[4]] += rot * v[t[5]] * qd;
+      a[t[6]] -= rot * v[t[7]] * qd;
     }
     body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
     if (wrench) {
@@ -240,11 +238,11 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
 
   /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {
-    int p = m->body_parent[i], j = m->jnt_qadr[i];
+    int p = m->body_parent[i];
     const v2 *f = F + 6 * i;
     v2 *fp = F + 6 * p, fx[6];
-    if (j >= 0) {
-      v2 t = f[spart_s_index(m, i)] + JP[SPART_JP * i + SPART_JP_ARM] * pair(x->umdot, y->umdot, j);
+    for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
+      v2 t = f[m->dof_axis[j]] + JP[SPART_JP * i + SPART_JP_ARM] * pair(x->umdot, y->umdot, j);
       tau[0][6 + j] = t[0];
       if (n > 1) {
         tau[1][6 + j] = t[1];
@@ -312,8 +310,7 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau) {
   for (int i = 1; i < m->nb; i++) {
-    int a = m->jnt_qadr[i];
-    if (a >= 0) {
+    for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
       const double *f = m->jnt_friction + 2 * i;
       /* the Coulomb part without a branch on the sign of um (random): one of the two terms is
          f exactly, the other +-0 */

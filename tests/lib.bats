@@ -34,3 +34,11 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [ "$status" -eq 0 ]
   [[ "${lines[-1]}" == "4 passed, 0 failed" ]]
 }
+
+@test "the joint model: sizes, addresses, S against the transform's derivative, qdot <-> v" {
+  run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"ok branched_arm.json: 7 joints, nq 6, nv 6"* ]]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}

@@ -113,7 +113,13 @@ static void golden(const char *modeldir, const char *path) {
   check(name, "e", cJSON_GetObjectItemCaseSensitive(ex, "e"), d->xaxis + 3, 3 * n);
   check(name, "g", cJSON_GetObjectItemCaseSensitive(ex, "g"), d->xg + 3, 3 * n);
   check(name, "r_com", cJSON_GetObjectItemCaseSensitive(ex, "r_com"), buf + 6 * n, 3);
-  check(name, "pm", cJSON_GetObjectItemCaseSensitive(ex, "pm"), d->xS + 6, 6 * n);
+  /* SPART's pm, a link's: its joint's degree of freedom, 0 for a fixed joint */
+  for (int i = 1; i <= n; i++) {
+    for (int k = 0; k < 6; k++) {
+      buf[6 * (i - 1) + k] = m->jnt_nv[i] ? d->xS[6 * m->jnt_vadr[i] + k] : 0;
+    }
+  }
+  check(name, "pm", cJSON_GetObjectItemCaseSensitive(ex, "pm"), buf, 6 * n);
 
   /* velocities, accelerations */
   spart_velocity(m, d, u0, um);

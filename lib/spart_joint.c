@@ -1,0 +1,268 @@
+/* spart_joint.c -- the joint model, once (Featherstone's jcalc, Pinocchio's JointModel): every
+ * joint kind with its sizes nq and nv, its transform from q, its motion subspace S, its
+ * velocity-product term and the map between qdot and v; the per-dof data the algorithms loop
+ * over (spart_joint_setup) and the joint constants that do not depend on q
+ * (spart_joint_constants).
+ *
+ * The frame of joint i, F_i (Featherstone's), is the joint's own frame turned so that its axis is
+ * z and moved with the joint.  In F_i every degree of freedom of a kind here is a unit column
+ * S_v = e_k (m->dof_axis): a rotation about z (revolute, k = 2) or a translation along it
+ * (prismatic, k = 5).  The transform of F_i in its parent's is the constant part T, r (at
+ * q = 0) followed by one screw per coordinate about and along z (m->dof_screw), so that the
+ * algorithms apply any kind with the same code: loops over a joint's coordinates and degrees of
+ * freedom, never a branch on its kind.  A kind whose configuration is not one screw per
+ * coordinate (the quaternion of a ball or free joint, nq != nv) adds its own transform here. */
+#include <math.h>
+#include <string.h>
+
+#include "spart.h"
+#include "spu.h"
+
+
+/* the kinds, indexed by SPART_JNT_*: coordinates, degrees of freedom, and for each of those the
+   column of S in F_i (dof_axis) and the screw (rotation, translation) along the joint axis */
+static const struct {
+  int nq, nv;
+  int axis[1];
+  double screw[1][2];
+} kinds[] = {
+  [SPART_JNT_FIXED] = {0, 0, {0}, {{0, 0}}},
+  [SPART_JNT_REVOLUTE] = {1, 1, {2}, {{1, 0}}},
+  [SPART_JNT_PRISMATIC] = {1, 1, {5}, {{0, 1}}},
+};
+#define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
+
+
+int spart_joint_nq(int type) {
+  return type >= 0 && type < NKIND ? kinds[type].nq : -1;
+}
+
+
+int spart_joint_nv(int type) {
+  return type >= 0 && type < NKIND ? kinds[type].nv : -1;
+}
+
+
+void spart_joint_setup(spart_model *m) {
+  int nv = 0;
+  m->jnt_nq[0] = m->jnt_nv[0] = 0;
+  m->jnt_vadr[0] = -1;
+  for (int i = 1; i < m->nb; i++) {
+    int t = m->jnt_type[i];
+    m->jnt_nq[i] = kinds[t].nq;
+    m->jnt_nv[i] = kinds[t].nv;
+    m->jnt_vadr[i] = kinds[t].nv > 0 ? nv : -1;
+    for (int k = 0; k < kinds[t].nv; k++, nv++) {
+      double *S = m->dof_S + 6 * nv;
+      m->dof_body[nv] = i;
+      m->dof_axis[nv] = kinds[t].axis[k];
+      memset(S, 0, 6 * sizeof(double));
+      S[kinds[t].axis[k]] = 1;
+      m->dof_screw[2 * nv] = kinds[t].screw[k][0];
+      m->dof_screw[2 * nv + 1] = kinds[t].screw[k][1];
+    }
+  }
+  m->nv = nv;
+}
+
+
+/* the transform of joint i: the constant T, r then a screw about and along z per coordinate, the
+   joint's coordinates at q + a */
+static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
+                            const double *r, double *restrict Q, double *restrict rho) {
+  memcpy(Q, T, 9 * sizeof(double));
+  memcpy(rho, r, 3 * sizeof(double));
+  for (int k = 0; k < m->jnt_nq[i]; k++) {
+    const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + k);
+    double s, c, x = h[1] * q[a + k];
+    spu_sincos(h[0] * q[a + k], &s, &c);
+    for (int l = 0; l < 9; l += 3) {
+      double x0 = Q[l], y0 = Q[l + 1];
+      Q[l] = c * x0 + s * y0;
+      Q[l + 1] = c * y0 - s * x0;
+    }
+    for (int l = 0; l < 3; l++) {
+      rho[l] += x * Q[3 * l + 2];
+    }
+  }
+}
+
+
+void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
+                           const double r[3], double Q[9], double rho[3]) {
+  joint_transform(m, i, q, 0, T, r, Q, rho);
+}
+
+
+void spart_xup(const spart_model *m, spart_data *d, const double *qm) {
+  for (int i = 1; i < m->nb; i++) {
+    const double *c = d->jc + SPART_JC * i;
+    joint_transform(m, i, qm, m->jnt_qadr[i], c + SPART_JC_T, c + SPART_JC_R, d->Xrot + 9 * i,
+                    d->Xpos + 3 * i);
+  }
+}
+
+
+void spart_joint_motion(const spart_model *m, int i, double *S) {
+  int nv = m->jnt_nv[i];
+  for (int k = 0; k < nv; k++) {
+    for (int r = 0; r < 6; r++) {
+      S[r * nv + k] = m->dof_S[6 * (m->jnt_vadr[i] + k) + r];
+    }
+  }
+}
+
+
+void spart_joint_bias(const spart_model *m, int i, const double *q, const double *v, double c[6]) {
+  /* S is constant in F_i for every kind here: Sdot v = 0 */
+  (void)m;
+  (void)i;
+  (void)q;
+  (void)v;
+  memset(c, 0, 6 * sizeof(double));
+}
+
+
+void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const double *qdot,
+                           double *v) {
+  (void)q;
+  memmove(v, qdot, (size_t)m->jnt_nv[i] * sizeof(double));
+}
+
+
+void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
+                           double *qdot) {
+  (void)q;
+  memmove(qdot, v, (size_t)m->jnt_nq[i] * sizeof(double));
+}
+
+
+/* a rotation A with A e_z = a (a unit): a signed permutation when a is a coordinate axis */
+static void axis_frame(double A[9], const double a[3]) {
+  double x[3], y[3], t[3] = {0, 0, 0};
+  int big = 0;
+  for (int k = 1; k < 3; k++) {
+    big = fabs(a[k]) > fabs(a[big]) ? k : big;
+  }
+  if (fabs(a[big]) == 1 && a[(big + 1) % 3] == 0 && a[(big + 2) % 3] == 0) {
+    /* x, y the next two axes in cyclic order (x, y, +-a right-handed with a sign on x) */
+    memset(x, 0, sizeof x);
+    memset(y, 0, sizeof y);
+    x[(big + 1) % 3] = a[big];
+    y[(big + 2) % 3] = 1;
+  } else {
+    /* x: the coordinate axis least along a, made normal to it */
+    t[fabs(a[0]) < 0.6 ? 0 : 1] = 1;
+    double ta = spu_dot3(t, a), nx = 0;
+    for (int k = 0; k < 3; k++) {
+      x[k] = t[k] - ta * a[k];
+      nx += x[k] * x[k];
+    }
+    nx = sqrt(nx);
+    for (int k = 0; k < 3; k++) {
+      x[k] /= nx;
+    }
+    spu_cross(y, a, x);
+  }
+  for (int r = 0; r < 3; r++) {
+    A[3 * r] = x[r];
+    A[3 * r + 1] = y[r];
+    A[3 * r + 2] = a[r];
+  }
+}
+
+
+/* joint constants (d->jc, SPART_JC a body): with J the joint frame in the parent link, B the
+   link frame in the joint frame, b the CoM in the joint frame and a the axis, the link frame in
+   the parent link is Rloc(q) = c P1 + (1-c) P2 + s P3 (Rodrigues) and the CoM offset from the
+   joint J (Rq b) = c v1 + (1-c) v2 + s v3 (+ the translation along JA = J a); SB is the motion
+   subspace of a joint's degree of freedom in the link's own frame at its CoM, constant:
+   [h0 B'a; h0 B'a x B'b + h1 B'a] for its screw h (dof_screw).  spart_rnea works in the joint
+   frames F instead: F_i is joint i's frame turned by A_i (A e_z = a; the identity for a joint
+   without a degree of freedom) and moved with the joint, F_0 the base's CoM frame.  At q = 0 F_i
+   is T_i, at r_i, in F_p; the link's CoM frame is CR_i = A'B at c_i = A'b in F_i, and Ic_i is
+   its rotational inertia about the CoM in F_i's axes. */
+void spart_joint_constants(const spart_model *m, spart_data *d) {
+  double *jc = d->jc;
+  /* the base: F_0 is its CoM frame */
+  memset(jc, 0, SPART_JC * sizeof(double));
+  for (int k = 0; k < 3; k++) {
+    jc[SPART_JC_CR + 4 * k] = 1;
+  }
+  for (int i = 1; i < m->nb; i++) {
+    const double *J = m->jnt_rot + 9 * i, *B = m->body_rot + 9 * i, *a = m->jnt_axis + 3 * i;
+    const double *b = m->body_pos + 3 * i, *cp = jc + SPART_JC * m->body_parent[i];
+    double *c = jc + SPART_JC * i, Bta[3], A[9], AB[9], axb[3];
+    spu_mulmm3(c + SPART_JC_P1, J, B);
+    spu_mulmv3(c + SPART_JC_JA, J, a);
+    spu_mulmtv3(Bta, B, a);
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < 3; k++) {
+        c[SPART_JC_P2 + 3 * r + k] = c[SPART_JC_JA + r] * Bta[k];
+      }
+    }
+    /* A = J [a]x, P3 = A B */
+    for (int r = 0; r < 3; r++) {
+      const double *j = J + 3 * r;
+      A[3 * r + 0] = j[1] * a[2] - j[2] * a[1];
+      A[3 * r + 1] = j[2] * a[0] - j[0] * a[2];
+      A[3 * r + 2] = j[0] * a[1] - j[1] * a[0];
+    }
+    spu_mulmm3(AB, A, B);
+    memcpy(c + SPART_JC_P3, AB, sizeof(AB));
+    spu_mulmv3(c + SPART_JC_V1, J, b);
+    for (int k = 0; k < 3; k++) {
+      c[SPART_JC_V2 + k] = c[SPART_JC_JA + k] * spu_dot3(a, b);
+    }
+    spu_cross(axb, a, b);
+    spu_mulmv3(c + SPART_JC_V3, J, axb);
+    memset(c + SPART_JC_S, 0, 6 * sizeof(double));
+    for (int dk = 0; dk < m->jnt_nv[i]; dk++) {
+      const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + dk);
+      double Btb[3], x[3];
+      spu_mulmtv3(Btb, B, b);
+      spu_cross(x, Bta, Btb);
+      for (int k = 0; k < 3; k++) {
+        c[SPART_JC_S + k] = h[0] * Bta[k];
+        c[SPART_JC_S + 3 + k] = h[0] * x[k] + h[1] * Bta[k];
+      }
+    }
+
+    /* the joint frame F_i: A, T = CR_p J A, r = c_p + CR_p p */
+    double JA[9];
+    memset(A, 0, sizeof A);
+    A[0] = A[4] = A[8] = 1;
+    if (m->jnt_nv[i] > 0) {
+      axis_frame(A, a);
+    }
+    spu_mulmm3(JA, J, A);
+    spu_mulmm3(c + SPART_JC_T, cp + SPART_JC_CR, JA);
+    spu_mulmv3(c + SPART_JC_R, cp + SPART_JC_CR, m->jnt_pos + 3 * i);
+    for (int k = 0; k < 3; k++) {
+      c[SPART_JC_R + k] += cp[SPART_JC_C + k];
+    }
+    /* the link in F_i: CR = A'B, c = A'b, Ic = CR I CR' */
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < 3; k++) {
+        c[SPART_JC_CR + 3 * r + k] = A[r] * B[k] + A[3 + r] * B[3 + k] + A[6 + r] * B[6 + k];
+      }
+    }
+    spu_mulmtv3(c + SPART_JC_C, A, b);
+    spu_rotsym3(c + SPART_JC_IC, c + SPART_JC_CR, m->body_inertia + 6 * i);
+    spu_inertbody(c + SPART_JC_IO, m->body_mass[i], c + SPART_JC_IC);
+    spu_inertshift(c + SPART_JC_IO, c + SPART_JC_IO, c + SPART_JC_C);
+  }
+
+  /* spart_rnea_pair's: T, r, c, Ic (the base's own inertia), mass and armature, each twice */
+  for (int i = 0; i < m->nb; i++) {
+    const double *c = jc + SPART_JC * i;
+    double v[SPART_JP], *jp = d->jp + 2 * SPART_JP * i;
+    memcpy(v + SPART_JP_T, c + SPART_JC_T, 15 * sizeof(double)); /* T, r, c */
+    memcpy(v + SPART_JP_IC, i ? c + SPART_JC_IC : m->body_inertia, 6 * sizeof(double));
+    v[SPART_JP_M] = m->body_mass[i];
+    v[SPART_JP_ARM] = m->jnt_armature[i];
+    for (int k = 0; k < SPART_JP; k++) {
+      jp[2 * k] = jp[2 * k + 1] = v[k];
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/* test_joint.c -- the joint model (spart_joint.c) on its own: each kind's sizes, the addresses
+ * and per-dof data spart_joint_setup fills, the motion subspace S against a central difference
+ * of the joint transform, the transform at q = 0, and the qdot <-> v maps round trip.
+ *
+ * usage: test_joint MODEL...   prints one line per check, then "N passed, N failed" */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spart.h"
+
+static int npass, nfail;
+
+
+static void check(int ok, const char *what, const char *model, int i, double err) {
+  if (ok) {
+    npass++;
+  } else {
+    nfail++;
+    printf("FAIL %s: joint %d: %s (%.3g)\n", model, i, what, err);
+  }
+}
+
+
+/* the velocity of F_i in F_p seen in F_i for a rate of coordinate k of joint i, by central
+   differences of its transform: [vee(Q' dQ); Q' drho] */
+static void fd_motion(const spart_model *m, int i, const double *q0, int k, const double T[9],
+                      const double r[3], double out[6]) {
+  double h = 1e-6, qp[6], qm[6], Qp[9], Qm[9], Q0[9], rp[3], rm[3], r0[3], dQ[9], W[9], dr[3];
+  int nq = m->jnt_nq[i];
+  memcpy(qp, q0, (size_t)nq * sizeof(double));
+  memcpy(qm, q0, (size_t)nq * sizeof(double));
+  qp[k] += h;
+  qm[k] -= h;
+  spart_joint_transform(m, i, q0, T, r, Q0, r0);
+  spart_joint_transform(m, i, qp, T, r, Qp, rp);
+  spart_joint_transform(m, i, qm, T, r, Qm, rm);
+  for (int a = 0; a < 9; a++) {
+    dQ[a] = (Qp[a] - Qm[a]) / (2 * h);
+  }
+  for (int a = 0; a < 3; a++) {
+    dr[a] = (rp[a] - rm[a]) / (2 * h);
+  }
+  /* W = Q0' dQ, skew: w = (W32, W13, W21) */
+  for (int a = 0; a < 3; a++) {
+    for (int b = 0; b < 3; b++) {
+      W[3 * a + b] = Q0[a] * dQ[b] + Q0[3 + a] * dQ[3 + b] + Q0[6 + a] * dQ[6 + b];
+    }
+  }
+  out[0] = W[7];
+  out[1] = W[2];
+  out[2] = W[3];
+  for (int a = 0; a < 3; a++) {
+    out[3 + a] = Q0[a] * dr[0] + Q0[3 + a] * dr[1] + Q0[6 + a] * dr[2];
+  }
+}
+
+
+/* a rotation from a unit quaternion of four numbers, for a T that is not the identity */
+static void some_rotation(double R[9], double a, double b, double c, double d) {
+  double n = sqrt(a * a + b * b + c * c + d * d);
+  a /= n, b /= n, c /= n, d /= n;
+  double x[9] = {a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c),
+                 2 * (b * c + a * d), a * a - b * b + c * c - d * d, 2 * (c * d - a * b),
+                 2 * (b * d - a * c), 2 * (c * d + a * b), a * a - b * b - c * c + d * d};
+  memcpy(R, x, sizeof x);
+}
+
+
+static void test_model(const char *path) {
+  spart_err err;
+  spart_model *m = spart_model_load(path, &err);
+  if (!m) {
+    nfail++;
+    printf("FAIL %s: %s\n", path, err.msg);
+    return;
+  }
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  int nv = 0, nq = 0, fails = nfail;
+  for (int i = 1; i < m->nb; i++) {
+    int t = m->jnt_type[i];
+    /* sizes: SPART's kinds have one coordinate and one degree of freedom, or none */
+    int want = t == SPART_JNT_FIXED ? 0 : 1;
+    check(spart_joint_nq(t) == want && spart_joint_nv(t) == want && m->jnt_nq[i] == want &&
+              m->jnt_nv[i] == want, "sizes nq, nv", name, i, 0);
+    /* addresses: in joint order, dof -> body */
+    check(m->jnt_nv[i] == 0 ? m->jnt_vadr[i] == -1 : m->jnt_vadr[i] == nv, "jnt_vadr", name, i,
+          m->jnt_vadr[i]);
+    check(m->jnt_nq[i] == 0 ? m->jnt_qadr[i] == -1 : m->jnt_qadr[i] == nq, "jnt_qadr", name, i,
+          m->jnt_qadr[i]);
+    for (int k = 0; k < m->jnt_nv[i]; k++) {
+      check(m->dof_body[nv + k] == i, "dof_body", name, i, m->dof_body[nv + k]);
+    }
+    nv += m->jnt_nv[i];
+    nq += m->jnt_nq[i];
+
+    /* S against the transform's central difference, at a few q and a turned T */
+    double S[36], T[9], r[3] = {0.3, -0.2, 0.7}, q[6], Q[9], rho[3];
+    int n = m->jnt_nv[i];
+    spart_joint_motion(m, i, S);
+    some_rotation(T, 0.9, 0.1 * i, -0.3, 0.2);
+    for (int trial = 0; trial < 3; trial++) {
+      for (int k = 0; k < m->jnt_nq[i]; k++) {
+        q[k] = 0.7 * trial - 0.4 + 0.1 * k;
+      }
+      for (int k = 0; k < n; k++) {
+        double fd[6], worst = 0;
+        fd_motion(m, i, q, k, T, r, fd);
+        for (int a = 0; a < 6; a++) {
+          worst = fmax(worst, fabs(fd[a] - S[a * n + k]));
+        }
+        check(worst < 1e-8, "S = d(transform)/dq", name, i, worst);
+      }
+    }
+    /* at q = 0 the transform is T, r exactly */
+    memset(q, 0, sizeof q);
+    spart_joint_transform(m, i, q, T, r, Q, rho);
+    check(memcmp(Q, T, sizeof Q) == 0 && memcmp(rho, r, sizeof rho) == 0, "transform(0) = T, r",
+          name, i, 0);
+
+    /* qdot -> v -> qdot, and the bias term is S's rate: 0 for a constant S */
+    double qd[6] = {0.25, -1.5, 3, 0.125, -2, 7}, v[6], back[6], c[6];
+    spart_joint_v_of_qdot(m, i, q, qd, v);
+    spart_joint_qdot_of_v(m, i, q, v, back);
+    check(memcmp(back, qd, (size_t)m->jnt_nq[i] * sizeof(double)) == 0, "qdot <-> v round trip",
+          name, i, 0);
+    spart_joint_bias(m, i, q, v, c);
+    double cmax = 0;
+    for (int a = 0; a < 6; a++) {
+      cmax = fmax(cmax, fabs(c[a]));
+    }
+    check(cmax == 0, "bias of a constant S", name, i, cmax);
+  }
+  check(nv == m->nv && nq == m->nq, "nv, nq", name, 0, m->nv);
+  if (nfail == fails) {
+    printf("ok %s: %d joints, nq %d, nv %d\n", name, m->nb - 1, m->nq, m->nv);
+  }
+  spart_model_free(m);
+}
+
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_joint MODEL...\n");
+    return 2;
+  }
+  check(spart_joint_nq(-1) == -1 && spart_joint_nv(99) == -1, "unknown kinds", "-", 0, 0);
+  for (int k = 1; k < argc; k++) {
+    test_model(argv[k]);
+  }
+  printf("%d passed, %d failed\n", npass, nfail);
+  return nfail ? 1 : 0;
+}
