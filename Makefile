@@ -13,11 +13,13 @@ LDFLAGS   =
 XML_CFLAGS = `pkg-config --cflags libxml-2.0`
 XML_LIBS   = `pkg-config --libs libxml-2.0`
 LIBS      = -lcjson $(XML_LIBS) -lm
-ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(XML_CFLAGS) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib -Isrc/cli $(XML_CFLAGS) $(CPPFLAGS)
 
 LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o \
-         lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o lib/spart_io.o \
-         lib/spart_cli.o lib/spart_urdf.o lib/spart_dh.o lib/spart_json.o
+         lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o \
+         lib/spart_urdf.o lib/spart_dh.o lib/spart_json.o
+# the commands' side (options, session, records in and out), linked into every command
+CLIOBJ = src/cli/session.o src/cli/records.o
 TOOLS  = bin/urdf2robot bin/dh2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
 MAN1   = man/urdf2robot.1 man/dh2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
          man/spart-id.1
@@ -31,31 +33,32 @@ lib/libspart.a: $(LIBOBJ)
 	ar rcs $@ $(LIBOBJ)
 
 $(LIBOBJ): lib/spart.h lib/spu.h
+$(CLIOBJ): lib/spart.h lib/spu.h src/cli/cli.h
 
 .c.o:
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
 
-bin/urdf2robot: src/urdf2robot.c lib/libspart.a
+bin/urdf2robot: src/urdf2robot.c $(CLIOBJ) lib/libspart.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/urdf2robot.c lib/libspart.a $(LIBS)
-bin/dh2robot: src/dh2robot.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/urdf2robot.c $(CLIOBJ) lib/libspart.a $(LIBS)
+bin/dh2robot: src/dh2robot.c $(CLIOBJ) lib/libspart.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/dh2robot.c lib/libspart.a $(LIBS)
-bin/spart-kin: src/spart-kin.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/dh2robot.c $(CLIOBJ) lib/libspart.a $(LIBS)
+bin/spart-kin: src/spart-kin.c $(CLIOBJ) lib/libspart.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-kin.c lib/libspart.a $(LIBS)
-bin/spart-jac: src/spart-jac.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-kin.c $(CLIOBJ) lib/libspart.a $(LIBS)
+bin/spart-jac: src/spart-jac.c $(CLIOBJ) lib/libspart.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-jac.c lib/libspart.a $(LIBS)
-bin/spart-gim: src/spart-gim.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-jac.c $(CLIOBJ) lib/libspart.a $(LIBS)
+bin/spart-gim: src/spart-gim.c $(CLIOBJ) lib/libspart.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-gim.c lib/libspart.a $(LIBS)
-bin/spart-fd: src/spart-fd.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-gim.c $(CLIOBJ) lib/libspart.a $(LIBS)
+bin/spart-fd: src/spart-fd.c $(CLIOBJ) lib/libspart.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-fd.c lib/libspart.a $(LIBS)
-bin/spart-id: src/spart-id.c lib/libspart.a
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-fd.c $(CLIOBJ) lib/libspart.a $(LIBS)
+bin/spart-id: src/spart-id.c $(CLIOBJ) lib/libspart.a
 	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-id.c lib/libspart.a $(LIBS)
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-id.c $(CLIOBJ) lib/libspart.a $(LIBS)
 
 tests/unit/test_num: tests/unit/test_num.c lib/libspart.a
 	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_num.c lib/libspart.a $(LIBS)
@@ -102,7 +105,7 @@ lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
 
 format:
-	clang-format -i lib/*.c lib/*.h src/*.c tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
+	clang-format -i lib/*.c lib/*.h src/*.c src/cli/*.c src/cli/*.h tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5
@@ -116,6 +119,6 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANPREFIX)/man5/,$(notdir $(MAN5)))
 
 clean:
-	rm -rf bin build lib/*.o lib/libspart.a $(UNIT)
+	rm -rf bin build lib/*.o src/cli/*.o lib/libspart.a $(UNIT)
 
 .PHONY: all test check sanitize asan demo bench valgrind fuzz models lint-man format install uninstall clean

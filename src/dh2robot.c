@@ -1,5 +1,5 @@
 /* dh2robot -- read a Denavit-Hartenberg description and write the model JSON */
-#include "spart.h"
+#include "cli.h"
 
 static const char about[] =
     "Read a serial arm described by Denavit-Hartenberg parameters, as JSON, and write the\n"
@@ -18,5 +18,5 @@ static const char about[] =
 
 
 int main(int argc, char **argv) {
-  return spart_convert_main("dh2robot", about, argc, argv);
+  return cli_convert_main("dh2robot", about, argc, argv);
 }

@@ -1,5 +1,5 @@
 /* urdf2robot -- read a URDF (or a model JSON) and write the model JSON, SPART's robot structure */
-#include "spart.h"
+#include "cli.h"
 
 static const char about[] =
     "Read a URDF robot description (or a model JSON, or a DH description: dh2robot(1)) and\n"
@@ -9,5 +9,5 @@ static const char about[] =
 
 
 int main(int argc, char **argv) {
-  return spart_convert_main("urdf2robot", about, argc, argv);
+  return cli_convert_main("urdf2robot", about, argc, argv);
 }

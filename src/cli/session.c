@@ -1,4 +1,4 @@
-/* spart_cli.c -- messages, exit codes and option values shared by every command */
+/* session.c -- options, messages, exit codes and the session (model, reader, writer) */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "spart.h"
+#include "cli.h"
 
 
-void spart_cli_error(const char *prog, const char *where, long long line, const char *fmt, ...) {
+void cli_error(const char *prog, const char *where, long long line, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "%s: ", prog);
   if (where && line > 0) {
@@ -27,18 +27,18 @@ void spart_cli_error(const char *prog, const char *where, long long line, const 
 }
 
 
-int spart_cli_usage(const char *prog, const char *fmt, ...) {
+int cli_usage(const char *prog, const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "%s: ", prog);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fprintf(stderr, "\nTry '%s --help'.\n", prog);
-  return SPART_EXIT_USAGE;
+  return CLI_EXIT_USAGE;
 }
 
 
-int spart_cli_finish(const char *prog, int status) {
+int cli_finish(const char *prog, int status) {
   int bad = fflush(stdout) != 0 || ferror(stdout);
   int err = errno;
   if (fclose(stdout) != 0 && !bad) {
@@ -48,14 +48,14 @@ int spart_cli_finish(const char *prog, int status) {
   if (!bad) {
     return status;
   }
-  if (err != EPIPE && status != SPART_EXIT_IO) { /* an I/O error is reported once */
+  if (err != EPIPE && status != CLI_EXIT_IO) { /* an I/O error is reported once */
     fprintf(stderr, "%s: write error: %s\n", prog, strerror(err));
   }
-  return SPART_EXIT_IO;
+  return CLI_EXIT_IO;
 }
 
 
-int spart_cli_vec(const char *s, double *v, int n) {
+int cli_vec(const char *s, double *v, int n) {
   const char *p = s;
   for (int k = 0; k < n; k++) {
     char *end;
@@ -92,7 +92,7 @@ enum {
 
 static const struct {
   struct option opt;
-  unsigned need; /* SPART_OPT_* the tool must take, 0 for every tool */
+  unsigned need; /* CLI_OPT_* the tool must take, 0 for every tool */
 } options[] = {
     {{"model", required_argument, NULL, 'm'}, 0},
     {{"input", required_argument, NULL, 'i'}, 0},
@@ -104,21 +104,21 @@ static const struct {
     {{"only", required_argument, NULL, OPT_ONLY}, 0},
     {{"help", no_argument, NULL, 'h'}, 0},
     {{"version", no_argument, NULL, 'V'}, 0},
-    {{"fixed-base", no_argument, NULL, OPT_FIXED}, SPART_OPT_FIXED},
-    {{"gravity", required_argument, NULL, OPT_GRAVITY}, SPART_OPT_GRAVITY},
-    {{"floating", no_argument, NULL, OPT_FLOATING}, SPART_OPT_FLOATING},
-    {{"link", required_argument, NULL, 'l'}, SPART_OPT_LINK},
-    {{"point", required_argument, NULL, OPT_POINT}, SPART_OPT_LINK},
-    {{"dot", no_argument, NULL, OPT_DOT}, SPART_OPT_LINK},
-    {{"noc", no_argument, NULL, OPT_NOC}, SPART_OPT_LINK},
-    {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, SPART_OPT_GIM},
-    {{"inverse", no_argument, NULL, OPT_INVERSE}, SPART_OPT_GIM},
-    {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, SPART_OPT_FRICTION},
+    {{"fixed-base", no_argument, NULL, OPT_FIXED}, CLI_OPT_FIXED},
+    {{"gravity", required_argument, NULL, OPT_GRAVITY}, CLI_OPT_GRAVITY},
+    {{"floating", no_argument, NULL, OPT_FLOATING}, CLI_OPT_FLOATING},
+    {{"link", required_argument, NULL, 'l'}, CLI_OPT_LINK},
+    {{"point", required_argument, NULL, OPT_POINT}, CLI_OPT_LINK},
+    {{"dot", no_argument, NULL, OPT_DOT}, CLI_OPT_LINK},
+    {{"noc", no_argument, NULL, OPT_NOC}, CLI_OPT_LINK},
+    {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, CLI_OPT_GIM},
+    {{"inverse", no_argument, NULL, OPT_INVERSE}, CLI_OPT_GIM},
+    {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, CLI_OPT_FRICTION},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
 
-static void help(const spart_tool *t) {
+static void help(const cli_tool *t) {
   printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
   printf(
       "Common options:\n"
@@ -149,12 +149,12 @@ static void help(const spart_tool *t) {
 }
 
 
-/* --only NAMES: every name one of the tool's outputs; 0, or SPART_EXIT_USAGE after the message */
-static int only_arg(const spart_tool *t, const char *s) {
+/* --only NAMES: every name one of the tool's outputs; 0, or CLI_EXIT_USAGE after the message */
+static int only_arg(const cli_tool *t, const char *s) {
   for (const char *p = s;; p++) {
     size_t n = strcspn(p, ",");
-    if (n == 0 || !spart_listed(t->outputs, p, n)) {
-      return spart_cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
+    if (n == 0 || !cli_listed(t->outputs, p, n)) {
+      return cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
                              t->name, t->outputs);
     }
     p += n;
@@ -167,9 +167,9 @@ static int only_arg(const spart_tool *t, const char *s) {
 
 static int format_arg(const char *s, int *fmt) {
   if (strcmp(s, "json") == 0) {
-    *fmt = SPART_FMT_JSON;
+    *fmt = CLI_FMT_JSON;
   } else if (strcmp(s, "csv") == 0) {
-    *fmt = SPART_FMT_CSV;
+    *fmt = CLI_FMT_CSV;
   } else {
     return -1;
   }
@@ -177,11 +177,11 @@ static int format_arg(const char *s, int *fmt) {
 }
 
 
-int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
+int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   struct option longopts[NOPTIONS + 1];
   int n = 0;
   memset(o, 0, sizeof(*o));
-  o->output = SPART_FMT_JSON;
+  o->output = CLI_FMT_JSON;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
         (options[k].opt.val != OPT_ONLY || t->outputs)) {
@@ -189,7 +189,7 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
     }
   }
   memset(&longopts[n], 0, sizeof(longopts[n]));
-  const char *shortopts = (t->opts & SPART_OPT_LINK) ? "+m:i:o:ukhVl:" : "+m:i:o:ukhV";
+  const char *shortopts = (t->opts & CLI_OPT_LINK) ? "+m:i:o:ukhVl:" : "+m:i:o:ukhV";
 
   opterr = 0;
   optind = 1;
@@ -197,19 +197,19 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
     switch (c) {
       case 'm':
         if (strcmp(optarg, "-") == 0) {
-          return spart_cli_usage(t->name, "--model: the states come on stdin; give a file");
+          return cli_usage(t->name, "--model: the states come on stdin; give a file");
         }
         o->model = optarg;
         break;
       case 'i':
         if (format_arg(optarg, &o->input) != 0) {
-          return spart_cli_usage(t->name, "--input: expected json or csv, got '%s'", optarg);
+          return cli_usage(t->name, "--input: expected json or csv, got '%s'", optarg);
         }
         break;
-      case OPT_CSV: o->input = SPART_FMT_CSV; break;
+      case OPT_CSV: o->input = CLI_FMT_CSV; break;
       case 'o':
         if (format_arg(optarg, &o->output) != 0) {
-          return spart_cli_usage(t->name, "--output: expected json or csv, got '%s'", optarg);
+          return cli_usage(t->name, "--output: expected json or csv, got '%s'", optarg);
         }
         break;
       case OPT_SEQ: o->seq = 1; break;
@@ -217,29 +217,29 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
       case 'k': o->keep_going = 1; break;
       case OPT_ONLY:
         if (o->only) {
-          return spart_cli_usage(t->name, "--only: give all the names in one list (a,b)");
+          return cli_usage(t->name, "--only: give all the names in one list (a,b)");
         }
         if (only_arg(t, optarg) != 0) {
-          return SPART_EXIT_USAGE;
+          return CLI_EXIT_USAGE;
         }
         o->only = optarg;
         break;
-      case 'h': help(t); return spart_cli_finish(t->name, SPART_EXIT_OK);
+      case 'h': help(t); return cli_finish(t->name, CLI_EXIT_OK);
       case 'V':
         printf("%s %s\n", t->name, SPART_VERSION);
-        return spart_cli_finish(t->name, SPART_EXIT_OK);
+        return cli_finish(t->name, CLI_EXIT_OK);
       case OPT_FIXED: o->fixed_base = 1; break;
       case OPT_GRAVITY:
-        if (spart_cli_vec(optarg, o->gravity, 3) != 0) {
-          return spart_cli_usage(t->name, "--gravity: expected gx,gy,gz, got '%s'", optarg);
+        if (cli_vec(optarg, o->gravity, 3) != 0) {
+          return cli_usage(t->name, "--gravity: expected gx,gy,gz, got '%s'", optarg);
         }
         o->has_gravity = 1;
         break;
       case OPT_FLOATING: o->floating = 1; break;
       case 'l': o->link = optarg; break;
       case OPT_POINT:
-        if (spart_cli_vec(optarg, o->point, 3) != 0) {
-          return spart_cli_usage(t->name, "--point: expected x,y,z, got '%s'", optarg);
+        if (cli_vec(optarg, o->point, 3) != 0) {
+          return cli_usage(t->name, "--point: expected x,y,z, got '%s'", optarg);
         }
         o->has_point = 1;
         break;
@@ -248,22 +248,22 @@ int spart_cli_parse(spart_opts *o, const spart_tool *t, int argc, char **argv) {
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
       case OPT_NO_FRICTION: o->no_friction = 1; break;
-      case ':': return spart_cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
+      case ':': return cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
       default:
         if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
-          return spart_cli_usage(t->name, "unknown option '-%c'", optopt);
+          return cli_usage(t->name, "unknown option '-%c'", optopt);
         }
-        return spart_cli_usage(t->name, "unknown option '%s'", argv[optind - 1]);
+        return cli_usage(t->name, "unknown option '%s'", argv[optind - 1]);
     }
   }
   if (optind < argc) {
-    return spart_cli_usage(t->name, "unexpected argument '%s'", argv[optind]);
+    return cli_usage(t->name, "unexpected argument '%s'", argv[optind]);
   }
-  if ((t->opts & SPART_OPT_LINK) && !o->link && !o->noc) {
-    return spart_cli_usage(t->name, "--link ID|NAME or --noc is required");
+  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc) {
+    return cli_usage(t->name, "--link ID|NAME or --noc is required");
   }
   if (o->floating && o->fixed_base) {
-    return spart_cli_usage(t->name, "--floating and --fixed-base may not be combined");
+    return cli_usage(t->name, "--floating and --fixed-base may not be combined");
   }
   return -1;
 }
@@ -280,12 +280,12 @@ static double now(void) {
 }
 
 
-spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int *status) {
-  spart_session *s = calloc(1, sizeof(*s));
+cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status) {
+  cli_session *s = calloc(1, sizeof(*s));
   spart_err err = {0};
   if (!s) {
-    spart_cli_error(t->name, NULL, 0, "out of memory");
-    *status = SPART_EXIT_IO;
+    cli_error(t->name, NULL, 0, "out of memory");
+    *status = CLI_EXIT_IO;
     return NULL;
   }
   s->tool = t;
@@ -298,79 +298,79 @@ spart_session *spart_session_open(const spart_tool *t, const spart_opts *o, int 
     s->m = spart_model_load(o->model, &err);
     if (!s->m) {
       /* a file that cannot be opened names itself in the message */
-      spart_cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
+      cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
       /* a model that cannot be read is bad input (SPEC.md); no memory for it is a system error */
-      *status = err.code == SPART_ENOMEM ? SPART_EXIT_IO : SPART_EXIT_DATA;
+      *status = err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
       free(s);
       return NULL;
     }
     s->d = spart_data_new(s->m);
-    if (o->link && spart_session_link(s) < 0) {
-      *status = SPART_EXIT_DATA; /* reported by spart_session_link */
-      s->status = SPART_EXIT_DATA;
+    if (o->link && cli_session_link(s) < 0) {
+      *status = CLI_EXIT_DATA; /* reported by cli_session_link */
+      s->status = CLI_EXIT_DATA;
       s->nbad = 0;
-      spart_session_close(s);
+      cli_session_close(s);
       return NULL;
     }
   }
-  s->rd = spart_reader_new(stdin, "<stdin>", o->input, o->seq, t->reads);
-  s->wr = spart_writer_new(stdout, o->output, o->seq, o->unbuffered);
+  s->rd = cli_reader_new(stdin, "<stdin>", o->input, o->seq, t->reads);
+  s->wr = cli_writer_new(stdout, o->output, o->seq, o->unbuffered);
   if (s->wr) {
-    spart_writer_only(s->wr, o->only);
+    cli_writer_only(s->wr, o->only);
   }
   if ((o->model && !s->d) || !s->rd || !s->wr) {
-    spart_cli_error(t->name, NULL, 0, "out of memory");
-    *status = SPART_EXIT_IO;
-    s->status = SPART_EXIT_IO;
-    spart_session_close(s);
+    cli_error(t->name, NULL, 0, "out of memory");
+    *status = CLI_EXIT_IO;
+    s->status = CLI_EXIT_IO;
+    cli_session_close(s);
     return NULL;
   }
   return s;
 }
 
 
-static void bad_record(spart_session *s, long long line, int code, const char *msg);
-static int fixed_bad(const spart_session *s);
+static void bad_record(cli_session *s, long long line, int code, const char *msg);
+static int fixed_bad(const cli_session *s);
 
 
 /* compute and write the current record, or skip it */
-static void one(spart_session *s, int (*compute)(spart_session *s)) {
+static void one(cli_session *s, int (*compute)(cli_session *s)) {
   if (compute(s) == 0) {
-    spart_session_emit(s);
+    cli_session_emit(s);
   } else {
-    spart_discard(s->wr);
+    cli_discard(s->wr);
   }
 }
 
 
 /* the current record and the next, read now because it is whole in the input block: together
    when both can, else each alone; the next one's errors after the current one's output */
-static void two(spart_session *s, int (*compute)(spart_session *s), const spart_pairs *pairs) {
-  spart_reader *rd = s->rd;
-  spart_state *a = spart_reader_hold(rd);
+static void two(cli_session *s, int (*compute)(cli_session *s), const cli_pairs *pairs) {
+  cli_reader *rd = s->rd;
+  cli_state *a = cli_reader_hold(rd);
   spart_err err; /* filled only on failure */
   err.code = 0;
   err.line = 0;
   err.msg[0] = 0;
   spart_model *m = s->m;
-  int r = spart_read(rd, &m, &s->st, &err), bad = r == 1 && fixed_bad(s);
+  int r = cli_read(rd, &m, &s->st, &err), bad = r == 1 && fixed_bad(s);
   s->nrec += r == 1 && !bad;
   if (r == 1 && !bad && pairs->both(s, a) == 0) {
-    spart_reader_swap(rd); /* a's line and cells for its output */
+    cli_reader_swap(rd); /* a's line and cells for its output */
     pairs->put(s, 0);
-    spart_session_emit(s);
-    spart_reader_swap(rd);
+    cli_session_emit(s);
+    cli_reader_swap(rd);
     if (!s->stop) { /* a bad a ends the run without --keep-going */
       pairs->put(s, 1);
-      spart_session_emit(s);
+      cli_session_emit(s);
     }
     return;
   }
-  spart_state *b = s->st;
-  spart_reader_swap(rd);
+  cli_state *b = s->st;
+  cli_reader_swap(rd);
   s->st = a;
   one(s, compute);
-  spart_reader_swap(rd);
+  cli_reader_swap(rd);
   s->st = b;
   if (s->stop) {
     return;
@@ -385,62 +385,62 @@ static void two(spart_session *s, int (*compute)(spart_session *s), const spart_
 }
 
 
-int spart_run_pairs(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s),
-                    const spart_pairs *pairs) {
+int cli_run_pairs(const cli_tool *t, int argc, char **argv, int (*compute)(cli_session *s),
+                    const cli_pairs *pairs) {
   int status;
-  spart_session *s = spart_session_start(t, argc, argv, &status);
+  cli_session *s = cli_session_start(t, argc, argv, &status);
   if (!s) {
     return status;
   }
-  while (spart_next(s)) {
-    if (pairs && !s->stop && spart_reader_ready(s->rd)) {
+  while (cli_next(s)) {
+    if (pairs && !s->stop && cli_reader_ready(s->rd)) {
       two(s, compute, pairs);
     } else {
       one(s, compute);
     }
   }
-  return spart_session_close(s);
+  return cli_session_close(s);
 }
 
 
-int spart_run(const spart_tool *t, int argc, char **argv, int (*compute)(spart_session *s)) {
-  return spart_run_pairs(t, argc, argv, compute, NULL);
+int cli_run(const cli_tool *t, int argc, char **argv, int (*compute)(cli_session *s)) {
+  return cli_run_pairs(t, argc, argv, compute, NULL);
 }
 
 
-spart_session *spart_session_start(const spart_tool *t, int argc, char **argv, int *status) {
-  spart_opts o;
-  *status = spart_cli_parse(&o, t, argc, argv);
-  return *status < 0 ? spart_session_open(t, &o, status) : NULL;
+cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *status) {
+  cli_opts o;
+  *status = cli_parse(&o, t, argc, argv);
+  return *status < 0 ? cli_session_open(t, &o, status) : NULL;
 }
 
 
-void spart_session_kinematics(spart_session *s) {
-  const spart_state *st = s->st;
+void cli_session_kinematics(cli_session *s) {
+  const cli_state *st = s->st;
   spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
   spart_velocity(s->m, s->d, st->u0, st->um);
 }
 
 
 /* report a bad record: skip it with --keep-going, else stop */
-static void bad_record(spart_session *s, long long line, int code, const char *msg) {
+static void bad_record(cli_session *s, long long line, int code, const char *msg) {
   if (s->wr) {
-    spart_discard(s->wr);
+    cli_discard(s->wr);
   }
   if (code == SPART_EPIPE) {
-    s->status = SPART_EXIT_IO; /* the reader has gone: stop quietly */
+    s->status = CLI_EXIT_IO; /* the reader has gone: stop quietly */
     s->stop = 1;
     return;
   }
   if (code == SPART_EIO || code == SPART_ENOMEM) {
-    spart_cli_error(s->tool->name, line > 0 ? "<stdin>" : NULL, line, "%s", msg);
-    s->status = SPART_EXIT_IO;
+    cli_error(s->tool->name, line > 0 ? "<stdin>" : NULL, line, "%s", msg);
+    s->status = CLI_EXIT_IO;
     s->stop = 1;
     return;
   }
-  spart_cli_error(s->tool->name, s->rd ? "<stdin>" : NULL, line, "%s", msg);
-  if (s->status == SPART_EXIT_OK) {
-    s->status = SPART_EXIT_DATA;
+  cli_error(s->tool->name, s->rd ? "<stdin>" : NULL, line, "%s", msg);
+  if (s->status == CLI_EXIT_OK) {
+    s->status = CLI_EXIT_DATA;
   }
   s->nbad++;
   s->stop = !s->o.keep_going;
@@ -450,9 +450,9 @@ static void bad_record(spart_session *s, long long line, int code, const char *m
 /* a fixed base does not move */
 /* --fixed-base with a record that moves the base: u0 and u0dot are 0 unless the record gives
    them */
-static int fixed_bad(const spart_session *s) {
-  const spart_state *st = s->st;
-  if (!s->o.fixed_base || !(st->has & (SPART_READS(u0) | SPART_READS(u0dot)))) {
+static int fixed_bad(const cli_session *s) {
+  const cli_state *st = s->st;
+  if (!s->o.fixed_base || !(st->has & (CLI_READS(u0) | CLI_READS(u0dot)))) {
     return 0;
   }
   for (int k = 0; k < 6; k++) {
@@ -465,7 +465,7 @@ static int fixed_bad(const spart_session *s) {
 
 
 /* on a terminal, a line of progress every half second: records so far and records/s */
-static void progress(spart_session *s, int last) {
+static void progress(cli_session *s, int last) {
   double t = now();
   if (!last && t < s->tick + 0.5) {
     return;
@@ -479,7 +479,7 @@ static void progress(spart_session *s, int last) {
 }
 
 
-int spart_next(spart_session *s) {
+int cli_next(cli_session *s) {
   if (s->tty && (s->nrec & 1023) == 0 && s->nrec > 0) {
     progress(s, 0);
   }
@@ -488,8 +488,8 @@ int spart_next(spart_session *s) {
     err.code = 0;
   err.line = 0;
     err.msg[0] = 0;
-    spart_model *m = s->m ? s->m : (spart_model *)spart_reader_model(s->rd);
-    int r = spart_read(s->rd, &m, &s->st, &err);
+    spart_model *m = s->m ? s->m : (spart_model *)cli_reader_model(s->rd);
+    int r = cli_read(s->rd, &m, &s->st, &err);
     if (r == 0) {
       return 0;
     }
@@ -519,7 +519,7 @@ int spart_next(spart_session *s) {
 }
 
 
-void spart_fail(spart_session *s, const char *fmt, ...) {
+void cli_fail(cli_session *s, const char *fmt, ...) {
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
@@ -529,28 +529,28 @@ void spart_fail(spart_session *s, const char *fmt, ...) {
 }
 
 
-void spart_fail_singular(spart_session *s) {
+void cli_fail_singular(cli_session *s) {
   int i = s->d->warn_body[SPART_WARN_SINGULAR];
   if (i == 0) {
-    spart_fail(s, "singular inertia at link 0: the base can move without moving any mass");
+    cli_fail(s, "singular inertia at link 0: the base can move without moving any mass");
   } else {
-    spart_fail(s, "singular inertia at link %d: joint %d can move without moving any mass", i, i);
+    cli_fail(s, "singular inertia at link %d: joint %d can move without moving any mass", i, i);
   }
 }
 
 
-void spart_session_emit(spart_session *s) {
+void cli_session_emit(cli_session *s) {
   spart_err err; /* filled only on failure */
   err.code = 0;
   err.line = 0;
   err.msg[0] = 0;
-  if (spart_emit(s->wr, s->rd, &err) != 0) {
+  if (cli_emit(s->wr, s->rd, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
   }
 }
 
 
-int spart_session_link(spart_session *s) {
+int cli_session_link(cli_session *s) {
   const char *arg = s->o.link, *v = arg;
   char *end = NULL;
   if (s->link >= 0) {
@@ -563,16 +563,16 @@ int spart_session_link(spart_session *s) {
   long id = by_name ? -1 : strtol(v, &end, 10);
   int is_id = !by_name && end != v && *end == 0, named = by_id ? -1 : spart_model_body(s->m, v);
   if (by_id && !is_id) {
-    spart_fail(s, "--link %s: not a link id (id:N, N from 0 to %d)", arg, s->m->nb - 1);
+    cli_fail(s, "--link %s: not a link id (id:N, N from 0 to %d)", arg, s->m->nb - 1);
   } else if (is_id && (id < 0 || id >= s->m->nb) && named < 0) {
-    spart_fail(s, "--link %s: model has links 0 to %d", arg, s->m->nb - 1);
+    cli_fail(s, "--link %s: model has links 0 to %d", arg, s->m->nb - 1);
   } else if (is_id && named >= 0 && named != id) {
-    spart_fail(s, "--link %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)",
+    cli_fail(s, "--link %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)",
                arg, id, named, v, v, v);
   } else if (is_id && named < 0) {
     return s->link = (int)id;
   } else if (named < 0) {
-    spart_fail(s, "--link: no link named '%s'", v);
+    cli_fail(s, "--link: no link named '%s'", v);
   } else {
     return s->link = named;
   }
@@ -581,7 +581,7 @@ int spart_session_link(spart_session *s) {
 }
 
 
-double *spart_session_buf(spart_session *s, int slot, size_t n) {
+double *cli_session_buf(cli_session *s, int slot, size_t n) {
   if (n > s->nbuf[slot]) {
     double *p = realloc(s->buf[slot], n * sizeof(double));
     if (!p) {
@@ -595,26 +595,26 @@ double *spart_session_buf(spart_session *s, int slot, size_t n) {
 }
 
 
-int spart_session_close(spart_session *s) {
+int cli_session_close(cli_session *s) {
   if (s->tty && now() > s->t0 + 0.5) {
     progress(s, 1);
   }
   if (s->nbad > 0 && s->o.keep_going) {
-    spart_cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
+    cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
   }
   if (s->wr) {
     spart_err err; /* the records the writer holds back */
     err.code = 0;
   err.line = 0;
     err.msg[0] = 0;
-    if (spart_flush(s->wr, &err) != 0) {
+    if (cli_flush(s->wr, &err) != 0) {
       bad_record(s, err.line, err.code, err.msg);
     }
   }
   int status = s->status;
   const char *name = s->tool->name;
-  spart_reader_free(s->rd);
-  spart_writer_free(s->wr);
+  cli_reader_free(s->rd);
+  cli_writer_free(s->wr);
   spart_data_free(s->d);
   if (!s->m_borrowed) {
     spart_model_free(s->m);
@@ -623,13 +623,13 @@ int spart_session_close(spart_session *s) {
     free(s->buf[k]);
   }
   free(s);
-  return spart_cli_finish(name, status);
+  return cli_finish(name, status);
 }
 
 
 /* ---- the model converters (urdf2robot, dh2robot) ---- */
 
-int spart_convert_main(const char *prog, const char *about, int argc, char **argv) {
+int cli_convert_main(const char *prog, const char *about, int argc, char **argv) {
   static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
                                            {"output", required_argument, NULL, 'o'},
                                            {"help", no_argument, NULL, 'h'},
@@ -657,20 +657,20 @@ int spart_convert_main(const char *prog, const char *about, int argc, char **arg
             "  -V, --version      show the version and exit\n\n"
             "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
             stdout);
-      return spart_cli_finish(prog, SPART_EXIT_OK);
+      return cli_finish(prog, CLI_EXIT_OK);
     } else if (c == 'V') {
       printf("%s %s\n", prog, SPART_VERSION);
-      return spart_cli_finish(prog, SPART_EXIT_OK);
+      return cli_finish(prog, CLI_EXIT_OK);
     } else if (c == ':') {
-      return spart_cli_usage(prog, "option '%s' needs an argument", argv[optind - 1]);
+      return cli_usage(prog, "option '%s' needs an argument", argv[optind - 1]);
     } else if (optopt) {
-      return spart_cli_usage(prog, "unknown option '-%c'", optopt);
+      return cli_usage(prog, "unknown option '-%c'", optopt);
     } else {
-      return spart_cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
+      return cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
     }
   }
   if (argc - optind > 1) {
-    return spart_cli_usage(prog, "too many arguments: one FILE at most");
+    return cli_usage(prog, "too many arguments: one FILE at most");
   }
   in = optind < argc ? argv[optind] : in;
 
@@ -678,30 +678,30 @@ int spart_convert_main(const char *prog, const char *about, int argc, char **arg
   m = spart_model_load(in, &err);
   if (!m) {
     if (err.code == SPART_EDATA) {
-      spart_cli_error(prog, strcmp(in, "-") ? in : "<stdin>", err.line, "%s", err.msg);
-      return SPART_EXIT_DATA;
+      cli_error(prog, strcmp(in, "-") ? in : "<stdin>", err.line, "%s", err.msg);
+      return CLI_EXIT_DATA;
     }
-    spart_cli_error(prog, NULL, 0, "%s", err.msg);
+    cli_error(prog, NULL, 0, "%s", err.msg);
     /* an input that cannot be read is bad input (SPEC.md); out of memory is a system error */
-    return err.code == SPART_ENOMEM ? SPART_EXIT_IO : SPART_EXIT_DATA;
+    return err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
   }
 
   /* write */
   text = summary ? spart_model_summary(m) : spart_model_json(m);
   spart_model_free(m);
   if (!text) {
-    spart_cli_error(prog, NULL, 0, "out of memory");
-    return SPART_EXIT_IO;
+    cli_error(prog, NULL, 0, "out of memory");
+    return CLI_EXIT_IO;
   }
   if (out && !freopen(out, "w", stdout)) {
-    spart_cli_error(prog, NULL, 0, "cannot open %s: %s", out, strerror(errno));
+    cli_error(prog, NULL, 0, "cannot open %s: %s", out, strerror(errno));
     free(text);
-    return SPART_EXIT_IO;
+    return CLI_EXIT_IO;
   }
   fputs(text, stdout);
   if (!summary) {
     putchar('\n');
   }
   free(text);
-  return spart_cli_finish(prog, SPART_EXIT_OK);
+  return cli_finish(prog, CLI_EXIT_OK);
 }

@@ -1,4 +1,4 @@
-/* spart_io.c -- records: JSON objects (one a line, pretty-printed, or RFC 7464) and CSV rows in,
+/* records.c -- records: JSON objects (one a line, pretty-printed, or RFC 7464) and CSV rows in,
  * JSON lines or CSV out.  Memory is O(model + one record). */
 #include <errno.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "spart.h"
+#include "cli.h"
 #include "spu.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
@@ -19,19 +19,19 @@
 static const struct {
   const char *name;
   int rows, cols;
-} fields[SPART_NFIELD] = {
+} fields[CLI_NFIELD] = {
     {"R0", 3, 3},    {"r0", 1, 3},   {"qm", 0, 1},   {"u0", 1, 6},  {"um", 0, 1},   {"u0dot", 1, 6},
     {"umdot", 0, 1}, {"tau0", 1, 6}, {"taum", 0, 1}, {"wF0", 1, 6}, {"wFm", -1, 6},
 };
 
 /* a CSV column: the state value it fills, or -1 to pass through */
 typedef struct {
-  int field;   /* SPART_F_*, or -1 */
+  int field;   /* CLI_F_*, or -1 */
   int index;   /* position in the field's values */
   double *dst; /* the value in the reader's state */
 } column;
 
-struct spart_reader {
+struct cli_reader {
   FILE *in;
   const char *name;
   int format, seq;
@@ -51,7 +51,7 @@ struct spart_reader {
   int dead;         /* the CSV header was bad: nothing more can be read */
   spart_model *own; /* model that came with the input */
   spart_json js;    /* the scanner of JSON records */
-  spart_state st;
+  cli_state st;
   double *stbuf;
   const spart_model *stm; /* model the state was sized for */
   column *cols;           /* CSV columns */
@@ -61,8 +61,8 @@ struct spart_reader {
   unsigned has;   /* the fields of the CSV columns */
   int *pass;      /* indices of pass-through columns */
   int npass;
-  /* a CSV record held while the next is read (spart_reader_hold): its state, line and cells */
-  spart_state hst;
+  /* a CSV record held while the next is read (cli_reader_hold): its state, line and cells */
+  cli_state hst;
   double *hbuf;
   char *hline;
   size_t hlen, *hcell;
@@ -78,7 +78,7 @@ typedef struct {
 
 #define SPART_WRITE_AT (1 << 16) /* bytes of whole records written at once */
 
-struct spart_writer {
+struct cli_writer {
   FILE *out;
   const char *only; /* the fields to write, comma-separated, or NULL for all */
   int format, seq, unbuffered;
@@ -133,7 +133,7 @@ static const char *printable(char out[200], const char *s, size_t n) {
 
 /* size the state for model m; defaults are set by state_reset */
 /* the state's arrays in buf (4 nq + 6 nb doubles) */
-static void state_carve(spart_state *st, double *buf, const spart_model *m) {
+static void state_carve(cli_state *st, double *buf, const spart_model *m) {
   size_t nq = (size_t)m->nq;
   st->qm = buf;
   st->um = st->qm + nq;
@@ -143,7 +143,7 @@ static void state_carve(spart_state *st, double *buf, const spart_model *m) {
 }
 
 
-static int state_init(spart_reader *rd, const spart_model *m) {
+static int state_init(cli_reader *rd, const spart_model *m) {
   size_t n = 4 * (size_t)m->nq + 6 * (size_t)m->nb + 1;
   free(rd->stbuf);
   free(rd->hbuf);
@@ -159,7 +159,7 @@ static int state_init(spart_reader *rd, const spart_model *m) {
 }
 
 
-static void state_reset(spart_state *st, const spart_model *m) {
+static void state_reset(cli_state *st, const spart_model *m) {
   static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   memcpy(st->R0, eye, sizeof(eye));
   memset(st->r0, 0, sizeof(st->r0));
@@ -178,26 +178,26 @@ static int field_rows(const spart_model *m, int k) {
 
 
 /* where field k's values live, and how many there are */
-static double *field_ptr(spart_state *st, const spart_model *m, int k, int *count) {
+static double *field_ptr(cli_state *st, const spart_model *m, int k, int *count) {
   *count = field_rows(m, k) * fields[k].cols;
   switch (k) {
-    case SPART_F_R0: return st->R0;
-    case SPART_F_r0: return st->r0;
-    case SPART_F_qm: return st->qm;
-    case SPART_F_u0: return st->u0;
-    case SPART_F_um: return st->um;
-    case SPART_F_u0dot: return st->u0dot;
-    case SPART_F_umdot: return st->umdot;
-    case SPART_F_tau0: return st->tau0;
-    case SPART_F_taum: return st->taum;
-    case SPART_F_wF0: return st->wF;
+    case CLI_F_R0: return st->R0;
+    case CLI_F_r0: return st->r0;
+    case CLI_F_qm: return st->qm;
+    case CLI_F_u0: return st->u0;
+    case CLI_F_um: return st->um;
+    case CLI_F_u0dot: return st->u0dot;
+    case CLI_F_umdot: return st->umdot;
+    case CLI_F_tau0: return st->tau0;
+    case CLI_F_taum: return st->taum;
+    case CLI_F_wF0: return st->wF;
     default: return st->wF + 6;
   }
 }
 
 
 static int field_find(const char *name, size_t len) {
-  for (int k = 0; k < SPART_NFIELD; k++) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
     if (strlen(fields[k].name) == len && memcmp(fields[k].name, name, len) == 0) {
       return k;
     }
@@ -208,8 +208,8 @@ static int field_find(const char *name, size_t len) {
 
 /* ---- reading lines ---- */
 
-spart_reader *spart_reader_new(void *in, const char *name, int format, int seq, unsigned reads) {
-  spart_reader *rd = calloc(1, sizeof(*rd));
+cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsigned reads) {
+  cli_reader *rd = calloc(1, sizeof(*rd));
   if (rd) {
     rd->in = in;
     rd->fd = fileno(in);
@@ -222,7 +222,7 @@ spart_reader *spart_reader_new(void *in, const char *name, int format, int seq, 
 }
 
 
-void spart_reader_free(spart_reader *rd) {
+void cli_reader_free(cli_reader *rd) {
   if (!rd) {
     return;
   }
@@ -244,7 +244,7 @@ void spart_reader_free(spart_reader *rd) {
 }
 
 
-const spart_model *spart_reader_model(const spart_reader *rd) {
+const spart_model *cli_reader_model(const cli_reader *rd) {
   return rd->own;
 }
 
@@ -252,7 +252,7 @@ const spart_model *spart_reader_model(const spart_reader *rd) {
 /* up to n bytes of input into p: from the file descriptor when the stream has one (a read
    returns what has come, so that records stream), else through stdio; the count, 0 at the end,
    or -1 */
-static long fill(spart_reader *rd, char *p, size_t n) {
+static long fill(cli_reader *rd, char *p, size_t n) {
   if (rd->fd >= 0) {
     ssize_t r;
     do {
@@ -268,7 +268,7 @@ static long fill(spart_reader *rd, char *p, size_t n) {
 /* read the next line: rd->line points to it in the input block, without its end of line and
    with a 0 after it; 1, 0 at the end, or -1.  Past SPART_MAX_RECORD the rest of the line is read
    and dropped. */
-static int next_line(spart_reader *rd, spart_err *err) {
+static int next_line(cli_reader *rd, spart_err *err) {
   const size_t most = (size_t)SPART_MAX_RECORD - 2; /* bytes in a line, without its \n */
   char *nl = NULL;
   size_t n;
@@ -340,7 +340,7 @@ static int next_line(spart_reader *rd, spart_err *err) {
 
 
 /* give the current line back: the next next_line returns it again */
-static void unread_line(spart_reader *rd) {
+static void unread_line(cli_reader *rd) {
   rd->pending = 1;
   rd->pos = rd->len;
 }
@@ -371,7 +371,7 @@ static int grow(char **buf, size_t *cap, size_t need) {
    (the only member that holds objects), starts a new record: the one gathered so far was cut
    short.  A pretty-printed record (Python's indent=0 puts each element on its own line) is one
    record. */
-static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
+static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
   int depth = 0, instr = 0, esc = 0;
   int robot = 0;      /* the member at depth 1 is "robot" */
   char last = 0;      /* the last character outside strings that is not blank */
@@ -532,7 +532,7 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
 
 
 /* the model of the record's "robot" member: the first record's, when no -m gave one */
-static int json_robot(spart_reader *rd, spart_json *j, long long start, spart_err *err) {
+static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
   int t;
   if (spart_json_next(j) < 0) { /* the record's '{' */
     return json_fault(j, err);
@@ -571,7 +571,7 @@ static int json_robot(spart_reader *rd, spart_json *j, long long start, spart_er
 
 
 /* the state fields of the record in rd->rec */
-static int json_fields(spart_reader *rd, spart_model **m, long long start, spart_err *err) {
+static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_err *err) {
   spart_json *j = &rd->js;
   int t, had_robot = !*m;
   if (!*m) {
@@ -622,7 +622,7 @@ static int json_fields(spart_reader *rd, spart_model **m, long long start, spart
 }
 
 
-static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
+static int json_record(cli_reader *rd, spart_model **m, spart_err *err) {
   long long start;
   int r = json_gather(rd, &start, err);
   if (r <= 0) {
@@ -669,7 +669,7 @@ static size_t cell_end(const char *line, size_t len, size_t i, char delim) {
 /* split rd->line into cells, noting the first want; returns the number of cells, or the negative
    of (1 + the number of the cell) that is open at the end of the line (-1 - n) or has text after
    its closing quote: *open tells which */
-static long csv_split(spart_reader *rd, int want, int *open) {
+static long csv_split(cli_reader *rd, int want, int *open) {
   long n = 0;
   size_t i = 0;
   *open = 0;
@@ -694,7 +694,7 @@ static long csv_split(spart_reader *rd, int want, int *open) {
 
 
 /* the next line that is not blank (runs of empty lines are skipped at once); 1, 0, -1 */
-static int csv_line(spart_reader *rd, spart_err *err) {
+static int csv_line(cli_reader *rd, spart_err *err) {
   for (;;) {
     int r = next_line(rd, err);
     if (r <= 0 || rd->len > 0) {
@@ -710,7 +710,7 @@ static int csv_line(spart_reader *rd, spart_err *err) {
 
 /* the record that starts with rd->line, split: while a quoted cell holds a line break, the lines
    after it are joined to it in rd->rec (with \n).  The number of cells, or -1 with err filled. */
-static long csv_cells(spart_reader *rd, int want, spart_err *err) {
+static long csv_cells(cli_reader *rd, int want, spart_err *err) {
   long long line = rd->lineno;
   for (;;) {
     int open;
@@ -779,7 +779,7 @@ static size_t unquote(char *out, const char *s, size_t n) {
 /* the state field whose name, in any case, starts h and is followed by digits only (qm1, QM_1's
    'QM' is found by csv_column), or -1 */
 static int field_lookalike(const char *h) {
-  for (int k = 0; k < SPART_NFIELD; k++) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
     size_t n = strlen(fields[k].name);
     if (strncasecmp(h, fields[k].name, n) == 0 && h[n] && strspn(h + n, "0123456789") ==
         strlen(h + n)) {
@@ -821,7 +821,7 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   if (k < 0) {
     /* another case of a field's name, or a field's name run into its index */
     int like = -1;
-    for (int f = 0; f < SPART_NFIELD && like < 0; f++) {
+    for (int f = 0; f < CLI_NFIELD && like < 0; f++) {
       like = strlen(fields[f].name) == base && strncasecmp(h, fields[f].name, base) == 0 ? f : -1;
     }
     like = like >= 0 ? like : field_lookalike(h);
@@ -884,7 +884,7 @@ static int cmp_name(const void *a, const void *b) {
 static void expected_columns(char *out, size_t n, const spart_model *m, unsigned reads) {
   size_t k = 0;
   out[0] = 0;
-  for (int f = 0; f < SPART_NFIELD && k < n; f++) {
+  for (int f = 0; f < CLI_NFIELD && k < n; f++) {
     int rows = field_rows(m, f), two = fields[f].rows == 3 || fields[f].rows == -1;
     if (!(reads & 1u << f) || rows * fields[f].cols == 0) {
       continue;
@@ -900,12 +900,12 @@ static void expected_columns(char *out, size_t n, const spart_model *m, unsigned
 }
 
 
-static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
+static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   /* a logger's preamble: blank lines and lines that start with '#', before the header only */
   long long hint = 0; /* a comment that names a state column */
   int r;
   while ((r = csv_line(rd, err)) > 0 && rd->line[0] == '#') {
-    for (int k = 0; k < SPART_NFIELD && !hint; k++) {
+    for (int k = 0; k < CLI_NFIELD && !hint; k++) {
       char pat[16];
       snprintf(pat, sizeof(pat), "%s_1", fields[k].name);
       hint = strstr(rd->line, pat) ? rd->lineno : 0;
@@ -946,7 +946,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
   csv_split(rd, (int)n, &open);
 
   /* name each column (quotes undone, blanks around it dropped) */
-  int seen[SPART_NFIELD] = {0}, bad = 0;
+  int seen[CLI_NFIELD] = {0}, bad = 0;
   for (int j = 0; j < n && !bad; j++) {
     size_t a = rd->cell[2 * j], len = rd->cell[2 * j + 1];
     while (len > 0 && rd->line[a] == ' ') {
@@ -1003,7 +1003,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     return -1;
   }
   /* every value of a field */
-  for (int k = 0; k < SPART_NFIELD; k++) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
     int count = field_rows(m, k) * fields[k].cols;
     if (seen[k] && seen[k] != count) {
       return fail(err, SPART_EDATA, line, "%s has %d columns, model needs %d", fields[k].name,
@@ -1025,7 +1025,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
 /* the usual row, read in one pass: every cell where the header says, every number read to its
    delimiter; 0 for anything else (then csv_record splits the row and says what is wrong).  Only
    the cells that pass through are noted in rd->cell: the numbers go straight to the state. */
-static int csv_fast(spart_reader *rd) {
+static int csv_fast(cli_reader *rd) {
   const char *line = rd->line, *lim = line + rd->len, *p = line;
   const char delim = rd->delim;
   /* numbers are read ahead 8 bytes at a time up to the end of what the block holds (the 0
@@ -1066,7 +1066,7 @@ static int csv_fast(spart_reader *rd) {
 }
 
 
-static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
+static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
   if (!*m) {
     return fail(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
   }
@@ -1155,12 +1155,12 @@ static int check_rotation(const double R[9], long long line, spart_err *err) {
 }
 
 
-int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err) {
+int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
   if (rd->dead) {
     return 0;
   }
   /* the format, from the first line that is not blank: JSON if it starts with {, [ or RS */
-  while (rd->format == SPART_FMT_AUTO) {
+  while (rd->format == CLI_FMT_AUTO) {
     int r = next_line(rd, err);
     if (r <= 0) {
       return r;
@@ -1168,12 +1168,12 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
     size_t k = strspn(rd->line, " \t");
     if (k < rd->len) {
       char ch = rd->line[k];
-      rd->format = ch == '{' || ch == '[' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
+      rd->format = ch == '{' || ch == '[' || ch == 0x1e ? CLI_FMT_JSON : CLI_FMT_CSV;
       unread_line(rd); /* the format's reader takes this line again */
     }
   }
-  int r = rd->format == SPART_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
-  if (r > 0 && (rd->st.has & 1u << SPART_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
+  int r = rd->format == CLI_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
+  if (r > 0 && (rd->st.has & 1u << CLI_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
     return -SPART_EDATA;
   }
   if (r > 0) {
@@ -1183,10 +1183,10 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
 }
 
 
-int spart_reader_ready(const spart_reader *rd) {
+int cli_reader_ready(const cli_reader *rd) {
   /* a CSV row after the header, whole in the block: reading it moves nothing in the block nor
      rd->rec, where the current row may be */
-  if (rd->format != SPART_FMT_CSV || !rd->started || rd->pending || rd->dead ||
+  if (rd->format != CLI_FMT_CSV || !rd->started || rd->pending || rd->dead ||
       rd->bpos >= rd->bend) {
     return 0;
   }
@@ -1196,7 +1196,7 @@ int spart_reader_ready(const spart_reader *rd) {
 }
 
 
-spart_state *spart_reader_hold(spart_reader *rd) {
+cli_state *cli_reader_hold(cli_reader *rd) {
   /* the values to the held state (its arrays stay its own), the cells swapped: the next row's
      go to the other array */
   double *qm = rd->hst.qm, *um = rd->hst.um, *umdot = rd->hst.umdot, *taum = rd->hst.taum;
@@ -1218,7 +1218,7 @@ spart_state *spart_reader_hold(spart_reader *rd) {
 }
 
 
-void spart_reader_swap(spart_reader *rd) {
+void cli_reader_swap(cli_reader *rd) {
   size_t *c = rd->cell, len = rd->len;
   char *line = rd->line;
   int l = rd->st.line;
@@ -1235,11 +1235,11 @@ void spart_reader_swap(spart_reader *rd) {
 
 /* ---- writing ---- */
 
-spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered) {
-  spart_writer *wr = calloc(1, sizeof(*wr));
+cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
+  cli_writer *wr = calloc(1, sizeof(*wr));
   if (wr) {
     wr->out = out;
-    wr->format = format == SPART_FMT_CSV ? SPART_FMT_CSV : SPART_FMT_JSON;
+    wr->format = format == CLI_FMT_CSV ? CLI_FMT_CSV : CLI_FMT_JSON;
     wr->seq = seq;
     wr->unbuffered = unbuffered;
     wr->eager = unbuffered || isatty(fileno(out));
@@ -1249,7 +1249,7 @@ spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered) {
 
 
 /* write the records held back; 0, or -1 with err filled */
-static int write_out(spart_writer *wr, spart_err *err) {
+static int write_out(cli_writer *wr, spart_err *err) {
   size_t n = wr->pend;
   wr->pend = 0;
   if ((n > 0 && fwrite(wr->buf, 1, n, wr->out) != n) || (wr->unbuffered && fflush(wr->out) != 0)) {
@@ -1260,12 +1260,12 @@ static int write_out(spart_writer *wr, spart_err *err) {
 }
 
 
-int spart_flush(spart_writer *wr, spart_err *err) {
+int cli_flush(cli_writer *wr, spart_err *err) {
   return write_out(wr, err);
 }
 
 
-void spart_writer_free(spart_writer *wr) {
+void cli_writer_free(cli_writer *wr) {
   if (wr) {
     if (wr->pend > 0) {
       spart_err err = {0};
@@ -1281,12 +1281,12 @@ void spart_writer_free(spart_writer *wr) {
 }
 
 
-void spart_writer_only(spart_writer *wr, const char *names) {
+void cli_writer_only(cli_writer *wr, const char *names) {
   wr->only = names;
 }
 
 
-int spart_listed(const char *list, const char *name, size_t n) {
+int cli_listed(const char *list, const char *name, size_t n) {
   for (const char *p = list;; p++) {
     size_t k = strcspn(p, ",");
     if (k == n && memcmp(p, name, n) == 0) {
@@ -1300,8 +1300,8 @@ int spart_listed(const char *list, const char *name, size_t n) {
 }
 
 
-void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
-  if (wr->only && !spart_listed(wr->only, name, strlen(name))) {
+void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
+  if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
     return;
   }
   if (wr->nf < SPART_MAX_FIELDS) {
@@ -1317,13 +1317,13 @@ void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int 
 }
 
 
-void spart_discard(spart_writer *wr) {
+void cli_discard(cli_writer *wr) {
   wr->nf = 0;
 }
 
 
 /* append text to the record buffer; -1 when out of memory */
-static int add(spart_writer *wr, const char *s, size_t n) {
+static int add(cli_writer *wr, const char *s, size_t n) {
   if (grow(&wr->buf, &wr->cap, wr->len + n + 1) != 0) {
     return -1;
   }
@@ -1333,13 +1333,13 @@ static int add(spart_writer *wr, const char *s, size_t n) {
 }
 
 
-static int addstr(spart_writer *wr, const char *s) {
+static int addstr(cli_writer *wr, const char *s) {
   return add(wr, s, strlen(s));
 }
 
 
 /* a JSON array of n0 x n1 x n2 values (0 dims dropped) */
-static int add_array(spart_writer *wr, const double *v, int nd, const int *dims) {
+static int add_array(cli_writer *wr, const double *v, int nd, const int *dims) {
   if (nd == 0) {
     char num[40];
     return add(wr, num, (size_t)spu_dtoa(num, *v));
@@ -1357,7 +1357,7 @@ static int add_array(spart_writer *wr, const double *v, int nd, const int *dims)
 
 
 /* the dims of output field k, and its number of values */
-static int dims_of(const spart_writer *wr, int k, int *dims, int *nd) {
+static int dims_of(const cli_writer *wr, int k, int *dims, int *nd) {
   int n = 1;
   *nd = 0;
   if (wr->f[k].d0 >= 0) {
@@ -1411,7 +1411,7 @@ static int json_number(const char *s, size_t n) {
 
 /* text as a JSON string: quotes, backslashes and control characters (a 0 byte too) escaped;
    -1 when out of memory, 1 when the text is not UTF-8 (nothing is added then) */
-static int add_json_string(spart_writer *wr, const char *s, size_t n) {
+static int add_json_string(cli_writer *wr, const char *s, size_t n) {
   if (grow(&wr->buf, &wr->cap, wr->len + 6 * n + 3) != 0) {
     return -1;
   }
@@ -1445,7 +1445,7 @@ static int add_json_string(spart_writer *wr, const char *s, size_t n) {
 
 /* a CSV cell as a JSON value: a number as it was written, else the text, CSV quotes undone;
    -1 when out of memory, 1 when the text is not UTF-8 */
-static int add_json_cell(spart_writer *wr, const char *s, size_t n) {
+static int add_json_cell(cli_writer *wr, const char *s, size_t n) {
   if (n > 0 && json_number(s, n)) {
     return add(wr, s, n);
   }
@@ -1461,7 +1461,7 @@ static int add_json_cell(spart_writer *wr, const char *s, size_t n) {
 
 /* text as a CSV cell: quoted when it holds a comma, a quote, a line break or blanks at its ends
    (RFC 4180), else as it is */
-static int add_csv_text(spart_writer *wr, const char *s, size_t n) {
+static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
   if (n == 0 || (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
                  !memchr(s, '\r', n) && s[0] != ' ' && s[n - 1] != ' ')) {
     return add(wr, s, n);
@@ -1476,7 +1476,7 @@ static int add_csv_text(spart_writer *wr, const char *s, size_t n) {
 
 /* the first pass-through text of the record (a column name or a cell) that is not UTF-8, which
    JSON cannot carry: its column, or -1 */
-static int not_utf8(const spart_reader *rd) {
+static int not_utf8(const cli_reader *rd) {
   for (int p = 0; p < rd->npass; p++) {
     int c = rd->pass[p];
     const char *txt[2] = {rd->colname[c], rd->line + rd->cell[2 * c]};
@@ -1497,7 +1497,7 @@ static int not_utf8(const spart_reader *rd) {
 
 /* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it),
    or as a JSON value */
-static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
+static int add_pass(cli_writer *wr, const cli_reader *rd, int j, int json) {
   const char *s = rd->line + rd->cell[2 * j];
   size_t n = rd->cell[2 * j + 1];
   return json ? add_json_cell(wr, s, n) : n > 0 && s[0] == '"' ? add(wr, s, n)
@@ -1506,7 +1506,7 @@ static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
 
 
 /* the CSV name of value e of output field k */
-static void col_name(const spart_writer *wr, int k, int e, char col[128]) {
+static void col_name(const cli_writer *wr, int k, int e, char col[128]) {
   int dims[3], nd;
   dims_of(wr, k, dims, &nd);
   int len = snprintf(col, 128, "%s", wr->f[k].name), rest = e;
@@ -1523,11 +1523,11 @@ static void col_name(const spart_writer *wr, int k, int e, char col[128]) {
 
 /* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
    column's (the first p, renamed, and those after p as they came) */
-static int name_taken(const spart_writer *wr, const spart_reader *rd, int p, const char *name) {
+static int name_taken(const cli_writer *wr, const cli_reader *rd, int p, const char *name) {
   for (int k = 0; k < wr->nf; k++) {
     size_t len = strlen(wr->f[k].name);
     if (strncmp(name, wr->f[k].name, len) == 0 &&
-        (name[len] == 0 || (wr->format == SPART_FMT_CSV && name[len] == '_'))) {
+        (name[len] == 0 || (wr->format == CLI_FMT_CSV && name[len] == '_'))) {
       for (int e = 0; e < wr->f[k].n && name[len]; e++) {
         char col[128];
         col_name(wr, k, e, col);
@@ -1535,7 +1535,7 @@ static int name_taken(const spart_writer *wr, const spart_reader *rd, int p, con
           return 1;
         }
       }
-      if (name[len] == 0 && wr->format != SPART_FMT_CSV) {
+      if (name[len] == 0 && wr->format != CLI_FMT_CSV) {
         return 1;
       }
     }
@@ -1552,7 +1552,7 @@ static int name_taken(const spart_writer *wr, const spart_reader *rd, int p, con
 /* the names the pass-through columns take in the output: their own, or with "in_" before it
    (as often as it takes) when an output or another column has that name (measured taum_1 beside
    the computed taum_1 becomes in_taum_1) */
-static int pass_names(spart_writer *wr, const spart_reader *rd) {
+static int pass_names(cli_writer *wr, const cli_reader *rd) {
   wr->passname = calloc((size_t)rd->npass, sizeof(char *));
   if (!wr->passname) {
     return -1;
@@ -1583,7 +1583,7 @@ static int pass_names(spart_writer *wr, const spart_reader *rd) {
 
 
 /* the CSV header row: pass-through names, then name_i_j_k for every output value */
-static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
+static int csv_header_row(cli_writer *wr, const cli_reader *rd) {
   int bad = 0, first = 1;
   for (int p = 0; rd && p < rd->npass && !bad; p++, first = 0) {
     bad = (!first && addstr(wr, ",")) ||
@@ -1602,7 +1602,7 @@ static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
 
 /* the values of the record's fields as CSV cells, after a comma unless first; -1 when out of
    memory, 1 when a value is not finite (what is written is then of no use) */
-static int add_csv_values(spart_writer *wr, int first) {
+static int add_csv_values(cli_writer *wr, int first) {
   size_t most = 0;
   for (int k = 0; k < wr->nf; k++) {
     most += (size_t)wr->f[k].n;
@@ -1633,7 +1633,7 @@ static int add_csv_values(spart_writer *wr, int first) {
 
 
 /* whether the record's fields are those of the CSV header (the first record's) */
-static int same_fields(const spart_writer *wr) {
+static int same_fields(const cli_writer *wr) {
   if (wr->nf != wr->nhead) {
     return 0;
   }
@@ -1649,7 +1649,7 @@ static int same_fields(const spart_writer *wr) {
 
 
 /* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
-static int check_finite(spart_writer *wr, const spart_reader *rd, spart_err *err) {
+static int check_finite(cli_writer *wr, const cli_reader *rd, spart_err *err) {
   for (int k = 0; k < wr->nf; k++) {
     for (int e = 0; e < wr->f[k].n; e++) {
       if (!isfinite(wr->f[k].v[e])) {
@@ -1663,9 +1663,9 @@ static int check_finite(spart_writer *wr, const spart_reader *rd, spart_err *err
 }
 
 
-int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
-  int csv = wr->format == SPART_FMT_CSV, bad = 0;
-  const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
+int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
+  int csv = wr->format == CLI_FMT_CSV, bad = 0;
+  const cli_reader *pr = rd && rd->format == CLI_FMT_CSV ? rd : NULL;
   wr->len = wr->pend; /* after the records held back */
 
   /* a CSV row after the header with its fields, the usual case: its values are checked as they
