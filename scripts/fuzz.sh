@@ -34,7 +34,7 @@ fi
 mkdir -p "$out/obj"
 for src in lib/*.c src/cli/*.c; do
   obj="$out/obj/$(basename "$src" .c).o"
-  if [ ! -f "$obj" ] || [ -n "$(find "$src" lib/spart.h lib/spu.h src/cli/cli.h -newer "$obj")" ]; then
+  if [ ! -f "$obj" ] || [ -n "$(find "$src" lib/spart.h lib/spu.h src/cli/cli.h src/cli/records.h -newer "$obj")" ]; then
     # shellcheck disable=SC2086,SC2090
     $cc $cflags -fsanitize=fuzzer-no-link $cppflags -c -o "$obj" "$src"
   fi

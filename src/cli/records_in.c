@@ -1,5 +1,5 @@
-/* records.c -- records: JSON objects (one a line, pretty-printed, or RFC 7464) and CSV rows in,
- * JSON lines or CSV out.  Memory is O(model + one record). */
+/* records_in.c -- the record reader: JSON objects (one a line, pretty-printed, or RFC 7464) and
+ * CSV rows in, as state records for the commands.  Memory is O(model + one record). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,11 +9,10 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "records.h"
 #include "spu.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
-#define SPART_MAX_FIELDS 32         /* output fields in one record */
 
 /* state fields: name, number of rows (0: nq, -1: n links), columns */
 static const struct {
@@ -68,37 +67,7 @@ struct cli_reader {
   size_t hlen, *hcell;
 };
 
-/* an output field: name, values, dims (-1 for none) */
-typedef struct {
-  const char *name;
-  const double *v;
-  int d0, d1, d2;
-  int n; /* values */
-} outfield;
-
-#define SPART_WRITE_AT (1 << 16) /* bytes of whole records written at once */
-
-struct cli_writer {
-  FILE *out;
-  const char *only; /* the fields to write, comma-separated, or NULL for all */
-  int format, seq, unbuffered;
-  int eager; /* write every record at once: --unbuffered, or out is a terminal */
-  int nrec;
-  size_t pend; /* buf[0, pend): whole records not written yet */
-  outfield f[SPART_MAX_FIELDS];
-  int nf;
-  outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
-  char **passname; /* the output names of the reader's pass-through columns */
-  int npassname;
-  int nhead;
-  char *buf; /* the record being written */
-  size_t len, cap;
-};
-
-
-static int fail(spart_err *err, int code, long long line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(spart_err *err, int code, long long line, const char *fmt, ...) {
+int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
@@ -109,9 +78,7 @@ static int fail(spart_err *err, int code, long long line, const char *fmt, ...) 
 }
 
 
-/* text from the input made fit for a one-line message: at most 40 characters, control characters
-   (a 0 byte too) and quotes as \xNN */
-static const char *printable(char out[200], const char *s, size_t n) {
+const char *cli_printable(char out[200], const char *s, size_t n) {
   size_t k = 0;
   for (size_t i = 0; i < n && i < 40; i++) {
     unsigned char ch = (unsigned char)s[i];
@@ -299,7 +266,7 @@ static int next_line(cli_reader *rd, spart_err *err) {
       size_t c = rd->bcap ? 2 * rd->bcap : 1 << 17;
       char *p = realloc(rd->buf, c);
       if (!p) {
-        return fail(err, SPART_ENOMEM, rd->lineno + 1, "out of memory"), -1;
+        return cli_errf(err, SPART_ENOMEM, rd->lineno + 1, "out of memory"), -1;
       }
       rd->buf = p;
       rd->bcap = c;
@@ -307,7 +274,7 @@ static int next_line(cli_reader *rd, spart_err *err) {
     errno = 0;
     long r = fill(rd, rd->buf + rd->bend, rd->bcap - 1 - rd->bend);
     if (r < 0) {
-      return fail(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
+      return cli_errf(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
     }
     rd->eof = r == 0;
     rd->bend += (size_t)r;
@@ -320,7 +287,7 @@ static int next_line(cli_reader *rd, spart_err *err) {
   rd->bpos += n + (nl != NULL);
   rd->lineno++;
   if (over || n > most) {
-    return fail(err, SPART_EDATA, rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
+    return cli_errf(err, SPART_EDATA, rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
            -1;
   }
   while (n > 0 && rd->line[n - 1] == '\r') {
@@ -348,7 +315,7 @@ static void unread_line(cli_reader *rd) {
 
 /* ---- JSON records ---- */
 
-static int grow(char **buf, size_t *cap, size_t need) {
+int cli_grow(char **buf, size_t *cap, size_t need) {
   if (need <= *cap) {
     return 0;
   }
@@ -384,7 +351,7 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
       int r = next_line(rd, err);
       if (r <= 0) {
         if (r == 0 && rd->reclen > 0) {
-          return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+          return cli_errf(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
         }
         return r;
       }
@@ -392,11 +359,11 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
       if (rd->reclen > 0 && rd->len > 0 &&
           ((rd->line[0] == '{' && !inside) || rd->line[0] == 0x1e)) {
         unread_line(rd); /* a new record starts: the one gathered so far is cut short */
-        return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+        return cli_errf(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
       }
       if (rd->reclen > 0) {
-        if (grow(&rd->rec, &rd->reccap, rd->reclen + 2) != 0) {
-          return fail(err, SPART_ENOMEM, rd->lineno, "out of memory"), -1;
+        if (cli_grow(&rd->rec, &rd->reccap, rd->reclen + 2) != 0) {
+          return cli_errf(err, SPART_ENOMEM, rd->lineno, "out of memory"), -1;
         }
         rd->rec[rd->reclen++] = '\n';
       }
@@ -412,8 +379,8 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
       }
       if (depth == 0 && ch != '{') {
         char txt[200];
-        fail(err, SPART_EDATA, rd->lineno, "expected a JSON object, got '%s'",
-             printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
+        cli_errf(err, SPART_EDATA, rd->lineno, "expected a JSON object, got '%s'",
+             cli_printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
         rd->pos = rd->len;
         return -1;
       }
@@ -434,7 +401,7 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
       }
       if (ch == 0x1e) {
         rd->pos--; /* RFC 7464: a record separator ends any record */
-        return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+        return cli_errf(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
       }
       instr = ch == '"';
       keylen = 0;
@@ -448,10 +415,10 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
     }
     size_t n = rd->pos - from;
     if (rd->reclen + n > SPART_MAX_RECORD) {
-      return fail(err, SPART_EDATA, *start, "record longer than %d bytes", SPART_MAX_RECORD), -1;
+      return cli_errf(err, SPART_EDATA, *start, "record longer than %d bytes", SPART_MAX_RECORD), -1;
     }
-    if (grow(&rd->rec, &rd->reccap, rd->reclen + n + 1) != 0) {
-      return fail(err, SPART_ENOMEM, *start, "out of memory"), -1;
+    if (cli_grow(&rd->rec, &rd->reccap, rd->reclen + n + 1) != 0) {
+      return cli_errf(err, SPART_ENOMEM, *start, "out of memory"), -1;
     }
     memcpy(rd->rec + rd->reclen, s + from, n);
     rd->reclen += n;
@@ -465,7 +432,7 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
 
 /* the scanner's fault as the reader's */
 static int json_fault(const spart_json *j, spart_err *err) {
-  return fail(err, j->oom ? SPART_ENOMEM : SPART_EDATA, j->eline, "%s", j->msg);
+  return cli_errf(err, j->oom ? SPART_ENOMEM : SPART_EDATA, j->eline, "%s", j->msg);
 }
 
 
@@ -476,7 +443,7 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
   int n = 0, shape = 0, t = spart_json_next(j); /* shape: 1 flat, 2 rows */
   if (t != SPART_JSON_ARRAY) {
     return t < 0 ? json_fault(j, err)
-                 : fail(err, SPART_EDATA, line, "%s: expected an array of %d numbers", name, count);
+                 : cli_errf(err, SPART_EDATA, line, "%s: expected an array of %d numbers", name, count);
   }
   while ((t = spart_json_next(j)) != SPART_JSON_ARRAY_END) {
     if (t == SPART_JSON_ARRAY && cols > 1 && rows > 0 && shape != 1) {
@@ -488,7 +455,7 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
           return json_fault(j, err);
         }
         if (!isfinite(x)) {
-          return fail(err, SPART_EDATA, line, "%s[%d][%d] is not a finite number", name,
+          return cli_errf(err, SPART_EDATA, line, "%s[%d][%d] is not a finite number", name,
                       (n - nc) / cols + 1, nc + 1);
         }
         if (n < count) {
@@ -497,7 +464,7 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
         n++, nc++;
       }
       if (nc != cols) {
-        return fail(err, SPART_EDATA, line, "%s: row %d has %d values, expected %d", name,
+        return cli_errf(err, SPART_EDATA, line, "%s: row %d has %d values, expected %d", name,
                     (n - nc) / cols + 1, nc, cols);
       }
       continue;
@@ -506,13 +473,13 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
       return json_fault(j, err);
     }
     if (shape == 2 || (shape == 1 && t == SPART_JSON_ARRAY && cols > 1 && rows > 0)) {
-      return fail(err, SPART_EDATA, line,
+      return cli_errf(err, SPART_EDATA, line,
                   "%s mixes rows and numbers: give %d rows of %d numbers, or %d numbers", name,
                   rows, cols, count);
     }
     double x = t == SPART_JSON_NUMBER ? spart_json_number(j) : NAN;
     if (!isfinite(x)) {
-      return fail(err, SPART_EDATA, line, "%s[%d] is not a finite number", name, n + 1);
+      return cli_errf(err, SPART_EDATA, line, "%s[%d] is not a finite number", name, n + 1);
     }
     shape = 1;
     if (n < count) {
@@ -522,10 +489,10 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
   }
   if (n != count) {
     if (shape == 2 || cols > 1) {
-      return fail(err, SPART_EDATA, line, "%s has %d values, model needs %dx%d", name, n, rows,
+      return cli_errf(err, SPART_EDATA, line, "%s has %d values, model needs %dx%d", name, n, rows,
                   cols);
     }
-    return fail(err, SPART_EDATA, line, "%s has %d values, model needs %d", name, n, count);
+    return cli_errf(err, SPART_EDATA, line, "%s has %d values, model needs %d", name, n, count);
   }
   return 0;
 }
@@ -554,7 +521,7 @@ static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err 
       rd->own = spart_model_parse_at(rd->rec + from, line, &merr);
       rd->rec[j->pos] = keep;
       if (!rd->own) {
-        return fail(err, merr.code == SPART_ENOMEM ? SPART_ENOMEM : SPART_EDATA,
+        return cli_errf(err, merr.code == SPART_ENOMEM ? SPART_ENOMEM : SPART_EDATA,
                     merr.line ? merr.line : start, "robot: %s", merr.msg);
       }
       return 0;
@@ -566,7 +533,7 @@ static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err 
   if (t < 0 || j->tok < 0) {
     return json_fault(j, err);
   }
-  return fail(err, SPART_EDATA, start, "no model: give -m FILE or a \"robot\" key");
+  return cli_errf(err, SPART_EDATA, start, "no model: give -m FILE or a \"robot\" key");
 }
 
 
@@ -582,7 +549,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     *m = rd->own;
   }
   if (rd->stm != *m && state_init(rd, *m) != 0) {
-    return fail(err, SPART_ENOMEM, start, "out of memory");
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
   state_reset(&rd->st, *m);
   rd->st.line = start;
@@ -596,7 +563,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     int k = field_find(j->str, j->strlen), count;
     if (j->strlen == 5 && memcmp(j->str, "robot", 5) == 0) {
       if (!had_robot) {
-        return fail(err, SPART_EDATA, start,
+        return cli_errf(err, SPART_EDATA, start,
                     rd->own ? "robot: only the first record may carry the model"
                             : "robot: the model is given by -m");
       }
@@ -607,7 +574,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     }
     if (k < 0) {
       char txt[200];
-      return fail(err, SPART_EDATA, start, "unknown key '%s'", printable(txt, j->str, j->strlen));
+      return cli_errf(err, SPART_EDATA, start, "unknown key '%s'", cli_printable(txt, j->str, j->strlen));
     }
     rd->st.has |= 1u << k; /* fields this command does not use are checked all the same */
     double *v = field_ptr(&rd->st, *m, k, &count);
@@ -722,16 +689,16 @@ static long csv_cells(cli_reader *rd, int want, spart_err *err) {
     if (rd->started && -n - 1 < rd->ncol) {
       char txt[200];
       snprintf(name, sizeof(name), " '%s'",
-               printable(txt, rd->colname[-n - 1], strlen(rd->colname[-n - 1])));
+               cli_printable(txt, rd->colname[-n - 1], strlen(rd->colname[-n - 1])));
     }
     if (!open) {
-      return fail(err, SPART_EDATA, line, "column %ld%s: text after its closing quote", -n, name),
+      return cli_errf(err, SPART_EDATA, line, "column %ld%s: text after its closing quote", -n, name),
              -1;
     }
     /* the record so far into rd->rec, a line break, the next line */
     if (rd->line != rd->rec) {
-      if (grow(&rd->rec, &rd->reccap, rd->len + 1) != 0) {
-        return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+      if (cli_grow(&rd->rec, &rd->reccap, rd->len + 1) != 0) {
+        return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
       }
       memcpy(rd->rec, rd->line, rd->len);
       rd->reclen = rd->len;
@@ -741,13 +708,13 @@ static long csv_cells(cli_reader *rd, int want, spart_err *err) {
       return -1;
     }
     if (r == 0) {
-      return fail(err, SPART_EDATA, line, "column %ld%s: its quote is never closed", -n, name), -1;
+      return cli_errf(err, SPART_EDATA, line, "column %ld%s: its quote is never closed", -n, name), -1;
     }
     if (rd->reclen + 1 + rd->len > SPART_MAX_RECORD) {
-      return fail(err, SPART_EDATA, line, "record longer than %d bytes", SPART_MAX_RECORD), -1;
+      return cli_errf(err, SPART_EDATA, line, "record longer than %d bytes", SPART_MAX_RECORD), -1;
     }
-    if (grow(&rd->rec, &rd->reccap, rd->reclen + rd->len + 2) != 0) {
-      return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+    if (cli_grow(&rd->rec, &rd->reccap, rd->reclen + rd->len + 2) != 0) {
+      return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
     }
     rd->rec[rd->reclen++] = '\n';
     memcpy(rd->rec + rd->reclen, rd->line, rd->len);
@@ -759,8 +726,7 @@ static long csv_cells(cli_reader *rd, int want, spart_err *err) {
 }
 
 
-/* a cell's text without its quotes into out (n + 1 bytes); its length */
-static size_t unquote(char *out, const char *s, size_t n) {
+size_t cli_unquote(char *out, const char *s, size_t n) {
   size_t k = 0;
   if (n >= 2 && s[0] == '"') {
     for (size_t i = 1; i + 1 < n; i++) {
@@ -826,9 +792,9 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
     }
     like = like >= 0 ? like : field_lookalike(h);
     if (like >= 0) {
-      return fail(err, SPART_EDATA, line,
+      return cli_errf(err, SPART_EDATA, line,
                   "column '%s' is not a state column: state columns are %s_%s (case matters)",
-                  printable(txt, h, len), fields[like].name,
+                  cli_printable(txt, h, len), fields[like].name,
                   fields[like].rows == 3 || fields[like].rows == -1 ? "I_J" : "I");
     }
     return 0; /* a column of the user's own: it passes through */
@@ -839,15 +805,15 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   long i = col_index(&p, two ? rows : (long)rows * cols), j = two ? col_index(&p, cols) : 1;
   if (i == 0 || j == 0 || *p) {
     if (two) {
-      return fail(err, SPART_EDATA, line,
+      return cli_errf(err, SPART_EDATA, line,
                   "column '%s' is not a state column: %s_I_J takes I from 1 to %d and J from 1 "
                   "to %d, without sign or leading zeros",
-                  printable(txt, h, len), fields[k].name, rows, cols);
+                  cli_printable(txt, h, len), fields[k].name, rows, cols);
     }
-    return fail(err, SPART_EDATA, line,
+    return cli_errf(err, SPART_EDATA, line,
                 "column '%s' is not a state column: %s_I takes I from 1 to %d, without sign or "
                 "leading zeros",
-                printable(txt, h, len), fields[k].name, rows * cols);
+                cli_printable(txt, h, len), fields[k].name, rows * cols);
   }
   if (reads & 1u << k) {
     c->field = k;
@@ -916,10 +882,10 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   }
   long long line = rd->lineno;
   if (rd->line[0] == '{' || rd->line[0] == '[') {
-    return fail(err, SPART_EDATA, line, "expected a CSV header, got JSON (use -i json)"), -1;
+    return cli_errf(err, SPART_EDATA, line, "expected a CSV header, got JSON (use -i json)"), -1;
   }
   if (rd->line[0] == '<') {
-    return fail(err, SPART_EDATA, line,
+    return cli_errf(err, SPART_EDATA, line,
                 "expected a CSV header, got XML (a URDF is a model: give it with -m)"),
            -1;
   }
@@ -929,7 +895,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     return -1;
   }
   if (n > 1000000) {
-    return fail(err, SPART_EDATA, line, "%ld columns: more than 1000000", n), -1;
+    return cli_errf(err, SPART_EDATA, line, "%ld columns: more than 1000000", n), -1;
   }
   rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
   rd->hcell = malloc(2 * (size_t)n * sizeof(size_t));
@@ -939,7 +905,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   char **sorted = malloc((size_t)n * sizeof(char *));
   if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass || !sorted) {
     free(sorted);
-    return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+    return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
   }
   rd->ncol = (int)n;
   int open;
@@ -958,12 +924,12 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     rd->colname[j] = malloc(len + 1);
     if (!rd->colname[j]) {
       free(sorted);
-      return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+      return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
     }
-    len = unquote(rd->colname[j], rd->line + a, len);
+    len = cli_unquote(rd->colname[j], rd->line + a, len);
     sorted[j] = rd->colname[j];
     if (len == 0 || memchr(rd->colname[j], 0, len)) {
-      bad = fail(err, SPART_EDATA, line, "column %d has %s", j + 1,
+      bad = cli_errf(err, SPART_EDATA, line, "column %d has %s", j + 1,
                  len ? "a 0 byte in its name" : "no name");
     } else {
       bad = csv_column(rd->colname[j], m, rd->reads, &rd->cols[j], err, line);
@@ -982,7 +948,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     if (hint) {
       snprintf(also, sizeof(also), " (line %lld, a comment, names some: remove its '#')", hint);
     }
-    bad = fail(err, SPART_EDATA, line, "the header names no state column%s; expected %s%s",
+    bad = cli_errf(err, SPART_EDATA, line, "the header names no state column%s; expected %s%s",
                rd->delim == ',' ? "" : rd->delim == ';' ? " (read as ';'-separated)"
                                                         : " (read as tab-separated)",
                want, also);
@@ -993,8 +959,8 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     for (long j = 1; j < n && !bad; j++) {
       if (strcmp(sorted[j], sorted[j - 1]) == 0) {
         char txt[200];
-        bad = fail(err, SPART_EDATA, line, "column '%s' appears twice",
-                   printable(txt, sorted[j], strlen(sorted[j])));
+        bad = cli_errf(err, SPART_EDATA, line, "column '%s' appears twice",
+                   cli_printable(txt, sorted[j], strlen(sorted[j])));
       }
     }
   }
@@ -1006,7 +972,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   for (int k = 0; k < CLI_NFIELD; k++) {
     int count = field_rows(m, k) * fields[k].cols;
     if (seen[k] && seen[k] != count) {
-      return fail(err, SPART_EDATA, line, "%s has %d columns, model needs %d", fields[k].name,
+      return cli_errf(err, SPART_EDATA, line, "%s has %d columns, model needs %d", fields[k].name,
                   seen[k], count),
              -1;
     }
@@ -1068,11 +1034,11 @@ static int csv_fast(cli_reader *rd) {
 
 static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
   if (!*m) {
-    return fail(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
+    return cli_errf(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
   }
   if (rd->stm != *m) {
     if (state_init(rd, *m) != 0) {
-      return fail(err, SPART_ENOMEM, 0, "out of memory");
+      return cli_errf(err, SPART_ENOMEM, 0, "out of memory");
     }
     /* once: every row fills the same fields, all their values (csv_header sees to that), and
        leaves the others alone */
@@ -1101,7 +1067,7 @@ static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
     return -SPART_EDATA;
   }
   if (n != rd->ncol) {
-    return fail(err, SPART_EDATA, line, "expected %d fields, got %ld", rd->ncol, n);
+    return cli_errf(err, SPART_EDATA, line, "expected %d fields, got %ld", rd->ncol, n);
   }
   for (int j = 0; j < n; j++) {
     const column *c = &rd->cols[j];
@@ -1111,7 +1077,7 @@ static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
     const char *s = rd->line + rd->cell[2 * j], *stop = s + rd->cell[2 * j + 1], *end;
     char num[64];
     if (s < stop && *s == '"' && stop - s < (long)sizeof(num)) { /* a quoted number */
-      size_t k = unquote(num, s, (size_t)(stop - s));
+      size_t k = cli_unquote(num, s, (size_t)(stop - s));
       s = num;
       stop = num + k;
     }
@@ -1122,9 +1088,9 @@ static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
     if (end == s || end != stop || !isfinite(x)) {
       char name[200], txt[200];
       s = rd->line + rd->cell[2 * j];
-      return fail(err, SPART_EDATA, line, "column '%s': '%s' is not a finite number",
-                  printable(name, rd->colname[j], strlen(rd->colname[j])),
-                  printable(txt, s, rd->cell[2 * j + 1]));
+      return cli_errf(err, SPART_EDATA, line, "column '%s': '%s' is not a finite number",
+                  cli_printable(name, rd->colname[j], strlen(rd->colname[j])),
+                  cli_printable(txt, s, rd->cell[2 * j + 1]));
     }
     *c->dst = x;
     rd->st.has |= 1u << c->field;
@@ -1145,11 +1111,11 @@ static int check_rotation(const double R[9], long long line, spart_err *err) {
   double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
                R[2] * (R[3] * R[7] - R[4] * R[6]);
   if (worst > 1e-5) {
-    return fail(err, SPART_EDATA, line, "R0 is not a rotation: R0 R0' differs from 1 by %.3g",
+    return cli_errf(err, SPART_EDATA, line, "R0 is not a rotation: R0 R0' differs from 1 by %.3g",
                 worst);
   }
   if (det < 0) {
-    return fail(err, SPART_EDATA, line, "R0 is a reflection (determinant -1), not a rotation");
+    return cli_errf(err, SPART_EDATA, line, "R0 is a reflection (determinant -1), not a rotation");
   }
   return 0;
 }
@@ -1233,529 +1199,22 @@ void cli_reader_swap(cli_reader *rd) {
 }
 
 
-/* ---- writing ---- */
-
-cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
-  cli_writer *wr = calloc(1, sizeof(*wr));
-  if (wr) {
-    wr->out = out;
-    wr->format = format == CLI_FMT_CSV ? CLI_FMT_CSV : CLI_FMT_JSON;
-    wr->seq = seq;
-    wr->unbuffered = unbuffered;
-    wr->eager = unbuffered || isatty(fileno(out));
-  }
-  return wr;
+int cli_reader_npass(const cli_reader *rd) {
+  return rd && rd->format == CLI_FMT_CSV ? rd->npass : 0;
 }
 
 
-/* write the records held back; 0, or -1 with err filled */
-static int write_out(cli_writer *wr, spart_err *err) {
-  size_t n = wr->pend;
-  wr->pend = 0;
-  if ((n > 0 && fwrite(wr->buf, 1, n, wr->out) != n) || (wr->unbuffered && fflush(wr->out) != 0)) {
-    return fail(err, errno == EPIPE ? SPART_EPIPE : SPART_EIO, 0, "write error: %s",
-                strerror(errno));
-  }
-  return 0;
+const char *cli_reader_pass_name(const cli_reader *rd, int p) {
+  return rd->colname[rd->pass[p]];
 }
 
 
-int cli_flush(cli_writer *wr, spart_err *err) {
-  return write_out(wr, err);
+const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n) {
+  *n = rd->cell[2 * rd->pass[p] + 1];
+  return rd->line + rd->cell[2 * rd->pass[p]];
 }
 
 
-void cli_writer_free(cli_writer *wr) {
-  if (wr) {
-    if (wr->pend > 0) {
-      spart_err err = {0};
-      write_out(wr, &err); /* a failure stays in the stream's error flag */
-    }
-    for (int p = 0; p < wr->npassname; p++) {
-      free(wr->passname[p]);
-    }
-    free(wr->passname);
-    free(wr->buf);
-    free(wr);
-  }
-}
-
-
-void cli_writer_only(cli_writer *wr, const char *names) {
-  wr->only = names;
-}
-
-
-int cli_listed(const char *list, const char *name, size_t n) {
-  for (const char *p = list;; p++) {
-    size_t k = strcspn(p, ",");
-    if (k == n && memcmp(p, name, n) == 0) {
-      return 1;
-    }
-    p += k;
-    if (*p == 0) {
-      return 0;
-    }
-  }
-}
-
-
-void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
-  if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
-    return;
-  }
-  if (wr->nf < SPART_MAX_FIELDS) {
-    wr->f[wr->nf].name = name;
-    wr->f[wr->nf].v = v;
-    wr->f[wr->nf].d0 = d0;
-    wr->f[wr->nf].d1 = d1;
-    wr->f[wr->nf].d2 = d2;
-    wr->f[wr->nf].n = (d0 >= 0 ? d0 : 1) * (d0 >= 0 && d1 >= 0 ? d1 : 1) *
-                      (d0 >= 0 && d1 >= 0 && d2 >= 0 ? d2 : 1);
-    wr->nf++;
-  }
-}
-
-
-void cli_discard(cli_writer *wr) {
-  wr->nf = 0;
-}
-
-
-/* append text to the record buffer; -1 when out of memory */
-static int add(cli_writer *wr, const char *s, size_t n) {
-  if (grow(&wr->buf, &wr->cap, wr->len + n + 1) != 0) {
-    return -1;
-  }
-  memcpy(wr->buf + wr->len, s, n);
-  wr->len += n;
-  return 0;
-}
-
-
-static int addstr(cli_writer *wr, const char *s) {
-  return add(wr, s, strlen(s));
-}
-
-
-/* a JSON array of n0 x n1 x n2 values (0 dims dropped) */
-static int add_array(cli_writer *wr, const double *v, int nd, const int *dims) {
-  if (nd == 0) {
-    char num[40];
-    return add(wr, num, (size_t)spu_dtoa(num, *v));
-  }
-  int stride = 1;
-  for (int k = 1; k < nd; k++) {
-    stride *= dims[k];
-  }
-  int bad = addstr(wr, "[");
-  for (int i = 0; i < dims[0] && !bad; i++) {
-    bad = (i && addstr(wr, ",")) || add_array(wr, v + (size_t)i * stride, nd - 1, dims + 1);
-  }
-  return bad || addstr(wr, "]");
-}
-
-
-/* the dims of output field k, and its number of values */
-static int dims_of(const cli_writer *wr, int k, int *dims, int *nd) {
-  int n = 1;
-  *nd = 0;
-  if (wr->f[k].d0 >= 0) {
-    dims[(*nd)++] = wr->f[k].d0;
-    if (wr->f[k].d1 >= 0) {
-      dims[(*nd)++] = wr->f[k].d1;
-    }
-    if (wr->f[k].d1 >= 0 && wr->f[k].d2 >= 0) {
-      dims[(*nd)++] = wr->f[k].d2;
-    }
-  }
-  for (int j = 0; j < *nd; j++) {
-    n *= dims[j];
-  }
-  return n;
-}
-
-
-/* whether s (n bytes) is a number as JSON writes them */
-static int json_number(const char *s, size_t n) {
-  size_t i = s[0] == '-';
-  size_t d = i;
-  while (i < n && s[i] >= '0' && s[i] <= '9') {
-    i++;
-  }
-  if (i == d || (s[d] == '0' && i > d + 1)) {
-    return 0;
-  }
-  if (i < n && s[i] == '.') {
-    size_t f = ++i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-      i++;
-    }
-    if (i == f) {
-      return 0;
-    }
-  }
-  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-    i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-');
-    size_t e = ++i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-      i++;
-    }
-    if (i == e) {
-      return 0;
-    }
-  }
-  return i == n;
-}
-
-
-/* text as a JSON string: quotes, backslashes and control characters (a 0 byte too) escaped;
-   -1 when out of memory, 1 when the text is not UTF-8 (nothing is added then) */
-static int add_json_string(cli_writer *wr, const char *s, size_t n) {
-  if (grow(&wr->buf, &wr->cap, wr->len + 6 * n + 3) != 0) {
-    return -1;
-  }
-  char *o = wr->buf + wr->len;
-  *o++ = '"';
-  for (size_t i = 0; i < n;) {
-    unsigned char ch = (unsigned char)s[i];
-    size_t k = spart_utf8_len((const unsigned char *)s + i, n - i);
-    if (k == 0) {
-      return 1;
-    }
-    if (ch == '"' || ch == '\\') {
-      *o++ = '\\';
-      *o++ = (char)ch;
-    } else if (ch == '\n' || ch == '\t' || ch == '\r') {
-      *o++ = '\\';
-      *o++ = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
-    } else if (ch < 0x20) {
-      o += snprintf(o, 7, "\\u%04x", ch);
-    } else {
-      memcpy(o, s + i, k);
-      o += k;
-    }
-    i += k;
-  }
-  *o++ = '"';
-  wr->len = (size_t)(o - wr->buf);
-  return 0;
-}
-
-
-/* a CSV cell as a JSON value: a number as it was written, else the text, CSV quotes undone;
-   -1 when out of memory, 1 when the text is not UTF-8 */
-static int add_json_cell(cli_writer *wr, const char *s, size_t n) {
-  if (n > 0 && json_number(s, n)) {
-    return add(wr, s, n);
-  }
-  char *tmp = malloc(n + 1);
-  if (!tmp) {
-    return -1;
-  }
-  int r = add_json_string(wr, tmp, unquote(tmp, s, n));
-  free(tmp);
-  return r;
-}
-
-
-/* text as a CSV cell: quoted when it holds a comma, a quote, a line break or blanks at its ends
-   (RFC 4180), else as it is */
-static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
-  if (n == 0 || (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
-                 !memchr(s, '\r', n) && s[0] != ' ' && s[n - 1] != ' ')) {
-    return add(wr, s, n);
-  }
-  int bad = add(wr, "\"", 1);
-  for (size_t i = 0; i < n && !bad; i++) {
-    bad = add(wr, s + i, 1) || (s[i] == '"' && add(wr, "\"", 1));
-  }
-  return bad || add(wr, "\"", 1);
-}
-
-
-/* the first pass-through text of the record (a column name or a cell) that is not UTF-8, which
-   JSON cannot carry: its column, or -1 */
-static int not_utf8(const cli_reader *rd) {
-  for (int p = 0; p < rd->npass; p++) {
-    int c = rd->pass[p];
-    const char *txt[2] = {rd->colname[c], rd->line + rd->cell[2 * c]};
-    const size_t len[2] = {strlen(rd->colname[c]), rd->cell[2 * c + 1]};
-    for (int t = 0; t < 2; t++) {
-      for (size_t i = 0; i < len[t];) {
-        size_t n = spart_utf8_len((const unsigned char *)txt[t] + i, len[t] - i);
-        if (n == 0) {
-          return c;
-        }
-        i += n;
-      }
-    }
-  }
-  return -1;
-}
-
-
-/* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it),
-   or as a JSON value */
-static int add_pass(cli_writer *wr, const cli_reader *rd, int j, int json) {
-  const char *s = rd->line + rd->cell[2 * j];
-  size_t n = rd->cell[2 * j + 1];
-  return json ? add_json_cell(wr, s, n) : n > 0 && s[0] == '"' ? add(wr, s, n)
-                                                               : add_csv_text(wr, s, n);
-}
-
-
-/* the CSV name of value e of output field k */
-static void col_name(const cli_writer *wr, int k, int e, char col[128]) {
-  int dims[3], nd;
-  dims_of(wr, k, dims, &nd);
-  int len = snprintf(col, 128, "%s", wr->f[k].name), rest = e;
-  for (int j = 0; j < nd; j++) {
-    int stride = 1;
-    for (int i = j + 1; i < nd; i++) {
-      stride *= dims[i];
-    }
-    len += snprintf(col + len, 128 - (size_t)len, "_%d", rest / stride + 1);
-    rest %= stride;
-  }
-}
-
-
-/* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
-   column's (the first p, renamed, and those after p as they came) */
-static int name_taken(const cli_writer *wr, const cli_reader *rd, int p, const char *name) {
-  for (int k = 0; k < wr->nf; k++) {
-    size_t len = strlen(wr->f[k].name);
-    if (strncmp(name, wr->f[k].name, len) == 0 &&
-        (name[len] == 0 || (wr->format == CLI_FMT_CSV && name[len] == '_'))) {
-      for (int e = 0; e < wr->f[k].n && name[len]; e++) {
-        char col[128];
-        col_name(wr, k, e, col);
-        if (strcmp(col, name) == 0) {
-          return 1;
-        }
-      }
-      if (name[len] == 0 && wr->format != CLI_FMT_CSV) {
-        return 1;
-      }
-    }
-  }
-  for (int q = 0; q < rd->npass; q++) {
-    if (q != p && strcmp(name, q < p ? wr->passname[q] : rd->colname[rd->pass[q]]) == 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-
-/* the names the pass-through columns take in the output: their own, or with "in_" before it
-   (as often as it takes) when an output or another column has that name (measured taum_1 beside
-   the computed taum_1 becomes in_taum_1) */
-static int pass_names(cli_writer *wr, const cli_reader *rd) {
-  wr->passname = calloc((size_t)rd->npass, sizeof(char *));
-  if (!wr->passname) {
-    return -1;
-  }
-  wr->npassname = rd->npass;
-  for (int p = 0; p < rd->npass; p++) {
-    const char *name = rd->colname[rd->pass[p]];
-    char *mine = NULL;
-    while (name_taken(wr, rd, p, name)) {
-      size_t len = strlen(name);
-      char *in = malloc(len + 4);
-      if (!in) {
-        free(mine);
-        return -1;
-      }
-      memcpy(in, "in_", 3);
-      memcpy(in + 3, name, len + 1);
-      free(mine);
-      name = mine = in;
-    }
-    wr->passname[p] = mine ? mine : strdup(name);
-    if (!wr->passname[p]) {
-      return -1;
-    }
-  }
-  return 0;
-}
-
-
-/* the CSV header row: pass-through names, then name_i_j_k for every output value */
-static int csv_header_row(cli_writer *wr, const cli_reader *rd) {
-  int bad = 0, first = 1;
-  for (int p = 0; rd && p < rd->npass && !bad; p++, first = 0) {
-    bad = (!first && addstr(wr, ",")) ||
-          add_csv_text(wr, wr->passname[p], strlen(wr->passname[p]));
-  }
-  for (int k = 0; k < wr->nf && !bad; k++) {
-    for (int e = 0; e < wr->f[k].n && !bad; e++, first = 0) {
-      char col[128];
-      col_name(wr, k, e, col);
-      bad = (!first && addstr(wr, ",")) || addstr(wr, col);
-    }
-  }
-  return bad || addstr(wr, "\n");
-}
-
-
-/* the values of the record's fields as CSV cells, after a comma unless first; -1 when out of
-   memory, 1 when a value is not finite (what is written is then of no use) */
-static int add_csv_values(cli_writer *wr, int first) {
-  size_t most = 0;
-  for (int k = 0; k < wr->nf; k++) {
-    most += (size_t)wr->f[k].n;
-  }
-  if (grow(&wr->buf, &wr->cap, wr->len + 32 * most + 32) != 0) {
-    return -1; /* spu_dtoa writes up to 32 bytes; a number and its comma take at most 26 */
-  }
-  char *o = wr->buf + wr->len;
-  double sum = 0; /* x - x is 0 for a finite x, else NaN: the sum stays 0 while all are finite */
-  for (int k = 0; k < wr->nf; k++) {
-    const double *v = wr->f[k].v;
-    int e = 0, n = wr->f[k].n;
-    if (first && n > 0) {
-      sum += v[0] - v[0];
-      o += spu_dtoa(o, v[0]);
-      e = 1;
-      first = 0;
-    }
-    for (; e < n; e++) {
-      sum += v[e] - v[e];
-      *o++ = ',';
-      o += spu_dtoa(o, v[e]);
-    }
-  }
-  wr->len = (size_t)(o - wr->buf);
-  return sum == 0 ? 0 : 1;
-}
-
-
-/* whether the record's fields are those of the CSV header (the first record's) */
-static int same_fields(const cli_writer *wr) {
-  if (wr->nf != wr->nhead) {
-    return 0;
-  }
-  for (int k = 0; k < wr->nf; k++) {
-    if ((wr->f[k].name != wr->head[k].name && strcmp(wr->f[k].name, wr->head[k].name) != 0) ||
-        wr->f[k].d0 != wr->head[k].d0 || wr->f[k].d1 != wr->head[k].d1 ||
-        wr->f[k].d2 != wr->head[k].d2) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-
-/* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
-static int check_finite(cli_writer *wr, const cli_reader *rd, spart_err *err) {
-  for (int k = 0; k < wr->nf; k++) {
-    for (int e = 0; e < wr->f[k].n; e++) {
-      if (!isfinite(wr->f[k].v[e])) {
-        wr->nf = 0;
-        return fail(err, SPART_EDATA, rd ? rd->st.line : 0, "result %s is not finite",
-                    wr->f[k].name);
-      }
-    }
-  }
-  return 0;
-}
-
-
-int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
-  int csv = wr->format == CLI_FMT_CSV, bad = 0;
-  const cli_reader *pr = rd && rd->format == CLI_FMT_CSV ? rd : NULL;
-  wr->len = wr->pend; /* after the records held back */
-
-  /* a CSV row after the header with its fields, the usual case: its values are checked as they
-     are written */
-  int row = csv && wr->nhead && same_fields(wr);
-
-  /* no record with a value that is not finite */
-  if (!row && check_finite(wr, rd, err) != 0) {
-    return -SPART_EDATA;
-  }
-
-  /* the pass-through columns' names in the output, from the first record's outputs (every row
-     of a CSV input gives the same) */
-  if (pr && pr->npass && !wr->passname && pass_names(wr, pr) != 0) {
-    wr->nf = 0;
-    return fail(err, SPART_ENOMEM, 0, "out of memory");
-  }
-
-  /* CSV: the header before the first row, the same fields in every row */
-  if (csv && !row) {
-    if (!wr->nhead) {
-      int ncol = pr ? pr->npass : 0;
-      for (int k = 0; k < wr->nf; k++) {
-        ncol += wr->f[k].n;
-      }
-      if (ncol == 0) { /* a row of no cells is a blank line: nothing a reader could tell apart */
-        wr->nf = 0;
-        return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
-                    "no values to write as CSV (no moving joint, or --only names none written): "
-                    "use -o json");
-      }
-      memcpy(wr->head, wr->f, sizeof(wr->head));
-      wr->nhead = wr->nf;
-      bad = csv_header_row(wr, pr);
-    } else {
-      wr->nf = 0;
-      return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
-                  "this record gives other outputs than the CSV header names");
-    }
-  }
-
-  /* JSON carries UTF-8 text only */
-  int bad_text = pr && !csv ? not_utf8(pr) : -1;
-  if (bad_text >= 0) {
-    char txt[200];
-    const char *name = pr->colname[bad_text];
-    wr->nf = 0;
-    wr->len = wr->pend;
-    return fail(err, SPART_EDATA, rd->st.line,
-                "column '%s': text that is not UTF-8, which JSON output cannot carry (use -o csv)",
-                printable(txt, name, strlen(name)));
-  }
-
-  /* the record */
-  if (wr->seq && !csv) {
-    bad = bad || addstr(wr, "\x1e");
-  }
-  bad = bad || (!csv && addstr(wr, "{"));
-  int first = 1;
-  for (int p = 0; pr && p < pr->npass && !bad; p++, first = 0) {
-    bad = !first && addstr(wr, ",");
-    if (!csv && !bad) {
-      const char *name = wr->passname[p];
-      bad = add_json_string(wr, name, strlen(name));
-      bad = bad || addstr(wr, ":");
-    }
-    bad = bad || add_pass(wr, pr, pr->pass[p], !csv); /* UTF-8: not_utf8 saw to that */
-  }
-  if (csv && !bad) {
-    bad = add_csv_values(wr, first);
-    if (bad > 0) {
-      wr->len = wr->pend;
-      return check_finite(wr, rd, err);
-    }
-  }
-  for (int k = 0; k < wr->nf && !bad && !csv; k++, first = 0) {
-    int dims[3], nd;
-    dims_of(wr, k, dims, &nd);
-    bad = (!first && addstr(wr, ",")) || addstr(wr, "\"") || addstr(wr, wr->f[k].name) ||
-          addstr(wr, "\":") || add_array(wr, wr->f[k].v, nd, dims);
-  }
-  bad = bad || (!csv && addstr(wr, "}")) || addstr(wr, "\n");
-  wr->nf = 0;
-  if (bad) {
-    return fail(err, SPART_ENOMEM, 0, "out of memory");
-  }
-
-  /* whole records only are written (no row is ever half written by us), 64 KiB at once unless
-     each must go at once */
-  wr->pend = wr->len;
-  wr->nrec++;
-  return wr->eager || wr->pend >= SPART_WRITE_AT ? write_out(wr, err) : 0;
+long long cli_reader_line(const cli_reader *rd) {
+  return rd->st.line;
 }
