@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "cli.h"
+#include "records.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,7 +35,7 @@ static void fuzz_records_init(void) {
 static void fuzz_check_state(const cli_state *st, const spart_model *m) {
   const double *fixed[5] = {st->R0, st->r0, st->u0, st->u0dot, st->tau0};
   const int nfixed[5] = {9, 3, 6, 6, 6};
-  FUZZ_CHECK(st->line >= 1, "record line %d", st->line);
+  FUZZ_CHECK(st->line >= 1, "record line %lld", st->line);
   for (int f = 0; f < 5; f++) {
     for (int k = 0; k < nfixed[f]; k++) {
       FUZZ_CHECK(isfinite(fixed[f][k]), "field %d[%d] is not finite", f, k);
@@ -138,7 +138,7 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
     fuzz_check_state(st, m);
 
     /* compute and write as spart-kin does; with the next row whole in the block, as
-       cli_run_pairs does: that row read while this one is held, both written in order */
+       cli_next_pair does: that row read while this one is held, both written in order */
     if (!pos) {
       pos = malloc((6 * (size_t)m->nb + 3) * sizeof(double)); /* m stays the same from here */
       FUZZ_CHECK(pos != NULL, "out of memory");

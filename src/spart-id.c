@@ -47,7 +47,7 @@ static void friction(const cli_session *s, const cli_state *st, double *tau) {
 }
 
 
-/* forces of one record */
+/* forces of the current record, in buffer 0; 0, or -1 after reporting */
 static int compute(cli_session *s) {
   const cli_state *st = s->st;
   double *tau = cli_session_buf(s, 0, 6 + (size_t)s->m->nq);
@@ -65,19 +65,18 @@ static int compute(cli_session *s) {
                s->gravity, tau);
   }
   friction(s, st, tau);
-  put(s, 0);
   return 0;
 }
 
 
-/* forces of two records together (rows of a trajectory): a and the current one */
-static int both(cli_session *s, const cli_state *a) {
-  const cli_state *st[2] = {a, s->st};
+/* forces of two records together (rows of a trajectory), in buffers 0 and 1; 0, or -1 after
+   reporting */
+static int both(cli_session *s, const cli_state *const st[2]) {
   size_t n = 6 + (size_t)s->m->nq;
   double *tau[2] = {cli_session_buf(s, 0, n), cli_session_buf(s, 1, n)};
   spart_rnea_in in[2];
-  if (s->o.floating || !tau[0] || !tau[1]) {
-    return -1; /* each alone */
+  if (!tau[0] || !tau[1]) {
+    return -1;
   }
   for (int k = 0; k < 2; k++) {
     in[k] = (spart_rnea_in){st[k]->R0,    st[k]->qm,    st[k]->u0,       st[k]->um,
@@ -91,6 +90,25 @@ static int both(cli_session *s, const cli_state *a) {
 
 
 int main(int argc, char **argv) {
-  static const cli_pairs pairs = {both, put};
-  return cli_run_pairs(&tool, argc, argv, compute, &pairs);
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  /* two records at once where the input has them at hand (not --floating: Floating_ID has no
+     paired form), each written in its turn */
+  const cli_state *st[2];
+  for (int n; (n = cli_next_pair(s, s->o.floating ? 1 : 2, st)) > 0;) {
+    if (n == 2 && both(s, st) != 0) {
+      continue;
+    }
+    for (int k = 0; k < n && !s->stop; k++) {
+      cli_turn(s, k);
+      if (n == 2 || compute(s) == 0) {
+        put(s, k);
+        cli_write(s);
+      }
+    }
+  }
+  return cli_session_close(s);
 }

@@ -50,5 +50,15 @@ static int compute(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  return cli_run(&tool, argc, argv, compute);
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  while (cli_next(s)) {
+    if (compute(s) == 0) {
+      cli_write(s);
+    }
+  }
+  return cli_session_close(s);
 }

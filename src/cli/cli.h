@@ -10,7 +10,8 @@
 enum { CLI_EXIT_OK = 0, CLI_EXIT_DATA = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
 
 /* ---------------------------------------------------------------------------------------------
- * records: state vectors in, results out (records.c)
+ * records: state vectors in (records_in.c), results out (write.c, one file a format:
+ * write_json.c, write_csv.c)
  */
 
 /* state fields, in SPEC.md's order; bit (1 << CLI_F_*) of cli_state.has */
@@ -66,15 +67,6 @@ void cli_reader_free(cli_reader *rd);
    read it, do not write it (a CSV reader sets the defaults of the fields its columns do not
    give once, not at every row). */
 int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
-
-/* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  cli_reader_ready: whether the
-   next row is whole in the input block already, so that reading it keeps the current row's text.
-   cli_reader_hold: keep the current record aside (its state is returned, valid until the next
-   hold) while the next is read.  cli_reader_swap: exchange the held record and the current one
-   for cli_emit (line, cells, line number); swap again before reading on. */
-int cli_reader_ready(const cli_reader *rd);
-cli_state *cli_reader_hold(cli_reader *rd);
-void cli_reader_swap(cli_reader *rd);
 
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
@@ -188,12 +180,34 @@ typedef struct cli_session {
   double t0, tick;       /* start, last progress line (monotonic seconds) */
   double *buf[4];        /* scratch arrays for outputs, see cli_session_buf */
   size_t nbuf[4];
+  /* two records at once (cli_next_pair) */
+  int held;         /* the reader holds the first aside */
+  int front;        /* the record the reader shows (line, cells): 0 the held one, 1 its own */
+  cli_state *hst;   /* the held record */
+  cli_state *rst;   /* the reader's */
+  spart_err later;  /* the fault of a second record, reported after the first is written */
 } cli_session;
 
-/* The main of a model converter (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one
-   FILE (default stdin) read by spart_model_load, written as the model JSON or its summary.
-   about is what --help says of the command after its usage line.  Returns the exit code. */
-int cli_convert_main(const char *prog, const char *about, int argc, char **argv);
+/* the model converters (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one FILE
+   (default stdin), read by spart_model_load and written as the model JSON or its summary */
+typedef struct cli_convert {
+  const char *prog;
+  const char *in;  /* FILE, "-" for stdin */
+  const char *out; /* -o FILE, or NULL */
+  int summary;     /* -s */
+} cli_convert;
+
+/* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
+   to go on, or an exit code (after --help, --version or a usage error, which it reports). */
+int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
+                      char **argv);
+
+/* Report a model that could not be read (err from spart_model_load); returns the exit code. */
+int cli_convert_fail(const cli_convert *o, const spart_err *err);
+
+/* Write text (malloc'd, freed here; NULL: out of memory) to -o FILE or stdout and close it;
+   returns the exit code. */
+int cli_convert_write(const cli_convert *o, char *text);
 
 /* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
    usage error, which it reports). */
@@ -202,22 +216,6 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv);
 /* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
  *status set). */
 cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status);
-
-/* Run a command: parse the options, open the session, and for each record call compute, which
-   puts the outputs (cli_put) and returns 0, or reports with cli_fail and returns -1 to skip
-   the record; then close.  Returns the exit code. */
-int cli_run(const cli_tool *t, int argc, char **argv, int (*compute)(cli_session *s));
-
-/* The same, two records at a time where two CSV rows come whole in the input block:
-   both(s, a) computes the held record a and the current one s->st together and returns 0, or -1
-   to have each computed alone by compute; put(s, k) then puts the outputs of a (k = 0) or of
-   s->st (k = 1).  Records are written, and bad ones reported, in their order. */
-typedef struct cli_pairs {
-  int (*both)(cli_session *s, const cli_state *a);
-  void (*put)(cli_session *s, int k);
-} cli_pairs;
-int cli_run_pairs(const cli_tool *t, int argc, char **argv, int (*compute)(cli_session *s),
-                    const cli_pairs *pairs);
 
 /* Parse the command line and open the session: NULL when there is nothing more to do, with
  *status the exit code (after --help, a usage error or a model that cannot be read). */
@@ -231,6 +229,17 @@ void cli_session_kinematics(cli_session *s);
    with the records).  Reports bad records; returns 1, or 0 when there are no more to compute. */
 int cli_next(cli_session *s);
 
+/* The same for up to most (1 or 2) records at once, for the algorithms that compute two records
+   together (spart_rnea_pair): a second when the reader has it whole at hand (the next CSV row,
+   in the input block already), else one.  st[k] is record k, valid until the next call; record
+   0 is the current one (s->st).  A second record that is bad is reported after the first is
+   written, by the next call.  Returns 2, 1, or 0 when there are no more. */
+int cli_next_pair(cli_session *s, int most, const cli_state *st[2]);
+
+/* Make record k (0 or 1) of those cli_next_pair read the current one (s->st): the one cli_write
+   writes, with its pass-through cells, and cli_fail names.  Records are written in order. */
+void cli_turn(cli_session *s, int k);
+
 /* Report a failure of the current record (a singular matrix...), as cli_next does for bad
    input: the record is skipped, and the run stops unless --keep-going. */
 void cli_fail(cli_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -240,7 +249,7 @@ void cli_fail(cli_session *s, const char *fmt, ...) __attribute__((format(printf
 void cli_fail_singular(cli_session *s);
 
 /* Write the current record's outputs (cli_put on s->wr); reports errors. */
-void cli_session_emit(cli_session *s);
+void cli_write(cli_session *s);
 
 /* Resolve --link on the session's model: id:N, name:NAME, or bare, an id when it reads as one
    and a name when not (an id and another link's name at once is refused); -1 after reporting. */

@@ -86,6 +86,15 @@ int cli_reader_npass(const cli_reader *rd);
 const char *cli_reader_pass_name(const cli_reader *rd, int p);
 const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n);
 
+/* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  cli_reader_ready: whether the
+   next row is whole in the input block already, so that reading it keeps the current row's text.
+   cli_reader_hold: keep the current record aside (its state is returned, valid until the next
+   hold) while the next is read.  cli_reader_swap: exchange the held record and the current one
+   for cli_emit (line, cells, line number); swap again before reading on. */
+int cli_reader_ready(const cli_reader *rd);
+cli_state *cli_reader_hold(cli_reader *rd);
+void cli_reader_swap(cli_reader *rd);
+
 /* the input line of the reader's current record */
 long long cli_reader_line(const cli_reader *rd);
 

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "records.h"
 
 
 void cli_error(const char *prog, const char *where, long long line, const char *fmt, ...) {
@@ -330,82 +330,6 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
 
 
 static void bad_record(cli_session *s, long long line, int code, const char *msg);
-static int fixed_bad(const cli_session *s);
-
-
-/* compute and write the current record, or skip it */
-static void one(cli_session *s, int (*compute)(cli_session *s)) {
-  if (compute(s) == 0) {
-    cli_session_emit(s);
-  } else {
-    cli_discard(s->wr);
-  }
-}
-
-
-/* the current record and the next, read now because it is whole in the input block: together
-   when both can, else each alone; the next one's errors after the current one's output */
-static void two(cli_session *s, int (*compute)(cli_session *s), const cli_pairs *pairs) {
-  cli_reader *rd = s->rd;
-  cli_state *a = cli_reader_hold(rd);
-  spart_err err; /* filled only on failure */
-  err.code = 0;
-  err.line = 0;
-  err.msg[0] = 0;
-  spart_model *m = s->m;
-  int r = cli_read(rd, &m, &s->st, &err), bad = r == 1 && fixed_bad(s);
-  s->nrec += r == 1 && !bad;
-  if (r == 1 && !bad && pairs->both(s, a) == 0) {
-    cli_reader_swap(rd); /* a's line and cells for its output */
-    pairs->put(s, 0);
-    cli_session_emit(s);
-    cli_reader_swap(rd);
-    if (!s->stop) { /* a bad a ends the run without --keep-going */
-      pairs->put(s, 1);
-      cli_session_emit(s);
-    }
-    return;
-  }
-  cli_state *b = s->st;
-  cli_reader_swap(rd);
-  s->st = a;
-  one(s, compute);
-  cli_reader_swap(rd);
-  s->st = b;
-  if (s->stop) {
-    return;
-  }
-  if (r == 1 && !bad) {
-    one(s, compute);
-  } else if (r == 1) {
-    bad_record(s, b->line, SPART_EDATA, "--fixed-base: u0 and u0dot must be zero");
-  } else if (r < 0) {
-    bad_record(s, err.line, err.code, err.msg);
-  }
-}
-
-
-int cli_run_pairs(const cli_tool *t, int argc, char **argv, int (*compute)(cli_session *s),
-                    const cli_pairs *pairs) {
-  int status;
-  cli_session *s = cli_session_start(t, argc, argv, &status);
-  if (!s) {
-    return status;
-  }
-  while (cli_next(s)) {
-    if (pairs && !s->stop && cli_reader_ready(s->rd)) {
-      two(s, compute, pairs);
-    } else {
-      one(s, compute);
-    }
-  }
-  return cli_session_close(s);
-}
-
-
-int cli_run(const cli_tool *t, int argc, char **argv, int (*compute)(cli_session *s)) {
-  return cli_run_pairs(t, argc, argv, compute, NULL);
-}
 
 
 cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *status) {
@@ -447,11 +371,11 @@ static void bad_record(cli_session *s, long long line, int code, const char *msg
 }
 
 
-/* a fixed base does not move */
+#define FIXED_MOVES "--fixed-base: u0 and u0dot must be zero"
+
 /* --fixed-base with a record that moves the base: u0 and u0dot are 0 unless the record gives
    them */
-static int fixed_bad(const cli_session *s) {
-  const cli_state *st = s->st;
+static int fixed_bad(const cli_session *s, const cli_state *st) {
   if (!s->o.fixed_base || !(st->has & (CLI_READS(u0) | CLI_READS(u0dot)))) {
     return 0;
   }
@@ -479,7 +403,25 @@ static void progress(cli_session *s, int last) {
 }
 
 
+/* the reader back to its own order after a pair, and the fault of the second record that could
+   not be read with the first, reported now that the first is written */
+static void after_pair(cli_session *s) {
+  if (s->held) {
+    cli_turn(s, 1);
+    s->held = 0;
+  }
+  if (s->later.code != 0) {
+    if (!s->stop) { /* a first record that stopped the run stops it before this one */
+      bad_record(s, s->later.line, s->later.code, s->later.msg);
+    }
+    s->later.code = 0;
+  }
+}
+
+
 int cli_next(cli_session *s) {
+  after_pair(s);
+  cli_discard(s->wr); /* what a record that failed put */
   if (s->tty && (s->nrec & 1023) == 0 && s->nrec > 0) {
     progress(s, 0);
   }
@@ -508,14 +450,62 @@ int cli_next(cli_session *s) {
       s->m = m;
       s->m_borrowed = 1;
     }
-    if (fixed_bad(s)) {
-      bad_record(s, s->st->line, SPART_EDATA, "--fixed-base: u0 and u0dot must be zero");
+    if (fixed_bad(s, s->st)) {
+      bad_record(s, s->st->line, SPART_EDATA, FIXED_MOVES);
       continue;
     }
     s->nrec++;
     return 1;
   }
   return 0;
+}
+
+
+int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
+  if (!cli_next(s)) {
+    return 0;
+  }
+  st[0] = s->st;
+  if (most < 2 || s->stop || !cli_reader_ready(s->rd)) {
+    return 1;
+  }
+
+  /* the next CSV row is whole in the input block: read it too, the current one held aside */
+  cli_state *b = NULL;
+  spart_model *m = s->m;
+  spart_err err; /* filled only on failure */
+  err.code = 0;
+  err.line = 0;
+  err.msg[0] = 0;
+  s->rst = s->st; /* the reader's record, which the next row fills */
+  s->hst = cli_reader_hold(s->rd);
+  s->held = 1;
+  s->front = 1;
+  st[0] = s->hst;
+  int r = cli_read(s->rd, &m, &b, &err);
+  if (r == 1 && fixed_bad(s, b)) {
+    r = cli_errf(&err, SPART_EDATA, b->line, FIXED_MOVES);
+  }
+  cli_turn(s, 0);
+  if (r == 1) {
+    s->nrec++;
+    st[1] = b;
+    return 2;
+  }
+  s->later = err; /* reported after the first record, by the next cli_next */
+  return 1;
+}
+
+
+void cli_turn(cli_session *s, int k) {
+  if (!s->held) {
+    return; /* one record: it is the current one */
+  }
+  if (s->front != k) {
+    cli_reader_swap(s->rd); /* the record's line and cells, for its output and messages */
+    s->front = k;
+  }
+  s->st = k == 0 ? s->hst : s->rst;
 }
 
 
@@ -539,7 +529,7 @@ void cli_fail_singular(cli_session *s) {
 }
 
 
-void cli_session_emit(cli_session *s) {
+void cli_write(cli_session *s) {
   spart_err err; /* filled only on failure */
   err.code = 0;
   err.line = 0;
@@ -624,84 +614,4 @@ int cli_session_close(cli_session *s) {
   }
   free(s);
   return cli_finish(name, status);
-}
-
-
-/* ---- the model converters (urdf2robot, dh2robot) ---- */
-
-int cli_convert_main(const char *prog, const char *about, int argc, char **argv) {
-  static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
-                                           {"output", required_argument, NULL, 'o'},
-                                           {"help", no_argument, NULL, 'h'},
-                                           {"version", no_argument, NULL, 'V'},
-                                           {NULL, 0, NULL, 0}};
-  const char *in = "-", *out = NULL;
-  spart_err err = {0};
-  spart_model *m;
-  char *text;
-  int summary = 0, c;
-
-  /* options */
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
-    if (c == 's') {
-      summary = 1;
-    } else if (c == 'o') {
-      out = optarg;
-    } else if (c == 'h') {
-      printf("Usage: %s [-s] [-o FILE] [FILE|-]\n%s\n", prog, about);
-      fputs("  -s, --summary      write a human-readable tree with masses and warnings instead\n"
-            "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
-            "  -h, --help         show this help and exit\n"
-            "  -V, --version      show the version and exit\n\n"
-            "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
-            stdout);
-      return cli_finish(prog, CLI_EXIT_OK);
-    } else if (c == 'V') {
-      printf("%s %s\n", prog, SPART_VERSION);
-      return cli_finish(prog, CLI_EXIT_OK);
-    } else if (c == ':') {
-      return cli_usage(prog, "option '%s' needs an argument", argv[optind - 1]);
-    } else if (optopt) {
-      return cli_usage(prog, "unknown option '-%c'", optopt);
-    } else {
-      return cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
-    }
-  }
-  if (argc - optind > 1) {
-    return cli_usage(prog, "too many arguments: one FILE at most");
-  }
-  in = optind < argc ? argv[optind] : in;
-
-  /* read */
-  m = spart_model_load(in, &err);
-  if (!m) {
-    if (err.code == SPART_EDATA) {
-      cli_error(prog, strcmp(in, "-") ? in : "<stdin>", err.line, "%s", err.msg);
-      return CLI_EXIT_DATA;
-    }
-    cli_error(prog, NULL, 0, "%s", err.msg);
-    /* an input that cannot be read is bad input (SPEC.md); out of memory is a system error */
-    return err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
-  }
-
-  /* write */
-  text = summary ? spart_model_summary(m) : spart_model_json(m);
-  spart_model_free(m);
-  if (!text) {
-    cli_error(prog, NULL, 0, "out of memory");
-    return CLI_EXIT_IO;
-  }
-  if (out && !freopen(out, "w", stdout)) {
-    cli_error(prog, NULL, 0, "cannot open %s: %s", out, strerror(errno));
-    free(text);
-    return CLI_EXIT_IO;
-  }
-  fputs(text, stdout);
-  if (!summary) {
-    putchar('\n');
-  }
-  free(text);
-  return cli_finish(prog, CLI_EXIT_OK);
 }
