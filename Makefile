@@ -19,7 +19,7 @@ LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spa
          lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o \
          lib/spart_urdf.o lib/spart_dh.o lib/spart_json.o
 # the commands' side (options, session, records in and out), linked into every command
-CLIOBJ = src/cli/session.o src/cli/records_in.o src/cli/write.o src/cli/write_json.o src/cli/write_csv.o \
+CLIOBJ = src/cli/options.o src/cli/session.o src/cli/records_in.o src/cli/write.o src/cli/write_json.o src/cli/write_csv.o \
          src/cli/convert.o
 TOOLS  = bin/urdf2robot bin/dh2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
 MAN1   = man/urdf2robot.1 man/dh2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \

@@ -19,7 +19,7 @@ static const cli_tool tool = {
     "u0dot,umdot"};
 
 
-/* accelerations of one record */
+/* the accelerations of the current record, put as its outputs; 0, or -1 after reporting */
 static int compute(cli_session *s) {
   cli_session_kinematics(s);
   const cli_state *st = s->st;

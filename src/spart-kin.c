@@ -16,7 +16,7 @@ static const cli_tool tool = {
     "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot"};
 
 
-/* poses, and twists and rates when the record gives them */
+/* poses, and twists and rates when the record gives them, put as outputs; 0, or -1 */
 static int compute(cli_session *s) {
   cli_session_kinematics(s);
   const unsigned vel = 1u << CLI_F_u0 | 1u << CLI_F_um;

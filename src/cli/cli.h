@@ -102,7 +102,8 @@ int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err);
 void cli_discard(cli_writer *wr);
 
 /* ---------------------------------------------------------------------------------------------
- * command-line support (session.c): with the commands, the only code that writes to stderr
+ * command-line support (options.c, session.c): with the commands, the only code that writes to
+ * stderr
  */
 
 /* Print "prog: where:line: message" on stderr; where NULL drops "where:line: ", line 0 drops
