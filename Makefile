@@ -1,92 +1,107 @@
-# spart -- POSIX Makefile.  CC CFLAGS CPPFLAGS LDFLAGS PREFIX MANPREFIX DESTDIR are overridable.
-.POSIX:
-.SUFFIXES:
-.SUFFIXES: .c .o
+# spart -- GNU Makefile.  CC CFLAGS CPPFLAGS LDFLAGS PREFIX MANPREFIX DESTDIR are overridable.
+# Build output goes to build/ (objects, libspart.a, the unit drivers) and bin/ (the commands);
+# nothing is written beside a source file.  BUILD and BIN move them (make sanitize does).
 
 VERSION   = 0.1.0
 PREFIX    = /usr/local
+BINDIR    = $(PREFIX)/bin
+LIBDIR    = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
+PKGCONFIGDIR = $(LIBDIR)/pkgconfig
 MANPREFIX = $(PREFIX)/share/man
 CC        = cc
-CFLAGS    = -std=c11 -O3 -fno-tree-vectorize -flto=auto -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
+AR        = ar
+CFLAGS    = -std=c11 -O3 -fno-tree-vectorize -flto=auto -ffat-lto-objects -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 CPPFLAGS  =
 LDFLAGS   =
-XML_CFLAGS = `pkg-config --cflags libxml-2.0`
-XML_LIBS   = `pkg-config --libs libxml-2.0`
+BUILD     = build
+BIN       = bin
+XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
+XML_LIBS   := $(shell pkg-config --libs libxml-2.0)
 LIBS      = -lcjson $(XML_LIBS) -lm
-ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib -Isrc/cli $(XML_CFLAGS) $(CPPFLAGS)
 
-LIBOBJ = lib/spu_vec.o lib/spu_spatial.o lib/spu_num.o lib/spart_model.o lib/spart_data.o lib/spart_fk.o \
-         lib/spart_jacobian.o lib/spart_crba.o lib/spart_rnea.o lib/spart_aba.o \
-         lib/spart_urdf.o lib/spart_dh.o lib/spart_json.o
-# the commands' side (options, session, records in and out), linked into every command
-CLIOBJ = src/cli/options.o src/cli/session.o src/cli/records_in.o src/cli/write.o src/cli/write_json.o src/cli/write_csv.o \
-         src/cli/convert.o
-TOOLS  = bin/urdf2robot bin/dh2robot bin/spart-kin bin/spart-jac bin/spart-gim bin/spart-fd bin/spart-id
-MAN1   = man/urdf2robot.1 man/dh2robot.1 man/spart-kin.1 man/spart-jac.1 man/spart-gim.1 man/spart-fd.1 \
-         man/spart-id.1
-MAN5   = man/spart-model.5 man/spart-records.5
-UNIT   = tests/unit/test_golden tests/unit/test_dynamics tests/unit/test_num
+# what there is: every lib/*.c is in libspart.a, every src/*.c is a command, every
+# tests/unit/*.c a unit driver; src/cli/*.c (the command-line framework), when there, is
+# libspart-cli.a, linked into every command before libspart.a
+LIB_SRC  := $(wildcard lib/*.c)
+CLI_SRC  := $(wildcard src/cli/*.c)
+TOOL_SRC := $(wildcard src/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+
+LIB      = $(BUILD)/libspart.a
+CLI_LIB  = $(if $(CLI_SRC),$(BUILD)/libspart-cli.a)
+CLI_INC  = $(if $(CLI_SRC),-Isrc/cli)
+TOOLS    = $(patsubst src/%.c,$(BIN)/%,$(TOOL_SRC))
+UNIT     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+MAN1     = $(wildcard man/*.1)
+MAN5     = $(wildcard man/*.5)
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(CLI_INC) $(XML_CFLAGS) $(CPPFLAGS)
+
+# what make install puts, relative to DESTDIR: one list for install and uninstall
+INSTALLED = $(addprefix $(BINDIR)/,$(notdir $(TOOLS))) \
+            $(addprefix $(MANPREFIX)/man1/,$(notdir $(MAN1))) \
+            $(addprefix $(MANPREFIX)/man5/,$(notdir $(MAN5))) \
+            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(PKGCONFIGDIR)/spart.pc
 
 all: $(TOOLS)
 
-lib/libspart.a: $(LIBOBJ)
+# the unit drivers of tests/unit (tests/lib.bats runs them)
+unit: $(UNIT)
+
+# the compiler and its flags, in $(BUILD)/flags: rewritten (at parse time, so that make -n and
+# make -q tell the truth) when they change, and then every object and program is rebuilt
+FLAGS_LINE = $(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) $(LIBS)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(FLAGS_LINE),$(shell cat $(BUILD)/flags 2> /dev/null))
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(FLAGS_LINE)' > $(BUILD)/flags)
+endif
+endif
+$(BUILD)/flags:
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(FLAGS_LINE)' > $@
+
+# every object from its source, with its header dependencies (-MMD -MP) beside it in build/
+$(BUILD)/%.o: %.c $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
 	rm -f $@
-	ar rcs $@ $(LIBOBJ)
+	$(AR) rcs $@ $^
 
-$(LIBOBJ): lib/spart.h lib/spu.h
-$(CLIOBJ): lib/spart.h lib/spu.h src/cli/cli.h src/cli/records.h
+$(BUILD)/libspart-cli.a: $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
+	rm -f $@
+	$(AR) rcs $@ $^
 
-.c.o:
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) -c -o $@ $<
+$(TOOLS): $(BIN)/%: $(BUILD)/src/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
 
-bin/urdf2robot: src/urdf2robot.c $(CLIOBJ) lib/libspart.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/urdf2robot.c $(CLIOBJ) lib/libspart.a $(LIBS)
-bin/dh2robot: src/dh2robot.c $(CLIOBJ) lib/libspart.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/dh2robot.c $(CLIOBJ) lib/libspart.a $(LIBS)
-bin/spart-kin: src/spart-kin.c $(CLIOBJ) lib/libspart.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-kin.c $(CLIOBJ) lib/libspart.a $(LIBS)
-bin/spart-jac: src/spart-jac.c $(CLIOBJ) lib/libspart.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-jac.c $(CLIOBJ) lib/libspart.a $(LIBS)
-bin/spart-gim: src/spart-gim.c $(CLIOBJ) lib/libspart.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-gim.c $(CLIOBJ) lib/libspart.a $(LIBS)
-bin/spart-fd: src/spart-fd.c $(CLIOBJ) lib/libspart.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-fd.c $(CLIOBJ) lib/libspart.a $(LIBS)
-bin/spart-id: src/spart-id.c $(CLIOBJ) lib/libspart.a
-	@mkdir -p bin
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ src/spart-id.c $(CLIOBJ) lib/libspart.a $(LIBS)
+$(UNIT): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
 
-tests/unit/test_num: tests/unit/test_num.c lib/libspart.a
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_num.c lib/libspart.a $(LIBS)
-tests/unit/test_dynamics: tests/unit/test_dynamics.c lib/libspart.a
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_dynamics.c lib/libspart.a $(LIBS)
-tests/unit/test_golden: tests/unit/test_golden.c lib/libspart.a
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) $(LDFLAGS) -o $@ tests/unit/test_golden.c lib/libspart.a $(LIBS)
+-include $(patsubst %.c,$(BUILD)/%.d,$(LIB_SRC) $(CLI_SRC) $(TOOL_SRC) $(UNIT_SRC))
 
 # the whole suite: C unit drivers (run from tests/lib.bats) and one bats file per command
-test check: all $(UNIT)
+test check: all unit
 	sh scripts/runtests.sh
 
-# the suite again under AddressSanitizer and UndefinedBehaviorSanitizer, in a separate tree
+# the suite again under AddressSanitizer and UndefinedBehaviorSanitizer: objects, commands and
+# unit drivers in build/asan, the tests pointed at them by SPART_BIN and SPART_UNIT
+ASAN_CFLAGS = -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+  -fno-sanitize-recover=all -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 sanitize asan:
-	rm -rf build/asan && mkdir -p build/asan
-	cp -R Makefile lib src tests models man scripts build/asan/
-	cd build/asan && $(MAKE) clean >/dev/null && \
-	  $(MAKE) CFLAGS="-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
-	  -fno-sanitize-recover=all -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror" \
-	  LDFLAGS="-fsanitize=address,undefined" test
+	$(MAKE) BUILD=build/asan BIN=build/asan/bin CFLAGS="$(ASAN_CFLAGS)" \
+	  LDFLAGS="-fsanitize=address,undefined" all unit
+	SPART_BIN="$(CURDIR)/build/asan/bin" SPART_UNIT="$(CURDIR)/build/asan/tests" \
+	  sh scripts/runtests.sh
 
 # a real pipeline on a bundled model
 demo: all
 	sh scripts/demo.sh
 
 # streaming rows/s against a naive filter, memory, two cores, per-call medians (see the script)
-bench: all
+bench: all $(LIB)
 	sh scripts/bench.sh
 
 # the libFuzzer harnesses of fuzz/ (clang; sh scripts/fuzz-deps.sh), each for FUZZ_SECONDS
@@ -99,27 +114,34 @@ valgrind: all
 	sh scripts/valgrind.sh
 
 # the model JSON of every bundled URDF, beside it (deterministic: a diff means a change)
-models: bin/urdf2robot
-	for f in models/*.urdf; do bin/urdf2robot "$$f" > "$${f%.urdf}.json" || exit 1; done
+models: $(BIN)/urdf2robot
+	for f in models/*.urdf; do $(BIN)/urdf2robot "$$f" > "$${f%.urdf}.json" || exit 1; done
 
 lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
 
 format:
-	clang-format -i lib/*.c lib/*.h src/*.c src/cli/*.c src/cli/*.h tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
+	clang-format -i lib/*.c lib/*.h src/*.c $(wildcard src/cli/*.[ch]) tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
 
-install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(MANPREFIX)/man5
-	cp -f $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+# commands, man pages, and for C programs libspart.a, spart.h and spart.pc (pkg-config)
+install: all $(LIB)
+	mkdir -p $(sort $(dir $(addprefix $(DESTDIR),$(INSTALLED))))
+	cp -f $(TOOLS) $(DESTDIR)$(BINDIR)/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
+	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
+	cp -f lib/spart.h $(DESTDIR)$(INCLUDEDIR)/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	  'Name: spart' 'Description: multibody kinematics and dynamics (SPART)' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart' \
+	  'Libs.private: -lcjson -lm' 'Requires.private: libxml-2.0' \
+	  > $(DESTDIR)$(PKGCONFIGDIR)/spart.pc
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(TOOLS)))
-	rm -f $(addprefix $(DESTDIR)$(MANPREFIX)/man1/,$(notdir $(MAN1)))
-	rm -f $(addprefix $(DESTDIR)$(MANPREFIX)/man5/,$(notdir $(MAN5)))
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
-	rm -rf bin build lib/*.o src/cli/*.o lib/libspart.a $(UNIT)
+	rm -rf build bin
 
-.PHONY: all test check sanitize asan demo bench valgrind fuzz models lint-man format install uninstall clean
+.PHONY: all unit test check sanitize asan demo bench valgrind fuzz models lint-man format install uninstall clean
+.DELETE_ON_ERROR:

@@ -20,7 +20,11 @@ cc=${CC:-cc}
 flags="-std=c11 -O3 -D_POSIX_C_SOURCE=200809L -Ilib"
 $cc $flags -o "$dir/gen" bench/gen.c -lm
 $cc $flags -o "$dir/naive" bench/naive.c
-$cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c lib/libspart.a -lcjson \
+# the library make built (build/libspart.a; the command-line framework too, if it is apart)
+libs=build/libspart.a
+[ -f build/libspart-cli.a ] && libs="-Isrc/cli build/libspart-cli.a $libs"
+# shellcheck disable=SC2086
+$cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c $libs -lcjson \
   $(pkg-config --libs libxml-2.0) -lm
 m=models/kuka_iiwa.urdf
 

@@ -1,5 +1,6 @@
 # helper.bash -- loaded by every tests/*.bats file.
-# The commands under test come from $SPART_BIN (an installed tree), else from the build's bin/.
+# The commands under test come from $SPART_BIN (an installed tree), else from the build's bin/;
+# the C unit drivers (tests/lib.bats) from $SPART_UNIT, else build/tests.
 bats_require_minimum_version 1.5.0
 
 TOP="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bats
-# The C unit drivers in tests/unit and the command-level golden comparison.
+# The C unit drivers of tests/unit (built into build/tests, or $SPART_UNIT) and the command-level
+# golden comparison.
 
 load helper
 
+UNIT="${SPART_UNIT:-$TOP/build/tests}"
+
 @test "libspart matches SPART's own outputs on every reference case to 1e-9" {
-  run "$BATS_TEST_DIRNAME/unit/test_golden" "$MODELS" "$REF"/*.json
+  run "$UNIT/test_golden" "$MODELS" "$REF"/*.json
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "${lines[-1]}" == *" passed, 0 failed" ]]
@@ -18,7 +21,7 @@ load helper
 }
 
 @test "physics identities hold on every bundled model, a forking tree included" {
-  run "$BATS_TEST_DIRNAME/unit/test_dynamics" "$MODELS"/*.urdf
+  run "$UNIT/test_dynamics" "$MODELS"/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"branched_arm.urdf: FD(ID(udot)) = udot"* ]]
@@ -26,7 +29,7 @@ load helper
 }
 
 @test "numbers are read as strtod reads them and written shortest, reading back exactly" {
-  run "$BATS_TEST_DIRNAME/unit/test_num" 1000000
+  run "$UNIT/test_num" 1000000
   echo "$output"
   [ "$status" -eq 0 ]
   [[ "${lines[-1]}" == "4 passed, 0 failed" ]]

@@ -553,15 +553,15 @@ PY
     printf '%s\n' "$BATS_TEST_TMPDIR/e.json"
   }
   e=$(edit 'd["joints"][1]["mimic"]["joint"] = "finger_x"')
-  bad "$e" "urdf2robot: $e: joint 'finger_r': mimics unknown joint 'finger_x'"
+  bad "$e" "urdf2robot: $e:1: joint 'finger_r': mimics unknown joint 'finger_x'"
   e=$(edit 'd["joints"][1]["mimic"]["joint"] = "finger_r"')
-  bad "$e" "urdf2robot: $e: joint 'finger_r': mimics itself"
+  bad "$e" "urdf2robot: $e:1: joint 'finger_r': mimics itself"
   e=$(edit 'd["joints"][1]["mimic"] = "finger_l"')
-  bad "$e" "urdf2robot: $e: joints[1].mimic: expected an object, got a string"
+  bad "$e" "urdf2robot: $e:1: joints[1].mimic: expected an object, got a string"
   e=$(edit 'del d["joints"][1]["mimic"]["joint"]')
-  bad "$e" "urdf2robot: $e: joints[1].mimic.joint: expected a joint name, got nothing"
+  bad "$e" "urdf2robot: $e:1: joints[1].mimic.joint: expected a joint name, got nothing"
   e=$(edit 'd["joints"][1]["mimic"]["multiplier"] = "2"')
-  bad "$e" "urdf2robot: $e: joints[1].mimic.multiplier: expected a finite number, got a string"
+  bad "$e" "urdf2robot: $e:1: joints[1].mimic.multiplier: expected a finite number, got a string"
   # multiplier and offset may be left out, as in URDF
   e=$(edit 'del d["joints"][1]["mimic"]["multiplier"]; del d["joints"][1]["mimic"]["offset"]')
   urdf2robot "$e" | cmp - "$BATS_TEST_TMPDIR/g.json"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bats
+# The build (Makefile): its output goes to build/ and bin/ only, `make install` puts the commands,
+# the man pages and the library for C programs (libspart.a, spart.h, spart.pc), and
+# `make uninstall` takes away exactly that.  Each test builds a copy of the tree (make's own
+# layout, quick flags) in its temporary directory, so the tree under test is never touched.
+
+load helper
+
+# make in DIR, whatever make runs these tests (its jobserver flags would confuse the inner make):
+# mk DIR ARGS...
+mk() {
+  local dir=$1
+  shift
+  env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$dir" -j2 CFLAGS="-std=c11 -O0 -g0" "$@"
+}
+
+setup_file() {
+  # the sources as they are (build output and .git left out), and every file they hold
+  export COPY="$BATS_FILE_TMPDIR/tree"
+  mkdir -p "$COPY"
+  tar -C "$TOP" --exclude=./.git --exclude=./build --exclude=./bin -cf - . | tar -C "$COPY" -xf -
+  (cd "$COPY" && find . -type f | LC_ALL=C sort) > "$BATS_FILE_TMPDIR/sources"
+  if command -v git > /dev/null 2>&1; then
+    git -C "$COPY" init -q && git -C "$COPY" add -A
+  fi
+  { mk "$COPY" all && mk "$COPY" unit; } > "$BATS_FILE_TMPDIR/make.log" 2>&1 || true
+}
+
+# what make install puts under ROOT with PREFIX ROOT/PREFIX-PART, by the tree's own listing:
+# expected PREFIX
+expected() {
+  local f
+  for f in "$TOP"/src/*.c; do echo "$1/bin/$(basename "$f" .c)"; done
+  for f in "$TOP"/man/*.1; do echo "$1/share/man/man1/${f##*/}"; done
+  for f in "$TOP"/man/*.5; do echo "$1/share/man/man5/${f##*/}"; done
+  printf '%s\n' "$1/include/spart.h" "$1/lib/libspart.a" "$1/lib/pkgconfig/spart.pc"
+}
+
+@test "a build writes only into build/ and bin/, never beside a source file" {
+  cat "$BATS_FILE_TMPDIR/make.log"
+  run -0 sh -c 'cd "$COPY" && find . -type f ! -path "./.git/*" ! -path "./build/*" ! -path "./bin/*" | LC_ALL=C sort'
+  diff "$BATS_FILE_TMPDIR/sources" - <<< "$output"
+  [ -x "$COPY/bin/spart-id" ]
+  [ -x "$COPY/bin/dh2robot" ]
+  [ -f "$COPY/build/libspart.a" ]
+  [ -x "$COPY/build/tests/test_num" ]
+  # .gitignore keeps build/ and bin/ out of git, and nothing else of the build is left untracked
+  command -v git > /dev/null 2>&1 || skip "no git"
+  run -0 git -C "$COPY" status --porcelain --ignored --untracked-files=normal
+  echo "$output" | grep -v '^A  ' || true
+  [ "$(echo "$output" | grep -v '^A  ' | LC_ALL=C sort)" = "$(printf '!! bin/\n!! build/')" ]
+}
+
+@test "make uninstall takes away all that make install put, and only that" {
+  local root="$BATS_TEST_TMPDIR/root"
+  run -0 mk "$COPY" install DESTDIR="$root" PREFIX=/opt/spart
+  run -0 sh -c 'cd "$0" && find . -type f | LC_ALL=C sort' "$root"
+  diff <(expected ./opt/spart | LC_ALL=C sort) - <<< "$output"
+  cmp "$COPY/bin/spart-id" "$root/opt/spart/bin/spart-id"
+  cmp "$TOP/lib/spart.h" "$root/opt/spart/include/spart.h"
+  cmp "$COPY/build/libspart.a" "$root/opt/spart/lib/libspart.a"
+  cmp "$TOP/man/spart-model.5" "$root/opt/spart/share/man/man5/spart-model.5"
+  run -0 mk "$COPY" uninstall DESTDIR="$root" PREFIX=/opt/spart
+  run -0 find "$root" -type f
+  [ -z "$output" ]
+}
+
+@test "a C program builds on the installed spart.h and pkg-config spart, and computes as spart-id does" {
+  command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
+  local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
+  run -0 mk "$COPY" install PREFIX="$p"
+  grep -qx "prefix=$p" "$p/lib/pkgconfig/spart.pc"
+  export PKG_CONFIG_PATH="$p/lib/pkgconfig"
+  run -0 pkg-config --modversion spart
+  [ "$output" = "$(sed -n 's/^VERSION *= *//p' "$TOP/Makefile")" ]
+  # the weights' joint forces of a fixed arm at rest, from the library itself
+  cat > "$t/grav.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <spart.h>
+
+int main(int argc, char **argv) {
+  static const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, g[3] = {0, 0, -9.81};
+  spart_err err;
+  spart_model *m = spart_model_load(argv[1], &err);
+  if (m == NULL || argc != 2 + m->nq) {
+    fprintf(stderr, "grav: %s\n", m == NULL ? err.msg : "one qm a joint");
+    return 1;
+  }
+  spart_data *d = spart_data_new(m);
+  double *qm = calloc((size_t)m->nq, sizeof *qm), *zero = calloc(6 + (size_t)m->nq, sizeof *zero);
+  double *tau = calloc(6 + (size_t)m->nq, sizeof *tau);
+  for (int i = 0; i < m->nq; i++) qm[i] = atof(argv[2 + i]);
+  spart_rnea(m, d, R0, qm, zero, zero, NULL, NULL, NULL, g, tau);
+  for (int i = 0; i < 6 + m->nq; i++) printf("%.17g\n", tau[i]);
+  free(qm), free(zero), free(tau);
+  spart_data_free(d);
+  spart_model_free(m);
+  return 0;
+}
+C
+  # shellcheck disable=SC2046
+  run -0 cc -std=c11 $(pkg-config --cflags spart) -o "$t/grav" "$t/grav.c" \
+    $(pkg-config --static --libs spart)
+  local q="0.3 -0.7 1.1 0.4 -1.3 0.9 0.2"
+  # shellcheck disable=SC2086
+  "$t/grav" "$MODELS/kuka_iiwa.urdf" $q > "$t/lib.out"
+  echo "{\"qm\": [${q// /,}]}" | spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base \
+    --gravity 0,0,-9.81 -o csv > "$t/cmd.csv"
+  run -0 python3 - "$t/lib.out" "$t/cmd.csv" <<'PY'
+import csv, sys
+lib = [float(x) for x in open(sys.argv[1]).read().split()]
+row = list(csv.DictReader(open(sys.argv[2])))[0]
+cmd = [float(row["tau0_%d" % i]) for i in range(1, 7)] + \
+      [float(row["taum_%d" % i]) for i in range(1, 8)]
+assert len(lib) == 13, lib
+assert max(abs(x) for x in lib[6:]) > 1, lib  # the arm's weight is felt at its joints
+scale = max(abs(x) for x in cmd)
+for a, b in zip(lib, cmd):
+    assert abs(a - b) <= 1e-12 * scale, (a, b)
+print("ok")
+PY
+}
