@@ -29,7 +29,7 @@ static inline void fuzz_check_err(const spart_err *err) {
   FUZZ_CHECK(err->code == SPART_EDATA || err->code == SPART_ENOMEM || err->code == SPART_EIO,
              "code %d (%s)", err->code, err->msg);
   FUZZ_CHECK(err->msg[0] != '\0', "empty message");
-  FUZZ_CHECK(err->line >= 0, "line %d", err->line);
+  FUZZ_CHECK(err->line >= 0, "line %lld", err->line);
   for (const unsigned char *p = (const unsigned char *)err->msg; *p; p++) {
     FUZZ_CHECK(*p >= 0x20 && *p != 0x7f, "a control character in the message: %s", err->msg);
   }

@@ -13,5 +13,5 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  return fuzz_records(data, size, SPART_FMT_AUTO, 0, 0);
+  return fuzz_records(data, size, CLI_FMT_AUTO, 0, 0);
 }

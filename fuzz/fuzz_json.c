@@ -15,6 +15,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int seq = size > 0 && data[0] == 0x1e;
-  fuzz_records(data, size, SPART_FMT_JSON, seq, 0);
-  return fuzz_records(data, size, SPART_FMT_JSON, seq, 1);
+  fuzz_records(data, size, CLI_FMT_JSON, seq, 0);
+  return fuzz_records(data, size, CLI_FMT_JSON, seq, 1);
 }

@@ -1,5 +1,5 @@
 /* fuzz_records.h -- the body of the state-record harnesses (fuzz_json.c, fuzz_csv.c): records
-   read through the public API (spart_reader_new, spart_read) from a memory stream, with one
+   read through the public API (cli_reader_new, cli_read) from a memory stream, with one
    fixed model, computed and written as a command would, with --keep-going */
 #ifndef SPART_FUZZ_RECORDS_H
 #define SPART_FUZZ_RECORDS_H
@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "fuzz.h"
+#include "records.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,10 +32,10 @@ static void fuzz_records_init(void) {
 
 
 /* every value of a record that was read is finite */
-static void fuzz_check_state(const spart_state *st, const spart_model *m) {
+static void fuzz_check_state(const cli_state *st, const spart_model *m) {
   const double *fixed[5] = {st->R0, st->r0, st->u0, st->u0dot, st->tau0};
   const int nfixed[5] = {9, 3, 6, 6, 6};
-  FUZZ_CHECK(st->line >= 1, "record line %d", st->line);
+  FUZZ_CHECK(st->line >= 1, "record line %lld", st->line);
   for (int f = 0; f < 5; f++) {
     for (int k = 0; k < nfixed[f]; k++) {
       FUZZ_CHECK(isfinite(fixed[f][k]), "field %d[%d] is not finite", f, k);
@@ -53,25 +54,25 @@ static void fuzz_check_state(const spart_state *st, const spart_model *m) {
 
 /* own: the model comes with the first record ("robot"), as without -m; else fuzz_m */
 /* put and write a record as spart-kin does (pos: rJ, rL, r_com) */
-static void fuzz_kin(spart_writer *wr, spart_reader *rd, const spart_model *m, spart_data *d,
-                     const spart_state *st, double *pos) {
+static void fuzz_kin(cli_writer *wr, cli_reader *rd, const spart_model *m, spart_data *d,
+                     const cli_state *st, double *pos) {
   int n = m->nb - 1;
   spart_err err = {0};
   spart_fk(m, d, st->R0, st->r0, st->qm);
   spart_velocity(m, d, st->u0, st->um);
   spart_positions(m, d, pos, pos + 3 * n, pos + 6 * n);
-  spart_put(wr, "qm", st->qm, m->nq, -1, -1);
-  spart_put(wr, "rL", pos + 3 * n, n, 3, -1);
-  spart_put(wr, "r_com", pos + 6 * n, 3, -1, -1);
-  if (spart_emit(wr, rd, &err) != 0) {
+  cli_put(wr, "qm", st->qm, m->nq, -1, -1);
+  cli_put(wr, "rL", pos + 3 * n, n, 3, -1);
+  cli_put(wr, "r_com", pos + 6 * n, 3, -1, -1);
+  if (cli_emit(wr, rd, &err) != 0) {
     fuzz_check_err(&err);
   }
 }
 
 
 /* two records' inverse dynamics together are each one's alone, bit for bit (NaN for NaN) */
-static void fuzz_pair(const spart_model *m, spart_data *d, const spart_state *a,
-                      const spart_state *b) {
+static void fuzz_pair(const spart_model *m, spart_data *d, const cli_state *a,
+                      const cli_state *b) {
   size_t nv = 6 + (size_t)m->nq;
   double *t = malloc(4 * nv * sizeof(double)), *out[2] = {t, t + nv};
   FUZZ_CHECK(t != NULL, "out of memory");
@@ -94,13 +95,13 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
   spart_model *model = own ? NULL : fuzz_m;
   spart_data *d = own ? NULL : fuzz_d;
   double *pos = NULL; /* rJ, rL, r_com of spart_positions */
-  spart_reader *rd;
-  spart_writer *wr;
+  cli_reader *rd;
+  cli_writer *wr;
   size_t calls = 0;
 
   FUZZ_CHECK(in != NULL, "fmemopen failed");
-  rd = spart_reader_new(in, "<fuzz>", format, seq, 0);
-  wr = spart_writer_new(fuzz_null, format == SPART_FMT_JSON ? SPART_FMT_JSON : SPART_FMT_CSV, seq,
+  rd = cli_reader_new(in, "<fuzz>", format, seq, 0);
+  wr = cli_writer_new(fuzz_null, format == CLI_FMT_JSON ? CLI_FMT_JSON : CLI_FMT_CSV, seq,
                         0);
   FUZZ_CHECK(rd && wr, "out of memory");
 
@@ -109,11 +110,11 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
      was bad, the reader has handed the model out already) */
   spart_model *m = model;
   for (;;) {
-    spart_state *st = NULL;
+    cli_state *st = NULL;
     spart_err err = {0};
-    int r = spart_read(rd, &m, &st, &err);
+    int r = cli_read(rd, &m, &st, &err);
     /* every call consumes input: at most one record per byte, and the end */
-    FUZZ_CHECK(++calls <= size + 2, "%zu calls to spart_read on %zu bytes", calls, size);
+    FUZZ_CHECK(++calls <= size + 2, "%zu calls to cli_read on %zu bytes", calls, size);
     if (r == 0) {
       break;
     }
@@ -124,8 +125,8 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
       }
       break;
     }
-    FUZZ_CHECK(r == 1 && st != NULL && m != NULL, "spart_read returned %d", r);
-    FUZZ_CHECK(model ? m == model : m == spart_reader_model(rd), "the model changed");
+    FUZZ_CHECK(r == 1 && st != NULL && m != NULL, "cli_read returned %d", r);
+    FUZZ_CHECK(model ? m == model : m == cli_reader_model(rd), "the model changed");
     if (!model) {
       /* the model of the first record: a model that was read passes its check */
       spart_err merr = {0};
@@ -137,27 +138,27 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
     fuzz_check_state(st, m);
 
     /* compute and write as spart-kin does; with the next row whole in the block, as
-       spart_run_pairs does: that row read while this one is held, both written in order */
+       cli_next_pair does: that row read while this one is held, both written in order */
     if (!pos) {
       pos = malloc((6 * (size_t)m->nb + 3) * sizeof(double)); /* m stays the same from here */
       FUZZ_CHECK(pos != NULL, "out of memory");
     }
-    if (!spart_reader_ready(rd)) {
+    if (!cli_reader_ready(rd)) {
       fuzz_kin(wr, rd, m, d, st, pos);
       continue;
     }
-    spart_state *a = spart_reader_hold(rd), *b = NULL;
+    cli_state *a = cli_reader_hold(rd), *b = NULL;
     spart_err berr = {0};
-    int rb = spart_read(rd, &m, &b, &berr);
-    FUZZ_CHECK(++calls <= size + 2, "%zu calls to spart_read on %zu bytes", calls, size);
-    FUZZ_CHECK(rb <= 0 || (b != NULL && m == model), "spart_read returned %d", rb);
+    int rb = cli_read(rd, &m, &b, &berr);
+    FUZZ_CHECK(++calls <= size + 2, "%zu calls to cli_read on %zu bytes", calls, size);
+    FUZZ_CHECK(rb <= 0 || (b != NULL && m == model), "cli_read returned %d", rb);
     if (rb == 1) {
       fuzz_check_state(b, m);
       fuzz_pair(m, d, a, b);
     }
-    spart_reader_swap(rd);
+    cli_reader_swap(rd);
     fuzz_kin(wr, rd, m, d, a, pos);
-    spart_reader_swap(rd);
+    cli_reader_swap(rd);
     if (rb == 1) {
       fuzz_kin(wr, rd, m, d, b, pos);
     } else if (rb < 0) {
@@ -171,8 +172,8 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
     spart_data_free(d);
   }
   free(pos);
-  spart_writer_free(wr);
-  spart_reader_free(rd);
+  cli_writer_free(wr);
+  cli_reader_free(rd);
   fclose(in);
   clearerr(fuzz_null);
   return 0;

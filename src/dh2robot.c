@@ -1,5 +1,5 @@
 /* dh2robot -- read a Denavit-Hartenberg description and write the model JSON */
-#include "spart.h"
+#include "cli.h"
 
 static const char about[] =
     "Read a serial arm described by Denavit-Hartenberg parameters, as JSON, and write the\n"
@@ -18,5 +18,17 @@ static const char about[] =
 
 
 int main(int argc, char **argv) {
-  return spart_convert_main("dh2robot", about, argc, argv);
+  cli_convert o;
+  spart_err err = {0};
+  int status = cli_convert_parse(&o, "dh2robot", about, argc, argv);
+  if (status >= 0) {
+    return status;
+  }
+  spart_model *m = spart_model_load(o.in, &err);
+  if (!m) {
+    return cli_convert_fail(&o, &err);
+  }
+  char *text = o.summary ? spart_model_summary(m) : spart_model_json(m);
+  spart_model_free(m);
+  return cli_convert_write(&o, text);
 }

@@ -1,9 +1,9 @@
 /* spart-fd -- forward dynamics: accelerations for given forces */
 #include <string.h>
 
-#include "spart.h"
+#include "cli.h"
 
-static const spart_tool tool = {
+static const cli_tool tool = {
     "spart-fd", "[OPTIONS] [-m MODEL] < STATES",
     "Forward dynamics (SPART FD, by Featherstone's articulated-body algorithm, O(n)).  For\n"
     "each state record, writes the accelerations that the base force tau0, the joint forces\n"
@@ -14,17 +14,17 @@ static const spart_tool tool = {
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
     "      --no-friction    leave out the joints' viscous and Coulomb friction (the model's\n"
     "                       damping and friction; SPART has none); armature stays\n",
-    SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FRICTION,
-    SPART_READS_VEL | SPART_READS(tau0) | SPART_READS(taum) | SPART_READS_WRENCH,
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION,
+    CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH,
     "u0dot,umdot"};
 
 
-/* accelerations of one record */
-static int compute(spart_session *s) {
-  spart_session_kinematics(s);
-  const spart_state *st = s->st;
+/* the accelerations of the current record, put as its outputs; 0, or -1 after reporting */
+static int compute(cli_session *s) {
+  cli_session_kinematics(s);
+  const cli_state *st = s->st;
   const int nq = s->m->nq;
-  double *acc = spart_session_buf(s, 0, 6 + 2 * (size_t)nq), *taum = st->taum;
+  double *acc = cli_session_buf(s, 0, 6 + 2 * (size_t)nq), *taum = st->taum;
   if (!acc) {
     return -1;
   }
@@ -36,17 +36,27 @@ static int compute(spart_session *s) {
   }
   if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, taum, st->wF, s->gravity, acc,
                 acc + 6) != 0) {
-    spart_fail_singular(s);
+    cli_fail_singular(s);
     return -1;
   }
   if (!s->o.fixed_base) {
-    spart_put(s->wr, "u0dot", acc, 6, -1, -1);
+    cli_put(s->wr, "u0dot", acc, 6, -1, -1);
   }
-  spart_put(s->wr, "umdot", acc + 6, s->m->nq, -1, -1);
+  cli_put(s->wr, "umdot", acc + 6, s->m->nq, -1, -1);
   return 0;
 }
 
 
 int main(int argc, char **argv) {
-  return spart_run(&tool, argc, argv, compute);
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  while (cli_next(s)) {
+    if (compute(s) == 0) {
+      cli_write(s);
+    }
+  }
+  return cli_session_close(s);
 }

@@ -1,7 +1,7 @@
 /* spart-gim -- generalized and convective inertia matrices */
-#include "spart.h"
+#include "cli.h"
 
-static const spart_tool tool = {
+static const cli_tool tool = {
     "spart-gim", "[OPTIONS] [-m MODEL] < STATES",
     "Inertia matrices (SPART GIM by composite rigid bodies, CIM).  For each state record,\n"
     "writes the generalized inertia matrix H of u = [u0; um], and with velocities the\n"
@@ -14,60 +14,60 @@ static const spart_tool tool = {
     "      --inverse        also Hinv, the inverse of H\n"
     "      --fixed-base     the base does not move: writes only the joint blocks Hm, Cm (and\n"
     "                       Cu, G, Hinv of the joints)\n",
-    SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_GIM, SPART_READS_VEL,
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_GIM, CLI_READS_VEL,
     "H0,H0m,Hm,H,C0,C0m,Cm0,Cm,C,Cu,G,Hinv"};
 
 
 /* put the blocks of A (H or C) that the base mode writes: all four for a floating base, the
    joints' only for a fixed one (first the 6x6, 6 x nq, nq x 6, nq x nq blocks, then A) */
-static void put_blocks(spart_session *s, const char *const names[5], const double *A, double *blk,
+static void put_blocks(cli_session *s, const char *const names[5], const double *A, double *blk,
                        int with_m0) {
   int nq = s->m->nq, nv = 6 + nq;
   double *A0 = blk, *A0m = A0 + 36, *Am0 = A0m + 6 * nq, *Am = Am0 + 6 * nq;
   spart_split(s->m, A, A0, A0m, Am0, Am);
   if (!s->o.fixed_base) {
-    spart_put(s->wr, names[0], A0, 6, 6, -1);
-    spart_put(s->wr, names[1], A0m, 6, nq, -1);
+    cli_put(s->wr, names[0], A0, 6, 6, -1);
+    cli_put(s->wr, names[1], A0m, 6, nq, -1);
     if (with_m0) {
-      spart_put(s->wr, names[2], Am0, nq, 6, -1);
+      cli_put(s->wr, names[2], Am0, nq, 6, -1);
     }
   }
-  spart_put(s->wr, names[3], Am, nq, nq, -1);
+  cli_put(s->wr, names[3], Am, nq, nq, -1);
   if (!s->o.fixed_base) {
-    spart_put(s->wr, names[4], A, nv, nv, -1);
+    cli_put(s->wr, names[4], A, nv, nv, -1);
   }
 }
 
 
 /* the inertia matrices of one record, and the extras asked for */
-static int compute(spart_session *s) {
+static int compute(cli_session *s) {
   static const char *const hnames[5] = {"H0", "H0m", NULL, "Hm", "H"};
   static const char *const cnames[5] = {"C0", "C0m", "Cm0", "Cm", "C"};
-  const spart_opts *o = &s->o;
-  const spart_state *st = s->st;
+  const cli_opts *o = &s->o;
+  const cli_state *st = s->st;
   size_t nq = (size_t)s->m->nq, nv = 6 + nq, sk = o->fixed_base ? 6 : 0, ns = nv - sk;
-  double *H = spart_session_buf(s, 0, 3 * nv * nv), *C = H ? H + nv * nv : NULL;
+  double *H = cli_session_buf(s, 0, 3 * nv * nv), *C = H ? H + nv * nv : NULL;
   double *Hs = H ? C + nv * nv : NULL; /* the joints' block alone, fixed base */
-  double *blk = spart_session_buf(s, 1, 4 * (36 + 12 * nq + nq * nq) + 2 * nv);
-  double *inv = o->inverse ? spart_session_buf(s, 2, 3 * nv * nv + 2 * nv) : NULL;
+  double *blk = cli_session_buf(s, 1, 4 * (36 + 12 * nq + nq * nq) + 2 * nv);
+  double *inv = o->inverse ? cli_session_buf(s, 2, 3 * nv * nv + 2 * nv) : NULL;
   if (!H || !blk || (o->inverse && !inv)) {
     return -1;
   }
   double *Cu = blk + 2 * (36 + 12 * nq + nq * nq), *G = Cu + nv;
   spart_crba(s->m, s->d, st->R0, st->qm, 0, H);
   put_blocks(s, hnames, H, blk, 0);
-  if (st->has & (1u << SPART_F_u0 | 1u << SPART_F_um)) {
-    spart_session_kinematics(s); /* C works on the poses and twists */
+  if (st->has & (1u << CLI_F_u0 | 1u << CLI_F_um)) {
+    cli_session_kinematics(s); /* C works on the poses and twists */
     spart_cim(s->m, s->d, C);
     put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
   }
   if (o->coriolis) {
     spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, NULL, NULL, NULL, NULL, Cu);
-    spart_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
+    cli_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
   }
   if (o->has_gravity) {
     spart_rnea(s->m, s->d, st->R0, st->qm, NULL, NULL, NULL, NULL, NULL, o->gravity, G);
-    spart_put(s->wr, "G", G + sk, (int)ns, -1, -1);
+    cli_put(s->wr, "G", G + sk, (int)ns, -1, -1);
   }
   if (o->inverse) {
     if (o->fixed_base) {
@@ -78,15 +78,25 @@ static int compute(spart_session *s) {
     spart_dof_scale(s->m, s->d, scale);
     if (spart_gim_inverse(s->m, s->d, o->fixed_base, o->fixed_base ? Hs : H, scale, work, inv) !=
         0) {
-      spart_fail_singular(s);
+      cli_fail_singular(s);
       return -1;
     }
-    spart_put(s->wr, "Hinv", inv, (int)ns, (int)ns, -1);
+    cli_put(s->wr, "Hinv", inv, (int)ns, (int)ns, -1);
   }
   return 0;
 }
 
 
 int main(int argc, char **argv) {
-  return spart_run(&tool, argc, argv, compute);
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  while (cli_next(s)) {
+    if (compute(s) == 0) {
+      cli_write(s);
+    }
+  }
+  return cli_session_close(s);
 }

@@ -1,7 +1,7 @@
 /* spart-id -- inverse dynamics: joint and base forces for given accelerations */
-#include "spart.h"
+#include "cli.h"
 
-static const spart_tool tool = {
+static const cli_tool tool = {
     "spart-id", "[OPTIONS] [-m MODEL] < STATES",
     "Inverse dynamics (SPART ID, by recursive Newton-Euler).  For each state record, writes\n"
     "the base and joint forces that produce the accelerations u0dot, umdot under the external\n"
@@ -14,50 +14,50 @@ static const spart_tool tool = {
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
     "      --no-friction    leave out the joints' viscous and Coulomb friction (the model's\n"
     "                       damping and friction; SPART has none); armature stays\n",
-    SPART_OPT_FIXED | SPART_OPT_GRAVITY | SPART_OPT_FLOATING | SPART_OPT_FRICTION,
-    SPART_READS_VEL | SPART_READS(u0dot) | SPART_READS(umdot) | SPART_READS_WRENCH,
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FLOATING | CLI_OPT_FRICTION,
+    CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH,
     "tau0,taum,u0dot"};
 
 
 /* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */
-static void put(spart_session *s, int k) {
+static void put(cli_session *s, int k) {
   const int nq = s->m->nq;
-  const double *tau = spart_session_buf(s, k, 6 + (size_t)nq);
+  const double *tau = cli_session_buf(s, k, 6 + (size_t)nq);
   if (s->o.floating) {
-    spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
-    spart_put(s->wr, "u0dot", tau, 6, -1, -1);
+    cli_put(s->wr, "taum", tau + 6, nq, -1, -1);
+    cli_put(s->wr, "u0dot", tau, 6, -1, -1);
     return;
   }
-  spart_put(s->wr, "tau0", tau, 6, -1, -1);
-  spart_put(s->wr, "taum", tau + 6, nq, -1, -1);
+  cli_put(s->wr, "tau0", tau, 6, -1, -1);
+  cli_put(s->wr, "taum", tau + 6, nq, -1, -1);
 }
 
 
 /* the record's wrenches, or NULL when it gives none (no work for them) */
-static const double *wrenches(const spart_state *st) {
-  return (st->has & SPART_READS_WRENCH) ? st->wF : NULL;
+static const double *wrenches(const cli_state *st) {
+  return (st->has & CLI_READS_WRENCH) ? st->wF : NULL;
 }
 
 
 /* the drive train's friction, opposing the joint velocities, unless --no-friction */
-static void friction(const spart_session *s, const spart_state *st, double *tau) {
+static void friction(const cli_session *s, const cli_state *st, double *tau) {
   if (!s->o.no_friction) {
     spart_friction(s->m, st->um, 1, tau + 6);
   }
 }
 
 
-/* forces of one record */
-static int compute(spart_session *s) {
-  const spart_state *st = s->st;
-  double *tau = spart_session_buf(s, 0, 6 + (size_t)s->m->nq);
+/* forces of the current record, in buffer 0; 0, or -1 after reporting */
+static int compute(cli_session *s) {
+  const cli_state *st = s->st;
+  double *tau = cli_session_buf(s, 0, 6 + (size_t)s->m->nq);
   if (!tau) {
     return -1;
   }
   if (s->o.floating) {
     if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wrenches(st),
                           s->gravity, tau + 6, tau) != 0) {
-      spart_fail_singular(s);
+      cli_fail_singular(s);
       return -1;
     }
   } else {
@@ -65,19 +65,18 @@ static int compute(spart_session *s) {
                s->gravity, tau);
   }
   friction(s, st, tau);
-  put(s, 0);
   return 0;
 }
 
 
-/* forces of two records together (rows of a trajectory): a and the current one */
-static int both(spart_session *s, const spart_state *a) {
-  const spart_state *st[2] = {a, s->st};
+/* forces of two records together (rows of a trajectory), in buffers 0 and 1; 0, or -1 after
+   reporting */
+static int both(cli_session *s, const cli_state *const st[2]) {
   size_t n = 6 + (size_t)s->m->nq;
-  double *tau[2] = {spart_session_buf(s, 0, n), spart_session_buf(s, 1, n)};
+  double *tau[2] = {cli_session_buf(s, 0, n), cli_session_buf(s, 1, n)};
   spart_rnea_in in[2];
-  if (s->o.floating || !tau[0] || !tau[1]) {
-    return -1; /* each alone */
+  if (!tau[0] || !tau[1]) {
+    return -1;
   }
   for (int k = 0; k < 2; k++) {
     in[k] = (spart_rnea_in){st[k]->R0,    st[k]->qm,    st[k]->u0,       st[k]->um,
@@ -91,6 +90,25 @@ static int both(spart_session *s, const spart_state *a) {
 
 
 int main(int argc, char **argv) {
-  static const spart_pairs pairs = {both, put};
-  return spart_run_pairs(&tool, argc, argv, compute, &pairs);
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  /* two records at once where the input has them at hand (not --floating: Floating_ID has no
+     paired form), each written in its turn */
+  const cli_state *st[2];
+  for (int n; (n = cli_next_pair(s, s->o.floating ? 1 : 2, st)) > 0;) {
+    if (n == 2 && both(s, st) != 0) {
+      continue;
+    }
+    for (int k = 0; k < n && !s->stop; k++) {
+      cli_turn(s, k);
+      if (n == 2 || compute(s) == 0) {
+        put(s, k);
+        cli_write(s);
+      }
+    }
+  }
+  return cli_session_close(s);
 }

@@ -1,7 +1,7 @@
 /* spart-jac -- geometric Jacobian of a point on a link, its derivative, the NOC matrix */
-#include "spart.h"
+#include "cli.h"
 
-static const spart_tool tool = {
+static const cli_tool tool = {
     "spart-jac", "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [OPTIONS] [-m MODEL] < STATES",
     "Jacobians (SPART Jacob, Jacobdot, NOC).  For each state record, writes the geometric\n"
     "Jacobian of a point on a link: its twist [omega; v] (inertial frame) is J0 u0 + Jm um.\n\n"
@@ -13,17 +13,17 @@ static const spart_tool tool = {
     "      --point X,Y,Z    the point in the link frame, from the link CoM (default: the CoM)\n"
     "      --dot            also the time derivatives J0dot, Jmdot\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n",
-    SPART_OPT_LINK, SPART_READS_VEL, "J0,Jm,J0dot,Jmdot,N"};
+    CLI_OPT_LINK, CLI_READS_VEL, "J0,Jm,J0dot,Jmdot,N"};
 
 
 /* the Jacobian of the point, its derivative, the NOC */
-static int compute(spart_session *s) {
-  spart_session_kinematics(s);
-  const spart_opts *o = &s->o;
-  int nq = s->m->nq, n = s->m->nb - 1, i = o->link ? spart_session_link(s) : 0;
+static int compute(cli_session *s) {
+  cli_session_kinematics(s);
+  const cli_opts *o = &s->o;
+  int nq = s->m->nq, n = s->m->nb - 1, i = o->link ? cli_session_link(s) : 0;
   double x[3], *p = o->has_point ? x : NULL;
-  double *J = spart_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq));
-  double *N = o->noc ? spart_session_buf(s, 1, 6 * ((size_t)n + 1) * (6 + (size_t)nq)) : NULL;
+  double *J = cli_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq));
+  double *N = o->noc ? cli_session_buf(s, 1, 6 * ((size_t)n + 1) * (6 + (size_t)nq)) : NULL;
   if (i < 0 || !J || (o->noc && !N)) {
     return -1;
   }
@@ -32,23 +32,33 @@ static int compute(spart_session *s) {
       spart_point(s->d, i, o->point, x);
     }
     spart_jacobian(s->m, s->d, i, p, J, J + 36);
-    spart_put(s->wr, "J0", J, 6, 6, -1);
-    spart_put(s->wr, "Jm", J + 36, 6, nq, -1);
+    cli_put(s->wr, "J0", J, 6, 6, -1);
+    cli_put(s->wr, "Jm", J + 36, 6, nq, -1);
     if (o->dot) {
       double *Jdot = J + 36 + 6 * nq;
       spart_jacobian_dot(s->m, s->d, i, p, Jdot, Jdot + 36);
-      spart_put(s->wr, "J0dot", Jdot, 6, 6, -1);
-      spart_put(s->wr, "Jmdot", Jdot + 36, 6, nq, -1);
+      cli_put(s->wr, "J0dot", Jdot, 6, 6, -1);
+      cli_put(s->wr, "Jmdot", Jdot + 36, 6, nq, -1);
     }
   }
   if (o->noc) {
     spart_noc(s->m, s->d, N);
-    spart_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, -1);
+    cli_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, -1);
   }
   return 0;
 }
 
 
 int main(int argc, char **argv) {
-  return spart_run(&tool, argc, argv, compute);
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  while (cli_next(s)) {
+    if (compute(s) == 0) {
+      cli_write(s);
+    }
+  }
+  return cli_session_close(s);
 }

@@ -1,5 +1,5 @@
 /* urdf2robot -- read a URDF (or a model JSON) and write the model JSON, SPART's robot structure */
-#include "spart.h"
+#include "cli.h"
 
 static const char about[] =
     "Read a URDF robot description (or a model JSON, or a DH description: dh2robot(1)) and\n"
@@ -9,5 +9,17 @@ static const char about[] =
 
 
 int main(int argc, char **argv) {
-  return spart_convert_main("urdf2robot", about, argc, argv);
+  cli_convert o;
+  spart_err err = {0};
+  int status = cli_convert_parse(&o, "urdf2robot", about, argc, argv);
+  if (status >= 0) {
+    return status;
+  }
+  spart_model *m = spart_model_load(o.in, &err);
+  if (!m) {
+    return cli_convert_fail(&o, &err);
+  }
+  char *text = o.summary ? spart_model_summary(m) : spart_model_json(m);
+  spart_model_free(m);
+  return cli_convert_write(&o, text);
 }

@@ -1,5 +1,5 @@
-/* spart_io.c -- records: JSON objects (one a line, pretty-printed, or RFC 7464) and CSV rows in,
- * JSON lines or CSV out.  Memory is O(model + one record). */
+/* records_in.c -- the record reader: JSON objects (one a line, pretty-printed, or RFC 7464) and
+ * CSV rows in, as state records for the commands.  Memory is O(model + one record). */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,29 +9,28 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "spart.h"
+#include "records.h"
 #include "spu.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
-#define SPART_MAX_FIELDS 32         /* output fields in one record */
 
 /* state fields: name, number of rows (0: nq, -1: n links), columns */
 static const struct {
   const char *name;
   int rows, cols;
-} fields[SPART_NFIELD] = {
+} fields[CLI_NFIELD] = {
     {"R0", 3, 3},    {"r0", 1, 3},   {"qm", 0, 1},   {"u0", 1, 6},  {"um", 0, 1},   {"u0dot", 1, 6},
     {"umdot", 0, 1}, {"tau0", 1, 6}, {"taum", 0, 1}, {"wF0", 1, 6}, {"wFm", -1, 6},
 };
 
 /* a CSV column: the state value it fills, or -1 to pass through */
 typedef struct {
-  int field;   /* SPART_F_*, or -1 */
+  int field;   /* CLI_F_*, or -1 */
   int index;   /* position in the field's values */
   double *dst; /* the value in the reader's state */
 } column;
 
-struct spart_reader {
+struct cli_reader {
   FILE *in;
   const char *name;
   int format, seq;
@@ -51,7 +50,7 @@ struct spart_reader {
   int dead;         /* the CSV header was bad: nothing more can be read */
   spart_model *own; /* model that came with the input */
   spart_json js;    /* the scanner of JSON records */
-  spart_state st;
+  cli_state st;
   double *stbuf;
   const spart_model *stm; /* model the state was sized for */
   column *cols;           /* CSV columns */
@@ -61,44 +60,14 @@ struct spart_reader {
   unsigned has;   /* the fields of the CSV columns */
   int *pass;      /* indices of pass-through columns */
   int npass;
-  /* a CSV record held while the next is read (spart_reader_hold): its state, line and cells */
-  spart_state hst;
+  /* a CSV record held while the next is read (cli_reader_hold): its state, line and cells */
+  cli_state hst;
   double *hbuf;
   char *hline;
   size_t hlen, *hcell;
 };
 
-/* an output field: name, values, dims (-1 for none) */
-typedef struct {
-  const char *name;
-  const double *v;
-  int d0, d1, d2;
-  int n; /* values */
-} outfield;
-
-#define SPART_WRITE_AT (1 << 16) /* bytes of whole records written at once */
-
-struct spart_writer {
-  FILE *out;
-  const char *only; /* the fields to write, comma-separated, or NULL for all */
-  int format, seq, unbuffered;
-  int eager; /* write every record at once: --unbuffered, or out is a terminal */
-  int nrec;
-  size_t pend; /* buf[0, pend): whole records not written yet */
-  outfield f[SPART_MAX_FIELDS];
-  int nf;
-  outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
-  char **passname; /* the output names of the reader's pass-through columns */
-  int npassname;
-  int nhead;
-  char *buf; /* the record being written */
-  size_t len, cap;
-};
-
-
-static int fail(spart_err *err, int code, long long line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(spart_err *err, int code, long long line, const char *fmt, ...) {
+int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
@@ -109,9 +78,7 @@ static int fail(spart_err *err, int code, long long line, const char *fmt, ...) 
 }
 
 
-/* text from the input made fit for a one-line message: at most 40 characters, control characters
-   (a 0 byte too) and quotes as \xNN */
-static const char *printable(char out[200], const char *s, size_t n) {
+const char *cli_printable(char out[200], const char *s, size_t n) {
   size_t k = 0;
   for (size_t i = 0; i < n && i < 40; i++) {
     unsigned char ch = (unsigned char)s[i];
@@ -133,7 +100,7 @@ static const char *printable(char out[200], const char *s, size_t n) {
 
 /* size the state for model m; defaults are set by state_reset */
 /* the state's arrays in buf (4 nq + 6 nb doubles) */
-static void state_carve(spart_state *st, double *buf, const spart_model *m) {
+static void state_carve(cli_state *st, double *buf, const spart_model *m) {
   size_t nq = (size_t)m->nq;
   st->qm = buf;
   st->um = st->qm + nq;
@@ -143,7 +110,7 @@ static void state_carve(spart_state *st, double *buf, const spart_model *m) {
 }
 
 
-static int state_init(spart_reader *rd, const spart_model *m) {
+static int state_init(cli_reader *rd, const spart_model *m) {
   size_t n = 4 * (size_t)m->nq + 6 * (size_t)m->nb + 1;
   free(rd->stbuf);
   free(rd->hbuf);
@@ -159,7 +126,7 @@ static int state_init(spart_reader *rd, const spart_model *m) {
 }
 
 
-static void state_reset(spart_state *st, const spart_model *m) {
+static void state_reset(cli_state *st, const spart_model *m) {
   static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   memcpy(st->R0, eye, sizeof(eye));
   memset(st->r0, 0, sizeof(st->r0));
@@ -178,26 +145,26 @@ static int field_rows(const spart_model *m, int k) {
 
 
 /* where field k's values live, and how many there are */
-static double *field_ptr(spart_state *st, const spart_model *m, int k, int *count) {
+static double *field_ptr(cli_state *st, const spart_model *m, int k, int *count) {
   *count = field_rows(m, k) * fields[k].cols;
   switch (k) {
-    case SPART_F_R0: return st->R0;
-    case SPART_F_r0: return st->r0;
-    case SPART_F_qm: return st->qm;
-    case SPART_F_u0: return st->u0;
-    case SPART_F_um: return st->um;
-    case SPART_F_u0dot: return st->u0dot;
-    case SPART_F_umdot: return st->umdot;
-    case SPART_F_tau0: return st->tau0;
-    case SPART_F_taum: return st->taum;
-    case SPART_F_wF0: return st->wF;
+    case CLI_F_R0: return st->R0;
+    case CLI_F_r0: return st->r0;
+    case CLI_F_qm: return st->qm;
+    case CLI_F_u0: return st->u0;
+    case CLI_F_um: return st->um;
+    case CLI_F_u0dot: return st->u0dot;
+    case CLI_F_umdot: return st->umdot;
+    case CLI_F_tau0: return st->tau0;
+    case CLI_F_taum: return st->taum;
+    case CLI_F_wF0: return st->wF;
     default: return st->wF + 6;
   }
 }
 
 
 static int field_find(const char *name, size_t len) {
-  for (int k = 0; k < SPART_NFIELD; k++) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
     if (strlen(fields[k].name) == len && memcmp(fields[k].name, name, len) == 0) {
       return k;
     }
@@ -208,8 +175,8 @@ static int field_find(const char *name, size_t len) {
 
 /* ---- reading lines ---- */
 
-spart_reader *spart_reader_new(void *in, const char *name, int format, int seq, unsigned reads) {
-  spart_reader *rd = calloc(1, sizeof(*rd));
+cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsigned reads) {
+  cli_reader *rd = calloc(1, sizeof(*rd));
   if (rd) {
     rd->in = in;
     rd->fd = fileno(in);
@@ -222,7 +189,7 @@ spart_reader *spart_reader_new(void *in, const char *name, int format, int seq, 
 }
 
 
-void spart_reader_free(spart_reader *rd) {
+void cli_reader_free(cli_reader *rd) {
   if (!rd) {
     return;
   }
@@ -244,7 +211,7 @@ void spart_reader_free(spart_reader *rd) {
 }
 
 
-const spart_model *spart_reader_model(const spart_reader *rd) {
+const spart_model *cli_reader_model(const cli_reader *rd) {
   return rd->own;
 }
 
@@ -252,7 +219,7 @@ const spart_model *spart_reader_model(const spart_reader *rd) {
 /* up to n bytes of input into p: from the file descriptor when the stream has one (a read
    returns what has come, so that records stream), else through stdio; the count, 0 at the end,
    or -1 */
-static long fill(spart_reader *rd, char *p, size_t n) {
+static long fill(cli_reader *rd, char *p, size_t n) {
   if (rd->fd >= 0) {
     ssize_t r;
     do {
@@ -268,7 +235,7 @@ static long fill(spart_reader *rd, char *p, size_t n) {
 /* read the next line: rd->line points to it in the input block, without its end of line and
    with a 0 after it; 1, 0 at the end, or -1.  Past SPART_MAX_RECORD the rest of the line is read
    and dropped. */
-static int next_line(spart_reader *rd, spart_err *err) {
+static int next_line(cli_reader *rd, spart_err *err) {
   const size_t most = (size_t)SPART_MAX_RECORD - 2; /* bytes in a line, without its \n */
   char *nl = NULL;
   size_t n;
@@ -299,7 +266,7 @@ static int next_line(spart_reader *rd, spart_err *err) {
       size_t c = rd->bcap ? 2 * rd->bcap : 1 << 17;
       char *p = realloc(rd->buf, c);
       if (!p) {
-        return fail(err, SPART_ENOMEM, rd->lineno + 1, "out of memory"), -1;
+        return cli_errf(err, SPART_ENOMEM, rd->lineno + 1, "out of memory"), -1;
       }
       rd->buf = p;
       rd->bcap = c;
@@ -307,7 +274,7 @@ static int next_line(spart_reader *rd, spart_err *err) {
     errno = 0;
     long r = fill(rd, rd->buf + rd->bend, rd->bcap - 1 - rd->bend);
     if (r < 0) {
-      return fail(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
+      return cli_errf(err, SPART_EIO, 0, "read error: %s", strerror(errno)), -1;
     }
     rd->eof = r == 0;
     rd->bend += (size_t)r;
@@ -320,7 +287,7 @@ static int next_line(spart_reader *rd, spart_err *err) {
   rd->bpos += n + (nl != NULL);
   rd->lineno++;
   if (over || n > most) {
-    return fail(err, SPART_EDATA, rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
+    return cli_errf(err, SPART_EDATA, rd->lineno, "line longer than %d bytes", SPART_MAX_RECORD),
            -1;
   }
   while (n > 0 && rd->line[n - 1] == '\r') {
@@ -340,7 +307,7 @@ static int next_line(spart_reader *rd, spart_err *err) {
 
 
 /* give the current line back: the next next_line returns it again */
-static void unread_line(spart_reader *rd) {
+static void unread_line(cli_reader *rd) {
   rd->pending = 1;
   rd->pos = rd->len;
 }
@@ -348,7 +315,7 @@ static void unread_line(spart_reader *rd) {
 
 /* ---- JSON records ---- */
 
-static int grow(char **buf, size_t *cap, size_t need) {
+int cli_grow(char **buf, size_t *cap, size_t need) {
   if (need <= *cap) {
     return 0;
   }
@@ -371,7 +338,7 @@ static int grow(char **buf, size_t *cap, size_t need) {
    (the only member that holds objects), starts a new record: the one gathered so far was cut
    short.  A pretty-printed record (Python's indent=0 puts each element on its own line) is one
    record. */
-static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
+static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
   int depth = 0, instr = 0, esc = 0;
   int robot = 0;      /* the member at depth 1 is "robot" */
   char last = 0;      /* the last character outside strings that is not blank */
@@ -384,7 +351,7 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
       int r = next_line(rd, err);
       if (r <= 0) {
         if (r == 0 && rd->reclen > 0) {
-          return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+          return cli_errf(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
         }
         return r;
       }
@@ -392,11 +359,11 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
       if (rd->reclen > 0 && rd->len > 0 &&
           ((rd->line[0] == '{' && !inside) || rd->line[0] == 0x1e)) {
         unread_line(rd); /* a new record starts: the one gathered so far is cut short */
-        return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+        return cli_errf(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
       }
       if (rd->reclen > 0) {
-        if (grow(&rd->rec, &rd->reccap, rd->reclen + 2) != 0) {
-          return fail(err, SPART_ENOMEM, rd->lineno, "out of memory"), -1;
+        if (cli_grow(&rd->rec, &rd->reccap, rd->reclen + 2) != 0) {
+          return cli_errf(err, SPART_ENOMEM, rd->lineno, "out of memory"), -1;
         }
         rd->rec[rd->reclen++] = '\n';
       }
@@ -412,8 +379,8 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
       }
       if (depth == 0 && ch != '{') {
         char txt[200];
-        fail(err, SPART_EDATA, rd->lineno, "expected a JSON object, got '%s'",
-             printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
+        cli_errf(err, SPART_EDATA, rd->lineno, "expected a JSON object, got '%s'",
+             cli_printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
         rd->pos = rd->len;
         return -1;
       }
@@ -434,7 +401,7 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
       }
       if (ch == 0x1e) {
         rd->pos--; /* RFC 7464: a record separator ends any record */
-        return fail(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
+        return cli_errf(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
       }
       instr = ch == '"';
       keylen = 0;
@@ -448,10 +415,10 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
     }
     size_t n = rd->pos - from;
     if (rd->reclen + n > SPART_MAX_RECORD) {
-      return fail(err, SPART_EDATA, *start, "record longer than %d bytes", SPART_MAX_RECORD), -1;
+      return cli_errf(err, SPART_EDATA, *start, "record longer than %d bytes", SPART_MAX_RECORD), -1;
     }
-    if (grow(&rd->rec, &rd->reccap, rd->reclen + n + 1) != 0) {
-      return fail(err, SPART_ENOMEM, *start, "out of memory"), -1;
+    if (cli_grow(&rd->rec, &rd->reccap, rd->reclen + n + 1) != 0) {
+      return cli_errf(err, SPART_ENOMEM, *start, "out of memory"), -1;
     }
     memcpy(rd->rec + rd->reclen, s + from, n);
     rd->reclen += n;
@@ -465,7 +432,7 @@ static int json_gather(spart_reader *rd, long long *start, spart_err *err) {
 
 /* the scanner's fault as the reader's */
 static int json_fault(const spart_json *j, spart_err *err) {
-  return fail(err, j->oom ? SPART_ENOMEM : SPART_EDATA, j->eline, "%s", j->msg);
+  return cli_errf(err, j->oom ? SPART_ENOMEM : SPART_EDATA, j->eline, "%s", j->msg);
 }
 
 
@@ -476,7 +443,7 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
   int n = 0, shape = 0, t = spart_json_next(j); /* shape: 1 flat, 2 rows */
   if (t != SPART_JSON_ARRAY) {
     return t < 0 ? json_fault(j, err)
-                 : fail(err, SPART_EDATA, line, "%s: expected an array of %d numbers", name, count);
+                 : cli_errf(err, SPART_EDATA, line, "%s: expected an array of %d numbers", name, count);
   }
   while ((t = spart_json_next(j)) != SPART_JSON_ARRAY_END) {
     if (t == SPART_JSON_ARRAY && cols > 1 && rows > 0 && shape != 1) {
@@ -488,7 +455,7 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
           return json_fault(j, err);
         }
         if (!isfinite(x)) {
-          return fail(err, SPART_EDATA, line, "%s[%d][%d] is not a finite number", name,
+          return cli_errf(err, SPART_EDATA, line, "%s[%d][%d] is not a finite number", name,
                       (n - nc) / cols + 1, nc + 1);
         }
         if (n < count) {
@@ -497,7 +464,7 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
         n++, nc++;
       }
       if (nc != cols) {
-        return fail(err, SPART_EDATA, line, "%s: row %d has %d values, expected %d", name,
+        return cli_errf(err, SPART_EDATA, line, "%s: row %d has %d values, expected %d", name,
                     (n - nc) / cols + 1, nc, cols);
       }
       continue;
@@ -506,13 +473,13 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
       return json_fault(j, err);
     }
     if (shape == 2 || (shape == 1 && t == SPART_JSON_ARRAY && cols > 1 && rows > 0)) {
-      return fail(err, SPART_EDATA, line,
+      return cli_errf(err, SPART_EDATA, line,
                   "%s mixes rows and numbers: give %d rows of %d numbers, or %d numbers", name,
                   rows, cols, count);
     }
     double x = t == SPART_JSON_NUMBER ? spart_json_number(j) : NAN;
     if (!isfinite(x)) {
-      return fail(err, SPART_EDATA, line, "%s[%d] is not a finite number", name, n + 1);
+      return cli_errf(err, SPART_EDATA, line, "%s[%d] is not a finite number", name, n + 1);
     }
     shape = 1;
     if (n < count) {
@@ -522,17 +489,17 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
   }
   if (n != count) {
     if (shape == 2 || cols > 1) {
-      return fail(err, SPART_EDATA, line, "%s has %d values, model needs %dx%d", name, n, rows,
+      return cli_errf(err, SPART_EDATA, line, "%s has %d values, model needs %dx%d", name, n, rows,
                   cols);
     }
-    return fail(err, SPART_EDATA, line, "%s has %d values, model needs %d", name, n, count);
+    return cli_errf(err, SPART_EDATA, line, "%s has %d values, model needs %d", name, n, count);
   }
   return 0;
 }
 
 
 /* the model of the record's "robot" member: the first record's, when no -m gave one */
-static int json_robot(spart_reader *rd, spart_json *j, long long start, spart_err *err) {
+static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
   int t;
   if (spart_json_next(j) < 0) { /* the record's '{' */
     return json_fault(j, err);
@@ -554,7 +521,7 @@ static int json_robot(spart_reader *rd, spart_json *j, long long start, spart_er
       rd->own = spart_model_parse_at(rd->rec + from, line, &merr);
       rd->rec[j->pos] = keep;
       if (!rd->own) {
-        return fail(err, merr.code == SPART_ENOMEM ? SPART_ENOMEM : SPART_EDATA,
+        return cli_errf(err, merr.code == SPART_ENOMEM ? SPART_ENOMEM : SPART_EDATA,
                     merr.line ? merr.line : start, "robot: %s", merr.msg);
       }
       return 0;
@@ -566,12 +533,12 @@ static int json_robot(spart_reader *rd, spart_json *j, long long start, spart_er
   if (t < 0 || j->tok < 0) {
     return json_fault(j, err);
   }
-  return fail(err, SPART_EDATA, start, "no model: give -m FILE or a \"robot\" key");
+  return cli_errf(err, SPART_EDATA, start, "no model: give -m FILE or a \"robot\" key");
 }
 
 
 /* the state fields of the record in rd->rec */
-static int json_fields(spart_reader *rd, spart_model **m, long long start, spart_err *err) {
+static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_err *err) {
   spart_json *j = &rd->js;
   int t, had_robot = !*m;
   if (!*m) {
@@ -582,7 +549,7 @@ static int json_fields(spart_reader *rd, spart_model **m, long long start, spart
     *m = rd->own;
   }
   if (rd->stm != *m && state_init(rd, *m) != 0) {
-    return fail(err, SPART_ENOMEM, start, "out of memory");
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
   state_reset(&rd->st, *m);
   rd->st.line = start;
@@ -596,7 +563,7 @@ static int json_fields(spart_reader *rd, spart_model **m, long long start, spart
     int k = field_find(j->str, j->strlen), count;
     if (j->strlen == 5 && memcmp(j->str, "robot", 5) == 0) {
       if (!had_robot) {
-        return fail(err, SPART_EDATA, start,
+        return cli_errf(err, SPART_EDATA, start,
                     rd->own ? "robot: only the first record may carry the model"
                             : "robot: the model is given by -m");
       }
@@ -607,7 +574,7 @@ static int json_fields(spart_reader *rd, spart_model **m, long long start, spart
     }
     if (k < 0) {
       char txt[200];
-      return fail(err, SPART_EDATA, start, "unknown key '%s'", printable(txt, j->str, j->strlen));
+      return cli_errf(err, SPART_EDATA, start, "unknown key '%s'", cli_printable(txt, j->str, j->strlen));
     }
     rd->st.has |= 1u << k; /* fields this command does not use are checked all the same */
     double *v = field_ptr(&rd->st, *m, k, &count);
@@ -622,7 +589,7 @@ static int json_fields(spart_reader *rd, spart_model **m, long long start, spart
 }
 
 
-static int json_record(spart_reader *rd, spart_model **m, spart_err *err) {
+static int json_record(cli_reader *rd, spart_model **m, spart_err *err) {
   long long start;
   int r = json_gather(rd, &start, err);
   if (r <= 0) {
@@ -669,7 +636,7 @@ static size_t cell_end(const char *line, size_t len, size_t i, char delim) {
 /* split rd->line into cells, noting the first want; returns the number of cells, or the negative
    of (1 + the number of the cell) that is open at the end of the line (-1 - n) or has text after
    its closing quote: *open tells which */
-static long csv_split(spart_reader *rd, int want, int *open) {
+static long csv_split(cli_reader *rd, int want, int *open) {
   long n = 0;
   size_t i = 0;
   *open = 0;
@@ -694,7 +661,7 @@ static long csv_split(spart_reader *rd, int want, int *open) {
 
 
 /* the next line that is not blank (runs of empty lines are skipped at once); 1, 0, -1 */
-static int csv_line(spart_reader *rd, spart_err *err) {
+static int csv_line(cli_reader *rd, spart_err *err) {
   for (;;) {
     int r = next_line(rd, err);
     if (r <= 0 || rd->len > 0) {
@@ -710,7 +677,7 @@ static int csv_line(spart_reader *rd, spart_err *err) {
 
 /* the record that starts with rd->line, split: while a quoted cell holds a line break, the lines
    after it are joined to it in rd->rec (with \n).  The number of cells, or -1 with err filled. */
-static long csv_cells(spart_reader *rd, int want, spart_err *err) {
+static long csv_cells(cli_reader *rd, int want, spart_err *err) {
   long long line = rd->lineno;
   for (;;) {
     int open;
@@ -722,16 +689,16 @@ static long csv_cells(spart_reader *rd, int want, spart_err *err) {
     if (rd->started && -n - 1 < rd->ncol) {
       char txt[200];
       snprintf(name, sizeof(name), " '%s'",
-               printable(txt, rd->colname[-n - 1], strlen(rd->colname[-n - 1])));
+               cli_printable(txt, rd->colname[-n - 1], strlen(rd->colname[-n - 1])));
     }
     if (!open) {
-      return fail(err, SPART_EDATA, line, "column %ld%s: text after its closing quote", -n, name),
+      return cli_errf(err, SPART_EDATA, line, "column %ld%s: text after its closing quote", -n, name),
              -1;
     }
     /* the record so far into rd->rec, a line break, the next line */
     if (rd->line != rd->rec) {
-      if (grow(&rd->rec, &rd->reccap, rd->len + 1) != 0) {
-        return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+      if (cli_grow(&rd->rec, &rd->reccap, rd->len + 1) != 0) {
+        return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
       }
       memcpy(rd->rec, rd->line, rd->len);
       rd->reclen = rd->len;
@@ -741,13 +708,13 @@ static long csv_cells(spart_reader *rd, int want, spart_err *err) {
       return -1;
     }
     if (r == 0) {
-      return fail(err, SPART_EDATA, line, "column %ld%s: its quote is never closed", -n, name), -1;
+      return cli_errf(err, SPART_EDATA, line, "column %ld%s: its quote is never closed", -n, name), -1;
     }
     if (rd->reclen + 1 + rd->len > SPART_MAX_RECORD) {
-      return fail(err, SPART_EDATA, line, "record longer than %d bytes", SPART_MAX_RECORD), -1;
+      return cli_errf(err, SPART_EDATA, line, "record longer than %d bytes", SPART_MAX_RECORD), -1;
     }
-    if (grow(&rd->rec, &rd->reccap, rd->reclen + rd->len + 2) != 0) {
-      return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+    if (cli_grow(&rd->rec, &rd->reccap, rd->reclen + rd->len + 2) != 0) {
+      return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
     }
     rd->rec[rd->reclen++] = '\n';
     memcpy(rd->rec + rd->reclen, rd->line, rd->len);
@@ -759,8 +726,7 @@ static long csv_cells(spart_reader *rd, int want, spart_err *err) {
 }
 
 
-/* a cell's text without its quotes into out (n + 1 bytes); its length */
-static size_t unquote(char *out, const char *s, size_t n) {
+size_t cli_unquote(char *out, const char *s, size_t n) {
   size_t k = 0;
   if (n >= 2 && s[0] == '"') {
     for (size_t i = 1; i + 1 < n; i++) {
@@ -779,7 +745,7 @@ static size_t unquote(char *out, const char *s, size_t n) {
 /* the state field whose name, in any case, starts h and is followed by digits only (qm1, QM_1's
    'QM' is found by csv_column), or -1 */
 static int field_lookalike(const char *h) {
-  for (int k = 0; k < SPART_NFIELD; k++) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
     size_t n = strlen(fields[k].name);
     if (strncasecmp(h, fields[k].name, n) == 0 && h[n] && strspn(h + n, "0123456789") ==
         strlen(h + n)) {
@@ -821,14 +787,14 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   if (k < 0) {
     /* another case of a field's name, or a field's name run into its index */
     int like = -1;
-    for (int f = 0; f < SPART_NFIELD && like < 0; f++) {
+    for (int f = 0; f < CLI_NFIELD && like < 0; f++) {
       like = strlen(fields[f].name) == base && strncasecmp(h, fields[f].name, base) == 0 ? f : -1;
     }
     like = like >= 0 ? like : field_lookalike(h);
     if (like >= 0) {
-      return fail(err, SPART_EDATA, line,
+      return cli_errf(err, SPART_EDATA, line,
                   "column '%s' is not a state column: state columns are %s_%s (case matters)",
-                  printable(txt, h, len), fields[like].name,
+                  cli_printable(txt, h, len), fields[like].name,
                   fields[like].rows == 3 || fields[like].rows == -1 ? "I_J" : "I");
     }
     return 0; /* a column of the user's own: it passes through */
@@ -839,15 +805,15 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   long i = col_index(&p, two ? rows : (long)rows * cols), j = two ? col_index(&p, cols) : 1;
   if (i == 0 || j == 0 || *p) {
     if (two) {
-      return fail(err, SPART_EDATA, line,
+      return cli_errf(err, SPART_EDATA, line,
                   "column '%s' is not a state column: %s_I_J takes I from 1 to %d and J from 1 "
                   "to %d, without sign or leading zeros",
-                  printable(txt, h, len), fields[k].name, rows, cols);
+                  cli_printable(txt, h, len), fields[k].name, rows, cols);
     }
-    return fail(err, SPART_EDATA, line,
+    return cli_errf(err, SPART_EDATA, line,
                 "column '%s' is not a state column: %s_I takes I from 1 to %d, without sign or "
                 "leading zeros",
-                printable(txt, h, len), fields[k].name, rows * cols);
+                cli_printable(txt, h, len), fields[k].name, rows * cols);
   }
   if (reads & 1u << k) {
     c->field = k;
@@ -884,7 +850,7 @@ static int cmp_name(const void *a, const void *b) {
 static void expected_columns(char *out, size_t n, const spart_model *m, unsigned reads) {
   size_t k = 0;
   out[0] = 0;
-  for (int f = 0; f < SPART_NFIELD && k < n; f++) {
+  for (int f = 0; f < CLI_NFIELD && k < n; f++) {
     int rows = field_rows(m, f), two = fields[f].rows == 3 || fields[f].rows == -1;
     if (!(reads & 1u << f) || rows * fields[f].cols == 0) {
       continue;
@@ -900,12 +866,12 @@ static void expected_columns(char *out, size_t n, const spart_model *m, unsigned
 }
 
 
-static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
+static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   /* a logger's preamble: blank lines and lines that start with '#', before the header only */
   long long hint = 0; /* a comment that names a state column */
   int r;
   while ((r = csv_line(rd, err)) > 0 && rd->line[0] == '#') {
-    for (int k = 0; k < SPART_NFIELD && !hint; k++) {
+    for (int k = 0; k < CLI_NFIELD && !hint; k++) {
       char pat[16];
       snprintf(pat, sizeof(pat), "%s_1", fields[k].name);
       hint = strstr(rd->line, pat) ? rd->lineno : 0;
@@ -916,10 +882,10 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
   }
   long long line = rd->lineno;
   if (rd->line[0] == '{' || rd->line[0] == '[') {
-    return fail(err, SPART_EDATA, line, "expected a CSV header, got JSON (use -i json)"), -1;
+    return cli_errf(err, SPART_EDATA, line, "expected a CSV header, got JSON (use -i json)"), -1;
   }
   if (rd->line[0] == '<') {
-    return fail(err, SPART_EDATA, line,
+    return cli_errf(err, SPART_EDATA, line,
                 "expected a CSV header, got XML (a URDF is a model: give it with -m)"),
            -1;
   }
@@ -929,7 +895,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     return -1;
   }
   if (n > 1000000) {
-    return fail(err, SPART_EDATA, line, "%ld columns: more than 1000000", n), -1;
+    return cli_errf(err, SPART_EDATA, line, "%ld columns: more than 1000000", n), -1;
   }
   rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
   rd->hcell = malloc(2 * (size_t)n * sizeof(size_t));
@@ -939,14 +905,14 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
   char **sorted = malloc((size_t)n * sizeof(char *));
   if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass || !sorted) {
     free(sorted);
-    return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+    return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
   }
   rd->ncol = (int)n;
   int open;
   csv_split(rd, (int)n, &open);
 
   /* name each column (quotes undone, blanks around it dropped) */
-  int seen[SPART_NFIELD] = {0}, bad = 0;
+  int seen[CLI_NFIELD] = {0}, bad = 0;
   for (int j = 0; j < n && !bad; j++) {
     size_t a = rd->cell[2 * j], len = rd->cell[2 * j + 1];
     while (len > 0 && rd->line[a] == ' ') {
@@ -958,12 +924,12 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     rd->colname[j] = malloc(len + 1);
     if (!rd->colname[j]) {
       free(sorted);
-      return fail(err, SPART_ENOMEM, line, "out of memory"), -1;
+      return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
     }
-    len = unquote(rd->colname[j], rd->line + a, len);
+    len = cli_unquote(rd->colname[j], rd->line + a, len);
     sorted[j] = rd->colname[j];
     if (len == 0 || memchr(rd->colname[j], 0, len)) {
-      bad = fail(err, SPART_EDATA, line, "column %d has %s", j + 1,
+      bad = cli_errf(err, SPART_EDATA, line, "column %d has %s", j + 1,
                  len ? "a 0 byte in its name" : "no name");
     } else {
       bad = csv_column(rd->colname[j], m, rd->reads, &rd->cols[j], err, line);
@@ -982,7 +948,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     if (hint) {
       snprintf(also, sizeof(also), " (line %lld, a comment, names some: remove its '#')", hint);
     }
-    bad = fail(err, SPART_EDATA, line, "the header names no state column%s; expected %s%s",
+    bad = cli_errf(err, SPART_EDATA, line, "the header names no state column%s; expected %s%s",
                rd->delim == ',' ? "" : rd->delim == ';' ? " (read as ';'-separated)"
                                                         : " (read as tab-separated)",
                want, also);
@@ -993,8 +959,8 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     for (long j = 1; j < n && !bad; j++) {
       if (strcmp(sorted[j], sorted[j - 1]) == 0) {
         char txt[200];
-        bad = fail(err, SPART_EDATA, line, "column '%s' appears twice",
-                   printable(txt, sorted[j], strlen(sorted[j])));
+        bad = cli_errf(err, SPART_EDATA, line, "column '%s' appears twice",
+                   cli_printable(txt, sorted[j], strlen(sorted[j])));
       }
     }
   }
@@ -1003,10 +969,10 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
     return -1;
   }
   /* every value of a field */
-  for (int k = 0; k < SPART_NFIELD; k++) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
     int count = field_rows(m, k) * fields[k].cols;
     if (seen[k] && seen[k] != count) {
-      return fail(err, SPART_EDATA, line, "%s has %d columns, model needs %d", fields[k].name,
+      return cli_errf(err, SPART_EDATA, line, "%s has %d columns, model needs %d", fields[k].name,
                   seen[k], count),
              -1;
     }
@@ -1025,7 +991,7 @@ static int csv_header(spart_reader *rd, const spart_model *m, spart_err *err) {
 /* the usual row, read in one pass: every cell where the header says, every number read to its
    delimiter; 0 for anything else (then csv_record splits the row and says what is wrong).  Only
    the cells that pass through are noted in rd->cell: the numbers go straight to the state. */
-static int csv_fast(spart_reader *rd) {
+static int csv_fast(cli_reader *rd) {
   const char *line = rd->line, *lim = line + rd->len, *p = line;
   const char delim = rd->delim;
   /* numbers are read ahead 8 bytes at a time up to the end of what the block holds (the 0
@@ -1066,13 +1032,13 @@ static int csv_fast(spart_reader *rd) {
 }
 
 
-static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
+static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
   if (!*m) {
-    return fail(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
+    return cli_errf(err, SPART_EDATA, 1, "CSV input needs a model: give -m FILE");
   }
   if (rd->stm != *m) {
     if (state_init(rd, *m) != 0) {
-      return fail(err, SPART_ENOMEM, 0, "out of memory");
+      return cli_errf(err, SPART_ENOMEM, 0, "out of memory");
     }
     /* once: every row fills the same fields, all their values (csv_header sees to that), and
        leaves the others alone */
@@ -1101,7 +1067,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
     return -SPART_EDATA;
   }
   if (n != rd->ncol) {
-    return fail(err, SPART_EDATA, line, "expected %d fields, got %ld", rd->ncol, n);
+    return cli_errf(err, SPART_EDATA, line, "expected %d fields, got %ld", rd->ncol, n);
   }
   for (int j = 0; j < n; j++) {
     const column *c = &rd->cols[j];
@@ -1111,7 +1077,7 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
     const char *s = rd->line + rd->cell[2 * j], *stop = s + rd->cell[2 * j + 1], *end;
     char num[64];
     if (s < stop && *s == '"' && stop - s < (long)sizeof(num)) { /* a quoted number */
-      size_t k = unquote(num, s, (size_t)(stop - s));
+      size_t k = cli_unquote(num, s, (size_t)(stop - s));
       s = num;
       stop = num + k;
     }
@@ -1122,9 +1088,9 @@ static int csv_record(spart_reader *rd, spart_model **m, spart_err *err) {
     if (end == s || end != stop || !isfinite(x)) {
       char name[200], txt[200];
       s = rd->line + rd->cell[2 * j];
-      return fail(err, SPART_EDATA, line, "column '%s': '%s' is not a finite number",
-                  printable(name, rd->colname[j], strlen(rd->colname[j])),
-                  printable(txt, s, rd->cell[2 * j + 1]));
+      return cli_errf(err, SPART_EDATA, line, "column '%s': '%s' is not a finite number",
+                  cli_printable(name, rd->colname[j], strlen(rd->colname[j])),
+                  cli_printable(txt, s, rd->cell[2 * j + 1]));
     }
     *c->dst = x;
     rd->st.has |= 1u << c->field;
@@ -1145,22 +1111,22 @@ static int check_rotation(const double R[9], long long line, spart_err *err) {
   double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) +
                R[2] * (R[3] * R[7] - R[4] * R[6]);
   if (worst > 1e-5) {
-    return fail(err, SPART_EDATA, line, "R0 is not a rotation: R0 R0' differs from 1 by %.3g",
+    return cli_errf(err, SPART_EDATA, line, "R0 is not a rotation: R0 R0' differs from 1 by %.3g",
                 worst);
   }
   if (det < 0) {
-    return fail(err, SPART_EDATA, line, "R0 is a reflection (determinant -1), not a rotation");
+    return cli_errf(err, SPART_EDATA, line, "R0 is a reflection (determinant -1), not a rotation");
   }
   return 0;
 }
 
 
-int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *err) {
+int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
   if (rd->dead) {
     return 0;
   }
   /* the format, from the first line that is not blank: JSON if it starts with {, [ or RS */
-  while (rd->format == SPART_FMT_AUTO) {
+  while (rd->format == CLI_FMT_AUTO) {
     int r = next_line(rd, err);
     if (r <= 0) {
       return r;
@@ -1168,12 +1134,12 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
     size_t k = strspn(rd->line, " \t");
     if (k < rd->len) {
       char ch = rd->line[k];
-      rd->format = ch == '{' || ch == '[' || ch == 0x1e ? SPART_FMT_JSON : SPART_FMT_CSV;
+      rd->format = ch == '{' || ch == '[' || ch == 0x1e ? CLI_FMT_JSON : CLI_FMT_CSV;
       unread_line(rd); /* the format's reader takes this line again */
     }
   }
-  int r = rd->format == SPART_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
-  if (r > 0 && (rd->st.has & 1u << SPART_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
+  int r = rd->format == CLI_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
+  if (r > 0 && (rd->st.has & 1u << CLI_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
     return -SPART_EDATA;
   }
   if (r > 0) {
@@ -1183,10 +1149,10 @@ int spart_read(spart_reader *rd, spart_model **m, spart_state **st, spart_err *e
 }
 
 
-int spart_reader_ready(const spart_reader *rd) {
+int cli_reader_ready(const cli_reader *rd) {
   /* a CSV row after the header, whole in the block: reading it moves nothing in the block nor
      rd->rec, where the current row may be */
-  if (rd->format != SPART_FMT_CSV || !rd->started || rd->pending || rd->dead ||
+  if (rd->format != CLI_FMT_CSV || !rd->started || rd->pending || rd->dead ||
       rd->bpos >= rd->bend) {
     return 0;
   }
@@ -1196,7 +1162,7 @@ int spart_reader_ready(const spart_reader *rd) {
 }
 
 
-spart_state *spart_reader_hold(spart_reader *rd) {
+cli_state *cli_reader_hold(cli_reader *rd) {
   /* the values to the held state (its arrays stay its own), the cells swapped: the next row's
      go to the other array */
   double *qm = rd->hst.qm, *um = rd->hst.um, *umdot = rd->hst.umdot, *taum = rd->hst.taum;
@@ -1218,7 +1184,7 @@ spart_state *spart_reader_hold(spart_reader *rd) {
 }
 
 
-void spart_reader_swap(spart_reader *rd) {
+void cli_reader_swap(cli_reader *rd) {
   size_t *c = rd->cell, len = rd->len;
   char *line = rd->line;
   int l = rd->st.line;
@@ -1233,529 +1199,22 @@ void spart_reader_swap(spart_reader *rd) {
 }
 
 
-/* ---- writing ---- */
-
-spart_writer *spart_writer_new(void *out, int format, int seq, int unbuffered) {
-  spart_writer *wr = calloc(1, sizeof(*wr));
-  if (wr) {
-    wr->out = out;
-    wr->format = format == SPART_FMT_CSV ? SPART_FMT_CSV : SPART_FMT_JSON;
-    wr->seq = seq;
-    wr->unbuffered = unbuffered;
-    wr->eager = unbuffered || isatty(fileno(out));
-  }
-  return wr;
+int cli_reader_npass(const cli_reader *rd) {
+  return rd && rd->format == CLI_FMT_CSV ? rd->npass : 0;
 }
 
 
-/* write the records held back; 0, or -1 with err filled */
-static int write_out(spart_writer *wr, spart_err *err) {
-  size_t n = wr->pend;
-  wr->pend = 0;
-  if ((n > 0 && fwrite(wr->buf, 1, n, wr->out) != n) || (wr->unbuffered && fflush(wr->out) != 0)) {
-    return fail(err, errno == EPIPE ? SPART_EPIPE : SPART_EIO, 0, "write error: %s",
-                strerror(errno));
-  }
-  return 0;
+const char *cli_reader_pass_name(const cli_reader *rd, int p) {
+  return rd->colname[rd->pass[p]];
 }
 
 
-int spart_flush(spart_writer *wr, spart_err *err) {
-  return write_out(wr, err);
+const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n) {
+  *n = rd->cell[2 * rd->pass[p] + 1];
+  return rd->line + rd->cell[2 * rd->pass[p]];
 }
 
 
-void spart_writer_free(spart_writer *wr) {
-  if (wr) {
-    if (wr->pend > 0) {
-      spart_err err = {0};
-      write_out(wr, &err); /* a failure stays in the stream's error flag */
-    }
-    for (int p = 0; p < wr->npassname; p++) {
-      free(wr->passname[p]);
-    }
-    free(wr->passname);
-    free(wr->buf);
-    free(wr);
-  }
-}
-
-
-void spart_writer_only(spart_writer *wr, const char *names) {
-  wr->only = names;
-}
-
-
-int spart_listed(const char *list, const char *name, size_t n) {
-  for (const char *p = list;; p++) {
-    size_t k = strcspn(p, ",");
-    if (k == n && memcmp(p, name, n) == 0) {
-      return 1;
-    }
-    p += k;
-    if (*p == 0) {
-      return 0;
-    }
-  }
-}
-
-
-void spart_put(spart_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
-  if (wr->only && !spart_listed(wr->only, name, strlen(name))) {
-    return;
-  }
-  if (wr->nf < SPART_MAX_FIELDS) {
-    wr->f[wr->nf].name = name;
-    wr->f[wr->nf].v = v;
-    wr->f[wr->nf].d0 = d0;
-    wr->f[wr->nf].d1 = d1;
-    wr->f[wr->nf].d2 = d2;
-    wr->f[wr->nf].n = (d0 >= 0 ? d0 : 1) * (d0 >= 0 && d1 >= 0 ? d1 : 1) *
-                      (d0 >= 0 && d1 >= 0 && d2 >= 0 ? d2 : 1);
-    wr->nf++;
-  }
-}
-
-
-void spart_discard(spart_writer *wr) {
-  wr->nf = 0;
-}
-
-
-/* append text to the record buffer; -1 when out of memory */
-static int add(spart_writer *wr, const char *s, size_t n) {
-  if (grow(&wr->buf, &wr->cap, wr->len + n + 1) != 0) {
-    return -1;
-  }
-  memcpy(wr->buf + wr->len, s, n);
-  wr->len += n;
-  return 0;
-}
-
-
-static int addstr(spart_writer *wr, const char *s) {
-  return add(wr, s, strlen(s));
-}
-
-
-/* a JSON array of n0 x n1 x n2 values (0 dims dropped) */
-static int add_array(spart_writer *wr, const double *v, int nd, const int *dims) {
-  if (nd == 0) {
-    char num[40];
-    return add(wr, num, (size_t)spu_dtoa(num, *v));
-  }
-  int stride = 1;
-  for (int k = 1; k < nd; k++) {
-    stride *= dims[k];
-  }
-  int bad = addstr(wr, "[");
-  for (int i = 0; i < dims[0] && !bad; i++) {
-    bad = (i && addstr(wr, ",")) || add_array(wr, v + (size_t)i * stride, nd - 1, dims + 1);
-  }
-  return bad || addstr(wr, "]");
-}
-
-
-/* the dims of output field k, and its number of values */
-static int dims_of(const spart_writer *wr, int k, int *dims, int *nd) {
-  int n = 1;
-  *nd = 0;
-  if (wr->f[k].d0 >= 0) {
-    dims[(*nd)++] = wr->f[k].d0;
-    if (wr->f[k].d1 >= 0) {
-      dims[(*nd)++] = wr->f[k].d1;
-    }
-    if (wr->f[k].d1 >= 0 && wr->f[k].d2 >= 0) {
-      dims[(*nd)++] = wr->f[k].d2;
-    }
-  }
-  for (int j = 0; j < *nd; j++) {
-    n *= dims[j];
-  }
-  return n;
-}
-
-
-/* whether s (n bytes) is a number as JSON writes them */
-static int json_number(const char *s, size_t n) {
-  size_t i = s[0] == '-';
-  size_t d = i;
-  while (i < n && s[i] >= '0' && s[i] <= '9') {
-    i++;
-  }
-  if (i == d || (s[d] == '0' && i > d + 1)) {
-    return 0;
-  }
-  if (i < n && s[i] == '.') {
-    size_t f = ++i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-      i++;
-    }
-    if (i == f) {
-      return 0;
-    }
-  }
-  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-    i += i + 1 < n && (s[i + 1] == '+' || s[i + 1] == '-');
-    size_t e = ++i;
-    while (i < n && s[i] >= '0' && s[i] <= '9') {
-      i++;
-    }
-    if (i == e) {
-      return 0;
-    }
-  }
-  return i == n;
-}
-
-
-/* text as a JSON string: quotes, backslashes and control characters (a 0 byte too) escaped;
-   -1 when out of memory, 1 when the text is not UTF-8 (nothing is added then) */
-static int add_json_string(spart_writer *wr, const char *s, size_t n) {
-  if (grow(&wr->buf, &wr->cap, wr->len + 6 * n + 3) != 0) {
-    return -1;
-  }
-  char *o = wr->buf + wr->len;
-  *o++ = '"';
-  for (size_t i = 0; i < n;) {
-    unsigned char ch = (unsigned char)s[i];
-    size_t k = spart_utf8_len((const unsigned char *)s + i, n - i);
-    if (k == 0) {
-      return 1;
-    }
-    if (ch == '"' || ch == '\\') {
-      *o++ = '\\';
-      *o++ = (char)ch;
-    } else if (ch == '\n' || ch == '\t' || ch == '\r') {
-      *o++ = '\\';
-      *o++ = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
-    } else if (ch < 0x20) {
-      o += snprintf(o, 7, "\\u%04x", ch);
-    } else {
-      memcpy(o, s + i, k);
-      o += k;
-    }
-    i += k;
-  }
-  *o++ = '"';
-  wr->len = (size_t)(o - wr->buf);
-  return 0;
-}
-
-
-/* a CSV cell as a JSON value: a number as it was written, else the text, CSV quotes undone;
-   -1 when out of memory, 1 when the text is not UTF-8 */
-static int add_json_cell(spart_writer *wr, const char *s, size_t n) {
-  if (n > 0 && json_number(s, n)) {
-    return add(wr, s, n);
-  }
-  char *tmp = malloc(n + 1);
-  if (!tmp) {
-    return -1;
-  }
-  int r = add_json_string(wr, tmp, unquote(tmp, s, n));
-  free(tmp);
-  return r;
-}
-
-
-/* text as a CSV cell: quoted when it holds a comma, a quote, a line break or blanks at its ends
-   (RFC 4180), else as it is */
-static int add_csv_text(spart_writer *wr, const char *s, size_t n) {
-  if (n == 0 || (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
-                 !memchr(s, '\r', n) && s[0] != ' ' && s[n - 1] != ' ')) {
-    return add(wr, s, n);
-  }
-  int bad = add(wr, "\"", 1);
-  for (size_t i = 0; i < n && !bad; i++) {
-    bad = add(wr, s + i, 1) || (s[i] == '"' && add(wr, "\"", 1));
-  }
-  return bad || add(wr, "\"", 1);
-}
-
-
-/* the first pass-through text of the record (a column name or a cell) that is not UTF-8, which
-   JSON cannot carry: its column, or -1 */
-static int not_utf8(const spart_reader *rd) {
-  for (int p = 0; p < rd->npass; p++) {
-    int c = rd->pass[p];
-    const char *txt[2] = {rd->colname[c], rd->line + rd->cell[2 * c]};
-    const size_t len[2] = {strlen(rd->colname[c]), rd->cell[2 * c + 1]};
-    for (int t = 0; t < 2; t++) {
-      for (size_t i = 0; i < len[t];) {
-        size_t n = spart_utf8_len((const unsigned char *)txt[t] + i, len[t] - i);
-        if (n == 0) {
-          return c;
-        }
-        i += n;
-      }
-    }
-  }
-  return -1;
-}
-
-
-/* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it),
-   or as a JSON value */
-static int add_pass(spart_writer *wr, const spart_reader *rd, int j, int json) {
-  const char *s = rd->line + rd->cell[2 * j];
-  size_t n = rd->cell[2 * j + 1];
-  return json ? add_json_cell(wr, s, n) : n > 0 && s[0] == '"' ? add(wr, s, n)
-                                                               : add_csv_text(wr, s, n);
-}
-
-
-/* the CSV name of value e of output field k */
-static void col_name(const spart_writer *wr, int k, int e, char col[128]) {
-  int dims[3], nd;
-  dims_of(wr, k, dims, &nd);
-  int len = snprintf(col, 128, "%s", wr->f[k].name), rest = e;
-  for (int j = 0; j < nd; j++) {
-    int stride = 1;
-    for (int i = j + 1; i < nd; i++) {
-      stride *= dims[i];
-    }
-    len += snprintf(col + len, 128 - (size_t)len, "_%d", rest / stride + 1);
-    rest %= stride;
-  }
-}
-
-
-/* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
-   column's (the first p, renamed, and those after p as they came) */
-static int name_taken(const spart_writer *wr, const spart_reader *rd, int p, const char *name) {
-  for (int k = 0; k < wr->nf; k++) {
-    size_t len = strlen(wr->f[k].name);
-    if (strncmp(name, wr->f[k].name, len) == 0 &&
-        (name[len] == 0 || (wr->format == SPART_FMT_CSV && name[len] == '_'))) {
-      for (int e = 0; e < wr->f[k].n && name[len]; e++) {
-        char col[128];
-        col_name(wr, k, e, col);
-        if (strcmp(col, name) == 0) {
-          return 1;
-        }
-      }
-      if (name[len] == 0 && wr->format != SPART_FMT_CSV) {
-        return 1;
-      }
-    }
-  }
-  for (int q = 0; q < rd->npass; q++) {
-    if (q != p && strcmp(name, q < p ? wr->passname[q] : rd->colname[rd->pass[q]]) == 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-
-/* the names the pass-through columns take in the output: their own, or with "in_" before it
-   (as often as it takes) when an output or another column has that name (measured taum_1 beside
-   the computed taum_1 becomes in_taum_1) */
-static int pass_names(spart_writer *wr, const spart_reader *rd) {
-  wr->passname = calloc((size_t)rd->npass, sizeof(char *));
-  if (!wr->passname) {
-    return -1;
-  }
-  wr->npassname = rd->npass;
-  for (int p = 0; p < rd->npass; p++) {
-    const char *name = rd->colname[rd->pass[p]];
-    char *mine = NULL;
-    while (name_taken(wr, rd, p, name)) {
-      size_t len = strlen(name);
-      char *in = malloc(len + 4);
-      if (!in) {
-        free(mine);
-        return -1;
-      }
-      memcpy(in, "in_", 3);
-      memcpy(in + 3, name, len + 1);
-      free(mine);
-      name = mine = in;
-    }
-    wr->passname[p] = mine ? mine : strdup(name);
-    if (!wr->passname[p]) {
-      return -1;
-    }
-  }
-  return 0;
-}
-
-
-/* the CSV header row: pass-through names, then name_i_j_k for every output value */
-static int csv_header_row(spart_writer *wr, const spart_reader *rd) {
-  int bad = 0, first = 1;
-  for (int p = 0; rd && p < rd->npass && !bad; p++, first = 0) {
-    bad = (!first && addstr(wr, ",")) ||
-          add_csv_text(wr, wr->passname[p], strlen(wr->passname[p]));
-  }
-  for (int k = 0; k < wr->nf && !bad; k++) {
-    for (int e = 0; e < wr->f[k].n && !bad; e++, first = 0) {
-      char col[128];
-      col_name(wr, k, e, col);
-      bad = (!first && addstr(wr, ",")) || addstr(wr, col);
-    }
-  }
-  return bad || addstr(wr, "\n");
-}
-
-
-/* the values of the record's fields as CSV cells, after a comma unless first; -1 when out of
-   memory, 1 when a value is not finite (what is written is then of no use) */
-static int add_csv_values(spart_writer *wr, int first) {
-  size_t most = 0;
-  for (int k = 0; k < wr->nf; k++) {
-    most += (size_t)wr->f[k].n;
-  }
-  if (grow(&wr->buf, &wr->cap, wr->len + 32 * most + 32) != 0) {
-    return -1; /* spu_dtoa writes up to 32 bytes; a number and its comma take at most 26 */
-  }
-  char *o = wr->buf + wr->len;
-  double sum = 0; /* x - x is 0 for a finite x, else NaN: the sum stays 0 while all are finite */
-  for (int k = 0; k < wr->nf; k++) {
-    const double *v = wr->f[k].v;
-    int e = 0, n = wr->f[k].n;
-    if (first && n > 0) {
-      sum += v[0] - v[0];
-      o += spu_dtoa(o, v[0]);
-      e = 1;
-      first = 0;
-    }
-    for (; e < n; e++) {
-      sum += v[e] - v[e];
-      *o++ = ',';
-      o += spu_dtoa(o, v[e]);
-    }
-  }
-  wr->len = (size_t)(o - wr->buf);
-  return sum == 0 ? 0 : 1;
-}
-
-
-/* whether the record's fields are those of the CSV header (the first record's) */
-static int same_fields(const spart_writer *wr) {
-  if (wr->nf != wr->nhead) {
-    return 0;
-  }
-  for (int k = 0; k < wr->nf; k++) {
-    if ((wr->f[k].name != wr->head[k].name && strcmp(wr->f[k].name, wr->head[k].name) != 0) ||
-        wr->f[k].d0 != wr->head[k].d0 || wr->f[k].d1 != wr->head[k].d1 ||
-        wr->f[k].d2 != wr->head[k].d2) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-
-/* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
-static int check_finite(spart_writer *wr, const spart_reader *rd, spart_err *err) {
-  for (int k = 0; k < wr->nf; k++) {
-    for (int e = 0; e < wr->f[k].n; e++) {
-      if (!isfinite(wr->f[k].v[e])) {
-        wr->nf = 0;
-        return fail(err, SPART_EDATA, rd ? rd->st.line : 0, "result %s is not finite",
-                    wr->f[k].name);
-      }
-    }
-  }
-  return 0;
-}
-
-
-int spart_emit(spart_writer *wr, const spart_reader *rd, spart_err *err) {
-  int csv = wr->format == SPART_FMT_CSV, bad = 0;
-  const spart_reader *pr = rd && rd->format == SPART_FMT_CSV ? rd : NULL;
-  wr->len = wr->pend; /* after the records held back */
-
-  /* a CSV row after the header with its fields, the usual case: its values are checked as they
-     are written */
-  int row = csv && wr->nhead && same_fields(wr);
-
-  /* no record with a value that is not finite */
-  if (!row && check_finite(wr, rd, err) != 0) {
-    return -SPART_EDATA;
-  }
-
-  /* the pass-through columns' names in the output, from the first record's outputs (every row
-     of a CSV input gives the same) */
-  if (pr && pr->npass && !wr->passname && pass_names(wr, pr) != 0) {
-    wr->nf = 0;
-    return fail(err, SPART_ENOMEM, 0, "out of memory");
-  }
-
-  /* CSV: the header before the first row, the same fields in every row */
-  if (csv && !row) {
-    if (!wr->nhead) {
-      int ncol = pr ? pr->npass : 0;
-      for (int k = 0; k < wr->nf; k++) {
-        ncol += wr->f[k].n;
-      }
-      if (ncol == 0) { /* a row of no cells is a blank line: nothing a reader could tell apart */
-        wr->nf = 0;
-        return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
-                    "no values to write as CSV (no moving joint, or --only names none written): "
-                    "use -o json");
-      }
-      memcpy(wr->head, wr->f, sizeof(wr->head));
-      wr->nhead = wr->nf;
-      bad = csv_header_row(wr, pr);
-    } else {
-      wr->nf = 0;
-      return fail(err, SPART_EDATA, rd ? rd->st.line : 0,
-                  "this record gives other outputs than the CSV header names");
-    }
-  }
-
-  /* JSON carries UTF-8 text only */
-  int bad_text = pr && !csv ? not_utf8(pr) : -1;
-  if (bad_text >= 0) {
-    char txt[200];
-    const char *name = pr->colname[bad_text];
-    wr->nf = 0;
-    wr->len = wr->pend;
-    return fail(err, SPART_EDATA, rd->st.line,
-                "column '%s': text that is not UTF-8, which JSON output cannot carry (use -o csv)",
-                printable(txt, name, strlen(name)));
-  }
-
-  /* the record */
-  if (wr->seq && !csv) {
-    bad = bad || addstr(wr, "\x1e");
-  }
-  bad = bad || (!csv && addstr(wr, "{"));
-  int first = 1;
-  for (int p = 0; pr && p < pr->npass && !bad; p++, first = 0) {
-    bad = !first && addstr(wr, ",");
-    if (!csv && !bad) {
-      const char *name = wr->passname[p];
-      bad = add_json_string(wr, name, strlen(name));
-      bad = bad || addstr(wr, ":");
-    }
-    bad = bad || add_pass(wr, pr, pr->pass[p], !csv); /* UTF-8: not_utf8 saw to that */
-  }
-  if (csv && !bad) {
-    bad = add_csv_values(wr, first);
-    if (bad > 0) {
-      wr->len = wr->pend;
-      return check_finite(wr, rd, err);
-    }
-  }
-  for (int k = 0; k < wr->nf && !bad && !csv; k++, first = 0) {
-    int dims[3], nd;
-    dims_of(wr, k, dims, &nd);
-    bad = (!first && addstr(wr, ",")) || addstr(wr, "\"") || addstr(wr, wr->f[k].name) ||
-          addstr(wr, "\":") || add_array(wr, wr->f[k].v, nd, dims);
-  }
-  bad = bad || (!csv && addstr(wr, "}")) || addstr(wr, "\n");
-  wr->nf = 0;
-  if (bad) {
-    return fail(err, SPART_ENOMEM, 0, "out of memory");
-  }
-
-  /* whole records only are written (no row is ever half written by us), 64 KiB at once unless
-     each must go at once */
-  wr->pend = wr->len;
-  wr->nrec++;
-  return wr->eager || wr->pend >= SPART_WRITE_AT ? write_out(wr, err) : 0;
+long long cli_reader_line(const cli_reader *rd) {
+  return rd->st.line;
 }

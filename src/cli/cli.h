@@ -1,0 +1,266 @@
+/* cli.h -- the commands' side of spart: options, messages, the session, and the records they
+ * read and write (JSON objects or CSV rows in, JSON lines or CSV out).  The library (lib/spart.h)
+ * computes; this talks: argv, stdin, stdout and stderr appear only here and in src/<command>.c. */
+#ifndef SPART_CLI_H
+#define SPART_CLI_H
+
+#include "spart.h"
+
+/* exit codes of every command (SPEC.md fixes 1 and 2) */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_DATA = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
+
+/* ---------------------------------------------------------------------------------------------
+ * records: state vectors in (records_in.c), results out (write.c, one file a format:
+ * write_json.c, write_csv.c)
+ */
+
+/* state fields, in SPEC.md's order; bit (1 << CLI_F_*) of cli_state.has */
+enum {
+  CLI_F_R0,
+  CLI_F_r0,
+  CLI_F_qm,
+  CLI_F_u0,
+  CLI_F_um,
+  CLI_F_u0dot,
+  CLI_F_umdot,
+  CLI_F_tau0,
+  CLI_F_taum,
+  CLI_F_wF0,
+  CLI_F_wFm,
+  CLI_NFIELD
+};
+
+/* input and output formats */
+enum { CLI_FMT_AUTO = 0, CLI_FMT_JSON, CLI_FMT_CSV };
+
+/* one input record; fields the record does not give keep their defaults (SPEC.md) */
+typedef struct cli_state {
+  double R0[9];    /* base orientation, row-major; identity */
+  double r0[3];    /* base CoM position */
+  double u0[6];    /* base velocity [omega (body); rdot] */
+  double u0dot[6]; /* base acceleration */
+  double tau0[6];  /* base generalized force [torque (body); force] */
+  double *qm;      /* (nq) joint displacements */
+  double *um;      /* (nq) joint velocities */
+  double *umdot;   /* (nq) joint accelerations */
+  double *taum;    /* (nq) joint forces */
+  double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
+  unsigned has;    /* bit (1 << CLI_F_*) for each field given */
+  long long line;  /* input line where the record starts */
+} cli_state;
+
+typedef struct cli_reader cli_reader;
+typedef struct cli_writer cli_writer;
+
+/* A reader of records from in (name is used in messages, e.g. "<stdin>"); it reads in its own
+   blocks, from the file descriptor when in has one, so nothing else should read in.  format is
+   CLI_FMT_AUTO (JSON when the first line that is not blank starts with '{', '[' or RS, else
+   CSV), JSON or CSV; seq: RFC 7464; reads: the fields (1 << CLI_F_*) the command uses (0: all),
+   the others being ignored in JSON and passed through in CSV. */
+cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsigned reads);
+void cli_reader_free(cli_reader *rd);
+
+/* Read the next record.  When *m is NULL the record must hold the model as "robot" (JSON), and
+   *m receives it (the reader frees it).  Returns 1 with *st set, 0 at the end, or -SPART_EDATA /
+   -SPART_EIO with err filled (err->line is the record's line).  After -SPART_EDATA the reader
+   has skipped the bad record and may be read again.  *st is the reader's until the next call:
+   read it, do not write it (a CSV reader sets the defaults of the fields its columns do not
+   give once, not at every row). */
+int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
+
+/* The model a reader took from the input (NULL if none). */
+const spart_model *cli_reader_model(const cli_reader *rd);
+
+/* A writer of records to out: format CLI_FMT_JSON (one object a line) or CLI_FMT_CSV
+   (a header row first); seq: RFC 7464 records; unbuffered: flush after each record.  Whole
+   records are written 64 KiB at a time (each at once with unbuffered or on a terminal);
+   cli_writer_free writes what is left, cli_flush writes it and says how that went. */
+cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered);
+void cli_writer_free(cli_writer *wr);
+
+/* Write the records held back.  Returns 0, or -SPART_EIO (-SPART_EPIPE: the reader has gone). */
+int cli_flush(cli_writer *wr, spart_err *err);
+
+/* Whether the n bytes at name are one of the comma-separated names of list. */
+int cli_listed(const char *list, const char *name, size_t n);
+
+/* Write only the fields named in names (comma-separated; the string must outlive the writer),
+   or every field when names is NULL. */
+void cli_writer_only(cli_writer *wr, const char *names);
+
+/* Add a field to the record being built: dims d0 x d1 x d2 (d1, d2 = -1 for fewer; 0 is an
+   empty dimension), values row-major.  v must stay valid until cli_emit.  d0 = -1 writes v as
+   a scalar.  A field cli_writer_only leaves out is dropped. */
+void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
+
+/* Write the record built so far, with the reader's pass-through CSV cells (rd may be NULL).
+   Returns 0, -SPART_EDATA when the fields differ from the CSV header, or -SPART_EIO (for this
+   record or ones held back before it). */
+int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err);
+
+/* Drop the record built so far. */
+void cli_discard(cli_writer *wr);
+
+/* ---------------------------------------------------------------------------------------------
+ * command-line support (options.c, session.c): with the commands, the only code that writes to
+ * stderr
+ */
+
+/* Print "prog: where:line: message" on stderr; where NULL drops "where:line: ", line 0 drops
+   ":line".  A trailing newline is added. */
+void cli_error(const char *prog, const char *where, long long line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Print "prog: message" and "Try 'prog --help'." on stderr; returns CLI_EXIT_USAGE. */
+int cli_usage(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Flush and close stdout; on failure print "prog: write error: strerror" (unless status is
+   already CLI_EXIT_IO, reported) and return CLI_EXIT_IO, else return status unchanged.  A
+   closed pipe (EPIPE) is quiet. */
+int cli_finish(const char *prog, int status);
+
+/* Parse "x,y,z" (exactly n finite numbers separated by commas) into v; 0 or -1. */
+int cli_vec(const char *s, double *v, int n);
+
+/* options shared by the commands; CLI_OPT_* says which a command takes beyond the common ones */
+enum {
+  CLI_OPT_FIXED = 1 << 0,    /* --fixed-base */
+  CLI_OPT_GRAVITY = 1 << 1,  /* --gravity gx,gy,gz */
+  CLI_OPT_FLOATING = 1 << 2, /* --floating */
+  CLI_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
+  CLI_OPT_GIM = 1 << 4,      /* --coriolis, --inverse */
+  CLI_OPT_FRICTION = 1 << 5  /* --no-friction */
+};
+
+/* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
+   options and the state fields it takes */
+#define CLI_READS(f) (1u << CLI_F_##f)
+#define CLI_READS_POSE (CLI_READS(R0) | CLI_READS(r0) | CLI_READS(qm))
+#define CLI_READS_VEL (CLI_READS_POSE | CLI_READS(u0) | CLI_READS(um))
+#define CLI_READS_WRENCH (CLI_READS(wF0) | CLI_READS(wFm))
+typedef struct cli_tool {
+  const char *name;
+  const char *synopsis;
+  const char *help;
+  unsigned opts;
+  unsigned reads;      /* state fields read, 1 << CLI_F_* */
+  const char *outputs; /* the output keys it can write, comma-separated, in its order (--only);
+                          NULL: no --only */
+} cli_tool;
+
+typedef struct cli_opts {
+  const char *model; /* -m FILE, or NULL: the model comes with the record */
+  const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
+  int input, output; /* CLI_FMT_* */
+  int seq, unbuffered, keep_going;
+  int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
+  int has_gravity;
+  double gravity[3];
+  const char *link; /* --link [id:]ID|[name:]NAME */
+  int has_point;
+  double point[3]; /* --point, in the link frame, from the link CoM */
+} cli_opts;
+
+/* a running command: its options, model, data, reader, writer and exit status */
+typedef struct cli_session {
+  const cli_tool *tool;
+  cli_opts o;
+  spart_model *m; /* from -m, else owned by the reader */
+  spart_data *d;
+  cli_reader *rd;
+  cli_writer *wr;
+  cli_state *st;       /* the current record */
+  const double *gravity; /* --gravity, or NULL */
+  int status;            /* exit code so far */
+  int stop;              /* no more records: an error without --keep-going */
+  int m_borrowed;        /* the model belongs to the reader */
+  long nbad;             /* bad records */
+  int link;              /* --link resolved, or -1 */
+  long nrec;             /* records read */
+  int tty;               /* stderr is a terminal: show progress */
+  double t0, tick;       /* start, last progress line (monotonic seconds) */
+  double *buf[4];        /* scratch arrays for outputs, see cli_session_buf */
+  size_t nbuf[4];
+  /* two records at once (cli_next_pair) */
+  int held;         /* the reader holds the first aside */
+  int front;        /* the record the reader shows (line, cells): 0 the held one, 1 its own */
+  cli_state *hst;   /* the held record */
+  cli_state *rst;   /* the reader's */
+  spart_err later;  /* the fault of a second record, reported after the first is written */
+} cli_session;
+
+/* the model converters (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one FILE
+   (default stdin), read by spart_model_load and written as the model JSON or its summary */
+typedef struct cli_convert {
+  const char *prog;
+  const char *in;  /* FILE, "-" for stdin */
+  const char *out; /* -o FILE, or NULL */
+  int summary;     /* -s */
+} cli_convert;
+
+/* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
+   to go on, or an exit code (after --help, --version or a usage error, which it reports). */
+int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
+                      char **argv);
+
+/* Report a model that could not be read (err from spart_model_load); returns the exit code. */
+int cli_convert_fail(const cli_convert *o, const spart_err *err);
+
+/* Write text (malloc'd, freed here; NULL: out of memory) to -o FILE or stdout and close it;
+   returns the exit code. */
+int cli_convert_write(const cli_convert *o, char *text);
+
+/* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
+   usage error, which it reports). */
+int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv);
+
+/* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
+ *status set). */
+cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status);
+
+/* Parse the command line and open the session: NULL when there is nothing more to do, with
+ *status the exit code (after --help, a usage error or a model that cannot be read). */
+cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *status);
+
+/* Kinematics and twists of the current record (spart_fk, spart_velocity), for the algorithms
+   that need them. */
+void cli_session_kinematics(cli_session *s);
+
+/* Read the next record into s->st (making s->m and s->d at the first one when the model comes
+   with the records).  Reports bad records; returns 1, or 0 when there are no more to compute. */
+int cli_next(cli_session *s);
+
+/* The same for up to most (1 or 2) records at once, for the algorithms that compute two records
+   together (spart_rnea_pair): a second when the reader has it whole at hand (the next CSV row,
+   in the input block already), else one.  st[k] is record k, valid until the next call; record
+   0 is the current one (s->st).  A second record that is bad is reported after the first is
+   written, by the next call.  Returns 2, 1, or 0 when there are no more. */
+int cli_next_pair(cli_session *s, int most, const cli_state *st[2]);
+
+/* Make record k (0 or 1) of those cli_next_pair read the current one (s->st): the one cli_write
+   writes, with its pass-through cells, and cli_fail names.  Records are written in order. */
+void cli_turn(cli_session *s, int k);
+
+/* Report a failure of the current record (a singular matrix...), as cli_next does for bad
+   input: the record is skipped, and the run stops unless --keep-going. */
+void cli_fail(cli_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_fail with the one message of a singular inertia (spart_aba, spart_gim_inverse,
+   spart_floating_id), at the body they left in d->warn_body. */
+void cli_fail_singular(cli_session *s);
+
+/* Write the current record's outputs (cli_put on s->wr); reports errors. */
+void cli_write(cli_session *s);
+
+/* Resolve --link on the session's model: id:N, name:NAME, or bare, an id when it reads as one
+   and a name when not (an id and another link's name at once is refused); -1 after reporting. */
+int cli_session_link(cli_session *s);
+
+/* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after
+   reporting when out of memory. */
+double *cli_session_buf(cli_session *s, int slot, size_t n);
+
+/* Print warning totals, free everything, close stdout; returns the exit code. */
+int cli_session_close(cli_session *s);
+
+#endif

@@ -1,0 +1,268 @@
+/* options.c -- the commands' messages, exit statuses and options: one getopt_long table for
+ * every command, --help, and the values of --gravity, --point, --only, -i and -o */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+
+void cli_error(const char *prog, const char *where, long long line, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", prog);
+  if (where && line > 0) {
+    fprintf(stderr, "%s:%lld: ", where, line);
+  } else if (where) {
+    fprintf(stderr, "%s: ", where);
+  }
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+
+int cli_usage(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s: ", prog);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry '%s --help'.\n", prog);
+  return CLI_EXIT_USAGE;
+}
+
+
+int cli_finish(const char *prog, int status) {
+  int bad = fflush(stdout) != 0 || ferror(stdout);
+  int err = errno;
+  if (fclose(stdout) != 0 && !bad) {
+    bad = 1;
+    err = errno;
+  }
+  if (!bad) {
+    return status;
+  }
+  if (err != EPIPE && status != CLI_EXIT_IO) { /* an I/O error is reported once */
+    fprintf(stderr, "%s: write error: %s\n", prog, strerror(err));
+  }
+  return CLI_EXIT_IO;
+}
+
+
+int cli_vec(const char *s, double *v, int n) {
+  const char *p = s;
+  for (int k = 0; k < n; k++) {
+    char *end;
+    errno = 0;
+    v[k] = strtod(p, &end);
+    if (end == p || errno == ERANGE || !isfinite(v[k])) {
+      return -1;
+    }
+    if (k < n - 1 && *end != ',') {
+      return -1;
+    }
+    p = end + (k < n - 1);
+  }
+  return *p == '\0' ? 0 : -1;
+}
+
+
+/* ---- options ---- */
+
+enum {
+  OPT_CSV = 256,
+  OPT_SEQ,
+  OPT_FIXED,
+  OPT_GRAVITY,
+  OPT_FLOATING,
+  OPT_POINT,
+  OPT_DOT,
+  OPT_NOC,
+  OPT_CORIOLIS,
+  OPT_INVERSE,
+  OPT_NO_FRICTION,
+  OPT_ONLY
+};
+
+static const struct {
+  struct option opt;
+  unsigned need; /* CLI_OPT_* the tool must take, 0 for every tool */
+} options[] = {
+    {{"model", required_argument, NULL, 'm'}, 0},
+    {{"input", required_argument, NULL, 'i'}, 0},
+    {{"csv", no_argument, NULL, OPT_CSV}, 0},
+    {{"output", required_argument, NULL, 'o'}, 0},
+    {{"seq", no_argument, NULL, OPT_SEQ}, 0},
+    {{"unbuffered", no_argument, NULL, 'u'}, 0},
+    {{"keep-going", no_argument, NULL, 'k'}, 0},
+    {{"only", required_argument, NULL, OPT_ONLY}, 0},
+    {{"help", no_argument, NULL, 'h'}, 0},
+    {{"version", no_argument, NULL, 'V'}, 0},
+    {{"fixed-base", no_argument, NULL, OPT_FIXED}, CLI_OPT_FIXED},
+    {{"gravity", required_argument, NULL, OPT_GRAVITY}, CLI_OPT_GRAVITY},
+    {{"floating", no_argument, NULL, OPT_FLOATING}, CLI_OPT_FLOATING},
+    {{"link", required_argument, NULL, 'l'}, CLI_OPT_LINK},
+    {{"point", required_argument, NULL, OPT_POINT}, CLI_OPT_LINK},
+    {{"dot", no_argument, NULL, OPT_DOT}, CLI_OPT_LINK},
+    {{"noc", no_argument, NULL, OPT_NOC}, CLI_OPT_LINK},
+    {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, CLI_OPT_GIM},
+    {{"inverse", no_argument, NULL, OPT_INVERSE}, CLI_OPT_GIM},
+    {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, CLI_OPT_FRICTION},
+};
+#define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
+
+
+static void help(const cli_tool *t) {
+  printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
+  printf(
+      "Common options:\n"
+      "  -m, --model FILE     the model: a .urdf, a model JSON (urdf2robot) or a DH\n"
+      "                       description (dh2robot); without it, stdin is one JSON\n"
+      "                       object {\"robot\": MODEL, STATE...}\n"
+      "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
+      "                       blank starts with '{', '[' or RS, else csv)\n"
+      "      --csv            same as --input csv\n"
+      "  -o, --output FORMAT  json (one object a line, the default) or csv\n"
+      "      --seq            JSON records as RFC 7464 text sequences\n"
+      "  -u, --unbuffered     flush the output after every record\n"
+      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n");
+  if (t->outputs) {
+    printf("      --only NAMES     write only the outputs named (comma-separated) of:\n"
+           "                       %s\n",
+           t->outputs);
+  }
+  printf(
+      "  -h, --help           show this help\n"
+      "  -V, --version        show the version\n\n"
+      "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
+      "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  An\n"
+      "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
+      "pass through to the output.\n"
+      "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
+      t->name);
+}
+
+
+/* --only NAMES: every name one of the tool's outputs; 0, or CLI_EXIT_USAGE after the message */
+static int only_arg(const cli_tool *t, const char *s) {
+  for (const char *p = s;; p++) {
+    size_t n = strcspn(p, ",");
+    if (n == 0 || !cli_listed(t->outputs, p, n)) {
+      return cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
+                             t->name, t->outputs);
+    }
+    p += n;
+    if (*p == 0) {
+      return 0;
+    }
+  }
+}
+
+
+static int format_arg(const char *s, int *fmt) {
+  if (strcmp(s, "json") == 0) {
+    *fmt = CLI_FMT_JSON;
+  } else if (strcmp(s, "csv") == 0) {
+    *fmt = CLI_FMT_CSV;
+  } else {
+    return -1;
+  }
+  return 0;
+}
+
+
+int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
+  struct option longopts[NOPTIONS + 1];
+  int n = 0;
+  memset(o, 0, sizeof(*o));
+  o->output = CLI_FMT_JSON;
+  for (int k = 0; k < NOPTIONS; k++) {
+    if ((options[k].need & t->opts) == options[k].need &&
+        (options[k].opt.val != OPT_ONLY || t->outputs)) {
+      longopts[n++] = options[k].opt;
+    }
+  }
+  memset(&longopts[n], 0, sizeof(longopts[n]));
+  const char *shortopts = (t->opts & CLI_OPT_LINK) ? "+m:i:o:ukhVl:" : "+m:i:o:ukhV";
+
+  opterr = 0;
+  optind = 1;
+  for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
+    switch (c) {
+      case 'm':
+        if (strcmp(optarg, "-") == 0) {
+          return cli_usage(t->name, "--model: the states come on stdin; give a file");
+        }
+        o->model = optarg;
+        break;
+      case 'i':
+        if (format_arg(optarg, &o->input) != 0) {
+          return cli_usage(t->name, "--input: expected json or csv, got '%s'", optarg);
+        }
+        break;
+      case OPT_CSV: o->input = CLI_FMT_CSV; break;
+      case 'o':
+        if (format_arg(optarg, &o->output) != 0) {
+          return cli_usage(t->name, "--output: expected json or csv, got '%s'", optarg);
+        }
+        break;
+      case OPT_SEQ: o->seq = 1; break;
+      case 'u': o->unbuffered = 1; break;
+      case 'k': o->keep_going = 1; break;
+      case OPT_ONLY:
+        if (o->only) {
+          return cli_usage(t->name, "--only: give all the names in one list (a,b)");
+        }
+        if (only_arg(t, optarg) != 0) {
+          return CLI_EXIT_USAGE;
+        }
+        o->only = optarg;
+        break;
+      case 'h': help(t); return cli_finish(t->name, CLI_EXIT_OK);
+      case 'V':
+        printf("%s %s\n", t->name, SPART_VERSION);
+        return cli_finish(t->name, CLI_EXIT_OK);
+      case OPT_FIXED: o->fixed_base = 1; break;
+      case OPT_GRAVITY:
+        if (cli_vec(optarg, o->gravity, 3) != 0) {
+          return cli_usage(t->name, "--gravity: expected gx,gy,gz, got '%s'", optarg);
+        }
+        o->has_gravity = 1;
+        break;
+      case OPT_FLOATING: o->floating = 1; break;
+      case 'l': o->link = optarg; break;
+      case OPT_POINT:
+        if (cli_vec(optarg, o->point, 3) != 0) {
+          return cli_usage(t->name, "--point: expected x,y,z, got '%s'", optarg);
+        }
+        o->has_point = 1;
+        break;
+      case OPT_DOT: o->dot = 1; break;
+      case OPT_NOC: o->noc = 1; break;
+      case OPT_CORIOLIS: o->coriolis = 1; break;
+      case OPT_INVERSE: o->inverse = 1; break;
+      case OPT_NO_FRICTION: o->no_friction = 1; break;
+      case ':': return cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
+      default:
+        if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
+          return cli_usage(t->name, "unknown option '-%c'", optopt);
+        }
+        return cli_usage(t->name, "unknown option '%s'", argv[optind - 1]);
+    }
+  }
+  if (optind < argc) {
+    return cli_usage(t->name, "unexpected argument '%s'", argv[optind]);
+  }
+  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc) {
+    return cli_usage(t->name, "--link ID|NAME or --noc is required");
+  }
+  if (o->floating && o->fixed_base) {
+    return cli_usage(t->name, "--floating and --fixed-base may not be combined");
+  }
+  return -1;
+}

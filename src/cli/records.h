@@ -1,0 +1,101 @@
+/* records.h -- inside src/cli: what the record reader (records_in.c), the writer (write.c) and
+ * its formats (write_json.c, write_csv.c) share.  A new output form is one file with one
+ * cli_format, named in write.c's table. */
+#ifndef SPART_RECORDS_H
+#define SPART_RECORDS_H
+
+#include <stdio.h>
+
+#include "cli.h"
+
+#define SPART_MAX_FIELDS 32 /* output fields in one record */
+
+/* an output field: name, values, dims (-1 for none) */
+typedef struct {
+  const char *name;
+  const double *v;
+  int d0, d1, d2;
+  int n; /* values */
+} outfield;
+
+/* an output format: one record of the fields the writer holds (wr->f, wr->nf), with the
+   pass-through cells of pr (the reader's CSV row, or NULL) in front, appended to wr->buf
+   (from wr->len); line is the record's input line, for messages.  Returns 0, or a negative
+   SPART_E* with err filled (wr->nf = 0 then; what was appended is dropped by the caller). */
+typedef struct cli_format {
+  int id; /* CLI_FMT_* */
+  int (*record)(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err);
+  /* whether name is the name of an output in this form (a JSON key, a CSV column) */
+  int (*taken)(const cli_writer *wr, const char *name);
+} cli_format;
+
+extern const cli_format cli_write_json, cli_write_csv;
+
+struct cli_writer {
+  FILE *out;
+  const cli_format *fmt;
+  const char *only; /* the fields to write, comma-separated, or NULL for all */
+  int seq, unbuffered;
+  int eager; /* write every record at once: --unbuffered, or out is a terminal */
+  int nrec;
+  size_t pend; /* buf[0, pend): whole records not written yet */
+  outfield f[SPART_MAX_FIELDS];
+  int nf;
+  outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
+  char **passname; /* the output names of the reader's pass-through columns */
+  int npassname;
+  int nhead;
+  char *buf; /* the record being written */
+  size_t len, cap;
+};
+
+/* shared by the writers (write.c): append n bytes (a string) to the record; -1 when out of
+   memory */
+int cli_add(cli_writer *wr, const char *s, size_t n);
+int cli_addstr(cli_writer *wr, const char *s);
+
+/* the dims of output field k into dims (nd of them); its number of values */
+int cli_dims(const cli_writer *wr, int k, int *dims, int *nd);
+
+/* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
+int cli_check_finite(cli_writer *wr, long long line, spart_err *err);
+
+/* the names the pass-through columns of pr take in the output (wr->passname), made at the first
+   record; 0, or -SPART_ENOMEM with err filled */
+int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err);
+
+/* shared with the reader (records_in.c) */
+
+/* fill err (code, line, message); returns -code */
+int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* text from the input made fit for a one-line message: at most 40 characters, control
+   characters (a 0 byte too) and quotes as \xNN */
+const char *cli_printable(char out[200], const char *s, size_t n);
+
+/* *buf of *cap bytes grown to hold need bytes; 0, or -1 when out of memory */
+int cli_grow(char **buf, size_t *cap, size_t need);
+
+/* a CSV cell's text without its quotes into out (n + 1 bytes); its length */
+size_t cli_unquote(char *out, const char *s, size_t n);
+
+/* the reader's pass-through CSV columns (0 for a JSON reader): their number, the name of
+   column p, the cell of column p in the current row (n bytes, a quoted cell as it came) */
+int cli_reader_npass(const cli_reader *rd);
+const char *cli_reader_pass_name(const cli_reader *rd, int p);
+const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n);
+
+/* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  cli_reader_ready: whether the
+   next row is whole in the input block already, so that reading it keeps the current row's text.
+   cli_reader_hold: keep the current record aside (its state is returned, valid until the next
+   hold) while the next is read.  cli_reader_swap: exchange the held record and the current one
+   for cli_emit (line, cells, line number); swap again before reading on. */
+int cli_reader_ready(const cli_reader *rd);
+cli_state *cli_reader_hold(cli_reader *rd);
+void cli_reader_swap(cli_reader *rd);
+
+/* the input line of the reader's current record */
+long long cli_reader_line(const cli_reader *rd);
+
+#endif

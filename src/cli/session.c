@@ -1,0 +1,355 @@
+/* session.c -- a command's session: its model, data, reader and writer, records read one or two
+ * at a time, bad records reported (skipped with --keep-going), results written */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "records.h"
+
+
+/* seconds on a monotonic clock */
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status) {
+  cli_session *s = calloc(1, sizeof(*s));
+  spart_err err = {0};
+  if (!s) {
+    cli_error(t->name, NULL, 0, "out of memory");
+    *status = CLI_EXIT_IO;
+    return NULL;
+  }
+  s->tool = t;
+  s->o = *o;
+  s->link = -1;
+  s->gravity = s->o.has_gravity ? s->o.gravity : NULL;
+  s->tty = isatty(STDERR_FILENO);
+  s->t0 = s->tick = now();
+  if (o->model) {
+    s->m = spart_model_load(o->model, &err);
+    if (!s->m) {
+      /* a file that cannot be opened names itself in the message */
+      cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
+      /* a model that cannot be read is bad input (SPEC.md); no memory for it is a system error */
+      *status = err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
+      free(s);
+      return NULL;
+    }
+    s->d = spart_data_new(s->m);
+    if (o->link && cli_session_link(s) < 0) {
+      *status = CLI_EXIT_DATA; /* reported by cli_session_link */
+      s->status = CLI_EXIT_DATA;
+      s->nbad = 0;
+      cli_session_close(s);
+      return NULL;
+    }
+  }
+  s->rd = cli_reader_new(stdin, "<stdin>", o->input, o->seq, t->reads);
+  s->wr = cli_writer_new(stdout, o->output, o->seq, o->unbuffered);
+  if (s->wr) {
+    cli_writer_only(s->wr, o->only);
+  }
+  if ((o->model && !s->d) || !s->rd || !s->wr) {
+    cli_error(t->name, NULL, 0, "out of memory");
+    *status = CLI_EXIT_IO;
+    s->status = CLI_EXIT_IO;
+    cli_session_close(s);
+    return NULL;
+  }
+  return s;
+}
+
+
+static void bad_record(cli_session *s, long long line, int code, const char *msg);
+
+
+cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *status) {
+  cli_opts o;
+  *status = cli_parse(&o, t, argc, argv);
+  return *status < 0 ? cli_session_open(t, &o, status) : NULL;
+}
+
+
+void cli_session_kinematics(cli_session *s) {
+  const cli_state *st = s->st;
+  spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
+  spart_velocity(s->m, s->d, st->u0, st->um);
+}
+
+
+/* report a bad record: skip it with --keep-going, else stop */
+static void bad_record(cli_session *s, long long line, int code, const char *msg) {
+  if (s->wr) {
+    cli_discard(s->wr);
+  }
+  if (code == SPART_EPIPE) {
+    s->status = CLI_EXIT_IO; /* the reader has gone: stop quietly */
+    s->stop = 1;
+    return;
+  }
+  if (code == SPART_EIO || code == SPART_ENOMEM) {
+    cli_error(s->tool->name, line > 0 ? "<stdin>" : NULL, line, "%s", msg);
+    s->status = CLI_EXIT_IO;
+    s->stop = 1;
+    return;
+  }
+  cli_error(s->tool->name, s->rd ? "<stdin>" : NULL, line, "%s", msg);
+  if (s->status == CLI_EXIT_OK) {
+    s->status = CLI_EXIT_DATA;
+  }
+  s->nbad++;
+  s->stop = !s->o.keep_going;
+}
+
+
+#define FIXED_MOVES "--fixed-base: u0 and u0dot must be zero"
+
+/* --fixed-base with a record that moves the base: u0 and u0dot are 0 unless the record gives
+   them */
+static int fixed_bad(const cli_session *s, const cli_state *st) {
+  if (!s->o.fixed_base || !(st->has & (CLI_READS(u0) | CLI_READS(u0dot)))) {
+    return 0;
+  }
+  for (int k = 0; k < 6; k++) {
+    if (st->u0[k] != 0 || st->u0dot[k] != 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* on a terminal, a line of progress every half second: records so far and records/s */
+static void progress(cli_session *s, int last) {
+  double t = now();
+  if (!last && t < s->tick + 0.5) {
+    return;
+  }
+  if (s->nrec > 0 || last) {
+    double dt = t - s->t0;
+    fprintf(stderr, "\r%s: %ld records, %.0f records/s%s", s->tool->name, s->nrec,
+            dt > 0 ? (double)s->nrec / dt : 0.0, last ? "\n" : "");
+  }
+  s->tick = t;
+}
+
+
+/* the reader back to its own order after a pair, and the fault of the second record that could
+   not be read with the first, reported now that the first is written */
+static void after_pair(cli_session *s) {
+  if (s->held) {
+    cli_turn(s, 1);
+    s->held = 0;
+  }
+  if (s->later.code != 0) {
+    if (!s->stop) { /* a first record that stopped the run stops it before this one */
+      bad_record(s, s->later.line, s->later.code, s->later.msg);
+    }
+    s->later.code = 0;
+  }
+}
+
+
+int cli_next(cli_session *s) {
+  after_pair(s);
+  cli_discard(s->wr); /* what a record that failed put */
+  if (s->tty && (s->nrec & 1023) == 0 && s->nrec > 0) {
+    progress(s, 0);
+  }
+  while (!s->stop) {
+    spart_err err; /* filled only on failure: not cleared as a whole for every record */
+    err.code = 0;
+  err.line = 0;
+    err.msg[0] = 0;
+    spart_model *m = s->m ? s->m : (spart_model *)cli_reader_model(s->rd);
+    int r = cli_read(s->rd, &m, &s->st, &err);
+    if (r == 0) {
+      return 0;
+    }
+    if (r < 0) {
+      bad_record(s, err.line, err.code, err.msg);
+      continue;
+    }
+    if (!s->d) {
+      s->d = spart_data_new(m);
+      if (!s->d) {
+        bad_record(s, s->st->line, SPART_ENOMEM, "out of memory");
+        return 0;
+      }
+    }
+    if (!s->m) {
+      s->m = m;
+      s->m_borrowed = 1;
+    }
+    if (fixed_bad(s, s->st)) {
+      bad_record(s, s->st->line, SPART_EDATA, FIXED_MOVES);
+      continue;
+    }
+    s->nrec++;
+    return 1;
+  }
+  return 0;
+}
+
+
+int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
+  if (!cli_next(s)) {
+    return 0;
+  }
+  st[0] = s->st;
+  if (most < 2 || s->stop || !cli_reader_ready(s->rd)) {
+    return 1;
+  }
+
+  /* the next CSV row is whole in the input block: read it too, the current one held aside */
+  cli_state *b = NULL;
+  spart_model *m = s->m;
+  spart_err err; /* filled only on failure */
+  err.code = 0;
+  err.line = 0;
+  err.msg[0] = 0;
+  s->rst = s->st; /* the reader's record, which the next row fills */
+  s->hst = cli_reader_hold(s->rd);
+  s->held = 1;
+  s->front = 1;
+  st[0] = s->hst;
+  int r = cli_read(s->rd, &m, &b, &err);
+  if (r == 1 && fixed_bad(s, b)) {
+    r = cli_errf(&err, SPART_EDATA, b->line, FIXED_MOVES);
+  }
+  cli_turn(s, 0);
+  if (r == 1) {
+    s->nrec++;
+    st[1] = b;
+    return 2;
+  }
+  s->later = err; /* reported after the first record, by the next cli_next */
+  return 1;
+}
+
+
+void cli_turn(cli_session *s, int k) {
+  if (!s->held) {
+    return; /* one record: it is the current one */
+  }
+  if (s->front != k) {
+    cli_reader_swap(s->rd); /* the record's line and cells, for its output and messages */
+    s->front = k;
+  }
+  s->st = k == 0 ? s->hst : s->rst;
+}
+
+
+void cli_fail(cli_session *s, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  bad_record(s, s->st ? s->st->line : 0, SPART_EDATA, msg);
+}
+
+
+void cli_fail_singular(cli_session *s) {
+  int i = s->d->warn_body[SPART_WARN_SINGULAR];
+  if (i == 0) {
+    cli_fail(s, "singular inertia at link 0: the base can move without moving any mass");
+  } else {
+    cli_fail(s, "singular inertia at link %d: joint %d can move without moving any mass", i, i);
+  }
+}
+
+
+void cli_write(cli_session *s) {
+  spart_err err; /* filled only on failure */
+  err.code = 0;
+  err.line = 0;
+  err.msg[0] = 0;
+  if (cli_emit(s->wr, s->rd, &err) != 0) {
+    bad_record(s, err.line, err.code, err.msg);
+  }
+}
+
+
+int cli_session_link(cli_session *s) {
+  const char *arg = s->o.link, *v = arg;
+  char *end = NULL;
+  if (s->link >= 0) {
+    return s->link; /* resolved at the first record: the model does not change */
+  }
+  /* id:N and name:NAME say which; a bare argument is an id when it reads as one, a name when
+     it does not, and an error when it is both, of different links */
+  int by_id = strncmp(arg, "id:", 3) == 0, by_name = strncmp(arg, "name:", 5) == 0;
+  v += by_id ? 3 : by_name ? 5 : 0;
+  long id = by_name ? -1 : strtol(v, &end, 10);
+  int is_id = !by_name && end != v && *end == 0, named = by_id ? -1 : spart_model_body(s->m, v);
+  if (by_id && !is_id) {
+    cli_fail(s, "--link %s: not a link id (id:N, N from 0 to %d)", arg, s->m->nb - 1);
+  } else if (is_id && (id < 0 || id >= s->m->nb) && named < 0) {
+    cli_fail(s, "--link %s: model has links 0 to %d", arg, s->m->nb - 1);
+  } else if (is_id && named >= 0 && named != id) {
+    cli_fail(s, "--link %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)",
+               arg, id, named, v, v, v);
+  } else if (is_id && named < 0) {
+    return s->link = (int)id;
+  } else if (named < 0) {
+    cli_fail(s, "--link: no link named '%s'", v);
+  } else {
+    return s->link = named;
+  }
+  s->stop = 1; /* no record can be computed */
+  return -1;
+}
+
+
+double *cli_session_buf(cli_session *s, int slot, size_t n) {
+  if (n > s->nbuf[slot]) {
+    double *p = realloc(s->buf[slot], n * sizeof(double));
+    if (!p) {
+      bad_record(s, s->st ? s->st->line : 0, SPART_ENOMEM, "out of memory");
+      return NULL;
+    }
+    s->buf[slot] = p;
+    s->nbuf[slot] = n;
+  }
+  return s->buf[slot];
+}
+
+
+int cli_session_close(cli_session *s) {
+  if (s->tty && now() > s->t0 + 0.5) {
+    progress(s, 1);
+  }
+  if (s->nbad > 0 && s->o.keep_going) {
+    cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
+  }
+  if (s->wr) {
+    spart_err err; /* the records the writer holds back */
+    err.code = 0;
+  err.line = 0;
+    err.msg[0] = 0;
+    if (cli_flush(s->wr, &err) != 0) {
+      bad_record(s, err.line, err.code, err.msg);
+    }
+  }
+  int status = s->status;
+  const char *name = s->tool->name;
+  cli_reader_free(s->rd);
+  cli_writer_free(s->wr);
+  spart_data_free(s->d);
+  if (!s->m_borrowed) {
+    spart_model_free(s->m);
+  }
+  for (int k = 0; k < 4; k++) {
+    free(s->buf[k]);
+  }
+  free(s);
+  return cli_finish(name, status);
+}

@@ -1,0 +1,224 @@
+/* write.c -- the record writer: the fields a command puts, held and written whole records at a
+ * time, in the output format chosen (write_json.c, write_csv.c). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "records.h"
+
+#define SPART_WRITE_AT (1 << 16) /* bytes of whole records written at once */
+
+
+cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
+  cli_writer *wr = calloc(1, sizeof(*wr));
+  if (wr) {
+    wr->out = out;
+    wr->fmt = format == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
+    wr->seq = seq;
+    wr->unbuffered = unbuffered;
+    wr->eager = unbuffered || isatty(fileno(out));
+  }
+  return wr;
+}
+
+
+/* write the records held back; 0, or -1 with err filled */
+static int write_out(cli_writer *wr, spart_err *err) {
+  size_t n = wr->pend;
+  wr->pend = 0;
+  if ((n > 0 && fwrite(wr->buf, 1, n, wr->out) != n) || (wr->unbuffered && fflush(wr->out) != 0)) {
+    return cli_errf(err, errno == EPIPE ? SPART_EPIPE : SPART_EIO, 0, "write error: %s",
+                    strerror(errno));
+  }
+  return 0;
+}
+
+
+int cli_flush(cli_writer *wr, spart_err *err) {
+  return write_out(wr, err);
+}
+
+
+void cli_writer_free(cli_writer *wr) {
+  if (wr) {
+    if (wr->pend > 0) {
+      spart_err err = {0};
+      write_out(wr, &err); /* a failure stays in the stream's error flag */
+    }
+    for (int p = 0; p < wr->npassname; p++) {
+      free(wr->passname[p]);
+    }
+    free(wr->passname);
+    free(wr->buf);
+    free(wr);
+  }
+}
+
+
+void cli_writer_only(cli_writer *wr, const char *names) {
+  wr->only = names;
+}
+
+
+int cli_listed(const char *list, const char *name, size_t n) {
+  for (const char *p = list;; p++) {
+    size_t k = strcspn(p, ",");
+    if (k == n && memcmp(p, name, n) == 0) {
+      return 1;
+    }
+    p += k;
+    if (*p == 0) {
+      return 0;
+    }
+  }
+}
+
+
+void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, int d2) {
+  if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
+    return;
+  }
+  if (wr->nf < SPART_MAX_FIELDS) {
+    wr->f[wr->nf].name = name;
+    wr->f[wr->nf].v = v;
+    wr->f[wr->nf].d0 = d0;
+    wr->f[wr->nf].d1 = d1;
+    wr->f[wr->nf].d2 = d2;
+    wr->f[wr->nf].n = (d0 >= 0 ? d0 : 1) * (d0 >= 0 && d1 >= 0 ? d1 : 1) *
+                      (d0 >= 0 && d1 >= 0 && d2 >= 0 ? d2 : 1);
+    wr->nf++;
+  }
+}
+
+
+void cli_discard(cli_writer *wr) {
+  wr->nf = 0;
+}
+
+
+int cli_add(cli_writer *wr, const char *s, size_t n) {
+  if (cli_grow(&wr->buf, &wr->cap, wr->len + n + 1) != 0) {
+    return -1;
+  }
+  memcpy(wr->buf + wr->len, s, n);
+  wr->len += n;
+  return 0;
+}
+
+
+int cli_addstr(cli_writer *wr, const char *s) {
+  return cli_add(wr, s, strlen(s));
+}
+
+
+int cli_dims(const cli_writer *wr, int k, int *dims, int *nd) {
+  int n = 1;
+  *nd = 0;
+  if (wr->f[k].d0 >= 0) {
+    dims[(*nd)++] = wr->f[k].d0;
+    if (wr->f[k].d1 >= 0) {
+      dims[(*nd)++] = wr->f[k].d1;
+    }
+    if (wr->f[k].d1 >= 0 && wr->f[k].d2 >= 0) {
+      dims[(*nd)++] = wr->f[k].d2;
+    }
+  }
+  for (int j = 0; j < *nd; j++) {
+    n *= dims[j];
+  }
+  return n;
+}
+
+
+int cli_check_finite(cli_writer *wr, long long line, spart_err *err) {
+  for (int k = 0; k < wr->nf; k++) {
+    for (int e = 0; e < wr->f[k].n; e++) {
+      if (!isfinite(wr->f[k].v[e])) {
+        wr->nf = 0;
+        return cli_errf(err, SPART_EDATA, line, "result %s is not finite", wr->f[k].name);
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
+   column's (the first p, renamed, and those after p as they came) */
+static int name_taken(const cli_writer *wr, const cli_reader *pr, int p, const char *name) {
+  if (wr->fmt->taken(wr, name)) {
+    return 1;
+  }
+  for (int q = 0; q < cli_reader_npass(pr); q++) {
+    if (q != p && strcmp(name, q < p ? wr->passname[q] : cli_reader_pass_name(pr, q)) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* the names the pass-through columns take in the output: their own, or with "in_" before it
+   (as often as it takes) when an output or another column has that name (measured taum_1 beside
+   the computed taum_1 becomes in_taum_1) */
+static int pass_names(cli_writer *wr, const cli_reader *pr) {
+  int npass = cli_reader_npass(pr);
+  wr->passname = calloc((size_t)npass, sizeof(char *));
+  if (!wr->passname) {
+    return -1;
+  }
+  wr->npassname = npass;
+  for (int p = 0; p < npass; p++) {
+    const char *name = cli_reader_pass_name(pr, p);
+    char *mine = NULL;
+    while (name_taken(wr, pr, p, name)) {
+      size_t len = strlen(name);
+      char *in = malloc(len + 4);
+      if (!in) {
+        free(mine);
+        return -1;
+      }
+      memcpy(in, "in_", 3);
+      memcpy(in + 3, name, len + 1);
+      free(mine);
+      name = mine = in;
+    }
+    wr->passname[p] = mine ? mine : strdup(name);
+    if (!wr->passname[p]) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err) {
+  /* from the first record's outputs: every row of a CSV input gives the same */
+  if (cli_reader_npass(pr) && !wr->passname && pass_names(wr, pr) != 0) {
+    wr->nf = 0;
+    return cli_errf(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  return 0;
+}
+
+
+int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
+  const cli_reader *pr = cli_reader_npass(rd) ? rd : NULL; /* its pass-through cells */
+  wr->len = wr->pend; /* after the records held back */
+  int r = wr->fmt->record(wr, pr, rd ? cli_reader_line(rd) : 0, err);
+  wr->nf = 0;
+  if (r != 0) {
+    wr->len = wr->pend;
+    return r;
+  }
+
+  /* whole records only are written (no row is ever half written by us), 64 KiB at once unless
+     each must go at once */
+  wr->pend = wr->len;
+  wr->nrec++;
+  return wr->eager || wr->pend >= SPART_WRITE_AT ? write_out(wr, err) : 0;
+}

@@ -1,0 +1,185 @@
+/* write_csv.c -- CSV output: a header row of the pass-through columns and name_i_j_k for every
+ * output value, then one row a record with the same columns. */
+#include <stdio.h>
+#include <string.h>
+
+#include "records.h"
+#include "spu.h"
+
+
+/* text as a CSV cell: quoted when it holds a comma, a quote, a line break or blanks at its ends
+   (RFC 4180), else as it is */
+static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
+  if (n == 0 || (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
+                 !memchr(s, '\r', n) && s[0] != ' ' && s[n - 1] != ' ')) {
+    return cli_add(wr, s, n);
+  }
+  int bad = cli_add(wr, "\"", 1);
+  for (size_t i = 0; i < n && !bad; i++) {
+    bad = cli_add(wr, s + i, 1) || (s[i] == '"' && cli_add(wr, "\"", 1));
+  }
+  return bad || cli_add(wr, "\"", 1);
+}
+
+
+/* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it) */
+static int add_pass(cli_writer *wr, const cli_reader *pr, int p) {
+  size_t n;
+  const char *s = cli_reader_pass_cell(pr, p, &n);
+  return n > 0 && s[0] == '"' ? cli_add(wr, s, n) : add_csv_text(wr, s, n);
+}
+
+
+/* the CSV name of value e of output field k */
+static void col_name(const cli_writer *wr, int k, int e, char col[128]) {
+  int dims[3], nd;
+  cli_dims(wr, k, dims, &nd);
+  int len = snprintf(col, 128, "%s", wr->f[k].name), rest = e;
+  for (int j = 0; j < nd; j++) {
+    int stride = 1;
+    for (int i = j + 1; i < nd; i++) {
+      stride *= dims[i];
+    }
+    len += snprintf(col + len, 128 - (size_t)len, "_%d", rest / stride + 1);
+    rest %= stride;
+  }
+}
+
+
+static int csv_taken(const cli_writer *wr, const char *name) {
+  for (int k = 0; k < wr->nf; k++) {
+    size_t len = strlen(wr->f[k].name);
+    if (strncmp(name, wr->f[k].name, len) == 0 && name[len] == '_') {
+      for (int e = 0; e < wr->f[k].n; e++) {
+        char col[128];
+        col_name(wr, k, e, col);
+        if (strcmp(col, name) == 0) {
+          return 1;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* the CSV header row: pass-through names, then name_i_j_k for every output value */
+static int header_row(cli_writer *wr, const cli_reader *pr) {
+  int bad = 0, first = 1;
+  for (int p = 0; p < cli_reader_npass(pr) && !bad; p++, first = 0) {
+    bad = (!first && cli_addstr(wr, ",")) ||
+          add_csv_text(wr, wr->passname[p], strlen(wr->passname[p]));
+  }
+  for (int k = 0; k < wr->nf && !bad; k++) {
+    for (int e = 0; e < wr->f[k].n && !bad; e++, first = 0) {
+      char col[128];
+      col_name(wr, k, e, col);
+      bad = (!first && cli_addstr(wr, ",")) || cli_addstr(wr, col);
+    }
+  }
+  return bad || cli_addstr(wr, "\n");
+}
+
+
+/* the values of the record's fields as CSV cells, after a comma unless first; -1 when out of
+   memory, 1 when a value is not finite (what is written is then of no use) */
+static int add_values(cli_writer *wr, int first) {
+  size_t most = 0;
+  for (int k = 0; k < wr->nf; k++) {
+    most += (size_t)wr->f[k].n;
+  }
+  if (cli_grow(&wr->buf, &wr->cap, wr->len + 32 * most + 32) != 0) {
+    return -1; /* spu_dtoa writes up to 32 bytes; a number and its comma take at most 26 */
+  }
+  char *o = wr->buf + wr->len;
+  double sum = 0; /* x - x is 0 for a finite x, else NaN: the sum stays 0 while all are finite */
+  for (int k = 0; k < wr->nf; k++) {
+    const double *v = wr->f[k].v;
+    int e = 0, n = wr->f[k].n;
+    if (first && n > 0) {
+      sum += v[0] - v[0];
+      o += spu_dtoa(o, v[0]);
+      e = 1;
+      first = 0;
+    }
+    for (; e < n; e++) {
+      sum += v[e] - v[e];
+      *o++ = ',';
+      o += spu_dtoa(o, v[e]);
+    }
+  }
+  wr->len = (size_t)(o - wr->buf);
+  return sum == 0 ? 0 : 1;
+}
+
+
+/* whether the record's fields are those of the CSV header (the first record's) */
+static int same_fields(const cli_writer *wr) {
+  if (wr->nf != wr->nhead) {
+    return 0;
+  }
+  for (int k = 0; k < wr->nf; k++) {
+    if ((wr->f[k].name != wr->head[k].name && strcmp(wr->f[k].name, wr->head[k].name) != 0) ||
+        wr->f[k].d0 != wr->head[k].d0 || wr->f[k].d1 != wr->head[k].d1 ||
+        wr->f[k].d2 != wr->head[k].d2) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* the header before the first row: the first record's fields, which every row must have */
+static int header(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err) {
+  if (wr->nhead) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "this record gives other outputs than the CSV header names");
+  }
+  int ncol = cli_reader_npass(pr);
+  for (int k = 0; k < wr->nf; k++) {
+    ncol += wr->f[k].n;
+  }
+  if (ncol == 0) { /* a row of no cells is a blank line: nothing a reader could tell apart */
+    return cli_errf(err, SPART_EDATA, line,
+                    "no values to write as CSV (no moving joint, or --only names none written): "
+                    "use -o json");
+  }
+  memcpy(wr->head, wr->f, sizeof(wr->head));
+  wr->nhead = wr->nf;
+  return header_row(wr, pr) ? cli_errf(err, SPART_ENOMEM, 0, "out of memory") : 0;
+}
+
+
+static int csv_record(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err) {
+  /* a row after the header with its fields, the usual case: its values are checked as they are
+     written */
+  int row = wr->nhead && same_fields(wr), r;
+  if (!row && cli_check_finite(wr, line, err) != 0) {
+    return -SPART_EDATA;
+  }
+  if (cli_pass_names(wr, pr, err) != 0) {
+    return -SPART_ENOMEM;
+  }
+  if (!row && (r = header(wr, pr, line, err)) != 0) {
+    return r;
+  }
+
+  /* the row: pass-through cells, then the values */
+  int bad = 0, first = 1;
+  for (int p = 0; p < cli_reader_npass(pr) && !bad; p++, first = 0) {
+    bad = (!first && cli_addstr(wr, ",")) || add_pass(wr, pr, p);
+  }
+  if (!bad) {
+    bad = add_values(wr, first);
+    if (bad > 0) {
+      return cli_check_finite(wr, line, err);
+    }
+  }
+  if (bad || cli_addstr(wr, "\n")) {
+    return cli_errf(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  return 0;
+}
+
+
+const cli_format cli_write_csv = {CLI_FMT_CSV, csv_record, csv_taken};
