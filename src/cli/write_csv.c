@@ -7,11 +7,14 @@
 #include "spu.h"
 
 
-/* text as a CSV cell: quoted when it holds a comma, a quote, a line break or blanks at its ends
-   (RFC 4180), else as it is */
+/* text as a CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), else
+   as it is */
 static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
-  if (n == 0 || (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
-                 !memchr(s, '\r', n) && s[0] != ' ' && s[n - 1] != ' ')) {
+  size_t i = 0;
+  while (i < n && s[i] != ',' && s[i] != '"' && s[i] != '\n' && s[i] != '\r') {
+    i++;
+  }
+  if (i == n) {
     return cli_add(wr, s, n);
   }
   int bad = cli_add(wr, "\"", 1);
