@@ -85,6 +85,8 @@ size_t cli_unquote(char *out, const char *s, size_t n);
 int cli_reader_npass(const cli_reader *rd);
 const char *cli_reader_pass_name(const cli_reader *rd, int p);
 const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n);
+/* the CSV input's delimiter: ',', ';' or a tab */
+char cli_reader_delim(const cli_reader *rd);
 
 /* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  cli_reader_ready: whether the
    next row is whole in the input block already, so that reading it keeps the current row's text.

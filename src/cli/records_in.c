@@ -1215,6 +1215,11 @@ const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n) {
 }
 
 
+char cli_reader_delim(const cli_reader *rd) {
+  return rd->delim;
+}
+
+
 long long cli_reader_line(const cli_reader *rd) {
   return rd->st.line;
 }

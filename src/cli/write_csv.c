@@ -10,11 +10,7 @@
 /* text as a CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), else
    as it is */
 static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
-  size_t i = 0;
-  while (i < n && s[i] != ',' && s[i] != '"' && s[i] != '\n' && s[i] != '\r') {
-    i++;
-  }
-  if (i == n) {
+  if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) && !memchr(s, '\r', n)) {
     return cli_add(wr, s, n);
   }
   int bad = cli_add(wr, "\"", 1);
@@ -25,11 +21,16 @@ static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
 }
 
 
-/* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it) */
+/* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it);
+   an unquoted cell of a comma-separated input holds no comma and no line break, only maybe a
+   quote */
 static int add_pass(cli_writer *wr, const cli_reader *pr, int p) {
   size_t n;
   const char *s = cli_reader_pass_cell(pr, p, &n);
-  return n > 0 && s[0] == '"' ? cli_add(wr, s, n) : add_csv_text(wr, s, n);
+  if ((n > 0 && s[0] == '"') || (cli_reader_delim(pr) == ',' && !memchr(s, '"', n))) {
+    return cli_add(wr, s, n);
+  }
+  return add_csv_text(wr, s, n);
 }
 
 
