@@ -131,10 +131,13 @@ install: all $(LIB)
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
 	cp -f lib/spart.h $(DESTDIR)$(INCLUDEDIR)/
+	# libspart is a static library only: what it links with is in Libs and Requires, so that
+	# `pkg-config --libs spart` links on a machine without the static archives of libxml2's own
+	# dependencies (zlib, lzma, ICU), which --static would ask for
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: spart' 'Description: multibody kinematics and dynamics (SPART)' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart' \
-	  'Libs.private: -lcjson -lm' 'Requires.private: libxml-2.0' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lcjson -lm' \
+	  'Requires: libxml-2.0' \
 	  > $(DESTDIR)$(PKGCONFIGDIR)/spart.pc
 
 uninstall:

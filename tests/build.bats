@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
 C
   # shellcheck disable=SC2046
   run -0 cc -std=c11 $(pkg-config --cflags spart) -o "$t/grav" "$t/grav.c" \
-    $(pkg-config --static --libs spart)
+    $(pkg-config --libs spart)
   local q="0.3 -0.7 1.1 0.4 -1.3 0.9 0.2"
   # shellcheck disable=SC2086
   "$t/grav" "$MODELS/kuka_iiwa.urdf" $q > "$t/lib.out"
