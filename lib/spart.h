@@ -107,6 +107,10 @@ int spart_model_check(spart_model *m, spart_err *err);
 /* coordinates (nq) and degrees of freedom (nv) of a joint of kind type, -1 for an unknown kind */
 int spart_joint_nq(int type);
 int spart_joint_nv(int type);
+/* the kind's name ("revolute"; "unknown" for a type that is none), and whether one of its degrees
+   of freedom turns (then a body it moves has an inertia to show, not only a mass) */
+const char *spart_joint_name(int type);
+int spart_joint_rotates(int type);
 
 /* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S and dof_screw from jnt_type
    and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check accepted. */

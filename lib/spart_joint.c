@@ -22,13 +22,14 @@
 /* the kinds, indexed by SPART_JNT_*: coordinates, degrees of freedom, and for each of those the
    column of S in F_i (dof_axis) and the screw (rotation, translation) along the joint axis */
 static const struct {
+  const char *name;
   int nq, nv;
   int axis[1];
   double screw[1][2];
 } kinds[] = {
-  [SPART_JNT_FIXED] = {0, 0, {0}, {{0, 0}}},
-  [SPART_JNT_REVOLUTE] = {1, 1, {2}, {{1, 0}}},
-  [SPART_JNT_PRISMATIC] = {1, 1, {5}, {{0, 1}}},
+  [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}},
+  [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}},
+  [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -40,6 +41,21 @@ int spart_joint_nq(int type) {
 
 int spart_joint_nv(int type) {
   return type >= 0 && type < NKIND ? kinds[type].nv : -1;
+}
+
+
+const char *spart_joint_name(int type) {
+  return type >= 0 && type < NKIND ? kinds[type].name : "unknown";
+}
+
+
+int spart_joint_rotates(int type) {
+  for (int k = 0; type >= 0 && type < NKIND && k < kinds[type].nv; k++) {
+    if (kinds[type].screw[k][0] != 0) {
+      return 1;
+    }
+  }
+  return 0;
 }
 
 

@@ -293,13 +293,13 @@ int spart_model_check(spart_model *m, spart_err *err) {
   /* joints: topology, type, q numbering, axis, frame */
   for (int i = 1; i < m->nb; i++) {
     double *a = m->jnt_axis + 3 * i;
-    int moving = m->jnt_type[i] == SPART_JNT_REVOLUTE || m->jnt_type[i] == SPART_JNT_PRISMATIC;
+    int nv = spart_joint_nv(m->jnt_type[i]), moving = nv > 0;
     label(who, sizeof who, "joint", m->jnt_name, i);
     if (m->body_parent[i] < 0 || m->body_parent[i] >= i) {
       return fail(err, SPART_EDATA, 0, "%s: parent link %d must be below %d", who,
                   m->body_parent[i], i);
     }
-    if (!moving && m->jnt_type[i] != SPART_JNT_FIXED) {
+    if (nv < 0) {
       return fail(err, SPART_EDATA, 0, "%s: type %d, expected 0 (fixed), 1 (revolute) or 2 "
                   "(prismatic)", who, m->jnt_type[i]);
     }

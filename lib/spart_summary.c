@@ -54,14 +54,6 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
 }
 
 
-static const char *type_name(int type) {
-  if (type == SPART_JNT_REVOLUTE) {
-    return "revolute";
-  }
-  return type == SPART_JNT_PRISMATIC ? "prismatic" : "fixed";
-}
-
-
 /* s with control characters and '\' escaped as in C (\n, \t, \r, \\, \xNN): one line, and
    the same name always reads the same */
 static void sb_name(sbuf *b, const char *s) {
@@ -125,7 +117,7 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
   if (i > 0) {
     sb_printf(b, "  <- joint %d ", i);
     sb_name(b, spart_name_or(nm, sizeof nm, m->jnt_name[i], 'J', i));
-    sb_printf(b, " %s", type_name(m->jnt_type[i]));
+    sb_printf(b, " %s", spart_joint_name(m->jnt_type[i]));
   }
   if (i > 0 && m->jnt_qadr[i] >= 0) {
     const double *a = m->jnt_axis + 3 * i, *f = m->jnt_friction + 2 * i;
@@ -208,13 +200,13 @@ char *spart_model_summary(const spart_model *m) {
   }
   for (int i = 0; i < m->nb; i++) {
     if (i > 0 && total != 0 && m->jnt_qadr[i] >= 0 && carried[i] == 0 &&
-        (m->jnt_type[i] == SPART_JNT_PRISMATIC || !inert[i])) {
+        (!spart_joint_rotates(m->jnt_type[i]) || !inert[i])) {
       sb_printf(&b, "warning: ");
       sb_who(&b, m, 'L', i);
       sb_printf(&b, " is massless and moves: ");
       sb_who(&b, m, 'J', i);
       sb_printf(&b, " carries no mass%s\n",
-                m->jnt_type[i] == SPART_JNT_PRISMATIC ? "" : " and no inertia");
+                spart_joint_rotates(m->jnt_type[i]) ? " and no inertia" : "");
     }
     inertia_warnings(&b, m, i);
   }

@@ -42,3 +42,18 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [[ "$output" == *"ok branched_arm.json: 7 joints, nq 6, nv 6"* ]]
   [[ "${lines[-1]}" == *" passed, 0 failed" ]]
 }
+
+@test "joint kinds are named only in the joint module and the readers that map names to kinds" {
+  # the algorithms, the model's checks and the summary ask the joint module (issue 12)
+  cd "$TOP/lib"
+  run grep -l 'SPART_JNT_\(FIXED\|REVOLUTE\|PRISMATIC\)' -- *.c
+  [ "$status" -eq 0 ]
+  for f in $output; do
+    case $f in
+      spart_joint.c | spart_urdf.c | spart_dh.c | spart_dh_json.c | spart_model_json.c) ;;
+      *) echo "a joint kind named in $f"; false ;;
+    esac
+  done
+  run grep -c 'jnt_type\[' -- spart_fk.c spart_jacobian.c spart_crba.c spart_rnea.c spart_aba.c
+  [[ "$output" != *:[1-9]* ]]
+}
