@@ -142,7 +142,10 @@ static void help(const cli_tool *t) {
       "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
       "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  An\n"
       "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
-      "pass through to the output.\n"
+      "pass through to the output (as in_NAME when an output has their name).  A CSV header\n"
+      "must name a field this command reads, and a name like one that is not (QM_1, qm1,\n"
+      "qm_0) is an error.  Quoted cells, tab- or ';'-separated files and '#' lines before\n"
+      "the header are read: spart-records(5).\n"
       "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
       t->name);
 }
