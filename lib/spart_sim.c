@@ -26,6 +26,7 @@ typedef struct {
   double *acc;        /* (6 + nv) the accelerations at the state, when acc_ok */
   double *accf;       /* (nf) the forces they were computed for */
   int acc_ok;
+  double t_end; /* the end of the step being taken */
 } sim_ws;
 
 
@@ -140,6 +141,22 @@ static int singular(const spart_data *d, double t, spart_err *err) {
 }
 
 
+/* the name of the first part of the scratch's stage state that is not finite, or NULL */
+static const char *not_finite(const sim_ws *w) {
+  static const char *name[5] = {"R0", "r0", "qm", "u0", "um"};
+  const double *v[5] = {w->R0, w->r0, w->qm, w->u0, w->um};
+  const int n[5] = {9, 3, w->nq, 6, w->nv};
+  for (int p = 0; p < 5; p++) {
+    for (int k = 0; k < n[p]; k++) {
+      if (!isfinite(v[p][k])) {
+        return name[p];
+      }
+    }
+  }
+  return NULL;
+}
+
+
 /* the state at local coordinates y into the scratch's stage state */
 static void state_at(const spart_model *m, const spart_sim *s, sim_ws *w, const double *y) {
   const int nv = w->nv;
@@ -182,6 +199,12 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     if (spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
                                s->taum, s->wF, s->gravity, w->work, k + 6 + nv,
                                k + 12 + nv) != 0) {
+      const char *bad = not_finite(w);
+      if (bad) { /* not a singular inertia: what it was computed from had overflowed */
+        return spart_err_set(err, SPART_ENUM, 0,
+                             "t = %.17g: %s is not finite within the step to t = %.17g", s->t,
+                             bad, w->t_end);
+      }
       return singular(d, s->t, err);
     }
     if (at_start) {
@@ -355,6 +378,7 @@ int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_e
     return spart_err_set(err, SPART_ENUM, 0, "t = %.17g: the step ends at %.17g, not later",
                          s->t, t_end);
   }
+  ((sim_ws *)s->ws_)->t_end = t_end;
   return s->method == SPART_SIM_DOPRI5 ? dopri5(m, d, s, t_end, err) : rk4(m, d, s, t_end, err);
 }
 
@@ -363,6 +387,7 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
   sim_ws *w = s->ws_;
   const int nv = w->nv;
   if (!acc_valid(s, w)) {
+    w->t_end = s->t;
     memset(w->y, 0, (size_t)w->ny * sizeof(double));
     if (rate(m, d, s, w, w->y, w->k[0], 1, err) != 0) {
       return -SPART_ENUM;

@@ -168,7 +168,16 @@ static int run(cli_session *s, spart_sim *sim, inputs *in, int *out) {
   memcpy(sim->taum, st->taum, (size_t)m->nv * sizeof(double));
   memcpy(sim->wF, st->wF, 6 * (size_t)m->nb * sizeof(double));
   sim->t = 0;
-  if (inputs_apply(s, in, sim, 0) != 0 || put_state(s, sim, accel) != 0) {
+  if (inputs_apply(s, in, sim, 0) != 0) {
+    return -1;
+  }
+  /* the accelerations at t = 0 (kept for the first step): a model that cannot move is refused
+     before anything is written */
+  if (spart_sim_accel(m, s->d, sim, &err) != 0) {
+    cli_fail(s, "%s", err.msg);
+    return -1;
+  }
+  if (put_state(s, sim, accel) != 0) {
     return -1;
   }
   if (o->check_limits) {
