@@ -148,6 +148,17 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *out) {
 }
 
 
+/* the time of step k of n (--dt), written as a decimal reads: k / (1/H) when 1/H is a whole
+   number (k 0.001 = k / 1000, so 1.4 and not 1.4000000000000001), the last one T */
+static double step_time(const cli_opts *o, long k, long n) {
+  double rate = round(1 / o->dt);
+  if (k == n) {
+    return o->duration;
+  }
+  return fabs(rate * o->dt - 1) < 1e-15 ? (double)k / rate : (double)k * o->dt;
+}
+
+
 /* the run from the current record; 0, or -1 after reporting */
 static int run(cli_session *s, spart_sim *sim, inputs *in, int *out) {
   const cli_opts *o = &s->o;
@@ -185,10 +196,10 @@ static int run(cli_session *s, spart_sim *sim, inputs *in, int *out) {
   }
   while (k < nstep) {
     long kn = k + o->every < nstep ? k + o->every : nstep;
-    double tout = kn == nstep ? o->duration : (double)kn * o->dt;
+    double tout = step_time(o, kn, nstep);
     if (o->integrator == SPART_SIM_RK4) {
       for (; k < kn; k++) {
-        double t1 = k + 1 == nstep ? o->duration : (double)(k + 1) * o->dt;
+        double t1 = step_time(o, k + 1, nstep);
         if (inputs_apply(s, in, sim, sim->t) != 0) {
           return -1;
         }

@@ -216,7 +216,7 @@ PY
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]
 b = [json.loads(l) for l in open(sys.argv[2])]
-assert [r["t"] for r in b] == [k * 0.1 if k < 10 else 1 for k in range(11)], [r["t"] for r in b]
+assert [r["t"] for r in b] == [k / 10 for k in range(11)], [r["t"] for r in b]
 for x, y in zip(a, b):
     assert abs(x["t"] - y["t"]) < 1e-15
     for u, v in zip(x["qm"] + x["um"], y["qm"] + y["um"]):
@@ -292,4 +292,36 @@ URDF
   [ "$status" -eq 1 ]
   [ "${#lines[@]}" -eq 2 ]
   [[ "$stderr" == "spart-sim: t = 0.0"*": joint "*" leaves its limits: qm_1 = "*" > upper" ]]
+}
+
+@test "every example in spart-sim(1) runs" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mandoc -Tascii -O width=1000 "$TOP/man/spart-sim.1" | col -b |
+    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  [ "$(wc -l < examples.sh)" -eq 2 ]
+  run --separate-stderr bash -e examples.sh
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 28 ]
+}
+
+@test "the README's simulation runs: the arm swings, the base turns in reaction, gnuplot plots it" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mkdir scripts && cp "$TOP/scripts/swing.gp" scripts/
+  sed -n '/^    echo .*"taum": \[0.5/,/> swing.csv$/p' "$TOP/README.md" > example.sh
+  [ "$(wc -l < example.sh)" -eq 2 ]
+  bash -e example.sh
+  python3 - <<'PY'
+import csv, math
+rows = list(csv.DictReader(open("swing.csv")))
+assert len(rows) == 201 and rows[-1]["t"] == "4"
+yaw = [math.atan2(float(r["R0_2_1"]), float(r["R0_1_1"])) for r in rows]
+assert float(rows[-1]["qm_1"]) > 3  # the shoulder turned half a turn
+assert max(abs(y) for y in yaw) > 0.005  # and the base turned, by its own accord
+PY
+  if command -v gnuplot > /dev/null; then
+    run -0 gnuplot -e "set terminal dumb" scripts/swing.gp
+    [[ "$output" == *"base (yaw)"* ]]
+  fi
 }
