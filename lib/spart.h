@@ -566,7 +566,7 @@ enum {
 
 /* A simulation: the state, the forces held on it, the integrator and its scratch (one
    allocation, spart_sim_new).  The caller sets the settings, the initial state and the forces;
-   the forces may change between calls of spart_sim_step (zero-order hold). */
+   the forces (and the state) may change between calls of spart_sim_step (zero-order hold). */
 typedef struct spart_sim {
   /* settings */
   int method;            /* SPART_SIM_* */
@@ -607,8 +607,9 @@ void spart_sim_free(spart_sim *s);
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err);
 
-/* The accelerations at the state into s->u0dot, s->umdot (reused from the last step when it
-   computed them for the same forces).  Returns 0 or -SPART_ENUM with err filled. */
+/* The accelerations at the state into s->u0dot, s->umdot (those a step or call before
+   computed at the same state and forces are reused, and kept for the next step's first stage).
+   Returns 0 or -SPART_ENUM with err filled. */
 int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err);
 
 /* The first joint from i0 on (i0 >= 1) whose coordinate qm is outside its limits (jnt_range

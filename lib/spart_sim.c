@@ -24,7 +24,7 @@ typedef struct {
   double *R0, *r0, *qm, *u0, *um; /* a stage's state: 9, 3, nq, 6, nv */
   double *work;       /* (nv) spart_forward_dynamics' */
   double *acc;        /* (6 + nv) the accelerations at the state, when acc_ok */
-  double *accf;       /* (nf) the forces they were computed for */
+  double *key;        /* (nf + 18 + nq + nv) the forces and the state they were computed for */
   int acc_ok;
   double t_end; /* the end of the step being taken */
 } sim_ws;
@@ -55,8 +55,9 @@ spart_sim *spart_sim_new(const spart_model *m) {
   size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nb = (size_t)m->nb, ny = 2 * (6 + nv);
   size_t nf = 6 + nv + 6 * nb;
   /* doubles: the sim's taum, wF, qm, um, umdot; the scratch's 7 + 2 stages, a state, work, acc
-     and its forces */
-  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nv + (6 + nv) + nf;
+     and its key */
+  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nv + (6 + nv) +
+             (nf + 18 + nq + nv);
   spart_sim *s = calloc(1, sizeof(*s));
   sim_ws *w = calloc(1, sizeof(*w));
   double *p = calloc(n, sizeof(double));
@@ -85,7 +86,7 @@ spart_sim *spart_sim_new(const spart_model *m) {
   w->um = p, p += nv;
   w->work = p, p += nv;
   w->acc = p, p += 6 + nv;
-  w->accf = p;
+  w->key = p;
   w->nq = (int)nq;
   w->nv = (int)nv;
   w->ny = (int)ny;
@@ -108,22 +109,44 @@ void spart_sim_free(spart_sim *s) {
 }
 
 
-/* the forces held now, (tau0, taum, wF) one after the other in f (nf) */
-static void forces(const spart_sim *s, const sim_ws *w, double *f) {
-  memcpy(f, s->tau0, 6 * sizeof(double));
-  memcpy(f + 6, s->taum, (size_t)w->nv * sizeof(double));
-  memcpy(f + 6 + w->nv, s->wF, (size_t)(w->nf - 6 - w->nv) * sizeof(double));
+/* the parts of what the accelerations depend on: the forces held and the state (set by hand
+   between steps too), with their lengths */
+static int key_parts(const spart_sim *s, const sim_ws *w, const double *part[8], size_t n[8]) {
+  const double *p[8] = {s->tau0, s->taum, s->wF, s->R0, s->r0, s->u0, s->qm, s->um};
+  const size_t len[8] = {6, (size_t)w->nv, (size_t)(w->nf - 6 - w->nv), 9, 3, 6, (size_t)w->nq,
+                         (size_t)w->nv};
+  for (int k = 0; k < 8; k++) {
+    part[k] = p[k];
+    n[k] = len[k];
+  }
+  return 8;
+}
+
+
+/* keep what the accelerations in w->acc were computed from */
+static void key_keep(const spart_sim *s, sim_ws *w) {
+  const double *part[8];
+  size_t n[8], off = 0;
+  for (int k = 0, np = key_parts(s, w, part, n); k < np; off += n[k], k++) {
+    memcpy(w->key + off, part[k], n[k] * sizeof(double));
+  }
+  w->acc_ok = 1;
 }
 
 
 /* whether the accelerations kept are those of the state at the forces held now */
-static int acc_valid(const spart_sim *s, sim_ws *w) {
+static int acc_valid(const spart_sim *s, const sim_ws *w) {
+  const double *part[8];
+  size_t n[8], off = 0;
   if (!w->acc_ok) {
     return 0;
   }
-  return memcmp(w->accf, s->tau0, 6 * sizeof(double)) == 0 &&
-         memcmp(w->accf + 6, s->taum, (size_t)w->nv * sizeof(double)) == 0 &&
-         memcmp(w->accf + 6 + w->nv, s->wF, (size_t)(w->nf - 6 - w->nv) * sizeof(double)) == 0;
+  for (int k = 0, np = key_parts(s, w, part, n); k < np; off += n[k], k++) {
+    if (memcmp(w->key + off, part[k], n[k] * sizeof(double)) != 0) {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 
@@ -209,8 +232,7 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     }
     if (at_start) {
       memcpy(w->acc, k + 6 + nv, (size_t)(6 + nv) * sizeof(double));
-      forces(s, w, w->accf);
-      w->acc_ok = 1;
+      key_keep(s, w);
     }
   }
   spu_dexpinv3(k, y, w->u0);
@@ -226,7 +248,7 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
 
 
 /* the name of the state's part at y's index j */
-static const char *part(int j, int nv) {
+static const char *part_name(int j, int nv) {
   return j < 3 ? "R0" : j < 6 ? "r0" : j < 6 + nv ? "qm" : j < 12 + nv ? "u0" : "um";
 }
 
@@ -239,7 +261,7 @@ static int commit(const spart_model *m, spart_sim *s, sim_ws *w, const double *y
     if (!isfinite(y[j])) {
       return spart_err_set(err, SPART_ENUM, 0,
                            "t = %.17g: %s is not finite after the step from t = %.17g", t,
-                           part(j, w->nv), s->t);
+                           part_name(j, w->nv), s->t);
     }
   }
   state_at(m, s, w, y);
@@ -362,8 +384,7 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
     }
     /* the last stage's accelerations are those of the new state at the same forces */
     memcpy(w->acc, w->k[6] + 6 + nv, (size_t)(6 + nv) * sizeof(double));
-    forces(s, w, w->accf);
-    w->acc_ok = 1;
+    key_keep(s, w);
     /* a step cut short to end on t_end does not shrink the next one */
     double next = h * fmin(5, fmax(0.2, f));
     s->h = cut ? fmax(s->h, next) : next;

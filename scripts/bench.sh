@@ -8,7 +8,8 @@
 #  2. Two cores: the same spart-id run split with GNU parallel (if it is installed), wall and CPU
 #     seconds: GNU parallel's copying (parts through pipes, outputs through temporary files)
 #     costs about as much CPU as spart-id itself.
-#  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls.
+#  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls,
+#     one RK4 step of spart_sim among them; spart-sim's 10 s of kuka_iiwa at 1 kHz end to end.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR.
 set -eu
 cd "$(dirname "$0")/.."
@@ -135,6 +136,15 @@ best3() {
 }
 best3 models/kuka_iiwa.urdf fixed
 echo "  reference: inverse dynamics 0.47 us (RBDL), mass matrix 0.51 us (Pinocchio), forward dynamics 1.5 us (RBDL)"
+# spart-sim end to end: 10 s at 1 kHz (10,000 RK4 steps), every state written, and every 100th
+for every in 1 100; do
+  t0=$(date +%s.%N)
+  echo '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}' | bin/spart-sim -m "$m" --fixed-base \
+    --gravity 0,0,-9.81 --duration 10 --every $every -o csv > "$dir/sim.csv"
+  echo "$t0 $(date +%s.%N) $(($(wc -l < "$dir/sim.csv") - 1))" | awk -v e=$every '{
+    printf "spart-sim kuka_iiwa, 10 s at 1 kHz (10,000 RK4 steps), every %-3d %.3f s wall, %d records\n",
+      e, $2 - $1, $3 }'
+done
 best3 models/2_iiwa_base.urdf floating
 echo "  reference: inverse dynamics 1.08 us, mass matrix 1.28 us, forward dynamics 3.6 us"
 rm -rf "$dir"
