@@ -53,10 +53,10 @@ void spart_rot_rpy(double rpy[3], const double R[9]) {
   /* R = Rz(y) Ry(p) Rx(r): R31 = -sin p, R11, R21 = cos p (cos y, sin y), R32, R33 = cos p
      (sin r, cos r) */
   double c = hypot(R[0], R[3]);
-  rpy[1] = atan2(-R[6], c);
+  rpy[1] = atan2(-R[6], c) + 0.0; /* + 0.0: no -0 */
   if (c > LOCK_TOL) {
-    rpy[0] = atan2(R[7], R[8]);
-    rpy[2] = atan2(R[3], R[0]);
+    rpy[0] = atan2(R[7], R[8]) + 0.0;
+    rpy[2] = atan2(R[3], R[0]) + 0.0;
   } else { /* only r - y (p = pi/2) or r + y (p = -pi/2) is defined: r = 0 */
     rpy[0] = 0;
     rpy[2] = atan2(-R[1], R[4]);
