@@ -59,7 +59,7 @@ void spart_rot_rpy(double rpy[3], const double R[9]) {
     rpy[2] = atan2(R[3], R[0]) + 0.0;
   } else { /* only r - y (p = pi/2) or r + y (p = -pi/2) is defined: r = 0 */
     rpy[0] = 0;
-    rpy[2] = atan2(-R[1], R[4]);
+    rpy[2] = atan2(-R[1], R[4]) + 0.0;
   }
 }
 
