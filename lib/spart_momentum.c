@@ -109,7 +109,7 @@ double spart_potential_energy(const spart_model *m, const spart_data *d, const d
   for (int k = 0; k < 3; k++) {
     r[k] = d->r0[k] + d->com[k];
   }
-  return -d->mass * spu_dot3(g, r);
+  return -d->mass * spu_dot3(g, r) + 0.0; /* + 0.0: no -0 */
 }
 
 
@@ -136,10 +136,17 @@ void spart_mcb(const spart_model *m, const spart_data *d, double M0[36], double 
     }
   }
 
-  /* 6x6 matrices [J [h]x; [h]x' m] */
+  /* 6x6 matrices [J [h]x; [h]x' m] (+ 0.0: no -0 from a zero h) */
   spu_inert_to_mat6(M0, c0);
+  for (int k = 0; k < 36; k++) {
+    M0[k] += 0.0;
+  }
   for (int i = 1; i < m->nb; i++) {
-    memcpy(tmp, Mm + 36 * (i - 1), sizeof tmp);
-    spu_inert_to_mat6(Mm + 36 * (i - 1), tmp);
+    double *M = Mm + 36 * (i - 1);
+    memcpy(tmp, M, sizeof tmp);
+    spu_inert_to_mat6(M, tmp);
+    for (int k = 0; k < 36; k++) {
+      M[k] += 0.0;
+    }
   }
 }
