@@ -140,6 +140,9 @@ static int compute(cli_session *s) {
   if ((s->o.frame && frames(s) != 0) || extras(s) != 0) {
     return -1;
   }
+  if (!(s->o.com || s->o.momentum || s->o.energy)) {
+    return 0;
+  }
   double *sys = cli_session_buf(s, 1, 11); /* v_com, momentum, the energies */
   if (!sys) {
     return -1;
