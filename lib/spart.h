@@ -57,8 +57,11 @@ typedef struct spart_model {
   int *body_parent;     /* (nb) parent body; -1 for the base */
   double *body_mass;    /* (nb) link mass */
   double *body_inertia; /* (nb x 6) inertia about the CoM, link frame: xx yy zz xy xz yz */
-  double *body_pos;     /* (nb x 3) link CoM in its joint frame (SPART link.T); [0] unused */
-  double *body_rot;     /* (nb x 9) link frame in its joint frame (SPART link.T); [0] unused */
+  double *body_pos;     /* (nb x 3) link CoM in its joint frame (SPART link.T), which is the URDF
+                           link frame (turned by the joint); [0] the base's CoM in its URDF
+                           link frame (base_link.T, 0 by default): only spart_link_frame reads it */
+  double *body_rot;     /* (nb x 9) link (CoM) frame in its joint frame, [0] in the base's URDF
+                           link frame, as body_pos (the URDF <inertial> origin) */
   int *jnt_type;        /* (nb) SPART_JNT_*; [0] unused */
   int *jnt_qadr;        /* (nb) index of the joint's first coordinate in qm, -1 if it has none */
   /* filled by spart_joint_setup (spart_model_check) from jnt_type and jnt_axis: */
@@ -144,6 +147,30 @@ void spart_joint_integrate(const spart_model *m, int i, const double *q, const d
                            double *qout);
 void spart_joint_local_rate(const spart_model *m, int i, const double *xi, const double *v,
                             double *xidot);
+/* Attitude conversions (spart_attitude.c), SPART's: a DCM is SPART's direction cosine matrix,
+   the transpose of the rotation R (body -> inertial) of spart's R0 and RL (R0 = DCM').
+   Quaternions are [w, x, y, z], the scalar first (SPART's q = [q1 q2 q3 q4] is [q4 q1 q2 q3]),
+   and a quaternion returned has w >= 0.  Angles in radians. */
+/* 321 sequence, angles [phi theta psi] about x, y, z: DCM = C1(phi) C2(theta) C3(psi), whose R =
+   Rz(psi) Ry(theta) Rx(phi) is URDF's and ROS's roll-pitch-yaw (SPART Angles321_DCM) */
+void spart_angles321_dcm(double DCM[9], const double angles[3]);
+/* 123 sequence: DCM = C3(psi) C2(theta) C1(phi), R = Rx(phi) Ry(theta) Rz(psi) (Angles123_DCM) */
+void spart_angles123_dcm(double DCM[9], const double angles[3]);
+/* the inverses (DCM_Angles321, and of Angles123_DCM): theta in [-pi/2, pi/2], the others in
+   [-pi, pi]; at theta = +-pi/2 (gimbal lock) phi = 0 */
+void spart_dcm_angles321(double angles[3], const double DCM[9]);
+void spart_dcm_angles123(double angles[3], const double DCM[9]);
+/* the DCM of a unit quaternion, and back (quat_DCM, DCM_quat) */
+void spart_quat_dcm(double DCM[9], const double q[4]);
+void spart_dcm_quat(double q[4], const double DCM[9]);
+/* the DCM of a turn by alpha about the unit axis e, and back (Euler_DCM, DCM_Euler): alpha in
+   [0, pi], e = (1, 0, 0) when alpha = 0 */
+void spart_euler_dcm(double DCM[9], const double e[3], double alpha);
+void spart_dcm_euler(double e[3], double *alpha, const double DCM[9]);
+/* the quaternion [w, x, y, z] and the roll-pitch-yaw [r, p, y] (R = Rz(y) Ry(p) Rx(r)) of a
+   rotation matrix R */
+void spart_rot_quat(double q[4], const double R[9]);
+void spart_rot_rpy(double rpy[3], const double R[9]);
 
 /* Read a URDF document (path "-" or NULL reads stdin) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
@@ -447,6 +474,53 @@ void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const
    u0dot: 6 (NULL = 0), umdot: nq (NULL = 0); um as given to spart_velocity. */
 void spart_acceleration(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
                         const double *umdot);
+
+/* The URDF link frame of body i (spart_frames.c): the frame its <inertial> origin is given in
+   (the joint's frame turned by the joint, for links 1..n), R (9) and its origin p (3) from r0,
+   like d->xpos, from the CoM frame and body_rot, body_pos.  It is the CoM frame when the
+   <inertial> origin is zero.  Needs spart_fk. */
+void spart_link_frame(const spart_model *m, const spart_data *d, int i, double R[9],
+                      double p[3]);
+
+/* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
+void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],
+                      double x[3]);
+
+/* SPART DiffKinematics' matrices (spart_diffkin.c), each skipped when NULL: P0 (6x6) =
+   [R0 0; 0 1]; pm (n x 6), row i-1 link i's joint's twist at its CoM per unit rate (its
+   degrees of freedom summed; 0 for a fixed joint); Bi0 (n x 6x6) = [1 0; skew(r0 - rL_i) 1];
+   Bij (n x n x 6x6, block (i-1) n + (j-1)) = [1 0; skew(rL_j - rL_i) 1] when link j is on the
+   path from link i to the base (i itself included), else 0.  Needs spart_fk. */
+void spart_diffkin(const spart_model *m, const spart_data *d, double *P0, double *pm,
+                   double *Bi0, double *Bij);
+
+/* Time derivative of the natural orthogonal complement (SPART NOCdot): Ndot (6(n+1) x (6+nq)),
+   [t0dot; tLdot] = N udot + Ndot u.  Needs spart_velocity; overwrites d->work. */
+void spart_noc_dot(const spart_model *m, spart_data *d, double *Ndot);
+
+/* Velocity v (3) of the system's centre of mass (spart_momentum.c): sum m_i v_i / M (r0dot
+   without mass).  Needs spart_velocity. */
+void spart_com_velocity(const spart_model *m, const spart_data *d, double v[3]);
+
+/* Jacobian of the system's centre of mass: v_com = J0 u0 + Jm um, J0 (3x6), Jm (3 x nq),
+   row-major (0 for the joints without mass).  Needs spart_fk; overwrites d->f. */
+void spart_com_jacobian(const spart_model *m, spart_data *d, double J0[18], double *Jm);
+
+/* Momentum of the system h (6), inertial frame: [angular momentum about the system's CoM;
+   linear momentum].  Needs spart_velocity. */
+void spart_momentum(const spart_model *m, const spart_data *d, double h[6]);
+
+/* Kinetic energy of the system, 1/2 u' H u.  Needs spart_velocity. */
+double spart_kinetic_energy(const spart_model *m, const spart_data *d);
+
+/* Potential energy of the system in the uniform field g (3): -M g . r_com, 0 at the inertial
+   origin.  Needs spart_fk. */
+double spart_potential_energy(const spart_model *m, const spart_data *d, const double g[3]);
+
+/* Composite inertias (SPART MCB), inertial frame: M0 (6x6) of the whole system about the base
+   CoM, Mm (n x 6x6) of the subtree of link i about link i's CoM, each [J [h]x; [h]x' m] for
+   twists [omega; v] there.  Needs spart_fk. */
+void spart_mcb(const spart_model *m, const spart_data *d, double M0[36], double *Mm);
 
 /* Geometric Jacobian of a point on body i (SPART Jacob): J0 (6x6), Jm (6 x nq), row-major.
    point: its position from r0, like d->xpos (spart_point; NULL = the link CoM).  Needs

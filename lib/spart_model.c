@@ -285,7 +285,7 @@ int spart_model_check(spart_model *m, spart_err *err) {
     if (m->body_mass[i] < 0) {
       return fail(err, SPART_EDATA, 0, "%s: negative mass %g", who, m->body_mass[i]);
     }
-    if (i > 0 && !is_rotation(m->body_rot + 9 * i)) {
+    if (!is_rotation(m->body_rot + 9 * i)) {
       return fail(err, SPART_EDATA, 0, "%s: T does not hold a rotation matrix", who);
     }
   }

@@ -186,6 +186,17 @@ static cJSON *json_keys(const spart_model *m) {
 }
 
 
+/* whether R, p is the identity transform (a base T that need not be written) */
+static int is_identity_T(const double R[9], const double p[3]) {
+  for (int k = 0; k < 9; k++) {
+    if (R[k] != (k % 4 == 0)) {
+      return 0;
+    }
+  }
+  return p[0] == 0 && p[1] == 0 && p[2] == 0;
+}
+
+
 static cJSON *json_link(const spart_model *m, int i) {
   int ok = 1;
   cJSON *l = json_named(i, m->body_name[i], 'L', &ok);
@@ -246,6 +257,9 @@ char *spart_model_json(const spart_model *m) {
   put(base, "name", cJSON_CreateString(spart_name_or(nm, sizeof nm, m->body_name[0], 'L', 0)), &ok);
   put(base, "mass", json_num(m->body_mass[0]), &ok);
   put(base, "inertia", json_inertia(m->body_inertia), &ok);
+  if (!is_identity_T(m->body_rot, m->body_pos)) { /* the URDF <inertial> origin of the base */
+    put(base, "T", json_T(m->body_rot, m->body_pos), &ok);
+  }
 
   /* links and joints 1..n */
   for (int i = 1; i < m->nb && ok; i++) {
@@ -442,7 +456,9 @@ static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
   m->body_parent[0] = -1;
   m->body_name[0] = get_name(base, "base_link", lnames[0], 'L', 0, err);
   if (!m->body_name[0] || spart_get_num(base, "base_link", "mass", m->body_mass, err) ||
-      spart_get_inertia(base, "base_link", "inertia", m->body_inertia, err)) {
+      spart_get_inertia(base, "base_link", "inertia", m->body_inertia, err) ||
+      (cJSON_GetObjectItemCaseSensitive(base, "T") &&
+       spart_get_T(base, "base_link", "T", m->body_rot, m->body_pos, err))) {
     rc = -err->code;
   }
   l = cJSON_GetObjectItemCaseSensitive(obj, "links")->child;

@@ -964,11 +964,8 @@ static spart_model *build(urdf *u) {
     rc = read_joint(u, m, j, u->jnt[j].id);
   }
 
-  /* the base's CoM frame is the reference: SPART keeps no base T */
-  for (int k = 0; k < 9; k++) {
-    m->body_rot[k] = k % 4 == 0;
-  }
-  m->body_pos[0] = m->body_pos[1] = m->body_pos[2] = 0;
+  /* the base's CoM frame is the reference (joints 1.. hang from it); its T, the CoM frame in
+     the URDF link frame, stays for the link frame's pose (spart_link_frame) */
   for (int i = 1; i < m->nb; i++) {
     m->jnt_qadr[i] = m->jnt_type[i] == SPART_JNT_FIXED ? -1 : nq++;
   }

@@ -2,18 +2,24 @@
 #include "cli.h"
 
 static const cli_tool tool = {
-    "spart-jac", "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [OPTIONS] [-m MODEL] < STATES",
-    "Jacobians (SPART Jacob, Jacobdot, NOC).  For each state record, writes the geometric\n"
-    "Jacobian of a point on a link: its twist [omega; v] (inertial frame) is J0 u0 + Jm um.\n\n"
-    "Outputs: J0 (6x6), Jm (6 x n_q); with --dot also J0dot, Jmdot (needs the velocities);\n"
-    "with --noc, N (6(n+1) x (6+n_q)): the twists of the base and of every link CoM,\n[t0; tL] = N "
-    "[u0; um].\n\n"
+    "spart-jac",
+    "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [--com] [OPTIONS] [-m MODEL] < STATES",
+    "Jacobians (SPART Jacob, Jacobdot, NOC, NOCdot).  For each state record, writes the\n"
+    "geometric Jacobian of a point on a link: its twist [omega; v] (inertial frame) is\n"
+    "J0 u0 + Jm um.\n\n"
+    "Outputs: J0 (6x6), Jm (6 x n_q); with --point also r_point (3), the point's position;\n"
+    "with --dot also J0dot, Jmdot (needs the velocities); with --noc, N (6(n+1) x (6+n_q)):\n"
+    "the twists of the base and of every link CoM, [t0; tL] = N [u0; um], and with --dot\n"
+    "also Ndot; with --com, J0_com (3x6), Jm_com (3 x n_q): the velocity of the system's CoM\n"
+    "is J0_com u0 + Jm_com um.\n\n"
     "Options:\n"
     "  -l, --link ID|NAME   the link: its id (0 is the base) or its URDF name\n"
-    "      --point X,Y,Z    the point in the link frame, from the link CoM (default: the CoM)\n"
-    "      --dot            also the time derivatives J0dot, Jmdot\n"
-    "      --noc            the natural orthogonal complement N (--link then optional)\n",
-    CLI_OPT_LINK, CLI_READS_VEL, "J0,Jm,J0dot,Jmdot,N"};
+    "      --point X,Y,Z    a point fixed to the link (a tool frame), in the link's URDF frame\n"
+    "                       (the frame its <inertial> origin is given in); default: the CoM\n"
+    "      --dot            also the time derivatives J0dot, Jmdot (and Ndot with --noc)\n"
+    "      --noc            the natural orthogonal complement N (--link then optional)\n"
+    "      --com            the Jacobian of the system's CoM (--link then optional)\n",
+    CLI_OPT_LINK | CLI_OPT_COM, CLI_READS_VEL, "J0,Jm,r_point,J0dot,Jmdot,N,Ndot,J0_com,Jm_com"};
 
 
 /* the Jacobian of the point, its derivative, the NOC */
@@ -22,18 +28,26 @@ static int compute(cli_session *s) {
   const cli_opts *o = &s->o;
   int nq = s->m->nq, n = s->m->nb - 1, i = o->link ? cli_session_link(s) : 0;
   double x[3], *p = o->has_point ? x : NULL;
-  double *J = cli_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq));
-  double *N = o->noc ? cli_session_buf(s, 1, 6 * ((size_t)n + 1) * (6 + (size_t)nq)) : NULL;
+  size_t nN = 6 * ((size_t)n + 1) * (6 + (size_t)nq);
+  double *J = cli_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq) + 3 + 18 + 3 * (size_t)nq);
+  double *N = o->noc ? cli_session_buf(s, 1, (o->dot ? 2 : 1) * nN) : NULL;
   if (i < 0 || !J || (o->noc && !N)) {
     return -1;
   }
+  double *rp = J + 2 * (36 + 6 * nq), *Jc = rp + 3;
   if (o->link) {
     if (p) {
-      spart_point(s->d, i, o->point, x);
+      spart_link_point(s->m, s->d, i, o->point, x);
+      for (int k = 0; k < 3; k++) {
+        rp[k] = s->d->r0[k] + x[k];
+      }
     }
     spart_jacobian(s->m, s->d, i, p, J, J + 36);
     cli_put(s->wr, "J0", J, 6, 6, -1);
     cli_put(s->wr, "Jm", J + 36, 6, nq, -1);
+    if (p) {
+      cli_put(s->wr, "r_point", rp, 3, -1, -1);
+    }
     if (o->dot) {
       double *Jdot = J + 36 + 6 * nq;
       spart_jacobian_dot(s->m, s->d, i, p, Jdot, Jdot + 36);
@@ -44,6 +58,15 @@ static int compute(cli_session *s) {
   if (o->noc) {
     spart_noc(s->m, s->d, N);
     cli_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, -1);
+    if (o->dot) {
+      spart_noc_dot(s->m, s->d, N + nN);
+      cli_put(s->wr, "Ndot", N + nN, 6 * (n + 1), 6 + nq, -1);
+    }
+  }
+  if (o->com) {
+    spart_com_jacobian(s->m, s->d, Jc, Jc + 18);
+    cli_put(s->wr, "J0_com", Jc, 3, 6, -1);
+    cli_put(s->wr, "Jm_com", Jc + 18, 3, nq, -1);
   }
   return 0;
 }

@@ -1,4 +1,6 @@
 /* spart-kin -- poses, twists and twist rates of every link */
+#include <string.h>
+
 #include "cli.h"
 
 static const cli_tool tool = {
@@ -11,9 +13,97 @@ static const cli_tool tool = {
     "link CoMs), e (n x 3: joint axes), g (n x 3: joint to link CoM), r_com (3: system CoM);\n"
     "t0 (6), tL (n x 6) with velocities or accelerations; t0dot (6), tLdot (n x 6) with\n"
     "accelerations.\n"
-    "Twists are [omega; v] at link CoMs, all in the inertial frame.\n",
-    0, CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
-    "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot"};
+    "Twists are [omega; v] at link CoMs, all in the inertial frame.\n\n"
+    "Options:\n"
+    "      --frame LINK,... the poses of these links' URDF frames (ids or names, as\n"
+    "                       spart-jac --link): rF (k x 3) their origins, and RF (k x 3x3)\n"
+    "      --attitude FORMS their orientations as matrix (RF, the default), quat (qF,\n"
+    "                       k x 4: [w,x,y,z]) and/or rpy (rpyF, k x 3: roll, pitch, yaw)\n"
+    "      --diffkin        SPART DiffKinematics: P0 (6x6), pm (n x 6), Bi0 (n x 6x6),\n"
+    "                       Bij (n*n x 6x6, block (i-1)*n+j-1)\n"
+    "      --inertia        SPART I_I: I0 (3x3), Im (n x 3x3), inertial frame\n"
+    "      --mcb            SPART MCB: M0_tilde (6x6), Mm_tilde (n x 6x6)\n"
+    "      --com            v_com (3): the velocity of the system's CoM\n"
+    "      --momentum       momentum (6): [angular about the system's CoM; linear]\n"
+    "      --energy         kinetic_energy; with --gravity also potential_energy\n"
+    "      --gravity GX,GY,GZ  the gravity of potential_energy (-M g . r_com)\n",
+    CLI_OPT_KIN | CLI_OPT_COM | CLI_OPT_GRAVITY,
+    CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
+    "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot,rF,RF,qF,rpyF,P0,pm,Bi0,Bij,I0,Im,M0_tilde,"
+    "Mm_tilde,v_com,momentum,kinetic_energy,potential_energy"};
+
+
+/* the URDF frames of --frame: origins rF, orientations RF, qF, rpyF (after the 11 doubles of the
+   system's outputs in buffer 1); 0, or -1 */
+static int frames(cli_session *s) {
+  int k;
+  const int *ids = cli_session_frames(s, &k);
+  double *buf = ids ? cli_session_buf(s, 1, 11 + 19 * (size_t)k) : NULL;
+  if (!buf) {
+    return -1;
+  }
+  double *r = buf + 11, *R = r + 3 * k, *q = R + 9 * k, *rpy = q + 4 * k;
+  for (int f = 0; f < k; f++) {
+    spart_link_frame(s->m, s->d, ids[f], R + 9 * f, r + 3 * f);
+    for (int c = 0; c < 3; c++) {
+      r[3 * f + c] += s->d->r0[c];
+    }
+    spart_rot_quat(q + 4 * f, R + 9 * f);
+    spart_rot_rpy(rpy + 3 * f, R + 9 * f);
+  }
+  cli_put(s->wr, "rF", r, k, 3, -1);
+  if (s->o.attitude & CLI_ATT_MATRIX) {
+    cli_put(s->wr, "RF", R, k, 3, 3);
+  }
+  if (s->o.attitude & CLI_ATT_QUAT) {
+    cli_put(s->wr, "qF", q, k, 4, -1);
+  }
+  if (s->o.attitude & CLI_ATT_RPY) {
+    cli_put(s->wr, "rpyF", rpy, k, 3, -1);
+  }
+  return 0;
+}
+
+
+/* the outputs asked for by --diffkin, --inertia, --mcb, --com, --momentum, --energy; 0, or -1 */
+static int extras(cli_session *s) {
+  const spart_model *m = s->m;
+  spart_data *d = s->d;
+  size_t n = (size_t)m->nb - 1;
+  if (s->o.diffkin) {
+    double *P0 = cli_session_buf(s, 2, 36 + 6 * n + 36 * n + 36 * n * n);
+    if (!P0) {
+      return -1;
+    }
+    double *pm = P0 + 36, *Bi0 = pm + 6 * n, *Bij = Bi0 + 36 * n;
+    spart_diffkin(m, d, P0, pm, Bi0, Bij);
+    cli_put(s->wr, "P0", P0, 6, 6, -1);
+    cli_put(s->wr, "pm", pm, (int)n, 6, -1);
+    cli_put(s->wr, "Bi0", Bi0, (int)n, 6, 6);
+    cli_put(s->wr, "Bij", Bij, (int)(n * n), 6, 6);
+  }
+  double *I = s->o.inertia || s->o.mcb ? cli_session_buf(s, 3, 45 * (n + 1)) : NULL;
+  if ((s->o.inertia || s->o.mcb) && !I) {
+    return -1;
+  }
+  if (s->o.inertia) {
+    for (size_t i = 0; i <= n; i++) {
+      const double *x = d->xI + 6 * i; /* xx yy zz xy xz yz */
+      double M[9] = {x[0], x[3], x[4], x[3], x[1], x[5], x[4], x[5], x[2]};
+      memcpy(I + 9 * i, M, sizeof M);
+    }
+    cli_put(s->wr, "I0", I, 3, 3, -1);
+    cli_put(s->wr, "Im", I + 9, (int)n, 3, 3);
+  }
+  if (s->o.mcb) {
+    double *M = I + 9 * (n + 1);
+    spart_mcb(m, d, M, M + 36);
+    cli_put(s->wr, "M0_tilde", M, 6, 6, -1);
+    cli_put(s->wr, "Mm_tilde", M + 36, (int)n, 6, 6);
+  }
+  return 0;
+}
+
 
 
 /* poses, and twists and rates when the record gives them, put as outputs; 0, or -1 */
@@ -29,6 +119,7 @@ static int compute(cli_session *s) {
     return -1;
   }
   spart_joint_frames(s->m, d);
+
   spart_positions(s->m, d, pos, pos + 3 * n, pos + 6 * n);
   cli_put(s->wr, "RJ", d->xrotJ + 9, n, 3, 3);
   cli_put(s->wr, "RL", d->xrot + 9, n, 3, 3);
@@ -45,6 +136,32 @@ static int compute(cli_session *s) {
     spart_acceleration(s->m, d, st->um, st->u0dot, st->umdot);
     cli_put(s->wr, "t0dot", d->tdot, 6, -1, -1);
     cli_put(s->wr, "tLdot", d->tdot + 6, n, 6, -1);
+  }
+  if ((s->o.frame && frames(s) != 0) || extras(s) != 0) {
+    return -1;
+  }
+  if (!(s->o.com || s->o.momentum || s->o.energy)) {
+    return 0;
+  }
+  double *sys = cli_session_buf(s, 1, 11); /* v_com, momentum, the energies */
+  if (!sys) {
+    return -1;
+  }
+  if (s->o.com) {
+    spart_com_velocity(s->m, d, sys);
+    cli_put(s->wr, "v_com", sys, 3, -1, -1);
+  }
+  if (s->o.momentum) {
+    spart_momentum(s->m, d, sys + 3);
+    cli_put(s->wr, "momentum", sys + 3, 6, -1, -1);
+  }
+  if (s->o.energy) {
+    sys[9] = spart_kinetic_energy(s->m, d);
+    cli_put(s->wr, "kinetic_energy", sys + 9, -1, -1, -1);
+    if (s->gravity) {
+      sys[10] = spart_potential_energy(s->m, d, s->gravity);
+      cli_put(s->wr, "potential_energy", sys + 10, -1, -1, -1);
+    }
   }
   return 0;
 }

@@ -60,6 +60,11 @@ def main(paths):
         for k in ["RJ", "RL", "rJ", "rL", "e", "g", "r_com", "t0", "tL", "t0dot", "tLdot"]:
             compare(case, "spart-kin " + k, out[k], ex[k])
 
+        # SPART DiffKinematics (P0, pm) and I_I (I0, Im)
+        out = run(["spart-kin", "-m", model, "--diffkin", "--inertia"], line)[0]
+        for k in ["P0", "pm", "I0", "Im"]:
+            compare(case, "spart-kin --diffkin --inertia " + k, out[k], ex[k])
+
         for i in range(1, n + 1):
             out = run(["spart-jac", "-m", model, "--link", str(i), "--dot"], line)[0]
             for k in ["J0", "Jm", "J0dot", "Jmdot"]:

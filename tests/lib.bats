@@ -57,3 +57,10 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   run grep -c 'jnt_type\[' -- spart_fk.c spart_jacobian.c spart_crba.c spart_rnea.c spart_aba.c
   [[ "$output" != *:[1-9]* ]]
 }
+
+@test "SPART's attitude conversions: its definitions, round trips, gimbal locks" {
+  run "$UNIT/test_attitude"
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == "9 passed, 0 failed" ]]
+}

@@ -12,17 +12,21 @@ check() { PYTHONPATH="$BATS_TEST_DIRNAME" python3 -c "from spartcheck import *; 
   [ "$a" = "$b" ]
 }
 
-@test "the Jacobian of a point maps u to the point's twist from spart-kin" {
+@test "the Jacobian of a point in the URDF link frame maps u to the point's twist from spart-kin" {
   check '
 m = "'"$MODELS"'/branched_arm.urdf"
 st = {"qm": [0.3, -0.5, 0.7, 0.2, 0.1, -0.4], "u0": [0.1, -0.2, 0.3, 0.4, 0.5, -0.6],
       "um": [1, -1, 0.5, 0.2, -0.3, 0.7]}
 p = [0.1, -0.2, 0.05]
 J = run(["spart-jac", "-m", m, "--link", "slider_b", "--point", "0.1,-0.2,0.05"], st)[0]
-k = run(["spart-kin", "-m", m], st)[0]
+k = run(["spart-kin", "-m", m, "--frame", "slider_b"], st)[0]
 i = 5  # slider_b is link 5 in depth-first order
-R, r, t = k["RL"][i - 1], k["rL"][i - 1], k["tL"][i - 1]
-d = matvec(R, p)
+# the point: p in the link frame (rF, RF), its twist moved from the CoM rL
+x = [a + b for a, b in zip(k["rF"][0], matvec(k["RF"][0], p))]
+close(J["r_point"], x, 1e-12, "r_point")
+r, t = k["rL"][i - 1], k["tL"][i - 1]
+d = [a - b for a, b in zip(x, r)]
+assert max(abs(c) for c in [a - b for a, b in zip(k["rF"][0], r)]) > 1e-3, "CoM off the frame"
 w = t[:3]
 v = [t[3] + w[1] * d[2] - w[2] * d[1], t[4] + w[2] * d[0] - w[0] * d[2], t[5] + w[0] * d[1] - w[1] * d[0]]
 tw = [a + b for a, b in zip(matvec(J["J0"], st["u0"]), matvec(J["Jm"], st["um"]))]

@@ -134,8 +134,14 @@ enum {
   CLI_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
   CLI_OPT_GIM = 1 << 4,      /* --coriolis, --inverse */
   CLI_OPT_FRICTION = 1 << 5, /* --no-friction */
-  CLI_OPT_SIM = 1 << 6       /* spart-sim's: --duration, --dt, --every, --integrator... */
+  CLI_OPT_KIN = 1 << 6,      /* spart-kin's --frame, --attitude, --diffkin, --inertia, --mcb,
+                                --momentum, --energy */
+  CLI_OPT_COM = 1 << 7,      /* --com */
+  CLI_OPT_SIM = 1 << 8       /* spart-sim's: --duration, --dt, --every, --integrator... */
 };
+
+/* --attitude: the forms of a frame's orientation written (bits) */
+enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
 
 /* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
    options and the state fields it takes */
@@ -163,7 +169,6 @@ typedef struct cli_opts {
   double gravity[3];
   const char *link; /* --link [id:]ID|[name:]NAME */
   int has_point;
-  double point[3]; /* --point, in the link frame, from the link CoM */
   /* spart-sim */
   double duration, dt;     /* --duration T (0: not given), --dt H */
   long every;              /* --every K */
@@ -172,6 +177,10 @@ typedef struct cli_opts {
   const char *inputs;      /* --inputs FILE, or NULL */
   int accelerations;       /* --accelerations */
   int check_limits;        /* --check-limits */
+  double point[3]; /* --point, in the link's URDF frame */
+  const char *frame; /* --frame LINK,...: the URDF link frames to write, or NULL */
+  int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
+  int diffkin, inertia, mcb, com, momentum, energy;
 } cli_opts;
 
 /* a running command: its options, model, data, reader, writer and exit status */
@@ -189,6 +198,7 @@ typedef struct cli_session {
   int m_borrowed;        /* the model belongs to the reader */
   long nbad;             /* bad records */
   int link;              /* --link resolved, or -1 */
+  int *frames, nframes;  /* --frame resolved, or NULL */
   long nrec;             /* records read */
   int tty;               /* stderr is a terminal: show progress */
   double t0, tick;       /* start, last progress line (monotonic seconds) */
@@ -268,6 +278,10 @@ void cli_write(cli_session *s);
 /* Resolve --link on the session's model: id:N, name:NAME, or bare, an id when it reads as one
    and a name when not (an id and another link's name at once is refused); -1 after reporting. */
 int cli_session_link(cli_session *s);
+
+/* Resolve --frame's links (as --link, each) on the session's model: their ids, *n of them, or
+   NULL after reporting. */
+const int *cli_session_frames(cli_session *s, int *n);
 
 /* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after
    reporting when out of memory. */

@@ -95,7 +95,15 @@ enum {
   OPT_ATOL,
   OPT_INPUTS,
   OPT_ACCEL,
-  OPT_LIMITS
+  OPT_LIMITS,
+  OPT_FRAME,
+  OPT_ATTITUDE,
+  OPT_DIFFKIN,
+  OPT_INERTIA,
+  OPT_MCB,
+  OPT_COM,
+  OPT_MOMENTUM,
+  OPT_ENERGY
 };
 
 static const struct {
@@ -131,6 +139,14 @@ static const struct {
     {{"inputs", required_argument, NULL, OPT_INPUTS}, CLI_OPT_SIM},
     {{"accelerations", no_argument, NULL, OPT_ACCEL}, CLI_OPT_SIM},
     {{"check-limits", no_argument, NULL, OPT_LIMITS}, CLI_OPT_SIM},
+    {{"frame", required_argument, NULL, OPT_FRAME}, CLI_OPT_KIN},
+    {{"attitude", required_argument, NULL, OPT_ATTITUDE}, CLI_OPT_KIN},
+    {{"diffkin", no_argument, NULL, OPT_DIFFKIN}, CLI_OPT_KIN},
+    {{"inertia", no_argument, NULL, OPT_INERTIA}, CLI_OPT_KIN},
+    {{"mcb", no_argument, NULL, OPT_MCB}, CLI_OPT_KIN},
+    {{"momentum", no_argument, NULL, OPT_MOMENTUM}, CLI_OPT_KIN},
+    {{"energy", no_argument, NULL, OPT_ENERGY}, CLI_OPT_KIN},
+    {{"com", no_argument, NULL, OPT_COM}, CLI_OPT_COM},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -177,6 +193,28 @@ static int only_arg(const cli_tool *t, const char *s) {
       return cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
                              t->name, t->outputs);
     }
+    p += n;
+    if (*p == 0) {
+      return 0;
+    }
+  }
+}
+
+
+/* --attitude FORMS: matrix, quat, rpy, comma-separated, into CLI_ATT_* bits; 0 or -1 */
+static int attitude_arg(const char *s, int *bits) {
+  static const char *const name[3] = {"matrix", "quat", "rpy"};
+  *bits = 0;
+  for (const char *p = s;; p++) {
+    size_t n = strcspn(p, ",");
+    int k = 0;
+    while (k < 3 && !(strlen(name[k]) == n && strncmp(p, name[k], n) == 0)) {
+      k++;
+    }
+    if (k == 3) {
+      return -1;
+    }
+    *bits |= 1 << k;
     p += n;
     if (*p == 0) {
       return 0;
@@ -354,6 +392,24 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
         }
         break;
       }
+      case OPT_FRAME:
+        if (o->frame) {
+          return cli_usage(t->name, "--frame: give all the links in one list (a,b)");
+        }
+        o->frame = optarg;
+        break;
+      case OPT_ATTITUDE:
+        if (attitude_arg(optarg, &o->attitude) != 0) {
+          return cli_usage(t->name, "--attitude: expected matrix, quat or rpy (or a list), got '%s'",
+                           optarg);
+        }
+        break;
+      case OPT_DIFFKIN: o->diffkin = 1; break;
+      case OPT_INERTIA: o->inertia = 1; break;
+      case OPT_MCB: o->mcb = 1; break;
+      case OPT_COM: o->com = 1; break;
+      case OPT_MOMENTUM: o->momentum = 1; break;
+      case OPT_ENERGY: o->energy = 1; break;
       case ':': return cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
       default:
         if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
@@ -365,8 +421,23 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   if (optind < argc) {
     return cli_usage(t->name, "unexpected argument '%s'", argv[optind]);
   }
-  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc) {
-    return cli_usage(t->name, "--link ID|NAME or --noc is required");
+  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com) {
+    return cli_usage(t->name, "--link ID|NAME, --noc or --com is required");
+  }
+  if (o->has_point && !o->link) {
+    return cli_usage(t->name, "--point needs --link");
+  }
+  if (o->dot && !o->link && !o->noc) {
+    return cli_usage(t->name, "--dot needs --link or --noc");
+  }
+  if (o->attitude && !o->frame) {
+    return cli_usage(t->name, "--attitude needs --frame");
+  }
+  if (!o->attitude) {
+    o->attitude = CLI_ATT_MATRIX;
+  }
+  if ((t->opts & CLI_OPT_KIN) && o->has_gravity && !o->energy) {
+    return cli_usage(t->name, "--gravity needs --energy");
   }
   if (o->floating && o->fixed_base) {
     return cli_usage(t->name, "--floating and --fixed-base may not be combined");

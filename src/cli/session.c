@@ -43,7 +43,8 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
       return NULL;
     }
     s->d = spart_data_new(s->m);
-    if (o->link && cli_session_link(s) < 0) {
+    int nf;
+    if ((o->link && cli_session_link(s) < 0) || (o->frame && !cli_session_frames(s, &nf))) {
       *status = CLI_EXIT_DATA; /* reported by cli_session_link */
       s->status = CLI_EXIT_DATA;
       s->nbad = 0;
@@ -278,12 +279,12 @@ void cli_write(cli_session *s) {
 }
 
 
-int cli_session_link(cli_session *s) {
-  const char *arg = s->o.link, *v = arg;
+/* link arg of option opt on the session's model: id:N, name:NAME, or bare, an id when it reads
+   as one and a name when not (an id and another link's name at once is refused); -1 after
+   reporting */
+static int find_link(cli_session *s, const char *opt, const char *arg) {
+  const char *v = arg;
   char *end = NULL;
-  if (s->link >= 0) {
-    return s->link; /* resolved at the first record: the model does not change */
-  }
   /* id:N and name:NAME say which; a bare argument is an id when it reads as one, a name when
      it does not, and an error when it is both, of different links */
   int by_id = strncmp(arg, "id:", 3) == 0, by_name = strncmp(arg, "name:", 5) == 0;
@@ -291,21 +292,64 @@ int cli_session_link(cli_session *s) {
   long id = by_name ? -1 : strtol(v, &end, 10);
   int is_id = !by_name && end != v && *end == 0, named = by_id ? -1 : spart_model_body(s->m, v);
   if (by_id && !is_id) {
-    cli_fail(s, "--link %s: not a link id (id:N, N from 0 to %d)", arg, s->m->nb - 1);
+    cli_fail(s, "%s %s: not a link id (id:N, N from 0 to %d)", opt, arg, s->m->nb - 1);
   } else if (is_id && (id < 0 || id >= s->m->nb) && named < 0) {
-    cli_fail(s, "--link %s: model has links 0 to %d", arg, s->m->nb - 1);
+    cli_fail(s, "%s %s: model has links 0 to %d", opt, arg, s->m->nb - 1);
   } else if (is_id && named >= 0 && named != id) {
-    cli_fail(s, "--link %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)",
-               arg, id, named, v, v, v);
+    cli_fail(s, "%s %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)",
+             opt, arg, id, named, v, v, v);
   } else if (is_id && named < 0) {
-    return s->link = (int)id;
+    return (int)id;
   } else if (named < 0) {
-    cli_fail(s, "--link: no link named '%s'", v);
+    cli_fail(s, "%s: no link named '%s'", opt, v);
   } else {
-    return s->link = named;
+    return named;
   }
   s->stop = 1; /* no record can be computed */
   return -1;
+}
+
+
+int cli_session_link(cli_session *s) {
+  if (s->link < 0) { /* resolved once: the model does not change */
+    s->link = find_link(s, "--link", s->o.link);
+  }
+  return s->link;
+}
+
+
+const int *cli_session_frames(cli_session *s, int *n) {
+  if (!s->frames) { /* resolved once, as --link */
+    const char *list = s->o.frame;
+    int count = 1;
+    for (const char *p = list; *p; p++) {
+      count += *p == ',';
+    }
+    int *ids = malloc((size_t)count * sizeof(int));
+    char *one = malloc(strlen(list) + 1);
+    if (!ids || !one) {
+      free(ids);
+      free(one);
+      bad_record(s, s->st ? s->st->line : 0, SPART_ENOMEM, "out of memory");
+      return NULL;
+    }
+    for (int k = 0; k < count; k++) {
+      size_t len = strcspn(list, ",");
+      memcpy(one, list, len);
+      one[len] = 0;
+      list += len + 1;
+      if ((ids[k] = find_link(s, "--frame", one)) < 0) {
+        free(ids);
+        free(one);
+        return NULL;
+      }
+    }
+    free(one);
+    s->frames = ids;
+    s->nframes = count;
+  }
+  *n = s->nframes;
+  return s->frames;
 }
 
 
@@ -350,6 +394,7 @@ int cli_session_close(cli_session *s) {
   for (int k = 0; k < 4; k++) {
     free(s->buf[k]);
   }
+  free(s->frames);
   free(s);
   return cli_finish(name, status);
 }
