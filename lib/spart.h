@@ -293,7 +293,10 @@ typedef struct spart_data {
   /* computed by spart_joint_frames */
   double *xrotJ; /* (nb x 9) joint frame orientations RJ; [0] unused */
 
-  /* computed by spart_fk */
+  /* computed by spart_fk: the joint frames F_i (spart_joint_constants; F_0 the base's CoM
+     frame) in the inertial frame, and SPART's quantities derived from them */
+  double *xrotF; /* (nb x 9) F_i's orientation; [0] = R0 */
+  double *xposF; /* (nb x 3) F_i's origin - r0 (a joint's position moved with the joint); [0] = 0 */
   double *xposJ; /* (nb x 3) joint positions rJ - r0; [0] unused */
   double *xrot;  /* (nb x 9) link orientations RL; [0] = R0 */
   double *xpos;  /* (nb x 3) link CoM positions rL - r0; [0] = 0 (spart_positions adds r0) */
@@ -325,8 +328,8 @@ typedef struct spart_data {
   double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
   double *jp;   /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
 
-  /* the joint frames F_i (SPART_JC_T; F_0 is the base's CoM frame), spart_xup: F_i in its
-     parent's (Xup) */
+  /* the joint frames F_i (SPART_JC_T; F_0 is the base's CoM frame), spart_xup or spart_fk: F_i
+     in its parent's (Xup) */
   double *Xrot; /* (nb x 9) F_i in F_p; [0] unused */
   double *Xpos; /* (nb x 3) F_i's origin in F_p */
 
@@ -356,34 +359,31 @@ void spart_data_free(spart_data *d);
  * algorithms: each reads what earlier passes left in d
  */
 
-/* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): positions of
-   every joint, poses of every link, axes, pm, inertias in the inertial frame, CoM.  R0: 9,
-   r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
+/* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): the pose of every
+   joint frame F_i (d->xrotF, d->xposF) from its parent's and the joint transform (d->Xrot,
+   d->Xpos, as spart_xup), F_0 the base's CoM frame at (R0, r0); from them the positions of every
+   joint, poses of every link, axes, pm, inertias in the inertial frame, CoM.  R0: 9, r0: 3,
+   qm: nq.  The joint frames RJ need spart_joint_frames. */
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
               const double *qm);
 
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
-/* doubles of joint constants a body (spart_joint_constants): 6 from SPART_JC_S are the motion
-   subspace in the link's frame at its CoM; from SPART_JC_T, the joint frame F_i of spart_xup,
-   spart_rnea and spart_crba in its parent's, and link i in F_i */
-#define SPART_JC 85
-#define SPART_JC_S 39
+/* doubles of joint constants a body (spart_joint_constants): the joint frame F_i of spart_fk,
+   spart_xup, spart_rnea and spart_crba in its parent's at q = 0, and link i in F_i; for the base
+   (body 0) F_0 is its CoM frame: T, r unused, c = 0, CR = 1, Ic its own inertia */
+#define SPART_JC 44
 enum {
-  SPART_JC_P1 = 0,               /* link i's frame in link p's: Rloc(q) = c P1 + (1-c) P2 + s P3 */
-  SPART_JC_P2 = 9,               /* (Rodrigues, c = cos, s = sin of the joint's rotation) */
-  SPART_JC_P3 = 18,
-  SPART_JC_V1 = 27,              /* link i's CoM from joint i, link p's frame: c V1 + (1-c) V2 */
-  SPART_JC_V2 = 30,              /* + s V3 + the joint's translation times JA */
-  SPART_JC_V3 = 33,
-  SPART_JC_JA = 36,              /* the joint axis in link p's frame (3) */
-  SPART_JC_T = 45,               /* F_i in F_p at q = 0 (9) */
-  SPART_JC_R = SPART_JC_T + 9,   /* F_i's origin in F_p at q = 0 (3) */
-  SPART_JC_C = SPART_JC_R + 3,   /* link i's CoM in F_i (3) */
-  SPART_JC_IC = SPART_JC_C + 3,  /* its rotational inertia about the CoM, F_i's axes (6) */
-  SPART_JC_IO = SPART_JC_IC + 6, /* its compact inertia about F_i's origin (10) */
-  SPART_JC_CR = SPART_JC_IO + 10 /* its link frame in F_i (9) */
+  SPART_JC_T = 0,                 /* F_i in F_p at q = 0 (9) */
+  SPART_JC_R = SPART_JC_T + 9,    /* F_i's origin in F_p at q = 0 (3): the joint's position */
+  SPART_JC_C = SPART_JC_R + 3,    /* link i's CoM in F_i (3) */
+  SPART_JC_IC = SPART_JC_C + 3,   /* its rotational inertia about the CoM, F_i's axes (6) */
+  SPART_JC_IO = SPART_JC_IC + 6,  /* its compact inertia about F_i's origin (10) */
+  SPART_JC_CR = SPART_JC_IO + 10, /* its link frame in F_i (9) */
+  SPART_JC_AX = SPART_JC_CR + 9,  /* the joint's axis (jnt_axis) in F_i (3): e_z for a joint that
+                                     moves, the model's axis for a fixed one */
+  SPART_JC_CR1 = SPART_JC_AX + 3  /* 1 when CR is the identity (the link frame is F_i), else 0 */
 };
 
 /* spart_rnea_pair's constants a body (d->jp), each a pair of equal doubles: T, r and the CoM
