@@ -122,6 +122,11 @@ void spart_joint_setup(spart_model *m);
 void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
                            const double r[3], double Q[9], double rho[3]);
 
+/* Joint i's own motion at the coordinates qm (nq, the joint's from jnt_qadr[i]) applied to a
+   frame on its right: Q (9) becomes Q X_J(q), rho (3) moves with the joint, in Q's parent (the
+   part of spart_joint_transform after T, r: spart_fk applies it to F_i's world pose at q = 0). */
+void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9], double rho[3]);
+
 /* The motion subspace of joint i in F_i: S (6 x jnt_nv[i]), row-major. */
 void spart_joint_motion(const spart_model *m, int i, double *S);
 
@@ -328,8 +333,8 @@ typedef struct spart_data {
   double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
   double *jp;   /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
 
-  /* the joint frames F_i (SPART_JC_T; F_0 is the base's CoM frame), spart_xup or spart_fk: F_i
-     in its parent's (Xup) */
+  /* the joint frames F_i (SPART_JC_T; F_0 is the base's CoM frame), spart_xup: F_i in its
+     parent's (Xup) */
   double *Xrot; /* (nb x 9) F_i in F_p; [0] unused */
   double *Xpos; /* (nb x 3) F_i's origin in F_p */
 
@@ -360,10 +365,10 @@ void spart_data_free(spart_data *d);
  */
 
 /* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): the pose of every
-   joint frame F_i (d->xrotF, d->xposF) from its parent's and the joint transform (d->Xrot,
-   d->Xpos, as spart_xup), F_0 the base's CoM frame at (R0, r0); from them the positions of every
-   joint, poses of every link, axes, pm, inertias in the inertial frame, CoM.  R0: 9, r0: 3,
-   qm: nq.  The joint frames RJ need spart_joint_frames. */
+   joint frame F_i (d->xrotF, d->xposF) from its parent's and the joint transform (F_i at q = 0,
+   SPART_JC_T and SPART_JC_R, then spart_joint_move), F_0 the base's CoM frame at (R0, r0); from
+   them the positions of every joint, poses of every link, axes, pm, inertias in the inertial
+   frame, CoM.  R0: 9, r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
               const double *qm);
 
@@ -373,7 +378,7 @@ void spart_joint_frames(const spart_model *m, spart_data *d);
 /* doubles of joint constants a body (spart_joint_constants): the joint frame F_i of spart_fk,
    spart_xup, spart_rnea and spart_crba in its parent's at q = 0, and link i in F_i; for the base
    (body 0) F_0 is its CoM frame: T, r unused, c = 0, CR = 1, Ic its own inertia */
-#define SPART_JC 44
+#define SPART_JC 46
 enum {
   SPART_JC_T = 0,                 /* F_i in F_p at q = 0 (9) */
   SPART_JC_R = SPART_JC_T + 9,    /* F_i's origin in F_p at q = 0 (3): the joint's position */
@@ -383,7 +388,9 @@ enum {
   SPART_JC_CR = SPART_JC_IO + 10, /* its link frame in F_i (9) */
   SPART_JC_AX = SPART_JC_CR + 9,  /* the joint's axis (jnt_axis) in F_i (3): e_z for a joint that
                                      moves, the model's axis for a fixed one */
-  SPART_JC_CR1 = SPART_JC_AX + 3  /* 1 when CR is the identity (the link frame is F_i), else 0 */
+  SPART_JC_CRP = SPART_JC_AX + 3  /* CR as a signed permutation, when it is one (most URDFs'):
+                                     column j of CR is sign(x) e_(|x| - 1), x the number j of 3;
+                                     0 when CR is not one */
 };
 
 /* spart_rnea_pair's constants a body (d->jp), each a pair of equal doubles: T, r and the CoM

@@ -31,43 +31,39 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
               const double *qm) {
   /* the base: F_0 is its CoM frame at (R0, r0); positions are kept from r0, so that no
      difference of two of them loses digits to a large r0 (an orbit's) */
-  static const double zero[3] = {0, 0, 0};
   memcpy(d->xrotF, R0, 9 * sizeof(double));
   memset(d->xposF, 0, 3 * sizeof(double));
   memcpy(d->r0, r0, 3 * sizeof(double));
   memcpy(d->P0, R0, 9 * sizeof(double));
-  d->mass = 0;
-  memset(d->com, 0, 3 * sizeof(double));
 
+  double mass = 0, com[3] = {0, 0, 0};
   for (int i = 0; i < m->nb; i++) {
     const double *c = d->jc + SPART_JC * i;
     double *W = d->xrotF + 9 * i, *rL = d->xpos + 3 * i;
     if (i == 0) {
       memset(rL, 0, 3 * sizeof(double));
     } else {
-      /* F_i from F_p and the joint transform Q, r + delta (spart_joint_transform): the joint's
-         position rJ = o_p + W_p r, F_i's pose W_i = W_p Q, o_i = rJ + W_p delta */
-      int p = m->body_parent[i], a = m->jnt_qadr[i];
+      /* F_i from F_p: at q = 0 W_p T, at the joint's position rJ = o_p + W_p r, then the joint's
+         motion (spart_joint_move): W_i = W_p T X_J(q), o_i = rJ + its displacement dJ */
+      int p = m->body_parent[i];
       const double *Wp = d->xrotF + 9 * p, *op = d->xposF + 3 * p;
-      double *Q = d->Xrot + 9 * i, *rJ = d->xposJ + 3 * i, *o = d->xposF + 3 * i;
-      double *g = d->xg + 3 * i, delta[3], dW[3], gc[3];
-      spart_joint_transform(m, i, a >= 0 ? qm + a : qm, c + SPART_JC_T, zero, Q, delta);
+      double rJ[3], dJ[3] = {0, 0, 0}, gc[3];
+      spu_mulmm3(W, Wp, c + SPART_JC_T);
       spu_mulmv3(rJ, Wp, c + SPART_JC_R);
-      spu_mulmv3(dW, Wp, delta);
-      spu_mulmm3(W, Wp, Q);
-      for (int k = 0; k < 3; k++) {
-        d->Xpos[3 * i + k] = c[SPART_JC_R + k] + delta[k];
-        rJ[k] += op[k];
-        o[k] = rJ[k] + dW[k];
-      }
+      spart_joint_move(m, i, qm, W, dJ);
 
-      /* the joint's axis e, the joint to CoM vector g and the CoM rL (SPART Kinematics) */
-      spu_mulmv3(d->xaxis + 3 * i, W, c + SPART_JC_AX);
+      /* the joint's position rJ, axis e, the joint to CoM vector g (its displacement, then F_i's
+         origin to the CoM) and the CoM rL (SPART Kinematics) */
       spu_mulmv3(gc, W, c + SPART_JC_C);
       for (int k = 0; k < 3; k++) {
-        g[k] = dW[k] + gc[k];
-        rL[k] = rJ[k] + g[k];
+        double g = dJ[k] + gc[k];
+        rJ[k] += op[k];
+        d->xposJ[3 * i + k] = rJ[k];
+        d->xposF[3 * i + k] = rJ[k] + dJ[k];
+        d->xg[3 * i + k] = g;
+        rL[k] = rJ[k] + g;
       }
+      spu_mulmv3(d->xaxis + 3 * i, W, c + SPART_JC_AX);
 
       /* the degrees of freedom at the link CoM (SPART DiffKinematics' pm) */
       for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++) {
@@ -75,23 +71,34 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
       }
     }
 
-    /* the link frame RL = W CR (F_i itself when CR = 1), its inertia in the inertial frame
-       (SPART I_I), the mass moments for the CoM */
-    if (c[SPART_JC_CR1] != 0) {
-      memcpy(d->xrot + 9 * i, W, 9 * sizeof(double));
+    /* the link frame RL = W CR (columns of W when CR is a signed permutation), its inertia in
+       the inertial frame (SPART I_I), the mass moments for the CoM */
+    double *RL = d->xrot + 9 * i;
+    const double *P = c + SPART_JC_CRP;
+    if (P[0] == 1 && P[1] == 2 && P[2] == 3) {
+      memcpy(RL, W, 9 * sizeof(double));
+    } else if (P[0] != 0) {
+      for (int j = 0; j < 3; j++) {
+        double sg = P[j] > 0 ? 1 : -1;
+        int k = (int)(sg * P[j]) - 1;
+        RL[j] = sg * W[k];
+        RL[3 + j] = sg * W[3 + k];
+        RL[6 + j] = sg * W[6 + k];
+      }
     } else {
-      spu_mulmm3(d->xrot + 9 * i, W, c + SPART_JC_CR);
+      spu_mulmm3(RL, W, c + SPART_JC_CR);
     }
-    spu_rotsym3(d->xI + 6 * i, W, c + SPART_JC_IC);
-    d->mass += m->body_mass[i];
+    spu_rotsym3(d->xI + 6 * i, RL, m->body_inertia + 6 * i);
+    mass += m->body_mass[i];
     for (int k = 0; k < 3; k++) {
-      d->com[k] += m->body_mass[i] * rL[k];
+      com[k] += m->body_mass[i] * rL[k];
     }
   }
 
   /* centre of mass of the system (SPART Center_of_Mass) */
+  d->mass = mass;
   for (int k = 0; k < 3; k++) {
-    d->com[k] = d->mass > 0 ? d->com[k] / d->mass : 0;
+    d->com[k] = mass > 0 ? com[k] / mass : 0;
   }
 }
 

@@ -82,12 +82,10 @@ void spart_joint_setup(spart_model *m) {
 }
 
 
-/* the transform of joint i: the constant T, r then a screw about and along z per coordinate, the
-   joint's coordinates at q + a */
-static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
-                            const double *r, double *restrict Q, double *restrict rho) {
-  memcpy(Q, T, 9 * sizeof(double));
-  memcpy(rho, r, 3 * sizeof(double));
+/* joint i's own motion at its coordinates q + a applied to a frame Q (9) at rho (3) on its right:
+   one screw about and along Q's z per coordinate, Q turned in place and rho moved along */
+static void joint_move(const spart_model *m, int i, const double *q, int a, double *restrict Q,
+                       double *restrict rho) {
   for (int k = 0; k < m->jnt_nq[i]; k++) {
     const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + k);
     double s, c, x = h[1] * q[a + k];
@@ -101,6 +99,21 @@ static void joint_transform(const spart_model *m, int i, const double *q, int a,
       rho[l] += x * Q[3 * l + 2];
     }
   }
+}
+
+
+/* the transform of joint i: the constant T, r then its motion, the joint's coordinates at
+   q + a */
+static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
+                            const double *r, double *restrict Q, double *restrict rho) {
+  memcpy(Q, T, 9 * sizeof(double));
+  memcpy(rho, r, 3 * sizeof(double));
+  joint_move(m, i, q, a, Q, rho);
+}
+
+
+void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9], double rho[3]) {
+  joint_move(m, i, qm, m->jnt_qadr[i], Q, rho);
 }
 
 
@@ -188,6 +201,25 @@ static void axis_frame(double A[9], const double a[3]) {
 }
 
 
+/* P (3) for a rotation R that is a signed permutation: column j of R is sign(P_j) e_(|P_j| - 1);
+   P = 0 when R is not one */
+static void signed_permutation(double P[3], const double R[9]) {
+  for (int j = 0; j < 3; j++) {
+    P[j] = 0;
+    for (int k = 0; k < 3; k++) {
+      double x = R[3 * k + j];
+      if ((x == 1 || x == -1) && R[3 * ((k + 1) % 3) + j] == 0 && R[3 * ((k + 2) % 3) + j] == 0) {
+        P[j] = x * (k + 1);
+      }
+    }
+    if (P[j] == 0) {
+      P[0] = P[1] = P[2] = 0;
+      return;
+    }
+  }
+}
+
+
 /* joint constants (d->jc, SPART_JC a body): the algorithms work in the joint frames F: F_i is
    joint i's frame turned by A_i (A e_z = a, the joint's axis; the identity for a joint without a
    degree of freedom) and moved with the joint, F_0 the base's CoM frame.  With J the joint frame
@@ -201,7 +233,9 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
   for (int k = 0; k < 3; k++) {
     jc[SPART_JC_CR + 4 * k] = 1;
   }
-  jc[SPART_JC_CR1] = 1;
+  for (int k = 0; k < 3; k++) {
+    jc[SPART_JC_CRP + k] = k + 1;
+  }
   memcpy(jc + SPART_JC_IC, m->body_inertia, 6 * sizeof(double));
   spu_inertbody(jc + SPART_JC_IO, m->body_mass[0], jc + SPART_JC_IC);
   for (int i = 1; i < m->nb; i++) {
@@ -227,10 +261,7 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
         c[SPART_JC_CR + 3 * r + k] = A[r] * B[k] + A[3 + r] * B[3 + k] + A[6 + r] * B[6 + k];
       }
     }
-    c[SPART_JC_CR1] = 1;
-    for (int k = 0; k < 9; k++) {
-      c[SPART_JC_CR1] = c[SPART_JC_CR + k] == (k % 4 == 0) ? c[SPART_JC_CR1] : 0;
-    }
+    signed_permutation(c + SPART_JC_CRP, c + SPART_JC_CR);
     spu_mulmtv3(c + SPART_JC_C, A, b);
     spu_rotsym3(c + SPART_JC_IC, c + SPART_JC_CR, m->body_inertia + 6 * i);
     spu_inertbody(c + SPART_JC_IO, m->body_mass[i], c + SPART_JC_IC);
