@@ -125,6 +125,11 @@ void spart_joint_setup(spart_model *m);
 void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
                            const double r[3], double Q[9], double rho[3]);
 
+/* Joint i's own motion at the coordinates qm (nq, the joint's from jnt_qadr[i]) applied to a
+   frame on its right: Q (9) becomes Q X_J(q), rho (3) moves with the joint, in Q's parent (the
+   part of spart_joint_transform after T, r: spart_fk applies it to F_i's world pose at q = 0). */
+void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9], double rho[3]);
+
 /* The motion subspace of joint i in F_i: S (6 x jnt_nv[i]), row-major. */
 void spart_joint_motion(const spart_model *m, int i, double *S);
 
@@ -344,7 +349,10 @@ typedef struct spart_data {
   /* computed by spart_joint_frames */
   double *xrotJ; /* (nb x 9) joint frame orientations RJ; [0] unused */
 
-  /* computed by spart_fk */
+  /* computed by spart_fk: the joint frames F_i (spart_joint_constants; F_0 the base's CoM
+     frame) in the inertial frame, and SPART's quantities derived from them */
+  double *xrotF; /* (nb x 9) F_i's orientation; [0] = R0 */
+  double *xposF; /* (nb x 3) F_i's origin - r0 (a joint's position moved with the joint); [0] = 0 */
   double *xposJ; /* (nb x 3) joint positions rJ - r0; [0] unused */
   double *xrot;  /* (nb x 9) link orientations RL; [0] = R0 */
   double *xpos;  /* (nb x 3) link CoM positions rL - r0; [0] = 0 (spart_positions adds r0) */
@@ -407,34 +415,33 @@ void spart_data_free(spart_data *d);
  * algorithms: each reads what earlier passes left in d
  */
 
-/* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): positions of
-   every joint, poses of every link, axes, pm, inertias in the inertial frame, CoM.  R0: 9,
-   r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
+/* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): the pose of every
+   joint frame F_i (d->xrotF, d->xposF) from its parent's and the joint transform (F_i at q = 0,
+   SPART_JC_T and SPART_JC_R, then spart_joint_move), F_0 the base's CoM frame at (R0, r0); from
+   them the positions of every joint, poses of every link, axes, pm, inertias in the inertial
+   frame, CoM.  R0: 9, r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
               const double *qm);
 
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
-/* doubles of joint constants a body (spart_joint_constants): 6 from SPART_JC_S are the motion
-   subspace in the link's frame at its CoM; from SPART_JC_T, the joint frame F_i of spart_xup,
-   spart_rnea and spart_crba in its parent's, and link i in F_i */
-#define SPART_JC 85
-#define SPART_JC_S 39
+/* doubles of joint constants a body (spart_joint_constants): the joint frame F_i of spart_fk,
+   spart_xup, spart_rnea and spart_crba in its parent's at q = 0, and link i in F_i; for the base
+   (body 0) F_0 is its CoM frame: T, r unused, c = 0, CR = 1, Ic its own inertia */
+#define SPART_JC 46
 enum {
-  SPART_JC_P1 = 0,               /* link i's frame in link p's: Rloc(q) = c P1 + (1-c) P2 + s P3 */
-  SPART_JC_P2 = 9,               /* (Rodrigues, c = cos, s = sin of the joint's rotation) */
-  SPART_JC_P3 = 18,
-  SPART_JC_V1 = 27,              /* link i's CoM from joint i, link p's frame: c V1 + (1-c) V2 */
-  SPART_JC_V2 = 30,              /* + s V3 + the joint's translation times JA */
-  SPART_JC_V3 = 33,
-  SPART_JC_JA = 36,              /* the joint axis in link p's frame (3) */
-  SPART_JC_T = 45,               /* F_i in F_p at q = 0 (9) */
-  SPART_JC_R = SPART_JC_T + 9,   /* F_i's origin in F_p at q = 0 (3) */
-  SPART_JC_C = SPART_JC_R + 3,   /* link i's CoM in F_i (3) */
-  SPART_JC_IC = SPART_JC_C + 3,  /* its rotational inertia about the CoM, F_i's axes (6) */
-  SPART_JC_IO = SPART_JC_IC + 6, /* its compact inertia about F_i's origin (10) */
-  SPART_JC_CR = SPART_JC_IO + 10 /* its link frame in F_i (9) */
+  SPART_JC_T = 0,                 /* F_i in F_p at q = 0 (9) */
+  SPART_JC_R = SPART_JC_T + 9,    /* F_i's origin in F_p at q = 0 (3): the joint's position */
+  SPART_JC_C = SPART_JC_R + 3,    /* link i's CoM in F_i (3) */
+  SPART_JC_IC = SPART_JC_C + 3,   /* its rotational inertia about the CoM, F_i's axes (6) */
+  SPART_JC_IO = SPART_JC_IC + 6,  /* its compact inertia about F_i's origin (10) */
+  SPART_JC_CR = SPART_JC_IO + 10, /* its link frame in F_i (9) */
+  SPART_JC_AX = SPART_JC_CR + 9,  /* the joint's axis (jnt_axis) in F_i (3): e_z for a joint that
+                                     moves, the model's axis for a fixed one */
+  SPART_JC_CRP = SPART_JC_AX + 3  /* CR as a signed permutation, when it is one (most URDFs'):
+                                     column j of CR is sign(x) e_(|x| - 1), x the number j of 3;
+                                     0 when CR is not one */
 };
 
 /* spart_rnea_pair's constants a body (d->jp), each a pair of equal doubles: T, r and the CoM

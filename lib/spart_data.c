@@ -7,6 +7,8 @@
 /* per-body arrays of doubles: name and stride */
 #define SPART_DATA_ARRAYS(X) \
   X(xrotJ, 9)                \
+  X(xrotF, 9)                \
+  X(xposF, 3)                \
   X(xposJ, 3)                \
   X(xrot, 9)                 \
   X(xpos, 3)                 \

@@ -1,93 +1,104 @@
 /* spart_fk.c -- kinematics, twists and twist rates of every link (SPART Kinematics,
  * DiffKinematics, Velocities, Accelerations, I_I, Center_of_Mass), forward passes over the
  * parent array */
-#include <math.h>
 #include <string.h>
 
 #include "spart.h"
 #include "spu.h"
 
 
-/* joint i at its coordinate qm[jnt_qadr] (Featherstone's jcalc in SPART's frames, from the
-   joint constants): Rloc, link i's frame in its parent link's frame, and off, link i's CoM from
-   joint i in the parent link's frame.  The coordinate's screw (dof_screw) turns the link by h0 q
-   about the joint axis and moves it by h1 q along it; a joint without one is at q = 0. */
-static void jcalc(const spart_model *m, const spart_data *d, int i, const double *qm,
-                  double Rloc[9], double off[3]) {
-  const double *c = d->jc + SPART_JC * i;
-  double cq = 1, sq = 0, x = 0;
-  for (int j = m->jnt_qadr[i], end = j + m->jnt_nq[i]; j < end; j++) {
-    const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + j - m->jnt_qadr[i]);
-    spu_sincos(h[0] * qm[j], &sq, &cq);
-    x = h[1] * qm[j];
-  }
-  double vq = 1 - cq;
-  for (int k = 0; k < 9; k++) {
-    Rloc[k] = cq * c[SPART_JC_P1 + k] + vq * c[SPART_JC_P2 + k] + sq * c[SPART_JC_P3 + k];
-  }
-  for (int k = 0; k < 3; k++) {
-    off[k] = cq * c[SPART_JC_V1 + k] + vq * c[SPART_JC_V2 + k] + sq * c[SPART_JC_V3 + k] +
-             x * c[SPART_JC_JA + k];
+/* the dof column S_v (dof_S: e_k in F_i at its origin) at link i's CoM in the inertial frame,
+   F_i being W, gc the CoM from F_i's origin (inertial): [W s_w; W s_v + W s_w x gc]
+   (SPART's pm) */
+static void dof_column(double S[6], const spart_model *m, int v, const double W[9],
+                       const double gc[3]) {
+  int k = m->dof_axis[v];
+  memset(S, 0, 6 * sizeof(double));
+  if (k < 3) {
+    S[0] = W[k];
+    S[1] = W[3 + k];
+    S[2] = W[6 + k];
+    spu_cross(S + 3, S, gc);
+  } else {
+    S[3] = W[k - 3];
+    S[4] = W[k];
+    S[5] = W[k + 3];
   }
 }
 
 
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
               const double *qm) {
-  /* base link: its CoM frame is (R0, r0); positions are kept from r0, so that no difference of
-     two of them loses digits to a large r0 (an orbit's) */
-  memcpy(d->xrot, R0, 9 * sizeof(double));
-  memset(d->xpos, 0, 3 * sizeof(double));
+  /* the base: F_0 is its CoM frame at (R0, r0); positions are kept from r0, so that no
+     difference of two of them loses digits to a large r0 (an orbit's) */
+  memcpy(d->xrotF, R0, 9 * sizeof(double));
+  memset(d->xposF, 0, 3 * sizeof(double));
   memcpy(d->r0, r0, 3 * sizeof(double));
   memcpy(d->P0, R0, 9 * sizeof(double));
-  spu_rotsym3(d->xI, R0, m->body_inertia);
-  d->mass = m->body_mass[0];
-  memset(d->com, 0, 3 * sizeof(double));
 
-  /* forward pass: the link frame and CoM from the parent link's and the joint displacement */
-  for (int i = 1; i < m->nb; i++) {
-    int p = m->body_parent[i];
-    const double *Rp = d->xrot + 9 * p, *rp = d->xpos + 3 * p, *c = d->jc + SPART_JC * i;
-    double *rJ = d->xposJ + 3 * i, *RL = d->xrot + 9 * i, *rL = d->xpos + 3 * i;
-    double *e = d->xaxis + 3 * i, *g = d->xg + 3 * i, Rloc[9], off[3], tmp[3];
+  double mass = 0, com[3] = {0, 0, 0};
+  for (int i = 0; i < m->nb; i++) {
+    const double *c = d->jc + SPART_JC * i;
+    double *W = d->xrotF + 9 * i, *rL = d->xpos + 3 * i;
+    if (i == 0) {
+      memset(rL, 0, 3 * sizeof(double));
+    } else {
+      /* F_i from F_p: at q = 0 W_p T, at the joint's position rJ = o_p + W_p r, then the joint's
+         motion (spart_joint_move): W_i = W_p T X_J(q), o_i = rJ + its displacement dJ */
+      int p = m->body_parent[i];
+      const double *Wp = d->xrotF + 9 * p, *op = d->xposF + 3 * p;
+      double rJ[3], dJ[3] = {0, 0, 0}, gc[3];
+      spu_mulmm3(W, Wp, c + SPART_JC_T);
+      spu_mulmv3(rJ, Wp, c + SPART_JC_R);
+      spart_joint_move(m, i, qm, W, dJ);
 
-    /* joint position and axis (SPART Kinematics: rJ, e) */
-    spu_mulmv3(tmp, Rp, m->jnt_pos + 3 * i);
-    for (int k = 0; k < 3; k++) {
-      rJ[k] = rp[k] + tmp[k];
-    }
-    spu_mulmv3(e, Rp, c + SPART_JC_JA);
-
-    /* joint displacement: the link frame RL and the joint-to-CoM vector g */
-    jcalc(m, d, i, qm, Rloc, off);
-    spu_mulmm3(RL, Rp, Rloc);
-    spu_mulmv3(g, Rp, off);
-    for (int k = 0; k < 3; k++) {
-      rL[k] = rJ[k] + g[k];
-    }
-
-    /* motion subspace pm of each degree of freedom at the link CoM (SPART DiffKinematics): a
-       rotation h0 about the axis e and a translation h1 along it, [h0 e; h0 e x g + h1 e] */
-    for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++) {
-      double h0 = m->dof_screw[2 * v], h1 = m->dof_screw[2 * v + 1], *S = d->xS + 6 * v, exg[3];
-      spu_cross(exg, e, g);
+      /* the joint's position rJ, axis e, the joint to CoM vector g (its displacement, then F_i's
+         origin to the CoM) and the CoM rL (SPART Kinematics) */
+      spu_mulmv3(gc, W, c + SPART_JC_C);
       for (int k = 0; k < 3; k++) {
-        S[k] = h0 * e[k];
-        S[3 + k] = h0 * exg[k] + h1 * e[k];
+        double g = dJ[k] + gc[k];
+        rJ[k] += op[k];
+        d->xposJ[3 * i + k] = rJ[k];
+        d->xposF[3 * i + k] = rJ[k] + dJ[k];
+        d->xg[3 * i + k] = g;
+        rL[k] = rJ[k] + g;
+      }
+      spu_mulmv3(d->xaxis + 3 * i, W, c + SPART_JC_AX);
+
+      /* the degrees of freedom at the link CoM (SPART DiffKinematics' pm) */
+      for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++) {
+        dof_column(d->xS + 6 * v, m, v, W, gc);
       }
     }
 
-    /* inertia in the inertial frame (SPART I_I), mass moments for the CoM */
+    /* the link frame RL = W CR (columns of W when CR is a signed permutation), its inertia in
+       the inertial frame (SPART I_I), the mass moments for the CoM */
+    double *RL = d->xrot + 9 * i;
+    const double *P = c + SPART_JC_CRP;
+    if (P[0] == 1 && P[1] == 2 && P[2] == 3) {
+      memcpy(RL, W, 9 * sizeof(double));
+    } else if (P[0] != 0) {
+      for (int j = 0; j < 3; j++) {
+        double sg = P[j] > 0 ? 1 : -1;
+        int k = (int)(sg * P[j]) - 1;
+        RL[j] = sg * W[k];
+        RL[3 + j] = sg * W[3 + k];
+        RL[6 + j] = sg * W[6 + k];
+      }
+    } else {
+      spu_mulmm3(RL, W, c + SPART_JC_CR);
+    }
     spu_rotsym3(d->xI + 6 * i, RL, m->body_inertia + 6 * i);
-    d->mass += m->body_mass[i];
+    mass += m->body_mass[i];
     for (int k = 0; k < 3; k++) {
-      d->com[k] += m->body_mass[i] * rL[k];
+      com[k] += m->body_mass[i] * rL[k];
     }
   }
 
   /* centre of mass of the system (SPART Center_of_Mass) */
+  d->mass = mass;
   for (int k = 0; k < 3; k++) {
-    d->com[k] = d->mass > 0 ? d->com[k] / d->mass : 0;
+    d->com[k] = mass > 0 ? com[k] / mass : 0;
   }
 }
 

@@ -82,12 +82,10 @@ void spart_joint_setup(spart_model *m) {
 }
 
 
-/* the transform of joint i: the constant T, r then a screw about and along z per coordinate, the
-   joint's coordinates at q + a */
-static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
-                            const double *r, double *restrict Q, double *restrict rho) {
-  memcpy(Q, T, 9 * sizeof(double));
-  memcpy(rho, r, 3 * sizeof(double));
+/* joint i's own motion at its coordinates q + a applied to a frame Q (9) at rho (3) on its right:
+   one screw about and along Q's z per coordinate, Q turned in place and rho moved along */
+static void joint_move(const spart_model *m, int i, const double *q, int a, double *restrict Q,
+                       double *restrict rho) {
   for (int k = 0; k < m->jnt_nq[i]; k++) {
     const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + k);
     double s, c, x = h[1] * q[a + k];
@@ -101,6 +99,21 @@ static void joint_transform(const spart_model *m, int i, const double *q, int a,
       rho[l] += x * Q[3 * l + 2];
     }
   }
+}
+
+
+/* the transform of joint i: the constant T, r then its motion, the joint's coordinates at
+   q + a */
+static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
+                            const double *r, double *restrict Q, double *restrict rho) {
+  memcpy(Q, T, 9 * sizeof(double));
+  memcpy(rho, r, 3 * sizeof(double));
+  joint_move(m, i, q, a, Q, rho);
+}
+
+
+void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9], double rho[3]) {
+  joint_move(m, i, qm, m->jnt_qadr[i], Q, rho);
 }
 
 
@@ -206,16 +219,31 @@ static void axis_frame(double A[9], const double a[3]) {
 }
 
 
-/* joint constants (d->jc, SPART_JC a body): with J the joint frame in the parent link, B the
-   link frame in the joint frame, b the CoM in the joint frame and a the axis, the link frame in
-   the parent link is Rloc(q) = c P1 + (1-c) P2 + s P3 (Rodrigues) and the CoM offset from the
-   joint J (Rq b) = c v1 + (1-c) v2 + s v3 (+ the translation along JA = J a); SB is the motion
-   subspace of a joint's degree of freedom in the link's own frame at its CoM, constant:
-   [h0 B'a; h0 B'a x B'b + h1 B'a] for its screw h (dof_screw).  spart_rnea works in the joint
-   frames F instead: F_i is joint i's frame turned by A_i (A e_z = a; the identity for a joint
-   without a degree of freedom) and moved with the joint, F_0 the base's CoM frame.  At q = 0 F_i
-   is T_i, at r_i, in F_p; the link's CoM frame is CR_i = A'B at c_i = A'b in F_i, and Ic_i is
-   its rotational inertia about the CoM in F_i's axes. */
+/* P (3) for a rotation R that is a signed permutation: column j of R is sign(P_j) e_(|P_j| - 1);
+   P = 0 when R is not one */
+static void signed_permutation(double P[3], const double R[9]) {
+  for (int j = 0; j < 3; j++) {
+    P[j] = 0;
+    for (int k = 0; k < 3; k++) {
+      double x = R[3 * k + j];
+      if ((x == 1 || x == -1) && R[3 * ((k + 1) % 3) + j] == 0 && R[3 * ((k + 2) % 3) + j] == 0) {
+        P[j] = x * (k + 1);
+      }
+    }
+    if (P[j] == 0) {
+      P[0] = P[1] = P[2] = 0;
+      return;
+    }
+  }
+}
+
+
+/* joint constants (d->jc, SPART_JC a body): the algorithms work in the joint frames F: F_i is
+   joint i's frame turned by A_i (A e_z = a, the joint's axis; the identity for a joint without a
+   degree of freedom) and moved with the joint, F_0 the base's CoM frame.  With J the joint frame
+   in the parent link, B the link frame and b the CoM in the joint frame: at q = 0 F_i is
+   T_i = CR_p J A, at r_i = c_p + CR_p p, in F_p; the link's CoM frame is CR_i = A'B at
+   c_i = A'b in F_i, and Ic_i is its rotational inertia about the CoM in F_i's axes. */
 void spart_joint_constants(const spart_model *m, spart_data *d) {
   double *jc = d->jc;
   /* the base: F_0 is its CoM frame */
@@ -223,47 +251,17 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
   for (int k = 0; k < 3; k++) {
     jc[SPART_JC_CR + 4 * k] = 1;
   }
+  for (int k = 0; k < 3; k++) {
+    jc[SPART_JC_CRP + k] = k + 1;
+  }
+  memcpy(jc + SPART_JC_IC, m->body_inertia, 6 * sizeof(double));
+  spu_inertbody(jc + SPART_JC_IO, m->body_mass[0], jc + SPART_JC_IC);
   for (int i = 1; i < m->nb; i++) {
     const double *J = m->jnt_rot + 9 * i, *B = m->body_rot + 9 * i, *a = m->jnt_axis + 3 * i;
     const double *b = m->body_pos + 3 * i, *cp = jc + SPART_JC * m->body_parent[i];
-    double *c = jc + SPART_JC * i, Bta[3], A[9], AB[9], axb[3];
-    spu_mulmm3(c + SPART_JC_P1, J, B);
-    spu_mulmv3(c + SPART_JC_JA, J, a);
-    spu_mulmtv3(Bta, B, a);
-    for (int r = 0; r < 3; r++) {
-      for (int k = 0; k < 3; k++) {
-        c[SPART_JC_P2 + 3 * r + k] = c[SPART_JC_JA + r] * Bta[k];
-      }
-    }
-    /* A = J [a]x, P3 = A B */
-    for (int r = 0; r < 3; r++) {
-      const double *j = J + 3 * r;
-      A[3 * r + 0] = j[1] * a[2] - j[2] * a[1];
-      A[3 * r + 1] = j[2] * a[0] - j[0] * a[2];
-      A[3 * r + 2] = j[0] * a[1] - j[1] * a[0];
-    }
-    spu_mulmm3(AB, A, B);
-    memcpy(c + SPART_JC_P3, AB, sizeof(AB));
-    spu_mulmv3(c + SPART_JC_V1, J, b);
-    for (int k = 0; k < 3; k++) {
-      c[SPART_JC_V2 + k] = c[SPART_JC_JA + k] * spu_dot3(a, b);
-    }
-    spu_cross(axb, a, b);
-    spu_mulmv3(c + SPART_JC_V3, J, axb);
-    memset(c + SPART_JC_S, 0, 6 * sizeof(double));
-    for (int dk = 0; dk < m->jnt_nv[i]; dk++) {
-      const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + dk);
-      double Btb[3], x[3];
-      spu_mulmtv3(Btb, B, b);
-      spu_cross(x, Bta, Btb);
-      for (int k = 0; k < 3; k++) {
-        c[SPART_JC_S + k] = h[0] * Bta[k];
-        c[SPART_JC_S + 3 + k] = h[0] * x[k] + h[1] * Bta[k];
-      }
-    }
+    double *c = jc + SPART_JC * i, A[9], JA[9];
 
     /* the joint frame F_i: A, T = CR_p J A, r = c_p + CR_p p */
-    double JA[9];
     memset(A, 0, sizeof A);
     A[0] = A[4] = A[8] = 1;
     if (m->jnt_nv[i] > 0) {
@@ -275,16 +273,23 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
     for (int k = 0; k < 3; k++) {
       c[SPART_JC_R + k] += cp[SPART_JC_C + k];
     }
-    /* the link in F_i: CR = A'B, c = A'b, Ic = CR I CR' */
+    /* the link in F_i: CR = A'B, c = A'b, Ic = CR I CR'; the axis A'a (e_z when A turns it) */
     for (int r = 0; r < 3; r++) {
       for (int k = 0; k < 3; k++) {
         c[SPART_JC_CR + 3 * r + k] = A[r] * B[k] + A[3 + r] * B[3 + k] + A[6 + r] * B[6 + k];
       }
     }
+    signed_permutation(c + SPART_JC_CRP, c + SPART_JC_CR);
     spu_mulmtv3(c + SPART_JC_C, A, b);
     spu_rotsym3(c + SPART_JC_IC, c + SPART_JC_CR, m->body_inertia + 6 * i);
     spu_inertbody(c + SPART_JC_IO, m->body_mass[i], c + SPART_JC_IC);
     spu_inertshift(c + SPART_JC_IO, c + SPART_JC_IO, c + SPART_JC_C);
+    if (m->jnt_nv[i] > 0) {
+      c[SPART_JC_AX] = c[SPART_JC_AX + 1] = 0;
+      c[SPART_JC_AX + 2] = 1;
+    } else {
+      memcpy(c + SPART_JC_AX, a, 3 * sizeof(double));
+    }
   }
 
   /* spart_rnea_pair's: T, r, c, Ic (the base's own inertia), mass and armature, each twice */

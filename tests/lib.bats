@@ -35,6 +35,14 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [[ "${lines[-1]}" == "4 passed, 0 failed" ]]
 }
 
+@test "kinematics from the joint frames: F_i's world poses compose spart_xup's, SPART's chain of link frames agrees" {
+  run "$UNIT/test_kin" "$MODELS"/*.urdf "$MODELS"/*.json "$TOP/tests/data/general_axes.urdf"
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"ok general_axes.urdf: 8 bodies"* ]]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
+
 @test "the joint model: sizes, addresses, S against the transform's derivative, qdot <-> v" {
   run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json
   echo "$output" | grep -v '^ok' || true
