@@ -80,6 +80,9 @@ typedef struct spart_model {
                            for qd < 0 (<= 0) */
   double *jnt_range;    /* (nb x 2) joint limits lower, upper (qlim), where jnt_limited */
   int *jnt_limited;     /* (nb) 1 if the joint has limits */
+  double *jnt_effort;   /* (nb) effort limit: |force| of each of its dofs at most this; 0 none */
+  double *jnt_velocity; /* (nb) velocity limit: |velocity| of each of its dofs at most this; 0
+                           none (URDF <limit effort velocity>) */
   char **jnt_mimic;     /* (nb) the joint that joint i mimics (URDF <mimic>), NULL if none: only
                            shown and kept, joint i stays an independent degree of freedom */
   double *jnt_mimic_k;  /* (nb x 2) that mimic's multiplier and offset: q_i = k0 q_mimicked + k1 */
