@@ -281,6 +281,29 @@ typedef struct spart_dh {
    on bad values or when out of memory. */
 spart_model *spart_dh_model(const spart_dh *dh, spart_err *err);
 
+/* A limit of a joint that a state passes (spart_limits_check). */
+enum {
+  SPART_LIMIT_LOWER = 0, /* position below the lower limit */
+  SPART_LIMIT_UPPER,     /* position above the upper limit */
+  SPART_LIMIT_VELOCITY,  /* |velocity| above the velocity limit */
+  SPART_LIMIT_EFFORT     /* |force| above the effort limit */
+};
+typedef struct spart_limit_hit {
+  int joint;    /* the joint (its body), 1..nb-1 */
+  int kind;     /* SPART_LIMIT_* */
+  int index;    /* where the value is: in qm (positions), in um or taum (velocity, effort) */
+  double value; /* the value */
+  double limit; /* the limit it passes: lower or upper, or the velocity or effort limit */
+} spart_limit_hit;
+
+/* The limits of the model's joints that the positions qm (nq), velocities um (nv) and joint
+   forces taum (nv) pass (each NULL: not checked), in joint order, for each joint its position
+   (joints of one coordinate with jnt_limited), then each degree of freedom's velocity and force
+   (jnt_velocity, jnt_effort: 0 is none).  A value at its limit is within.  Fills hit[0..most)
+   and returns how many limits are passed (more than most when hit had no room for all). */
+int spart_limits_check(const spart_model *m, const double *qm, const double *um,
+                       const double *taum, spart_limit_hit *hit, int most);
+
 /* A human-readable tree of the model with masses and warnings, malloc'd. */
 char *spart_model_summary(const spart_model *m);
 

@@ -11,8 +11,12 @@ static const cli_tool tool = {
     "link CoMs), e (n x 3: joint axes), g (n x 3: joint to link CoM), r_com (3: system CoM);\n"
     "t0 (6), tL (n x 6) with velocities or accelerations; t0dot (6), tLdot (n x 6) with\n"
     "accelerations.\n"
-    "Twists are [omega; v] at link CoMs, all in the inertial frame.\n",
-    0, CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
+    "Twists are [omega; v] at link CoMs, all in the inertial frame.\n\n"
+    "Options:\n"
+    "      --check-limits   report on stderr each record whose joint positions qm or\n"
+    "                       velocities um pass the model's limits, one line a limit; exit 4\n"
+    "                       at the end if any did\n",
+    CLI_OPT_LIMITS, CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
     "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot"};
 
 
@@ -58,6 +62,7 @@ int main(int argc, char **argv) {
   }
   while (cli_next(s)) {
     if (compute(s) == 0) {
+      cli_check_limits(s, s->st->qm, s->st->um, NULL);
       cli_write(s);
     }
   }

@@ -8,6 +8,8 @@
 
 /* exit codes of every command (SPEC.md fixes 1 and 2) */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_DATA = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
+/* --check-limits: every record read and computed, and some left the joint limits */
+enum { CLI_EXIT_LIMITS = 4 };
 
 /* ---------------------------------------------------------------------------------------------
  * records: state vectors in (records_in.c), results out (write.c, one file a format:
@@ -129,7 +131,8 @@ enum {
   CLI_OPT_FLOATING = 1 << 2, /* --floating */
   CLI_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
   CLI_OPT_GIM = 1 << 4,      /* --coriolis, --inverse */
-  CLI_OPT_FRICTION = 1 << 5  /* --no-friction */
+  CLI_OPT_FRICTION = 1 << 5, /* --no-friction */
+  CLI_OPT_LIMITS = 1 << 6    /* --check-limits */
 };
 
 /* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
@@ -154,6 +157,7 @@ typedef struct cli_opts {
   int input, output; /* CLI_FMT_* */
   int seq, unbuffered, keep_going;
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
+  int check_limits; /* --check-limits */
   int has_gravity;
   double gravity[3];
   const char *link; /* --link [id:]ID|[name:]NAME */
@@ -177,6 +181,7 @@ typedef struct cli_session {
   long nbad;             /* bad records */
   int link;              /* --link resolved, or -1 */
   long nrec;             /* records read */
+  long nlimits;          /* records that left the joint limits (--check-limits) */
   int tty;               /* stderr is a terminal: show progress */
   double t0, tick;       /* start, last progress line (monotonic seconds) */
   double *buf[4];        /* scratch arrays for outputs, see cli_session_buf */
@@ -259,6 +264,11 @@ int cli_session_link(cli_session *s);
 /* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after
    reporting when out of memory. */
 double *cli_session_buf(cli_session *s, int slot, size_t n);
+
+/* --check-limits: report on stderr each joint limit the current record passes with positions qm,
+   velocities um and joint forces taum (each NULL: not checked), one line each, and count the
+   record (cli_session_close then exits CLI_EXIT_LIMITS).  Nothing without --check-limits. */
+void cli_check_limits(cli_session *s, const double *qm, const double *um, const double *taum);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);

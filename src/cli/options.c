@@ -86,7 +86,8 @@ enum {
   OPT_CORIOLIS,
   OPT_INVERSE,
   OPT_NO_FRICTION,
-  OPT_ONLY
+  OPT_ONLY,
+  OPT_CHECK_LIMITS
 };
 
 static const struct {
@@ -113,6 +114,7 @@ static const struct {
     {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, CLI_OPT_GIM},
     {{"inverse", no_argument, NULL, OPT_INVERSE}, CLI_OPT_GIM},
     {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, CLI_OPT_FRICTION},
+    {{"check-limits", no_argument, NULL, OPT_CHECK_LIMITS}, CLI_OPT_LIMITS},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -146,7 +148,8 @@ static void help(const cli_tool *t) {
       "must name a field this command reads, and a name like one that is not (QM_1, qm1,\n"
       "qm_0) is an error.  Quoted cells, tab- or ';'-separated files and '#' lines before\n"
       "the header are read: spart-records(5).\n"
-      "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
+      "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error%s.  See %s(1).\n",
+      (t->opts & CLI_OPT_LIMITS) ? ", 4 a record left the joint\nlimits (--check-limits)" : "",
       t->name);
 }
 
@@ -250,6 +253,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
       case OPT_NO_FRICTION: o->no_friction = 1; break;
+      case OPT_CHECK_LIMITS: o->check_limits = 1; break;
       case ':': return cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
       default:
         if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
