@@ -70,6 +70,22 @@ void cli_reader_free(cli_reader *rd);
    give once, not at every row). */
 int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
 
+/* A record of named values, for commands that read any records (spart-cmp): every JSON key or
+   CSV column, a JSON array flattened as CSV names its columns (name_i, name_i_j, from 1), a
+   nested object as name.key; each value's text as it came (a CSV cell without its quotes, a
+   JSON string decoded, true, false, null) and its number, NAN when it is not one. */
+typedef struct cli_named {
+  int n;             /* values */
+  const char **name; /* (n) their names */
+  const char **text; /* (n) their texts */
+  double *v;         /* (n) their numbers, or NAN */
+  long long line;    /* input line where the record starts */
+} cli_named;
+
+/* Read the next record of named values (a reader made with reads = 0); as cli_read: 1 with *rec
+   set (the reader's until the next call), 0 at the end, or a negative SPART_E* with err filled. */
+int cli_read_named(cli_reader *rd, const cli_named **rec, spart_err *err);
+
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
 
