@@ -304,6 +304,11 @@ typedef struct spart_limit_hit {
 int spart_limits_check(const spart_model *m, const double *qm, const double *um,
                        const double *taum, spart_limit_hit *hit, int most);
 
+/* The kinematic tree of the model as a Graphviz digraph, malloc'd (NULL when out of memory):
+   a box for each link (name, id, mass), an ellipse for each joint (name, kind; a moving one's
+   axis and q_id, a fixed one dashed), edges parent link -> joint -> child link. */
+char *spart_model_dot(const spart_model *m);
+
 /* A human-readable tree of the model with masses and warnings, malloc'd. */
 char *spart_model_summary(const spart_model *m);
 

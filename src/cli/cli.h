@@ -217,6 +217,7 @@ typedef struct cli_convert {
   const char *in;  /* FILE, "-" for stdin */
   const char *out; /* -o FILE, or NULL */
   int summary;     /* -s */
+  int dot;         /* --dot */
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
