@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "spu.h"
 
 #define PROG "spart-cmp"
 #define MAXTOL 64 /* --atol and --rtol given */

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "records.h"
-#include "spu.h"
 
 #define MOST 64 /* limits reported a record */
 
