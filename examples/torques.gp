@@ -1,7 +1,7 @@
 # torques.gp -- computed beside measured joint torques of examples/iiwa_traj.csv, from the
 # CSV spart-id writes (torques.csv: time, meas_1..7 passed through, taum_1..7 computed)
 set datafile separator comma
-set terminal pngcairo size 1000,600
+set terminal pngcairo noenhanced size 1000,600
 set output 'torques.png'
 set xlabel 'time (s)'
 set ylabel 'joint torque (N m)'
