@@ -9,6 +9,8 @@ LIBDIR    = $(PREFIX)/lib
 INCLUDEDIR = $(PREFIX)/include
 PKGCONFIGDIR = $(LIBDIR)/pkgconfig
 MANPREFIX = $(PREFIX)/share/man
+DATADIR   = $(PREFIX)/share/spart
+COMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 # CC: cc unless the environment or the command line names another (CC=clang make); link-time
 # optimisation with GCC's fat objects or with clang's llvm-ar
 IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
@@ -38,13 +40,16 @@ TOOLS    = $(patsubst src/%.c,$(BIN)/%,$(TOOL_SRC))
 UNIT     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 MAN1     = $(wildcard man/*.1)
 MAN5     = $(wildcard man/*.5)
+MODELS   = $(wildcard models/*.urdf models/*.json)
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(CLI_INC) $(XML_CFLAGS) $(CPPFLAGS)
 
 # what make install puts, relative to DESTDIR: one list for install and uninstall
 INSTALLED = $(addprefix $(BINDIR)/,$(notdir $(TOOLS))) \
             $(addprefix $(MANPREFIX)/man1/,$(notdir $(MAN1))) \
             $(addprefix $(MANPREFIX)/man5/,$(notdir $(MAN5))) \
-            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(PKGCONFIGDIR)/spart.pc
+            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(PKGCONFIGDIR)/spart.pc \
+            $(addprefix $(DATADIR)/models/,$(notdir $(MODELS))) \
+            $(addprefix $(COMPLETIONDIR)/,$(notdir $(TOOLS)))
 
 all: $(TOOLS)
 
@@ -126,12 +131,18 @@ lint-man:
 format:
 	clang-format -i lib/*.c lib/*.h src/*.c $(wildcard src/cli/*.[ch]) tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
 
-# commands, man pages, and for C programs libspart.a, spart.h and spart.pc (pkg-config)
+# commands, man pages, the example models (share/spart/models: the man pages' examples name
+# them there), bash completion (one file a command, as bash-completion loads them), and for C
+# programs libspart.a, spart.h and spart.pc (pkg-config)
 install: all $(LIB)
 	mkdir -p $(sort $(dir $(addprefix $(DESTDIR),$(INSTALLED))))
 	cp -f $(TOOLS) $(DESTDIR)$(BINDIR)/
-	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
-	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
+	for f in $(MAN1); do sed 's| models/| $(DATADIR)/models/|g' "$$f" \
+	  > $(DESTDIR)$(MANPREFIX)/man1/$${f##*/} || exit 1; done
+	for f in $(MAN5); do sed 's| models/| $(DATADIR)/models/|g' "$$f" \
+	  > $(DESTDIR)$(MANPREFIX)/man5/$${f##*/} || exit 1; done
+	cp -f $(MODELS) $(DESTDIR)$(DATADIR)/models/
+	for t in $(notdir $(TOOLS)); do cp -f completion/spart.bash $(DESTDIR)$(COMPLETIONDIR)/$$t || exit 1; done
 	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
 	cp -f lib/spart.h $(DESTDIR)$(INCLUDEDIR)/
 	# libspart is a static library only: what it links with is in Libs and Requires, so that
@@ -145,6 +156,7 @@ install: all $(LIB)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(DATADIR) 2> /dev/null
 
 clean:
 	rm -rf build bin

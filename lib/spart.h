@@ -83,6 +83,9 @@ typedef struct spart_model {
                            for qd < 0 (<= 0) */
   double *jnt_range;    /* (nb x 2) joint limits lower, upper (qlim), where jnt_limited */
   int *jnt_limited;     /* (nb) 1 if the joint has limits */
+  double *jnt_effort;   /* (nb) effort limit: |force| of each of its dofs at most this; 0 none */
+  double *jnt_velocity; /* (nb) velocity limit: |velocity| of each of its dofs at most this; 0
+                           none (URDF <limit effort velocity>) */
   char **jnt_mimic;     /* (nb) the joint that joint i mimics (URDF <mimic>), NULL if none: only
                            shown and kept, joint i stays an independent degree of freedom */
   double *jnt_mimic_k;  /* (nb x 2) that mimic's multiplier and offset: q_i = k0 q_mimicked + k1 */
@@ -333,6 +336,34 @@ typedef struct spart_dh {
    DH_Serial2robot for SPART_DH_SPART), drive train reflected to the joints.  NULL with err filled
    on bad values or when out of memory. */
 spart_model *spart_dh_model(const spart_dh *dh, spart_err *err);
+
+/* A limit of a joint that a state passes (spart_limits_check). */
+enum {
+  SPART_LIMIT_LOWER = 0, /* position below the lower limit */
+  SPART_LIMIT_UPPER,     /* position above the upper limit */
+  SPART_LIMIT_VELOCITY,  /* |velocity| above the velocity limit */
+  SPART_LIMIT_EFFORT     /* |force| above the effort limit */
+};
+typedef struct spart_limit_hit {
+  int joint;    /* the joint (its body), 1..nb-1 */
+  int kind;     /* SPART_LIMIT_* */
+  int index;    /* where the value is: in qm (positions), in um or taum (velocity, effort) */
+  double value; /* the value */
+  double limit; /* the limit it passes: lower or upper, or the velocity or effort limit */
+} spart_limit_hit;
+
+/* The limits of the model's joints that the positions qm (nq), velocities um (nv) and joint
+   forces taum (nv) pass (each NULL: not checked), in joint order, for each joint its position
+   (joints of one coordinate with jnt_limited), then each degree of freedom's velocity and force
+   (jnt_velocity, jnt_effort: 0 is none).  A value at its limit is within.  Fills hit[0..most)
+   and returns how many limits are passed (more than most when hit had no room for all). */
+int spart_limits_check(const spart_model *m, const double *qm, const double *um,
+                       const double *taum, spart_limit_hit *hit, int most);
+
+/* The kinematic tree of the model as a Graphviz digraph, malloc'd (NULL when out of memory):
+   a box for each link (name, id, mass), an ellipse for each joint (name, kind; a moving one's
+   axis and q_id, a fixed one dashed), edges parent link -> joint -> child link. */
+char *spart_model_dot(const spart_model *m);
 
 /* A human-readable tree of the model with masses and warnings, malloc'd. */
 char *spart_model_summary(const spart_model *m);

@@ -11,8 +11,9 @@
 #include "spu.h"
 
 /* doubles per body in the model's one allocation: mass 1, inertia 6, body pos 3, body rot 9,
-   axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2, mimic 2 */
-#define NDOUBLE 42
+   axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2, mimic 2,
+   effort 1, velocity 1 */
+#define NDOUBLE 44
 
 /* names per body: link, joint, mimicked joint */
 #define NNAME 3
@@ -96,6 +97,8 @@ spart_model *spart_model_new(int nb) {
   m->jnt_friction = d + 36 * n;
   m->jnt_range = d + 38 * n;
   m->jnt_mimic_k = d + 40 * n;
+  m->jnt_effort = d + 42 * n;
+  m->jnt_velocity = d + 43 * n;
   m->dof_S = d + NDOUBLE * n;
   m->dof_screw = m->dof_S + 36 * n;
   p = (char **)(d + (NDOUBLE + NJDOUBLE) * n);
@@ -198,11 +201,12 @@ static const char *duplicate(char *const *names, int from, int nb, int *oom) {
 }
 
 
-/* joint i's drive train and limits: finite, friction that opposes motion, lower <= upper */
+/* joint i's drive train and limits: finite, friction that opposes motion, lower <= upper, effort
+   and velocity limits >= 0 */
 static int check_drive(const spart_model *m, int i, const char *who, spart_err *err) {
   const double *f = m->jnt_friction + 2 * i, *r = m->jnt_range + 2 * i;
   if (!isfinite(m->jnt_armature[i]) || !isfinite(m->jnt_damping[i]) || !all_finite(f, 2) ||
-      !all_finite(r, 2)) {
+      !all_finite(r, 2) || !isfinite(m->jnt_effort[i]) || !isfinite(m->jnt_velocity[i])) {
     return fail(err, SPART_EDATA, 0, "%s: a number is not finite", who);
   }
   if (m->jnt_armature[i] < 0) {
@@ -217,6 +221,11 @@ static int check_drive(const spart_model *m, int i, const char *who, spart_err *
   }
   if (m->jnt_limited[i] && !(r[0] <= r[1])) {
     return fail(err, SPART_EDATA, 0, "%s: limits %g > %g", who, r[0], r[1]);
+  }
+  if (m->jnt_effort[i] < 0 || m->jnt_velocity[i] < 0) {
+    return fail(err, SPART_EDATA, 0, "%s: negative %s limit %g", who,
+                m->jnt_effort[i] < 0 ? "effort" : "velocity",
+                m->jnt_effort[i] < 0 ? m->jnt_effort[i] : m->jnt_velocity[i]);
   }
   return 0;
 }

@@ -231,6 +231,12 @@ static cJSON *json_joint(const spart_model *m, int i) {
   if (m->jnt_limited[i]) {
     put(j, "limit", json_vec(m->jnt_range + 2 * i, 2), &ok);
   }
+  if (m->jnt_effort[i] != 0) {
+    put(j, "effort_limit", json_num(m->jnt_effort[i]), &ok);
+  }
+  if (m->jnt_velocity[i] != 0) {
+    put(j, "velocity_limit", json_num(m->jnt_velocity[i]), &ok);
+  }
   if (m->jnt_mimic[i]) {
     cJSON *mim = cJSON_CreateObject();
     put(j, "mimic", mim, &ok);
@@ -411,7 +417,9 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
     return -SPART_EDATA;
   }
   m->jnt_limited[i] = cJSON_GetObjectItemCaseSensitive(j, "limit") != NULL;
-  if (spart_get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err)) {
+  if (spart_get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err) ||
+      spart_get_opt(j, where, "effort_limit", 1, m->jnt_effort + i, err) ||
+      spart_get_opt(j, where, "velocity_limit", 1, m->jnt_velocity + i, err)) {
     return -SPART_EDATA;
   }
   if (read_mimic(m, j, i, where, err)) {

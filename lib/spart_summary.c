@@ -126,6 +126,12 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
     if (m->jnt_limited[i]) {
       sb_printf(b, " limits %g %g", r[0], r[1]);
     }
+    if (m->jnt_effort[i] != 0) {
+      sb_printf(b, " effort %g", m->jnt_effort[i]);
+    }
+    if (m->jnt_velocity[i] != 0) {
+      sb_printf(b, " velocity %g", m->jnt_velocity[i]);
+    }
     if (m->jnt_armature[i] != 0) {
       sb_printf(b, " armature %g", m->jnt_armature[i]);
     }

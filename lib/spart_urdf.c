@@ -826,7 +826,8 @@ static int read_link(urdf *u, spart_model *m, int l, int id) {
 }
 
 
-/* a moving joint's <dynamics damping friction> (viscous, Coulomb) and <limit lower upper> */
+/* a moving joint's <dynamics damping friction> (viscous, Coulomb) and <limit lower upper effort
+   velocity> */
 static int joint_drive(urdf *u, spart_model *m, int j, int id, const char *owner) {
   xmlNode *dyn = child_el(u->jnt[j].node, "dynamics"), *lim = child_el(u->jnt[j].node, "limit");
   double f = 0, *r = m->jnt_range + 2 * id;
@@ -842,6 +843,16 @@ static int joint_drive(urdf *u, spart_model *m, int j, int id, const char *owner
   }
   m->jnt_friction[2 * id] = f;
   m->jnt_friction[2 * id + 1] = -f;
+
+  /* effort and velocity limits, of any moving joint: absent or 0, none */
+  if (attr_nums(u, lim, "effort", m->jnt_effort + id, 1, owner, "limit effort") ||
+      attr_nums(u, lim, "velocity", m->jnt_velocity + id, 1, owner, "limit velocity")) {
+    return -SPART_EDATA;
+  }
+  if (m->jnt_effort[id] < 0 || m->jnt_velocity[id] < 0) {
+    return fail(u->err, line_of(lim), "%s: limit: negative %s", owner,
+                m->jnt_effort[id] < 0 ? "effort" : "velocity");
+  }
 
   /* limits: lower and upper default to 0 (URDF), a continuous joint has none */
   lower = prop(lim, "lower");

@@ -16,6 +16,7 @@ python3:/usr/bin/python3
 parallel:/usr/bin/parallel
 mandoc:/usr/bin/mandoc
 bsdextrautils:/usr/bin/col
+gnuplot-nox:/usr/bin/gnuplot
 "
 # the tests check that they leave a git checkout's tree as they found it
 if [ -d "$(dirname "$0")/../.git" ] || [ -f "$(dirname "$0")/../.git" ]; then

@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
   if (!m) {
     return cli_convert_fail(&o, &err);
   }
-  char *text = o.summary ? spart_model_summary(m) : spart_model_json(m);
+  char *text = o.summary ? spart_model_summary(m) : o.dot ? spart_model_dot(m) : spart_model_json(m);
   spart_model_free(m);
   return cli_convert_write(&o, text);
 }

@@ -13,8 +13,11 @@ static const cli_tool tool = {
     "      --fixed-base     the base does not move (u0 = u0dot = 0): tau0 is its reaction\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
     "      --no-friction    leave out the joints' viscous and Coulomb friction (the model's\n"
-    "                       damping and friction; SPART has none); armature stays\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FLOATING | CLI_OPT_FRICTION,
+    "                       damping and friction; SPART has none); armature stays\n"
+    "      --check-limits   report on stderr each record whose joint positions qm or\n"
+    "                       velocities um (input) or forces taum (output) pass the model's\n"
+    "                       limits, one line a limit; exit 4 at the end if any did\n",
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FLOATING | CLI_OPT_FRICTION | CLI_OPT_LIMITS,
     CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH,
     "tau0,taum,u0dot"};
 
@@ -30,6 +33,13 @@ static void put(cli_session *s, int k) {
   }
   cli_put(s->wr, "tau0", tau, 6, -1, -1);
   cli_put(s->wr, "taum", tau + 6, nq, -1, -1);
+}
+
+
+/* --check-limits on record k: its positions and velocities, its forces in buffer k */
+static void limits(cli_session *s, int k) {
+  const double *tau = cli_session_buf(s, k, 6 + (size_t)s->m->nq);
+  cli_check_limits(s, s->st->qm, s->st->um, tau + 6);
 }
 
 
@@ -105,6 +115,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < n && !s->stop; k++) {
       cli_turn(s, k);
       if (n == 2 || compute(s) == 0) {
+        limits(s, k);
         put(s, k);
         cli_write(s);
       }

@@ -26,8 +26,11 @@ static const cli_tool tool = {
     "      --com            v_com (3): the velocity of the system's CoM\n"
     "      --momentum       momentum (6): [angular about the system's CoM; linear]\n"
     "      --energy         kinetic_energy; with --gravity also potential_energy\n"
-    "      --gravity GX,GY,GZ  the gravity of potential_energy (-M g . r_com)\n",
-    CLI_OPT_KIN | CLI_OPT_COM | CLI_OPT_GRAVITY,
+    "      --gravity GX,GY,GZ  the gravity of potential_energy (-M g . r_com)\n"
+    "      --check-limits   report on stderr each record whose joint positions qm or\n"
+    "                       velocities um pass the model's limits, one line a limit; exit 4\n"
+    "                       at the end if any did\n",
+    CLI_OPT_KIN | CLI_OPT_COM | CLI_OPT_GRAVITY | CLI_OPT_LIMITS,
     CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
     "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot,rF,RF,qF,rpyF,P0,pm,Bi0,Bij,I0,Im,M0_tilde,"
     "Mm_tilde,v_com,momentum,kinetic_energy,potential_energy"};
@@ -106,6 +109,7 @@ static int extras(cli_session *s) {
 
 
 
+
 /* poses, and twists and rates when the record gives them, put as outputs; 0, or -1 */
 static int compute(cli_session *s) {
   cli_session_kinematics(s);
@@ -175,6 +179,7 @@ int main(int argc, char **argv) {
   }
   while (cli_next(s)) {
     if (compute(s) == 0) {
+      cli_check_limits(s, s->st->qm, s->st->um, NULL);
       cli_write(s);
     }
   }

@@ -32,7 +32,7 @@ static const cli_tool tool = {
     "      --fixed-base     the base does not move (u0 = 0)\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
     "      --no-friction    leave out the joints' viscous and Coulomb friction\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM,
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS,
     CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH,
     "t,R0,r0,qm,u0,um,u0dot,umdot"};
 

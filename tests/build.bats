@@ -34,6 +34,8 @@ expected() {
   for f in "$TOP"/man/*.1; do echo "$1/share/man/man1/${f##*/}"; done
   for f in "$TOP"/man/*.5; do echo "$1/share/man/man5/${f##*/}"; done
   printf '%s\n' "$1/include/spart.h" "$1/lib/libspart.a" "$1/lib/pkgconfig/spart.pc"
+  for f in "$TOP"/models/*.urdf "$TOP"/models/*.json; do echo "$1/share/spart/models/${f##*/}"; done
+  for f in "$TOP"/src/*.c; do echo "$1/share/bash-completion/completions/$(basename "$f" .c)"; done
 }
 
 @test "a build writes only into build/ and bin/, never beside a source file" {
@@ -59,10 +61,16 @@ expected() {
   cmp "$COPY/bin/spart-id" "$root/opt/spart/bin/spart-id"
   cmp "$TOP/lib/spart.h" "$root/opt/spart/include/spart.h"
   cmp "$COPY/build/libspart.a" "$root/opt/spart/lib/libspart.a"
-  cmp "$TOP/man/spart-model.5" "$root/opt/spart/share/man/man5/spart-model.5"
+  cmp "$TOP/models/kuka_iiwa.urdf" "$root/opt/spart/share/spart/models/kuka_iiwa.urdf"
+  cmp "$TOP/completion/spart.bash" "$root/opt/spart/share/bash-completion/completions/spart-cmp"
+  # the man pages name the installed models
+  sed 's| models/| /opt/spart/share/spart/models/|g' "$TOP/man/spart-model.5" |
+    cmp - "$root/opt/spart/share/man/man5/spart-model.5"
+  grep -q ' /opt/spart/share/spart/models/kuka_iiwa.urdf' "$root/opt/spart/share/man/man1/spart-id.1"
   run -0 mk "$COPY" uninstall DESTDIR="$root" PREFIX=/opt/spart
   run -0 find "$root" -type f
   [ -z "$output" ]
+  [ ! -e "$root/opt/spart/share/spart" ]
 }
 
 @test "a C program builds on the installed spart.h and pkg-config spart, and computes as spart-id does" {
@@ -120,6 +128,49 @@ for a, b in zip(lib, cmd):
     assert abs(a - b) <= 1e-12 * scale, (a, b)
 print("ok")
 PY
+}
+
+@test "after make install, every man page's example runs with the installed commands and models" {
+  local p="$BATS_TEST_TMPDIR/prefix" page
+  run -0 mk "$COPY" install PREFIX="$p"
+  mkdir "$BATS_TEST_TMPDIR/work" && cd "$BATS_TEST_TMPDIR/work"
+  for page in "$p"/share/man/man1/*.1; do
+    mandoc -Tascii -O width=1000 "$page" | col -b |
+      sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+    [ -s examples.sh ]
+    # the source tree's models are not here: only the installed ones can be found
+    run --separate-stderr env PATH="$p/bin:/usr/bin:/bin" bash -e examples.sh
+    echo "${page##*/}: $status $stderr"
+    [ "$status" -eq 0 ]
+  done
+}
+
+@test "the installed bash completion completes every command's options, formats and models" {
+  local p="$BATS_TEST_TMPDIR/prefix"
+  run -0 mk "$COPY" install PREFIX="$p"
+  cd "$BATS_TEST_TMPDIR" && touch arm.urdf notes.txt
+  # complete: COMMAND WORDS...: the completions of the last word
+  complete_words() {
+    PATH="$p/bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+      _ "$p/share/bash-completion/completions/$1" "$@"
+  }
+  run -0 complete_words spart-id --check
+  [ "$output" = "--check-limits" ]
+  run -0 complete_words spart-cmp --r
+  [ "$output" = "--rtol" ]
+  run -0 complete_words urdf2robot --d
+  [ "$output" = "--dot" ]
+  # (models and directories, not other files)
+  run -0 complete_words spart-kin -m ''
+  [ "$output" = "$(printf 'arm.urdf\nprefix')" ]
+  run -0 complete_words spart-fd -i ''
+  [ "$output" = "$(printf 'json\ncsv')" ]
+  for c in spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp urdf2robot dh2robot; do
+    [ -f "$p/share/bash-completion/completions/$c" ]
+    run -0 complete_words "$c" --h
+    [[ "$output" == *--help* ]]
+  done
 }
 
 @test "CC=clang make builds with clang's flags (llvm-ar, its LTO), and its spart-id gives GCC's torques" {

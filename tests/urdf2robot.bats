@@ -503,7 +503,8 @@ EOF
   f=$(gripper '<mimic joint="finger_l" multiplier="-0.5" offset="0.01"/>')
   run --separate-stderr urdf2robot --summary "$f"
   [ "$status" -eq 0 ]
-  tree="  2 right  mass 0.1  <- joint 2 finger_r prismatic axis 0 -1 0 q 2 limits 0 0.04"
+  tree="  2 right  mass 0.1  <- joint 2 finger_r prismatic axis 0 -1 0 q 2 limits 0 0.04 effort 10"
+  tree="$tree velocity 1"
   [ "${lines[3]}" = "$tree mimics finger_l" ]
   note="note: joint 2 'finger_r' mimics joint 'finger_l' (multiplier -0.5, offset 0.01): spart"
   [[ "$output" == *$'\n'"$note treats it as an independent degree of freedom, as SPART and KDL do"* ]]
@@ -1289,4 +1290,60 @@ PY
     [ "$status" -eq 0 ]
     [ "$output" = "$(cat "${f%.urdf}.json")" ]
   done
+}
+
+@test "the model keeps every joint's effort and velocity limits, and --summary shows them" {
+  f=$(urdf lim.urdf <<'EOF'
+<robot name="lim">
+  <link name="base"><inertial><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <link name="a"><inertial><mass value="0.5"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <link name="b"><inertial><mass value="0.5"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <link name="c"><inertial><mass value="0.5"/>
+    <inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <joint name="ja" type="revolute"><parent link="base"/><child link="a"/>
+    <axis xyz="0 0 1"/><limit lower="-1.5" upper="2" effort="12.5" velocity="0.75"/></joint>
+  <joint name="jb" type="continuous"><parent link="a"/><child link="b"/>
+    <axis xyz="0 1 0"/><limit effort="3" velocity="6.25"/></joint>
+  <joint name="jc" type="prismatic"><parent link="b"/><child link="c"/>
+    <axis xyz="1 0 0"/><limit lower="0" upper="0.2" effort="0" velocity="0"/></joint>
+</robot>
+EOF
+)
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/lim.json"
+  # a continuous joint has effort and velocity limits but no range; 0 is no limit
+  check "$BATS_TEST_TMPDIR/lim.json" 'd["joints"][0]["effort_limit"] == 12.5 and
+    d["joints"][0]["velocity_limit"] == 0.75 and d["joints"][0]["limit"] == [-1.5, 2] and
+    d["joints"][1]["effort_limit"] == 3 and d["joints"][1]["velocity_limit"] == 6.25 and
+    "limit" not in d["joints"][1] and "effort_limit" not in d["joints"][2] and
+    "velocity_limit" not in d["joints"][2]'
+  # the model JSON reads back to the same bytes, and the summary is the same from both
+  urdf2robot "$BATS_TEST_TMPDIR/lim.json" | cmp - "$BATS_TEST_TMPDIR/lim.json"
+  run -0 urdf2robot --summary "$f"
+  [ "${lines[2]}" = "  1 a  mass 0.5  <- joint 1 ja revolute axis 0 0 1 q 1 limits -1.5 2 effort 12.5 velocity 0.75" ]
+  [ "${lines[3]}" = "    2 b  mass 0.5  <- joint 2 jb revolute axis 0 1 0 q 2 effort 3 velocity 6.25" ]
+  [ "${lines[4]}" = "      3 c  mass 0.5  <- joint 3 jc prismatic axis 1 0 0 q 3 limits 0 0.2" ]
+  summary="$output"
+  run -0 urdf2robot --summary "$BATS_TEST_TMPDIR/lim.json"
+  [ "$output" = "$summary" ]
+  # the bundled arms keep their data sheets' limits
+  run -0 urdf2robot --summary "$MODELS/kuka_iiwa.urdf"
+  [[ "${lines[2]}" == *" limits -2.96706 2.96706 effort 300 velocity 10 "* ]]
+}
+
+@test "a negative effort or velocity limit is refused, in a URDF and in a model JSON" {
+  f=$(variant ne.urdf 's|<axis|<limit effort="-1" velocity="1"/><axis|')
+  bad "$f" "urdf2robot: $f:9: joint 'j': limit: negative effort"
+  f=$(variant nv.urdf 's|<axis|<limit effort="1" velocity="-2"/><axis|')
+  bad "$f" "urdf2robot: $f:9: joint 'j': limit: negative velocity"
+  f=$(variant nn.urdf 's|<axis|<limit effort="x" velocity="1"/><axis|')
+  bad "$f" "urdf2robot: $f:9: joint 'j': limit effort: expected a number, got 'x'"
+  urdf2robot "$(variant ok.urdf 's|<axis|<limit effort="1" velocity="2"/><axis|')" |
+    sed 's/"velocity_limit":\([[:space:]]*\)2/"velocity_limit":\1-2/' > "$BATS_TEST_TMPDIR/nv.json"
+  grep -q '"velocity_limit":[[:space:]]*-2' "$BATS_TEST_TMPDIR/nv.json"
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/nv.json"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"nv.json:"*": joint 'j': negative velocity limit -2" ]]
 }

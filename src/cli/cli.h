@@ -8,6 +8,8 @@
 
 /* exit codes of every command (SPEC.md fixes 1 and 2) */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_DATA = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
+/* --check-limits: every record read and computed, and some left the joint limits */
+enum { CLI_EXIT_LIMITS = 4 };
 
 /* ---------------------------------------------------------------------------------------------
  * records: state vectors in (records_in.c), results out (write.c, one file a format:
@@ -71,6 +73,21 @@ int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
 /* The number in the current record's pass-through CSV column called name (a time stamp): 1
    with *v set, 0 when the input has no such column, -1 when the cell is not a finite number. */
 int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v);
+/* A record of named values, for commands that read any records (spart-cmp): every JSON key or
+   CSV column, a JSON array flattened as CSV names its columns (name_i, name_i_j, from 1), a
+   nested object as name.key; each value's text as it came (a CSV cell without its quotes, a
+   JSON string decoded, true, false, null) and its number, NAN when it is not one. */
+typedef struct cli_named {
+  int n;             /* values */
+  const char **name; /* (n) their names */
+  const char **text; /* (n) their texts */
+  double *v;         /* (n) their numbers, or NAN */
+  long long line;    /* input line where the record starts */
+} cli_named;
+
+/* Read the next record of named values (a reader made with reads = 0); as cli_read: 1 with *rec
+   set (the reader's until the next call), 0 at the end, or a negative SPART_E* with err filled. */
+int cli_read_named(cli_reader *rd, const cli_named **rec, spart_err *err);
 
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
@@ -137,7 +154,8 @@ enum {
   CLI_OPT_KIN = 1 << 6,      /* spart-kin's --frame, --attitude, --diffkin, --inertia, --mcb,
                                 --momentum, --energy */
   CLI_OPT_COM = 1 << 7,      /* --com */
-  CLI_OPT_SIM = 1 << 8       /* spart-sim's: --duration, --dt, --every, --integrator... */
+  CLI_OPT_SIM = 1 << 8,      /* spart-sim's: --duration, --dt, --every, --integrator... */
+  CLI_OPT_LIMITS = 1 << 9    /* --check-limits */
 };
 
 /* --attitude: the forms of a frame's orientation written (bits) */
@@ -165,6 +183,7 @@ typedef struct cli_opts {
   int input, output; /* CLI_FMT_* */
   int seq, unbuffered, keep_going;
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
+  int check_limits; /* --check-limits */
   int has_gravity;
   double gravity[3];
   const char *link; /* --link [id:]ID|[name:]NAME */
@@ -176,7 +195,6 @@ typedef struct cli_opts {
   double rtol, atol;       /* --rtol, --atol (0: not given) */
   const char *inputs;      /* --inputs FILE, or NULL */
   int accelerations;       /* --accelerations */
-  int check_limits;        /* --check-limits */
   double point[3]; /* --point, in the link's URDF frame */
   const char *frame; /* --frame LINK,...: the URDF link frames to write, or NULL */
   int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
@@ -200,6 +218,7 @@ typedef struct cli_session {
   int link;              /* --link resolved, or -1 */
   int *frames, nframes;  /* --frame resolved, or NULL */
   long nrec;             /* records read */
+  long nlimits;          /* records that left the joint limits (--check-limits) */
   int tty;               /* stderr is a terminal: show progress */
   double t0, tick;       /* start, last progress line (monotonic seconds) */
   double *buf[4];        /* scratch arrays for outputs, see cli_session_buf */
@@ -219,6 +238,7 @@ typedef struct cli_convert {
   const char *in;  /* FILE, "-" for stdin */
   const char *out; /* -o FILE, or NULL */
   int summary;     /* -s */
+  int dot;         /* --dot */
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
@@ -286,6 +306,11 @@ const int *cli_session_frames(cli_session *s, int *n);
 /* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after
    reporting when out of memory. */
 double *cli_session_buf(cli_session *s, int slot, size_t n);
+
+/* --check-limits: report on stderr each joint limit the current record passes with positions qm,
+   velocities um and joint forces taum (each NULL: not checked), one line each, and count the
+   record (cli_session_close then exits CLI_EXIT_LIMITS).  Nothing without --check-limits. */
+void cli_check_limits(cli_session *s, const double *qm, const double *um, const double *taum);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);

@@ -12,6 +12,7 @@
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
                       char **argv) {
   static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
+                                           {"dot", no_argument, NULL, 'D'},
                                            {"output", required_argument, NULL, 'o'},
                                            {"help", no_argument, NULL, 'h'},
                                            {"version", no_argument, NULL, 'V'},
@@ -21,16 +22,21 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   o->in = "-";
   o->out = NULL;
   o->summary = 0;
+  o->dot = 0;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
     if (c == 's') {
       o->summary = 1;
+    } else if (c == 'D') {
+      o->dot = 1;
     } else if (c == 'o') {
       o->out = optarg;
     } else if (c == 'h') {
-      printf("Usage: %s [-s] [-o FILE] [FILE|-]\n%s\n", prog, about);
+      printf("Usage: %s [-s | --dot] [-o FILE] [FILE|-]\n%s\n", prog, about);
       fputs("  -s, --summary      write a human-readable tree with masses and warnings instead\n"
+            "      --dot          write the kinematic tree as Graphviz instead (links, joints\n"
+            "                     with kind and axis, masses): dot -Tsvg draws it\n"
             "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
             "  -h, --help         show this help and exit\n"
             "  -V, --version      show the version and exit\n\n"
@@ -47,6 +53,9 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
     } else {
       return cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
     }
+  }
+  if (o->summary && o->dot) {
+    return cli_usage(prog, "--summary and --dot may not be combined");
   }
   if (argc - optind > 1) {
     return cli_usage(prog, "too many arguments: one FILE at most");
@@ -78,7 +87,7 @@ int cli_convert_write(const cli_convert *o, char *text) {
     return CLI_EXIT_IO;
   }
   fputs(text, stdout);
-  if (!o->summary) {
+  if (!o->summary && !o->dot) {
     putchar('\n');
   }
   free(text);

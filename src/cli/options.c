@@ -95,7 +95,6 @@ enum {
   OPT_ATOL,
   OPT_INPUTS,
   OPT_ACCEL,
-  OPT_LIMITS,
   OPT_FRAME,
   OPT_ATTITUDE,
   OPT_DIFFKIN,
@@ -103,7 +102,8 @@ enum {
   OPT_MCB,
   OPT_COM,
   OPT_MOMENTUM,
-  OPT_ENERGY
+  OPT_ENERGY,
+  OPT_CHECK_LIMITS
 };
 
 static const struct {
@@ -138,7 +138,6 @@ static const struct {
     {{"atol", required_argument, NULL, OPT_ATOL}, CLI_OPT_SIM},
     {{"inputs", required_argument, NULL, OPT_INPUTS}, CLI_OPT_SIM},
     {{"accelerations", no_argument, NULL, OPT_ACCEL}, CLI_OPT_SIM},
-    {{"check-limits", no_argument, NULL, OPT_LIMITS}, CLI_OPT_SIM},
     {{"frame", required_argument, NULL, OPT_FRAME}, CLI_OPT_KIN},
     {{"attitude", required_argument, NULL, OPT_ATTITUDE}, CLI_OPT_KIN},
     {{"diffkin", no_argument, NULL, OPT_DIFFKIN}, CLI_OPT_KIN},
@@ -147,6 +146,7 @@ static const struct {
     {{"momentum", no_argument, NULL, OPT_MOMENTUM}, CLI_OPT_KIN},
     {{"energy", no_argument, NULL, OPT_ENERGY}, CLI_OPT_KIN},
     {{"com", no_argument, NULL, OPT_COM}, CLI_OPT_COM},
+    {{"check-limits", no_argument, NULL, OPT_CHECK_LIMITS}, CLI_OPT_LIMITS},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -180,7 +180,8 @@ static void help(const cli_tool *t) {
       "must name a field this command reads, and a name like one that is not (QM_1, qm1,\n"
       "qm_0) is an error.  Quoted cells, tab- or ';'-separated files and '#' lines before\n"
       "the header are read: spart-records(5).\n"
-      "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error.  See %s(1).\n",
+      "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error%s.  See %s(1).\n",
+      (t->opts & CLI_OPT_LIMITS) ? ", 4 a record left the joint\nlimits (--check-limits)" : "",
       t->name);
 }
 
@@ -277,8 +278,7 @@ static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
       }
       return -1;
     case OPT_INPUTS: o->inputs = arg; return -1;
-    case OPT_ACCEL: o->accelerations = 1; return -1;
-    default: o->check_limits = 1; return -1;
+    default: o->accelerations = 1; return -1; /* OPT_ACCEL */
   }
 }
 
@@ -384,8 +384,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_RTOL:
       case OPT_ATOL:
       case OPT_INPUTS:
-      case OPT_ACCEL:
-      case OPT_LIMITS: {
+      case OPT_ACCEL: {
         int r = sim_arg(o, t, c, optarg);
         if (r >= 0) {
           return r;
@@ -410,6 +409,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_COM: o->com = 1; break;
       case OPT_MOMENTUM: o->momentum = 1; break;
       case OPT_ENERGY: o->energy = 1; break;
+      case OPT_CHECK_LIMITS: o->check_limits = 1; break;
       case ':': return cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
       default:
         if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {

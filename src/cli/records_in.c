@@ -64,6 +64,12 @@ struct cli_reader {
   double *hbuf;
   char *hline;
   size_t hlen, *hcell;
+  /* records of named values (cli_read_named): names and texts in an arena */
+  cli_named nr;
+  char *arena;
+  size_t alen, acap;
+  size_t *aoff; /* (2 x cap) offsets of each value's name and text in the arena */
+  int ncap;
 };
 
 int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...) {
@@ -205,6 +211,11 @@ void cli_reader_free(cli_reader *rd) {
   spart_json_free(&rd->js);
   free(rd->stbuf);
   free(rd->hbuf);
+  free(rd->arena);
+  free(rd->aoff);
+  free(rd->nr.name);
+  free(rd->nr.text);
+  free(rd->nr.v);
   spart_model_free(rd->own);
   free(rd);
 }
@@ -1120,11 +1131,9 @@ static int check_rotation(const double R[9], long long line, spart_err *err) {
 }
 
 
-int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
-  if (rd->dead) {
-    return 0;
-  }
-  /* the format, from the first line that is not blank: JSON if it starts with {, [ or RS */
+/* the format, from the first line that is not blank: JSON if it starts with {, [ or RS; 1, or
+   0 at the end, or -1 */
+static int detect(cli_reader *rd, spart_err *err) {
   while (rd->format == CLI_FMT_AUTO) {
     int r = next_line(rd, err);
     if (r <= 0) {
@@ -1137,7 +1146,19 @@ int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
       unread_line(rd); /* the format's reader takes this line again */
     }
   }
-  int r = rd->format == CLI_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
+  return 1;
+}
+
+
+int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
+  if (rd->dead) {
+    return 0;
+  }
+  int r = detect(rd, err);
+  if (r <= 0) {
+    return r;
+  }
+  r = rd->format == CLI_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
   if (r > 0 && (rd->st.has & 1u << CLI_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
     return -SPART_EDATA;
   }
@@ -1239,4 +1260,255 @@ int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v) {
     }
   }
   return 0;
+}
+/* ---- records of named values (spart-cmp) ---- */
+
+/* append n bytes and a 0 to the arena; its offset, or (size_t)-1 when out of memory */
+static size_t arena_add(cli_reader *rd, const char *p, size_t n) {
+  size_t at = rd->alen;
+  if (cli_grow(&rd->arena, &rd->acap, rd->alen + n + 1) != 0) {
+    return (size_t)-1;
+  }
+  memcpy(rd->arena + at, p, n);
+  rd->arena[at + n] = 0;
+  rd->alen += n + 1;
+  return at;
+}
+
+
+/* add a value: its name (n bytes at name), its text and its number (NAN: not one); 0 or -1 */
+static int named_add(cli_reader *rd, const char *name, size_t n, const char *text, size_t tn,
+                     double v) {
+  cli_named *r = &rd->nr;
+  if (r->n == rd->ncap) {
+    int cap = rd->ncap ? 2 * rd->ncap : 64;
+    size_t *o = realloc(rd->aoff, 2 * (size_t)cap * sizeof *o);
+    double *pv = o ? realloc(r->v, (size_t)cap * sizeof *pv) : NULL;
+    if (pv) {
+      r->v = pv;
+    }
+    const char **pn = pv ? realloc(r->name, (size_t)cap * sizeof *pn) : NULL;
+    if (pn) {
+      r->name = pn;
+    }
+    const char **pt = pn ? realloc(r->text, (size_t)cap * sizeof *pt) : NULL;
+    if (o) {
+      rd->aoff = o;
+    }
+    if (!pt) {
+      return -1;
+    }
+    r->text = pt;
+    rd->ncap = cap;
+  }
+  size_t a = arena_add(rd, name, n), b = arena_add(rd, text, tn);
+  if (a == (size_t)-1 || b == (size_t)-1) {
+    return -1;
+  }
+  rd->aoff[2 * r->n] = a;
+  rd->aoff[2 * r->n + 1] = b;
+  r->v[r->n++] = v;
+  return 0;
+}
+
+
+/* the value that comes next in j, under the name in *name (n bytes, grown as the value nests:
+   arrays add _I from 1, objects .KEY); 0 or -1 with err filled */
+static int named_json_value(cli_reader *rd, spart_json *j, char **name, size_t *cap, size_t n,
+                            long long line, spart_err *err) {
+  int t = spart_json_next(j);
+  if (t < 0) {
+    return json_fault(j, err), -1;
+  }
+  if (t == SPART_JSON_ARRAY || t == SPART_JSON_OBJECT) {
+    int end = t == SPART_JSON_ARRAY ? SPART_JSON_ARRAY_END : SPART_JSON_OBJECT_END;
+    for (int i = 1;; i++) {
+      size_t k = n;
+      if (t == SPART_JSON_OBJECT) {
+        int kt = spart_json_next(j);
+        if (kt < 0) {
+          return json_fault(j, err), -1;
+        }
+        if (kt == end) {
+          return 0;
+        }
+        if (cli_grow(name, cap, n + j->strlen + 2) != 0) {
+          return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
+        }
+        (*name)[k++] = '.';
+        memcpy(*name + k, j->str, j->strlen);
+        k += j->strlen;
+      } else {
+        /* peek: the end of the array, or an element */
+        size_t pos = j->pos;
+        while (pos < j->len && strchr(" \t\r\n", j->s[pos])) {
+          pos++;
+        }
+        if (pos < j->len && j->s[pos] == ']') {
+          return spart_json_next(j) < 0 ? (json_fault(j, err), -1) : 0;
+        }
+        if (cli_grow(name, cap, n + 24) != 0) {
+          return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
+        }
+        k += (size_t)snprintf(*name + k, 24, "_%d", i);
+      }
+      if (named_json_value(rd, j, name, cap, k, line, err) != 0) {
+        return -1;
+      }
+    }
+  }
+  const char *text = t == SPART_JSON_TRUE ? "true" : t == SPART_JSON_FALSE ? "false"
+                   : t == SPART_JSON_NULL ? "null" : j->str;
+  size_t tn = t == SPART_JSON_NUMBER || t == SPART_JSON_STRING ? j->strlen : strlen(text);
+  double v = t == SPART_JSON_NUMBER ? spart_json_number(j) : NAN;
+  if (named_add(rd, *name, n, text, tn, v) != 0) {
+    return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
+  }
+  return 0;
+}
+
+
+static int named_json(cli_reader *rd, spart_err *err) {
+  long long start;
+  int r = json_gather(rd, &start, err);
+  if (r <= 0) {
+    return r;
+  }
+  spart_json *j = &rd->js;
+  char *name = NULL;
+  size_t cap = 0;
+  int t;
+  rd->nr.line = start;
+  spart_json_reset(j, rd->rec, rd->reclen, start);
+  if (spart_json_next(j) < 0) {
+    return json_fault(j, err);
+  }
+  while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
+    if (cli_grow(&name, &cap, j->strlen + 1) != 0) {
+      free(name);
+      return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+    }
+    size_t n = j->strlen;
+    memcpy(name, j->str, n);
+    if (named_json_value(rd, j, &name, &cap, n, start, err) != 0) {
+      free(name);
+      return -err->code;
+    }
+  }
+  free(name);
+  if (t == SPART_JSON_OBJECT_END) {
+    t = spart_json_next(j);
+  }
+  return t == SPART_JSON_END ? 1 : json_fault(j, err);
+}
+
+
+/* a CSV cell (n bytes at s) without quotes and blanks at its ends into the arena-bound buffer */
+static size_t named_cell(char **buf, size_t *cap, const char *s, size_t n) {
+  while (n > 0 && *s == ' ') {
+    s++, n--;
+  }
+  while (n > 0 && s[n - 1] == ' ') {
+    n--;
+  }
+  if (cli_grow(buf, cap, n + 1) != 0) {
+    return (size_t)-1;
+  }
+  return cli_unquote(*buf, s, n);
+}
+
+
+static int named_csv(cli_reader *rd, spart_err *err) {
+  int r;
+  char *buf = NULL;
+  size_t cap = 0;
+  if (!rd->started) {
+    /* the header, after '#' lines: the names */
+    while ((r = csv_line(rd, err)) > 0 && rd->line[0] == '#') {
+    }
+    if (r <= 0) {
+      rd->dead = r < 0;
+      return r;
+    }
+    long long line = rd->lineno;
+    rd->delim = csv_delimiter(rd->line, rd->len);
+    long n = csv_cells(rd, 0, err);
+    if (n < 0 || n > 1000000) {
+      rd->dead = 1;
+      return n < 0 ? -1 : cli_errf(err, SPART_EDATA, line, "%ld columns: more than 1000000", n);
+    }
+    rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
+    rd->colname = calloc((size_t)n, sizeof(char *));
+    if (!rd->cell || !rd->colname) {
+      rd->dead = 1;
+      return cli_errf(err, SPART_ENOMEM, line, "out of memory");
+    }
+    rd->ncol = (int)n;
+    int open;
+    csv_split(rd, (int)n, &open);
+    for (int k = 0; k < n; k++) {
+      size_t len = named_cell(&buf, &cap, rd->line + rd->cell[2 * k], rd->cell[2 * k + 1]);
+      rd->colname[k] = len == (size_t)-1 ? NULL : strdup(buf);
+      if (!rd->colname[k]) {
+        free(buf);
+        rd->dead = 1;
+        return cli_errf(err, SPART_ENOMEM, line, "out of memory");
+      }
+      if (len == 0) {
+        free(buf);
+        rd->dead = 1;
+        return cli_errf(err, SPART_EDATA, line, "column %d has no name", k + 1);
+      }
+    }
+    rd->started = 1;
+  }
+  r = csv_line(rd, err);
+  if (r <= 0) {
+    return r;
+  }
+  long long line = rd->lineno;
+  rd->nr.line = line;
+  long n = csv_cells(rd, rd->ncol, err);
+  if (n < 0) {
+    return -SPART_EDATA;
+  }
+  if (n != rd->ncol) {
+    return cli_errf(err, SPART_EDATA, line, "expected %d fields, got %ld", rd->ncol, n);
+  }
+  for (int k = 0; k < n; k++) {
+    size_t len = named_cell(&buf, &cap, rd->line + rd->cell[2 * k], rd->cell[2 * k + 1]);
+    const char *end;
+    double x = len == (size_t)-1 ? NAN : spu_strtod(buf, buf + len, &end);
+    if (len == (size_t)-1 ||
+        named_add(rd, rd->colname[k], strlen(rd->colname[k]), buf, len,
+                  len > 0 && end == buf + len ? x : NAN) != 0) {
+      free(buf);
+      return cli_errf(err, SPART_ENOMEM, line, "out of memory");
+    }
+  }
+  free(buf);
+  return 1;
+}
+
+
+int cli_read_named(cli_reader *rd, const cli_named **rec, spart_err *err) {
+  if (rd->dead) {
+    return 0;
+  }
+  int r = detect(rd, err);
+  if (r <= 0) {
+    return r;
+  }
+  rd->nr.n = 0;
+  rd->alen = 0;
+  r = rd->format == CLI_FMT_JSON ? named_json(rd, err) : named_csv(rd, err);
+  if (r > 0) {
+    /* the arena has stopped moving: its offsets to pointers */
+    for (int k = 0; k < rd->nr.n; k++) {
+      rd->nr.name[k] = rd->arena + rd->aoff[2 * k];
+      rd->nr.text[k] = rd->arena + rd->aoff[2 * k + 1];
+    }
+    *rec = &rd->nr;
+  }
+  return r;
 }

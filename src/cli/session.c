@@ -383,6 +383,11 @@ int cli_session_close(cli_session *s) {
       bad_record(s, err.line, err.code, err.msg);
     }
   }
+  if (s->nlimits > 0) {
+    cli_error(s->tool->name, NULL, 0, "%ld of %ld records leave the joint limits", s->nlimits,
+              s->nrec);
+    s->status = s->status == CLI_EXIT_OK ? CLI_EXIT_LIMITS : s->status;
+  }
   int status = s->status;
   const char *name = s->tool->name;
   cli_reader_free(s->rd);

@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# The README's pipeline, as written: a URDF and a trajectory CSV to the torques, a limits check,
+# a gnuplot picture of computed beside measured torques, and a spart-cmp regression check.
+# Where gnuplot is not installed, the plot's data stage is checked instead: every column the
+# gnuplot script plots is in the CSV it reads.
+
+load helper
+
+# the README's "    $ " lines of the pipeline section
+pipeline() {
+  sed -n '/^## From a URDF and a trajectory/,/^## /s/^    \$ //p' "$TOP/README.md"
+}
+
+setup() {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  ln -s "$TOP/examples" examples
+  ln -s "${SPART_BIN:-$TOP/bin}" bin
+}
+
+@test "the README's pipeline runs: torques, limits, the plot (or its data), the regression check" {
+  pipeline > steps.sh
+  [ "$(wc -l < steps.sh)" -eq 5 ]
+  grep -q '^gnuplot examples/torques.gp$' steps.sh
+  if ! command -v gnuplot > /dev/null; then
+    # the data stage: the columns torques.gp plots, each there
+    sed -i 's|^gnuplot examples/torques.gp$|python3 "$0.check"|' steps.sh
+    cat > steps.sh.check <<'PY'
+import csv, re
+gp = open("examples/torques.gp").read()
+head = next(csv.reader(open("torques.csv")))
+names = ["time"] + [f % j for f in re.findall(r"sprintf\('(\w+_%d)', j\)\)\)", gp) for j in range(1, 8)]
+assert len(names) == 15, names
+missing = [n for n in names if n not in head]
+assert not missing, missing
+rows = list(csv.DictReader(open("torques.csv")))
+assert len(rows) == 101 and all(r[n] for r in rows for n in names)
+print("data stage: %d rows of %s" % (len(rows), " ".join(names)))
+PY
+  fi
+  run --separate-stderr bash -e steps.sh
+  echo "$output" "$stderr"
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == "101 records: equal within the tolerances" ]]
+  if command -v gnuplot > /dev/null; then
+    [ -s torques.png ]
+  fi
+  # the computed torques follow the measured ones to their 0.3 N m sensor error, independently
+  python3 - <<'PY'
+import csv
+for r in csv.DictReader(open("torques.csv")):
+    for j in range(1, 8):
+        assert abs(float(r["taum_%d" % j]) - float(r["meas_%d" % j])) <= 0.3 + 1e-3, r
+PY
+}
+
+@test "the README's regression check fails on a changed model" {
+  pipeline | sed -n '2p' | sed 's|models/kuka_iiwa.urdf|heavy.json|' > steps.sh
+  # the iiwa with its last link 10% heavier
+  urdf2robot models/kuka_iiwa.urdf | python3 -c 'import json, sys
+d = json.load(sys.stdin); d["links"][-1]["mass"] *= 1.1; json.dump(d, sys.stdout)' > heavy.json
+  PATH="$PWD/bin:$PATH" bash -e steps.sh
+  run -1 bin/spart-cmp --fields taum --atol taum=1e-9 examples/iiwa_torques_ref.csv torques.csv
+  [[ "${lines[0]}" == "record 2 (examples/iiwa_torques_ref.csv:3, torques.csv:3): taum_1: "* ]]
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bats
+# spart-cmp: two record streams, JSON or CSV in any mix, compared field by field within
+# tolerances; exit 0 equal, 1 not, 2 trouble.
+
+load helper
+
+setup() {
+  cd "$BATS_TEST_TMPDIR"
+  # the same records as CSV and as JSON lines, written by hand: arrays are their CSV columns
+  printf 'time,taum_1,taum_2,R0_1_1,note\n0,1,-2,1,"a, b"\n0.5,1e-3,250,0.5,x\n' > a.csv
+  printf '%s\n' '{"note": "a, b", "taum": [1.0, -2], "time": 0, "R0": [[1]]}' \
+    '{"time": 0.5, "taum": [0.001, 2.5e2], "R0": [[0.5]], "note": "x"}' > a.json
+}
+
+@test "the same records as CSV and as JSON lines are equal, in either order and from stdin" {
+  run -0 spart-cmp a.csv a.json
+  [ "${lines[-1]}" = "2 records: equal within the tolerances" ]
+  run -0 spart-cmp a.json a.csv
+  run -0 spart-cmp - a.csv < a.json
+  run -0 spart-cmp -q a.csv a.json
+  [ -z "$output" ]
+}
+
+@test "a difference is named (record, lines, field, values, error) and exits 1" {
+  sed 's/,250,/,250.5,/' a.csv > b.csv
+  run -1 spart-cmp a.json b.csv
+  [ "${lines[0]}" = "record 2 (a.json:2, b.csv:3): taum_2: 250 vs 250.5: error 0.5 > 0 (atol 0 + rtol 0 * 250)" ]
+  # the largest error of each field, by field (taum_1 and taum_2 are taum)
+  [[ "$output" == *$'\n'"taum                    4          0.5        2        0.002        2"$'\n'* ]]
+  [ "${lines[-1]}" = "2 records: differ" ]
+  run -1 spart-cmp -q a.json b.csv
+  [ -z "$output" ]
+}
+
+@test "--atol and --rtol, for all fields or per field; the last that names a field wins" {
+  sed 's/,250,/,250.5,/' a.csv > b.csv
+  run -0 spart-cmp --atol 0.5 a.json b.csv
+  run -1 spart-cmp --atol 0.49 a.json b.csv
+  run -0 spart-cmp --rtol 0.002 a.json b.csv       # 0.5 <= 0.002 * 250.5
+  run -1 spart-cmp --rtol 0.0019 a.json b.csv
+  run -0 spart-cmp --atol taum=0.5 a.json b.csv
+  run -1 spart-cmp --atol time=1 a.json b.csv
+  run -1 spart-cmp --atol 1 --atol taum=0.1 a.json b.csv
+  run -0 spart-cmp --atol taum=0.1 --atol taum=1 a.json b.csv
+  # a field's name is the whole name before its indices: tau does not name taum
+  run -1 spart-cmp --atol tau=1 a.json b.csv
+}
+
+@test "texts, missing fields, and a stream that ends first are differences" {
+  sed 's/"x"/"y"/' a.json > b.json
+  run -1 spart-cmp a.csv b.json
+  [ "${lines[0]}" = "record 2 (a.csv:3, b.json:2): note: 'x' vs 'y'" ]
+  sed 's/, "R0": \[\[1\]\]//' a.json > c.json
+  run -1 spart-cmp a.json c.json
+  [ "${lines[0]}" = "record 1 (a.json:1, c.json:1): R0_1_1: only in a.json" ]
+  # --fields: only those, the others ignored
+  run -0 spart-cmp --fields taum,time a.json c.json
+  head -n 1 a.json > d.json
+  run -1 spart-cmp a.json d.json
+  [ "${lines[0]}" = "d.json ends after record 1, a.json goes on" ]
+  # a number against a text
+  sed 's/"x"/0/' a.json > e.json
+  run -1 spart-cmp a.json e.json
+  [ "${lines[0]}" = "record 2 (a.json:2, e.json:2): note: 'x' vs '0'" ]
+}
+
+@test "--max limits the differences listed, not the verdict" {
+  for i in 1 2 3 4 5; do echo "{\"x\": $i}"; done > f.json
+  for i in 1 2 3 4 5; do echo "{\"x\": $((i + 10))}"; done > g.json
+  run -1 spart-cmp --max 2 f.json g.json
+  [ "$(grep -c '^record' <<< "$output")" -eq 2 ]
+  [[ "$output" == *"... 5 differences in all"* ]]
+}
+
+@test "errors exit 2: usage, a missing file, a bad record, both inputs stdin" {
+  run --separate-stderr spart-cmp a.csv
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-cmp: expected two inputs A B, got 1" ]
+  run --separate-stderr spart-cmp a.csv nosuch.csv
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "spart-cmp: cannot open nosuch.csv: No such file or directory" ]
+  printf 'a,b\n1,2\n3\n' > bad.csv
+  run --separate-stderr spart-cmp bad.csv bad.csv
+  [ "$status" -eq 2 ]
+  [ "$stderr" = "spart-cmp: bad.csv:3: expected 2 fields, got 1" ]
+  run --separate-stderr spart-cmp - - < a.csv
+  [ "$status" -eq 2 ]
+  run --separate-stderr spart-cmp --atol x=-1 a.csv a.csv
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-cmp: --atol: expected [FIELD=]X, X >= 0, got 'x=-1'" ]
+  run --separate-stderr spart-cmp --bogus a.csv a.csv
+  [ "$status" -eq 2 ]
+  run -0 spart-cmp --help
+  [[ "$output" == *"--atol [FIELD=]A"* ]]
+}
+
+@test "spart-id's CSV and JSON outputs of one trajectory compare equal; a change of model does not" {
+  printf 'time,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0,0,0.5,0,-1,0,0.5,0\n0.01,0,0.51,0,-1,0,0.5,0\n' > t.csv
+  spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 -o csv < t.csv > id.csv
+  spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 < t.csv > id.json
+  run -0 spart-cmp id.csv id.json
+  spart-id -m "$MODELS/kuka_lwr.urdf" --fixed-base --gravity 0,0,-9.81 < t.csv > lwr.json
+  run -1 spart-cmp id.csv lwr.json
+  [[ "${lines[0]}" == "record 1 (id.csv:2, lwr.json:1): "* ]]
+}
+
+@test "every example in spart-cmp(1) runs" {
+  ln -s "$TOP/models" models
+  mandoc -Tascii -O width=1000 "$TOP/man/spart-cmp.1" | col -b |
+    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  [ "$(wc -l < examples.sh)" -eq 5 ]
+  run --separate-stderr bash -e examples.sh
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"1 records: equal within the tolerances" ]]
+}
