@@ -21,7 +21,6 @@ static const cli_tool tool = {
 
 /* the accelerations of the current record, put as its outputs; 0, or -1 after reporting */
 static int compute(cli_session *s) {
-  cli_session_kinematics(s);
   const cli_state *st = s->st;
   const int nq = s->m->nq;
   double *acc = cli_session_buf(s, 0, 6 + 2 * (size_t)nq), *taum = st->taum;
@@ -34,8 +33,10 @@ static int compute(cli_session *s) {
     taum = memcpy(acc + 6 + nq, st->taum, (size_t)nq * sizeof(double));
     spart_friction(s->m, st->um, -1, taum);
   }
-  if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, taum, st->wF, s->gravity, acc,
-                acc + 6) != 0) {
+  /* wrenches only when the record gives them (no work for zeros) */
+  const double *wF = (st->has & CLI_READS_WRENCH) ? st->wF : NULL;
+  if (spart_aba(s->m, s->d, s->o.fixed_base, st->R0, st->qm, st->u0, st->um, st->tau0, taum, wF,
+                s->gravity, acc, acc + 6) != 0) {
     cli_fail_singular(s);
     return -1;
   }

@@ -329,11 +329,11 @@ static void identities(const char *name, const spart_model *m) {
 
   /* FD inverts ID: floating base with tau0, then a fixed base */
   spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
+  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(udot)) = udot", x, ud, nv, 1e-9);
   spart_velocity(m, d, NULL, s.um);
   spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 1, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
+  spart_aba(m, d, 1, s.R0, s.qm, NULL, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(umdot)) = umdot, fixed base", x + 6, ud + 6, nq, 1e-9);
 
   /* Floating_ID: tau0 = 0 and FD agrees */
@@ -342,7 +342,7 @@ static void identities(const char *name, const spart_model *m) {
     spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, x, s.umdot, s.wF, g, y);
     double zero[6] = {0};
     expect(name, "Floating_ID leaves tau0 = 0", y, zero, 6, 1e-10);
-    spart_aba(m, d, 0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
+    spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
     expect(name, "FD(Floating_ID) = u0dot, umdot", y, x, 6, 1e-9);
     expect(name, "FD(Floating_ID) = u0dot, umdot (joints)", y + 6, ud + 6, nq, 1e-9);
   }
@@ -362,7 +362,8 @@ static void identities(const char *name, const spart_model *m) {
     spart_spd_inverse(H0, 6, A, B);
     matvec(s2.u0, B, x, 6, 6, 0);
     spart_velocity(m, d, s2.u0, s.um);
-    spart_aba(m, d, 0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
+    spart_aba(m, d, 0, s.R0, s.qm, s2.u0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
+    spart_acceleration(m, d, s.um, y, y + 6);
     for (int i = 0; i < nb; i++) {
       for (int k = 0; k < 3; k++) {
         vcom[k] += m->body_mass[i] * d->t[6 * i + 3 + k] / d->mass;
@@ -431,8 +432,8 @@ static void massless(const char *name, const char *path, const spart_model *m) {
   spart_cim(m, d, a);
   spart_cim(m2, d2, b);
   expect(name, "massless fixed links: same C", b, a, nv * nv, 1e-13);
-  spart_aba(m, d, 0, s.um, s.tau0, s.taum, NULL, NULL, a, a + 6);
-  spart_aba(m2, d2, 0, s.um, s.tau0, s.taum, NULL, NULL, b, b + 6);
+  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, a, a + 6);
+  spart_aba(m2, d2, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, b, b + 6);
   expect(name, "massless fixed links: same FD", b, a, nv, 1e-12);
   expect(name, "massless fixed links: same CoM", d2->com, d->com, 3, 1e-14);
   free(a), free(s.qm);
