@@ -525,7 +525,7 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
    and the joints' armature (friction is the caller's: spart_friction).  fixed_base: the base
    does not move (u0 is taken as 0; u0dot = 0).  Returns 0 or -SPART_ENUM when an articulated
    inertia is singular (spu_pivot_ok against spart_dof_scale; the body in d->warn_body).  Needs
-   nothing else; overwrites the joint transforms of spart_xup, d->f and d->work. */
+   nothing else; overwrites d->f. */
 int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
               const double *qm, const double *u0, const double *um, const double *tau0,
               const double *taum, const double *wF, const double *gravity, double u0dot[6],

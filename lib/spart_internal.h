@@ -24,9 +24,9 @@ const char *spart_name_or(char *buf, size_t n, const char *name, char kind, int 
 /* ---- spart_rnea.c ---- */
 
 /* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0):
-   the bias forces of spart_aba.  Leaves the joint transforms in d->Xrot, d->Xpos (as spart_xup)
-   and each body's force, velocity products, gravity and -wF, in d->bf (pairs, both lanes the
-   same): link i's in F_i at its origin, the base's in its CoM frame. */
+   the bias forces of spart_aba.  Leaves, as pairs of equal doubles, the joint transforms in
+   d->bQ, d->brho (spart_xup's) and each body's force, velocity products, gravity and -wF, in
+   d->bf: link i's in F_i at its origin, the base's in its CoM frame. */
 void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                      const double *u0, const double *um, const double *wF, const double *gravity);
 

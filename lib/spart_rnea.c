@@ -151,11 +151,10 @@ RNEA_INLINE void xup2(const spart_model *m, int i, const v2 *K, const double *qa
 
 
 /* the forward pass of n = 1 or 2 records (lane 1: the second record, or the first again): the
-   joint transforms (d->bQ, d->brho; with xup the first record's in d->Xrot, d->Xpos too),
-   velocities (d->bv), accelerations (d->ba) and each body's force in F_i at F_i's origin
-   (d->bf), the base's in its CoM frame */
+   joint transforms (d->bQ, d->brho), velocities (d->bv), accelerations (d->ba) and each body's
+   force in F_i at F_i's origin (d->bf), the base's in its CoM frame */
 RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                              const double *gravity, int xup) {
+                              const double *gravity) {
   const spart_rnea_in *x = in, *y = in + (n > 1);
   const v2 *JP = (const v2 *)d->jp;
   v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ;
@@ -203,14 +202,6 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
     const v2 *K = JP + SPART_JP * i, *com = K + SPART_JP_C;
     v2 *Q = XQ + 9 * i, *rho = XR + 3 * i, *v = V + 6 * i, *a = A + 6 * i, *f = F + 6 * i, nc[3];
     xup2(m, i, K, x->qm, y->qm, m->jnt_qadr[i], n == 1, Q, rho);
-    if (xup) {
-      for (int k = 0; k < 9; k++) {
-        d->Xrot[9 * i + k] = Q[k][0];
-      }
-      for (int k = 0; k < 3; k++) {
-        d->Xpos[3 * i + k] = rho[k][0];
-      }
-    }
     motion_down(v, Q, rho, V + 6 * p);
     motion_down(a, Q, rho, A + 6 * p);
     /* each degree of freedom, S = e_s in F_i (dof_axis): v += S qd, a += S qdd + v x S qd, where
@@ -254,7 +245,7 @@ void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], co
                      const double *u0, const double *um, const double *wF,
                      const double *gravity) {
   spart_rnea_in in = {R0, qm, u0, um, NULL, NULL, wF};
-  rnea_forward(m, d, 1, &in, gravity, 1);
+  rnea_forward(m, d, 1, &in, gravity);
 }
 
 
@@ -266,7 +257,7 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
   for (int k = 0; k < 9; k++) {
     R0[k] = (v2){x->R0[k], y->R0[k]};
   }
-  rnea_forward(m, d, n, in, gravity, 0);
+  rnea_forward(m, d, n, in, gravity);
 
   /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {
