@@ -219,10 +219,12 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     memcpy(k + 6 + nv, w->acc, (size_t)(6 + nv) * sizeof(double));
   } else {
     s->nfd++;
-    if (spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
-                               s->taum, s->wF, s->gravity, w->work, k + 6 + nv,
-                               k + 12 + nv) != 0) {
-      const char *bad = not_finite(w);
+    int rc = spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
+                                    s->taum, s->wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
+    /* spart_aba need not fail on a state that is not finite (a leaf's inertia does not depend
+       on its joint's position): the state is looked at whatever it returns */
+    const char *bad = not_finite(w);
+    if (rc != 0 || bad) {
       if (bad) { /* not a singular inertia: what it was computed from had overflowed */
         return spart_err_set(err, SPART_ENUM, 0,
                              "t = %.17g: %s is not finite within the step to t = %.17g", s->t,
