@@ -1,7 +1,7 @@
 /* bench_lib.c -- per-call cost of libspart's algorithms, no I/O: random states, batches of 64
  * calls, the median over 2,000 batches (128,000 calls) of the time a call.
- * Each figure includes the kinematics the algorithm needs (spart_fk, spart_velocity; spart_rnea
- * and spart_crba compute their own), as the C++ libraries' own figures do.
+ * Each figure includes the kinematics the algorithm needs (spart_rnea, spart_crba and spart_aba
+ * compute their own), as the C++ libraries' own figures do.
  *
  * usage: bench_lib MODEL [fixed|floating] */
 #include <math.h>
@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
   spart_data *d = spart_data_new(m);
   double *q = malloc(sizeof(double) * NSTATE * nq * 3), *H = malloc(sizeof(double) * nv * nv);
   double *tau = malloc(sizeof(double) * 2 * nv), *acc = malloc(sizeof(double) * nv);
-  double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0}, u0[6], u0dot[6], sink = 0;
+  double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, u0[6], u0dot[6], sink = 0;
   double *times = malloc(sizeof(double) * NBATCH);
   for (int k = 0; k < NSTATE * nq * 3; k++) {
     q[k] = urand();
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
 
   const char *names[5] = {"inverse dynamics (rnea, own kinematics)",
                           "mass matrix (crba, own kinematics)",
-                          "forward dynamics (fk + velocity + aba)",
+                          "forward dynamics (aba, own kinematics)",
                           "inverse dynamics, two at once (a record)",
                           "RK4 step (4 forward dynamics + updates)"};
   spart_sim *sim = spart_sim_new(m);
@@ -119,9 +119,7 @@ int main(int argc, char **argv) {
           sink += sim->um[0];
           continue;
         }
-        spart_fk(m, d, R0, r0, s);
-        spart_velocity(m, d, u0, s + nq);
-        spart_aba(m, d, fixed, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
+        spart_aba(m, d, fixed, R0, s, u0, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
         sink += acc[6];
       }
       times[b] = (now() - t0) / BATCH;

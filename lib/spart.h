@@ -404,11 +404,12 @@ typedef struct spart_data {
   double *c;    /* (nb x 6) velocity-product part of tdot */
 
   /* dynamics scratch: spart_rnea, spart_crba, spart_aba */
-  double *f;    /* (nb x 6) wrenches at link CoMs */
+  double *f;    /* (nb x 6) scratch: wrenches at link CoMs (spart_cim), accelerations in F_i
+                   (spart_aba), subtrees' masses (spart_dof_scale) */
   double *Ic;   /* (nb x 10) composite inertias (spart_composite): m, h (3), J (6) */
-  double *IA;   /* (nb x 36) articulated inertias */
-  double *pA;   /* (nb x 6) articulated bias forces */
-  double *U;    /* (nv x 6) IA * S, a degree of freedom */
+  double *IA;   /* (nb x 36) articulated inertias about F_i's origin, in F_i (spart_aba) */
+  double *pA;   /* (nb x 6) articulated bias forces, in F_i */
+  double *U;    /* (nv x 6) IA * S, a degree of freedom, in F_i */
   double *D;    /* (nv) S' * IA * S */
   double *u;    /* (nv) tau - S' * pA */
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
@@ -607,7 +608,7 @@ int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
    translation (3..5), the robot's mass; a revolute joint, the trace of the rotational inertia of
    its subtree about the joint, and a prismatic joint the subtree's mass, each plus the joint's
    armature.  Invariant, with the pivots, under any scaling of lengths or masses.  Needs
-   spart_fk; overwrites d->f. */
+   spart_xup; overwrites d->f. */
 void spart_dof_scale(const spart_model *m, spart_data *d, double *scale);
 
 /* Hinv = inverse of the generalized inertia matrix H ((6+nq)^2, or the joints' nq^2 with
@@ -653,14 +654,18 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
                       const double *u0, const double *um, const double *umdot, const double *wF,
                       const double *gravity, double *taum, double u0dot[6]);
 
-/* Forward dynamics by articulated bodies (SPART FD): u0dot (6), umdot (nq) for the forces
-   tau0 (6; NULL = 0), taum (nq; NULL = 0), with the joints' armature (friction is the caller's:
-   spart_friction).  fixed_base: the base does not move (u0dot = 0).  Returns 0 or -SPART_ENUM
-   when an articulated inertia is singular (spu_pivot_ok against spart_dof_scale; the body in
-   d->warn_body).  Needs spart_velocity; overwrites d->f and d->work. */
-int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double *um,
-              const double *tau0, const double *taum, const double *wF, const double *gravity,
-              double u0dot[6], double *umdot);
+/* Forward dynamics by articulated bodies (SPART FD, Featherstone's ABA in the joint frames F_i):
+   u0dot (6), umdot (nq) at the base orientation R0 (9), joint positions qm (nq) and velocities
+   u0 (6; NULL = 0), um (nq; NULL = 0) for the forces tau0 (6; NULL = 0), taum (nq; NULL = 0),
+   with external wrenches wF (nb x 6, as spart_rnea's; NULL = none), gravity (3; NULL = none)
+   and the joints' armature (friction is the caller's: spart_friction).  fixed_base: the base
+   does not move (u0 is taken as 0; u0dot = 0).  Returns 0 or -SPART_ENUM when an articulated
+   inertia is singular (spu_pivot_ok against spart_dof_scale; the body in d->warn_body).  Needs
+   nothing else; overwrites d->f. */
+int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
+              const double *qm, const double *u0, const double *um, const double *tau0,
+              const double *taum, const double *wF, const double *gravity, double u0dot[6],
+              double *umdot);
 
 
 /* ---------------------------------------------------------------------------------------------
@@ -673,8 +678,8 @@ enum {
   SPART_FD_FRICTION = 2 /* the drive train's friction (spart_friction) takes from taum */
 };
 
-/* Forward dynamics of a state (what spart-fd computes for a record): spart_fk, spart_velocity,
-   the joints' friction when flags has SPART_FD_FRICTION, then spart_aba: u0dot (6), umdot (nv)
+/* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction when
+   flags has SPART_FD_FRICTION, then spart_aba (r0 does not matter): u0dot (6), umdot (nv)
    for R0 (9), r0 (3), qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6)
    (each NULL = 0) and gravity (3, NULL = none).  work: nv doubles.  Returns 0 or -SPART_ENUM
    when an articulated inertia is singular (the body in d->warn_body). */

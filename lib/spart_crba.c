@@ -279,53 +279,6 @@ int spart_spd_inverse(const double *A, int n, double *work, double *Ainv) {
 }
 
 
-void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
-  /* each body's subtree, backward: mass M, CoM g (from r0) and T, the trace of its rotational
-     inertia about g; merging adds two positive terms, so nothing cancels (d->f is scratch) */
-  for (int i = 0; i < m->nb; i++) {
-    double *s = d->f + 6 * i;
-    const double *I = d->xI + 6 * i;
-    s[0] = m->body_mass[i];
-    memcpy(s + 1, d->xpos + 3 * i, 3 * sizeof(double));
-    s[4] = I[0] + I[1] + I[2];
-  }
-  for (int i = m->nb - 1; i > 0; i--) {
-    double *c = d->f + 6 * i, *p = d->f + 6 * m->body_parent[i], M = p[0] + c[0];
-    if (M > 0) {
-      double dg[3], w = c[0] / M;
-      for (int k = 0; k < 3; k++) {
-        dg[k] = c[1 + k] - p[1 + k];
-        p[1 + k] += w * dg[k];
-      }
-      p[4] += c[4] + 2 * p[0] * w * spu_dot3(dg, dg); /* 2 (Mp Mc / M) |gc - gp|^2 */
-      p[0] = M;
-    }
-  }
-
-  /* the base: its rotations turn everything about its CoM, its translations move all the mass;
-     a joint: its rotation turns its subtree about the joint, its translation moves the subtree */
-  const double *b = d->f;
-  double dg[3];
-  for (int k = 0; k < 3; k++) {
-    dg[k] = b[1 + k] - d->xpos[k];
-  }
-  for (int k = 0; k < 3; k++) {
-    scale[k] = b[4] + 2 * b[0] * spu_dot3(dg, dg);
-    scale[3 + k] = b[0];
-  }
-  for (int a = 0; a < m->nv; a++) {
-    int i = m->dof_body[a];
-    const double *s = d->f + 6 * i, *h = m->dof_screw + 2 * a;
-    for (int k = 0; k < 3; k++) {
-      dg[k] = s[1 + k] - d->xposJ[3 * i + k];
-    }
-    /* a rotation (h0) and a translation (h1) along the joint axis */
-    scale[6 + a] = h[0] * (s[4] + 2 * s[0] * spu_dot3(dg, dg)) + h[1] * s[0];
-    scale[6 + a] += m->jnt_armature[i];
-  }
-}
-
-
 /* the body whose degree of freedom is row k of u = [u0; um] */
 static int dof_body(const spart_model *m, int k) {
   return k < 6 ? 0 : m->dof_body[k - 6];

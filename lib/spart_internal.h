@@ -1,6 +1,7 @@
 /* spart_internal.h -- what the library's files share and its users do not see (not installed):
- * filling a spart_err, names for unnamed links and joints, the JSON readers' typed fields of a
- * cJSON tree, and the readers under the loader (spart_load.c). */
+ * filling a spart_err, names for unnamed links and joints, the bias forces spart_aba takes from
+ * spart_rnea, the JSON readers' typed fields of a cJSON tree, and the readers under the loader
+ * (spart_load.c). */
 #ifndef SPART_INTERNAL_H
 #define SPART_INTERNAL_H
 
@@ -19,6 +20,15 @@ int spart_err_set(spart_err *err, int code, int line, const char *fmt, ...)
 
 /* name, or kind ('L' or 'J') followed by i ("L3") in buf (n bytes) when name is NULL */
 const char *spart_name_or(char *buf, size_t n, const char *name, char kind, int i);
+
+/* ---- spart_rnea.c ---- */
+
+/* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0):
+   the bias forces of spart_aba.  Leaves, as pairs of equal doubles, the joint transforms in
+   d->bQ, d->brho (spart_xup's) and each body's force, velocity products, gravity and -wF, in
+   d->bf: link i's in F_i at its origin, the base's in its CoM frame. */
+void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                     const double *u0, const double *um, const double *wF, const double *gravity);
 
 /* ---- typed fields of a cJSON object (spart_cjson.c) ----
    where ("links[2]", "" at the top) and key name the field in messages; each returns 0, or

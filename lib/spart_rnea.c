@@ -150,16 +150,16 @@ RNEA_INLINE void xup2(const spart_model *m, int i, const v2 *K, const double *qa
 }
 
 
-void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                     const double *gravity, double *const tau[]) {
-  const spart_rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
+/* the forward pass of n = 1 or 2 records (lane 1: the second record, or the first again): the
+   joint transforms (d->bQ, d->brho), velocities (d->bv), accelerations (d->ba) and each body's
+   force in F_i at F_i's origin (d->bf), the base's in its CoM frame */
+RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+                              const v2 R0[9], const double *gravity) {
+  const spart_rnea_in *x = in, *y = in + (n > 1);
   const v2 *JP = (const v2 *)d->jp;
   v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ;
-  v2 *XR = (v2 *)d->brho, *RR = (v2 *)d->bR, R0[9], g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
+  v2 *XR = (v2 *)d->brho, *RR = (v2 *)d->bR, g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
   int wrench = x->wF || y->wF;
-  for (int k = 0; k < 9; k++) {
-    R0[k] = (v2){x->R0[k], y->R0[k]};
-  }
 
   /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g) - w0 x v0]
      (spatial, with gravity as an acceleration of the base, Featherstone RBDA 5.3) */
@@ -187,7 +187,7 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
   }
   body_force(F, JP + SPART_JP_IC, JP[SPART_JP_M], NULL, V, A);
   if (wrench) {
-    memcpy(RR, R0, sizeof R0);
+    memcpy(RR, R0, 9 * sizeof(v2));
     sub_wrench(F, R0, x->wF, y->wF);
   }
 
@@ -235,6 +235,30 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
       f[k] += nc[k];
     }
   }
+}
+
+
+void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                     const double *u0, const double *um, const double *wF,
+                     const double *gravity) {
+  spart_rnea_in in = {R0, qm, u0, um, NULL, NULL, wF};
+  v2 R[9];
+  for (int k = 0; k < 9; k++) {
+    R[k] = (v2){R0[k], R0[k]};
+  }
+  rnea_forward(m, d, 1, &in, R, gravity);
+}
+
+
+void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+                     const double *gravity, double *const tau[]) {
+  const spart_rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
+  const v2 *JP = (const v2 *)d->jp;
+  v2 *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, R0[9];
+  for (int k = 0; k < 9; k++) {
+    R0[k] = (v2){x->R0[k], y->R0[k]};
+  }
+  rnea_forward(m, d, n, in, R0, gravity);
 
   /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {

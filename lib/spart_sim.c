@@ -35,8 +35,7 @@ int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const
                            const double *um, const double *tau0, const double *taum,
                            const double *wF, const double *gravity, double *work,
                            double u0dot[6], double *umdot) {
-  spart_fk(m, d, R0, r0, qm);
-  spart_velocity(m, d, u0, um);
+  (void)r0; /* the dynamics do not depend on where the robot is */
   /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
   if (flags & SPART_FD_FRICTION) {
     if (taum) {
@@ -47,7 +46,8 @@ int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const
     spart_friction(m, um, -1, work);
     taum = work;
   }
-  return spart_aba(m, d, flags & SPART_FD_FIXED, um, tau0, taum, wF, gravity, u0dot, umdot);
+  return spart_aba(m, d, flags & SPART_FD_FIXED, R0, qm, u0, um, tau0, taum, wF, gravity, u0dot,
+                   umdot);
 }
 
 
@@ -219,10 +219,12 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     memcpy(k + 6 + nv, w->acc, (size_t)(6 + nv) * sizeof(double));
   } else {
     s->nfd++;
-    if (spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
-                               s->taum, s->wF, s->gravity, w->work, k + 6 + nv,
-                               k + 12 + nv) != 0) {
-      const char *bad = not_finite(w);
+    int rc = spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
+                                    s->taum, s->wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
+    /* spart_aba need not fail on a state that is not finite (a leaf's inertia does not depend
+       on its joint's position): the state is looked at whatever it returns */
+    const char *bad = not_finite(w);
+    if (rc != 0 || bad) {
       if (bad) { /* not a singular inertia: what it was computed from had overflowed */
         return spart_err_set(err, SPART_ENUM, 0,
                              "t = %.17g: %s is not finite within the step to t = %.17g", s->t,

@@ -74,8 +74,7 @@ static int compute(cli_session *s) {
       spart_crba(s->m, s->d, st->R0, st->qm, 1, Hs);
     }
     double *scale = inv + nv * nv, *work = scale + nv;
-    spart_fk(s->m, s->d, st->R0, st->r0, st->qm); /* for what each degree of freedom moves */
-    spart_dof_scale(s->m, s->d, scale);
+    spart_dof_scale(s->m, s->d, scale); /* on spart_crba's joint transforms */
     if (spart_gim_inverse(s->m, s->d, o->fixed_base, o->fixed_base ? Hs : H, scale, work, inv) !=
         0) {
       cli_fail_singular(s);

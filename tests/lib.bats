@@ -25,6 +25,7 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"branched_arm.urdf: FD(ID(udot)) = udot"* ]]
+  [[ "$output" == *"ok branched_arm.urdf: FD = H \ (tau - ID(q, u, 0)), floating base, armature"* ]]
   [[ "${lines[-1]}" == *" passed, 0 failed" ]]
 }
 

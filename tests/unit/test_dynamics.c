@@ -1,6 +1,7 @@
 /* test_dynamics.c -- physics identities of libspart on every model given, at random states:
  *  - ID equals H udot + C u - N' wF (and with gravity, - N' m g)
  *  - FD inverts ID, for a floating and for a fixed base
+ *  - FD on fresh data equals H \ (tau - ID(q, u, 0)), with armature, for both bases
  *  - H and C from the NOC (N' M N, N' (M Ndot + Mdot N), Ndot by central differences) equal
  *    CRBA and CIM; H is symmetric positive definite
  *  - SPART's Floating_ID gives tau0 = 0 and agrees with FD
@@ -329,11 +330,11 @@ static void identities(const char *name, const spart_model *m) {
 
   /* FD inverts ID: floating base with tau0, then a fixed base */
   spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
+  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(udot)) = udot", x, ud, nv, 1e-9);
   spart_velocity(m, d, NULL, s.um);
   spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 1, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
+  spart_aba(m, d, 1, s.R0, s.qm, NULL, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(umdot)) = umdot, fixed base", x + 6, ud + 6, nq, 1e-9);
 
   /* Floating_ID: tau0 = 0 and FD agrees */
@@ -342,7 +343,7 @@ static void identities(const char *name, const spart_model *m) {
     spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, x, s.umdot, s.wF, g, y);
     double zero[6] = {0};
     expect(name, "Floating_ID leaves tau0 = 0", y, zero, 6, 1e-10);
-    spart_aba(m, d, 0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
+    spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
     expect(name, "FD(Floating_ID) = u0dot, umdot", y, x, 6, 1e-9);
     expect(name, "FD(Floating_ID) = u0dot, umdot (joints)", y + 6, ud + 6, nq, 1e-9);
   }
@@ -362,7 +363,8 @@ static void identities(const char *name, const spart_model *m) {
     spart_spd_inverse(H0, 6, A, B);
     matvec(s2.u0, B, x, 6, 6, 0);
     spart_velocity(m, d, s2.u0, s.um);
-    spart_aba(m, d, 0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
+    spart_aba(m, d, 0, s.R0, s.qm, s2.u0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
+    spart_acceleration(m, d, s.um, y, y + 6);
     for (int i = 0; i < nb; i++) {
       for (int k = 0; k < 3; k++) {
         vcom[k] += m->body_mass[i] * d->t[6 * i + 3 + k] / d->mass;
@@ -431,14 +433,53 @@ static void massless(const char *name, const char *path, const spart_model *m) {
   spart_cim(m, d, a);
   spart_cim(m2, d2, b);
   expect(name, "massless fixed links: same C", b, a, nv * nv, 1e-13);
-  spart_aba(m, d, 0, s.um, s.tau0, s.taum, NULL, NULL, a, a + 6);
-  spart_aba(m2, d2, 0, s.um, s.tau0, s.taum, NULL, NULL, b, b + 6);
+  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, a, a + 6);
+  spart_aba(m2, d2, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, b, b + 6);
   expect(name, "massless fixed links: same FD", b, a, nv, 1e-12);
   expect(name, "massless fixed links: same CoM", d2->com, d->com, 3, 1e-14);
   free(a), free(s.qm);
   spart_data_free(d);
   spart_data_free(d2);
   spart_model_free(m2);
+}
+
+
+/* FD on fresh data (spart_aba computes its own kinematics) against H \ (tau - ID(q, u, 0)) from
+   CRBA and RNEA, with every moving joint given an armature, for a floating and a fixed base */
+static void fd_direct(const char *name, spart_model *m) {
+  int nq = m->nq, nv = 6 + nq;
+  double *arm = malloc(sizeof(double) * m->nb);
+  memcpy(arm, m->jnt_armature, sizeof(double) * m->nb);
+  for (int i = 1; i < m->nb; i++) {
+    m->jnt_armature[i] += 0.05 * (i % 3);
+  }
+  spart_data *d = spart_data_new(m), *e = spart_data_new(m);
+  state s;
+  state_alloc(m, &s);
+  random_state(m, &s);
+  double g[3] = {0.5, -1, -9.81};
+  double *H = malloc(sizeof(double) * (3 * nv * nv + 4 * nv)), *W = H + nv * nv, *Hi = W + nv * nv;
+  double *b = Hi + nv * nv, *rhs = b + nv, *x = rhs + nv, *y = x + nv;
+  for (int fixed = 0; fixed <= 1; fixed++) {
+    int off = fixed ? 6 : 0, n = nv - off;
+    spart_crba(m, e, s.R0, s.qm, fixed, H);
+    spart_rnea(m, e, s.R0, s.qm, fixed ? NULL : s.u0, s.um, NULL, NULL, s.wF, g, b);
+    spart_spd_inverse(H, n, W, Hi);
+    for (int k = 0; k < n; k++) {
+      rhs[k] = (k + off < 6 ? s.tau0[k + off] : s.taum[k + off - 6]) - b[k + off];
+    }
+    matvec(x, Hi, rhs, n, n, 0);
+    int rc = spart_aba(m, d, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, y, y + 6);
+    expect(name, fixed ? "FD = H \\ (tau - ID(q, u, 0)), fixed base, armature"
+                       : "FD = H \\ (tau - ID(q, u, 0)), floating base, armature",
+           y + off, x, rc == 0 ? n : 0, 1e-9);
+    spart_data_free(d);
+    d = spart_data_new(m); /* fresh again */
+  }
+  memcpy(m->jnt_armature, arm, sizeof(double) * m->nb);
+  free(arm), free(H), free(s.qm);
+  spart_data_free(d);
+  spart_data_free(e);
 }
 
 
@@ -484,6 +525,7 @@ int main(int argc, char **argv) {
     }
     identities(name, m);
     massless(name, argv[k], m);
+    fd_direct(name, m);
     spart_model_free(m);
   }
   printf("%d passed, %d failed\n", npass, nfail);

@@ -162,7 +162,7 @@ static void golden(const char *modeldir, const char *path) {
   check(name, "floating.taum", cJSON_GetObjectItemCaseSensitive(fl, "taum"), qd, nq);
   check(name, "floating.u0dot", cJSON_GetObjectItemCaseSensitive(fl, "u0dot"), ud, 6);
   const cJSON *fd = cJSON_GetObjectItemCaseSensitive(ex, "fd");
-  spart_aba(m, d, 0, um, tau0, taum, wF, NULL, ud, qd);
+  spart_aba(m, d, 0, R0, qm, u0, um, tau0, taum, wF, NULL, ud, qd);
   check(name, "fd.u0dot", cJSON_GetObjectItemCaseSensitive(fd, "u0dot"), ud, 6);
   check(name, "fd.umdot", cJSON_GetObjectItemCaseSensitive(fd, "umdot"), qd, nq);
 
