@@ -162,3 +162,15 @@ assert max(abs(x) for x in fixed["taum"]) < 1e-9, fixed  # the base holds it all
   [ "${lines[0]}" = '{"com_equilibrium":true,"support_polygon":null,"com_margin":null}' ]
   [ "${lines[1]}" = '{"com_equilibrium":false,"support_polygon":[],"com_margin":null}' ]
 }
+
+@test "every example in the man page runs" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mandoc -Tascii -O width=1000 "$TOP/man/spart-contact.1" | col -b |
+    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  [ "$(wc -l < examples.sh)" -ge 2 ]
+  run --separate-stderr bash -e examples.sh
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [[ "${lines[0]}" == *'"support_polygon":[[1,0.5],[-1,0.5],[-1,-0.5],[1,-0.5]]'* ]]
+}
