@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -36,6 +37,20 @@ static const char *truth(int b) {
 }
 
 
+/* whether --only asks for one of the outputs in names (comma-separated): a program no output
+   needs is not solved */
+static int wanted(const cli_session *s, const char *names) {
+  for (const char *p = names; *p; p += *p == ',') {
+    size_t n = strcspn(p, ",");
+    if (!s->o.only || cli_listed(s->o.only, p, n)) {
+      return 1;
+    }
+    p += n;
+  }
+  return 0;
+}
+
+
 /* the record's contact statics, written; c: its nc contacts */
 static void statics(cli_session *s, const spart_contact *c, int nc, char *reason, size_t nr) {
   const spart_model *m = s->m;
@@ -46,7 +61,7 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   double *half = cli_session_buf(s, 2, 3 * (size_t)cap);
   double *out = cli_session_buf(s, 3, (size_t)m->nq + 3 * (size_t)nc);
   spart_err err = {0};
-  spart_support sp = {.cap = cap, .vert = vert, .half = half};
+  spart_support sp = {.cap = cap, .vert = vert, .half = half, .margin = NAN};
   const char *why = NULL;
   if (!G || !vert || !half || !out) {
     return;
@@ -59,12 +74,18 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
     spart_friction(m, st->um, 1, G + 6);
   }
   spart_fk(m, s->d, st->R0, st->r0, st->qm);
-  int fc = spart_force_closure(m, s->d, nc, c, s->o.edges, &err);
-  int ok = fc < 0 ? fc : spart_support_polygon(m, s->d, nc, c, s->o.edges, s->gravity, &sp, &err);
-  int feas = ok < 0 ? ok
-                    : spart_contact_statics(m, s->d, nc, c, s->o.edges, G, s->o.fixed_base,
-                                            s->o.max_torque, out, out + m->nq, &why, &err);
-  if (feas < 0) {
+  int fc = 0, ok = 0, feas = 0;
+  if (wanted(s, "force_closure")) {
+    fc = spart_force_closure(m, s->d, nc, c, s->o.edges, &err);
+  }
+  if (fc >= 0 && wanted(s, "com_equilibrium,support_polygon,support_halfplanes,com_margin")) {
+    ok = spart_support_polygon(m, s->d, nc, c, s->o.edges, s->gravity, &sp, &err);
+  }
+  if (fc >= 0 && ok >= 0 && wanted(s, "feasible,taum,contact_forces,reason")) {
+    feas = spart_contact_statics(m, s->d, nc, c, s->o.edges, G, s->o.fixed_base,
+                                 s->o.max_torque, out, out + m->nq, &why, &err);
+  }
+  if (fc < 0 || ok < 0 || feas < 0) {
     cli_fail(s, "%s", err.msg);
     return;
   }
@@ -86,7 +107,7 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   if (feas) {
     cli_put(s->wr, "taum", out, m->nq, -1, -1);
     cli_put(s->wr, "contact_forces", out + m->nq, nc, 3, -1);
-  } else {
+  } else if (why) {
     snprintf(reason, nr, "\"%s\"", why);
     cli_put_text(s->wr, "reason", reason);
   }
