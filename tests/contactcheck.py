@@ -58,3 +58,42 @@ def statics(urdf, rec, args=()):
     err = max(abs(a - b) for a, b in zip(gen, rhs))
     assert err <= 1e-9, f"G - [0; tau] - sum J'f: {err}"
     return out
+
+
+def contact_points(urdf, rec):
+    """The contacts' positions from spart-kin: rL + RL (p - c), c the link's inertial origin in
+    its URDF frame (the link frame is the CoM frame; the bundled models' inertials have rpy 0)."""
+    state = {k: v for k, v in rec.items() if k != "contacts"}
+    k = run(["spart-kin", "-m", urdf], state)[0]
+    offs = com_offsets(urdf)
+    out = []
+    for c in rec["contacts"]:
+        i = link_id(urdf, c["link"])
+        R, r = k["RL"][i - 1], k["rL"][i - 1]
+        p = [a - b for a, b in zip(c["point"], offs[c["link"]])]
+        out.append([r[a] + sum(R[a][b] * p[b] for b in range(3)) for a in range(3)])
+    return out
+
+
+def link_id(urdf, name):
+    """The id urdf2robot gives a link (the summary's numbering)."""
+    import subprocess
+    text = subprocess.run(["urdf2robot", "--summary", urdf], capture_output=True, text=True).stdout
+    for line in text.splitlines():
+        w = line.split()
+        if len(w) > 1 and w[0].isdigit() and w[1] == name:
+            return int(w[0])
+    raise AssertionError(f"no link {name}")
+
+
+def hull(points):
+    """The convex hull of 2-D points, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(set(map(tuple, points)))
+    def half(seq):
+        h = []
+        for p in seq:
+            while len(h) >= 2 and (h[-1][0] - h[-2][0]) * (p[1] - h[-2][1]) - (h[-1][1] - h[-2][1]) * (p[0] - h[-2][0]) <= 1e-12:
+                h.pop()
+            h.append(p)
+        return h[:-1]
+    return half(pts) + half(pts[::-1])

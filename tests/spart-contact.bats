@@ -98,11 +98,17 @@ statics(m, dict(quadruped(q), u0=[0.1, 0.2, -0.1, 0.3, 0, 0.1], um=[0.5] * 12, u
 '
 }
 
-@test "a humanoid on two feet: the same identity, and a CoM leaning past the toes is infeasible" {
+@test "a humanoid on two feet: the polygon is the soles' hull, the same identity, a CoM past the toes is infeasible" {
   check '
 m = "'"$MODELS"'/humanoid.urdf"
-ok = statics(m, humanoid([0, 0.05, -0.3, 0.6, -0.3, -0.05, 0, -0.05, -0.3, 0.6, -0.3, 0.05]))
+r = humanoid([0, 0.05, -0.3, 0.6, -0.3, -0.05, 0, -0.05, -0.3, 0.6, -0.3, 0.05])
+ok = statics(m, r)
 assert ok["feasible"] and ok["com_margin"] > 0, ok
+# soles level at one height, normals up: the polygon is the hull of the eight corners (spart-kin)
+key = lambda p: (round(p[0], 6), round(p[1], 6))
+want = hull([p[:2] for p in contact_points(m, r)])
+assert len(want) == 4 and len(ok["support_polygon"]) == 4, (want, ok)
+close(sorted(ok["support_polygon"], key=key), sorted(map(list, want), key=key), 1e-12, "humanoid hull")
 lean = statics(m, humanoid([0, 0, -0.5, 0, 0.5, 0, 0, 0, -0.5, 0, 0.5, 0]))  # the body ahead of the feet
 assert not lean["feasible"] and not lean["com_equilibrium"] and lean["com_margin"] < 0, lean
 '
