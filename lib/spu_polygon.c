@@ -56,9 +56,9 @@ int spu_polygon_halfplanes(double *h, const double *v, int n) {
   double a[4][2] = {{t[1], -t[0]}, {-t[1], t[0]}, {t[0], t[1]}, {-t[0], -t[1]}};
   const double *at[4] = {v, v, e, v};
   for (int k = 0; k < 4; k++) {
-    h[3 * k] = a[k][0];
-    h[3 * k + 1] = a[k][1];
-    h[3 * k + 2] = a[k][0] * at[k][0] + a[k][1] * at[k][1];
+    h[3 * k] = a[k][0] + 0.0; /* no -0 */
+    h[3 * k + 1] = a[k][1] + 0.0;
+    h[3 * k + 2] = a[k][0] * at[k][0] + a[k][1] * at[k][1] + 0.0;
   }
   return 4;
 }

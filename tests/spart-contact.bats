@@ -180,3 +180,11 @@ assert max(abs(x) for x in fixed["taum"]) < 1e-9, fixed  # the base holds it all
   [ -z "$stderr" ]
   [[ "${lines[0]}" == *'"support_polygon":[[1,0.5],[-1,0.5],[-1,-0.5],[1,-0.5]]'* ]]
 }
+
+@test "a segment or a point of support: its vertices, four half-planes, the distance to it" {
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,support_halfplanes,com_margin,com_equilibrium <<< '{"contacts": [{"link": 0, "point": [0,0,-0.25], "normal": [0,0,1], "mu": 0.5}]}
+{"contacts": [{"link": 0, "point": [1,0,-0.25], "normal": [0,0,1], "mu": 0}, {"link": 0, "point": [-1,0,-0.25], "normal": [0,0,1], "mu": 0}], "qm": [0.5, 0.2]}'
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = '{"com_equilibrium":true,"support_polygon":[[0,0]],"support_halfplanes":[[0,-1,0],[0,1,0],[1,0,0],[-1,0,0]],"com_margin":0}' ]
+  [ "${lines[1]}" = '{"com_equilibrium":false,"support_polygon":[[1,0],[-1,0]],"support_halfplanes":[[0,1,0],[0,-1,0],[-1,0,1],[1,0,1]],"com_margin":-0.1}' ]
+}
