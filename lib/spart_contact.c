@@ -224,7 +224,7 @@ static int contact_wrenches(const spart_model *m, const spart_data *d, int nc,
 int spart_force_closure(const spart_model *m, const spart_data *d, int nc, const spart_contact *c,
                         int edges, spart_err *err) {
   double *x = NULL, *gen = NULL, o[3], L;
-  lp l;
+  lp l = {0};
   int ng = contact_wrenches(m, d, nc, c, edges, &x, &gen, o, &L), closure = 1;
   if (ng < 0 || lp_new(&l, 6, ng, 6 * ng) != 0) {
     free(x), free(gen);
@@ -323,7 +323,7 @@ int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
                           spart_support *sp, spart_err *err) {
   double *x = NULL, *gen = NULL, o[3], L, u[3], v[3], w[3], uw[3], vw[3], cg[3];
   int *final = malloc(sizeof(int) * (size_t)(sp->cap > 0 ? sp->cap : 1));
-  lp l;
+  lp l = {0};
   int ng = contact_wrenches(m, d, nc, c, edges, &x, &gen, o, &L);
   if (!final || ng < 0 || lp_new(&l, 6, ng + 2, 6 * ng + 6) != 0) {
     free(x), free(gen), free(final);
