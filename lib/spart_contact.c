@@ -171,6 +171,18 @@ static int fail(spart_err *err, int code, const char *msg) {
 }
 
 
+/* whether the contacts and the cones' edges are ones the programs take; 0, or -SPART_EDATA */
+static int check(int nc, int edges, spart_err *err) {
+  if (nc < 1) {
+    return fail(err, SPART_EDATA, "no contacts");
+  }
+  if (edges < 3 || edges > SPART_CONTACT_MAXEDGES) {
+    return fail(err, SPART_EDATA, "a friction cone has 3 to 64 edges");
+  }
+  return 0;
+}
+
+
 /* the contacts' cone edges as wrenches [(x - o) / L x e; e] about their centroid o, lengths in
    units of L, their largest distance from o (1 when they coincide): gen (ng x 6), o, L; the
    number of edges ng.  x: the points (nc x 3). */
@@ -223,6 +235,9 @@ static int contact_wrenches(const spart_model *m, const spart_data *d, int nc,
 
 int spart_force_closure(const spart_model *m, const spart_data *d, int nc, const spart_contact *c,
                         int edges, spart_err *err) {
+  if (check(nc, edges, err) != 0) {
+    return -SPART_EDATA;
+  }
   double *x = NULL, *gen = NULL, o[3], L;
   lp l = {0};
   int ng = contact_wrenches(m, d, nc, c, edges, &x, &gen, o, &L), closure = 1;
@@ -321,6 +336,9 @@ static int bretl_lall(lp *l, int cx, int cap, double *v, int *n, int *final) {
 int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, int edges, const double gravity[3],
                           spart_support *sp, spart_err *err) {
+  if (check(nc, edges, err) != 0) {
+    return -SPART_EDATA;
+  }
   double *x = NULL, *gen = NULL, o[3], L, u[3], v[3], w[3], uw[3], vw[3], cg[3];
   int *final = malloc(sizeof(int) * (size_t)(sp->cap > 0 ? sp->cap : 1));
   lp l = {0};
@@ -430,6 +448,9 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, int edges, const double *G, int fixed_base,
                           double max_torque, double *taum, double *f, const char **reason,
                           spart_err *err) {
+  if (check(nc, edges, err) != 0) {
+    return -SPART_EDATA;
+  }
   int nq = m->nq, nu = 6 + nq, base = fixed_base ? 6 : 0;
   double *x = malloc(sizeof(double) * 3 * (size_t)nc);
   double *E = malloc(sizeof(double) * 3 * (size_t)nc * (size_t)edges);
