@@ -235,6 +235,20 @@ size_t spart_utf8_len(const unsigned char *s, size_t n);
 /* Text for a one-line message: at most 30 bytes, other than printable ASCII as \xNN. */
 const char *spart_json_printable(char out[160], const char *s, size_t n);
 
+/* ---------------------------------------------------------------------------------------------
+ * numbers in text (spu_num.c): how the library and the commands read and write doubles, so that
+ * a number written reads back to the same double
+ */
+
+/* Read a decimal number at s like strtod (it is strtod's result, bit for bit), faster for plain
+   decimals; *end is set past the number (== s when there is none).  lim (or NULL) bounds what may
+   be read ahead 8 bytes at a time; the text must end in a character that is not a digit. */
+double spu_strtod(const char *s, const char *lim, const char **end);
+
+/* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
+   "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */
+int spu_dtoa(char *buf, double x);
+
 /* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
 spart_model *spart_model_load(const char *path, spart_err *err);
 

@@ -93,16 +93,7 @@ void spu_mat6_downdate(double M[36], const double U[6], double D);
 /* res = M * v for a 6x6 row-major M */
 void spu_mulm6v(double res[6], const double M[36], const double v[6]);
 
-/* ---- numbers in text (spu_num.c) ---- */
-
-/* Read a decimal number at s like strtod (it is strtod's result, bit for bit), faster for plain
-   decimals; *end is set past the number (== s when there is none).  lim (or NULL) bounds what may
-   be read ahead 8 bytes at a time; the text must end in a character that is not a digit. */
-double spu_strtod(const char *s, const char *lim, const char **end);
-
-/* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
-   "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */
-int spu_dtoa(char *buf, double x);
+/* ---- numbers in text (spu_num.c): declared in spart.h, the commands use them too ---- */
 
 /* ---- small dense linear algebra (spu_linalg.c) ---- */
 

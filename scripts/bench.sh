@@ -12,7 +12,10 @@
 #  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
 #     outputs (force closure, the support polygon, the equilibrium torques) and all of them.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR,
-# CONTACT_ROWS (spart-contact records, default 2000).
+# CONTACT_ROWS (spart-contact records, default 2000);
+# BASE, another built tree of spart (its bin/ and its library, e.g. a worktree of an older
+# commit): each streaming and per-call figure is measured for it too, interleaved in the same
+# run, with the ratio of this tree's speed to its (above 1: this tree is faster).
 set -eu
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
@@ -30,6 +33,16 @@ libs=build/libspart.a
 $cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c $libs -lcjson -lglpk \
   $(pkg-config --libs libxml-2.0) -lm
 m=models/kuka_iiwa.urdf
+base=${BASE:-}
+if [ -n "$base" ]; then
+  blibs=$base/build/libspart.a
+  [ -f "$blibs" ] || blibs=$base/lib/libspart.a
+  [ -f "$base/build/libspart-cli.a" ] && blibs="-I$base/src/cli $base/build/libspart-cli.a $blibs"
+  # shellcheck disable=SC2086
+  $cc -std=c11 -O3 -D_POSIX_C_SOURCE=200809L -I"$base/lib" -flto=auto -o "$dir/bench_lib_base" \
+    "$base/bench/bench_lib.c" $blibs -lcjson -lglpk $(pkg-config --libs libxml-2.0) -lm
+  echo "(BASE=$base: its figures beside, and this tree's speed over its)"
+fi
 
 # seconds of user+system time, and peak memory in KiB, of a command reading $1
 measure() {
@@ -65,6 +78,13 @@ for cmd in "spart-id --fixed-base -o csv:id" "spart-id --fixed-base --only taum 
   set -- $(measure "$input" bin/$args -m "$m")
   printf '%-44s %7.3f s %10.0f rows/s %6.2fx   %6d KiB\n' "$args" "$1" \
     "$(echo "$ROWS $1" | awk '{ print $1 / $2 }')" "$(echo "$naive $1" | awk '{ print $1 / $2 }')" "$2"
+  if [ -n "$base" ]; then
+    now=$1
+    # shellcheck disable=SC2086
+    set -- $(measure "$input" "$base"/bin/$args -m "$m")
+    printf '%-44s %7.3f s %10.0f rows/s   this tree %.3fx its speed\n' "  BASE" "$1" \
+      "$(echo "$ROWS $1" | awk '{ print $1 / $2 }')" "$(echo "$1 $now" | awk '{ print $1 / $2 }')"
+  fi
 done
 
 echo "== peak memory of spart-id against the number of rows"
@@ -116,7 +136,11 @@ fi
 echo "== per call, no I/O (medians of 128,000 calls; C++ figures measured on this machine)"
 # the lowest of three runs' medians, each algorithm (other lines once, as they come)
 best3() {
-  for i in 1 2 3; do "$dir/bench_lib" "$@"; done | awk '
+  for i in 1 2 3; do "$dir/bench_lib" "$@"; done | best_of
+}
+# the lowest of the medians of the lines bench_lib printed, each algorithm
+best_of() {
+  awk '
     /us\/call/ {
       t = $(NF - 1)
       name = $0
@@ -136,11 +160,37 @@ best3() {
       }
     }'
 }
-best3 models/kuka_iiwa.urdf fixed
-echo "  reference: inverse dynamics 0.47 us (RBDL), mass matrix 0.51 us (Pinocchio), forward dynamics 1.5 us (RBDL)"
-best3 models/2_iiwa_base.urdf floating
-echo "  reference: inverse dynamics 1.08 us, mass matrix 1.28 us, forward dynamics 3.6 us"
-
+# with BASE: three runs each, interleaved, and this tree's speed over BASE's per algorithm
+compare3() {
+  for i in 1 2 3; do "$dir/bench_lib" "$@" | sed 's/^/N /'; "$dir/bench_lib_base" "$@" | sed 's/^/B /'; done |
+    awk '
+      /us\/call/ {
+        who = $1
+        t = $(NF - 1)
+        name = $0
+        sub(/^[NB] +/, "", name)
+        sub(/ +median.*/, "", name)
+        if (!(name in seen)) { seen[name] = 1; order[++n] = name }
+        key = who SUBSEP name
+        if (!(key in best) || t < best[key]) best[key] = t
+        next
+      }
+      /^N / && !(substr($0, 3) in said) { said[substr($0, 3)] = 1; print substr($0, 3) }
+      END {
+        for (i = 1; i <= n; i++) {
+          nn = best["N" SUBSEP order[i]]
+          bb = best["B" SUBSEP order[i]]
+          printf "%-44s median %.3f us/call, BASE %.3f: this tree %.2fx its speed\n", order[i], nn, bb, bb / nn
+        }
+      }'
+}
+per_call() {
+  if [ -n "$base" ]; then compare3 "$@"; else best3 "$@"; fi
+}
+per_call models/kuka_iiwa.urdf fixed
+echo "  best peer (issue 18, Clang -O3 -march=native on this machine kind): inverse dynamics 0.474 us (RBDL), mass matrix 0.359 us (Pinocchio), forward dynamics 1.060 us (RBDL)"
+per_call models/2_iiwa_base.urdf floating
+echo "  best peer: inverse dynamics 1.034 us (RBDL), mass matrix 0.962 us (Pinocchio), forward dynamics 2.617 us (RBDL)"
 # spart-contact: records of the bundled legged robots on their feet, the legs swept; seconds per
 # record of each group of outputs (--only solves only the programs its outputs need)
 echo "== spart-contact per record (GLPK's simplex; ${CONTACT_ROWS:=2000} records, 8-edge cones)"

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "records.h"
-#include "spu.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
 
