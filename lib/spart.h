@@ -556,6 +556,10 @@ typedef struct spart_contact {
 #define SPART_CONTACT_EDGES 8     /* friction cone edges unless the caller says */
 #define SPART_CONTACT_MAXEDGES 64 /* most edges a cone */
 
+/* Free what GLPK keeps between the programs below (its environment), for a program that is done
+   with them (the next call starts it again). */
+void spart_contact_release(void);
+
 /* Positions x (nc x 3, from r0 like d->xpos) of the contact points.  Needs spart_fk. */
 void spart_contact_points(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, double *x);

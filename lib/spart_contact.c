@@ -34,6 +34,11 @@ void spart_contact_points(const spart_model *m, const spart_data *d, int nc,
 }
 
 
+void spart_contact_release(void) {
+  glp_free_env();
+}
+
+
 int spart_cone_edges(const spart_contact *c, int edges, double *e) {
   const double *n = c->normal;
   if (c->mu == 0) {

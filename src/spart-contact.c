@@ -141,5 +141,6 @@ int main(int argc, char **argv) {
     }
   }
   free(c);
+  spart_contact_release();
   return cli_session_close(s);
 }
