@@ -44,6 +44,16 @@ void spu_axisangle(double R[9], const double a[3], double q);
 /* rotation of URDF roll-pitch-yaw (fixed axes X, Y, Z): Rz(y) Ry(p) Rx(r) */
 void spu_rpy(double R[9], const double rpy[3]);
 
+/* the rotation exp([w]x) by the angle |w| about w (Rodrigues), accurate near 0 */
+void spu_expso3(double R[9], const double w[3]);
+
+/* res = Jr(th)^-1 w: the rate of th for R exp([th]x) turning at the body rate w (the inverse of
+   SO(3)'s right Jacobian, the exponential map's dexp^-1) */
+void spu_dexpinv3(double res[restrict 3], const double th[3], const double w[3]);
+
+/* R made orthonormal again after rounding (one Newton step of the polar decomposition) */
+void spu_orthonormalize3(double R[9]);
+
 /* ---- spatial algebra (spu_spatial.c) ---- */
 
 /* twist moved from point a to point b = a + d: res = [w; v + w x d] (in place allowed) */

@@ -8,7 +8,8 @@
 #  2. Two cores: the same spart-id run split with GNU parallel (if it is installed), wall and CPU
 #     seconds: GNU parallel's copying (parts through pipes, outputs through temporary files)
 #     costs about as much CPU as spart-id itself.
-#  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls.
+#  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls,
+#     one RK4 step of spart_sim among them; spart-sim's 10 s of kuka_iiwa at 1 kHz end to end.
 #  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
 #     outputs (force closure, the support polygon, the equilibrium torques) and all of them.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR,
@@ -180,7 +181,8 @@ compare3() {
         for (i = 1; i <= n; i++) {
           nn = best["N" SUBSEP order[i]]
           bb = best["B" SUBSEP order[i]]
-          printf "%-44s median %.3f us/call, BASE %.3f: this tree %.2fx its speed\n", order[i], nn, bb, bb / nn
+          if (bb == "") printf "%-44s median %.3f us/call (BASE has none)\n", order[i], nn
+          else printf "%-44s median %.3f us/call, BASE %.3f: this tree %.2fx its speed\n", order[i], nn, bb, bb / nn
         }
       }'
 }
@@ -189,6 +191,15 @@ per_call() {
 }
 per_call models/kuka_iiwa.urdf fixed
 echo "  best peer (issue 18, Clang -O3 -march=native on this machine kind): inverse dynamics 0.474 us (RBDL), mass matrix 0.359 us (Pinocchio), forward dynamics 1.060 us (RBDL)"
+# spart-sim end to end: 10 s at 1 kHz (10,000 RK4 steps), every state written, and every 100th
+for every in 1 100; do
+  t0=$(date +%s.%N)
+  echo '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}' | bin/spart-sim -m "$m" --fixed-base \
+    --gravity 0,0,-9.81 --duration 10 --every $every -o csv > "$dir/sim.csv"
+  echo "$t0 $(date +%s.%N) $(($(wc -l < "$dir/sim.csv") - 1))" | awk -v e=$every '{
+    printf "spart-sim kuka_iiwa, 10 s at 1 kHz (10,000 RK4 steps), every %-3d %.3f s wall, %d records\n",
+      e, $2 - $1, $3 }'
+done
 per_call models/2_iiwa_base.urdf floating
 echo "  best peer: inverse dynamics 1.034 us (RBDL), mass matrix 0.962 us (Pinocchio), forward dynamics 2.617 us (RBDL)"
 # spart-contact: records of the bundled legged robots on their feet, the legs swept; seconds per
