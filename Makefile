@@ -23,7 +23,7 @@ BUILD     = build
 BIN       = bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0)
-LIBS      = -lcjson $(XML_LIBS) -lm
+LIBS      = -lcjson -lglpk $(XML_LIBS) -lm
 
 # what there is: every lib/*.c is in libspart.a, every src/*.c is a command, every
 # tests/unit/*.c a unit driver; src/cli/*.c (the command-line framework), when there, is
@@ -150,7 +150,7 @@ install: all $(LIB)
 	# dependencies (zlib, lzma, ICU), which --static would ask for
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: spart' 'Description: multibody kinematics and dynamics (SPART)' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lcjson -lm' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lcjson -lglpk -lm' \
 	  'Requires: libxml-2.0' \
 	  > $(DESTDIR)$(PKGCONFIGDIR)/spart.pc
 

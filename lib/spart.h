@@ -669,6 +669,84 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
 
 
 /* ---------------------------------------------------------------------------------------------
+ * contact statics (spart_contact.c): point contacts with polyhedral friction cones, as linear
+ * programs solved by GLPK (Klampt's contact mechanics)
+ */
+typedef struct spart_contact {
+  int body;         /* the link touched, 0..nb-1 */
+  double point[3];  /* the point in the link's URDF frame: link i > 0, its joint frame F_i (the
+                       frame of joint i, URDF's link frame); the base, its CoM frame */
+  double normal[3]; /* unit normal, inertial frame, pointing into the robot */
+  double mu;        /* friction coefficient >= 0; 0: frictionless */
+} spart_contact;
+
+#define SPART_CONTACT_EDGES 8     /* friction cone edges unless the caller says */
+#define SPART_CONTACT_MAXEDGES 64 /* most edges a cone */
+
+/* Free what GLPK keeps between the programs below (its environment), for a program that is done
+   with them (the next call starts it again). */
+void spart_contact_release(void);
+
+/* Positions x (nc x 3, from r0 like d->xpos) of the contact points.  Needs spart_fk. */
+void spart_contact_points(const spart_model *m, const spart_data *d, int nc,
+                          const spart_contact *c, double *x);
+
+/* The edges of a contact's friction cone, the polyhedral cone inscribed in the circular one:
+   e_j = n + mu (cos(2 pi j / edges) t1 + sin(2 pi j / edges) t2), j = 0..edges-1, t1 = n x a
+   (normalised), a the coordinate axis least along n (the first of equals), t2 = n x t1; n alone
+   when mu = 0.  e: 3 x edges (3 <= edges <= SPART_CONTACT_MAXEDGES).  Returns their number. */
+int spart_cone_edges(const spart_contact *c, int edges, double *e);
+
+/* Force closure: whether the contacts' cones (edges each) can resist any wrench, i.e. their
+   edges' wrenches positively span R^6 (7 feasibility programs, one each for e_1..e_6 and
+   -(e_1 + ... + e_6)).  Returns 1, 0, or -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs
+   spart_fk. */
+int spart_force_closure(const spart_model *m, const spart_data *d, int nc, const spart_contact *c,
+                        int edges, spart_err *err);
+
+/* The axes u, v of the plane orthogonal to gravity (3, nonzero) the support polygon is drawn
+   in: u the inertial x axis projected on the plane (the y axis when |x . g| > 0.9 |g|), v =
+   n x u with n = -g / |g| (up): x, y when gravity is along -z. */
+void spart_support_axes(const double gravity[3], double u[3], double v[3]);
+
+/* the support region of spart_support_polygon */
+typedef struct spart_support {
+  int cap;         /* in: the vertices vert may hold */
+  double *vert;    /* in: (cap x 2); out: the polygon's vertices, counter-clockwise seen against
+                      gravity, none repeated and none on an edge */
+  double *half;    /* in: (max(cap, 4) x 3); out: its half-planes [a1, a2, b], a . x <= b, |a| = 1 */
+  int nvert;       /* vertices: 0, no CoM is held; 1 or 2, a point or a segment */
+  int nhalf;       /* half-planes: one an edge, or 4 for a point or a segment (0 when empty) */
+  int bounded;     /* 0: the contacts can hold the CoM arbitrarily far (no polygon, no margin) */
+  int com_eq;      /* whether the robot's own CoM (d->com) is held */
+  double com[2];   /* the CoM in the plane */
+  double margin;   /* its signed distance to the polygon's boundary, < 0 outside (the distance to
+                      the polygon), >= 0 inside (to the nearest edge); NAN with no polygon */
+} spart_support;
+
+/* The support polygon (Bretl and Lall's projection, as Klampt's supportPolygon): the CoM
+   positions, in the plane of spart_support_axes, at which contact forces in the cones hold the
+   robot as one rigid body under gravity (3, nonzero), found by linear programs for support
+   points until no point lies beyond any edge of the polygon; and whether the robot's own CoM
+   is held (one more program), into sp.  Returns 0, or -SPART_ENOMEM / -SPART_ENUM (more than
+   sp->cap vertices, or GLPK failed) with err filled.  Needs spart_fk. */
+int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
+                          const spart_contact *c, int edges, const double gravity[3],
+                          spart_support *sp, spart_err *err);
+
+/* Joint torques taum (nq) and contact forces f (nc x 3, inertial frame) with G = [0; taum] +
+   sum J_i' f_i (J_i the linear rows of the contact point's Jacobian), every f_i in its
+   polyhedral cone, |taum_k| <= max_torque (when > 0), minimising max_k |taum_k| (the max-norm,
+   one linear program); G (6 + nq) is the generalized force the motion needs without contacts
+   (spart_rnea, spart_friction).  fixed_base: the base rows are left to the base's reaction.
+   Returns 1 (found), 0 (none exists: *reason says why; taum and f untouched), or -SPART_ENOMEM
+   / -SPART_ENUM with err filled.  Needs spart_fk. */
+int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
+                          const spart_contact *c, int edges, const double *G, int fixed_base,
+                          double max_torque, double *taum, double *f, const char **reason,
+                          spart_err *err);
+
+/* ---------------------------------------------------------------------------------------------
  * simulation (spart_sim.c): forward dynamics of a state, and the state moved through time
  */
 

@@ -124,4 +124,20 @@ int spu_cholsolve(double *A, double *b, int n, int nrhs, const double *scale);
 /* the eigenvalues of a symmetric 3x3 I (xx yy zz xy xz yz), ascending (cyclic Jacobi) */
 void spu_eigsym3(double ev[3], const double I[6]);
 
+/* ---- convex polygons in the plane (spu_polygon.c): vertices (n x 2) counter-clockwise ---- */
+
+/* Drop the vertices of v that repeat the one before (within tol) or lie on the segment between
+   their neighbours (within tol of its line); returns the number left (in place). */
+int spu_polygon_clean(double *v, int n, double tol);
+
+/* The half-planes a . x <= b of the polygon v (n vertices), as rows [a1, a2, b] with |a| = 1
+   into h: one an edge for n >= 3; for a segment (n = 2) or a point (n = 1), 4 (its line from
+   both sides and its ends).  h holds 3 max(n, 4) doubles.  Returns their number. */
+int spu_polygon_halfplanes(double *h, const double *v, int n);
+
+/* The signed distance from p to the boundary of the polygon v (n vertices) with half-planes h
+   (nh rows): inside (>= 0), the distance to the nearest edge's line; outside (< 0), minus the
+   distance to the nearest point of the polygon. */
+double spu_polygon_margin(const double *v, int n, const double *h, int nh, const double p[2]);
+
 #endif

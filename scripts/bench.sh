@@ -10,7 +10,10 @@
 #     costs about as much CPU as spart-id itself.
 #  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls,
 #     one RK4 step of spart_sim among them; spart-sim's 10 s of kuka_iiwa at 1 kHz end to end.
-# Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR;
+#  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
+#     outputs (force closure, the support polygon, the equilibrium torques) and all of them.
+# Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR,
+# CONTACT_ROWS (spart-contact records, default 2000);
 # BASE, another built tree of spart (its bin/ and its library, e.g. a worktree of an older
 # commit): each streaming and per-call figure is measured for it too, interleaved in the same
 # run, with the ratio of this tree's speed to its (above 1: this tree is faster).
@@ -28,7 +31,7 @@ $cc $flags -o "$dir/naive" bench/naive.c
 libs=build/libspart.a
 [ -f build/libspart-cli.a ] && libs="-Isrc/cli build/libspart-cli.a $libs"
 # shellcheck disable=SC2086
-$cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c $libs -lcjson \
+$cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c $libs -lcjson -lglpk \
   $(pkg-config --libs libxml-2.0) -lm
 m=models/kuka_iiwa.urdf
 base=${BASE:-}
@@ -38,7 +41,7 @@ if [ -n "$base" ]; then
   [ -f "$base/build/libspart-cli.a" ] && blibs="-I$base/src/cli $base/build/libspart-cli.a $blibs"
   # shellcheck disable=SC2086
   $cc -std=c11 -O3 -D_POSIX_C_SOURCE=200809L -I"$base/lib" -flto=auto -o "$dir/bench_lib_base" \
-    "$base/bench/bench_lib.c" $blibs -lcjson $(pkg-config --libs libxml-2.0) -lm
+    "$base/bench/bench_lib.c" $blibs -lcjson -lglpk $(pkg-config --libs libxml-2.0) -lm
   echo "(BASE=$base: its figures beside, and this tree's speed over its)"
 fi
 
@@ -199,4 +202,37 @@ for every in 1 100; do
 done
 per_call models/2_iiwa_base.urdf floating
 echo "  best peer: inverse dynamics 1.034 us (RBDL), mass matrix 0.962 us (Pinocchio), forward dynamics 2.617 us (RBDL)"
+# spart-contact: records of the bundled legged robots on their feet, the legs swept; seconds per
+# record of each group of outputs (--only solves only the programs its outputs need)
+echo "== spart-contact per record (GLPK's simplex; ${CONTACT_ROWS:=2000} records, 8-edge cones)"
+python3 - "$CONTACT_ROWS" "$dir" <<'PY'
+import json, math, sys
+n, d = int(sys.argv[1]), sys.argv[2]
+with open(d + "/quad.jsonl", "w") as f:
+    for k in range(n):
+        a = 0.3 * math.sin(k)
+        q = [0.1 * math.cos(k), 0.4 + a, -0.8] * 4
+        feet = [{"link": l + "_shank", "point": [0, 0, -0.2], "normal": [0, 0, 1], "mu": 0.6}
+                for l in ("fl", "fr", "hl", "hr")]
+        f.write(json.dumps({"qm": q, "contacts": feet}) + "\n")
+with open(d + "/human.jsonl", "w") as f:
+    for k in range(n):
+        a = 0.2 * math.sin(k)
+        q = [0, 0, -0.3 + a, 0.6, -0.3 - a, 0] * 2
+        feet = [{"link": s + "_foot", "point": [x, y, -0.05], "normal": [0, 0, 1], "mu": 0.8}
+                for s in ("l", "r") for x in (0.1, -0.1) for y in (0.05, -0.05)]
+        f.write(json.dumps({"qm": q, "contacts": feet}) + "\n")
+PY
+for robot in quad:quadruped:4 human:humanoid:8; do
+  in=$dir/${robot%%:*}.jsonl
+  rest=${robot#*:}
+  for only in force_closure support_polygon feasible \
+    force_closure,com_equilibrium,support_polygon,support_halfplanes,com_margin,feasible,taum,contact_forces,reason; do
+    set -- $(measure "$in" bin/spart-contact -m "models/${rest%:*}.urdf" --gravity 0,0,-9.81 --only "$only")
+    label=$only
+    [ "${#only}" -gt 30 ] && label="all outputs"
+    printf '%-10s %2s contacts  %-20s %8.1f us/record\n' "${rest%:*}" "${rest#*:}" "$label" \
+      "$(echo "$1 $CONTACT_ROWS" | awk '{ print 1e6 * $1 / $2 }')"
+  done
+done
 rm -rf "$dir"

@@ -11,6 +11,7 @@ make:/usr/bin/make
 pkg-config:/usr/bin/pkg-config
 libxml2-dev:/usr/include/libxml2/libxml/parser.h
 libcjson-dev:/usr/include/cjson/cJSON.h
+libglpk-dev:/usr/include/glpk.h
 bats:/usr/bin/bats
 python3:/usr/bin/python3
 parallel:/usr/bin/parallel

@@ -27,6 +27,9 @@ for f in models/*.urdf; do
   check 0 "" "$bin/urdf2robot" --summary "$f"
 done
 check 1 "<robot><link name='a'/><link name='a'/></robot>" "$bin/urdf2robot"
+feet='"contacts": [{"link": "fl_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}, {"link": "fr_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}, {"link": "hl_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}, {"link": "hr_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}]'
+check 0 "{\"qm\": [0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8], $feet}" "$bin/spart-contact" -m models/quadruped.urdf --gravity 0,0,-9.81
+check 1 '{"contacts": [{"link": "wheel", "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' "$bin/spart-contact" -m models/quadruped.urdf --gravity 0,0,-9.81
 check 1 "not xml" "$bin/urdf2robot"
 check 1 "" "$bin/urdf2robot" /nonexistent.urdf
 check 2 "" "$bin/urdf2robot" --bad

@@ -49,6 +49,10 @@ typedef struct cli_state {
   double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
   unsigned has;    /* bit (1 << CLI_F_*) for each field given */
   long long line;  /* input line where the record starts */
+  const char *contacts; /* the JSON text of the record's "contacts" (a command that reads them,
+                           CLI_READS_CONTACTS), or NULL; valid until the next record */
+  size_t contacts_len;
+  long long contacts_line; /* its first line */
 } cli_state;
 
 typedef struct cli_reader cli_reader;
@@ -114,6 +118,11 @@ void cli_writer_only(cli_writer *wr, const char *names);
    a scalar.  A field cli_writer_only leaves out is dropped. */
 void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
 
+/* Add a field whose value is JSON text written as it is (true, false, null, a quoted string
+   without escapes); s must stay valid until cli_emit.  JSON output only: a CSV writer leaves
+   it out. */
+void cli_put_text(cli_writer *wr, const char *name, const char *s);
+
 /* Write the record built so far, with the reader's pass-through CSV cells (rd may be NULL).
    Returns 0, -SPART_EDATA when the fields differ from the CSV header, or -SPART_EIO (for this
    record or ones held back before it). */
@@ -155,7 +164,8 @@ enum {
                                 --momentum, --energy */
   CLI_OPT_COM = 1 << 7,      /* --com */
   CLI_OPT_SIM = 1 << 8,      /* spart-sim's: --duration, --dt, --every, --integrator... */
-  CLI_OPT_LIMITS = 1 << 9    /* --check-limits */
+  CLI_OPT_LIMITS = 1 << 9,   /* --check-limits */
+  CLI_OPT_CONTACT = 1 << 10  /* --edges, --max-torque */
 };
 
 /* --attitude: the forms of a frame's orientation written (bits) */
@@ -167,6 +177,8 @@ enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
 #define CLI_READS_POSE (CLI_READS(R0) | CLI_READS(r0) | CLI_READS(qm))
 #define CLI_READS_VEL (CLI_READS_POSE | CLI_READS(u0) | CLI_READS(um))
 #define CLI_READS_WRENCH (CLI_READS(wF0) | CLI_READS(wFm))
+#define CLI_READS_CONTACTS (1u << 16) /* the JSON key "contacts", kept as text (src/cli/contacts.c);
+                                         a CSV input is refused */
 typedef struct cli_tool {
   const char *name;
   const char *synopsis;
@@ -188,6 +200,8 @@ typedef struct cli_opts {
   double gravity[3];
   const char *link; /* --link [id:]ID|[name:]NAME */
   int has_point;
+  int edges;         /* --edges K: friction cone edges (SPART_CONTACT_EDGES) */
+  double max_torque; /* --max-torque T, or 0 for none */
   /* spart-sim */
   double duration, dt;     /* --duration T (0: not given), --dt H */
   long every;              /* --every K */
@@ -311,6 +325,12 @@ double *cli_session_buf(cli_session *s, int slot, size_t n);
    velocities um and joint forces taum (each NULL: not checked), one line each, and count the
    record (cli_session_close then exits CLI_EXIT_LIMITS).  Nothing without --check-limits. */
 void cli_check_limits(cli_session *s, const double *qm, const double *um, const double *taum);
+
+/* The current record's "contacts" (CLI_READS_CONTACTS; contacts.c) into *c (grown as needed,
+   *cap entries), *nc of them: a JSON array of {"link": NAME or ID, "point": [x,y,z], "normal":
+   [nx,ny,nz], "mu": MU}, each key once, the normal made unit.  0, or -1 after reporting the
+   fault (cli_fail: an unknown link, a zero normal, a negative mu, no contacts...). */
+int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);

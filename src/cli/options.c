@@ -87,6 +87,8 @@ enum {
   OPT_INVERSE,
   OPT_NO_FRICTION,
   OPT_ONLY,
+  OPT_EDGES,
+  OPT_MAX_TORQUE,
   OPT_DURATION,
   OPT_DT,
   OPT_EVERY,
@@ -130,6 +132,8 @@ static const struct {
     {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, CLI_OPT_GIM},
     {{"inverse", no_argument, NULL, OPT_INVERSE}, CLI_OPT_GIM},
     {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, CLI_OPT_FRICTION},
+    {{"edges", required_argument, NULL, OPT_EDGES}, CLI_OPT_CONTACT},
+    {{"max-torque", required_argument, NULL, OPT_MAX_TORQUE}, CLI_OPT_CONTACT},
     {{"duration", required_argument, NULL, OPT_DURATION}, CLI_OPT_SIM},
     {{"dt", required_argument, NULL, OPT_DT}, CLI_OPT_SIM},
     {{"every", required_argument, NULL, OPT_EVERY}, CLI_OPT_SIM},
@@ -311,6 +315,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   int n = 0;
   memset(o, 0, sizeof(*o));
   o->output = CLI_FMT_JSON;
+  o->edges = SPART_CONTACT_EDGES;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
         (options[k].opt.val != OPT_ONLY || t->outputs)) {
@@ -377,6 +382,20 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
       case OPT_NO_FRICTION: o->no_friction = 1; break;
+      case OPT_EDGES: {
+        double k;
+        if (cli_vec(optarg, &k, 1) != 0 || k != floor(k) || k < 3 || k > SPART_CONTACT_MAXEDGES) {
+          return cli_usage(t->name, "--edges: expected a whole number 3..%d, got '%s'",
+                           SPART_CONTACT_MAXEDGES, optarg);
+        }
+        o->edges = (int)k;
+        break;
+      }
+      case OPT_MAX_TORQUE:
+        if (cli_vec(optarg, &o->max_torque, 1) != 0 || !(o->max_torque > 0)) {
+          return cli_usage(t->name, "--max-torque: expected a number > 0, got '%s'", optarg);
+        }
+        break;
       case OPT_DURATION:
       case OPT_DT:
       case OPT_EVERY:

@@ -16,6 +16,7 @@ typedef struct {
   const double *v;
   int d0, d1, d2;
   int n; /* values */
+  const char *text; /* JSON text written as it is instead of v (cli_put_text), or NULL */
 } outfield;
 
 /* an output format: one record of the fields the writer holds (wr->f, wr->nf), with the

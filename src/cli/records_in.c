@@ -140,6 +140,7 @@ static void state_reset(cli_state *st, const spart_model *m) {
   memset(st->tau0, 0, sizeof(st->tau0));
   memset(st->qm, 0, (4 * (size_t)m->nq + 6 * (size_t)m->nb) * sizeof(double));
   st->has = 0;
+  st->contacts = NULL;
 }
 
 
@@ -582,6 +583,20 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
       }
       continue;
     }
+    if (k < 0 && (rd->reads & CLI_READS_CONTACTS) && j->strlen == 8 &&
+        memcmp(j->str, "contacts", 8) == 0) { /* kept as text, for src/cli/contacts.c */
+      if (spart_json_next(j) < 0) {
+        return json_fault(j, err);
+      }
+      size_t from = j->tpos;
+      rd->st.contacts_line = j->tline;
+      if (spart_json_skip(j)) {
+        return json_fault(j, err);
+      }
+      rd->st.contacts = rd->rec + from;
+      rd->st.contacts_len = j->pos - from;
+      continue;
+    }
     if (k < 0) {
       char txt[200];
       return cli_errf(err, SPART_EDATA, start, "unknown key '%s'", cli_printable(txt, j->str, j->strlen));
@@ -897,6 +912,11 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   if (rd->line[0] == '<') {
     return cli_errf(err, SPART_EDATA, line,
                 "expected a CSV header, got XML (a URDF is a model: give it with -m)"),
+           -1;
+  }
+  if (rd->reads != ~0u && (rd->reads & CLI_READS_CONTACTS)) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "contacts are read from JSON records only, not CSV (use -i json)"),
            -1;
   }
   rd->delim = csv_delimiter(rd->line, rd->len);

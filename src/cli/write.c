@@ -88,8 +88,20 @@ void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, 
     wr->f[wr->nf].d0 = d0;
     wr->f[wr->nf].d1 = d1;
     wr->f[wr->nf].d2 = d2;
+    wr->f[wr->nf].text = NULL;
     wr->f[wr->nf].n = (d0 >= 0 ? d0 : 1) * (d0 >= 0 && d1 >= 0 ? d1 : 1) *
                       (d0 >= 0 && d1 >= 0 && d2 >= 0 ? d2 : 1);
+    wr->nf++;
+  }
+}
+
+
+void cli_put_text(cli_writer *wr, const char *name, const char *s) {
+  if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
+    return;
+  }
+  if (wr->nf < SPART_MAX_FIELDS && wr->fmt->id == CLI_FMT_JSON) {
+    wr->f[wr->nf] = (outfield){name, NULL, -1, -1, -1, 0, s};
     wr->nf++;
   }
 }

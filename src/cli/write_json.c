@@ -179,7 +179,7 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
     cli_dims(wr, k, dims, &nd);
     bad = (!first && cli_addstr(wr, ",")) || cli_addstr(wr, "\"") ||
           cli_addstr(wr, wr->f[k].name) || cli_addstr(wr, "\":") ||
-          add_array(wr, wr->f[k].v, nd, dims);
+          (wr->f[k].text ? cli_addstr(wr, wr->f[k].text) : add_array(wr, wr->f[k].v, nd, dims));
   }
   if (bad || cli_addstr(wr, "}\n")) {
     return cli_errf(err, SPART_ENOMEM, 0, "out of memory");

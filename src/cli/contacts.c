@@ -1,0 +1,168 @@
+/* contacts.c -- the "contacts" list of a state record (spart-contact): the JSON text the reader
+ * kept (CLI_READS_CONTACTS), read by the strict scanner into the library's point contacts. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "records.h"
+
+enum { KEY_LINK = 1, KEY_POINT = 2, KEY_NORMAL = 4, KEY_MU = 8, KEY_ALL = 15 };
+
+
+/* the scanner's fault, or the message, for contact k; -1 */
+static int bad(cli_session *s, const spart_json *j, int k, const char *what) {
+  if (j->tok < 0) {
+    cli_fail(s, "contacts: %s", j->msg);
+  } else if (k < 0) {
+    cli_fail(s, "contacts: %s", what);
+  } else {
+    cli_fail(s, "contacts[%d]%s", k, what);
+  }
+  return -1;
+}
+
+
+/* n numbers (an array of them) into v; 0 or -1 */
+static int numbers(spart_json *j, double *v, int n) {
+  int t = spart_json_next(j), got = 0;
+  if (t != SPART_JSON_ARRAY) {
+    return -1;
+  }
+  while ((t = spart_json_next(j)) == SPART_JSON_NUMBER) {
+    double x = spart_json_number(j);
+    if (got < n) {
+      v[got] = x;
+    }
+    got += isfinite(x) ? 1 : n + 1;
+  }
+  return t == SPART_JSON_ARRAY_END && got == n ? 0 : -1;
+}
+
+
+/* the link of a "link" value: a name, or an id 0..nb-1; -1 if none */
+static int link_of(const spart_model *m, spart_json *j, char name[200]) {
+  int t = spart_json_next(j);
+  name[0] = 0;
+  if (t == SPART_JSON_STRING) {
+    char *z = malloc(j->strlen + 1); /* the name, NUL-terminated (the scanner lets no NUL in) */
+    cli_printable(name, j->str, j->strlen);
+    if (!z) {
+      return -1;
+    }
+    memcpy(z, j->str, j->strlen);
+    z[j->strlen] = 0;
+    int i = spart_model_body(m, z);
+    free(z);
+    return i;
+  }
+  if (t == SPART_JSON_NUMBER) {
+    double x = spart_json_number(j);
+    snprintf(name, 200, "%.*s", (int)(j->strlen < 40 ? j->strlen : 40), j->str);
+    return x >= 0 && x < m->nb && x == floor(x) ? (int)x : -1;
+  }
+  return -2;
+}
+
+
+/* contact k's object (its '{' read) into c; 0 or -1 after reporting */
+static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
+  static const char *const names[] = {"link", "point", "normal", "mu"};
+  int t, seen = 0;
+  while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
+    int key = 0;
+    for (int q = 0; q < 4; q++) {
+      key = strlen(names[q]) == j->strlen && memcmp(j->str, names[q], j->strlen) == 0 ? 1 << q : key;
+    }
+    char txt[200];
+    if (!key) {
+      char what[240];
+      snprintf(what, sizeof(what), ": unknown key '%s'", cli_printable(txt, j->str, j->strlen));
+      return bad(s, j, k, what);
+    }
+    seen |= key;
+    if (key == KEY_LINK) {
+      c->body = link_of(s->m, j, txt);
+      if (c->body == -2) {
+        return bad(s, j, k, ".link: expected a link name or id");
+      }
+      if (c->body < 0) {
+        cli_fail(s, "contacts[%d].link: no link '%s' in the model (ids 0..%d)", k, txt,
+                 s->m->nb - 1);
+        return -1;
+      }
+    } else if (key == KEY_POINT && numbers(j, c->point, 3) != 0) {
+      return bad(s, j, k, ".point: expected [x, y, z]");
+    } else if (key == KEY_NORMAL && numbers(j, c->normal, 3) != 0) {
+      return bad(s, j, k, ".normal: expected [nx, ny, nz]");
+    } else if (key == KEY_MU) {
+      if (spart_json_next(j) != SPART_JSON_NUMBER) {
+        return bad(s, j, k, ".mu: expected a number");
+      }
+      c->mu = spart_json_number(j);
+      if (!(c->mu >= 0) || !isfinite(c->mu)) {
+        return bad(s, j, k, ".mu is negative: a friction coefficient is >= 0");
+      }
+    }
+  }
+  if (t != SPART_JSON_OBJECT_END) {
+    return bad(s, j, -1, "");
+  }
+  if (seen != KEY_ALL) {
+    int q = 0;
+    while (seen & 1 << q) {
+      q++;
+    }
+    char what[40];
+    snprintf(what, sizeof(what), ": no \"%s\"", names[q]);
+    return bad(s, j, k, what);
+  }
+  double n = sqrt(c->normal[0] * c->normal[0] + c->normal[1] * c->normal[1] +
+                  c->normal[2] * c->normal[2]);
+  if (!(n > 1e-12)) {
+    return bad(s, j, k, ".normal is zero");
+  }
+  for (int q = 0; q < 3; q++) {
+    c->normal[q] /= n;
+  }
+  return 0;
+}
+
+
+int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
+  const cli_state *st = s->st;
+  if (!st->contacts) {
+    cli_fail(s, "no contacts: give \"contacts\": [{\"link\": ..., \"point\": [x,y,z], "
+                "\"normal\": [nx,ny,nz], \"mu\": MU}, ...]");
+    return -1;
+  }
+  spart_json j;
+  int t, r = 0;
+  *nc = 0;
+  spart_json_init(&j, st->contacts, st->contacts_len, (long)st->contacts_line);
+  if (spart_json_next(&j) != SPART_JSON_ARRAY) {
+    r = bad(s, &j, -1, "expected an array of contacts");
+  }
+  while (r == 0 && (t = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
+    if (t != SPART_JSON_OBJECT) {
+      r = bad(s, &j, *nc, ": expected an object {\"link\", \"point\", \"normal\", \"mu\"}");
+      break;
+    }
+    if (*nc == *cap) {
+      int n = *cap ? 2 * *cap : 16;
+      spart_contact *g = realloc(*c, sizeof(**c) * (size_t)n);
+      if (!g) {
+        r = bad(s, &j, -1, "out of memory");
+        break;
+      }
+      *c = g, *cap = n;
+    }
+    memset(*c + *nc, 0, sizeof(**c));
+    r = contact(s, &j, *nc, *c + *nc);
+    (*nc)++;
+  }
+  if (r == 0 && *nc == 0) {
+    r = bad(s, &j, -1, "no contacts (an empty list)");
+  }
+  spart_json_free(&j);
+  return r;
+}

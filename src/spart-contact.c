@@ -1,0 +1,146 @@
+/* spart-contact -- contact statics: force closure, the support polygon, CoM equilibrium, and the
+ * torques and contact forces that hold a robot on its contacts */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_tool tool = {
+    "spart-contact", "[OPTIONS] --gravity G [-m MODEL] < STATES",
+    "Contact statics (Klampt's contact mechanics), by linear programs (GLPK).  Each state\n"
+    "record carries \"contacts\": [{\"link\": NAME or ID, \"point\": [x,y,z] (the link's URDF\n"
+    "frame), \"normal\": [nx,ny,nz] (inertial, into the robot), \"mu\": MU}, ...].  JSON input\n"
+    "and output only.  Friction cones are polyhedral: K edges inscribed in the circular cone.\n\n"
+    "Outputs: force_closure (true/false); com_equilibrium (true/false); support_polygon\n"
+    "(vertices [x,y] counter-clockwise seen against gravity, in the plane orthogonal to it;\n"
+    "null when unbounded); support_halfplanes ([a1,a2,b]: a.x <= b, |a| = 1); com_margin\n"
+    "(the CoM's signed distance to the polygon's boundary, < 0 outside; null without one);\n"
+    "feasible (true/false); taum (n_q) and contact_forces (n x 3, inertial) holding the\n"
+    "robot (G = [0; taum] + sum J_i' f_i, G from inverse dynamics at the record's state),\n"
+    "minimising max |taum_k|; or, when none exist, reason.\n\n"
+    "Options:\n"
+    "      --gravity G      gx,gy,gz (required, not zero)\n"
+    "      --edges K        friction cone edges, 3..64 (default 8)\n"
+    "      --max-torque T   bound every |taum_k| by T (the model has no effort limits)\n"
+    "      --fixed-base     the base is held: its reaction is free, the joints' rows only\n"
+    "      --no-friction    leave out the joints' friction at the record's velocities\n",
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_CONTACT,
+    CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH | CLI_READS_CONTACTS,
+    "force_closure,com_equilibrium,support_polygon,support_halfplanes,com_margin,feasible,taum,"
+    "contact_forces,reason"};
+
+
+static const char *truth(int b) {
+  return b ? "true" : "false";
+}
+
+
+/* whether --only asks for one of the outputs in names (comma-separated): a program no output
+   needs is not solved */
+static int wanted(const cli_session *s, const char *names) {
+  for (const char *p = names; *p; p += *p == ',') {
+    size_t n = strcspn(p, ",");
+    if (!s->o.only || cli_listed(s->o.only, p, n)) {
+      return 1;
+    }
+    p += n;
+  }
+  return 0;
+}
+
+
+/* the record's contact statics, written; c: its nc contacts */
+static void statics(cli_session *s, const spart_contact *c, int nc, char *reason, size_t nr) {
+  const spart_model *m = s->m;
+  const cli_state *st = s->st;
+  int ng = nc * s->o.edges, cap = 4 * ng + 16;
+  double *G = cli_session_buf(s, 0, 6 + (size_t)m->nq);
+  double *vert = cli_session_buf(s, 1, 2 * (size_t)cap);
+  double *half = cli_session_buf(s, 2, 3 * (size_t)cap);
+  double *out = cli_session_buf(s, 3, (size_t)m->nq + 3 * (size_t)nc);
+  spart_err err = {0};
+  spart_support sp = {.cap = cap, .vert = vert, .half = half, .margin = NAN};
+  const char *why = NULL;
+  if (!G || !vert || !half || !out) {
+    return;
+  }
+
+  /* what the motion needs without contacts, then the kinematics the contacts need */
+  spart_rnea(m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot,
+             (st->has & CLI_READS_WRENCH) ? st->wF : NULL, s->gravity, G);
+  if (!s->o.no_friction) {
+    spart_friction(m, st->um, 1, G + 6);
+  }
+  spart_fk(m, s->d, st->R0, st->r0, st->qm);
+  int fc = 0, ok = 0, feas = 0;
+  if (wanted(s, "force_closure")) {
+    fc = spart_force_closure(m, s->d, nc, c, s->o.edges, &err);
+  }
+  if (fc >= 0 && wanted(s, "com_equilibrium,support_polygon,support_halfplanes,com_margin")) {
+    ok = spart_support_polygon(m, s->d, nc, c, s->o.edges, s->gravity, &sp, &err);
+  }
+  if (fc >= 0 && ok >= 0 && wanted(s, "feasible,taum,contact_forces,reason")) {
+    feas = spart_contact_statics(m, s->d, nc, c, s->o.edges, G, s->o.fixed_base,
+                                 s->o.max_torque, out, out + m->nq, &why, &err);
+  }
+  if (fc < 0 || ok < 0 || feas < 0) {
+    cli_fail(s, "%s", err.msg);
+    return;
+  }
+  cli_put_text(s->wr, "force_closure", truth(fc));
+  cli_put_text(s->wr, "com_equilibrium", truth(sp.com_eq));
+  if (sp.bounded) {
+    cli_put(s->wr, "support_polygon", sp.vert, sp.nvert, 2, -1);
+    cli_put(s->wr, "support_halfplanes", sp.half, sp.nhalf, 3, -1);
+  } else {
+    cli_put_text(s->wr, "support_polygon", "null");
+    cli_put_text(s->wr, "support_halfplanes", "null");
+  }
+  if (isnan(sp.margin)) {
+    cli_put_text(s->wr, "com_margin", "null");
+  } else {
+    cli_put(s->wr, "com_margin", &sp.margin, -1, -1, -1);
+  }
+  cli_put_text(s->wr, "feasible", truth(feas));
+  if (feas) {
+    cli_put(s->wr, "taum", out, m->nq, -1, -1);
+    cli_put(s->wr, "contact_forces", out + m->nq, nc, 3, -1);
+  } else if (why) {
+    snprintf(reason, nr, "\"%s\"", why);
+    cli_put_text(s->wr, "reason", reason);
+  }
+  cli_write(s);
+}
+
+
+int main(int argc, char **argv) {
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  if (!s->gravity || (s->gravity[0] == 0 && s->gravity[1] == 0 && s->gravity[2] == 0)) {
+    cli_usage(tool.name, "--gravity gx,gy,gz (not zero) is required: the support polygon is "
+                         "orthogonal to it");
+    cli_session_close(s);
+    return CLI_EXIT_USAGE;
+  }
+  if (s->o.output == CLI_FMT_CSV) {
+    cli_usage(tool.name, "--output csv: the outputs' shapes vary from record to record; use json");
+    cli_session_close(s);
+    return CLI_EXIT_USAGE;
+  }
+  spart_contact *c = NULL;
+  int cap = 0, nc;
+  char reason[128];
+  while (cli_next(s)) {
+    if (cli_contacts(s, &c, &cap, &nc) == 0) {
+      statics(s, c, nc, reason, sizeof(reason));
+    }
+  }
+  free(c);
+  spart_contact_release();
+  return cli_session_close(s);
+}

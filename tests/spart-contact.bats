@@ -1,0 +1,190 @@
+#!/usr/bin/env bats
+# spart-contact: force closure, the support polygon, CoM equilibrium, equilibrium torques and
+# contact forces, checked against hand-computed geometry and against spart-id and spart-jac.
+
+load helper
+
+check() { PYTHONPATH="$BATS_TEST_DIRNAME" python3 -c "import math; from spartcheck import *; from contactcheck import *; $1"; }
+
+BOX="$MODELS/box_slider.urdf"
+# the box's four bottom corners, frictionless, normals up
+CORNERS='"contacts": [{"link": "box", "point": [1, 0.5, -0.25], "normal": [0, 0, 2], "mu": 0}, {"link": "box", "point": [-1, 0.5, -0.25], "normal": [0, 0, 1], "mu": 0}, {"link": 0, "point": [-1, -0.5, -0.25], "normal": [0, 0, 1], "mu": 0}, {"link": 0, "point": [1, -0.5, -0.25], "normal": [0, 0, 1], "mu": 0}]'
+
+@test "--help lists the outputs; --gravity is required; a bad --edges or -o csv is a usage error" {
+  run spart-contact --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"support_halfplanes"* && "$output" == *"--edges K"* ]]
+  run --separate-stderr spart-contact -m "$BOX" <<< "{$CORNERS}"
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-contact: --gravity gx,gy,gz (not zero) is required: the support polygon is orthogonal to it" ]
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --edges 2 <<< "{$CORNERS}"
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-contact: --edges: expected a whole number 3..64, got '2'" ]
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 -o csv <<< "{$CORNERS}"
+  [ "$status" -eq 2 ]
+}
+
+@test "a box on four frictionless corners: the polygon is their hull, counter-clockwise" {
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,support_halfplanes,com_margin,force_closure <<< "{$CORNERS}"
+  [ "$status" -eq 0 ]
+  [ "$output" = '{"force_closure":false,"support_polygon":[[1,0.5],[-1,0.5],[-1,-0.5],[1,-0.5]],"support_halfplanes":[[0,1,0.5],[-1,0,1],[0,-1,0.5],[1,0,1]],"com_margin":0.5}' ]
+}
+
+@test "the box: CoM inside the hull <=> equilibrium <=> feasible; the margin is the distance to the nearest edge" {
+  check '
+import json
+C = json.loads("""{'"$CORNERS"'}""")["contacts"]
+recs = [{"qm": [qx, qy], "contacts": C} for qx in (-2.6, -1.9, -0.4, 0, 1.2, 2.1, 3) for qy in (-1.4, -0.6, 0.3, 0.9, 1.5)]
+outs = run(["spart-contact", "-m", "'"$BOX"'", "--gravity", "0,0,-9.81"], *recs)
+seen = set()
+for r, o in zip(recs, outs):
+    cx, cy = r["qm"][0] / 2, r["qm"][1] / 2  # two equal masses: the box at 0, the slider at q
+    dx, dy = abs(cx) - 1, abs(cy) - 0.5
+    want = min(-dx, -dy) if dx <= 0 and dy <= 0 else -math.hypot(max(dx, 0), max(dy, 0))
+    assert abs(o["com_margin"] - want) < 1e-12, (r["qm"], o["com_margin"], want)
+    assert o["com_equilibrium"] == (want > 0) == o["feasible"], (r["qm"], o)
+    seen.add(o["feasible"])
+assert seen == {True, False}
+'
+}
+
+@test "tilted normals with friction narrow the polygon as the cones say: half-width sin(2 atan mu) / sin(2 alpha)" {
+  check '
+recs = []
+cases = [(30, 0.2), (30, 0.7), (50, 0.3), (20, 0.3)]
+for a, mu in cases:
+    s, c = math.sin(math.radians(a)), math.cos(math.radians(a))
+    recs.append({"contacts": [{"link": 0, "point": [x, y, -0.25], "normal": [-x * s, 0, c], "mu": mu}
+                              for x in (1, -1) for y in (0.5, -0.5)]})
+outs = run(["spart-contact", "-m", "'"$BOX"'", "--gravity", "0,0,-9.81"], *recs)
+for (a, mu), o in zip(cases, outs):
+    phi, al = math.atan(mu), math.radians(a)
+    w = math.sin(2 * phi) / math.sin(2 * al) if al > phi else 1  # the cones hold the vertical: the hull
+    key = lambda p: (round(p[0], 6), round(p[1], 6))
+    close(sorted(o["support_polygon"], key=key), sorted([[w, 0.5], [-w, 0.5], [-w, -0.5], [w, -0.5]], key=key), 1e-12, str(a))
+'
+}
+
+@test "a tetrahedron touched at its four face centres: force closure with friction, not without" {
+  check '
+v = [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]]
+def rec(mu):
+    return {"contacts": [{"link": 0, "point": [-x / 3 for x in p], "normal": [x / math.sqrt(3) for x in p], "mu": mu} for p in v]}
+outs = run(["spart-contact", "-m", "'"$BOX"'", "--gravity", "0,0,-9.81", "--only", "force_closure"], rec(0.3), rec(0), rec(0.05))
+assert [o["force_closure"] for o in outs] == [True, False, True], outs
+'
+}
+
+@test "feet on a floor are never in force closure, whatever the friction" {
+  check '
+q = [0.1, 0.4, -0.8, -0.1, 0.4, -0.8, 0.1, 0.4, -0.8, -0.1, 0.4, -0.8]
+outs = run(["spart-contact", "-m", "'"$MODELS"'/quadruped.urdf", "--gravity", "0,0,-9.81", "--only", "force_closure,feasible"], quadruped(q, 0.5), quadruped(q, 5))
+assert [o["force_closure"] for o in outs] == [False, False] and outs[1]["feasible"], outs
+'
+}
+
+@test "a quadruped on four feet: G = [0; taum] + sum J'f to 1e-9, forces in their cones; CoM outside -> infeasible" {
+  check '
+m = "'"$MODELS"'/quadruped.urdf"
+seen = set()
+for hp in (-1.2, -0.9, 0.4, 1.0, 1.3):
+    q = [0.1, hp, -0.8, -0.1, hp, -0.8, 0.1, hp, -0.8, -0.1, hp, -0.8]
+    o = statics(m, quadruped(q))
+    if abs(o["com_margin"]) > 1e-6:
+        assert o["feasible"] == o["com_equilibrium"] == (o["com_margin"] > 0), (hp, o)
+        seen.add(o["feasible"])
+assert seen == {True, False}
+statics(m, dict(quadruped(q), u0=[0.1, 0.2, -0.1, 0.3, 0, 0.1], um=[0.5] * 12, umdot=[1, -1] * 6))
+'
+}
+
+@test "a humanoid on two feet: the polygon is the soles' hull, the same identity, a CoM past the toes is infeasible" {
+  check '
+m = "'"$MODELS"'/humanoid.urdf"
+r = humanoid([0, 0.05, -0.3, 0.6, -0.3, -0.05, 0, -0.05, -0.3, 0.6, -0.3, 0.05])
+ok = statics(m, r)
+assert ok["feasible"] and ok["com_margin"] > 0, ok
+# soles level at one height, normals up: the polygon is the hull of the eight corners (spart-kin)
+key = lambda p: (round(p[0], 6), round(p[1], 6))
+want = hull([p[:2] for p in contact_points(m, r)])
+assert len(want) == 4 and len(ok["support_polygon"]) == 4, (want, ok)
+close(sorted(ok["support_polygon"], key=key), sorted(map(list, want), key=key), 1e-12, "humanoid hull")
+lean = statics(m, humanoid([0, 0, -0.5, 0, 0.5, 0, 0, 0, -0.5, 0, 0.5, 0]))  # the body ahead of the feet
+assert not lean["feasible"] and not lean["com_equilibrium"] and lean["com_margin"] < 0, lean
+'
+}
+
+@test "--fixed-base leaves the base rows to the base; --max-torque says when the torques are the limit" {
+  check '
+m = "'"$MODELS"'/quadruped.urdf"
+q = [0.1, 0.4, -0.8, -0.1, 0.4, -0.8, 0.1, 0.4, -0.8, -0.1, 0.4, -0.8]
+free = statics(m, quadruped(q))
+t = max(abs(x) for x in free["taum"])
+lim = run(["spart-contact", "-m", m, "--gravity", "0,0,-9.81", "--max-torque", str(t / 2)], quadruped(q))[0]
+assert not lim["feasible"] and lim["reason"] == "the torques needed exceed the torque limit", lim
+fixed = run(["spart-contact", "-m", m, "--gravity", "0,0,-9.81", "--fixed-base", "--only", "taum"], quadruped(q))[0]
+assert max(abs(x) for x in fixed["taum"]) < 1e-9, fixed  # the base holds it all; the feet need not push
+'
+}
+
+@test "bad contacts are one-line errors naming the record: unknown link, zero normal, negative mu, none" {
+  bad() {
+    run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 <<< "$1"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [ "$stderr" = "$2" ]
+  }
+  bad '{"contacts": [{"link": "wheel", "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' \
+    "spart-contact: <stdin>:1: contacts[0].link: no link 'wheel' in the model (ids 0..2)"
+  bad '{"contacts": [{"link": 7, "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' \
+    "spart-contact: <stdin>:1: contacts[0].link: no link '7' in the model (ids 0..2)"
+  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": 0}, {"link": 0, "point": [0,0,0], "normal": [0,0,0], "mu": 0}]}' \
+    "spart-contact: <stdin>:1: contacts[1].normal is zero"
+  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": -0.1}]}' \
+    "spart-contact: <stdin>:1: contacts[0].mu is negative: a friction coefficient is >= 0"
+  bad '{"contacts": []}' "spart-contact: <stdin>:1: contacts: no contacts (an empty list)"
+  bad '{"qm": [0, 0]}' \
+    "spart-contact: <stdin>:1: no contacts: give \"contacts\": [{\"link\": ..., \"point\": [x,y,z], \"normal\": [nx,ny,nz], \"mu\": MU}, ...]"
+  bad '{"contacts": [{"link": 0, "point": [0,0], "normal": [0,0,1], "mu": 0}]}' \
+    "spart-contact: <stdin>:1: contacts[0].point: expected [x, y, z]"
+  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1]}]}' \
+    "spart-contact: <stdin>:1: contacts[0]: no \"mu\""
+  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": 0, "radius": 1}]}' \
+    "spart-contact: <stdin>:1: contacts[0]: unknown key 'radius'"
+  bad $'qm_1,qm_2\n0,0' \
+    "spart-contact: <stdin>:1: contacts are read from JSON records only, not CSV (use -i json)"
+}
+
+@test "-k reports a bad record and goes on with the next" {
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 -k --only feasible <<< $'{"contacts": []}\n{'"$CORNERS"'}'
+  [ "$status" -eq 1 ]
+  [ "$output" = '{"feasible":true}' ]
+}
+
+@test "no support region: null polygon when the contacts can squeeze, [] when nothing holds the CoM" {
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,com_margin,com_equilibrium <<< '{"contacts": [{"link": 0, "point": [1,0,0], "normal": [-1,0,0], "mu": 0.5}, {"link": 0, "point": [-1,0,0], "normal": [1,0,0], "mu": 0.5}]}
+{"contacts": [{"link": 0, "point": [1,0,0], "normal": [-1,0,0], "mu": 0}]}'
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = '{"com_equilibrium":true,"support_polygon":null,"com_margin":null}' ]
+  [ "${lines[1]}" = '{"com_equilibrium":false,"support_polygon":[],"com_margin":null}' ]
+}
+
+@test "every example in the man page runs" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mandoc -Tascii -O width=1000 "$TOP/man/spart-contact.1" | col -b |
+    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  [ "$(wc -l < examples.sh)" -ge 2 ]
+  run --separate-stderr bash -e examples.sh
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [[ "${lines[0]}" == *'"support_polygon":[[1,0.5],[-1,0.5],[-1,-0.5],[1,-0.5]]'* ]]
+}
+
+@test "a segment or a point of support: its vertices, four half-planes, the distance to it" {
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,support_halfplanes,com_margin,com_equilibrium <<< '{"contacts": [{"link": 0, "point": [0,0,-0.25], "normal": [0,0,1], "mu": 0.5}]}
+{"contacts": [{"link": 0, "point": [1,0,-0.25], "normal": [0,0,1], "mu": 0}, {"link": 0, "point": [-1,0,-0.25], "normal": [0,0,1], "mu": 0}], "qm": [0.5, 0.2]}'
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = '{"com_equilibrium":true,"support_polygon":[[0,0]],"support_halfplanes":[[0,-1,0],[0,1,0],[1,0,0],[-1,0,0]],"com_margin":0}' ]
+  [ "${lines[1]}" = '{"com_equilibrium":false,"support_polygon":[[1,0],[-1,0]],"support_halfplanes":[[0,1,0],[0,-1,0],[-1,0,1],[1,0,1]],"com_margin":-0.1}' ]
+}
