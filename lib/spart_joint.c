@@ -76,7 +76,7 @@ static void planar_transform(const double *q, const double T[9], const double r[
 
 /* qdot of a quaternion q for the angular velocity w in the frame after: qdot = q (0, w) / 2 */
 static void quat_rate(const double *q, const double *w, double *qd) {
-  double r[4] = {-q[1] * w[0] - q[2] * w[1] - q[3] * w[2],
+  double r[4] = {0 - (q[1] * w[0] + q[2] * w[1] + q[3] * w[2]),
                  q[0] * w[0] + q[2] * w[2] - q[3] * w[1],
                  q[0] * w[1] + q[3] * w[0] - q[1] * w[2],
                  q[0] * w[2] + q[1] * w[1] - q[2] * w[0]};

@@ -23,15 +23,15 @@ static const cli_tool tool = {
 static int compute(cli_session *s) {
   cli_session_kinematics(s);
   const cli_state *st = s->st;
-  const int nq = s->m->nq;
-  double *acc = cli_session_buf(s, 0, 6 + 2 * (size_t)nq), *taum = st->taum;
+  const int nv = s->m->nv;
+  double *acc = cli_session_buf(s, 0, 6 + 2 * (size_t)nv), *taum = st->taum;
   if (!acc) {
     return -1;
   }
 
   /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
   if (!s->o.no_friction) {
-    taum = memcpy(acc + 6 + nq, st->taum, (size_t)nq * sizeof(double));
+    taum = memcpy(acc + 6 + nv, st->taum, (size_t)nv * sizeof(double));
     spart_friction(s->m, st->um, -1, taum);
   }
   if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, taum, st->wF, s->gravity, acc,
@@ -42,7 +42,7 @@ static int compute(cli_session *s) {
   if (!s->o.fixed_base) {
     cli_put(s->wr, "u0dot", acc, 6, -1, -1);
   }
-  cli_put(s->wr, "umdot", acc + 6, s->m->nq, -1, -1);
+  cli_put(s->wr, "umdot", acc + 6, s->m->nv, -1, -1);
   return 0;
 }
 
