@@ -36,40 +36,45 @@ static void quat_rot(double R[9], const double *q) {
 }
 
 
-/* ball: Q = T R(q), rho = r */
-static void ball_transform(const double *q, const double T[9], const double r[3],
-                           double *restrict Q, double *restrict rho) {
-  double R[9];
+/* the kinds' own motions, applied to a frame Q (9) at rho (3) on its right, in place (the
+   joint transform is T, r then the motion) */
+
+/* Q = Q R(q) */
+static void turn_quat(double *restrict Q, const double *q) {
+  double R[9], X[9];
   quat_rot(R, q);
-  spu_mulmm3(Q, T, R);
-  memcpy(rho, r, 3 * sizeof(double));
+  spu_mulmm3(X, Q, R);
+  memcpy(Q, X, sizeof X);
 }
 
 
-/* floating: Q = T R(q), rho = r + T p (p = q[4..6], the position of the frame after) */
-static void floating_transform(const double *q, const double T[9], const double r[3],
-                               double *restrict Q, double *restrict rho) {
-  double R[9], Tp[3];
-  quat_rot(R, q);
-  spu_mulmm3(Q, T, R);
-  spu_mulmv3(Tp, T, q + 4);
+/* ball: Q R(q) */
+static void ball_move(const double *q, double *restrict Q, double *restrict rho) {
+  (void)rho;
+  turn_quat(Q, q);
+}
+
+
+/* floating: the position p = q[4..6] of the frame after in Q, then Q R(q) */
+static void floating_move(const double *q, double *restrict Q, double *restrict rho) {
+  double p[3];
+  spu_mulmv3(p, Q, q + 4);
   for (int k = 0; k < 3; k++) {
-    rho[k] = r[k] + Tp[k];
+    rho[k] += p[k];
   }
+  turn_quat(Q, q);
 }
 
 
-/* planar: the translation x, y along F_i's x and y, then the rotation theta about its z:
-   Q = T Rz(theta), rho = r + T [x; y; 0] */
-static void planar_transform(const double *q, const double T[9], const double r[3],
-                             double *restrict Q, double *restrict rho) {
+/* planar: the translation x, y along Q's x and y, then the rotation theta about its z */
+static void planar_move(const double *q, double *restrict Q, double *restrict rho) {
   double s, c;
   spu_sincos(q[2], &s, &c);
   for (int l = 0; l < 9; l += 3) {
-    Q[l] = c * T[l] + s * T[l + 1];
-    Q[l + 1] = c * T[l + 1] - s * T[l];
-    Q[l + 2] = T[l + 2];
-    rho[l / 3] = r[l / 3] + q[0] * T[l] + q[1] * T[l + 1];
+    double x0 = Q[l], y0 = Q[l + 1];
+    rho[l / 3] += q[0] * x0 + q[1] * y0;
+    Q[l] = c * x0 + s * y0;
+    Q[l + 1] = c * y0 - s * x0;
   }
 }
 
@@ -144,14 +149,13 @@ static void planar_v(const double *q, const double *qd, double *v) {
 }
 
 
-typedef void joint_xform(const double *q, const double T[9], const double r[3], double *restrict Q,
-                         double *restrict rho);
+typedef void joint_xform(const double *q, double *restrict Q, double *restrict rho);
 typedef void joint_map(const double *q, const double *in, double *out);
 
 /* the kinds, indexed by SPART_JNT_*: coordinates, degrees of freedom, and for each of those the
    column of S in F_i (dof_axis: 0..2 a rotation about, 3..5 a translation along an axis of F_i)
    and its screw (rotation, translation); whether F_i is turned so that the joint axis is its z
-   (the kinds without an axis leave F_i the joint frame); the transform when it is not one screw
+   (the kinds without an axis leave F_i the joint frame); the motion when it is not one screw
    about and along z a coordinate (NULL), the maps qdot <-> v when v is not qdot (NULL), and
    where a unit quaternion starts in q (-1: none) */
 static const struct {
@@ -160,7 +164,7 @@ static const struct {
   int axis[6];
   double screw[6][2];
   int has_axis;
-  joint_xform *transform;
+  joint_xform *move;
   joint_map *qdot_of_v, *v_of_qdot;
   int quat;
 } kinds[] = {
@@ -169,11 +173,11 @@ static const struct {
     [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, -1},
     [SPART_JNT_FLOATING] = {"floating", 7, 6, {0, 1, 2, 3, 4, 5},
                             {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0,
-                            floating_transform, floating_qdot, floating_v, 0},
-    [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_transform,
+                            floating_move, floating_qdot, floating_v, 0},
+    [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_move,
                         ball_qdot, ball_v, 0},
     [SPART_JNT_PLANAR] = {"planar", 3, 3, {3, 4, 2}, {{0, 1}, {0, 1}, {1, 0}}, 1,
-                          planar_transform, planar_qdot, planar_v, -1},
+                          planar_move, planar_qdot, planar_v, -1},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -236,17 +240,16 @@ void spart_joint_setup(spart_model *m) {
 }
 
 
-/* the transform of joint i: the constant T, r then the kind's own transform, or a screw about
-   and along z per coordinate, the joint's coordinates at q + a */
-static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
-                            const double *r, double *restrict Q, double *restrict rho) {
-  joint_xform *f = kinds[m->jnt_type[i]].transform;
+/* joint i's own motion at its coordinates q + a applied to a frame Q (9) at rho (3) on its right:
+   the kind's own, or one screw about and along Q's z per coordinate, Q turned in place and rho
+   moved along */
+static void joint_move(const spart_model *m, int i, const double *q, int a, double *restrict Q,
+                       double *restrict rho) {
+  joint_xform *f = kinds[m->jnt_type[i]].move;
   if (f) {
-    f(q + a, T, r, Q, rho);
+    f(q + a, Q, rho);
     return;
   }
-  memcpy(Q, T, 9 * sizeof(double));
-  memcpy(rho, r, 3 * sizeof(double));
   for (int k = 0; k < m->jnt_nq[i]; k++) {
     const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + k);
     double s, c, x = h[1] * q[a + k];
@@ -260,6 +263,16 @@ static void joint_transform(const spart_model *m, int i, const double *q, int a,
       rho[l] += x * Q[3 * l + 2];
     }
   }
+}
+
+
+/* the transform of joint i: the constant T, r then its motion, the joint's coordinates at
+   q + a */
+static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
+                            const double *r, double *restrict Q, double *restrict rho) {
+  memcpy(Q, T, 9 * sizeof(double));
+  memcpy(rho, r, 3 * sizeof(double));
+  joint_move(m, i, q, a, Q, rho);
 }
 
 
