@@ -228,7 +228,7 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
        a[t2] += v[s2] qd, a[t3] -= v[s3] qd (v_lin x e_j), none of which reads v[s]; then
        v += S qd (v_i x S qd = (X v_p) x S qd: S qd x S qd = 0, and a joint of several degrees
        of freedom must not cross them with each other) */
-    int dof0 = m->jnt_vadr[i], dofend = dof0 + m->jnt_nv[i];
+    int dof0 = m->jnt_vadr[i], ndof = m->jnt_nv[i], dofend = dof0 + ndof;
     for (int dof = dof0; dof < dofend; dof++) {
       static const unsigned char X[6][8] = {
           {1, 2, 2, 1, 4, 5, 5, 4}, {2, 0, 0, 2, 5, 3, 3, 5}, {0, 1, 1, 0, 3, 4, 4, 3},
@@ -242,8 +242,11 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
       a[t[2]] -= v[t[3]] * qd;
       a[t[4]] += rot * v[t[5]] * qd;
       a[t[6]] -= rot * v[t[7]] * qd;
+      if (ndof == 1) {
+        v[s] += qd; /* at once: one degree of freedom has no other */
+      }
     }
-    for (int dof = dof0; dof < dofend; dof++) {
+    for (int dof = dof0; ndof > 1 && dof < dofend; dof++) {
       v[m->dof_axis[dof]] += pair(x->um, y->um, dof);
     }
     body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);

@@ -216,7 +216,7 @@ int cli_next(cli_session *s) {
       bad_record(s, s->st->line, SPART_EDATA, FIXED_MOVES);
       continue;
     }
-    if (several_unsupported(s)) {
+    if (s->nrec == 0 && several_unsupported(s)) { /* the model is the first record's */
       continue;
     }
     s->nrec++;
