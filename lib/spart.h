@@ -474,13 +474,13 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
                         double H0[36]);
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
-   joint frames: H ((6+nq) x (6+nq)), row-major; with fixed_base only the joints' block Hm
-   (nq x nq).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
+   joint frames: H ((6+nv) x (6+nv)), row-major; with fixed_base only the joints' block Hm
+   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H);
 
-/* Split a (6+nq) x (6+nq) matrix A into SPART's blocks A0 (6x6), A0m (6 x nq), Am0 (nq x 6) and
-   Am (nq x nq); NULL blocks are skipped. */
+/* Split a (6+nv) x (6+nv) matrix A into SPART's blocks A0 (6x6), A0m (6 x nv), Am0 (nv x 6) and
+   Am (nv x nv); NULL blocks are skipped. */
 void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
                  double *Am);
 
@@ -511,8 +511,8 @@ int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
 /* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in the
-   joint frames F_i): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
-   (nq), velocities u0 (6), um (nq) and accelerations u0dot (6), umdot (nq) (NULL = 0), with
+   joint frames F_i): tau = [tau0; taum] (6+nv) at the base orientation R0 (9), joint positions qm
+   (nq), velocities u0 (6), um (nv) and accelerations u0dot (6), umdot (nv) (NULL = 0), with
    external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
    the armature's share, not the friction (spart_friction).  Needs nothing else. */
 void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
@@ -520,7 +520,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
                 const double *wF, const double *gravity, double *tau);
 
 /* The same for n = 1 or 2 records at once (a trajectory's rows), each record's results exactly
-   those it has alone: in[k] the inputs of record k, tau[k] its forces (6+nq). */
+   those it has alone: in[k] the inputs of record k, tau[k] its forces (6+nv). */
 typedef struct spart_rnea_in {
   const double *R0, *qm, *u0, *um, *u0dot, *umdot, *wF;
 } spart_rnea_in;
@@ -528,12 +528,12 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
                      const double *gravity, double *const tau[]);
 
 /* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
-   sign of um (0 at rest), added to tau (nq) times sign: inverse dynamics adds them (+1), forward
+   sign of um (0 at rest), added to tau (nv) times sign: inverse dynamics adds them (+1), forward
    dynamics takes them from the joint forces (-1); spart_rnea, spart_crba and spart_aba include
    the armature. */
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau);
 
-/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6)
+/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nv) and u0dot (6)
    for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
    is singular (spu_pivot_ok against the base's spart_dof_scale; d->warn_body = 0).  Needs
    nothing else. */
