@@ -9,9 +9,12 @@ LIBDIR    = $(PREFIX)/lib
 INCLUDEDIR = $(PREFIX)/include
 PKGCONFIGDIR = $(LIBDIR)/pkgconfig
 MANPREFIX = $(PREFIX)/share/man
-CC        = cc
-AR        = ar
-CFLAGS    = -std=c11 -O3 -fno-tree-vectorize -flto=auto -ffat-lto-objects -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
+# CC: cc unless the environment or the command line names another (CC=clang make); link-time
+# optimisation with GCC's fat objects or with clang's llvm-ar
+IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
+AR        = $(if $(IS_CLANG),llvm-ar,ar)
+OPTFLAGS  = $(if $(IS_CLANG),-O3 -flto,-O3 -fno-tree-vectorize -flto=auto -ffat-lto-objects)
+CFLAGS    = -std=c11 $(OPTFLAGS) -g -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
 CPPFLAGS  =
 LDFLAGS   =
 BUILD     = build

@@ -65,12 +65,20 @@ int main(int argc, char **argv) {
     u0dot[k] = fixed ? 0 : urand();
   }
 
-  const char *names[4] = {"inverse dynamics (rnea, own kinematics)",
+  const char *names[5] = {"inverse dynamics (rnea, own kinematics)",
                           "mass matrix (crba, own kinematics)",
                           "forward dynamics (fk + velocity + aba)",
-                          "inverse dynamics, two at once (a record)"};
+                          "inverse dynamics, two at once (a record)",
+                          "RK4 step (4 forward dynamics + updates)"};
+  spart_sim *sim = spart_sim_new(m);
+  if (!sim) {
+    fprintf(stderr, "bench_lib: out of memory\n");
+    return 1;
+  }
+  sim->flags = fixed ? SPART_FD_FIXED : 0;
+  memcpy(sim->u0, u0, sizeof(u0));
   printf("%s, %s base, n_q = %d\n", argv[1], fixed ? "fixed" : "floating", nq);
-  for (int alg = 0; alg < 4; alg++) {
+  for (int alg = 0; alg < 5; alg++) {
     for (int b = 0; b < NBATCH; b++) {
       double t0 = now();
       for (int c = 0; c < BATCH; c++) {
@@ -96,6 +104,21 @@ int main(int argc, char **argv) {
           c++;
           continue;
         }
+        if (alg == 4) {
+          /* a step of 1 ms from a state, the simulation's own (as spart-sim takes them) */
+          if (c == 0) {
+            memcpy(sim->qm, s, (size_t)nq * sizeof(double));
+            memcpy(sim->um, s + nq, (size_t)nq * sizeof(double));
+            memcpy(sim->taum, s + 2 * nq, (size_t)nq * sizeof(double));
+            sim->t = 0;
+          }
+          if (spart_sim_step(m, d, sim, sim->t + 1e-3, &err) != 0) {
+            fprintf(stderr, "bench_lib: %s\n", err.msg);
+            return 1;
+          }
+          sink += sim->um[0];
+          continue;
+        }
         spart_fk(m, d, R0, r0, s);
         spart_velocity(m, d, u0, s + nq);
         spart_aba(m, d, fixed, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
@@ -107,6 +130,7 @@ int main(int argc, char **argv) {
     printf("  %-42s median %.3f us/call\n", names[alg], 1e6 * times[NBATCH / 2]);
   }
   free(q), free(H), free(tau), free(acc), free(times);
+  spart_sim_free(sim);
   spart_data_free(d);
   spart_model_free(m);
   return sink == 12345.678; /* keep the results alive */

@@ -159,6 +159,16 @@ void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const d
 void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
                            double *qdot);
 
+/* The configuration qout (jnt_nq[i]) of joint i reached from q by the local coordinates xi
+   (jnt_nv[i]) of its configuration space around q (Pinocchio's integrate: q + xi for a vector
+   space, q exp(xi) for a quaternion), and the rate xidot (jnt_nv[i]) of those coordinates at
+   xi for the joint velocity v (dexp^-1(xi) v; v itself for a vector space).  Integrators move
+   the joints with these, so that a quaternion stays on its manifold. */
+void spart_joint_integrate(const spart_model *m, int i, const double *q, const double *xi,
+                           double *qout);
+void spart_joint_local_rate(const spart_model *m, int i, const double *xi, const double *v,
+                            double *xidot);
+
 /* Read a URDF document (path "-" or NULL reads stdin) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
 spart_model *spart_urdf_read(const char *path, spart_err *err);
@@ -258,6 +268,20 @@ size_t spart_utf8_len(const unsigned char *s, size_t n);
 
 /* Text for a one-line message: at most 30 bytes, other than printable ASCII as \xNN. */
 const char *spart_json_printable(char out[160], const char *s, size_t n);
+
+/* ---------------------------------------------------------------------------------------------
+ * numbers in text (spu_num.c): how the library and the commands read and write doubles, so that
+ * a number written reads back to the same double
+ */
+
+/* Read a decimal number at s like strtod (it is strtod's result, bit for bit), faster for plain
+   decimals; *end is set past the number (== s when there is none).  lim (or NULL) bounds what may
+   be read ahead 8 bytes at a time; the text must end in a character that is not a digit. */
+double spu_strtod(const char *s, const char *lim, const char **end);
+
+/* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
+   "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */
+int spu_dtoa(char *buf, double x);
 
 /* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
 spart_model *spart_model_load(const char *path, spart_err *err);
@@ -550,5 +574,84 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
               const double *tau0, const double *taum, const double *wF, const double *gravity,
               double u0dot[6], double *umdot);
 
+
+/* ---------------------------------------------------------------------------------------------
+ * simulation (spart_sim.c): forward dynamics of a state, and the state moved through time
+ */
+
+/* spart_forward_dynamics' flags */
+enum {
+  SPART_FD_FIXED = 1,   /* the base does not move */
+  SPART_FD_FRICTION = 2 /* the drive train's friction (spart_friction) takes from taum */
+};
+
+/* Forward dynamics of a state (what spart-fd computes for a record): spart_fk, spart_velocity,
+   the joints' friction when flags has SPART_FD_FRICTION, then spart_aba: u0dot (6), umdot (nv)
+   for R0 (9), r0 (3), qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6)
+   (each NULL = 0) and gravity (3, NULL = none).  work: nv doubles.  Returns 0 or -SPART_ENUM
+   when an articulated inertia is singular (the body in d->warn_body). */
+int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
+                           const double r0[3], const double *qm, const double *u0,
+                           const double *um, const double *tau0, const double *taum,
+                           const double *wF, const double *gravity, double *work,
+                           double u0dot[6], double *umdot);
+
+/* integrators of spart_sim_step */
+enum {
+  SPART_SIM_RK4 = 0, /* classical Runge-Kutta, one step of the given length, 4 dynamics calls */
+  SPART_SIM_DOPRI5   /* Dormand-Prince 5(4), adaptive steps to rtol, atol, ending on the time */
+};
+
+/* A simulation: the state, the forces held on it, the integrator and its scratch (one
+   allocation, spart_sim_new).  The caller sets the settings, the initial state and the forces;
+   the forces (and the state) may change between calls of spart_sim_step (zero-order hold). */
+typedef struct spart_sim {
+  /* settings */
+  int method;            /* SPART_SIM_* */
+  int flags;             /* SPART_FD_* */
+  const double *gravity; /* (3) or NULL */
+  double rtol, atol;     /* SPART_SIM_DOPRI5's tolerances, on each coordinate of the step */
+  /* the forces, held constant over each call: zero at spart_sim_new */
+  double tau0[6];
+  double *taum; /* (nv) */
+  double *wF;   /* (nb x 6), [0] = wF0 */
+  /* the state at time t: the base's attitude is moved by the exponential map, each joint's
+     coordinates by spart_joint_integrate, so that R0 stays a rotation to rounding */
+  double t;
+  double R0[9], r0[3], u0[6];
+  double *qm; /* (nq) */
+  double *um; /* (nv) */
+  /* spart_sim_accel: the accelerations at the state */
+  double u0dot[6];
+  double *umdot; /* (nv) */
+  /* counts since spart_sim_new: steps taken, steps DOPRI5 rejected, dynamics calls */
+  long nstep, nreject, nfd;
+  double h;   /* DOPRI5: the next step it will try (0: it chooses) */
+  void *ws_;  /* the scratch */
+  void *buf_; /* the one allocation */
+} spart_sim;
+
+/* A simulation of model m at rest at t = 0 (R0 the identity, everything else 0): RK4, friction
+   on, no gravity, rtol 1e-6, atol 1e-9.  NULL when out of memory. */
+spart_sim *spart_sim_new(const spart_model *m);
+
+/* Free a simulation; NULL is allowed. */
+void spart_sim_free(spart_sim *s);
+
+/* Move the state from s->t to t_end (> s->t): one RK4 step, or as many DOPRI5 steps as its
+   tolerances need, the last ending on t_end.  Returns 0, or -SPART_ENUM with err saying why
+   (a singular inertia, a value that is not finite, a DOPRI5 step too small) at which time; the
+   state is then the last good one. */
+int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
+                   spart_err *err);
+
+/* The accelerations at the state into s->u0dot, s->umdot (those a step or call before
+   computed at the same state and forces are reused, and kept for the next step's first stage).
+   Returns 0 or -SPART_ENUM with err filled. */
+int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err);
+
+/* The first joint from i0 on (i0 >= 1) whose coordinate qm is outside its limits (jnt_range
+   of a limited one-coordinate joint), or 0 when none is. */
+int spart_sim_outside(const spart_model *m, const double *qm, int i0);
 
 #endif

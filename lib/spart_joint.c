@@ -365,6 +365,24 @@ void spart_joint_neutral(const spart_model *m, double *qm) {
 }
 
 
+/* the coordinates of every kind here are a vector space (nq = nv, one screw each): moving xi
+   from q is q + xi, and xi's rate is v.  A kind on a manifold (a quaternion) maps xi by its
+   exponential map here and xi's rate by dexp^-1. */
+void spart_joint_integrate(const spart_model *m, int i, const double *q, const double *xi,
+                           double *qout) {
+  for (int k = 0; k < m->jnt_nq[i]; k++) {
+    qout[k] = q[k] + xi[k];
+  }
+}
+
+
+void spart_joint_local_rate(const spart_model *m, int i, const double *xi, const double *v,
+                            double *xidot) {
+  (void)xi;
+  memmove(xidot, v, (size_t)m->jnt_nv[i] * sizeof(double));
+}
+
+
 /* a rotation A with A e_z = a (a unit): a signed permutation when a is a coordinate axis */
 static void axis_frame(double A[9], const double a[3]) {
   double x[3], y[3], t[3] = {0, 0, 0};

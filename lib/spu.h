@@ -44,6 +44,16 @@ void spu_axisangle(double R[9], const double a[3], double q);
 /* rotation of URDF roll-pitch-yaw (fixed axes X, Y, Z): Rz(y) Ry(p) Rx(r) */
 void spu_rpy(double R[9], const double rpy[3]);
 
+/* the rotation exp([w]x) by the angle |w| about w (Rodrigues), accurate near 0 */
+void spu_expso3(double R[9], const double w[3]);
+
+/* res = Jr(th)^-1 w: the rate of th for R exp([th]x) turning at the body rate w (the inverse of
+   SO(3)'s right Jacobian, the exponential map's dexp^-1) */
+void spu_dexpinv3(double res[restrict 3], const double th[3], const double w[3]);
+
+/* R made orthonormal again after rounding (one Newton step of the polar decomposition) */
+void spu_orthonormalize3(double R[9]);
+
 /* ---- spatial algebra (spu_spatial.c) ---- */
 
 /* twist moved from point a to point b = a + d: res = [w; v + w x d] (in place allowed) */
@@ -93,16 +103,7 @@ void spu_mat6_downdate(double M[36], const double U[6], double D);
 /* res = M * v for a 6x6 row-major M */
 void spu_mulm6v(double res[6], const double M[36], const double v[6]);
 
-/* ---- numbers in text (spu_num.c) ---- */
-
-/* Read a decimal number at s like strtod (it is strtod's result, bit for bit), faster for plain
-   decimals; *end is set past the number (== s when there is none).  lim (or NULL) bounds what may
-   be read ahead 8 bytes at a time; the text must end in a character that is not a digit. */
-double spu_strtod(const char *s, const char *lim, const char **end);
-
-/* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
-   "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */
-int spu_dtoa(char *buf, double x);
+/* ---- numbers in text (spu_num.c): declared in spart.h, the commands use them too ---- */
 
 /* ---- small dense linear algebra (spu_linalg.c) ---- */
 

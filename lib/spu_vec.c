@@ -142,3 +142,60 @@ void spu_rpy(double R[9], const double rpy[3]) {
   R[8] = cp * cr;
 }
 
+
+
+void spu_expso3(double R[9], const double w[3]) {
+  /* Rodrigues with 1 - cos t = 2 sin^2(t/2) and sin t / t, (1 - cos t) / t^2 by their series
+     near 0: exact to rounding at every angle */
+  double t2 = spu_dot3(w, w), t = sqrt(t2), a, b;
+  if (t < 1e-4) {
+    a = 1 - t2 / 6 * (1 - t2 / 20);
+    b = 0.5 - t2 / 24 * (1 - t2 / 30);
+  } else {
+    double sh = sin(0.5 * t);
+    a = sin(t) / t;
+    b = 2 * sh * sh / t2;
+  }
+  R[0] = 1 - b * (w[1] * w[1] + w[2] * w[2]);
+  R[4] = 1 - b * (w[0] * w[0] + w[2] * w[2]);
+  R[8] = 1 - b * (w[0] * w[0] + w[1] * w[1]);
+  R[1] = b * w[0] * w[1] - a * w[2];
+  R[3] = b * w[0] * w[1] + a * w[2];
+  R[2] = b * w[0] * w[2] + a * w[1];
+  R[6] = b * w[0] * w[2] - a * w[1];
+  R[5] = b * w[1] * w[2] - a * w[0];
+  R[7] = b * w[1] * w[2] + a * w[0];
+}
+
+
+void spu_dexpinv3(double res[restrict 3], const double th[3], const double w[3]) {
+  /* Jr^-1 = 1 + [th]x / 2 + c [th]x^2, c = (1 - (t/2) cot(t/2)) / t^2 = 1/12 + t^2/720 + ... */
+  double t2 = spu_dot3(th, th), c, x[3], xx[3];
+  if (t2 < 1e-4) {
+    c = 1.0 / 12 + t2 / 720 + t2 * t2 / 30240;
+  } else {
+    double t = sqrt(t2);
+    c = (1 - 0.5 * t * cos(0.5 * t) / sin(0.5 * t)) / t2;
+  }
+  spu_cross(x, th, w);
+  spu_cross(xx, th, x);
+  for (int k = 0; k < 3; k++) {
+    res[k] = w[k] + 0.5 * x[k] + c * xx[k];
+  }
+}
+
+
+void spu_orthonormalize3(double R[9]) {
+  /* one Newton step of the polar decomposition, R <- R (3 - R'R) / 2: an error e in R'R - 1
+     becomes O(e^2) */
+  double E[9], RE[9];
+  for (int r = 0; r < 3; r++) {
+    for (int k = 0; k < 3; k++) {
+      E[3 * r + k] = R[r] * R[k] + R[3 + r] * R[3 + k] + R[6 + r] * R[6 + k] - (r == k);
+    }
+  }
+  spu_mulmm3(RE, R, E);
+  for (int k = 0; k < 9; k++) {
+    R[k] -= 0.5 * RE[k];
+  }
+}

@@ -8,8 +8,12 @@
 #  2. Two cores: the same spart-id run split with GNU parallel (if it is installed), wall and CPU
 #     seconds: GNU parallel's copying (parts through pipes, outputs through temporary files)
 #     costs about as much CPU as spart-id itself.
-#  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls.
-# Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR.
+#  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls,
+#     one RK4 step of spart_sim among them; spart-sim's 10 s of kuka_iiwa at 1 kHz end to end.
+# Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR;
+# BASE, another built tree of spart (its bin/ and its library, e.g. a worktree of an older
+# commit): each streaming and per-call figure is measured for it too, interleaved in the same
+# run, with the ratio of this tree's speed to its (above 1: this tree is faster).
 set -eu
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
@@ -27,6 +31,16 @@ libs=build/libspart.a
 $cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c $libs -lcjson \
   $(pkg-config --libs libxml-2.0) -lm
 m=models/kuka_iiwa.urdf
+base=${BASE:-}
+if [ -n "$base" ]; then
+  blibs=$base/build/libspart.a
+  [ -f "$blibs" ] || blibs=$base/lib/libspart.a
+  [ -f "$base/build/libspart-cli.a" ] && blibs="-I$base/src/cli $base/build/libspart-cli.a $blibs"
+  # shellcheck disable=SC2086
+  $cc -std=c11 -O3 -D_POSIX_C_SOURCE=200809L -I"$base/lib" -flto=auto -o "$dir/bench_lib_base" \
+    "$base/bench/bench_lib.c" $blibs -lcjson $(pkg-config --libs libxml-2.0) -lm
+  echo "(BASE=$base: its figures beside, and this tree's speed over its)"
+fi
 
 # seconds of user+system time, and peak memory in KiB, of a command reading $1
 measure() {
@@ -62,6 +76,13 @@ for cmd in "spart-id --fixed-base -o csv:id" "spart-id --fixed-base --only taum 
   set -- $(measure "$input" bin/$args -m "$m")
   printf '%-44s %7.3f s %10.0f rows/s %6.2fx   %6d KiB\n' "$args" "$1" \
     "$(echo "$ROWS $1" | awk '{ print $1 / $2 }')" "$(echo "$naive $1" | awk '{ print $1 / $2 }')" "$2"
+  if [ -n "$base" ]; then
+    now=$1
+    # shellcheck disable=SC2086
+    set -- $(measure "$input" "$base"/bin/$args -m "$m")
+    printf '%-44s %7.3f s %10.0f rows/s   this tree %.3fx its speed\n' "  BASE" "$1" \
+      "$(echo "$ROWS $1" | awk '{ print $1 / $2 }')" "$(echo "$1 $now" | awk '{ print $1 / $2 }')"
+  fi
 done
 
 echo "== peak memory of spart-id against the number of rows"
@@ -113,7 +134,11 @@ fi
 echo "== per call, no I/O (medians of 128,000 calls; C++ figures measured on this machine)"
 # the lowest of three runs' medians, each algorithm (other lines once, as they come)
 best3() {
-  for i in 1 2 3; do "$dir/bench_lib" "$@"; done | awk '
+  for i in 1 2 3; do "$dir/bench_lib" "$@"; done | best_of
+}
+# the lowest of the medians of the lines bench_lib printed, each algorithm
+best_of() {
+  awk '
     /us\/call/ {
       t = $(NF - 1)
       name = $0
@@ -133,8 +158,45 @@ best3() {
       }
     }'
 }
-best3 models/kuka_iiwa.urdf fixed
-echo "  reference: inverse dynamics 0.47 us (RBDL), mass matrix 0.51 us (Pinocchio), forward dynamics 1.5 us (RBDL)"
-best3 models/2_iiwa_base.urdf floating
-echo "  reference: inverse dynamics 1.08 us, mass matrix 1.28 us, forward dynamics 3.6 us"
+# with BASE: three runs each, interleaved, and this tree's speed over BASE's per algorithm
+compare3() {
+  for i in 1 2 3; do "$dir/bench_lib" "$@" | sed 's/^/N /'; "$dir/bench_lib_base" "$@" | sed 's/^/B /'; done |
+    awk '
+      /us\/call/ {
+        who = $1
+        t = $(NF - 1)
+        name = $0
+        sub(/^[NB] +/, "", name)
+        sub(/ +median.*/, "", name)
+        if (!(name in seen)) { seen[name] = 1; order[++n] = name }
+        key = who SUBSEP name
+        if (!(key in best) || t < best[key]) best[key] = t
+        next
+      }
+      /^N / && !(substr($0, 3) in said) { said[substr($0, 3)] = 1; print substr($0, 3) }
+      END {
+        for (i = 1; i <= n; i++) {
+          nn = best["N" SUBSEP order[i]]
+          bb = best["B" SUBSEP order[i]]
+          if (bb == "") printf "%-44s median %.3f us/call (BASE has none)\n", order[i], nn
+          else printf "%-44s median %.3f us/call, BASE %.3f: this tree %.2fx its speed\n", order[i], nn, bb, bb / nn
+        }
+      }'
+}
+per_call() {
+  if [ -n "$base" ]; then compare3 "$@"; else best3 "$@"; fi
+}
+per_call models/kuka_iiwa.urdf fixed
+echo "  best peer (issue 18, Clang -O3 -march=native on this machine kind): inverse dynamics 0.474 us (RBDL), mass matrix 0.359 us (Pinocchio), forward dynamics 1.060 us (RBDL)"
+# spart-sim end to end: 10 s at 1 kHz (10,000 RK4 steps), every state written, and every 100th
+for every in 1 100; do
+  t0=$(date +%s.%N)
+  echo '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}' | bin/spart-sim -m "$m" --fixed-base \
+    --gravity 0,0,-9.81 --duration 10 --every $every -o csv > "$dir/sim.csv"
+  echo "$t0 $(date +%s.%N) $(($(wc -l < "$dir/sim.csv") - 1))" | awk -v e=$every '{
+    printf "spart-sim kuka_iiwa, 10 s at 1 kHz (10,000 RK4 steps), every %-3d %.3f s wall, %d records\n",
+      e, $2 - $1, $3 }'
+done
+per_call models/2_iiwa_base.urdf floating
+echo "  best peer: inverse dynamics 1.034 us (RBDL), mass matrix 0.962 us (Pinocchio), forward dynamics 2.617 us (RBDL)"
 rm -rf "$dir"

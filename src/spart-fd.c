@@ -1,6 +1,4 @@
 /* spart-fd -- forward dynamics: accelerations for given forces */
-#include <string.h>
-
 #include "cli.h"
 
 static const cli_tool tool = {
@@ -21,28 +19,22 @@ static const cli_tool tool = {
 
 /* the accelerations of the current record, put as its outputs; 0, or -1 after reporting */
 static int compute(cli_session *s) {
-  cli_session_kinematics(s);
   const cli_state *st = s->st;
   const int nv = s->m->nv;
-  double *acc = cli_session_buf(s, 0, 6 + 2 * (size_t)nv), *taum = st->taum;
+  double *acc = cli_session_buf(s, 0, 6 + 2 * (size_t)nv);
   if (!acc) {
     return -1;
   }
-
-  /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
-  if (!s->o.no_friction) {
-    taum = memcpy(acc + 6 + nv, st->taum, (size_t)nv * sizeof(double));
-    spart_friction(s->m, st->um, -1, taum);
-  }
-  if (spart_aba(s->m, s->d, s->o.fixed_base, st->um, st->tau0, taum, st->wF, s->gravity, acc,
-                acc + 6) != 0) {
+  int flags = (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
+  if (spart_forward_dynamics(s->m, s->d, flags, st->R0, st->r0, st->qm, st->u0, st->um, st->tau0,
+                             st->taum, st->wF, s->gravity, acc + 6 + nv, acc, acc + 6) != 0) {
     cli_fail_singular(s);
     return -1;
   }
   if (!s->o.fixed_base) {
     cli_put(s->wr, "u0dot", acc, 6, -1, -1);
   }
-  cli_put(s->wr, "umdot", acc + 6, s->m->nv, -1, -1);
+  cli_put(s->wr, "umdot", acc + 6, nv, -1, -1);
   return 0;
 }
 

@@ -121,3 +121,23 @@ for a, b in zip(lib, cmd):
 print("ok")
 PY
 }
+
+@test "CC=clang make builds with clang's flags (llvm-ar, its LTO), and its spart-id gives GCC's torques" {
+  command -v clang > /dev/null 2>&1 || skip "no clang"
+  command -v llvm-ar > /dev/null 2>&1 || skip "no llvm-ar"
+  run -0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL CC=clang make -s -C "$COPY" -j2 \
+    BUILD=build/clang BIN=build/clang/bin all
+  grep -q clang "$COPY/build/clang/flags"
+  local rec='{"qm":[0.1,-0.2,0.3,0.4,-0.5,0.6,0.7],"um":[1,2,3,4,5,6,7],"umdot":[1,-1,1,-1,1,-1,1]}'
+  run -0 "$COPY/build/clang/bin/spart-id" -m "$TOP/models/kuka_iiwa.urdf" --fixed-base <<< "$rec"
+  local clang_out=$output
+  run -0 spart-id -m "$TOP/models/kuka_iiwa.urdf" --fixed-base <<< "$rec"
+  python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert a.keys() == b.keys() and a["taum"]
+for k in a:
+    for x, y in zip(a[k], b[k]):
+        assert abs(x - y) <= 1e-12 * max(1, abs(x)), (k, x, y)
+' "$output" "$clang_out"
+}

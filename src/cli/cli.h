@@ -72,6 +72,10 @@ void cli_reader_free(cli_reader *rd);
    give once, not at every row). */
 int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
 
+/* The number in the current record's pass-through CSV column called name (a time stamp): 1
+   with *v set, 0 when the input has no such column, -1 when the cell is not a finite number. */
+int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v);
+
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
 
@@ -133,7 +137,8 @@ enum {
   CLI_OPT_FLOATING = 1 << 2, /* --floating */
   CLI_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
   CLI_OPT_GIM = 1 << 4,      /* --coriolis, --inverse */
-  CLI_OPT_FRICTION = 1 << 5  /* --no-friction */
+  CLI_OPT_FRICTION = 1 << 5, /* --no-friction */
+  CLI_OPT_SIM = 1 << 6       /* spart-sim's: --duration, --dt, --every, --integrator... */
 };
 
 /* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
@@ -163,6 +168,14 @@ typedef struct cli_opts {
   const char *link; /* --link [id:]ID|[name:]NAME */
   int has_point;
   double point[3]; /* --point, in the link frame, from the link CoM */
+  /* spart-sim */
+  double duration, dt;     /* --duration T (0: not given), --dt H */
+  long every;              /* --every K */
+  int integrator;          /* --integrator: SPART_SIM_* */
+  double rtol, atol;       /* --rtol, --atol (0: not given) */
+  const char *inputs;      /* --inputs FILE, or NULL */
+  int accelerations;       /* --accelerations */
+  int check_limits;        /* --check-limits */
 } cli_opts;
 
 /* a running command: its options, model, data, reader, writer and exit status */

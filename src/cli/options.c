@@ -86,7 +86,16 @@ enum {
   OPT_CORIOLIS,
   OPT_INVERSE,
   OPT_NO_FRICTION,
-  OPT_ONLY
+  OPT_ONLY,
+  OPT_DURATION,
+  OPT_DT,
+  OPT_EVERY,
+  OPT_INTEGRATOR,
+  OPT_RTOL,
+  OPT_ATOL,
+  OPT_INPUTS,
+  OPT_ACCEL,
+  OPT_LIMITS
 };
 
 static const struct {
@@ -113,6 +122,15 @@ static const struct {
     {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, CLI_OPT_GIM},
     {{"inverse", no_argument, NULL, OPT_INVERSE}, CLI_OPT_GIM},
     {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, CLI_OPT_FRICTION},
+    {{"duration", required_argument, NULL, OPT_DURATION}, CLI_OPT_SIM},
+    {{"dt", required_argument, NULL, OPT_DT}, CLI_OPT_SIM},
+    {{"every", required_argument, NULL, OPT_EVERY}, CLI_OPT_SIM},
+    {{"integrator", required_argument, NULL, OPT_INTEGRATOR}, CLI_OPT_SIM},
+    {{"rtol", required_argument, NULL, OPT_RTOL}, CLI_OPT_SIM},
+    {{"atol", required_argument, NULL, OPT_ATOL}, CLI_OPT_SIM},
+    {{"inputs", required_argument, NULL, OPT_INPUTS}, CLI_OPT_SIM},
+    {{"accelerations", no_argument, NULL, OPT_ACCEL}, CLI_OPT_SIM},
+    {{"check-limits", no_argument, NULL, OPT_LIMITS}, CLI_OPT_SIM},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -176,6 +194,77 @@ static int format_arg(const char *s, int *fmt) {
     return -1;
   }
   return 0;
+}
+
+
+/* a positive finite number, the whole of s; 0 or -1 */
+static int positive_arg(const char *s, double *v) {
+  return cli_vec(s, v, 1) == 0 && *v > 0 ? 0 : -1;
+}
+
+
+/* spart-sim's options; -1 to go on, or CLI_EXIT_USAGE after the message */
+static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
+  char *end;
+  switch (c) {
+    case OPT_DURATION:
+      return positive_arg(arg, &o->duration) == 0
+                 ? -1
+                 : cli_usage(t->name, "--duration: expected a time > 0 in s, got '%s'", arg);
+    case OPT_DT:
+      return positive_arg(arg, &o->dt) == 0
+                 ? -1
+                 : cli_usage(t->name, "--dt: expected a step > 0 in s, got '%s'", arg);
+    case OPT_RTOL:
+      return positive_arg(arg, &o->rtol) == 0
+                 ? -1
+                 : cli_usage(t->name, "--rtol: expected a tolerance > 0, got '%s'", arg);
+    case OPT_ATOL:
+      return positive_arg(arg, &o->atol) == 0
+                 ? -1
+                 : cli_usage(t->name, "--atol: expected a tolerance > 0, got '%s'", arg);
+    case OPT_EVERY:
+      errno = 0;
+      o->every = strtol(arg, &end, 10);
+      return *arg >= '0' && *arg <= '9' && *end == 0 && errno == 0 && o->every >= 1
+                 ? -1
+                 : cli_usage(t->name, "--every: expected a whole number >= 1, got '%s'", arg);
+    case OPT_INTEGRATOR:
+      if (strcmp(arg, "rk4") == 0) {
+        o->integrator = SPART_SIM_RK4;
+      } else if (strcmp(arg, "dopri5") == 0) {
+        o->integrator = SPART_SIM_DOPRI5;
+      } else {
+        return cli_usage(t->name, "--integrator: expected rk4 or dopri5, got '%s'", arg);
+      }
+      return -1;
+    case OPT_INPUTS: o->inputs = arg; return -1;
+    case OPT_ACCEL: o->accelerations = 1; return -1;
+    default: o->check_limits = 1; return -1;
+  }
+}
+
+
+/* spart-sim's options together; -1 to go on, or CLI_EXIT_USAGE after the message */
+static int sim_check(cli_opts *o, const cli_tool *t) {
+  if (!(t->opts & CLI_OPT_SIM)) {
+    return -1;
+  }
+  if (o->duration == 0) {
+    return cli_usage(t->name, "--duration T is required");
+  }
+  if ((o->rtol > 0 || o->atol > 0) && o->integrator != SPART_SIM_DOPRI5) {
+    return cli_usage(t->name, "--rtol and --atol are dopri5's: add --integrator dopri5");
+  }
+  o->dt = o->dt > 0 ? o->dt : 1e-3;
+  o->every = o->every > 0 ? o->every : 1;
+  o->rtol = o->rtol > 0 ? o->rtol : 1e-6;
+  o->atol = o->atol > 0 ? o->atol : 1e-9;
+  if (o->duration / o->dt > 1e15) {
+    return cli_usage(t->name, "--duration %g with --dt %g: more than 1e15 steps", o->duration,
+                     o->dt);
+  }
+  return -1;
 }
 
 
@@ -250,6 +339,21 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
       case OPT_NO_FRICTION: o->no_friction = 1; break;
+      case OPT_DURATION:
+      case OPT_DT:
+      case OPT_EVERY:
+      case OPT_INTEGRATOR:
+      case OPT_RTOL:
+      case OPT_ATOL:
+      case OPT_INPUTS:
+      case OPT_ACCEL:
+      case OPT_LIMITS: {
+        int r = sim_arg(o, t, c, optarg);
+        if (r >= 0) {
+          return r;
+        }
+        break;
+      }
       case ':': return cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
       default:
         if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
@@ -267,5 +371,5 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   if (o->floating && o->fixed_base) {
     return cli_usage(t->name, "--floating and --fixed-base may not be combined");
   }
-  return -1;
+  return sim_check(o, t);
 }

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "records.h"
-#include "spu.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
 
@@ -1285,4 +1284,22 @@ char cli_reader_delim(const cli_reader *rd) {
 
 long long cli_reader_line(const cli_reader *rd) {
   return rd->st.line;
+}
+
+
+int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v) {
+  for (int p = 0; p < cli_reader_npass(rd); p++) {
+    if (strcmp(cli_reader_pass_name(rd, p), name) == 0) {
+      size_t n;
+      const char *cell = cli_reader_pass_cell(rd, p, &n);
+      char txt[64], *end;
+      if (n >= sizeof(txt)) {
+        return -1;
+      }
+      n = cli_unquote(txt, cell, n);
+      *v = strtod(txt, &end);
+      return n > 0 && end == txt + n && isfinite(*v) ? 1 : -1;
+    }
+  }
+  return 0;
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "records.h"
-#include "spu.h"
 
 
 /* text as a CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), else

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "records.h"
-#include "spu.h"
 
 
 /* a JSON array of n0 x n1 x n2 values (0 dims dropped) */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spart.h"
 #include "spu.h"
 
 __extension__ typedef unsigned __int128 u128;

@@ -1,0 +1,433 @@
+/* spart_sim.c -- forward dynamics of a state, and the state moved through time by Runge-Kutta
+ * (RK4, Dormand-Prince 5(4)) on the configuration manifold.
+ *
+ * Each step works in local coordinates around the state at its start (Munthe-Kaas's RKMK): y
+ * (ny = 2 (6 + nv)) is [theta (3), dr0 (3), xi (nv), du0 (6), dum (nv)], the state at y being
+ * R0 exp([theta]x), r0 + dr0, the joints moved by xi (spart_joint_integrate), u0 + du0, um + dum.
+ * y = 0 at the start; its rate is [dexp^-1(theta) omega0, r0dot, the joints' local rates,
+ * u0dot, umdot], a smooth ODE in a vector space that any Runge-Kutta method integrates at its
+ * order.  The step ends by mapping y back: R0 stays a rotation, a quaternion a unit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+#include "spart_internal.h"
+#include "spu.h"
+
+/* the scratch of a simulation */
+typedef struct {
+  int nq, nv, ny, nf; /* sizes: coordinates, velocities, local coordinates, forces */
+  double *k[7];       /* (ny) the stages' rates */
+  double *y;          /* (ny) a stage's local coordinates */
+  double *yn;         /* (ny) the step's end */
+  double *R0, *r0, *qm, *u0, *um; /* a stage's state: 9, 3, nq, 6, nv */
+  double *work;       /* (nv) spart_forward_dynamics' */
+  double *acc;        /* (6 + nv) the accelerations at the state, when acc_ok */
+  double *key;        /* (nf + 18 + nq + nv) the forces and the state they were computed for */
+  int acc_ok;
+  double t_end; /* the end of the step being taken */
+} sim_ws;
+
+
+int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
+                           const double r0[3], const double *qm, const double *u0,
+                           const double *um, const double *tau0, const double *taum,
+                           const double *wF, const double *gravity, double *work,
+                           double u0dot[6], double *umdot) {
+  spart_fk(m, d, R0, r0, qm);
+  spart_velocity(m, d, u0, um);
+  /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
+  if (flags & SPART_FD_FRICTION) {
+    if (taum) {
+      memcpy(work, taum, (size_t)m->nv * sizeof(double));
+    } else {
+      memset(work, 0, (size_t)m->nv * sizeof(double));
+    }
+    spart_friction(m, um, -1, work);
+    taum = work;
+  }
+  return spart_aba(m, d, flags & SPART_FD_FIXED, um, tau0, taum, wF, gravity, u0dot, umdot);
+}
+
+
+spart_sim *spart_sim_new(const spart_model *m) {
+  size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nb = (size_t)m->nb, ny = 2 * (6 + nv);
+  size_t nf = 6 + nv + 6 * nb;
+  /* doubles: the sim's taum, wF, qm, um, umdot; the scratch's 7 + 2 stages, a state, work, acc
+     and its key */
+  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nv + (6 + nv) +
+             (nf + 18 + nq + nv);
+  spart_sim *s = calloc(1, sizeof(*s));
+  sim_ws *w = calloc(1, sizeof(*w));
+  double *p = calloc(n, sizeof(double));
+  if (!s || !w || !p) {
+    free(s);
+    free(w);
+    free(p);
+    return NULL;
+  }
+  s->buf_ = p;
+  s->ws_ = w;
+  s->taum = p, p += nv;
+  s->wF = p, p += 6 * nb;
+  s->qm = p, p += nq;
+  s->um = p, p += nv;
+  s->umdot = p, p += nv;
+  for (int k = 0; k < 7; k++) {
+    w->k[k] = p, p += ny;
+  }
+  w->y = p, p += ny;
+  w->yn = p, p += ny;
+  w->R0 = p, p += 9;
+  w->r0 = p, p += 3;
+  w->u0 = p, p += 6;
+  w->qm = p, p += nq;
+  w->um = p, p += nv;
+  w->work = p, p += nv;
+  w->acc = p, p += 6 + nv;
+  w->key = p;
+  w->nq = (int)nq;
+  w->nv = (int)nv;
+  w->ny = (int)ny;
+  w->nf = (int)nf;
+  s->R0[0] = s->R0[4] = s->R0[8] = 1;
+  s->method = SPART_SIM_RK4;
+  s->flags = SPART_FD_FRICTION;
+  s->rtol = 1e-6;
+  s->atol = 1e-9;
+  return s;
+}
+
+
+void spart_sim_free(spart_sim *s) {
+  if (s) {
+    free(s->ws_);
+    free(s->buf_);
+    free(s);
+  }
+}
+
+
+/* the parts of what the accelerations depend on: the forces held and the state (set by hand
+   between steps too), with their lengths */
+static int key_parts(const spart_sim *s, const sim_ws *w, const double *part[8], size_t n[8]) {
+  const double *p[8] = {s->tau0, s->taum, s->wF, s->R0, s->r0, s->u0, s->qm, s->um};
+  const size_t len[8] = {6, (size_t)w->nv, (size_t)(w->nf - 6 - w->nv), 9, 3, 6, (size_t)w->nq,
+                         (size_t)w->nv};
+  for (int k = 0; k < 8; k++) {
+    part[k] = p[k];
+    n[k] = len[k];
+  }
+  return 8;
+}
+
+
+/* keep what the accelerations in w->acc were computed from */
+static void key_keep(const spart_sim *s, sim_ws *w) {
+  const double *part[8];
+  size_t n[8], off = 0;
+  for (int k = 0, np = key_parts(s, w, part, n); k < np; off += n[k], k++) {
+    memcpy(w->key + off, part[k], n[k] * sizeof(double));
+  }
+  w->acc_ok = 1;
+}
+
+
+/* whether the accelerations kept are those of the state at the forces held now */
+static int acc_valid(const spart_sim *s, const sim_ws *w) {
+  const double *part[8];
+  size_t n[8], off = 0;
+  if (!w->acc_ok) {
+    return 0;
+  }
+  for (int k = 0, np = key_parts(s, w, part, n); k < np; off += n[k], k++) {
+    if (memcmp(w->key + off, part[k], n[k] * sizeof(double)) != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* the message of a singular inertia at d->warn_body, at time t */
+static int singular(const spart_data *d, double t, spart_err *err) {
+  int i = d->warn_body[SPART_WARN_SINGULAR];
+  if (i == 0) {
+    return spart_err_set(err, SPART_ENUM, 0,
+                         "t = %.17g: singular inertia at link 0: the base can move without "
+                         "moving any mass", t);
+  }
+  return spart_err_set(err, SPART_ENUM, 0,
+                       "t = %.17g: singular inertia at link %d: joint %d can move without moving "
+                       "any mass", t, i, i);
+}
+
+
+/* the name of the first part of the scratch's stage state that is not finite, or NULL */
+static const char *not_finite(const sim_ws *w) {
+  static const char *name[5] = {"R0", "r0", "qm", "u0", "um"};
+  const double *v[5] = {w->R0, w->r0, w->qm, w->u0, w->um};
+  const int n[5] = {9, 3, w->nq, 6, w->nv};
+  for (int p = 0; p < 5; p++) {
+    for (int k = 0; k < n[p]; k++) {
+      if (!isfinite(v[p][k])) {
+        return name[p];
+      }
+    }
+  }
+  return NULL;
+}
+
+
+/* the state at local coordinates y into the scratch's stage state */
+static void state_at(const spart_model *m, const spart_sim *s, sim_ws *w, const double *y) {
+  const int nv = w->nv;
+  if (y[0] == 0 && y[1] == 0 && y[2] == 0) {
+    memcpy(w->R0, s->R0, 9 * sizeof(double));
+  } else {
+    double E[9];
+    spu_expso3(E, y);
+    spu_mulmm3(w->R0, s->R0, E);
+  }
+  for (int k = 0; k < 3; k++) {
+    w->r0[k] = s->r0[k] + y[3 + k];
+  }
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nq[i] > 0) {
+      int a = m->jnt_qadr[i];
+      spart_joint_integrate(m, i, s->qm + a, y + 6 + (m->jnt_nv[i] ? m->jnt_vadr[i] : 0),
+                            w->qm + a);
+    }
+  }
+  for (int k = 0; k < 6; k++) {
+    w->u0[k] = s->u0[k] + y[6 + nv + k];
+  }
+  for (int k = 0; k < nv; k++) {
+    w->um[k] = s->um[k] + y[12 + nv + k];
+  }
+}
+
+
+/* the rate k (ny) of the local coordinates y: the state's velocities mapped to y's and its
+   accelerations (taken from the kept ones at y = 0 when they are valid).  0 or -SPART_ENUM. */
+static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, const double *y,
+                double *k, int at_start, spart_err *err) {
+  const int nv = w->nv;
+  state_at(m, s, w, y);
+  if (at_start && acc_valid(s, w)) {
+    memcpy(k + 6 + nv, w->acc, (size_t)(6 + nv) * sizeof(double));
+  } else {
+    s->nfd++;
+    if (spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
+                               s->taum, s->wF, s->gravity, w->work, k + 6 + nv,
+                               k + 12 + nv) != 0) {
+      const char *bad = not_finite(w);
+      if (bad) { /* not a singular inertia: what it was computed from had overflowed */
+        return spart_err_set(err, SPART_ENUM, 0,
+                             "t = %.17g: %s is not finite within the step to t = %.17g", s->t,
+                             bad, w->t_end);
+      }
+      return singular(d, s->t, err);
+    }
+    if (at_start) {
+      memcpy(w->acc, k + 6 + nv, (size_t)(6 + nv) * sizeof(double));
+      key_keep(s, w);
+    }
+  }
+  spu_dexpinv3(k, y, w->u0);
+  memcpy(k + 3, w->u0 + 3, 3 * sizeof(double));
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nv[i] > 0) {
+      int a = m->jnt_vadr[i];
+      spart_joint_local_rate(m, i, y + 6 + a, w->um + a, k + 6 + a);
+    }
+  }
+  return 0;
+}
+
+
+/* the name of the state's part at y's index j */
+static const char *part_name(int j, int nv) {
+  return j < 3 ? "R0" : j < 6 ? "r0" : j < 6 + nv ? "qm" : j < 12 + nv ? "u0" : "um";
+}
+
+
+/* the state moved to the local coordinates y, at time t; 0, or -SPART_ENUM when a value is not
+   finite (the state unchanged) */
+static int commit(const spart_model *m, spart_sim *s, sim_ws *w, const double *y, double t,
+                  spart_err *err) {
+  for (int j = 0; j < w->ny; j++) {
+    if (!isfinite(y[j])) {
+      return spart_err_set(err, SPART_ENUM, 0,
+                           "t = %.17g: %s is not finite after the step from t = %.17g", t,
+                           part_name(j, w->nv), s->t);
+    }
+  }
+  state_at(m, s, w, y);
+  if (!(s->flags & SPART_FD_FIXED)) {
+    spu_orthonormalize3(w->R0);
+    memcpy(s->R0, w->R0, 9 * sizeof(double));
+  }
+  memcpy(s->r0, w->r0, 3 * sizeof(double));
+  memcpy(s->qm, w->qm, (size_t)w->nq * sizeof(double));
+  memcpy(s->u0, w->u0, 6 * sizeof(double));
+  memcpy(s->um, w->um, (size_t)w->nv * sizeof(double));
+  s->t = t;
+  s->nstep++;
+  return 0;
+}
+
+
+/* y = h sum_j a[j] k[j], j < n */
+static void combine(double *y, const sim_ws *w, double h, const double *a, int n) {
+  memset(y, 0, (size_t)w->ny * sizeof(double));
+  for (int j = 0; j < n; j++) {
+    if (a[j] != 0) {
+      double c = h * a[j];
+      const double *kj = w->k[j];
+      for (int i = 0; i < w->ny; i++) {
+        y[i] += c * kj[i];
+      }
+    }
+  }
+}
+
+
+/* the classical Runge-Kutta method: one step of h = t_end - s->t */
+static int rk4(const spart_model *m, spart_data *d, spart_sim *s, double t_end, spart_err *err) {
+  static const double a[4][4] = {{0}, {0.5}, {0, 0.5}, {0, 0, 1}};
+  static const double b[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+  sim_ws *w = s->ws_;
+  double h = t_end - s->t;
+  for (int i = 0; i < 4; i++) {
+    combine(w->y, w, h, a[i], i);
+    if (rate(m, d, s, w, w->y, w->k[i], i == 0, err) != 0) {
+      return -SPART_ENUM;
+    }
+  }
+  combine(w->yn, w, h, b, 4);
+  w->acc_ok = 0;
+  return commit(m, s, w, w->yn, t_end, err);
+}
+
+
+/* Dormand and Prince's 5(4) pair (Hairer, Norsett, Wanner, Solving ODEs I, table II.5.2): the
+   fifth-order solution is the seventh stage, whose rate is the next step's first (FSAL) */
+static const double dp_a[7][6] = {
+    {0},
+    {1.0 / 5},
+    {3.0 / 40, 9.0 / 40},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+/* the fifth-order weights minus the fourth-order ones */
+static const double dp_e[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
+                               -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+
+
+/* the scaled RMS norm of the error h sum e_j k_j: each coordinate against atol + rtol times
+   its size (the velocities' values, the positions' moves over the step) */
+static double dp_error(const spart_sim *s, sim_ws *w, double h) {
+  const int nv = w->nv, ny = w->ny;
+  double sum = 0;
+  combine(w->y, w, h, dp_e, 7);
+  for (int j = 0; j < ny; j++) {
+    double size = fabs(w->yn[j]);
+    if (j >= 6 + nv) {
+      double u = j < 12 + nv ? s->u0[j - 6 - nv] : s->um[j - 12 - nv];
+      size = fmax(fabs(u), fabs(u + w->yn[j]));
+    }
+    double e = w->y[j] / (s->atol + s->rtol * size);
+    sum += e * e;
+  }
+  return sqrt(sum / ny);
+}
+
+
+/* adaptive Dormand-Prince steps from s->t to t_end, the last one cut to end on it */
+static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
+                  spart_err *err) {
+  sim_ws *w = s->ws_;
+  const int nv = w->nv;
+  if (s->h <= 0) {
+    s->h = fmin(1e-3, t_end - s->t);
+  }
+  while (s->t < t_end) {
+    double h = s->h, t0 = s->t;
+    int cut = h >= t_end - t0;
+    if (cut || t0 + 1.01 * h >= t_end) { /* end on t_end, not just short of it */
+      h = t_end - t0;
+      cut = 1;
+    }
+    if (!(h > 1e-14 * fmax(1, fabs(t0)))) {
+      return spart_err_set(err, SPART_ENUM, 0,
+                           "t = %.17g: the step fell to %g s: the dynamics are too stiff or not "
+                           "smooth enough for rtol %g, atol %g", t0, h, s->rtol, s->atol);
+    }
+    for (int i = 0; i < 7; i++) {
+      combine(i < 6 ? w->y : w->yn, w, h, dp_a[i], i);
+      if (rate(m, d, s, w, i < 6 ? w->y : w->yn, w->k[i], i == 0, err) != 0) {
+        return -SPART_ENUM;
+      }
+    }
+    double e = dp_error(s, w, h);
+    double f = e > 0 ? 0.9 * pow(e, -0.2) : 5;
+    if (!(e <= 1)) {
+      s->nreject++;
+      s->h = h * fmax(0.2, fmin(1, isfinite(f) ? f : 0.2));
+      continue;
+    }
+    if (commit(m, s, w, w->yn, cut ? t_end : t0 + h, err) != 0) {
+      return -SPART_ENUM;
+    }
+    /* the last stage's accelerations are those of the new state at the same forces */
+    memcpy(w->acc, w->k[6] + 6 + nv, (size_t)(6 + nv) * sizeof(double));
+    key_keep(s, w);
+    /* a step cut short to end on t_end does not shrink the next one */
+    double next = h * fmin(5, fmax(0.2, f));
+    s->h = cut ? fmax(s->h, next) : next;
+  }
+  return 0;
+}
+
+
+int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
+                   spart_err *err) {
+  if (!(t_end > s->t)) {
+    return spart_err_set(err, SPART_ENUM, 0, "t = %.17g: the step ends at %.17g, not later",
+                         s->t, t_end);
+  }
+  ((sim_ws *)s->ws_)->t_end = t_end;
+  return s->method == SPART_SIM_DOPRI5 ? dopri5(m, d, s, t_end, err) : rk4(m, d, s, t_end, err);
+}
+
+
+int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err) {
+  sim_ws *w = s->ws_;
+  const int nv = w->nv;
+  if (!acc_valid(s, w)) {
+    w->t_end = s->t;
+    memset(w->y, 0, (size_t)w->ny * sizeof(double));
+    if (rate(m, d, s, w, w->y, w->k[0], 1, err) != 0) {
+      return -SPART_ENUM;
+    }
+  }
+  memcpy(s->u0dot, w->acc, 6 * sizeof(double));
+  memcpy(s->umdot, w->acc + 6, (size_t)nv * sizeof(double));
+  return 0;
+}
+
+
+int spart_sim_outside(const spart_model *m, const double *qm, int i0) {
+  for (int i = i0 > 1 ? i0 : 1; i < m->nb; i++) {
+    if (m->jnt_limited[i] && m->jnt_nq[i] == 1) {
+      double q = qm[m->jnt_qadr[i]], *r = m->jnt_range + 2 * i;
+      if (q < r[0] || q > r[1]) {
+        return i;
+      }
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,357 @@
+#!/usr/bin/env bats
+# spart-sim: the state moved through time, checked against conservation laws (momentum, energy
+# from spart-kin's kinematics and the model, tests/simcheck.py), closed forms, spart-fd and
+# spart-gim, and the order of RK4.
+
+load helper
+
+# the free-floating spacecraft with two arms, moving, and constant joint torques
+SC='{"um":[0.3,-0.2,0.1,0.4,-0.5,0.2,0.1,-0.3,0.2,0.1,0.4,-0.2,0.3,0.1],"u0":[0.05,-0.02,0.03,0.1,0,-0.1]'
+TAU='"taum":[0.1,-0.2,0.05,0.1,0.03,-0.02,0.01,0.05,0.1,-0.1,0.02,0.03,-0.01,0.02]'
+
+# momentum and energy of spart-sim's CSV SIM of model URDF, one JSON line a record
+conserved() {
+  urdf2robot "$1" > "$BATS_TEST_TMPDIR/model.json"
+  spart-kin -m "$1" < "$2" > "$BATS_TEST_TMPDIR/kin.jsonl"
+  python3 "$BATS_TEST_DIRNAME/simcheck.py" "$BATS_TEST_TMPDIR/model.json" "$2" \
+    "$BATS_TEST_TMPDIR/kin.jsonl"
+}
+
+# a one-joint arm: a rod of inertia 0.5 about the joint's z axis (its CoM on the axis)
+one_joint() {
+  cat > "$BATS_TEST_TMPDIR/one.urdf" <<'URDF'
+<robot name="one"><link name="b"><inertial><mass value="10"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="continuous"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint>
+<link name="l"><inertial><mass value="2"/><inertia ixx="0.3" iyy="0.4" izz="0.5" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>
+URDF
+}
+
+@test "spart-sim --help says what it does and exits 0" {
+  run -0 spart-sim --help
+  [[ "$output" == *"Usage: spart-sim"* ]]
+  [[ "$output" == *"--duration T"* ]]
+  [[ "$output" == *"--integrator"* ]]
+}
+
+@test "spart-sim refuses bad usage with exit 2" {
+  run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" <<< '{}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --duration T is required" ]
+  run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 1 --rtol 1e-3 <<< '{}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --rtol and --atol are dopri5's: add --integrator dopri5" ]
+  run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 1 --dt -1 <<< '{}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --dt: expected a step > 0 in s, got '-1'" ]
+  run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 1 --every 0 <<< '{}'
+  [ "$status" -eq 2 ]
+  run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 1 --integrator euler <<< '{}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --integrator: expected rk4 or dopri5, got 'euler'" ]
+}
+
+@test "spart-sim writes t, R0, r0, qm, u0, um every K steps from 0 to T, and at T" {
+  run -0 spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --duration 0.0105 --every 4 \
+    --gravity 0,0,-9.81 <<< '{}'
+  python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert [r["t"] for r in recs] == [0, 0.004, 0.008, 0.0105], [r["t"] for r in recs]
+assert list(recs[0]) == ["t", "R0", "r0", "qm", "u0", "um"], list(recs[0])
+assert recs[-1]["qm"] != recs[0]["qm"]
+' "$output"
+}
+
+@test "free-floating spacecraft, constant torques: momentum about the CoM and linear momentum kept to 1e-9 over 10 s" {
+  spart-sim -m "$MODELS/2_iiwa_base.urdf" --no-friction --duration 10 --every 500 -o csv \
+    <<< "$SC,$TAU}" > "$BATS_TEST_TMPDIR/sim.csv"
+  conserved "$MODELS/2_iiwa_base.urdf" "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/mom.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/mom.jsonl" <<'PY'
+import json, math, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) == 21 and recs[-1]["t"] == 10
+h0 = recs[0]["momentum"]
+norm = lambda v: math.sqrt(sum(x * x for x in v))
+for r in recs:
+    h = r["momentum"]
+    for part, (a, b) in (("angular", (0, 3)), ("linear", (3, 6))):
+        err = norm([x - y for x, y in zip(h[a:b], h0[a:b])]) / norm(h0[a:b])
+        assert err < 1e-9, (r["t"], part, err)
+# the torques do work: the energy grows, so the momentum kept is not a robot at rest
+assert recs[-1]["kinetic_energy"] > 10 * recs[0]["kinetic_energy"]
+PY
+}
+
+@test "free-floating spacecraft, no torque, no friction: kinetic energy kept to 1e-8, and it is u'Hu/2 of spart-gim" {
+  spart-sim -m "$MODELS/2_iiwa_base.urdf" --no-friction --duration 10 --every 1000 -o csv \
+    <<< "$SC}" > "$BATS_TEST_TMPDIR/sim.csv"
+  conserved "$MODELS/2_iiwa_base.urdf" "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/e.jsonl"
+  spart-gim -m "$MODELS/2_iiwa_base.urdf" < "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/gim.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/e.jsonl" "$BATS_TEST_TMPDIR/sim.csv" "$BATS_TEST_TMPDIR/gim.jsonl" <<'PY'
+import csv, json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+e0 = recs[0]["kinetic_energy"]
+assert e0 > 0.5
+for r in recs:
+    assert abs(r["kinetic_energy"] - e0) < 1e-8 * e0, (r["t"], r["kinetic_energy"], e0)
+for row, line, r in zip(csv.DictReader(open(sys.argv[2])), open(sys.argv[3]), recs):
+    H = json.loads(line)["H"]
+    u = [float(row["u0_%d" % k]) for k in range(1, 7)] + \
+        [float(row["um_%d" % k]) for k in range(1, 15)]
+    T = 0.5 * sum(u[i] * H[i][j] * u[j] for i in range(20) for j in range(20))
+    assert abs(T - r["kinetic_energy"]) < 1e-10 * e0, (row["t"], T, r["kinetic_energy"])
+PY
+}
+
+@test "a one-joint arm under constant torque follows q0 + u0 t + tau t^2 / (2 I) to 1e-12" {
+  one_joint
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 2 --every 100 \
+    <<< '{"qm": [0.3], "um": [-0.7], "taum": [0.25]}'
+  python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert len(recs) == 21
+for r in recs:
+    t = r["t"]
+    q = 0.3 - 0.7 * t + 0.25 * t * t / (2 * 0.5)
+    u = -0.7 + 0.25 * t / 0.5
+    assert abs(r["qm"][0] - q) < 1e-12, (t, r["qm"][0], q)
+    assert abs(r["um"][0] - u) < 1e-12, (t, r["um"][0], u)
+' "$output"
+}
+
+@test "--inputs holds each row's forces from its time on (zero-order hold), with rk4 and dopri5" {
+  one_joint
+  printf 't,taum_1\n0,0.25\n0.5,-0.5\n1.25,0\n' > "$BATS_TEST_TMPDIR/in.csv"
+  for integ in rk4 dopri5; do
+    run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 2 --every 50 \
+      --integrator $integ --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{"qm": [0.3], "um": [-0.7], "taum": [9]}'
+    python3 -c '
+import json, sys
+def exact(t):
+    q, u, t0 = 0.3, -0.7, 0.0
+    for start, end, tau in ((0, 0.5, 0.25), (0.5, 1.25, -0.5), (1.25, 99, 0)):
+        if t <= start:
+            break
+        h = min(t, end) - start
+        q, u = q + u * h + tau * h * h / 2 / 0.5, u + tau * h / 0.5
+    return q, u
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert len(recs) == 41
+for r in recs:
+    q, u = exact(r["t"])
+    assert abs(r["qm"][0] - q) < 1e-11 and abs(r["um"][0] - u) < 1e-11, (r["t"], r["qm"], q)
+' "$output"
+  done
+}
+
+@test "--inputs: a file without a time column, or with times that do not increase, is refused" {
+  one_joint
+  printf 'time,taum_1\n0,1\n' > "$BATS_TEST_TMPDIR/in.csv"
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:2: no time column 't'" ]
+  printf 't,taum_1\n0,1\n0.5,2\n0.5,3\n' > "$BATS_TEST_TMPDIR/in.csv"
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:4: t = 0.5 after t = 0.5: times must increase" ]
+}
+
+@test "a fixed-base arm under gravity: spart-fd on the output matches the finite differences of its velocities" {
+  spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction --gravity 0,0,-9.81 \
+    --duration 0.5 -o csv <<< '{"qm": [0, 0.3, 0, -0.5, 0, 0.3, 0], "um": [0.2, 0, -0.2, 0.1, 0, 0.1, 0.3]}' \
+    > "$BATS_TEST_TMPDIR/sim.csv"
+  spart-fd -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction --gravity 0,0,-9.81 -o csv \
+    < "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/fd.csv"
+  python3 - "$BATS_TEST_TMPDIR/sim.csv" "$BATS_TEST_TMPDIR/fd.csv" <<'PY'
+import csv, sys
+sim = list(csv.DictReader(open(sys.argv[1])))
+fd = list(csv.DictReader(open(sys.argv[2])))
+assert len(sim) == len(fd) == 501
+assert [r["t"] for r in fd] == [r["t"] for r in sim]  # t passes through spart-fd
+# central differences at h and 2h, and their Richardson extrapolation (error O(h^4)); the arm
+# falls: its accelerations change by a tenth of themselves over the run
+worst = worst_plain = 0
+for k in range(2, 499):
+    for j in range(1, 8):
+        u = lambda i: float(sim[i]["um_%d" % j])
+        t = lambda i: float(sim[i]["t"])
+        d1 = (u(k + 1) - u(k - 1)) / (t(k + 1) - t(k - 1))
+        d2 = (u(k + 2) - u(k - 2)) / (t(k + 2) - t(k - 2))
+        a = float(fd[k]["umdot_%d" % j])
+        worst_plain = max(worst_plain, abs(d1 - a) / (1 + abs(a)))
+        worst = max(worst, abs((4 * d1 - d2) / 3 - a) / (1 + abs(a)))
+assert worst_plain < 1e-2, worst_plain
+assert worst < 1e-6, worst
+PY
+}
+
+@test "halving the RK4 step shrinks the error about 16 times" {
+  for dt in 0.01 0.005 0.000625; do
+    spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction --gravity 0,0,-9.81 \
+      --duration 1 --dt $dt --every 1000000 <<< '{"qm": [0.1, 0.5, -0.3, -1, 0.2, 0.4, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1]}' \
+      | tail -n 1 > "$BATS_TEST_TMPDIR/$dt.json"
+  done
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, sys
+d = sys.argv[1]
+r = {dt: json.load(open("%s/%s.json" % (d, dt))) for dt in ("0.01", "0.005", "0.000625")}
+assert all(x["t"] == 1 for x in r.values())
+ref = r["0.000625"]["qm"] + r["0.000625"]["um"]
+err = lambda a: max(abs(x - y) for x, y in zip(r[a]["qm"] + r[a]["um"], ref))
+ratio = err("0.01") / err("0.005")
+assert 12 < ratio < 20, ratio
+PY
+}
+
+@test "dopri5 agrees with a fine RK4 run to its tolerance and writes at the requested times" {
+  S='{"qm": [0.1, 0.5, -0.3, -1, 0.2, 0.4, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1]}'
+  spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction --gravity 0,0,-9.81 \
+    --duration 1 --dt 0.000125 --every 800 <<< "$S" > "$BATS_TEST_TMPDIR/rk4.jsonl"
+  spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction --gravity 0,0,-9.81 \
+    --duration 1 --dt 0.1 --integrator dopri5 --rtol 1e-9 --atol 1e-12 <<< "$S" > "$BATS_TEST_TMPDIR/dp.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/rk4.jsonl" "$BATS_TEST_TMPDIR/dp.jsonl" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+assert [r["t"] for r in b] == [k / 10 for k in range(11)], [r["t"] for r in b]
+for x, y in zip(a, b):
+    assert abs(x["t"] - y["t"]) < 1e-15
+    for u, v in zip(x["qm"] + x["um"], y["qm"] + y["um"]):
+        assert abs(u - v) < 1e-7 * (1 + abs(u)), (x["t"], u, v)
+PY
+}
+
+@test "R0 stays a rotation to 1e-12 while the spacecraft tumbles" {
+  spart-sim -m "$MODELS/2_iiwa_base.urdf" --no-friction --duration 20 --every 1000 \
+    <<< '{"u0":[3,-2,5,0,0,0],"um":[1,-1,1,-1,1,-1,1,1,-1,1,-1,1,-1,1]}' > "$BATS_TEST_TMPDIR/sim.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/sim.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+turned = 0
+for r in recs:
+    R = r["R0"]
+    for i in range(3):
+        for j in range(3):
+            d = sum(R[k][i] * R[k][j] for k in range(3)) - (i == j)
+            assert abs(d) < 1e-12, (r["t"], i, j, d)
+    turned = max(turned, abs(R[0][0] - 1))
+assert turned > 0.5  # the base did turn
+PY
+}
+
+@test "spart-sim's CSV is read back by spart-id, the time passing through" {
+  spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --duration 0.01 -o csv --accelerations \
+    <<< '{"um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}' > "$BATS_TEST_TMPDIR/sim.csv"
+  run -0 spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base -o csv < "$BATS_TEST_TMPDIR/sim.csv"
+  python3 - "$output" <<'PY'
+import csv, io, sys
+rows = list(csv.DictReader(io.StringIO(sys.argv[1])))
+assert len(rows) == 11 and rows[-1]["t"] == "0.01"
+# the accelerations written are those of the torques (friction included, as spart-fd)
+for r in rows:
+    assert all(abs(float(r["taum_%d" % j]) - j) < 1e-9 * j + 1e-6 for j in range(1, 8)), r
+PY
+}
+
+@test "a singular model is reported with the time, exit 1" {
+  cat > "$BATS_TEST_TMPDIR/m.urdf" <<'URDF'
+<robot name="r"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint><link name="l"/></robot>
+URDF
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/m.urdf" --duration 1 <<< '{"taum": [1]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: <stdin>:1: t = 0: singular inertia at link 1: joint 1 can move without moving any mass" ]
+  [ -z "$output" ]
+}
+
+@test "a state that stops being finite is reported with the time and the field, exit 1" {
+  one_joint
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 1 \
+    <<< '{"taum": [1e308]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: <stdin>:1: t = 0: qm is not finite within the step to t = 0.001" ]
+  [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
+}
+
+@test "one initial state only, and none is an error" {
+  one_joint
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 <<< $'{}\n{}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: <stdin>:2: one initial state only: this is a second record" ]
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 < /dev/null
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: no initial state on stdin" ]
+}
+
+@test "--check-limits reports a joint when it leaves its limits, exit 1" {
+  run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction \
+    --duration 1 --every 1000 --check-limits <<< '{"qm": [2.9, 0, 0, 0, 0, 0, 0], "um": [1, 0, 0, 0, 0, 0, 0]}'
+  [ "$status" -eq 1 ]
+  [ "${#lines[@]}" -eq 2 ]
+  [[ "$stderr" == "spart-sim: t = 0.0"*": joint "*" leaves its limits: qm_1 = "*" > upper" ]]
+}
+
+@test "every example in spart-sim(1) runs" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mandoc -Tascii -O width=1000 "$TOP/man/spart-sim.1" | col -b |
+    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  [ "$(wc -l < examples.sh)" -eq 2 ]
+  run --separate-stderr bash -e examples.sh
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -eq 28 ]
+}
+
+@test "the README's simulation runs: the arm swings, the base turns in reaction, gnuplot plots it" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mkdir scripts && cp "$TOP/scripts/swing.gp" scripts/
+  sed -n '/^    echo .*"taum": \[0.5/,/> swing.csv$/p' "$TOP/README.md" > example.sh
+  [ "$(wc -l < example.sh)" -eq 2 ]
+  bash -e example.sh
+  python3 - <<'PY'
+import csv, math
+rows = list(csv.DictReader(open("swing.csv")))
+assert len(rows) == 201 and rows[-1]["t"] == "4"
+yaw = [math.atan2(float(r["R0_2_1"]), float(r["R0_1_1"])) for r in rows]
+assert float(rows[-1]["qm_1"]) > 3  # the shoulder turned half a turn
+assert max(abs(y) for y in yaw) > 0.005  # and the base turned, by its own accord
+PY
+  if command -v gnuplot > /dev/null; then
+    run -0 gnuplot -e "set terminal dumb" scripts/swing.gp
+    [[ "$output" == *"base (yaw)"* ]]
+  fi
+}
+
+@test "a lone body tumbling about its intermediate axis keeps its angular momentum R0 I omega to 1e-10" {
+  # the flip of the intermediate axis (Dzhanibekov): R0 turns by large angles about moving axes,
+  # which the exponential map's derivative (dexp^-1) must follow at RK4's order
+  cat > "$BATS_TEST_TMPDIR/body.urdf" <<'URDF'
+<robot name="body"><link name="b"><inertial><mass value="3"/><inertia ixx="1" iyy="2" izz="3" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>
+URDF
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/body.urdf" --duration 10 --every 100 <<< '{"u0": [0.1, 3, 0.2, 0, 0, 0]}'
+  python3 -c '
+import json, sys
+I = [1, 2, 3]
+recs = [json.loads(l) for l in sys.argv[1].splitlines()]
+def L(r):
+    R, w = r["R0"], r["u0"][:3]
+    return [sum(R[i][k] * I[k] * w[k] for k in range(3)) for i in range(3)]
+L0 = L(recs[0])
+err = max(max(abs(a - b) for a, b in zip(L(r), L0)) for r in recs) / max(map(abs, L0))
+assert err < 1e-10, err
+assert min(r["u0"][1] for r in recs) < -2.9  # it flipped
+' "$output"
+}
+
+@test "memory does not grow with the duration" {
+  [ -x /usr/bin/time ] || skip "no /usr/bin/time"
+  for T in 1 100; do
+    /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/$T.kib" spart-sim -m "$MODELS/kuka_iiwa.urdf" \
+      --fixed-base --duration $T --every 1000 -o csv <<< '{}' > /dev/null
+  done
+  [ "$(cat "$BATS_TEST_TMPDIR/100.kib")" -lt $(( $(cat "$BATS_TEST_TMPDIR/1.kib") + 512 )) ]
+}
