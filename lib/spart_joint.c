@@ -81,7 +81,7 @@ static void planar_move(const double *q, double *restrict Q, double *restrict rh
 
 /* qdot of a quaternion q for the angular velocity w in the frame after: qdot = q (0, w) / 2 */
 static void quat_rate(const double *q, const double *w, double *qd) {
-  double r[4] = {0 - (q[1] * w[0] + q[2] * w[1] + q[3] * w[2]),
+  const double r[4] = {0 - (q[1] * w[0] + q[2] * w[1] + q[3] * w[2]),
                  q[0] * w[0] + q[2] * w[2] - q[3] * w[1],
                  q[0] * w[1] + q[3] * w[0] - q[1] * w[2],
                  q[0] * w[2] + q[1] * w[1] - q[2] * w[0]};
@@ -93,7 +93,7 @@ static void quat_rate(const double *q, const double *w, double *qd) {
 
 /* the inverse on the tangent space of a unit q: w = 2 vec(conj(q) qdot) */
 static void quat_omega(const double *q, const double *qd, double *w) {
-  double r[3] = {q[0] * qd[1] - q[1] * qd[0] - q[2] * qd[3] + q[3] * qd[2],
+  const double r[3] = {q[0] * qd[1] - q[1] * qd[0] - q[2] * qd[3] + q[3] * qd[2],
                  q[0] * qd[2] - q[2] * qd[0] - q[3] * qd[1] + q[1] * qd[3],
                  q[0] * qd[3] - q[3] * qd[0] - q[1] * qd[2] + q[2] * qd[1]};
   for (int k = 0; k < 3; k++) {

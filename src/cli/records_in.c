@@ -196,8 +196,8 @@ cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsi
     rd->format = format;
     rd->seq = seq;
     rd->reads = reads ? reads : ~0u;
-    rd->reads |= rd->reads & 1u << CLI_F_R0 ? 1u << CLI_F_q0 : 0; /* q0 stands for R0 */
-    rd->reads |= rd->reads & 1u << CLI_F_um ? 1u << CLI_F_qmdot : 0; /* qmdot for um */
+    rd->reads |= (rd->reads & 1u << CLI_F_R0) ? 1u << CLI_F_q0 : 0; /* q0 stands for R0 */
+    rd->reads |= (rd->reads & 1u << CLI_F_um) ? 1u << CLI_F_qmdot : 0; /* qmdot for um */
   }
   return rd;
 }
