@@ -5,14 +5,15 @@
  *    depth-first from the base so that body_parent[i] < i.  Joint i connects body_parent[i] to
  *    link i; n = nb-1 is SPART's n_links_joints.  Joint i owns jnt_nq[i] entries of qm from
  *    jnt_qadr[i] (SPART's q_id, 0-based) and jnt_nv[i] of um from jnt_vadr[i], in joint order:
- *    one each for a revolute or prismatic joint, none for a fixed one (spart_joint.c).
+ *    one each for a revolute or prismatic joint, none for a fixed one, 7 and 6 (floating), 4
+ *    and 3 (ball), 3 and 3 (planar) (spart_joint.c).
  *  - Each link frame is its centre-of-mass frame (URDF <inertial> origin).
  *  - Every vector is projected in the inertial frame, except u0 = [omega0 (base body frame);
  *    r0dot (inertial)] and tau0 = [torque (base body frame); force (inertial)].
  *  - Twists are [omega; v] and wrenches [n; f], taken at link CoMs (angular first).
  *  - Rotations are 9 numbers, row-major; SI units and radians.
  *  - The generalized velocity is u = [u0 (6); um (nv)]: every n x n matrix has size 6+nv (nv =
- *    nq for every joint kind today).
+ *    nq unless a joint has a quaternion).
  */
 #ifndef SPART_H
 #define SPART_H
@@ -38,8 +39,15 @@ typedef struct spart_err {
   char msg[512]; /* lowercase, no final period */
 } spart_err;
 
-/* joint types: SPART's codes */
-enum { SPART_JNT_FIXED = 0, SPART_JNT_REVOLUTE = 1, SPART_JNT_PRISMATIC = 2 };
+/* joint types: SPART's codes, then the kinds of several coordinates (spart-model(5)) */
+enum {
+  SPART_JNT_FIXED = 0,
+  SPART_JNT_REVOLUTE = 1,
+  SPART_JNT_PRISMATIC = 2,
+  SPART_JNT_FLOATING = 3, /* q: unit quaternion [w x y z], position (7); v: twist [w; v] (6) */
+  SPART_JNT_BALL = 4,     /* q: unit quaternion [w x y z] (4); v: angular velocity (3) */
+  SPART_JNT_PLANAR = 5    /* q: x, y, angle (3); v: vx, vy in the frame after, angle rate (3) */
+};
 
 /* numerical failures, counted in spart_data.warn with the body in warn_body */
 enum { SPART_WARN_SINGULAR = 0, SPART_NWARN };
@@ -49,7 +57,7 @@ enum { SPART_WARN_SINGULAR = 0, SPART_NWARN };
  */
 typedef struct spart_model {
   int nb;               /* bodies, base included: n_links_joints + 1 */
-  int nq;               /* moving joints: n_q, the length of qm */
+  int nq;               /* configuration coordinates: n_q, the length of qm */
   int nv;               /* the joints' degrees of freedom, the length of um (spart_joint_setup) */
   char *name;           /* robot name */
   char **body_name;     /* (nb) link names */
@@ -114,9 +122,21 @@ int spart_model_check(spart_model *m, spart_err *err);
 int spart_joint_nq(int type);
 int spart_joint_nv(int type);
 /* the kind's name ("revolute"; "unknown" for a type that is none), and whether one of its degrees
-   of freedom turns (then a body it moves has an inertia to show, not only a mass) */
+   of freedom turns (then a body it moves has an inertia to show, not only a mass); whether it
+   uses jnt_axis (revolute, prismatic: the axis; planar: the plane's normal); the number of kinds
+   (types 0 .. spart_joint_kinds() - 1) */
 const char *spart_joint_name(int type);
 int spart_joint_rotates(int type);
+int spart_joint_has_axis(int type);
+int spart_joint_kinds(void);
+
+/* Normalise every quaternion in qm (nq) whose norm is within tol of 1; 0, or -SPART_EDATA with
+   err naming the first joint whose quaternion is further off (qm is then partly normalised). */
+int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err);
+
+/* Set the quaternions' w in qm to 1 (the rest of qm is left): qm = 0 then this is the neutral
+   configuration, every joint at its zero. */
+void spart_joint_neutral(const spart_model *m, double *qm);
 
 /* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S and dof_screw from jnt_type
    and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check accepted. */
@@ -136,11 +156,15 @@ void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9]
 /* The motion subspace of joint i in F_i: S (6 x jnt_nv[i]), row-major. */
 void spart_joint_motion(const spart_model *m, int i, double *S);
 
-/* The velocity-product term of joint i in F_i, c = Sdot v (6) at q, v (0 for every kind today). */
+/* The velocity-product term of joint i in F_i, c = Sdot v (6) at q, v (0 for every kind: S is
+   constant in F_i). */
 void spart_joint_bias(const spart_model *m, int i, const double *q, const double *v, double c[6]);
 
 /* The maps between a joint's coordinate rates qdot (jnt_nq[i]) and its velocity v (jnt_nv[i])
-   at q (the identity for every kind today). */
+   at q (its jnt_nq[i] coordinates): the identity for one-coordinate kinds; a quaternion's
+   qdot = q (0, w) / 2 and w = 2 vec(conj(q) qdot) (q unit), a floating joint's position
+   rate R(q) v_lin, a planar joint's [xdot ydot] = Rz(angle) [vx vy] (RigidBodyDynamics.jl's
+   velocity_to_configuration_derivative and its inverse).  out may not alias in. */
 void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const double *qdot,
                            double *v);
 void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
@@ -587,13 +611,13 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
                         double H0[36]);
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
-   joint frames: H ((6+nq) x (6+nq)), row-major; with fixed_base only the joints' block Hm
-   (nq x nq).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
+   joint frames: H ((6+nv) x (6+nv)), row-major; with fixed_base only the joints' block Hm
+   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H);
 
-/* Split a (6+nq) x (6+nq) matrix A into SPART's blocks A0 (6x6), A0m (6 x nq), Am0 (nq x 6) and
-   Am (nq x nq); NULL blocks are skipped. */
+/* Split a (6+nv) x (6+nv) matrix A into SPART's blocks A0 (6x6), A0m (6 x nv), Am0 (nv x 6) and
+   Am (nv x nv); NULL blocks are skipped. */
 void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
                  double *Am);
 
@@ -624,8 +648,8 @@ int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
 /* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in the
-   joint frames F_i): tau = [tau0; taum] (6+nq) at the base orientation R0 (9), joint positions qm
-   (nq), velocities u0 (6), um (nq) and accelerations u0dot (6), umdot (nq) (NULL = 0), with
+   joint frames F_i): tau = [tau0; taum] (6+nv) at the base orientation R0 (9), joint positions qm
+   (nq), velocities u0 (6), um (nv) and accelerations u0dot (6), umdot (nv) (NULL = 0), with
    external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
    the armature's share, not the friction (spart_friction).  Needs nothing else. */
 void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
@@ -633,7 +657,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
                 const double *wF, const double *gravity, double *tau);
 
 /* The same for n = 1 or 2 records at once (a trajectory's rows), each record's results exactly
-   those it has alone: in[k] the inputs of record k, tau[k] its forces (6+nq). */
+   those it has alone: in[k] the inputs of record k, tau[k] its forces (6+nv). */
 typedef struct spart_rnea_in {
   const double *R0, *qm, *u0, *um, *u0dot, *umdot, *wF;
 } spart_rnea_in;
@@ -641,12 +665,12 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
                      const double *gravity, double *const tau[]);
 
 /* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
-   sign of um (0 at rest), added to tau (nq) times sign: inverse dynamics adds them (+1), forward
+   sign of um (0 at rest), added to tau (nv) times sign: inverse dynamics adds them (+1), forward
    dynamics takes them from the joint forces (-1); spart_rnea, spart_crba and spart_aba include
    the armature. */
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau);
 
-/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nq) and u0dot (6)
+/* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nv) and u0dot (6)
    for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
    is singular (spu_pivot_ok against the base's spart_dof_scale; d->warn_body = 0).  Needs
    nothing else. */

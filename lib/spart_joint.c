@@ -16,20 +16,168 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 
+/* R(q) of a unit quaternion q = [w, x, y, z] (row-major): it turns vectors of the frame after
+   the joint into the frame before */
+static void quat_rot(double R[9], const double *q) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
+}
+
+
+/* the kinds' own motions, applied to a frame Q (9) at rho (3) on its right, in place (the
+   joint transform is T, r then the motion) */
+
+/* Q = Q R(q) */
+static void turn_quat(double *restrict Q, const double *q) {
+  double R[9], X[9];
+  quat_rot(R, q);
+  spu_mulmm3(X, Q, R);
+  memcpy(Q, X, sizeof X);
+}
+
+
+/* ball: Q R(q) */
+static void ball_move(const double *q, double *restrict Q, double *restrict rho) {
+  (void)rho;
+  turn_quat(Q, q);
+}
+
+
+/* floating: the position p = q[4..6] of the frame after in Q, then Q R(q) */
+static void floating_move(const double *q, double *restrict Q, double *restrict rho) {
+  double p[3];
+  spu_mulmv3(p, Q, q + 4);
+  for (int k = 0; k < 3; k++) {
+    rho[k] += p[k];
+  }
+  turn_quat(Q, q);
+}
+
+
+/* planar: the translation x, y along Q's x and y, then the rotation theta about its z */
+static void planar_move(const double *q, double *restrict Q, double *restrict rho) {
+  double s, c;
+  spu_sincos(q[2], &s, &c);
+  for (int l = 0; l < 9; l += 3) {
+    double x0 = Q[l], y0 = Q[l + 1];
+    rho[l / 3] += q[0] * x0 + q[1] * y0;
+    Q[l] = c * x0 + s * y0;
+    Q[l + 1] = c * y0 - s * x0;
+  }
+}
+
+
+/* qdot of a quaternion q for the angular velocity w in the frame after: qdot = q (0, w) / 2 */
+static void quat_rate(const double *q, const double *w, double *qd) {
+  const double r[4] = {0 - (q[1] * w[0] + q[2] * w[1] + q[3] * w[2]),
+                 q[0] * w[0] + q[2] * w[2] - q[3] * w[1],
+                 q[0] * w[1] + q[3] * w[0] - q[1] * w[2],
+                 q[0] * w[2] + q[1] * w[1] - q[2] * w[0]};
+  for (int k = 0; k < 4; k++) {
+    qd[k] = r[k] / 2;
+  }
+}
+
+
+/* the inverse on the tangent space of a unit q: w = 2 vec(conj(q) qdot) */
+static void quat_omega(const double *q, const double *qd, double *w) {
+  const double r[3] = {q[0] * qd[1] - q[1] * qd[0] - q[2] * qd[3] + q[3] * qd[2],
+                 q[0] * qd[2] - q[2] * qd[0] - q[3] * qd[1] + q[1] * qd[3],
+                 q[0] * qd[3] - q[3] * qd[0] - q[1] * qd[2] + q[2] * qd[1]};
+  for (int k = 0; k < 3; k++) {
+    w[k] = 2 * r[k];
+  }
+}
+
+
+/* the maps between qdot and v of the kinds whose v is not qdot */
+static void ball_qdot(const double *q, const double *v, double *qd) {
+  quat_rate(q, v, qd);
+}
+
+
+static void ball_v(const double *q, const double *qd, double *v) {
+  quat_omega(q, qd, v);
+}
+
+
+static void floating_qdot(const double *q, const double *v, double *qd) {
+  double R[9], p[3];
+  quat_rot(R, q);
+  spu_mulmv3(p, R, v + 3);
+  quat_rate(q, v, qd);
+  memcpy(qd + 4, p, sizeof p);
+}
+
+
+static void floating_v(const double *q, const double *qd, double *v) {
+  double R[9], p[3];
+  quat_rot(R, q);
+  spu_mulmtv3(p, R, qd + 4);
+  quat_omega(q, qd, v);
+  memcpy(v + 3, p, sizeof p);
+}
+
+
+static void planar_qdot(const double *q, const double *v, double *qd) {
+  double s, c, vx = v[0], vy = v[1];
+  spu_sincos(q[2], &s, &c);
+  qd[0] = c * vx - s * vy;
+  qd[1] = s * vx + c * vy;
+  qd[2] = v[2];
+}
+
+
+static void planar_v(const double *q, const double *qd, double *v) {
+  double s, c, x = qd[0], y = qd[1];
+  spu_sincos(q[2], &s, &c);
+  v[0] = c * x + s * y;
+  v[1] = c * y - s * x;
+  v[2] = qd[2];
+}
+
+
+typedef void joint_xform(const double *q, double *restrict Q, double *restrict rho);
+typedef void joint_map(const double *q, const double *in, double *out);
+
 /* the kinds, indexed by SPART_JNT_*: coordinates, degrees of freedom, and for each of those the
-   column of S in F_i (dof_axis) and the screw (rotation, translation) along the joint axis */
+   column of S in F_i (dof_axis: 0..2 a rotation about, 3..5 a translation along an axis of F_i)
+   and its screw (rotation, translation); whether F_i is turned so that the joint axis is its z
+   (the kinds without an axis leave F_i the joint frame); the motion when it is not one screw
+   about and along z a coordinate (NULL), the maps qdot <-> v when v is not qdot (NULL), and
+   where a unit quaternion starts in q (-1: none) */
 static const struct {
   const char *name;
   int nq, nv;
-  int axis[1];
-  double screw[1][2];
+  int axis[6];
+  double screw[6][2];
+  int has_axis;
+  joint_xform *move;
+  joint_map *qdot_of_v, *v_of_qdot;
+  int quat;
 } kinds[] = {
-  [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}},
-  [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}},
-  [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}},
+    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, -1},
+    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, -1},
+    [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, -1},
+    [SPART_JNT_FLOATING] = {"floating", 7, 6, {0, 1, 2, 3, 4, 5},
+                            {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0,
+                            floating_move, floating_qdot, floating_v, 0},
+    [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_move,
+                        ball_qdot, ball_v, 0},
+    [SPART_JNT_PLANAR] = {"planar", 3, 3, {3, 4, 2}, {{0, 1}, {0, 1}, {1, 0}}, 1,
+                          planar_move, planar_qdot, planar_v, -1},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -46,6 +194,16 @@ int spart_joint_nv(int type) {
 
 const char *spart_joint_name(int type) {
   return type >= 0 && type < NKIND ? kinds[type].name : "unknown";
+}
+
+
+int spart_joint_kinds(void) {
+  return NKIND;
+}
+
+
+int spart_joint_has_axis(int type) {
+  return type >= 0 && type < NKIND && kinds[type].has_axis && kinds[type].nv > 0;
 }
 
 
@@ -83,9 +241,15 @@ void spart_joint_setup(spart_model *m) {
 
 
 /* joint i's own motion at its coordinates q + a applied to a frame Q (9) at rho (3) on its right:
-   one screw about and along Q's z per coordinate, Q turned in place and rho moved along */
+   the kind's own, or one screw about and along Q's z per coordinate, Q turned in place and rho
+   moved along */
 static void joint_move(const spart_model *m, int i, const double *q, int a, double *restrict Q,
                        double *restrict rho) {
+  joint_xform *f = kinds[m->jnt_type[i]].move;
+  if (f) {
+    f(q + a, Q, rho);
+    return;
+  }
   for (int k = 0; k < m->jnt_nq[i]; k++) {
     const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + k);
     double s, c, x = h[1] * q[a + k];
@@ -143,7 +307,8 @@ void spart_joint_motion(const spart_model *m, int i, double *S) {
 
 
 void spart_joint_bias(const spart_model *m, int i, const double *q, const double *v, double c[6]) {
-  /* S is constant in F_i for every kind here: Sdot v = 0 */
+  /* S is constant in F_i for every kind here (v is the motion of the frame after the joint in
+     its own axes): Sdot v = 0 */
   (void)m;
   (void)i;
   (void)q;
@@ -154,15 +319,54 @@ void spart_joint_bias(const spart_model *m, int i, const double *q, const double
 
 void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const double *qdot,
                            double *v) {
-  (void)q;
-  memmove(v, qdot, (size_t)m->jnt_nv[i] * sizeof(double));
+  joint_map *f = kinds[m->jnt_type[i]].v_of_qdot;
+  if (f) {
+    f(q, qdot, v);
+  } else {
+    memmove(v, qdot, (size_t)m->jnt_nv[i] * sizeof(double));
+  }
 }
 
 
 void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
                            double *qdot) {
-  (void)q;
-  memmove(qdot, v, (size_t)m->jnt_nq[i] * sizeof(double));
+  joint_map *f = kinds[m->jnt_type[i]].qdot_of_v;
+  if (f) {
+    f(q, v, qdot);
+  } else {
+    memmove(qdot, v, (size_t)m->jnt_nq[i] * sizeof(double));
+  }
+}
+
+
+int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err) {
+  for (int i = 1; i < m->nb; i++) {
+    int k = kinds[m->jnt_type[i]].quat;
+    if (k >= 0) {
+      double *q = qm + m->jnt_qadr[i] + k;
+      double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      if (!(fabs(n - 1) <= tol)) {
+        char b[64];
+        return spart_err_set(err, SPART_EDATA, 0,
+                             "joint '%s': quaternion of norm %.17g, expected 1 (within %g)",
+                             spart_name_or(b, sizeof b, m->jnt_name[i], 'J', i), n, tol);
+      }
+      for (int c = 0; c < 4; c++) {
+        q[c] /= n;
+      }
+    }
+  }
+  return 0;
+}
+
+
+void spart_joint_neutral(const spart_model *m, double *qm) {
+  for (int i = 1; i < m->nb; i++) {
+    int k = kinds[m->jnt_type[i]].quat;
+    if (k >= 0) {
+      qm[m->jnt_qadr[i] + k] = 1;
+    }
+  }
 }
 
 
@@ -264,7 +468,7 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
     /* the joint frame F_i: A, T = CR_p J A, r = c_p + CR_p p */
     memset(A, 0, sizeof A);
     A[0] = A[4] = A[8] = 1;
-    if (m->jnt_nv[i] > 0) {
+    if (spart_joint_has_axis(m->jnt_type[i])) {
       axis_frame(A, a);
     }
     spu_mulmm3(JA, J, A);

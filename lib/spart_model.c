@@ -309,8 +309,8 @@ int spart_model_check(spart_model *m, spart_err *err) {
                   m->body_parent[i], i);
     }
     if (nv < 0) {
-      return fail(err, SPART_EDATA, 0, "%s: type %d, expected 0 (fixed), 1 (revolute) or 2 "
-                  "(prismatic)", who, m->jnt_type[i]);
+      return fail(err, SPART_EDATA, 0, "%s: type %d, expected 0 (fixed), 1 (revolute), 2 "
+                  "(prismatic), 3 (floating), 4 (ball) or 5 (planar)", who, m->jnt_type[i]);
     }
     if (moving && m->jnt_qadr[i] != nq) {
       return fail(err, SPART_EDATA, 0, "%s: q_id %d, expected %d", who,
@@ -330,7 +330,7 @@ int spart_model_check(spart_model *m, spart_err *err) {
     if (check_drive(m, i, who, err)) {
       return -SPART_EDATA;
     }
-    if (moving) {
+    if (spart_joint_has_axis(m->jnt_type[i])) {
       double norm = sqrt(spu_dot3(a, a));
       if (norm == 0) {
         return fail(err, SPART_EDATA, 0, "%s: zero axis", who);
@@ -340,8 +340,8 @@ int spart_model_check(spart_model *m, spart_err *err) {
           a[k] /= norm;
         }
       }
-      nq++;
     }
+    nq += spart_joint_nq(m->jnt_type[i]);
   }
 
   /* -0 becomes 0, so that a model and its JSON are the same bits */

@@ -259,6 +259,10 @@ char *spart_model_json(const spart_model *m) {
   put(root, "version", cJSON_CreateNumber(1), &ok);
   put(root, "name", cJSON_CreateString(m->name ? m->name : ""), &ok);
   put(root, "n_q", cJSON_CreateNumber(m->nq), &ok);
+  if (m->nv != m->nq) {
+    /* a joint with a quaternion: the length of um differs from n_q's (spart-model(5)) */
+    put(root, "n_v", cJSON_CreateNumber(m->nv), &ok);
+  }
   put(root, "n_links_joints", cJSON_CreateNumber(m->nb - 1), &ok);
   put(base, "name", cJSON_CreateString(spart_name_or(nm, sizeof nm, m->body_name[0], 'L', 0)), &ok);
   put(base, "mass", json_num(m->body_mass[0]), &ok);
@@ -540,7 +544,7 @@ void spart_message_path(const char *msg, const spart_model *m, char *path, size_
 spart_model *spart_model_json_read(const cJSON *obj, spart_err *err, char *path, size_t pathlen) {
   const cJSON *links, *joints, *v;
   spart_model *m;
-  int n = 0, nq = 0, version = 1;
+  int n = 0, nq = 0, nv = -1, version = 1;
 
   /* sizes first, so that nothing is allocated for a bad document */
   v = cJSON_GetObjectItemCaseSensitive(obj, "version");
@@ -553,6 +557,10 @@ spart_model *spart_model_json_read(const cJSON *obj, spart_err *err, char *path,
   }
   if (spart_get_int(obj, "", "n_links_joints", &n, err) ||
       spart_get_int(obj, "", "n_q", &nq, err)) {
+    return NULL;
+  }
+  v = cJSON_GetObjectItemCaseSensitive(obj, "n_v");
+  if (v && spart_get_int(obj, "", "n_v", &nv, err)) {
     return NULL;
   }
   if (n < 0) {
@@ -586,7 +594,14 @@ spart_model *spart_model_json_read(const cJSON *obj, spart_err *err, char *path,
     return NULL;
   }
   if (m->nq != nq) {
-    spart_err_set(err, SPART_EDATA, 0, "n_q: expected %d (moving joints), got %d", m->nq, nq);
+    spart_err_set(err, SPART_EDATA, 0, "n_q: expected %d (the joints' coordinates), got %d",
+                  m->nq, nq);
+    spart_model_free(m);
+    return NULL;
+  }
+  if (m->nv != (nv < 0 ? m->nq : nv)) {
+    spart_err_set(err, SPART_EDATA, 0, "n_v: expected %d (the joints' degrees of freedom), got %d",
+                  m->nv, nv < 0 ? m->nq : nv);
     spart_model_free(m);
     return NULL;
   }

@@ -119,12 +119,33 @@ RNEA_INLINE void force_up(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 f[
 }
 
 
+/* the transform of a joint of several coordinates (spart_joint_transform), record by record */
+static void xup2_multi(const spart_model *m, const spart_data *d, int i, const double *qa,
+                       const double *qb, int j, v2 Q[9], v2 rho[3]) {
+  const double *c = d->jc + SPART_JC * i;
+  double Qa[9], Qb[9], ra[3], rb[3];
+  spart_joint_transform(m, i, qa + j, c + SPART_JC_T, c + SPART_JC_R, Qa, ra);
+  spart_joint_transform(m, i, qb + j, c + SPART_JC_T, c + SPART_JC_R, Qb, rb);
+  for (int k = 0; k < 9; k++) {
+    Q[k] = (v2){Qa[k], Qb[k]};
+  }
+  for (int k = 0; k < 3; k++) {
+    rho[k] = (v2){ra[k], rb[k]};
+  }
+}
+
+
 /* the joint transform of body i (spart_joint_transform) for both records, K its constants, the
    joint's coordinate at qa[j] and qb[j] (the same when same): T, r then the coordinate's screw
-   (dof_screw) about and along F_i's z; a joint without one is at q = 0 */
-RNEA_INLINE void xup2(const spart_model *m, int i, const v2 *K, const double *qa, const double *qb,
-                      int j, int same, v2 Q[9], v2 rho[3]) {
+   (dof_screw) about and along F_i's z; a joint without one is at q = 0.  A joint of one
+   coordinate is one screw (spart_joint.c); one of several has its own transform. */
+RNEA_INLINE void xup2(const spart_model *m, const spart_data *d, int i, const v2 *K,
+                      const double *qa, const double *qb, int j, int same, v2 Q[9], v2 rho[3]) {
   const v2 *T = K + SPART_JP_T, *r = K + SPART_JP_R;
+  if (m->jnt_nq[i] > 1) {
+    xup2_multi(m, d, i, qa, qb, j, Q, rho);
+    return;
+  }
   double sa = 0, ca = 1, sb = 0, cb = 1, xa = 0, xb = 0;
   for (int end = j + m->jnt_nq[i]; j < end; j++) {
     const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
@@ -198,14 +219,17 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
     int p = m->body_parent[i];
     const v2 *K = JP + SPART_JP * i, *com = K + SPART_JP_C;
     v2 *Q = XQ + 9 * i, *rho = XR + 3 * i, *v = V + 6 * i, *a = A + 6 * i, *f = F + 6 * i, nc[3];
-    xup2(m, i, K, x->qm, y->qm, m->jnt_qadr[i], n == 1, Q, rho);
+    xup2(m, d, i, K, x->qm, y->qm, m->jnt_qadr[i], n == 1, Q, rho);
     motion_down(v, Q, rho, V + 6 * p);
     motion_down(a, Q, rho, A + 6 * p);
-    /* each degree of freedom, S = e_s in F_i (dof_axis): v += S qd, a += S qdd + v x S qd, where
+    /* each degree of freedom, S = e_s in F_i (dof_axis): a += S qdd + (X v_p) x S qd, where
        v x e_s qd is a[t0] += v[s0] qd, a[t1] -= v[s1] qd (w x e_j for a rotation about or a
        translation along axis j) and, weighted by h0 (1 for a rotation, 0 for a translation),
-       a[t2] += v[s2] qd, a[t3] -= v[s3] qd (v_lin x e_j) */
-    for (int dof = m->jnt_vadr[i], end = dof + m->jnt_nv[i]; dof < end; dof++) {
+       a[t2] += v[s2] qd, a[t3] -= v[s3] qd (v_lin x e_j), none of which reads v[s]; then
+       v += S qd (v_i x S qd = (X v_p) x S qd: S qd x S qd = 0, and a joint of several degrees
+       of freedom must not cross them with each other) */
+    int dof0 = m->jnt_vadr[i], ndof = m->jnt_nv[i], dofend = dof0 + ndof;
+    for (int dof = dof0; dof < dofend; dof++) {
       static const unsigned char X[6][8] = {
           {1, 2, 2, 1, 4, 5, 5, 4}, {2, 0, 0, 2, 5, 3, 3, 5}, {0, 1, 1, 0, 3, 4, 4, 3},
           {4, 2, 5, 1, 4, 2, 5, 1}, {5, 0, 3, 2, 5, 0, 3, 2}, {3, 1, 4, 0, 3, 1, 4, 0}};
@@ -213,12 +237,17 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
       const unsigned char *t = X[s];
       double rot = m->dof_screw[2 * dof];
       v2 qd = pair(x->um, y->um, dof), qdd = pair(x->umdot, y->umdot, dof);
-      v[s] += qd;
       a[s] += qdd;
       a[t[0]] += v[t[1]] * qd;
       a[t[2]] -= v[t[3]] * qd;
       a[t[4]] += rot * v[t[5]] * qd;
       a[t[6]] -= rot * v[t[7]] * qd;
+      if (ndof == 1) {
+        v[s] += qd; /* at once: one degree of freedom has no other */
+      }
+    }
+    for (int dof = dof0; ndof > 1 && dof < dofend; dof++) {
+      v[m->dof_axis[dof]] += pair(x->um, y->um, dof);
     }
     body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
     if (wrench) {
@@ -301,7 +330,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
 int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                       const double *u0, const double *um, const double *umdot, const double *wF,
                       const double *gravity, double *taum, double u0dot[6]) {
-  double *tau = d->work, *H0 = d->work + 6 + m->nq;
+  double *tau = d->work, *H0 = d->work + 6 + m->nv;
 
   /* tau0 needed for zero base acceleration */
   spart_rnea(m, d, R0, qm, u0, um, NULL, umdot, wF, gravity, tau);
@@ -327,7 +356,7 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 
   /* joint forces with that base acceleration */
   spart_rnea(m, d, R0, qm, u0, um, u0dot, umdot, wF, gravity, tau);
-  memcpy(taum, tau + 6, (size_t)m->nq * sizeof(double));
+  memcpy(taum, tau + 6, (size_t)m->nv * sizeof(double));
   return 0;
 }
 

@@ -122,7 +122,19 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
   if (i > 0 && m->jnt_qadr[i] >= 0) {
     const double *a = m->jnt_axis + 3 * i, *f = m->jnt_friction + 2 * i;
     const double *r = m->jnt_range + 2 * i;
-    sb_printf(b, " axis %g %g %g q %d", a[0], a[1], a[2], m->jnt_qadr[i] + 1);
+    int nq = m->jnt_nq[i], nv = m->jnt_nv[i], q = m->jnt_qadr[i] + 1, v = m->jnt_vadr[i] + 1;
+    if (spart_joint_has_axis(m->jnt_type[i])) {
+      sb_printf(b, " axis %g %g %g", a[0], a[1], a[2]);
+    }
+    /* a joint of several coordinates: its sizes and ranges; the v index when q's differs */
+    if (nq > 1 || nv > 1) {
+      sb_printf(b, " nq %d nv %d q %d..%d", nq, nv, q, q + nq - 1);
+    } else {
+      sb_printf(b, " q %d", q);
+    }
+    if (m->nq != m->nv || nq > 1 || nv > 1) {
+      sb_printf(b, nv > 1 ? " v %d..%d" : " v %d", v, v + nv - 1);
+    }
     if (m->jnt_limited[i]) {
       sb_printf(b, " limits %g %g", r[0], r[1]);
     }
@@ -173,7 +185,11 @@ char *spart_model_summary(const spart_model *m) {
     total += m->body_mass[i];
     tree_line(&b, m, i, depth[i]);
   }
-  sb_printf(&b, "total mass %g\nn_q %d\nn_links_joints %d\n", total, m->nq, m->nb - 1);
+  sb_printf(&b, "total mass %g\nn_q %d\n", total, m->nq);
+  if (m->nv != m->nq) {
+    sb_printf(&b, "n_v %d\n", m->nv);
+  }
+  sb_printf(&b, "n_links_joints %d\n", m->nb - 1);
 
   /* what each link carries, itself included: mass, and whether any inertia is not zero (a
      massless flywheel on a revolute joint); children come after their parent */

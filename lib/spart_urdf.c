@@ -55,6 +55,7 @@ typedef struct urdf {
   named *byname; /* (nl) links sorted by name */
   named *jbyname; /* (nj) joints sorted by name */
   int nl, nj, root;
+  int world, wjoint; /* the world idiom's link and floating joint, left out; -1 if none */
 } urdf;
 
 
@@ -534,9 +535,12 @@ static int connect_joint(urdf *u, int j) {
     e->bounded = 1;
   } else if (strcmp(type, "fixed") == 0) {
     e->type = SPART_JNT_FIXED;
-  } else if (strcmp(type, "floating") == 0 || strcmp(type, "planar") == 0) {
-    rc = fail(u->err, line_of(e->node), "joint '%s': unsupported joint type '%s' (use revolute, "
-              "continuous, prismatic or fixed)", e->name, type);
+  } else if (strcmp(type, "floating") == 0) {
+    e->type = SPART_JNT_FLOATING;
+  } else if (strcmp(type, "ball") == 0 || strcmp(type, "spherical") == 0) {
+    e->type = SPART_JNT_BALL;
+  } else if (strcmp(type, "planar") == 0) {
+    e->type = SPART_JNT_PLANAR;
   } else {
     rc = fail(u->err, line_of(e->node), "joint '%s': unknown joint type '%s'", e->name, type);
   }
@@ -597,6 +601,28 @@ static int find_root(urdf *u) {
 }
 
 
+/* the `world` idiom of ROS: a root link without <inertial> whose one child joint is floating
+   marks a floating base; that link and joint are left out and the joint's child is the root */
+static void find_world(urdf *u) {
+  int n = 0, j = -1;
+  u->world = u->wjoint = -1;
+  if (child_el(u->link[u->root].node, "inertial")) {
+    return;
+  }
+  for (int k = 0; k < u->nj; k++) {
+    if (u->jnt[k].parent == u->root) {
+      n++;
+      j = k;
+    }
+  }
+  if (n == 1 && u->jnt[j].type == SPART_JNT_FLOATING) {
+    u->world = u->root;
+    u->wjoint = j;
+    u->root = u->jnt[j].child;
+  }
+}
+
+
 /* SPART's numbering: depth-first pre-order from the root, children in joint file order */
 static int number(urdf *u) {
   int *start = calloc((size_t)u->nl + 1, sizeof *start);
@@ -636,7 +662,7 @@ static int number(urdf *u) {
 
   /* joints left out hang in a loop off the tree */
   for (int j = 0; j < u->nj && !rc; j++) {
-    if (u->jnt[j].id == 0) {
+    if (u->jnt[j].id == 0 && j != u->wjoint) {
       rc = fail(u->err, line_of(u->jnt[j].node), "joint '%s' is not reachable from the root "
                 "link '%s' (a loop)", u->jnt[j].name, u->link[u->root].name);
     }
@@ -915,7 +941,7 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
   char owner[300];
 
   snprintf(owner, sizeof owner, "joint '%s'", e->name);
-  a[0] = e->type == SPART_JNT_FIXED ? 0 : 1;
+  a[0] = spart_joint_has_axis(e->type);
   a[1] = a[2] = 0;
   if (origin(u, child_el(e->node, "origin"), Ro, po, owner, "origin") ||
       attr_nums(u, ax, "xyz", a, 3, owner, "axis xyz")) {
@@ -926,7 +952,7 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
 
   /* the axis: (1 0 0) by default, unit; fixed joints keep theirs (SPART's e), 0 by default */
   norm = sqrt(spu_dot3(a, a));
-  if (norm == 0 && e->type != SPART_JNT_FIXED) {
+  if (norm == 0 && spart_joint_has_axis(e->type)) {
     return fail(u->err, line_of(ax), "%s: zero axis", owner);
   }
   for (int k = 0; k < 3 && norm > 0; k++) {
@@ -942,7 +968,7 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
   }
   spu_mulmm3(m->jnt_rot + 9 * id, Rpt, Ro);
   spu_mulmtv3(m->jnt_pos + 3 * id, Rp, d);
-  if ((e->type != SPART_JNT_FIXED && joint_drive(u, m, j, id, owner)) ||
+  if ((spart_joint_nv(e->type) > 0 && joint_drive(u, m, j, id, owner)) ||
       read_mimic(u, m, j, id, owner)) {
     return -u->err->code;
   }
@@ -953,7 +979,7 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
 
 /* the model, in SPART's numbering */
 static spart_model *build(urdf *u) {
-  spart_model *m = spart_model_new(u->nl);
+  spart_model *m = spart_model_new(u->nl - (u->world >= 0));
   char *name = prop(u->robot, "name");
   int rc = 0, nq = 0;
 
@@ -969,16 +995,22 @@ static spart_model *build(urdf *u) {
 
   /* links first (joint frames need their parent's CoM frame), then joints, in file order */
   for (int l = 0; l < u->nl && !rc; l++) {
-    rc = read_link(u, m, l, l == u->root ? 0 : u->link[l].id);
+    if (l != u->world) {
+      rc = read_link(u, m, l, l == u->root ? 0 : u->link[l].id);
+    }
   }
   for (int j = 0; j < u->nj && !rc; j++) {
-    rc = read_joint(u, m, j, u->jnt[j].id);
+    if (j != u->wjoint) {
+      rc = read_joint(u, m, j, u->jnt[j].id);
+    }
   }
 
   /* the base's CoM frame is the reference (joints 1.. hang from it); its T, the CoM frame in
      the URDF link frame, stays for the link frame's pose (spart_link_frame) */
   for (int i = 1; i < m->nb; i++) {
-    m->jnt_qadr[i] = m->jnt_type[i] == SPART_JNT_FIXED ? -1 : nq++;
+    int k = spart_joint_nq(m->jnt_type[i]);
+    m->jnt_qadr[i] = k > 0 ? nq : -1;
+    nq += k;
   }
   if (rc || spart_model_check(m, u->err)) {
     spart_model_free(m);
@@ -1025,6 +1057,9 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
     rc = connect_joint(&u, j);
   }
   rc = rc ? rc : find_root(&u);
+  if (!rc) {
+    find_world(&u);
+  }
   rc = rc ? rc : number(&u);
   if (!rc) {
     m = build(&u);

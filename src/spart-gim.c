@@ -22,7 +22,7 @@ static const cli_tool tool = {
    joints' only for a fixed one (first the 6x6, 6 x nq, nq x 6, nq x nq blocks, then A) */
 static void put_blocks(cli_session *s, const char *const names[5], const double *A, double *blk,
                        int with_m0) {
-  int nq = s->m->nq, nv = 6 + nq;
+  int nq = s->m->nv, nv = 6 + nq;
   double *A0 = blk, *A0m = A0 + 36, *Am0 = A0m + 6 * nq, *Am = Am0 + 6 * nq;
   spart_split(s->m, A, A0, A0m, Am0, Am);
   if (!s->o.fixed_base) {
@@ -45,7 +45,7 @@ static int compute(cli_session *s) {
   static const char *const cnames[5] = {"C0", "C0m", "Cm0", "Cm", "C"};
   const cli_opts *o = &s->o;
   const cli_state *st = s->st;
-  size_t nq = (size_t)s->m->nq, nv = 6 + nq, sk = o->fixed_base ? 6 : 0, ns = nv - sk;
+  size_t nq = (size_t)s->m->nv, nv = 6 + nq, sk = o->fixed_base ? 6 : 0, ns = nv - sk;
   double *H = cli_session_buf(s, 0, 3 * nv * nv), *C = H ? H + nv * nv : NULL;
   double *Hs = H ? C + nv * nv : NULL; /* the joints' block alone, fixed base */
   double *blk = cli_session_buf(s, 1, 4 * (36 + 12 * nq + nq * nq) + 2 * nv);

@@ -24,15 +24,15 @@ static const cli_tool tool = {
 
 /* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */
 static void put(cli_session *s, int k) {
-  const int nq = s->m->nq;
-  const double *tau = cli_session_buf(s, k, 6 + (size_t)nq);
+  const int nv = s->m->nv;
+  const double *tau = cli_session_buf(s, k, 6 + (size_t)nv);
   if (s->o.floating) {
-    cli_put(s->wr, "taum", tau + 6, nq, -1, -1);
+    cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
     cli_put(s->wr, "u0dot", tau, 6, -1, -1);
     return;
   }
   cli_put(s->wr, "tau0", tau, 6, -1, -1);
-  cli_put(s->wr, "taum", tau + 6, nq, -1, -1);
+  cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
 }
 
 
@@ -60,7 +60,7 @@ static void friction(const cli_session *s, const cli_state *st, double *tau) {
 /* forces of the current record, in buffer 0; 0, or -1 after reporting */
 static int compute(cli_session *s) {
   const cli_state *st = s->st;
-  double *tau = cli_session_buf(s, 0, 6 + (size_t)s->m->nq);
+  double *tau = cli_session_buf(s, 0, 6 + (size_t)s->m->nv);
   if (!tau) {
     return -1;
   }
@@ -82,7 +82,7 @@ static int compute(cli_session *s) {
 /* forces of two records together (rows of a trajectory), in buffers 0 and 1; 0, or -1 after
    reporting */
 static int both(cli_session *s, const cli_state *const st[2]) {
-  size_t n = 6 + (size_t)s->m->nq;
+  size_t n = 6 + (size_t)s->m->nv;
   double *tau[2] = {cli_session_buf(s, 0, n), cli_session_buf(s, 1, n)};
   spart_rnea_in in[2];
   if (!tau[0] || !tau[1]) {

@@ -26,7 +26,7 @@ static const cli_tool tool = {
 static int compute(cli_session *s) {
   cli_session_kinematics(s);
   const cli_opts *o = &s->o;
-  int nq = s->m->nq, n = s->m->nb - 1, i = o->link ? cli_session_link(s) : 0;
+  int nq = s->m->nv, n = s->m->nb - 1, i = o->link ? cli_session_link(s) : 0;
   double x[3], *p = o->has_point ? x : NULL;
   size_t nN = 6 * ((size_t)n + 1) * (6 + (size_t)nq);
   double *J = cli_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq) + 3 + 18 + 3 * (size_t)nq);

@@ -12,7 +12,8 @@ static const cli_tool tool = {
     "Outputs: RJ, RL (n x 3x3: joint and link orientations), rJ, rL (n x 3: joint positions,\n"
     "link CoMs), e (n x 3: joint axes), g (n x 3: joint to link CoM), r_com (3: system CoM);\n"
     "t0 (6), tL (n x 6) with velocities or accelerations; t0dot (6), tLdot (n x 6) with\n"
-    "accelerations.\n"
+    "accelerations; qmdot (n_q: the joints' coordinate rates of um) when a joint has a\n"
+    "quaternion (n_q != n_v) and the record gives um, and um (n_v) when it gives qmdot instead.\n"
     "Twists are [omega; v] at link CoMs, all in the inertial frame.\n\n"
     "Options:\n"
     "      --frame LINK,... the poses of these links' URDF frames (ids or names, as\n"
@@ -33,7 +34,7 @@ static const cli_tool tool = {
     CLI_OPT_KIN | CLI_OPT_COM | CLI_OPT_GRAVITY | CLI_OPT_LIMITS,
     CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
     "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot,rF,RF,qF,rpyF,P0,pm,Bi0,Bij,I0,Im,M0_tilde,"
-    "Mm_tilde,v_com,momentum,kinetic_energy,potential_energy"};
+    "Mm_tilde,v_com,momentum,kinetic_energy,potential_energy,qmdot,um"};
 
 
 /* the URDF frames of --frame: origins rF, orientations RF, qF, rpyF (after the 11 doubles of the
@@ -108,6 +109,32 @@ static int extras(cli_session *s) {
 }
 
 
+/* the joints' coordinate rates qmdot of um (RigidBodyDynamics.jl's
+   velocity_to_configuration_derivative), when they differ from um; um when the record gave
+   qmdot (the reader turned them into um); 0, or -1 */
+static int rates(cli_session *s) {
+  const cli_state *st = s->st;
+  const spart_model *m = s->m;
+  if (m->nq != m->nv && (st->has & 1u << CLI_F_um)) {
+    double *qd = cli_session_buf(s, 1, (size_t)m->nq);
+    if (!qd) {
+      return -1;
+    }
+    for (int i = 1; i < m->nb; i++) {
+      if (m->jnt_nq[i] > 0) {
+        spart_joint_qdot_of_v(m, i, st->qm + m->jnt_qadr[i], st->um + m->jnt_vadr[i],
+                              qd + m->jnt_qadr[i]);
+      }
+    }
+    cli_put(s->wr, "qmdot", qd, m->nq, -1, -1);
+  }
+  if (st->has & 1u << CLI_F_qmdot) {
+    cli_put(s->wr, "um", st->um, m->nv, -1, -1);
+  }
+  return 0;
+}
+
+
 
 
 /* poses, and twists and rates when the record gives them, put as outputs; 0, or -1 */
@@ -145,7 +172,7 @@ static int compute(cli_session *s) {
     return -1;
   }
   if (!(s->o.com || s->o.momentum || s->o.energy)) {
-    return 0;
+    return rates(s);
   }
   double *sys = cli_session_buf(s, 1, 11); /* v_com, momentum, the energies */
   if (!sys) {
@@ -167,7 +194,7 @@ static int compute(cli_session *s) {
       cli_put(s->wr, "potential_energy", sys + 10, -1, -1, -1);
     }
   }
-  return 0;
+  return rates(s);
 }
 
 

@@ -282,7 +282,7 @@ PY
   [ "${stderr_lines[0]}" = "spart-id: --only: give all the names in one list (a,b)" ]
   run --separate-stderr spart-kin --only tau0 -m "$MODELS/kuka_iiwa.urdf"
   [ "$status" -eq 2 ]
-  [ "${stderr_lines[0]}" = "spart-kin: --only: 'tau0' is not an output of spart-kin (RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot,rF,RF,qF,rpyF,P0,pm,Bi0,Bij,I0,Im,M0_tilde,Mm_tilde,v_com,momentum,kinetic_energy,potential_energy)" ]
+  [ "${stderr_lines[0]}" = "spart-kin: --only: 'tau0' is not an output of spart-kin (RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot,rF,RF,qF,rpyF,P0,pm,Bi0,Bij,I0,Im,M0_tilde,Mm_tilde,v_com,momentum,kinetic_energy,potential_energy,qmdot,um)" ]
   # named, but not written in this mode: absent, as without --only (a JSON record with nothing;
   # a CSV row of nothing is refused)
   run --separate-stderr spart-id --only u0dot -m "$MODELS/kuka_iiwa.urdf" <<< '{}'

@@ -45,11 +45,20 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
 }
 
 @test "the joint model: sizes, addresses, S against the transform's derivative, qdot <-> v" {
-  run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json
+  run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/joints/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"ok branched_arm.json: 7 joints, nq 6, nv 6"* ]]
   [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
+
+@test "floating, ball and planar joints equal their chains of one-dof joints (H, G mapped by v's map); ID, H, power" {
+  run "$UNIT/test_kinds" "$BATS_TEST_DIRNAME/data"/joints
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"ok floating: H of the chain = E' H E (floating base)"* ]]
+  [[ "$output" == *"ok ball: d(kinetic energy)/dt = u' tau"* ]]
+  [[ "${lines[-1]}" == "24 passed, 0 failed" ]]
 }
 
 @test "joint kinds are named only in the joint module and the readers that map names to kinds" {

@@ -29,6 +29,8 @@ enum {
   CLI_F_taum,
   CLI_F_wF0,
   CLI_F_wFm,
+  CLI_F_q0,    /* the base attitude as a quaternion, instead of R0 */
+  CLI_F_qmdot, /* the joints' coordinate rates, instead of um */
   CLI_NFIELD
 };
 
@@ -42,11 +44,13 @@ typedef struct cli_state {
   double u0[6];    /* base velocity [omega (body); rdot] */
   double u0dot[6]; /* base acceleration */
   double tau0[6];  /* base generalized force [torque (body); force] */
-  double *qm;      /* (nq) joint displacements */
-  double *um;      /* (nq) joint velocities */
-  double *umdot;   /* (nq) joint accelerations */
-  double *taum;    /* (nq) joint forces */
+  double q0[4];    /* base orientation as a unit quaternion [w x y z] (given: R0 is set from it) */
+  double *qm;      /* (nq) joint coordinates, quaternions normalised */
+  double *um;      /* (nv) joint velocities */
+  double *umdot;   /* (nv) joint accelerations */
+  double *taum;    /* (nv) joint forces */
   double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
+  double *qmdot;   /* (nq) joint coordinate rates (given: um is set from them) */
   unsigned has;    /* bit (1 << CLI_F_*) for each field given */
   long long line;  /* input line where the record starts */
   const char *contacts; /* the JSON text of the record's "contacts" (a command that reads them,

@@ -13,13 +13,14 @@
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
 
-/* state fields: name, number of rows (0: nq, -1: n links), columns */
+/* state fields: name, number of rows (0: nq, -2: nv, -1: n links), columns */
 static const struct {
   const char *name;
   int rows, cols;
 } fields[CLI_NFIELD] = {
-    {"R0", 3, 3},    {"r0", 1, 3},   {"qm", 0, 1},   {"u0", 1, 6},  {"um", 0, 1},   {"u0dot", 1, 6},
-    {"umdot", 0, 1}, {"tau0", 1, 6}, {"taum", 0, 1}, {"wF0", 1, 6}, {"wFm", -1, 6},
+    {"R0", 3, 3},     {"r0", 1, 3},   {"qm", 0, 1},    {"u0", 1, 6},  {"um", -2, 1}, {"u0dot", 1, 6},
+    {"umdot", -2, 1}, {"tau0", 1, 6}, {"taum", -2, 1}, {"wF0", 1, 6}, {"wFm", -1, 6}, {"q0", 1, 4},
+    {"qmdot", 0, 1},
 };
 
 /* a CSV column: the state value it fills, or -1 to pass through */
@@ -104,19 +105,25 @@ const char *cli_printable(char out[200], const char *s, size_t n) {
 /* ---- the state record ---- */
 
 /* size the state for model m; defaults are set by state_reset */
-/* the state's arrays in buf (4 nq + 6 nb doubles) */
+/* the state's arrays in buf (2 nq + 3 nv + 6 nb doubles) */
+static size_t state_len(const spart_model *m) {
+  return 2 * (size_t)m->nq + 3 * (size_t)m->nv + 6 * (size_t)m->nb;
+}
+
+
 static void state_carve(cli_state *st, double *buf, const spart_model *m) {
-  size_t nq = (size_t)m->nq;
+  size_t nv = (size_t)m->nv;
   st->qm = buf;
-  st->um = st->qm + nq;
-  st->umdot = st->um + nq;
-  st->taum = st->umdot + nq;
-  st->wF = st->taum + nq;
+  st->um = st->qm + m->nq;
+  st->umdot = st->um + nv;
+  st->taum = st->umdot + nv;
+  st->wF = st->taum + nv;
+  st->qmdot = st->wF + 6 * (size_t)m->nb;
 }
 
 
 static int state_init(cli_reader *rd, const spart_model *m) {
-  size_t n = 4 * (size_t)m->nq + 6 * (size_t)m->nb + 1;
+  size_t n = state_len(m) + 1;
   free(rd->stbuf);
   free(rd->hbuf);
   rd->stbuf = malloc(n * sizeof(double));
@@ -138,7 +145,10 @@ static void state_reset(cli_state *st, const spart_model *m) {
   memset(st->u0, 0, sizeof(st->u0));
   memset(st->u0dot, 0, sizeof(st->u0dot));
   memset(st->tau0, 0, sizeof(st->tau0));
-  memset(st->qm, 0, (4 * (size_t)m->nq + 6 * (size_t)m->nb) * sizeof(double));
+  memset(st->qm, 0, state_len(m) * sizeof(double));
+  if (m->nq != m->nv) {
+    spart_joint_neutral(m, st->qm); /* a quaternion not given is the identity */
+  }
   st->has = 0;
   st->contacts = NULL;
 }
@@ -146,7 +156,8 @@ static void state_reset(cli_state *st, const spart_model *m) {
 
 /* rows of field k for model m */
 static int field_rows(const spart_model *m, int k) {
-  return fields[k].rows == 0 ? m->nq : fields[k].rows < 0 ? m->nb - 1 : fields[k].rows;
+  int r = fields[k].rows;
+  return r == 0 ? m->nq : r == -2 ? m->nv : r < 0 ? m->nb - 1 : r;
 }
 
 
@@ -164,6 +175,8 @@ static double *field_ptr(cli_state *st, const spart_model *m, int k, int *count)
     case CLI_F_tau0: return st->tau0;
     case CLI_F_taum: return st->taum;
     case CLI_F_wF0: return st->wF;
+    case CLI_F_q0: return st->q0;
+    case CLI_F_qmdot: return st->qmdot;
     default: return st->wF + 6;
   }
 }
@@ -190,6 +203,8 @@ cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsi
     rd->format = format;
     rd->seq = seq;
     rd->reads = reads ? reads : ~0u;
+    rd->reads |= (rd->reads & 1u << CLI_F_R0) ? 1u << CLI_F_q0 : 0; /* q0 stands for R0 */
+    rd->reads |= (rd->reads & 1u << CLI_F_um) ? 1u << CLI_F_qmdot : 0; /* qmdot for um */
   }
   return rd;
 }
@@ -877,7 +892,7 @@ static void expected_columns(char *out, size_t n, const spart_model *m, unsigned
   out[0] = 0;
   for (int f = 0; f < CLI_NFIELD && k < n; f++) {
     int rows = field_rows(m, f), two = fields[f].rows == 3 || fields[f].rows == -1;
-    if (!(reads & 1u << f) || rows * fields[f].cols == 0) {
+    if (!(reads & 1u << f) || rows * fields[f].cols == 0 || f >= CLI_F_q0) { /* stand-ins */
       continue;
     }
     if (two) {
@@ -1151,6 +1166,43 @@ static int check_rotation(const double R[9], long long line, spart_err *err) {
 }
 
 
+/* q0, the base attitude as a unit quaternion [w x y z] (within 1e-6, then normalised), to R0;
+   R0 given as well is an error */
+static int base_quaternion(cli_state *st, spart_err *err) {
+  double *q = st->q0, n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (st->has & 1u << CLI_F_R0) {
+    return cli_errf(err, SPART_EDATA, st->line, "R0 and q0 are both given: give one");
+  }
+  if (!(fabs(n - 1) <= 1e-6)) {
+    return cli_errf(err, SPART_EDATA, st->line,
+                    "q0: norm %.17g, expected a unit quaternion [w, x, y, z] (within 1e-6)", n);
+  }
+  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+  double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  memcpy(st->R0, R, sizeof R);
+  return 0;
+}
+
+
+/* qmdot, the joints' coordinate rates, to their velocities um at qm (spart_joint_v_of_qdot);
+   um given as well is an error */
+static int joint_rates(const spart_model *m, cli_state *st, unsigned given, spart_err *err) {
+  if (given & 1u << CLI_F_um) {
+    return cli_errf(err, SPART_EDATA, st->line, "um and qmdot are both given: give one");
+  }
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nq[i] > 0) {
+      spart_joint_v_of_qdot(m, i, st->qm + m->jnt_qadr[i], st->qmdot + m->jnt_qadr[i],
+                            st->um + m->jnt_vadr[i]);
+    }
+  }
+  st->has |= 1u << CLI_F_um;
+  return 0;
+}
+
+
 /* the format, from the first line that is not blank: JSON if it starts with {, [ or RS; 1, or
    0 at the end, or -1 */
 static int detect(cli_reader *rd, spart_err *err) {
@@ -1179,7 +1231,17 @@ int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
     return r;
   }
   r = rd->format == CLI_FMT_JSON ? json_record(rd, m, err) : csv_record(rd, m, err);
+  if (r > 0 && (rd->st.has & 1u << CLI_F_q0) && base_quaternion(&rd->st, err)) {
+    return -SPART_EDATA;
+  }
   if (r > 0 && (rd->st.has & 1u << CLI_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
+    return -SPART_EDATA;
+  }
+  if (r > 0 && rd->stm->nq != rd->stm->nv && spart_joint_normalize(rd->stm, rd->st.qm, 1e-6, err)) {
+    err->line = rd->st.line; /* a joint's quaternion off unit norm */
+    return -SPART_EDATA;
+  }
+  if (r > 0 && (rd->st.has & 1u << CLI_F_qmdot) && joint_rates(rd->stm, &rd->st, rd->format == CLI_FMT_CSV ? rd->has : rd->st.has, err)) {
     return -SPART_EDATA;
   }
   if (r > 0) {
@@ -1206,14 +1268,15 @@ cli_state *cli_reader_hold(cli_reader *rd) {
   /* the values to the held state (its arrays stay its own), the cells swapped: the next row's
      go to the other array */
   double *qm = rd->hst.qm, *um = rd->hst.um, *umdot = rd->hst.umdot, *taum = rd->hst.taum;
-  double *wF = rd->hst.wF;
-  size_t n = 4 * (size_t)rd->stm->nq + 6 * (size_t)rd->stm->nb;
+  double *wF = rd->hst.wF, *qmdot = rd->hst.qmdot;
+  size_t n = state_len(rd->stm);
   rd->hst = rd->st;
   rd->hst.qm = qm;
   rd->hst.um = um;
   rd->hst.umdot = umdot;
   rd->hst.taum = taum;
   rd->hst.wF = wF;
+  rd->hst.qmdot = qmdot;
   memcpy(rd->hbuf, rd->stbuf, n * sizeof(double));
   size_t *c = rd->cell;
   rd->cell = rd->hcell;

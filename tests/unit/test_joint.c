@@ -5,6 +5,7 @@
  * usage: test_joint MODEL...   prints one line per check, then "N passed, N failed" */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "spart.h"
@@ -22,16 +23,16 @@ static void check(int ok, const char *what, const char *model, int i, double err
 }
 
 
-/* the velocity of F_i in F_p seen in F_i for a rate of coordinate k of joint i, by central
-   differences of its transform: [vee(Q' dQ); Q' drho] */
-static void fd_motion(const spart_model *m, int i, const double *q0, int k, const double T[9],
-                      const double r[3], double out[6]) {
-  double h = 1e-6, qp[6], qm[6], Qp[9], Qm[9], Q0[9], rp[3], rm[3], r0[3], dQ[9], W[9], dr[3];
+/* the velocity of F_i in F_p seen in F_i for the coordinate rates dq of joint i (its qdot of
+   a unit v), by central differences of its transform: [vee(Q' dQ); Q' drho] */
+static void fd_motion(const spart_model *m, int i, const double *q0, const double *dq,
+                      const double T[9], const double r[3], double out[6]) {
+  double h = 1e-6, qp[7], qm[7], Qp[9], Qm[9], Q0[9], rp[3], rm[3], r0[3], dQ[9], W[9], dr[3];
   int nq = m->jnt_nq[i];
-  memcpy(qp, q0, (size_t)nq * sizeof(double));
-  memcpy(qm, q0, (size_t)nq * sizeof(double));
-  qp[k] += h;
-  qm[k] -= h;
+  for (int k = 0; k < nq; k++) {
+    qp[k] = q0[k] + h * dq[k];
+    qm[k] = q0[k] - h * dq[k];
+  }
   spart_joint_transform(m, i, q0, T, r, Q0, r0);
   spart_joint_transform(m, i, qp, T, r, Qp, rp);
   spart_joint_transform(m, i, qm, T, r, Qm, rm);
@@ -77,12 +78,15 @@ static void test_model(const char *path) {
   }
   const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
   int nv = 0, nq = 0, fails = nfail;
+  double *qall = calloc((size_t)m->nq + 7, sizeof(double));
   for (int i = 1; i < m->nb; i++) {
     int t = m->jnt_type[i];
-    /* sizes: SPART's kinds have one coordinate and one degree of freedom, or none */
-    int want = t == SPART_JNT_FIXED ? 0 : 1;
-    check(spart_joint_nq(t) == want && spart_joint_nv(t) == want && m->jnt_nq[i] == want &&
-              m->jnt_nv[i] == want, "sizes nq, nv", name, i, 0);
+    /* sizes: SPART's kinds have one coordinate and one degree of freedom, or none; the others
+       (RigidBodyDynamics.jl's) 7, 6 (floating), 4, 3 (ball) and 3, 3 (planar) */
+    static const int wq[] = {0, 1, 1, 7, 4, 3}, wv[] = {0, 1, 1, 6, 3, 3};
+    check(t >= 0 && t < 6 && spart_joint_nq(t) == wq[t] && spart_joint_nv(t) == wv[t] &&
+              m->jnt_nq[i] == wq[t] && m->jnt_nv[i] == wv[t],
+          "sizes nq, nv", name, i, 0);
     /* addresses: in joint order, dof -> body */
     check(m->jnt_nv[i] == 0 ? m->jnt_vadr[i] == -1 : m->jnt_vadr[i] == nv, "jnt_vadr", name, i,
           m->jnt_vadr[i]);
@@ -95,7 +99,9 @@ static void test_model(const char *path) {
     nq += m->jnt_nq[i];
 
     /* S against the transform's central difference, at a few q and a turned T */
-    double S[36], T[9], r[3] = {0.3, -0.2, 0.7}, q[6], Q[9], rho[3];
+    double S[36], T[9], r[3] = {0.3, -0.2, 0.7}, Q[9], rho[3], *qi = qall;
+    double *q = qall + (m->jnt_qadr[i] > 0 ? m->jnt_qadr[i] : 0);
+    spart_err nerr;
     int n = m->jnt_nv[i];
     spart_joint_motion(m, i, S);
     some_rotation(T, 0.9, 0.1 * i, -0.3, 0.2);
@@ -103,27 +109,41 @@ static void test_model(const char *path) {
       for (int k = 0; k < m->jnt_nq[i]; k++) {
         q[k] = 0.7 * trial - 0.4 + 0.1 * k;
       }
+      spart_joint_normalize(m, qi, 10, &nerr); /* a quaternion, unit (the others stay) */
       for (int k = 0; k < n; k++) {
-        double fd[6], worst = 0;
-        fd_motion(m, i, q, k, T, r, fd);
+        double fd[6], worst = 0, e[6] = {0}, dq[7];
+        e[k] = 1;
+        spart_joint_qdot_of_v(m, i, q, e, dq);
+        fd_motion(m, i, q, dq, T, r, fd);
         for (int a = 0; a < 6; a++) {
           worst = fmax(worst, fabs(fd[a] - S[a * n + k]));
         }
         check(worst < 1e-8, "S = d(transform)/dq", name, i, worst);
       }
     }
-    /* at q = 0 the transform is T, r exactly */
-    memset(q, 0, sizeof q);
+    /* at the neutral q (0, a quaternion's w 1) the transform is T, r exactly */
+    memset(qall, 0, ((size_t)m->nq + 7) * sizeof(double));
+    spart_joint_neutral(m, qi);
     spart_joint_transform(m, i, q, T, r, Q, rho);
     check(memcmp(Q, T, sizeof Q) == 0 && memcmp(rho, r, sizeof rho) == 0, "transform(0) = T, r",
           name, i, 0);
 
-    /* qdot -> v -> qdot, and the bias term is S's rate: 0 for a constant S */
-    double qd[6] = {0.25, -1.5, 3, 0.125, -2, 7}, v[6], back[6], c[6];
-    spart_joint_v_of_qdot(m, i, q, qd, v);
-    spart_joint_qdot_of_v(m, i, q, v, back);
-    check(memcmp(back, qd, (size_t)m->jnt_nq[i] * sizeof(double)) == 0, "qdot <-> v round trip",
-          name, i, 0);
+    /* v -> qdot -> v (exact for one coordinate, to roundoff at another q for the others), and
+       the bias term is S's rate: 0 for a constant S */
+    double qd[7], v[6] = {0.25, -1.5, 3, 0.125, -2, 7}, back[6], c[6], worst = 0;
+    if (m->jnt_nq[i] > 1) {
+      for (int k = 0; k < m->jnt_nq[i]; k++) {
+        q[k] = 0.3 + 0.2 * k;
+      }
+      spart_joint_normalize(m, qi, 10, &nerr);
+    }
+    spart_joint_qdot_of_v(m, i, q, v, qd);
+    spart_joint_v_of_qdot(m, i, q, qd, back);
+    for (int k = 0; k < n; k++) {
+      worst = fmax(worst, fabs(back[k] - v[k]));
+    }
+    check(m->jnt_nq[i] > 1 ? worst < 1e-14 : memcmp(back, v, (size_t)n * sizeof(double)) == 0,
+          "qdot <-> v round trip", name, i, worst);
     spart_joint_bias(m, i, q, v, c);
     double cmax = 0;
     for (int a = 0; a < 6; a++) {
@@ -135,6 +155,7 @@ static void test_model(const char *path) {
   if (nfail == fails) {
     printf("ok %s: %d joints, nq %d, nv %d\n", name, m->nb - 1, m->nq, m->nv);
   }
+  free(qall);
   spart_model_free(m);
 }
 

@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# Joint kinds of several coordinates (issue 13): floating, ball (spherical), planar in URDF, the
+# `world` idiom, the summary, the model JSON's n_v.  Their dynamics against chains of one-dof
+# joints: tests/unit/test_kinds.c (tests/lib.bats).
+
+load helper
+
+J="$BATS_TEST_DIRNAME/data/joints"
+
+setup() {
+  T="$BATS_TEST_TMPDIR"
+}
+
+# URDF with a world link and a floating joint to the root of $1, into $2
+with_world() {
+  sed '/<robot name/a\
+  <link name="world"/>\
+  <joint name="world_joint" type="floating">\
+    <origin xyz="1 2 3" rpy="0.1 0.2 0.3"/>\
+    <parent link="world"/>\
+    <child link="'"$3"'"/>\
+  </joint>' "$1" > "$2"
+}
+
+@test "the world idiom: a floating joint from an inertia-less root with no other child is the base" {
+  with_world "$MODELS/branched_arm.urdf" "$T/w.urdf" base
+  grep -q 'link name="world"' "$T/w.urdf"
+  urdf2robot "$T/w.urdf" > "$T/w.json"
+  urdf2robot "$MODELS/branched_arm.urdf" > "$T/b.json"
+  cmp "$T/w.json" "$T/b.json"
+  urdf2robot --summary "$T/w.urdf" > "$T/w.txt"
+  urdf2robot --summary "$MODELS/branched_arm.urdf" | cmp - "$T/w.txt"
+  rec='{"qm": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "um": [1, 2, 3, 4, 5, 6], "u0": [0.1, 0, 0.2, 1, 2, 3]}'
+  for cmd in "spart-id" "spart-gim" "spart-kin" "spart-jac --link 3"; do
+    a=$($cmd -m "$T/w.urdf" <<< "$rec")
+    b=$($cmd -m "$MODELS/branched_arm.urdf" <<< "$rec")
+    [ -n "$a" ] && [ "$a" = "$b" ]
+  done
+}
+
+@test "a floating joint elsewhere is a joint of the tree: a world link with inertia or two children" {
+  with_world "$MODELS/branched_arm.urdf" "$T/w.urdf" base
+  sed 's|<link name="world"/>|<link name="world"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>|' "$T/w.urdf" > "$T/wi.urdf"
+  run urdf2robot --summary "$T/wi.urdf"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"0 world  mass 1"* ]]
+  [[ "$output" == *"<- joint 1 world_joint floating nq 7 nv 6 q 1..7 v 1..6"* ]]
+  [[ "$output" == *$'n_q 13\nn_v 12\n'* ]]
+}
+
+@test "floating, ball, spherical and planar joints are read; the summary gives kind, nq, nv, q and v" {
+  run urdf2robot --summary "$J/floating_tree.urdf"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"<- joint 1 j1 revolute axis 0 0 1 q 1 v 1"* ]]
+  [[ "$output" == *"<- joint 2 fl floating nq 7 nv 6 q 2..8 v 2..7"* ]]
+  [[ "$output" == *"<- joint 3 el revolute axis 0 1 0 q 9 v 8"* ]]
+  [[ "$output" == *$'n_q 10\nn_v 9\nn_links_joints 4'* ]]
+  run urdf2robot --summary "$J/ball.urdf"
+  [[ "$output" == *"<- joint 1 sh ball nq 4 nv 3 q 1..4 v 1..3"* ]]
+  run urdf2robot --summary "$J/planar.urdf"
+  [[ "$output" == *"<- joint 1 pl planar axis 0 0 1 nq 3 nv 3 q 1..3 v 1..3"* ]]
+  sed 's/type="ball"/type="spherical"/' "$J/ball.urdf" > "$T/s.urdf"
+  urdf2robot "$T/s.urdf" | cmp - <(urdf2robot "$J/ball.urdf")
+}
+
+@test "the model JSON of a model with quaternions has n_v, reads back the same, and n_v is checked" {
+  urdf2robot "$J/floating_tree.urdf" > "$T/f.json"
+  grep -q '"n_v":	9' "$T/f.json"
+  grep -q '"type":	3' "$T/f.json"
+  urdf2robot "$T/f.json" | cmp - "$T/f.json"
+  ! grep -q n_v <(urdf2robot "$MODELS/kuka_iiwa.urdf")
+  sed 's/"n_v":	9/"n_v":	10/' "$T/f.json" > "$T/g.json"
+  run --separate-stderr urdf2robot "$T/g.json"
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"n_v: expected 9 (the joints' degrees of freedom), got 10" ]]
+  sed 's/"type":	3/"type":	6/' "$T/f.json" > "$T/g.json"
+  run --separate-stderr urdf2robot "$T/g.json"
+  [[ "$stderr" == *"type 6, expected 0 (fixed), 1 (revolute), 2 (prismatic), 3 (floating), 4 (ball) or 5 (planar)"* ]]
+}
+
+@test "records: qm has n_q entries, um, umdot, taum n_v; CSV columns qm_1..qm_<n_q>, um_1..um_<n_v>" {
+  run --separate-stderr spart-id -m "$J/ball.urdf" <<< '{"qm": [1, 0, 0, 0, 0.2], "um": [1, 2, 3, 4]}'
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"tau0":['*'],"taum":['*','*','*','*']}' ]]
+  [[ "$output" != *'"taum":['*','*','*','*','*']}' ]]
+  run --separate-stderr spart-id -m "$J/ball.urdf" <<< '{"qm": [1, 0, 0, 0], "um": [1, 2, 3, 4]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"qm: expected 5 numbers"* || "$stderr" == *"qm"*"5"* ]]
+  run --separate-stderr spart-id -m "$J/ball.urdf" <<< '{"qm": [1, 0, 0, 0, 0.2], "um": [1, 2, 3, 4, 5]}'
+  [ "$status" -eq 1 ]
+  run --separate-stderr spart-id -m "$J/ball.urdf" -o csv <<< $'qm_1,qm_2,qm_3,qm_4,qm_5,um_1,um_2,um_3,um_4\n1,0,0,0,0.2,1,2,3,4'
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "tau0_1,tau0_2,tau0_3,tau0_4,tau0_5,tau0_6,taum_1,taum_2,taum_3,taum_4" ]
+  run --separate-stderr spart-id -m "$J/ball.urdf" -o csv <<< $'qm_1,qm_2,qm_3,qm_4,um_1\n1,0,0,0,1'
+  [ "$status" -ne 0 ]
+  [[ "$stderr" == *"qm has 4 columns, model needs 5"* ]]
+}
+
+@test "a joint's quaternion is normalised within 1e-6 of unit norm, else refused naming the joint" {
+  a=$(spart-id -m "$J/ball.urdf" <<< '{"qm": [0.6, 0.8, 0, 0, 0.2], "um": [1, 2, 3, 4]}')
+  b=$(spart-id -m "$J/ball.urdf" <<< '{"qm": [0.6000003, 0.8000004, 0, 0, 0.2], "um": [1, 2, 3, 4]}')
+  python3 -c 'import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
+  run --separate-stderr spart-id -m "$J/ball.urdf" <<< '{"qm": [0.6, 0.81, 0, 0, 0.2]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-id: <stdin>:1: joint 'sh': quaternion of norm 1.0"*", expected 1 (within 1e-06)" ]]
+  # a quaternion not given is the identity, not 0
+  a=$(spart-id -m "$J/floating_tree.urdf" <<< '{}')
+  b=$(spart-id -m "$J/floating_tree.urdf" <<< '{"qm": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]}')
+  [ -n "$a" ] && [ "$a" = "$b" ]
+}
+
+@test "the base attitude as q0 [w, x, y, z] (CSV q0_1..q0_4) gives what its R0 gives; both given is refused" {
+  r0='"R0": [0, 0, 1, 1, 0, 0, 0, 1, 0]'
+  rec='"qm": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], "u0": [0.1, 0, 0.2, 1, 2, 3]'
+  a=$(spart-id -m "$MODELS/branched_arm.urdf" <<< "{$r0, $rec}")
+  b=$(spart-id -m "$MODELS/branched_arm.urdf" <<< "{\"q0\": [0.5, 0.5, 0.5, 0.5], $rec}")
+  [ -n "$a" ] && [ "$a" = "$b" ]
+  c=$(spart-id -m "$MODELS/branched_arm.urdf" -o json <<< $'q0_1,q0_2,q0_3,q0_4,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,u0_1,u0_2,u0_3,u0_4,u0_5,u0_6\n0.5,0.5,0.5,0.5,0.1,0.2,0.3,0.4,0.5,0.6,0.1,0,0.2,1,2,3')
+  [ "$a" = "$c" ]
+  run --separate-stderr spart-id -m "$MODELS/branched_arm.urdf" <<< "{$r0, \"q0\": [1, 0, 0, 0]}"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-id: <stdin>:1: R0 and q0 are both given: give one" ]
+  run --separate-stderr spart-id -m "$MODELS/branched_arm.urdf" <<< '{"q0": [1, 0, 0, 0.01]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-id: <stdin>:1: q0: norm 1.0000499987500624, expected a unit quaternion [w, x, y, z] (within 1e-6)" ]]
+}
+
+@test "spart-kin writes qmdot for um (quaternion rates q (0, w) / 2) and um for qmdot" {
+  run --separate-stderr spart-kin -m "$J/ball.urdf" <<< '{}'
+  if [ "$status" -ne 0 ]; then
+    [ "$stderr" = "spart-kin: <stdin>:1: joint 'sh': ball joints are not yet supported by spart-kin (spart-id takes them)" ]
+    skip "spart_fk does not take joints of several coordinates yet"
+  fi
+  run spart-kin -m "$J/ball.urdf" --only qmdot <<< '{"qm": [1, 0, 0, 0, 0.3], "um": [0.2, 0.4, 0.6, 0.8]}'
+  [ "$output" = '{"qmdot":[0,0.1,0.2,0.3,0.8]}' ]
+  # a model whose n_q = n_v (planar: qmdot is R(theta) v, but the same length) writes none
+  run spart-kin -m "$J/planar.urdf" --only qmdot <<< '{"qm": [0, 0, 1.5707963267948966, 0], "um": [1, 2, 3, 4]}'
+  [ "$output" = '{}' ]
+  # the planar joint's qmdot given: um = [R(theta)' (xdot, ydot); thetadot]
+  run spart-kin -m "$J/planar.urdf" --only um <<< '{"qm": [0, 0, 1.5707963267948966, 0], "qmdot": [0, 1, 3, 4]}'
+  [ "$output" = '{"um":[1,6.123233995736766e-17,3,4]}' ] # cos(pi/2) in doubles
+  run spart-kin -m "$J/floating_tree.urdf" --only qmdot,um <<< '{"qm": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0], "qmdot": [1, 0, 0.5, 0, 0, 7, 8, 9, 2, 3]}'
+  [ "$output" = '{"qmdot":[1,0,0.5,0,0,7,8,9,2,3],"um":[1,1,0,0,7,8,9,2,3]}' ]
+  run --separate-stderr spart-kin -m "$J/ball.urdf" <<< '{"um": [1, 2, 3, 4], "qmdot": [0, 0, 0, 0, 0]}'
+  [ "$stderr" = "spart-kin: <stdin>:1: um and qmdot are both given: give one" ]
+}
