@@ -202,6 +202,8 @@ void spart_dcm_euler(double e[3], double *alpha, const double DCM[9]);
 /* the quaternion [w, x, y, z] and the roll-pitch-yaw [r, p, y] (R = Rz(y) Ry(p) Rx(r)) of a
    rotation matrix R */
 void spart_rot_quat(double q[4], const double R[9]);
+/* the rotation matrix R of a unit quaternion q [w, x, y, z] (R = DCM', spart_quat_dcm's) */
+void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);
 
 /* Read a URDF document (path "-" or NULL reads stdin) into a model with SPART's numbering.

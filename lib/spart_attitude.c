@@ -89,7 +89,7 @@ void spart_dcm_angles123(double angles[3], const double DCM[9]) {
 
 
 /* the rotation of a unit quaternion q = [w, x, y, z]: (w^2 - v.v) 1 + 2 v v' + 2 w [v]x */
-static void quat_rot(double R[9], const double q[4]) {
+void spart_quat_rot(double R[9], const double q[4]) {
   double w = q[0], x = q[1], y = q[2], z = q[3];
   R[0] = 1 - 2 * (y * y + z * z);
   R[1] = 2 * (x * y - w * z);
@@ -105,7 +105,7 @@ static void quat_rot(double R[9], const double q[4]) {
 
 void spart_quat_dcm(double DCM[9], const double q[4]) {
   double R[9];
-  quat_rot(R, q);
+  spart_quat_rot(R, q);
   transpose3(DCM, R);
 }
 

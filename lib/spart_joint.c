@@ -20,29 +20,13 @@
 #include "spu.h"
 
 
-/* R(q) of a unit quaternion q = [w, x, y, z] (row-major): it turns vectors of the frame after
-   the joint into the frame before */
-static void quat_rot(double R[9], const double *q) {
-  double w = q[0], x = q[1], y = q[2], z = q[3];
-  R[0] = 1 - 2 * (y * y + z * z);
-  R[1] = 2 * (x * y - w * z);
-  R[2] = 2 * (x * z + w * y);
-  R[3] = 2 * (x * y + w * z);
-  R[4] = 1 - 2 * (x * x + z * z);
-  R[5] = 2 * (y * z - w * x);
-  R[6] = 2 * (x * z - w * y);
-  R[7] = 2 * (y * z + w * x);
-  R[8] = 1 - 2 * (x * x + y * y);
-}
-
-
 /* the kinds' own motions, applied to a frame Q (9) at rho (3) on its right, in place (the
    joint transform is T, r then the motion) */
 
 /* Q = Q R(q) */
 static void turn_quat(double *restrict Q, const double *q) {
   double R[9], X[9];
-  quat_rot(R, q);
+  spart_quat_rot(R, q); /* turns the frame after the joint into the one before */
   spu_mulmm3(X, Q, R);
   memcpy(Q, X, sizeof X);
 }
@@ -115,7 +99,7 @@ static void ball_v(const double *q, const double *qd, double *v) {
 
 static void floating_qdot(const double *q, const double *v, double *qd) {
   double R[9], p[3];
-  quat_rot(R, q);
+  spart_quat_rot(R, q);
   spu_mulmv3(p, R, v + 3);
   quat_rate(q, v, qd);
   memcpy(qd + 4, p, sizeof p);
@@ -124,7 +108,7 @@ static void floating_qdot(const double *q, const double *v, double *qd) {
 
 static void floating_v(const double *q, const double *qd, double *v) {
   double R[9], p[3];
-  quat_rot(R, q);
+  spart_quat_rot(R, q);
   spu_mulmtv3(p, R, qd + 4);
   quat_omega(q, qd, v);
   memcpy(v + 3, p, sizeof p);

@@ -1177,11 +1177,8 @@ static int base_quaternion(cli_state *st, spart_err *err) {
     return cli_errf(err, SPART_EDATA, st->line,
                     "q0: norm %.17g, expected a unit quaternion [w, x, y, z] (within 1e-6)", n);
   }
-  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-  memcpy(st->R0, R, sizeof R);
+  double unit[4] = {q[0] / n, q[1] / n, q[2] / n, q[3] / n};
+  spart_quat_rot(st->R0, unit);
   return 0;
 }
 
