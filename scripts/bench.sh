@@ -171,18 +171,30 @@ compare3() {
         name = $0
         sub(/^[NB] +/, "", name)
         sub(/ +median.*/, "", name)
-        if (!(name in seen)) { seen[name] = 1; order[++n] = name }
-        key = who SUBSEP name
-        if (!(key in best) || t < best[key]) best[key] = t
+        # an algorithm by its name before the parenthesis, so that a tree that gets there by
+        # another sequence of calls is still compared
+        key = name
+        sub(/ +\(.*/, "", key)
+        if (who == "N") label[key] = name
+        if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+        k = who SUBSEP key
+        if (!(k in best) || t < best[k]) best[k] = t
         next
       }
       /^N / && !(substr($0, 3) in said) { said[substr($0, 3)] = 1; print substr($0, 3) }
       END {
         for (i = 1; i <= n; i++) {
-          nn = best["N" SUBSEP order[i]]
-          bb = best["B" SUBSEP order[i]]
-          if (bb == "") printf "%-44s median %.3f us/call (BASE has none)\n", order[i], nn
-          else printf "%-44s median %.3f us/call, BASE %.3f: this tree %.2fx its speed\n", order[i], nn, bb, bb / nn
+          key = order[i]
+          name = key in label ? label[key] : key
+          if (!(("N" SUBSEP key) in best)) {
+            printf "%-44s BASE %.3f us/call (this tree has none)\n", name, best["B" SUBSEP key]
+          } else if (!(("B" SUBSEP key) in best)) {
+            printf "%-44s median %.3f us/call (BASE has none)\n", name, best["N" SUBSEP key]
+          } else {
+            nn = best["N" SUBSEP key]
+            bb = best["B" SUBSEP key]
+            printf "%-44s median %.3f us/call, BASE %.3f: this tree %.2fx its speed\n", name, nn, bb, bb / nn
+          }
         }
       }'
 }
