@@ -65,6 +65,25 @@ for (a, mu), o in zip(cases, outs):
 '
 }
 
+@test "friction widens the polygon past the contacts' hull when they are at different heights: 0 <= x <= mu h" {
+  # floor contacts at x = 0 (normal up, friction mu) and a frictionless wall h higher at x = 1
+  # pushing in -x: the wall's push n, held by the floor's friction (n <= mu m g), balances the
+  # CoM's moment c m g = h n, so the CoM may be anywhere in 0 <= x <= mu h, |y| <= 0.5, beyond
+  # the hull of the contacts (x <= 1) when mu h > 1; a polyhedral cone of K edges inscribed in
+  # the circular one holds mu cos(pi/K) to mu along x
+  check '
+for mu, h, K in [(0.5, 4.0, 8), (0.5, 4.0, 64), (0.2, 1.5, 8)]:
+    rec = {"contacts": [{"link": 0, "point": [0, y, -0.25], "normal": [0, 0, 1], "mu": mu} for y in (0.5, -0.5)]
+                     + [{"link": 0, "point": [1, y, h - 0.25], "normal": [-1, 0, 0], "mu": 0} for y in (0.5, -0.5)]}
+    o = run(["spart-contact", "-m", "'"$BOX"'", "--gravity", "0,0,-9.81", "--edges", str(K), "--only", "support_polygon"], rec)[0]
+    P = o["support_polygon"]
+    xs, ys = [p[0] for p in P], [p[1] for p in P]
+    assert abs(min(xs)) <= 1e-9 and abs(min(ys) + 0.5) <= 1e-9 and abs(max(ys) - 0.5) <= 1e-9, P
+    assert mu * h * math.cos(math.pi / K) - 1e-9 <= max(xs) <= mu * h + 1e-9, (mu, h, K, P)
+    assert (max(xs) > 1) == (mu * h > 1.1), (mu, h, P)
+'
+}
+
 @test "a tetrahedron touched at its four face centres: force closure with friction, not without" {
   check '
 v = [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]]
