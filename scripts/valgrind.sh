@@ -64,5 +64,14 @@ check 1 "$rows" "$bin/spart-id" -m models/SC_3DoF.urdf --fixed-base -o csv
 check 1 '{}' "$bin/spart-jac" -m "$m" --link nosuch
 check 1 '{}' "$bin/spart-id" -m /nonexistent.urdf
 check 2 '{}' "$bin/spart-fd" --frobnicate
-rm -f /tmp/spart-vg.$$
+# spart-sim: a short run with both integrators, and a record the model refuses
+check 0 '{"taum": [0.5, 0, 0], "um": [0.1, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 -o csv
+check 0 '{"taum": [0.5, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 --integrator dopri5
+check 1 '{"qm": [1, 2]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01
+# spart-cmp: equal and different streams, JSON against CSV, and a file that is not there
+printf 'taum_1,taum_2\n1,2\n' > /tmp/spart-vg-a.$$
+check 0 '{"taum": [1, 2]}' "$bin/spart-cmp" /tmp/spart-vg-a.$$ -
+check 1 '{"taum": [1, 2.5]}' "$bin/spart-cmp" /tmp/spart-vg-a.$$ -
+check 2 '' "$bin/spart-cmp" /tmp/spart-vg-a.$$ /nonexistent.csv
+rm -f /tmp/spart-vg.$$ /tmp/spart-vg-a.$$
 exit $fail
