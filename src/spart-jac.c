@@ -1,6 +1,17 @@
 /* spart-jac -- geometric Jacobian of a point on a link, its derivative, the NOC matrix */
 #include "cli.h"
 
+/* the Jacobians need --link, their derivatives --dot too, N --noc; what --link, --point, --dot
+   and --noc change */
+static const cli_gate gates[] = {{"J0,Jm", CLI_ON_LINK, 0, 0},
+                                 {"J0dot,Jmdot", CLI_ON_LINK | CLI_ON_DOT, 0, 0},
+                                 {"N", CLI_ON_NOC, 0, 0},
+                                 {"J0,Jm,J0dot,Jmdot", 0, 0, CLI_ON_LINK},
+                                 {"J0,Jm,J0dot,Jmdot", 0, 0, CLI_ON_POINT},
+                                 {"J0dot,Jmdot", 0, 0, CLI_ON_DOT},
+                                 {"N", 0, 0, CLI_ON_NOC},
+                                 {NULL, 0, 0, 0}};
+
 static const cli_tool tool = {
     "spart-jac", "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [OPTIONS] [-m MODEL] < STATES",
     "Jacobians (SPART Jacob, Jacobdot, NOC).  For each state record, writes the geometric\n"
@@ -13,7 +24,7 @@ static const cli_tool tool = {
     "      --point X,Y,Z    the point in the link frame, from the link CoM (default: the CoM)\n"
     "      --dot            also the time derivatives J0dot, Jmdot\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n",
-    CLI_OPT_LINK, CLI_READS_VEL, "J0,Jm,J0dot,Jmdot,N"};
+    CLI_OPT_LINK, CLI_READS_VEL, "J0,Jm,J0dot,Jmdot,N", gates};
 
 
 /* the Jacobian of the point, its derivative, the NOC */

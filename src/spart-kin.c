@@ -13,7 +13,7 @@ static const cli_tool tool = {
     "accelerations.\n"
     "Twists are [omega; v] at link CoMs, all in the inertial frame.\n",
     0, CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
-    "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot"};
+    "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot", NULL};
 
 
 /* poses, and twists and rates when the record gives them, put as outputs; 0, or -1 */

@@ -156,7 +156,7 @@ EOF
       [[ "$stderr" == "$c: <stdin>:1: "* ]]
     done
     for cell in inf -inf nan -nan 1e999 infinity; do
-      run --separate-stderr "$c" $(args "$c") -m "$m" <<< $'time,qm_1,qm_2,qm_3\n0,1,2,3\n1,1,'"$cell"$',3'
+      run --separate-stderr "$c" $(args "$c") -o json -m "$m" <<< $'time,qm_1,qm_2,qm_3\n0,1,2,3\n1,1,'"$cell"$',3'
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 1 ]
       [ "$stderr" = "$c: <stdin>:3: column 'qm_2': '$cell' is not a finite number" ]

@@ -202,7 +202,7 @@ print(json.dumps({"qm": [0, 0, 1]}, indent=2))' > "$BATS_TEST_TMPDIR/in.json"
 
 @test "JSON output is UTF-8: pass-through text with a NUL is escaped, text not UTF-8 refused" {
   printf 'note,qm_1,qm_2,qm_3\n"a\001b\000c""d",0,0,0\nok\342\202\254,0,0,0\nbad\377,0,0,0\nlast,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" --only r_com -k;
+    { run --separate-stderr spart-kin -o json -m "$MODELS/SC_3DoF.urdf" --only r_com -k;
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 3 ]
       [[ "${lines[0]}" == '{"note":"a\u0001b\u0000c\"d","r_com":'* ]]

@@ -21,8 +21,8 @@ load helper
 
 @test "CSV input takes any column order, and R0 and wFm by index" {
   a=$(printf 'qm_3,R0_1_1,R0_1_2,R0_1_3,R0_2_1,R0_2_2,R0_2_3,R0_3_1,R0_3_2,R0_3_3,qm_1,qm_2\n0.3,0,-1,0,1,0,0,0,0,1,0.1,0.2\n' |
-      spart-kin -m "$MODELS/SC_3DoF.urdf")
-  b=$(spart-kin -m "$MODELS/SC_3DoF.urdf" <<< '{"qm": [0.1, 0.2, 0.3], "R0": [[0, -1, 0], [1, 0, 0], [0, 0, 1]]}')
+      spart-kin -o json -m "$MODELS/SC_3DoF.urdf")
+  b=$(spart-kin -o json -m "$MODELS/SC_3DoF.urdf" <<< '{"qm": [0.1, 0.2, 0.3], "R0": [[0, -1, 0], [1, 0, 0], [0, 0, 1]]}')
   [ -n "$a" ]
   [ "$a" = "$b" ]
 }

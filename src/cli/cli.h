@@ -4,6 +4,8 @@
 #ifndef SPART_CLI_H
 #define SPART_CLI_H
 
+#include <stdio.h>
+
 #include "spart.h"
 
 /* exit codes of every command (SPEC.md fixes 1 and 2) */
@@ -68,11 +70,22 @@ void cli_reader_free(cli_reader *rd);
    give once, not at every row). */
 int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
 
+/* Go on reading from in (named name in messages) after the end of the input before: a new
+   input, with its own format (unless the reader was made for one) and CSV header; the model and
+   the line count start again. */
+void cli_reader_next_input(cli_reader *rd, void *in, const char *name);
+
+/* The name of the reader's input, its format (CLI_FMT_AUTO until its first line is read), and
+   the number of inputs before it (0 for the first). */
+const char *cli_reader_name(const cli_reader *rd);
+int cli_reader_format(const cli_reader *rd);
+int cli_reader_input(const cli_reader *rd);
+
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
 
 /* A writer of records to out: format CLI_FMT_JSON (one object a line) or CLI_FMT_CSV
-   (a header row first); seq: RFC 7464 records; unbuffered: flush after each record.  Whole
+   (a header row first), or CLI_FMT_AUTO: the format of the reader of the first record; seq: RFC 7464 records; unbuffered: flush after each record.  Whole
    records are written 64 KiB at a time (each at once with unbuffered or on a terminal);
    cli_writer_free writes what is left, cli_flush writes it and says how that went. */
 cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered);
@@ -138,6 +151,29 @@ enum {
 #define CLI_READS_POSE (CLI_READS(R0) | CLI_READS(r0) | CLI_READS(qm))
 #define CLI_READS_VEL (CLI_READS_POSE | CLI_READS(u0) | CLI_READS(um))
 #define CLI_READS_WRENCH (CLI_READS(wF0) | CLI_READS(wFm))
+/* the options an output depends on (cli_gate), as bits */
+enum {
+  CLI_ON_FIXED = 1 << 0,    /* --fixed-base */
+  CLI_ON_FLOATING = 1 << 1, /* --floating */
+  CLI_ON_LINK = 1 << 2,     /* --link */
+  CLI_ON_POINT = 1 << 3,    /* --point */
+  CLI_ON_DOT = 1 << 4,      /* --dot */
+  CLI_ON_NOC = 1 << 5,      /* --noc */
+  CLI_ON_CORIOLIS = 1 << 6, /* --coriolis */
+  CLI_ON_GRAVITY = 1 << 7,  /* --gravity */
+  CLI_ON_INVERSE = 1 << 8   /* --inverse */
+};
+
+/* Which outputs an option combination writes, and what an option changes, so that an option
+   that does nothing is refused: outputs are written only when every option of when is given and
+   none of unless (when = unless = 0: an option, opt, that changes the outputs listed; an
+   option given whose outputs are none of those written is an error).  A list ends with
+   outputs NULL. */
+typedef struct cli_gate {
+  const char *outputs; /* comma-separated */
+  unsigned when, unless, opt;
+} cli_gate;
+
 typedef struct cli_tool {
   const char *name;
   const char *synopsis;
@@ -146,17 +182,20 @@ typedef struct cli_tool {
   unsigned reads;      /* state fields read, 1 << CLI_F_* */
   const char *outputs; /* the output keys it can write, comma-separated, in its order (--only);
                           NULL: no --only */
+  const cli_gate *gates; /* NULL: every output always, no option without effect to find */
 } cli_tool;
 
 typedef struct cli_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
-  int input, output; /* CLI_FMT_* */
+  int input, output; /* CLI_FMT_*; output AUTO: the input's format */
   int seq, unbuffered, keep_going;
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int has_gravity;
   double gravity[3];
   const char *link; /* --link [id:]ID|[name:]NAME */
+  char **files;     /* the file operands, in order ("-": stdin); none: stdin */
+  int nfiles;
   int has_point;
   double point[3]; /* --point, in the link frame, from the link CoM */
 } cli_opts;
@@ -170,6 +209,8 @@ typedef struct cli_session {
   cli_reader *rd;
   cli_writer *wr;
   cli_state *st;       /* the current record */
+  int file;            /* the file operand being read (o.files[file]) */
+  FILE *in;            /* its stream (stdin for "-" or no operand) */
   const double *gravity; /* --gravity, or NULL */
   int status;            /* exit code so far */
   int stop;              /* no more records: an error without --keep-going */

@@ -34,6 +34,8 @@ struct cli_reader {
   FILE *in;
   const char *name;
   int format, seq;
+  int format0; /* the format asked for (CLI_FMT_AUTO: each input's own) */
+  int input;   /* inputs read so far, counting from 0 (cli_reader_next_input) */
   int fd;    /* the stream's file descriptor, or -1 */
   char *buf; /* input block: [bpos, bend) is read and not yet taken, a spare byte after it */
   size_t bcap, bpos, bend;
@@ -181,7 +183,7 @@ cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsi
     rd->in = in;
     rd->fd = fileno(in);
     rd->name = name;
-    rd->format = format;
+    rd->format = rd->format0 = format;
     rd->seq = seq;
     rd->reads = reads ? reads : ~0u;
   }
@@ -1222,4 +1224,51 @@ char cli_reader_delim(const cli_reader *rd) {
 
 long long cli_reader_line(const cli_reader *rd) {
   return rd->st.line;
+}
+
+
+int cli_reader_format(const cli_reader *rd) {
+  return rd->format;
+}
+
+
+const char *cli_reader_name(const cli_reader *rd) {
+  return rd->name;
+}
+
+
+int cli_reader_input(const cli_reader *rd) {
+  return rd->input;
+}
+
+
+void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
+  /* what a CSV header made goes: the next input has its own; the model and the state stay */
+  for (int k = 0; k < rd->ncol; k++) {
+    free(rd->colname[k]);
+  }
+  free(rd->colname);
+  free(rd->cols);
+  free(rd->cell);
+  free(rd->hcell);
+  free(rd->pass);
+  rd->colname = NULL;
+  rd->cols = NULL;
+  rd->cell = rd->hcell = NULL;
+  rd->pass = NULL;
+  rd->ncol = rd->npass = 0;
+  rd->has = 0;
+  rd->in = in;
+  rd->fd = fileno(in);
+  rd->name = name;
+  rd->format = rd->format0;
+  rd->bpos = rd->bend = 0;
+  rd->eof = rd->pending = rd->started = rd->dead = 0;
+  rd->lineno = 0;
+  rd->pos = rd->len = 0;
+  rd->delim = 0;
+  rd->input++;
+  if (rd->stm) {
+    state_reset(&rd->st, rd->stm); /* a CSV reader sets the defaults once an input */
+  }
 }

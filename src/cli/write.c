@@ -17,7 +17,7 @@ cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
   cli_writer *wr = calloc(1, sizeof(*wr));
   if (wr) {
     wr->out = out;
-    wr->fmt = format == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
+    wr->fmt = format == CLI_FMT_CSV ? &cli_write_csv : format == CLI_FMT_JSON ? &cli_write_json : NULL;
     wr->seq = seq;
     wr->unbuffered = unbuffered;
     wr->eager = unbuffered || isatty(fileno(out));
@@ -208,6 +208,9 @@ int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err) {
 
 int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
   const cli_reader *pr = cli_reader_npass(rd) ? rd : NULL; /* its pass-through cells */
+  if (!wr->fmt) { /* the input's format */
+    wr->fmt = rd && cli_reader_format(rd) == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
+  }
   wr->len = wr->pend; /* after the records held back */
   int r = wr->fmt->record(wr, pr, rd ? cli_reader_line(rd) : 0, err);
   wr->nf = 0;
