@@ -169,11 +169,11 @@ URDF
 }
 
 @test "an unterminated JSON record costs only itself, with --keep-going" {
-  run --separate-stderr spart-id -m "$(M)" -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]\n{"qm": [1, 0, 0, 0, 0, 0, 0]}\n{}'
+  run --separate-stderr spart-id -m "$(M)" -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]\n{"qm": [1, 0, 0, 0, 0, 0, 0]}\n{"r0": [0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "${#lines[@]}" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-id: <stdin>:1: unterminated JSON object" ]
-  printf '\x1e{"qm": [0, 0\n\x1e{}\n\x1e{}\n' |
+  printf '\x1e{"qm": [0, 0\n\x1e{"r0": [0, 0, 0]}\n\x1e{"r0": [0, 0, 0]}\n' |
     { run --separate-stderr spart-id -m "$(M)" -k --seq;
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 2 ]; }
@@ -216,7 +216,7 @@ URDF
   run --separate-stderr spart-id -m "$(M)" <<< '{"robot": {}}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-id: <stdin>:1: robot: the model is given by -m" ]
-  run --separate-stderr spart-id -m - <<< '{}'
+  run --separate-stderr spart-id -m - <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 2 ]
 }
 

@@ -81,6 +81,10 @@ const char *cli_reader_name(const cli_reader *rd);
 int cli_reader_format(const cli_reader *rd);
 int cli_reader_input(const cli_reader *rd);
 
+/* The state fields the command reads pass through to the output too (--keep-state), as the
+   fields it does not read do. */
+void cli_reader_keep(cli_reader *rd);
+
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
 
@@ -189,7 +193,7 @@ typedef struct cli_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
   int input, output; /* CLI_FMT_*; output AUTO: the input's format */
-  int seq, unbuffered, keep_going;
+  int seq, unbuffered, keep_going, keep_state;
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int has_gravity;
   double gravity[3];

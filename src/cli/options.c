@@ -86,7 +86,8 @@ enum {
   OPT_CORIOLIS,
   OPT_INVERSE,
   OPT_NO_FRICTION,
-  OPT_ONLY
+  OPT_ONLY,
+  OPT_KEEP_STATE
 };
 
 static const struct {
@@ -101,6 +102,7 @@ static const struct {
     {{"unbuffered", no_argument, NULL, 'u'}, 0},
     {{"keep-going", no_argument, NULL, 'k'}, 0},
     {{"only", required_argument, NULL, OPT_ONLY}, 0},
+    {{"keep-state", no_argument, NULL, OPT_KEEP_STATE}, 0},
     {{"help", no_argument, NULL, 'h'}, 0},
     {{"version", no_argument, NULL, 'V'}, 0},
     {{"fixed-base", no_argument, NULL, OPT_FIXED}, CLI_OPT_FIXED},
@@ -131,7 +133,9 @@ static void help(const cli_tool *t) {
       "  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n"
       "      --seq            JSON records as RFC 7464 text sequences (JSON output)\n"
       "  -u, --unbuffered     flush the output after every record\n"
-      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n");
+      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
+      "      --keep-state     the state fields read pass through too, so that the next\n"
+      "                       command of a pipeline has the state (CSV to CSV, JSON to JSON)\n");
   if (t->outputs) {
     printf("      --only NAMES     write only the outputs named (comma-separated) of:\n"
            "                       %s\n",
@@ -321,6 +325,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_SEQ: o->seq = 1; break;
       case 'u': o->unbuffered = 1; break;
       case 'k': o->keep_going = 1; break;
+      case OPT_KEEP_STATE: o->keep_state = 1; break;
       case OPT_ONLY:
         if (o->only) {
           return cli_usage(t->name, "--only: give all the names in one list (a,b)");
