@@ -135,8 +135,7 @@ PY
   run -0 mk "$COPY" install PREFIX="$p"
   mkdir "$BATS_TEST_TMPDIR/work" && cd "$BATS_TEST_TMPDIR/work"
   for page in "$p"/share/man/man1/*.1; do
-    mandoc -Tascii -O width=1000 "$page" | col -b |
-      sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+    man_examples "$page" examples.sh
     [ -s examples.sh ]
     # the source tree's models are not here: only the installed ones can be found
     run --separate-stderr env PATH="$p/bin:/usr/bin:/bin" bash -e examples.sh

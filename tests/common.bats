@@ -205,9 +205,7 @@ PY
   cd "$BATS_TEST_TMPDIR"
   ln -s "$TOP/models" models
   for c in $CMDS; do
-    # the examples as man(1) shows them, so that what a reader copies is what runs
-    mandoc -Tascii -O width=1000 "$TOP/man/$c.1" | col -b |
-      sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+    man_examples "$TOP/man/$c.1" examples.sh
     [ -s examples.sh ]
     run --separate-stderr bash -e examples.sh
     echo "$c: $stderr"

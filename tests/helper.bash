@@ -29,3 +29,10 @@ with open(sys.argv[2], "w") as f:
     f.write('</robot>\n')
 PY
 }
+
+# the shell lines of a man page's EXAMPLES as man(1) shows them (what a reader copies is what
+# runs), into FILE: man_examples PAGE FILE
+man_examples() {
+  mandoc -Tascii -O width=1000 "$1" | col -b |
+    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > "$2"
+}

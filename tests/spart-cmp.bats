@@ -106,8 +106,7 @@ setup() {
 
 @test "every example in spart-cmp(1) runs" {
   ln -s "$TOP/models" models
-  mandoc -Tascii -O width=1000 "$TOP/man/spart-cmp.1" | col -b |
-    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  man_examples "$TOP/man/spart-cmp.1" examples.sh
   [ "$(wc -l < examples.sh)" -eq 5 ]
   run --separate-stderr bash -e examples.sh
   echo "$stderr"

@@ -191,8 +191,7 @@ assert max(abs(x) for x in fixed["taum"]) < 1e-9, fixed  # the base holds it all
 @test "every example in the man page runs" {
   cd "$BATS_TEST_TMPDIR"
   ln -s "$TOP/models" models
-  mandoc -Tascii -O width=1000 "$TOP/man/spart-contact.1" | col -b |
-    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  man_examples "$TOP/man/spart-contact.1" examples.sh
   [ "$(wc -l < examples.sh)" -ge 2 ]
   run --separate-stderr bash -e examples.sh
   [ "$status" -eq 0 ]

@@ -298,8 +298,7 @@ URDF
 @test "every example in spart-sim(1) runs" {
   cd "$BATS_TEST_TMPDIR"
   ln -s "$TOP/models" models
-  mandoc -Tascii -O width=1000 "$TOP/man/spart-sim.1" | col -b |
-    sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > examples.sh
+  man_examples "$TOP/man/spart-sim.1" examples.sh
   [ "$(wc -l < examples.sh)" -eq 2 ]
   run --separate-stderr bash -e examples.sh
   [ "$status" -eq 0 ]
