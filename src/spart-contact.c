@@ -17,7 +17,7 @@ static const cli_tool tool = {
     "(vertices [x,y] counter-clockwise seen against gravity, in the plane orthogonal to it;\n"
     "null when unbounded); support_halfplanes ([a1,a2,b]: a.x <= b, |a| = 1); com_margin\n"
     "(the CoM's signed distance to the polygon's boundary, < 0 outside; null without one);\n"
-    "feasible (true/false); taum (n_q) and contact_forces (n x 3, inertial) holding the\n"
+    "feasible (true/false); taum (n_v) and contact_forces (n x 3, inertial) holding the\n"
     "robot (G = [0; taum] + sum J_i' f_i, G from inverse dynamics at the record's state),\n"
     "minimising max |taum_k|; or, when none exist, reason.\n\n"
     "Options:\n"

@@ -6,7 +6,7 @@ static const cli_tool tool = {
     "Forward dynamics (SPART FD, by Featherstone's articulated-body algorithm, O(n)).  For\n"
     "each state record, writes the accelerations that the base force tau0, the joint forces\n"
     "taum and the external wrenches wF0, wFm produce at the velocities u0, um.\n\n"
-    "Outputs: u0dot (6: [omegadot (base frame); r0ddot]), umdot (n_q).\n\n"
+    "Outputs: u0dot (6: [omegadot (base frame); r0ddot]), umdot (n_v).\n\n"
     "Options:\n"
     "      --fixed-base     the base does not move (u0 = 0): writes umdot only\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"

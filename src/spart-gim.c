@@ -6,7 +6,7 @@ static const cli_tool tool = {
     "Inertia matrices (SPART GIM by composite rigid bodies, CIM).  For each state record,\n"
     "writes the generalized inertia matrix H of u = [u0; um], and with velocities the\n"
     "convective inertia matrix C, so that H udot + C u = [tau0; taum] + N' wF.\n\n"
-    "Outputs: H0 (6x6), H0m (6 x n_q), Hm (n_q x n_q), H; with velocities (u0 or um) also\n"
+    "Outputs: H0 (6x6), H0m (6 x n_v), Hm (n_v x n_v), H; with velocities (u0 or um) also\n"
     "C0, C0m, Cm0, Cm, C.\n\n"
     "Options:\n"
     "      --coriolis       also Cu = C u, the Coriolis and centrifugal forces (Newton-Euler)\n"

@@ -6,7 +6,7 @@ static const cli_tool tool = {
     "Inverse dynamics (SPART ID, by recursive Newton-Euler).  For each state record, writes\n"
     "the base and joint forces that produce the accelerations u0dot, umdot under the external\n"
     "wrenches wF0, wFm.\n\n"
-    "Outputs: tau0 (6: [torque (base frame); force]), taum (n_q).\n\n"
+    "Outputs: tau0 (6: [torque (base frame); force]), taum (n_v).\n\n"
     "Options:\n"
     "      --floating       floating base, tau0 = 0 (SPART Floating_ID): writes taum and the\n"
     "                       base acceleration u0dot instead (u0dot of the input is ignored)\n"
