@@ -84,6 +84,22 @@ for mu, h, K in [(0.5, 4.0, 8), (0.5, 4.0, 64), (0.2, 1.5, 8)]:
 '
 }
 
+@test "contacts on the base are in its URDF frame, not its CoM frame: kuka_iiwa's <inertial> is 0.1 m off" {
+  # the base's URDF origin is at -(-0.1, 0, 0.07) from its CoM (r0 = 0, R0 = 1): feet at
+  # (+-0.3, +-0.3, 0) there are the square [-0.2, 0.4] x [-0.3, 0.3], whose margin for the
+  # system's CoM (from spart-kin) is its distance to the nearest side
+  check '
+m = "'"$MODELS"'/kuka_iiwa.urdf"
+rec = {"qm": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7],
+       "contacts": [{"link": "lbr_iiwa_link_0", "point": [x, y, 0], "normal": [0, 0, 1], "mu": 0.5}
+                    for x in (0.3, -0.3) for y in (0.3, -0.3)]}
+o = statics(m, rec)
+c = run(["spart-kin", "-m", m], {"qm": rec["qm"]})[0]["r_com"]
+want = min(c[0] + 0.2, 0.4 - c[0], c[1] + 0.3, 0.3 - c[1])
+assert o["feasible"] and abs(o["com_margin"] - want) <= 1e-9, (o["com_margin"], want)
+'
+}
+
 @test "a tetrahedron touched at its four face centres: force closure with friction, not without" {
   check '
 v = [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]]
