@@ -23,7 +23,7 @@ BUILD     = build
 BIN       = bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0)
-LIBS      = -lcjson -lglpk $(XML_LIBS) -lm
+LIBS      = -lcjson -lglpk $(XML_LIBS) -lm -lpthread
 
 # what there is: every lib/*.c is in libspart.a, every src/*.c is a command, every
 # tests/unit/*.c a unit driver; src/cli/*.c (the command-line framework), when there, is

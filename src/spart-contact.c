@@ -115,6 +115,22 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
 }
 
 
+/* the records of the input (or of a block of it, with -j: the linear programs' memory is each
+   thread's, released with the block) */
+static void records(cli_session *s) {
+  spart_contact *c = NULL;
+  int cap = 0, nc;
+  char reason[128];
+  while (cli_next(s)) {
+    if (cli_contacts(s, &c, &cap, &nc) == 0) {
+      statics(s, c, nc, reason, sizeof(reason));
+    }
+  }
+  free(c);
+  spart_contact_release();
+}
+
+
 int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, argc, argv, &status);
@@ -132,15 +148,5 @@ int main(int argc, char **argv) {
     cli_session_close(s);
     return CLI_EXIT_USAGE;
   }
-  spart_contact *c = NULL;
-  int cap = 0, nc;
-  char reason[128];
-  while (cli_next(s)) {
-    if (cli_contacts(s, &c, &cap, &nc) == 0) {
-      statics(s, c, nc, reason, sizeof(reason));
-    }
-  }
-  free(c);
-  spart_contact_release();
-  return cli_session_close(s);
+  return cli_run(s, records, 0);
 }

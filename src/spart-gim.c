@@ -96,16 +96,21 @@ static int compute(cli_session *s) {
 }
 
 
+/* the records of the input (or of a block of it, with -j) */
+static void records(cli_session *s) {
+  while (cli_next(s)) {
+    if (compute(s) == 0) {
+      cli_write(s);
+    }
+  }
+}
+
+
 int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, argc, argv, &status);
   if (!s) {
     return status;
   }
-  while (cli_next(s)) {
-    if (compute(s) == 0) {
-      cli_write(s);
-    }
-  }
-  return cli_session_close(s);
+  return cli_run(s, records, 0);
 }

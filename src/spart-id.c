@@ -103,12 +103,8 @@ static int both(cli_session *s, const cli_state *const st[2]) {
 }
 
 
-int main(int argc, char **argv) {
-  int status;
-  cli_session *s = cli_session_start(&tool, argc, argv, &status);
-  if (!s) {
-    return status;
-  }
+/* the records of the input (or of a block of it, with -j) */
+static void records(cli_session *s) {
   /* two records at once where the input has them at hand (not --floating: Floating_ID has no
      paired form), each written in its turn */
   const cli_state *st[2];
@@ -125,5 +121,14 @@ int main(int argc, char **argv) {
       }
     }
   }
-  return cli_session_close(s);
+}
+
+
+int main(int argc, char **argv) {
+  int status;
+  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  return cli_run(s, records, 0);
 }

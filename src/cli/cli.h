@@ -161,6 +161,9 @@ void cli_discard(cli_writer *wr);
 void cli_error(const char *prog, const char *where, long long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* The messages of cli_error from this thread to f instead of stderr (NULL: stderr again). */
+void cli_error_to(FILE *f);
+
 /* Print "prog: message" and "Try 'prog --help'." on stderr; returns CLI_EXIT_USAGE. */
 int cli_usage(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -245,6 +248,7 @@ typedef struct cli_opts {
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
   int input, output; /* CLI_FMT_*; output AUTO: the input's format */
   int seq, unbuffered, keep_going, keep_state;
+  int jobs; /* -j N: threads computing records (jobs.c), 1 by default */
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int check_limits; /* --check-limits */
   int has_gravity;
@@ -386,6 +390,15 @@ void cli_check_limits(cli_session *s, const double *qm, const double *um, const 
    [nx,ny,nz], "mu": MU}, each key once, the normal made unit.  0, or -1 after reporting the
    fault (cli_fail: an unknown link, a zero normal, a negative mu, no contacts...). */
 int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
+
+/* Run body, a command's loop over its records (while (cli_next(s)) ...), over the whole input,
+   then close the session (cli_session_close); returns the exit code.  With -j N (jobs.c) the
+   input is cut in blocks of whole records, at most most records each (0: any number), and body
+   runs on each block in one of N threads, on a session of its own (its reader reads the block,
+   its writer and its messages are held), the outputs and messages written in input order: those
+   of one thread. */
+#define CLI_MAX_JOBS 256
+int cli_run(cli_session *s, void (*body)(cli_session *s), long most);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);

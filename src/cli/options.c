@@ -7,22 +7,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 
+/* where this thread's messages go: stderr, or a -j worker's block's messages (cli_error_to) */
+static _Thread_local FILE *err_to;
+
+
+void cli_error_to(FILE *f) {
+  err_to = f;
+}
+
+
 void cli_error(const char *prog, const char *where, long long line, const char *fmt, ...) {
   va_list ap;
-  fprintf(stderr, "%s: ", prog);
+  FILE *e = err_to ? err_to : stderr;
+  fprintf(e, "%s: ", prog);
   if (where && line > 0) {
-    fprintf(stderr, "%s:%lld: ", where, line);
+    fprintf(e, "%s:%lld: ", where, line);
   } else if (where) {
-    fprintf(stderr, "%s: ", where);
+    fprintf(e, "%s: ", where);
   }
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vfprintf(e, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  fputc('\n', e);
 }
 
 
@@ -106,7 +117,8 @@ enum {
   OPT_MOMENTUM,
   OPT_ENERGY,
   OPT_CHECK_LIMITS,
-  OPT_KEEP_STATE
+  OPT_KEEP_STATE,
+  OPT_JOBS
 };
 
 static const struct {
@@ -122,6 +134,7 @@ static const struct {
     {{"keep-going", no_argument, NULL, 'k'}, 0},
     {{"only", required_argument, NULL, OPT_ONLY}, 0},
     {{"keep-state", no_argument, NULL, OPT_KEEP_STATE}, 0},
+    {{"jobs", required_argument, NULL, 'j'}, 0},
     {{"help", no_argument, NULL, 'h'}, 0},
     {{"version", no_argument, NULL, 'V'}, 0},
     {{"fixed-base", no_argument, NULL, OPT_FIXED}, CLI_OPT_FIXED},
@@ -172,6 +185,8 @@ static void help(const cli_tool *t) {
       "      --seq            JSON records as RFC 7464 text sequences (JSON output)\n"
       "  -u, --unbuffered     flush the output after every record\n"
       "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
+      "  -j, --jobs N         compute with N threads (0: one a CPU; default 1), the output\n"
+      "                       and the messages the same as with one\n"
       "      --keep-state     the state fields read pass through too, so that the next\n"
       "                       command of a pipeline has the state (CSV to CSV, JSON to JSON)\n");
   if (t->outputs) {
@@ -419,6 +434,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   struct option longopts[NOPTIONS + 1];
   int n = 0, nm = 0, ni = 0, no = 0, nl = 0, np = 0, ng = 0;
   memset(o, 0, sizeof(*o));
+  o->jobs = 1;
   o->edges = SPART_CONTACT_EDGES;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
@@ -428,7 +444,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   }
   memset(&longopts[n], 0, sizeof(longopts[n]));
   /* ':' first: a missing value is told from an unknown option */
-  const char *shortopts = (t->opts & CLI_OPT_LINK) ? "+:m:i:o:ukhVl:" : "+:m:i:o:ukhV";
+  const char *shortopts = (t->opts & CLI_OPT_LINK) ? "+:m:i:o:ukhVj:l:" : "+:m:i:o:ukhVj:";
 
   opterr = 0;
   optind = 1;
@@ -464,6 +480,21 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case 'u': o->unbuffered = 1; break;
       case 'k': o->keep_going = 1; break;
       case OPT_KEEP_STATE: o->keep_state = 1; break;
+      case 'j': {
+        char *end;
+        errno = 0;
+        long j = strtol(optarg, &end, 10);
+        if (!(*optarg >= '0' && *optarg <= '9') || *end || errno || j > CLI_MAX_JOBS) {
+          return cli_usage(t->name, "--jobs: expected a whole number 0..%d, got '%s'",
+                           CLI_MAX_JOBS, optarg);
+        }
+        o->jobs = (int)j;
+        if (j == 0) { /* one thread a CPU online */
+          long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+          o->jobs = cpus < 1 ? 1 : cpus > CLI_MAX_JOBS ? CLI_MAX_JOBS : (int)cpus;
+        }
+        break;
+      }
       case OPT_ONLY:
         if (o->only) {
           return cli_usage(t->name, "--only: give all the names in one list (a,b)");

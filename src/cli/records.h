@@ -38,6 +38,7 @@ struct cli_writer {
   const char *only; /* the fields to write, comma-separated, or NULL for all */
   int seq, unbuffered;
   int eager; /* write every record at once: --unbuffered, or out is a terminal */
+  int hold;  /* write nothing: a -j worker's, whose records the main thread writes */
   int nrec;
   size_t pend; /* buf[0, pend): whole records not written yet */
   outfield f[SPART_MAX_FIELDS];
@@ -102,6 +103,26 @@ char cli_reader_delim(const cli_reader *rd);
 int cli_reader_ready(const cli_reader *rd);
 cli_state *cli_reader_hold(cli_reader *rd);
 void cli_reader_swap(cli_reader *rd);
+
+/* the delimiter of a CSV header line (its first line): a comma if it has one outside quotes,
+   else a tab, else a semicolon, else a comma */
+char cli_csv_delimiter(const char *line, size_t len);
+
+/* -j (jobs.c): read on from the n bytes at p (copied; the lines before them: lines), then from
+   file descriptor fd, or -1: the input ends with them.  0, or -1 when out of memory. */
+int cli_reader_feed(cli_reader *rd, const char *p, size_t n, long long lines, int fd);
+/* the format and the CSV header of src (a reader of the same command that has read it) into rd,
+   new, for model m: rd reads the rows after it; 0, or -1 when out of memory */
+int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m);
+/* whether the reader can read no more (its CSV header was bad) */
+int cli_reader_dead(const cli_reader *rd);
+/* hold the records instead of writing them: cli_writer_take hands them over */
+void cli_writer_hold(cli_writer *wr);
+/* the records held: the writer's buffer exchanged with *buf (*cap bytes); their length */
+size_t cli_writer_take(cli_writer *wr, char **buf, size_t *cap);
+/* what src's first record made (the CSV header, the pass-through names) into wr, new; 0, or
+   -1 when out of memory */
+int cli_writer_share(cli_writer *wr, const cli_writer *src);
 
 /* the input line of the reader's current record */
 long long cli_reader_line(const cli_reader *rd);

@@ -1024,7 +1024,7 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
 
 /* the delimiter of a header line: a comma if it has one outside quotes, else a tab, else a
    semicolon, else a comma (one column) */
-static char csv_delimiter(const char *line, size_t len) {
+char cli_csv_delimiter(const char *line, size_t len) {
   int quoted = 0, tab = 0, semi = 0;
   for (size_t i = 0; i < len; i++) {
     quoted ^= line[i] == '"';
@@ -1093,7 +1093,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
                     "contacts are read from JSON records only, not CSV (use -i json)"),
            -1;
   }
-  rd->delim = csv_delimiter(rd->line, rd->len);
+  rd->delim = cli_csv_delimiter(rd->line, rd->len);
   long n = csv_cells(rd, 0, err);
   if (n < 0) {
     return -1;
@@ -1690,7 +1690,7 @@ static int named_csv(cli_reader *rd, spart_err *err) {
       return r;
     }
     long long line = rd->lineno;
-    rd->delim = csv_delimiter(rd->line, rd->len);
+    rd->delim = cli_csv_delimiter(rd->line, rd->len);
     long n = csv_cells(rd, 0, err);
     if (n < 0 || n > 1000000) {
       rd->dead = 1;
@@ -1823,4 +1823,69 @@ void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
 
 void cli_reader_keep(cli_reader *rd) {
   rd->keep = 1;
+}
+
+
+int cli_reader_feed(cli_reader *rd, const char *p, size_t n, long long lines, int fd) {
+  if (n + 1 > rd->bcap) {
+    size_t c = n + 1 > (1 << 17) ? n + 1 : 1 << 17;
+    char *b = malloc(c);
+    if (!b) {
+      return -1;
+    }
+    free(rd->buf);
+    rd->buf = b;
+    rd->bcap = c;
+  }
+  memcpy(rd->buf, p, n);
+  rd->bpos = 0;
+  rd->bend = n;
+  rd->fd = fd;
+  rd->eof = fd < 0;
+  rd->pending = 0;
+  rd->pos = rd->len = 0;
+  rd->lineno = lines;
+  return 0;
+}
+
+
+int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m) {
+  rd->format = src->format;
+  if (src->format != CLI_FMT_CSV || !src->started) {
+    return 0;
+  }
+  size_t n = (size_t)src->ncol;
+  rd->cell = malloc(2 * n * sizeof(size_t));
+  rd->hcell = malloc(2 * n * sizeof(size_t));
+  rd->cols = malloc(n * sizeof(column));
+  rd->colname = calloc(n, sizeof(char *));
+  rd->pass = malloc(n * sizeof(int));
+  if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass || state_init(rd, m)) {
+    return -1;
+  }
+  rd->ncol = src->ncol;
+  state_reset(&rd->st, m);
+  for (size_t j = 0; j < n; j++) {
+    int count;
+    rd->colname[j] = strdup(src->colname[j]);
+    if (!rd->colname[j]) {
+      return -1;
+    }
+    rd->cols[j] = src->cols[j];
+    if (rd->cols[j].field >= 0) {
+      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count) + rd->cols[j].index;
+    }
+  }
+  memcpy(rd->pass, src->pass, (size_t)src->npass * sizeof(int));
+  rd->npass = src->npass;
+  rd->has = src->has;
+  rd->delim = src->delim;
+  rd->keep = src->keep;
+  rd->started = 1;
+  return 0;
+}
+
+
+int cli_reader_dead(const cli_reader *rd) {
+  return rd->dead;
 }

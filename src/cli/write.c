@@ -282,5 +282,47 @@ int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
      each must go at once */
   wr->pend = wr->len;
   wr->nrec++;
-  return wr->eager || wr->pend >= SPART_WRITE_AT ? write_out(wr, err) : 0;
+  return (wr->eager || wr->pend >= SPART_WRITE_AT) && !wr->hold ? write_out(wr, err) : 0;
+}
+
+
+void cli_writer_hold(cli_writer *wr) {
+  wr->hold = 1;
+}
+
+
+size_t cli_writer_take(cli_writer *wr, char **buf, size_t *cap) {
+  size_t n = wr->pend, c = wr->cap;
+  char *b = wr->buf;
+  wr->buf = *buf;
+  wr->cap = *cap;
+  *buf = b;
+  *cap = c;
+  wr->pend = wr->len = 0;
+  return n;
+}
+
+
+int cli_writer_share(cli_writer *wr, const cli_writer *src) {
+  wr->fmt = src->fmt;
+  memcpy(wr->head, src->head, sizeof(wr->head));
+  wr->nhead = src->nhead;
+  wr->passinput = src->passinput;
+  wr->nrec = src->nrec;
+  if (src->npassname > 0) {
+    wr->passname = calloc((size_t)src->npassname, sizeof(char *));
+    wr->passorig = calloc((size_t)src->npassname, sizeof(char *));
+    if (!wr->passname || !wr->passorig) {
+      return -1;
+    }
+    wr->npassname = src->npassname;
+    for (int p = 0; p < src->npassname; p++) {
+      wr->passname[p] = strdup(src->passname[p]);
+      wr->passorig[p] = strdup(src->passorig[p]);
+      if (!wr->passname[p] || !wr->passorig[p]) {
+        return -1;
+      }
+    }
+  }
+  return 0;
 }

@@ -1,0 +1,653 @@
+/* jobs.c -- -j N: the input cut in blocks of whole records, computed by N threads, each on a
+ * session of its own, the outputs and messages written in input order: those of one thread */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "records.h"
+
+#define BLOCK (1 << 17)        /* input bytes in a block (at least: whole records) */
+#define MOST_PENDING (8 << 20) /* bytes with no record boundary a line split can cut: the rest
+                                  of the input is read by one thread */
+
+/* a block: its input, the lines before it, and what computing it gave */
+typedef struct job {
+  char *in;
+  size_t inlen, incap;
+  long long line;
+  char *out; /* the records written (a worker writer's buffer, exchanged) */
+  size_t outlen, outcap;
+  char *msg; /* the messages (open_memstream) */
+  size_t msglen;
+  int status, stop, dead, done;
+  long nbad, nrec, nlimits;
+} job;
+
+/* the input, read by the main thread and cut at record boundaries: buf[0, cut) is whole records */
+typedef struct cutter {
+  int fd, fmt, eof;
+  int rerr;  /* errno of a read error, or 0 */
+  char *buf;
+  size_t len, cap, scan, cut;
+  long long line;   /* lines before buf[0] */
+  long long lines;  /* lines in buf[0, scan) */
+  long long clines; /* lines in buf[0, cut) */
+  long units;       /* records (cut points) in buf[0, cut) */
+  long most;        /* records a block holds at most (0: any number) */
+  /* CSV: 0 before the header, then the cell state; JSON: depth, in a string, after '\' */
+  int header, cell, depth, instr, esc;
+  char delim;
+  int bad; /* a boundary this cannot find: the rest is read by one thread */
+} cutter;
+
+enum { C_START, C_PLAIN, C_QUOTED, C_QEND }; /* a CSV cell: records_in.c's cell_end */
+
+typedef struct pool {
+  cli_session *s;
+  void (*body)(cli_session *);
+  cli_session **w; /* the workers' sessions */
+  int nw;
+  pthread_t *tid;
+  int nthreads;
+  job *jobs; /* a ring of q */
+  int q;
+  long filled, taken, written; /* blocks given out, taken by a worker, written */
+  int quit, abort;
+  pthread_mutex_t mu;
+  pthread_cond_t work, done;
+} pool;
+
+
+/* ---- the cut ---- */
+
+/* a cut point after the '\n' at i; whether the block is full */
+static int cut_at(cutter *c, size_t i) {
+  c->cut = i + 1;
+  c->clines = c->lines;
+  c->units++;
+  return c->cut >= BLOCK || (c->most > 0 && c->units >= c->most);
+}
+
+
+/* CSV before its header: '#' and blank lines, then the header's first line names the delimiter
+   (records_in.c's csv_header, cli_csv_delimiter); 1 when the header has begun, 0 for more input */
+static int csv_preamble(cutter *c) {
+  while (!c->header) {
+    size_t i = c->scan;
+    char *nl = memchr(c->buf + i, '\n', c->len - i);
+    if (!nl && !c->eof) {
+      return 0;
+    }
+    size_t n = nl ? (size_t)(nl - (c->buf + i)) : c->len - i;
+    const char *p = c->buf + i;
+    if (c->line + c->lines == 0 && n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
+      p += 3, n -= 3;
+    }
+    size_t k = n;
+    while (k > 0 && p[k - 1] == '\r') {
+      k--;
+    }
+    if (k > 0 && p[0] != '#') {
+      c->delim = cli_csv_delimiter(p, k);
+      c->header = 1;
+      c->cell = C_START;
+      c->scan = (size_t)(p - c->buf); /* the header's cells from its start */
+      return 1;
+    }
+    if (!nl) {
+      c->scan = c->len;
+      return 0;
+    }
+    c->scan = i + n + 1 + (size_t)(p - (c->buf + i)); /* no cut before the header */
+    c->lines++;
+  }
+  return 1;
+}
+
+
+/* scan buf[scan, len) for record boundaries: a '\n' outside a quoted CSV cell, or outside any
+   JSON object; anything the reader would read otherwise (a JSON array, RS, text between objects,
+   text after a closing quote) ends the cuts (bad) */
+static void scan(cutter *c) {
+  if (c->fmt == CLI_FMT_CSV && !csv_preamble(c)) {
+    return;
+  }
+  size_t i = c->scan;
+  if (c->fmt == CLI_FMT_JSON && c->line + c->lines == 0 && i == 0 && c->len >= 3 &&
+      memcmp(c->buf, "\xef\xbb\xbf", 3) == 0) {
+    i = 3;
+  }
+  for (; i < c->len && !c->bad; i++) {
+    char ch = c->buf[i];
+    if (c->fmt == CLI_FMT_CSV) {
+      switch (c->cell) {
+        case C_START:
+          c->cell = ch == '"' ? C_QUOTED : ch == c->delim || ch == '\n' ? C_START : C_PLAIN;
+          break;
+        case C_PLAIN: c->cell = ch == c->delim ? C_START : C_PLAIN; break;
+        case C_QUOTED: c->cell = ch == '"' ? C_QEND : C_QUOTED; break;
+        default: /* after a quote in a quoted cell: another, the delimiter or the line's end */
+          if (ch == '"') {
+            c->cell = C_QUOTED;
+          } else if (ch == c->delim) {
+            c->cell = C_START;
+          } else if (ch != '\n' && ch != '\r') {
+            c->bad = 1;
+          }
+      }
+      if (ch == '\n') {
+        c->lines++;
+        if (c->cell != C_QUOTED) {
+          c->cell = C_START;
+          if (cut_at(c, i)) {
+            i++;
+            break;
+          }
+        }
+      }
+      continue;
+    }
+    if (c->instr) {
+      c->instr = !(ch == '"' && !c->esc);
+      c->esc = ch == '\\' && !c->esc;
+    } else if (ch == '"') {
+      c->instr = 1;
+    } else if (ch == '{') {
+      c->depth++;
+    } else if (ch == '}') {
+      c->bad = --c->depth < 0;
+    } else if (ch == 0x1e) {
+      c->bad = 1;
+    } else if (c->depth == 0 && ch == '\r') {
+      if (i + 1 == c->len && !c->eof) {
+        break; /* trailing (the reader drops it) or not: the next byte tells */
+      }
+      c->bad = i + 1 < c->len && c->buf[i + 1] != '\r' && c->buf[i + 1] != '\n';
+    } else if (c->depth == 0 && ch != ' ' && ch != '\t' && ch != ',' && ch != '\n') {
+      c->bad = 1;
+    }
+    if (ch == '\n') {
+      c->lines++;
+      if (c->depth == 0 && !c->instr && cut_at(c, i)) {
+        i++;
+        break;
+      }
+    }
+  }
+  c->scan = i;
+}
+
+
+/* read more input; 0 at its end or on a read error (c->rerr) */
+static int more(cutter *c) {
+  if (c->eof) {
+    return 0;
+  }
+  if (c->cap - c->len < BLOCK) {
+    size_t cap = c->cap ? 2 * c->cap : 2 * BLOCK;
+    char *b = realloc(c->buf, cap);
+    if (!b) {
+      c->rerr = ENOMEM;
+      c->eof = 1;
+      return 0;
+    }
+    c->buf = b;
+    c->cap = cap;
+  }
+  ssize_t r;
+  do {
+    r = read(c->fd, c->buf + c->len, c->cap - c->len);
+  } while (r < 0 && errno == EINTR);
+  if (r <= 0) {
+    c->rerr = r < 0 ? errno : 0;
+    c->eof = 1;
+    return 0;
+  }
+  c->len += (size_t)r;
+  return 1;
+}
+
+
+/* whether the input has something at once: its end, or bytes to read (a file always has) */
+static int ready(const cutter *c) {
+  struct pollfd p = {c->fd, POLLIN, 0};
+  return c->eof || poll(&p, 1, 0) != 0;
+}
+
+
+/* the next block into j: 1, 0 at the end of the input, -1 when the rest must be read by one
+   thread (c->buf holds what was read of it) */
+static int next_block(cutter *c, job *j) {
+  for (;;) {
+    scan(c);
+    if (c->cut >= BLOCK || (c->most > 0 && c->units >= c->most) || (c->cut > 0 && c->bad) ||
+        (c->cut > 0 && !ready(c))) {
+      break;
+    }
+    if (c->bad || c->len - c->cut > MOST_PENDING) {
+      return -1;
+    }
+    if (!more(c)) {
+      if (c->rerr) {
+        return c->cut > 0 ? 1 : -2;
+      }
+      scan(c);
+      c->cut = c->len; /* the last: what it holds, whole or not */
+      c->clines = c->lines;
+      if (c->cut == 0) {
+        return 0;
+      }
+      break;
+    }
+  }
+  if (cli_grow(&j->in, &j->incap, c->cut + 1) != 0) {
+    return -2;
+  }
+  memcpy(j->in, c->buf, c->cut);
+  j->inlen = c->cut;
+  j->line = c->line;
+  memmove(c->buf, c->buf + c->cut, c->len - c->cut);
+  c->len -= c->cut;
+  c->scan -= c->cut;
+  c->line += c->clines;
+  c->lines -= c->clines;
+  c->cut = 0;
+  c->clines = 0;
+  c->units = 0;
+  return 1;
+}
+
+
+/* the format of the input, from its first line that is not blank (records_in.c's detect): 1,
+   or 0 when it cannot be cut (a JSON array or RFC 7464: one thread reads it) */
+static int detect(cutter *c) {
+  size_t i = 0;
+  while (c->len < 3 && more(c)) {
+  }
+  if (c->len >= 3 && memcmp(c->buf, "\xef\xbb\xbf", 3) == 0) {
+    i = 3; /* a byte order mark */
+  }
+  while (c->fmt == CLI_FMT_AUTO) {
+    if (i >= c->len) {
+      if (!more(c)) {
+        return 0;
+      }
+      continue;
+    }
+    char ch = c->buf[i];
+    if (ch == ' ' || ch == '\t' || ch == '\n') {
+      i++;
+      continue;
+    }
+    if (ch == '\r') { /* a line's end (the reader drops it), or its first character */
+      size_t k = i;
+      while (k < c->len && c->buf[k] == '\r') {
+        k++;
+      }
+      if (k == c->len && !c->eof) {
+        more(c);
+        continue;
+      }
+      if (k == c->len || c->buf[k] == '\n') {
+        i = k;
+        continue;
+      }
+    }
+    c->fmt = ch == '{' || ch == '[' || ch == 0x1e ? CLI_FMT_JSON : CLI_FMT_CSV;
+  }
+  return 1;
+}
+
+
+/* ---- the workers ---- */
+
+/* a session of s's for a worker: its own data, reader (over blocks; from's CSV header when
+   given) and writer (held; from's header); NULL when out of memory */
+static cli_session *worker_new(cli_session *s, int fmt, const cli_session *from) {
+  cli_session *w = malloc(sizeof(*w));
+  if (!w) {
+    return NULL;
+  }
+  *w = *s;
+  w->d = spart_data_new(s->m);
+  w->rd = cli_reader_new(s->in, cli_reader_name(s->rd), fmt, s->o.seq, s->tool->reads);
+  w->wr = cli_writer_new(stdout, s->o.output, s->o.seq, s->o.unbuffered);
+  w->st = NULL;
+  w->in = NULL;
+  w->o.nfiles = 0;
+  w->file = 0;
+  w->tty = 0;
+  w->status = CLI_EXIT_OK;
+  w->stop = 0;
+  w->m_borrowed = 1;
+  w->nbad = w->nrec = w->nlimits = 0;
+  memset(w->buf, 0, sizeof(w->buf));
+  memset(w->nbuf, 0, sizeof(w->nbuf));
+  w->held = w->front = 0;
+  w->hst = w->rst = NULL;
+  w->later.code = 0;
+  if (w->rd && s->o.keep_state) {
+    cli_reader_keep(w->rd);
+  }
+  if (w->wr) {
+    cli_writer_only(w->wr, s->o.only);
+    cli_writer_hold(w->wr);
+  }
+  if (!w->d || !w->rd || !w->wr ||
+      (from && (cli_reader_share(w->rd, from->rd, s->m) != 0 ||
+                cli_writer_share(w->wr, from->wr) != 0))) {
+    cli_reader_free(w->rd);
+    cli_writer_free(w->wr);
+    spart_data_free(w->d);
+    free(w);
+    return NULL;
+  }
+  w->nrec = from ? 1 : 0; /* the first record's checks (cli_next) are made */
+  return w;
+}
+
+
+static void worker_free(cli_session *w) {
+  if (w) {
+    cli_reader_free(w->rd);
+    cli_writer_free(w->wr);
+    spart_data_free(w->d);
+    for (int k = 0; k < 4; k++) {
+      free(w->buf[k]);
+    }
+    free(w);
+  }
+}
+
+
+/* compute block j on session w: its records, messages, counts */
+static void run_block(pool *p, cli_session *w, job *j) {
+  long nrec = w->nrec;
+  w->stop = 0;
+  w->status = CLI_EXIT_OK;
+  w->nbad = w->nlimits = 0;
+  j->msg = NULL;
+  j->msglen = 0;
+  FILE *e = open_memstream(&j->msg, &j->msglen);
+  cli_error_to(e);
+  if (cli_reader_feed(w->rd, j->in, j->inlen, j->line, -1) != 0) {
+    cli_error(w->tool->name, NULL, 0, "out of memory");
+    w->status = CLI_EXIT_IO;
+    w->stop = 1;
+  } else {
+    p->body(w);
+  }
+  cli_error_to(NULL);
+  if (e) {
+    fclose(e);
+  }
+  j->outlen = cli_writer_take(w->wr, &j->out, &j->outcap);
+  j->status = w->status;
+  j->stop = w->stop;
+  j->dead = cli_reader_dead(w->rd);
+  j->nbad = w->nbad;
+  j->nrec = w->nrec - nrec;
+  j->nlimits = w->nlimits;
+}
+
+
+struct worker_arg {
+  pool *p;
+  cli_session *w;
+};
+
+
+static void *worker(void *arg) {
+  pool *p = ((struct worker_arg *)arg)->p;
+  cli_session *w = ((struct worker_arg *)arg)->w;
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (p->taken == p->filled && !p->quit) {
+      pthread_cond_wait(&p->work, &p->mu);
+    }
+    if (p->taken == p->filled) {
+      break;
+    }
+    job *j = &p->jobs[p->taken++ % p->q];
+    int skip = p->abort;
+    pthread_mutex_unlock(&p->mu);
+    if (!skip) {
+      run_block(p, w, j);
+    }
+    pthread_mutex_lock(&p->mu);
+    j->done = 1;
+    pthread_cond_broadcast(&p->done);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+
+/* ---- the main thread ---- */
+
+static void merge_status(cli_session *s, int status) {
+  if (status == CLI_EXIT_IO || (status != CLI_EXIT_OK && s->status == CLI_EXIT_OK)) {
+    s->status = status;
+  }
+}
+
+
+/* a write to stdout that failed: reported as the writer does (write.c); the run stops */
+static void write_failed(cli_session *s) {
+  if (errno != EPIPE) {
+    cli_error(s->tool->name, NULL, 0, "write error: %s", strerror(errno));
+  }
+  s->status = CLI_EXIT_IO;
+  s->stop = 1;
+}
+
+
+/* write block j: its messages, its records; its counts to the session's */
+static void write_block(cli_session *s, job *j) {
+  if (j->msglen > 0) {
+    fwrite(j->msg, 1, j->msglen, stderr);
+  }
+  free(j->msg);
+  j->msg = NULL;
+  if (!s->stop) {
+    errno = 0;
+    if ((j->outlen > 0 && fwrite(j->out, 1, j->outlen, stdout) != j->outlen) ||
+        (s->o.unbuffered && fflush(stdout) != 0)) {
+      write_failed(s);
+    }
+  }
+  merge_status(s, j->status);
+  s->nbad += j->nbad;
+  s->nrec += j->nrec;
+  s->nlimits += j->nlimits;
+  s->stop |= j->stop || j->dead;
+}
+
+
+/* the workers' threads: started with the sessions made, or the run goes on in one thread */
+static void start(pool *p) {
+  static struct worker_arg args[CLI_MAX_JOBS];
+  for (int k = 1; k < p->nw; k++) {
+    if (!(p->w[k] = worker_new(p->s, cli_reader_format(p->w[0]->rd), p->w[0]))) {
+      return;
+    }
+  }
+  for (int k = 0; k < p->nw; k++) {
+    args[k] = (struct worker_arg){p, p->w[k]};
+    if (pthread_create(&p->tid[k], NULL, worker, &args[k]) != 0) {
+      break;
+    }
+    p->nthreads++;
+  }
+}
+
+
+/* wait for the blocks given out, write them in order, and end the threads */
+static void drain(pool *p) {
+  pthread_mutex_lock(&p->mu);
+  while (p->written < p->filled) {
+    job *j = &p->jobs[p->written % p->q];
+    while (!j->done) {
+      pthread_cond_wait(&p->done, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (!p->abort) {
+      write_block(p->s, j);
+    }
+    free(j->msg);
+    j->msg = NULL;
+    pthread_mutex_lock(&p->mu);
+    p->written++;
+    p->abort |= p->s->stop;
+  }
+  p->quit = 1;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+  for (int k = 0; k < p->nthreads; k++) {
+    pthread_join(p->tid[k], NULL);
+  }
+  p->nthreads = 0;
+}
+
+
+/* the rest of the input (what c holds, then its file descriptor) read and computed by w, one
+   thread, writing as it goes */
+static void serial(pool *p, cli_session *w, cutter *c) {
+  cli_session *s = p->s;
+  spart_err err;
+  w->stop = 0;
+  w->status = CLI_EXIT_OK;
+  w->nbad = w->nlimits = 0;
+  long nrec = w->nrec;
+  w->wr->hold = 0;
+  if (cli_reader_feed(w->rd, c->buf, c->len, c->line, c->eof ? -1 : c->fd) != 0) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    return;
+  }
+  p->body(w);
+  err.code = 0;
+  if (cli_flush(w->wr, &err) != 0 && !w->stop) {
+    if (err.code != SPART_EPIPE) {
+      cli_error(s->tool->name, NULL, 0, "%s", err.msg);
+    }
+    w->status = CLI_EXIT_IO;
+  }
+  merge_status(s, w->status);
+  s->nbad += w->nbad;
+  s->nrec += w->nrec - nrec;
+  s->nlimits += w->nlimits;
+}
+
+
+int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
+  /* one thread: as always; and for what blocks cannot hold: records that bring their model,
+     several inputs (each its own header), RFC 7464 */
+  if (s->o.jobs <= 1 || !s->m || s->o.nfiles > 1 || s->o.seq || s->stop) {
+    body(s);
+    return cli_session_close(s);
+  }
+  pool p = {0};
+  cutter c = {0};
+  p.s = s;
+  p.body = body;
+  p.nw = s->o.jobs;
+  p.q = 2 * p.nw;
+  p.w = calloc((size_t)p.nw, sizeof(*p.w));
+  p.tid = calloc((size_t)p.nw, sizeof(*p.tid));
+  p.jobs = calloc((size_t)p.q, sizeof(*p.jobs));
+  pthread_mutex_init(&p.mu, NULL);
+  pthread_cond_init(&p.work, NULL);
+  pthread_cond_init(&p.done, NULL);
+  c.fd = fileno(s->in);
+  c.fmt = s->o.input;
+  c.most = most;
+  int cuts = detect(&c) && !c.rerr;
+  p.w[0] = p.w && p.tid && p.jobs ? worker_new(s, c.fmt, NULL) : NULL;
+  if (!p.w[0] || !p.w || !p.tid || !p.jobs) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    cuts = 0;
+    s->stop = 1;
+  }
+
+  /* blocks computed here, one after the other, up to the first record written (the CSV header
+     is then read, the output's made: the workers start from them), then by the workers */
+  int r = cuts ? 1 : c.rerr ? -2 : -1;
+  while (!s->stop && cuts) {
+    long inflight = p.filled - p.written;
+    if (inflight < p.q && (inflight == 0 || ready(&c)) && r > 0) {
+      job *j = &p.jobs[p.filled % p.q];
+      r = next_block(&c, j);
+      if (r <= 0) {
+        continue;
+      }
+      if (p.nthreads == 0) {
+        run_block(&p, p.w[0], j);
+        write_block(s, j);
+        p.filled++;
+        p.written++;
+        p.taken++;
+        if (!s->stop && (p.w[0]->wr->nrec > 0)) {
+          start(&p);
+          if (p.nthreads < p.nw) { /* out of memory, or no thread: on in this one */
+            drain(&p);
+            r = -1;
+            break;
+          }
+        }
+        continue;
+      }
+      pthread_mutex_lock(&p.mu);
+      j->done = 0;
+      p.filled++;
+      pthread_cond_signal(&p.work);
+      pthread_mutex_unlock(&p.mu);
+      continue;
+    }
+    if (inflight == 0) {
+      break;
+    }
+    /* the oldest block written */
+    job *j = &p.jobs[p.written % p.q];
+    pthread_mutex_lock(&p.mu);
+    while (!j->done) {
+      pthread_cond_wait(&p.done, &p.mu);
+    }
+    pthread_mutex_unlock(&p.mu);
+    write_block(s, j);
+    pthread_mutex_lock(&p.mu);
+    p.written++;
+    p.abort |= s->stop;
+    pthread_mutex_unlock(&p.mu);
+  }
+  drain(&p);
+  if (!s->stop && r == -2) {
+    /* the reader's message */
+    cli_error(s->tool->name, NULL, 0, c.rerr == ENOMEM ? "out of memory" : "read error: %s",
+              strerror(c.rerr));
+    s->status = CLI_EXIT_IO;
+  } else if (!s->stop && r == -1 && p.w[0]) {
+    serial(&p, p.w[0], &c);
+  }
+  for (int k = 0; k < p.nw && p.w; k++) {
+    worker_free(p.w[k]);
+  }
+  for (int k = 0; k < p.q && p.jobs; k++) {
+    free(p.jobs[k].in);
+    free(p.jobs[k].out);
+    free(p.jobs[k].msg);
+  }
+  free(p.w);
+  free(p.tid);
+  free(p.jobs);
+  free(c.buf);
+  pthread_mutex_destroy(&p.mu);
+  pthread_cond_destroy(&p.done);
+  pthread_cond_destroy(&p.work);
+  return cli_session_close(s);
+}
