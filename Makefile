@@ -104,6 +104,15 @@ sanitize asan:
 	SPART_BIN="$(CURDIR)/build/asan/bin" SPART_UNIT="$(CURDIR)/build/asan/tests" \
 	  sh scripts/runtests.sh
 
+# the suite under ThreadSanitizer, every command that takes -j run with -j 3 (scripts/tsan.sh;
+# TESTS: the bats files to run, default all): objects, commands and unit drivers in build/tsan
+TSAN_CFLAGS = -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=thread \
+  -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Werror
+tsan:
+	$(MAKE) BUILD=build/tsan BIN=build/tsan/bin CFLAGS="$(TSAN_CFLAGS)" \
+	  LDFLAGS="-fsanitize=thread" all unit
+	sh scripts/tsan.sh $(TESTS)
+
 # a real pipeline on a bundled model
 demo: all
 	sh scripts/demo.sh
@@ -117,9 +126,11 @@ FUZZ_SECONDS = 60
 fuzz: all
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh
 
-# every command under valgrind: no memory error, no leak
+# every command under valgrind: no memory error, no leak; and -j under helgrind and drd: no
+# data race
 valgrind: all
 	sh scripts/valgrind.sh
+	sh scripts/helgrind.sh
 
 # the model JSON of every bundled URDF, beside it (deterministic: a diff means a change)
 models: $(BIN)/urdf2robot
@@ -161,5 +172,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all unit test check sanitize asan demo bench valgrind fuzz models lint-man format install uninstall clean
+.PHONY: all unit test check sanitize asan tsan demo bench valgrind fuzz models lint-man format install uninstall clean
 .DELETE_ON_ERROR:
