@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# -j N: records computed by N threads, the output and the messages those of one thread (cmp),
+# with CSV and JSON, bad records with and without -k, a closed pipe and a full disk.
+
+load helper
+
+M() { echo "$MODELS/kuka_iiwa.urdf"; }
+
+# a trajectory of the iiwa: time, qm, um, umdot; N rows (enough for many blocks of 128 KiB),
+# as CSV in FILE.csv and JSON lines in FILE.json: traj N FILE
+traj() {
+  python3 - "$1" "$2" <<'PY'
+import json, math, sys
+n, out = int(sys.argv[1]), sys.argv[2]
+cols = ["time"] + [f"{f}_{j}" for f in ("qm", "um", "umdot") for j in range(1, 8)]
+with open(out + ".csv", "w") as c, open(out + ".json", "w") as js:
+    c.write(",".join(cols) + "\n")
+    for r in range(n):
+        v = {f: [a * math.sin(0.001 * r * (j + 1) + j) for j in range(7)]
+             for f, a in (("qm", 1.2), ("um", 0.7), ("umdot", 2.5))}
+        c.write(",".join([f"{r * 0.001:.3f}"] + [repr(x) for f in ("qm", "um", "umdot") for x in v[f]]) + "\n")
+        js.write(json.dumps({"time": r * 0.001, **v}) + "\n")
+PY
+}
+
+# run a command with -j 1 and with -j N (N = the first argument), the input from FILE (the
+# second): the same stdout, stderr and exit status, which are left in status, out1 and err1
+same() {
+  local n=$1 in=$2
+  shift 2
+  local s1=0 sn=0
+  "$@" -j 1 < "$in" > "$BATS_TEST_TMPDIR/out1" 2> "$BATS_TEST_TMPDIR/err1" || s1=$?
+  "$@" -j "$n" < "$in" > "$BATS_TEST_TMPDIR/outn" 2> "$BATS_TEST_TMPDIR/errn" || sn=$?
+  status=$s1
+  echo "exit $s1 and $sn" >&2
+  cmp "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/outn"
+  cmp "$BATS_TEST_TMPDIR/err1" "$BATS_TEST_TMPDIR/errn"
+  [ "$s1" -eq "$sn" ]
+}
+
+setup_file() {
+  traj 6000 "$BATS_FILE_TMPDIR/t"
+}
+
+@test "-j 2 and -j 3: CSV in, CSV and JSON out, byte for byte those of -j 1 (spart-id)" {
+  same 2 "$BATS_FILE_TMPDIR/t.csv" spart-id -m "$(M)" --fixed-base
+  [ "$status" -eq 0 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 6001 ]
+  same 3 "$BATS_FILE_TMPDIR/t.csv" spart-id -m "$(M)" --gravity 0,0,-9.81 -o json
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 6000 ]
+  same 2 "$BATS_FILE_TMPDIR/t.csv" spart-id -m "$(M)" --floating --keep-state
+}
+
+@test "-j: JSON lines in, JSON and CSV out, and the other commands" {
+  same 2 "$BATS_FILE_TMPDIR/t.json" spart-id -m "$(M)" --fixed-base
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 6000 ]
+  same 3 "$BATS_FILE_TMPDIR/t.json" spart-id -m "$(M)" -o csv
+  same 2 "$BATS_FILE_TMPDIR/t.csv" spart-kin -m "$(M)" --com --energy --gravity 0,0,-9.81
+  same 2 "$BATS_FILE_TMPDIR/t.json" spart-jac -m "$(M)" --link 7 --dot
+  same 2 "$BATS_FILE_TMPDIR/t.csv" spart-fd -m "$(M)" --fixed-base
+  head -n 801 "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/short.csv"
+  same 2 "$BATS_TEST_TMPDIR/short.csv" spart-gim -m "$(M)" --coriolis --inverse
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 801 ]
+}
+
+@test "-j: the first bad record stops the output after exactly the records before it" {
+  # a short row in the middle (line 3001: the 3000th record)
+  awk 'NR == 3001 { print "1,2,3"; next } { print }' "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/bad.csv"
+  same 2 "$BATS_TEST_TMPDIR/bad.csv" spart-id -m "$(M)" --fixed-base
+  [ "$status" -eq 1 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq 3000 ] # the header and lines 2 to 3000
+  grep -qx 'spart-id: <stdin>:3001: expected 22 fields, got 3' "$BATS_TEST_TMPDIR/errn"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/errn")" -eq 1 ]
+  # and in JSON: a record with the wrong number of joints
+  awk 'NR == 4000 { print "{\"qm\": [1, 2]}"; next } { print }' "$BATS_FILE_TMPDIR/t.json" > "$BATS_TEST_TMPDIR/bad.json"
+  same 3 "$BATS_TEST_TMPDIR/bad.json" spart-id -m "$(M)"
+  [ "$status" -eq 1 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq 3999 ]
+}
+
+@test "-j -k: every bad record reported in input order, the others written, the count at the end" {
+  awk 'NR % 1000 == 7 { print "1,2,3"; next } NR == 2500 { print $0 ",9"; next } { print }' \
+    "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/bad.csv"
+  same 2 "$BATS_TEST_TMPDIR/bad.csv" spart-id -m "$(M)" --fixed-base -k
+  [ "$status" -eq 1 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/errn")" -eq 8 ]
+  [ "$(sed -n 1p "$BATS_TEST_TMPDIR/errn")" = 'spart-id: <stdin>:7: expected 22 fields, got 3' ]
+  [ "$(sed -n 3p "$BATS_TEST_TMPDIR/errn")" = 'spart-id: <stdin>:2007: expected 22 fields, got 3' ]
+  [ "$(sed -n 4p "$BATS_TEST_TMPDIR/errn")" = 'spart-id: <stdin>:2500: expected 22 fields, got 23' ]
+  [ "$(tail -n 1 "$BATS_TEST_TMPDIR/errn")" = 'spart-id: 7 bad records skipped' ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq $((6001 - 7)) ]
+  # --check-limits: a message a record that passes a limit, in order, and exit 4
+  awk -F, -v OFS=, 'NR > 1 { for (i = 2; i <= 8; i++) $i *= 3 } { print }' "$BATS_FILE_TMPDIR/t.csv" \
+    > "$BATS_TEST_TMPDIR/far.csv"
+  same 2 "$BATS_TEST_TMPDIR/far.csv" spart-kin -m "$(M)" --check-limits
+  [ "$status" -eq 4 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/errn")" -gt 100 ]
+}
+
+@test "-j: inputs no line split can cut are read as by one thread (a JSON array, a quoted cell over lines, pretty-printed JSON)" {
+  python3 - "$BATS_FILE_TMPDIR/t.json" "$BATS_TEST_TMPDIR" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])][:3000]
+d = sys.argv[2]
+json.dump(recs, open(d + "/array.json", "w"), indent=1)
+with open(d + "/pretty.json", "w") as f:
+    for k, r in enumerate(recs):
+        r["note"] = 'a {"brace"} and a\nline' if k % 7 == 0 else "plain"
+        f.write((json.dumps(r, indent=1) if k % 500 == 3 else json.dumps(r)) + "\n")
+with open(d + "/quoted.csv", "w") as f:
+    f.write("note,time," + ",".join(f"{n}_{j}" for n in ("qm", "um", "umdot") for j in range(1, 8)) + "\n")
+    for k, r in enumerate(recs):
+        note = '"two\nlines, ""quoted"""' if k % 400 == 5 else ('"a,b"' if k % 3 else "plain")
+        f.write(note + "," + ",".join([repr(r["time"])] + [repr(x) for n in ("qm", "um", "umdot") for x in r[n]]) + "\n")
+PY
+  same 2 "$BATS_TEST_TMPDIR/array.json" spart-id -m "$(M)"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq 3000 ]
+  same 2 "$BATS_TEST_TMPDIR/pretty.json" spart-id -m "$(M)" -o csv
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -gt 3001 ] # notes over two lines
+  same 3 "$BATS_TEST_TMPDIR/quoted.csv" spart-id -m "$(M)"
+  grep -q '^"two$' "$BATS_TEST_TMPDIR/outn"
+  # a bad CSV header: its one message
+  printf '# qm_1 in a comment\nQM_1,qm_2\n1,2\n' > "$BATS_TEST_TMPDIR/h.csv"
+  same 2 "$BATS_TEST_TMPDIR/h.csv" spart-id -m "$(M)" -k
+  [ "$status" -eq 1 ]
+}
+
+@test "-j: a closed pipe stops quietly (exit 3 with SIGPIPE ignored), a full disk is one write error" {
+  for j in 1 2 3; do
+    sh -c 'trap "" PIPE; (spart-id -m "$1" --fixed-base -j "$2" < "$3" 2> "$4/err"; echo $? > "$4/st") | head -c 10 > /dev/null' \
+      sh "$(M)" "$j" "$BATS_FILE_TMPDIR/t.csv" "$BATS_TEST_TMPDIR"
+    [ "$(cat "$BATS_TEST_TMPDIR/st")" -eq 3 ]
+    [ ! -s "$BATS_TEST_TMPDIR/err" ]
+    run --separate-stderr sh -c 'spart-id -m "$1" --fixed-base -j $2 -o json < "$3" > /dev/full' \
+      sh "$(M)" $j "$BATS_FILE_TMPDIR/t.csv"
+    [ "$status" -eq 3 ]
+    [ "$stderr" = 'spart-id: write error: No space left on device' ]
+  done
+}
+
+@test "-j -u: each block's records are written as they are computed, before the input ends" {
+  mkfifo "$BATS_TEST_TMPDIR/in"
+  spart-id -m "$(M)" --fixed-base -j 2 -u < "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/out" 3>&- &
+  exec 7> "$BATS_TEST_TMPDIR/in"
+  head -n 3 "$BATS_FILE_TMPDIR/t.csv" >&7
+  # the two rows come out while the input is still open
+  for i in $(seq 1 100); do
+    [ "$(wc -l < "$BATS_TEST_TMPDIR/out")" -ge 3 ] && break
+    sleep 0.2
+  done
+  n=$(wc -l < "$BATS_TEST_TMPDIR/out")
+  exec 7>&-
+  wait
+  [ "$n" -eq 3 ]
+}
+
+@test "-j 0 is one thread a CPU; a bad count is a usage error" {
+  same 0 "$BATS_FILE_TMPDIR/t.csv" spart-id -m "$(M)" --fixed-base
+  run --separate-stderr spart-id -m "$(M)" -j x
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-id: --jobs: expected a whole number 0..256, got 'x'" ]
+  run --separate-stderr spart-kin -m "$(M)" --jobs=-1
+  [ "$status" -eq 2 ]
+  run spart-fd --help
+  [[ "$output" == *"-j, --jobs N"* ]]
+}
