@@ -7,7 +7,8 @@
 #     streamed through a pipe.
 #  2. Two cores: the same spart-id run split with GNU parallel (if it is installed), wall and CPU
 #     seconds: GNU parallel's copying (parts through pipes, outputs through temporary files)
-#     costs about as much CPU as spart-id itself.
+#     costs about as much CPU as spart-id itself; then spart-id -j 2 against -j 1 (rows/s, CPU
+#     seconds, peak memory for 100k and all the rows, both threads on one CPU).
 #  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls,
 #     one RK4 step of spart_sim among them; spart-sim's 10 s of kuka_iiwa at 1 kHz end to end.
 #  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
@@ -132,6 +133,43 @@ if command -v parallel > /dev/null 2>&1; then
     "2 cores %.2f s (CPU %s s): %.2fx, %s\n", $1, $2, $3, $4, $1 / $3, same }'
 else
   echo "== two cores: GNU parallel is not installed (apt-get install parallel)"
+fi
+
+# -j 2 against -j 1 in the same run, interleaved, best wall time of 3 each; CPU seconds (user +
+# system) say what the threads cost beside the records (on a loaded machine the wall ratio is
+# below what an idle one gives: the load average is printed with it)
+echo "== two cores: spart-id -j 2 against -j 1 ($(nproc) CPUs online; load average $(cut -d' ' -f1-3 /proc/loadavg))"
+jobs_run() { # N: wall seconds, CPU seconds, peak KiB of one run with -j N
+  t0=$(date +%s.%N)
+  /usr/bin/time -f "%U %S %M" -o "$dir/time" bin/spart-id --fixed-base -o csv -m "$m" -j "$1" \
+    < "$dir/id.csv" > "$dir/j$1.csv"
+  t1=$(date +%s.%N)
+  echo "$t0 $t1 $(cat "$dir/time")" | awk '{ printf "%.3f %.3f %d\n", $2 - $1, $3 + $4, $5 }'
+}
+if [ -x /usr/bin/time ]; then
+  w1=999 w2=999
+  for i in 1 2 3; do
+    set -- $(jobs_run 1)
+    if [ "$(echo "$1 $w1" | awk '{ print ($1 < $2) }')" = 1 ]; then w1=$1 c1=$2 k1=$3; fi
+    set -- $(jobs_run 2)
+    if [ "$(echo "$1 $w2" | awk '{ print ($1 < $2) }')" = 1 ]; then w2=$1 c2=$2 k2=$3; fi
+  done
+  cmp -s "$dir/j1.csv" "$dir/j2.csv" && same="identical output" || same="OUTPUT DIFFERS"
+  echo "$ROWS $w1 $c1 $k1 $w2 $c2 $k2" | awk -v same="$same" '{
+    printf "-j 1: %.3f s %10.0f rows/s, CPU %.2f s, %d KiB\n", $2, $1 / $2, $3, $4
+    printf "-j 2: %.3f s %10.0f rows/s, CPU %.2f s, %d KiB: %.2fx the rows/s of -j 1, CPU %.2fx, %s\n",
+      $5, $1 / $5, $6, $7, $2 / $5, $6 / $3, same }'
+  # peak memory of -j 2 against the number of rows: its blocks, not the input
+  set -- $(measure "$dir/id100k.csv" bin/spart-id --fixed-base -o csv -m "$m" -j 2)
+  echo "-j 2 peak memory: 100,000 rows $2 KiB, $ROWS rows $k2 KiB"
+  if command -v taskset > /dev/null 2>&1; then
+    # both threads on one CPU: the wall time of -j 2 is then its CPU time, its overhead alone
+    t0=$(date +%s.%N)
+    taskset -c 0 bin/spart-id --fixed-base -o csv -m "$m" -j 2 < "$dir/id.csv" > /dev/null
+    t1=$(date +%s.%N)
+    echo "$t0 $t1 $w1" | awk '{ printf "-j 2 on one CPU (taskset -c 0): %.3f s, %.2fx the wall time of -j 1\n", $2 - $1, ($2 - $1) / $3 }'
+  fi
+  rm -f "$dir/j1.csv" "$dir/j2.csv"
 fi
 
 echo "== per call, no I/O (medians of 128,000 calls; C++ figures measured on this machine)"
