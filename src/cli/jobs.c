@@ -109,49 +109,95 @@ static int csv_preamble(cutter *c) {
 }
 
 
-/* scan buf[scan, len) for record boundaries: a '\n' outside a quoted CSV cell, or outside any
-   JSON object; anything the reader would read otherwise (a JSON array, RS, text between objects,
-   text after a closing quote) ends the cuts (bad) */
-static void scan(cutter *c) {
-  if (c->fmt == CLI_FMT_CSV && !csv_preamble(c)) {
-    return;
+/* one byte of a CSV record through the cell states (records_in.c's cell_end); whether the block
+   is full after it */
+static int csv_byte(cutter *c, size_t i) {
+  char ch = c->buf[i];
+  switch (c->cell) {
+    case C_START:
+      c->cell = ch == '"' ? C_QUOTED : ch == c->delim || ch == '\n' ? C_START : C_PLAIN;
+      break;
+    case C_PLAIN: c->cell = ch == c->delim ? C_START : C_PLAIN; break;
+    case C_QUOTED: c->cell = ch == '"' ? C_QEND : C_QUOTED; break;
+    default: /* after a quote in a quoted cell: another, the delimiter or the line's end */
+      if (ch == '"') {
+        c->cell = C_QUOTED;
+      } else if (ch == c->delim) {
+        c->cell = C_START;
+      } else if (ch != '\n' && ch != '\r') {
+        c->bad = 1;
+      }
   }
+  if (ch == '\n') {
+    c->lines++;
+    if (c->cell != C_QUOTED) {
+      c->cell = C_START;
+      return cut_at(c, i);
+    }
+  }
+  return 0;
+}
+
+
+/* CSV: lines without a quote are records (memchr finds them); a line with one goes through the
+   cell states */
+static void csv_scan(cutter *c) {
   size_t i = c->scan;
-  if (c->fmt == CLI_FMT_JSON && c->line + c->lines == 0 && i == 0 && c->len >= 3 &&
-      memcmp(c->buf, "\xef\xbb\xbf", 3) == 0) {
+  const char *b = c->buf;
+  while (i < c->len && !c->bad) {
+    if (c->cell == C_START && (i == 0 || b[i - 1] == '\n')) { /* at a record's start */
+      const char *q = memchr(b + i, '"', c->len - i), *nl;
+      size_t lim = q ? (size_t)(q - b) : c->len;
+      while ((nl = memchr(b + i, '\n', lim - i))) {
+        i = (size_t)(nl - b) + 1;
+        c->lines++;
+        if (cut_at(c, i - 1)) {
+          c->scan = i;
+          return;
+        }
+      }
+      if (!q) {
+        break; /* a line not whole yet: scanned again from its start */
+      }
+    }
+    if (csv_byte(c, i++)) {
+      break;
+    }
+  }
+  c->scan = i;
+}
+
+
+/* JSON: braces and strings counted; between objects only blanks, commas and line ends */
+static void json_scan(cutter *c) {
+  size_t i = c->scan;
+  const unsigned char *b = (const unsigned char *)c->buf;
+  if (c->line + c->lines == 0 && i == 0 && c->len >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0) {
     i = 3;
   }
   for (; i < c->len && !c->bad; i++) {
-    char ch = c->buf[i];
-    if (c->fmt == CLI_FMT_CSV) {
-      switch (c->cell) {
-        case C_START:
-          c->cell = ch == '"' ? C_QUOTED : ch == c->delim || ch == '\n' ? C_START : C_PLAIN;
-          break;
-        case C_PLAIN: c->cell = ch == c->delim ? C_START : C_PLAIN; break;
-        case C_QUOTED: c->cell = ch == '"' ? C_QEND : C_QUOTED; break;
-        default: /* after a quote in a quoted cell: another, the delimiter or the line's end */
-          if (ch == '"') {
-            c->cell = C_QUOTED;
-          } else if (ch == c->delim) {
-            c->cell = C_START;
-          } else if (ch != '\n' && ch != '\r') {
-            c->bad = 1;
-          }
+    if (c->instr && !c->esc) { /* the plain part of a string */
+      while (i < c->len && b[i] != '"' && b[i] != '\\' && b[i] != '\n') {
+        i++;
       }
-      if (ch == '\n') {
-        c->lines++;
-        if (c->cell != C_QUOTED) {
-          c->cell = C_START;
-          if (cut_at(c, i)) {
-            i++;
-            break;
-          }
-        }
+    } else if (!c->instr && c->depth > 0) { /* numbers, commas, brackets */
+      while (i < c->len && b[i] != '"' && b[i] != '{' && b[i] != '}' && b[i] != '\n' &&
+             b[i] != 0x1e) {
+        i++;
       }
-      continue;
     }
-    if (c->instr) {
+    if (i == c->len) {
+      break;
+    }
+    unsigned char ch = b[i];
+    if (ch == '\n') {
+      c->lines++;
+      c->esc = 0;
+      if (!c->instr && c->depth == 0 && cut_at(c, i)) {
+        i++;
+        break;
+      }
+    } else if (c->instr) {
       c->instr = !(ch == '"' && !c->esc);
       c->esc = ch == '\\' && !c->esc;
     } else if (ch == '"') {
@@ -166,19 +212,26 @@ static void scan(cutter *c) {
       if (i + 1 == c->len && !c->eof) {
         break; /* trailing (the reader drops it) or not: the next byte tells */
       }
-      c->bad = i + 1 < c->len && c->buf[i + 1] != '\r' && c->buf[i + 1] != '\n';
-    } else if (c->depth == 0 && ch != ' ' && ch != '\t' && ch != ',' && ch != '\n') {
+      c->bad = i + 1 < c->len && b[i + 1] != '\r' && b[i + 1] != '\n';
+    } else if (c->depth == 0 && ch != ' ' && ch != '\t' && ch != ',') {
       c->bad = 1;
-    }
-    if (ch == '\n') {
-      c->lines++;
-      if (c->depth == 0 && !c->instr && cut_at(c, i)) {
-        i++;
-        break;
-      }
     }
   }
   c->scan = i;
+}
+
+
+/* scan buf[scan, len) for record boundaries: a line break outside a quoted CSV cell, or outside
+   any JSON object; what the reader would read otherwise (a JSON array, RS, text between
+   objects, text after a closing quote) ends the cuts (bad) */
+static void scan(cutter *c) {
+  if (c->fmt == CLI_FMT_CSV) {
+    if (csv_preamble(c)) {
+      csv_scan(c);
+    }
+  } else {
+    json_scan(c);
+  }
 }
 
 
@@ -198,9 +251,11 @@ static int more(cutter *c) {
     c->buf = b;
     c->cap = cap;
   }
+  /* up to a block and a bit: what is left after the block is cut (and moved) is little */
+  size_t want = c->len < BLOCK ? BLOCK + 8192 - c->len : c->cap - c->len;
   ssize_t r;
   do {
-    r = read(c->fd, c->buf + c->len, c->cap - c->len);
+    r = read(c->fd, c->buf + c->len, want);
   } while (r < 0 && errno == EINTR);
   if (r <= 0) {
     c->rerr = r < 0 ? errno : 0;
@@ -374,13 +429,8 @@ static void run_block(pool *p, cli_session *w, job *j) {
   j->msglen = 0;
   FILE *e = open_memstream(&j->msg, &j->msglen);
   cli_error_to(e);
-  if (cli_reader_feed(w->rd, j->in, j->inlen, j->line, -1) != 0) {
-    cli_error(w->tool->name, NULL, 0, "out of memory");
-    w->status = CLI_EXIT_IO;
-    w->stop = 1;
-  } else {
-    p->body(w);
-  }
+  cli_reader_block(w->rd, &j->in, &j->incap, j->inlen, j->line);
+  p->body(w);
   cli_error_to(NULL);
   if (e) {
     fclose(e);

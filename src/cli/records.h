@@ -111,6 +111,9 @@ char cli_csv_delimiter(const char *line, size_t len);
 /* -j (jobs.c): read on from the n bytes at p (copied; the lines before them: lines), then from
    file descriptor fd, or -1: the input ends with them.  0, or -1 when out of memory. */
 int cli_reader_feed(cli_reader *rd, const char *p, size_t n, long long lines, int fd);
+/* read on from the n bytes at *p (*cap bytes, more than n), the whole input after lines lines:
+   the reader's buffer and *p are exchanged */
+void cli_reader_block(cli_reader *rd, char **p, size_t *cap, size_t n, long long lines);
 /* the format and the CSV header of src (a reader of the same command that has read it) into rd,
    new, for model m: rd reads the rows after it; 0, or -1 when out of memory */
 int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m);

@@ -1849,6 +1849,23 @@ int cli_reader_feed(cli_reader *rd, const char *p, size_t n, long long lines, in
 }
 
 
+void cli_reader_block(cli_reader *rd, char **p, size_t *cap, size_t n, long long lines) {
+  char *b = rd->buf;
+  size_t c = rd->bcap;
+  rd->buf = *p;
+  rd->bcap = *cap;
+  *p = b;
+  *cap = c;
+  rd->bpos = 0;
+  rd->bend = n;
+  rd->fd = -1;
+  rd->eof = 1;
+  rd->pending = 0;
+  rd->pos = rd->len = 0;
+  rd->lineno = lines;
+}
+
+
 int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m) {
   rd->format = src->format;
   if (src->format != CLI_FMT_CSV || !src->started) {
