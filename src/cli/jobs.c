@@ -617,8 +617,10 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   c.fmt = s->o.input;
   c.most = most;
   int cuts = detect(&c) && !c.rerr;
-  p.w[0] = p.w && p.tid && p.jobs ? worker_new(s, c.fmt, NULL) : NULL;
-  if (!p.w[0] || !p.w || !p.tid || !p.jobs) {
+  if (p.w && p.tid && p.jobs) {
+    p.w[0] = worker_new(s, c.fmt, NULL);
+  }
+  if (!p.w || !p.tid || !p.jobs || !p.w[0]) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     cuts = 0;

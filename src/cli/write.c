@@ -103,6 +103,8 @@ void cli_put_text(cli_writer *wr, const char *name, const char *s) {
   if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
     return;
   }
+  /* JSON only (a CSV row has no cell for it: n = 0); the format may be the input's, not known
+     before the first record is written (spart-contact reads JSON only) */
   if (wr->nf < SPART_MAX_FIELDS && (!wr->fmt || wr->fmt->id == CLI_FMT_JSON)) {
     wr->f[wr->nf] = (outfield){name, NULL, -1, -1, -1, 0, s};
     wr->nf++;
@@ -269,13 +271,6 @@ int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
   const cli_reader *pr = rd; /* its pass-through cells */
   if (!wr->fmt) { /* the input's format */
     wr->fmt = rd && cli_reader_format(rd) == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
-    int k = 0; /* text fields (cli_put_text, put before the format was known) are JSON's */
-    for (int i = 0; i < wr->nf; i++) {
-      if (!wr->f[i].text || wr->fmt->id == CLI_FMT_JSON) {
-        wr->f[k++] = wr->f[i];
-      }
-    }
-    wr->nf = k;
   }
   wr->len = wr->pend; /* after the records held back */
   int r = wr->fmt->record(wr, pr, rd ? cli_reader_line(rd) : 0, err);
