@@ -163,4 +163,8 @@ PY
   [ "$status" -eq 2 ]
   run spart-fd --help
   [[ "$output" == *"-j, --jobs N"* ]]
+  # spart-sim's one initial state is one trajectory
+  run --separate-stderr spart-sim -m "$(M)" --duration 0.01 -j 2
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-sim: --jobs: one initial state, one trajectory: one thread" ]
 }
