@@ -168,3 +168,26 @@ PY
   [ "$status" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-sim: --jobs: one initial state, one trajectory: one thread" ]
 }
+
+@test "-j: file operands, one or several, give what -j 1 gives" {
+  head -n 2001 "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/a.csv"
+  spart-id -m "$(M)" -j 1 "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/one1"
+  spart-id -m "$(M)" -j 2 "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/one2"
+  cmp "$BATS_TEST_TMPDIR/one1" "$BATS_TEST_TMPDIR/one2"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/one2")" -eq 6001 ]
+  spart-id -m "$(M)" -j 1 "$BATS_TEST_TMPDIR/a.csv" - < "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/two1"
+  spart-id -m "$(M)" -j 2 "$BATS_TEST_TMPDIR/a.csv" - < "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/two2"
+  cmp "$BATS_TEST_TMPDIR/two1" "$BATS_TEST_TMPDIR/two2"
+}
+
+@test "-j 2: peak memory does not grow with the number of rows" {
+  [ -x /usr/bin/time ] || skip "no /usr/bin/time"
+  for k in 1 2 3 4 5 6 7 8 9 10; do tail -n +2 "$BATS_FILE_TMPDIR/t.csv"; done |
+    cat <(head -n 1 "$BATS_FILE_TMPDIR/t.csv") - > "$BATS_TEST_TMPDIR/big.csv"
+  /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/small" spart-id -m "$(M)" -j 2 < "$BATS_FILE_TMPDIR/t.csv" > /dev/null
+  /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/big" spart-id -m "$(M)" -j 2 < "$BATS_TEST_TMPDIR/big.csv" > /dev/null
+  small=$(cat "$BATS_TEST_TMPDIR/small") big=$(cat "$BATS_TEST_TMPDIR/big")
+  echo "6000 rows: $small KiB, 60000 rows: $big KiB" >&2
+  # ten times the rows (22 MB of input), the same blocks: within 1 MiB
+  [ "$big" -lt $((small + 1024)) ]
+}
