@@ -200,18 +200,16 @@ RNEA_INLINE void dof_acc(v2 a[6], const v2 v[6], int s, v2 qd, v2 qdd) {
 }
 
 
-/* body i's step of the forward pass: v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd
-   (RBDA table 5.1), then the Newton-Euler force at the CoM moved to F_i's origin; s the axis of
-   the joint's one unit screw (m->jnt_zaxis, a constant here), -1 for the others: their
-   degrees of freedom one by one */
-RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, int n,
-                              const spart_rnea_in *x, const spart_rnea_in *y, int wrench, int s) {
+/* body i's step of the forward pass, its joint transform in d->bQ, d->brho: v_i = X_i v_p +
+   S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1), then the Newton-Euler force at the
+   CoM moved to F_i's origin; s the axis of the joint's one unit screw (m->jnt_zaxis, a constant
+   here), -1 for the others: their degrees of freedom one by one */
+RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const spart_rnea_in *x,
+                              const spart_rnea_in *y, int wrench, int s) {
   int p = m->body_parent[i];
   const v2 *K = (const v2 *)d->jp + SPART_JP * i, *com = K + SPART_JP_C;
   v2 *Q = (v2 *)d->bQ + 9 * i, *rho = (v2 *)d->brho + 3 * i, *v = (v2 *)d->bv + 6 * i;
   v2 *a = (v2 *)d->ba + 6 * i, *f = (v2 *)d->bf + 6 * i, nc[3];
-  int j = m->jnt_qadr[i];
-  xup2(m, d, i, K, x->qm, y->qm, j, n == 1, s, Q, rho);
   motion_down(v, Q, rho, (v2 *)d->bv + 6 * p);
   motion_down(a, Q, rho, (v2 *)d->ba + 6 * p);
   if (s >= 0) {
@@ -255,7 +253,7 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
   const spart_rnea_in *x = in, *y = in + (n > 1);
   const v2 *JP = (const v2 *)d->jp;
   v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *RR = (v2 *)d->bR;
-  v2 g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
+  v2 *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
   int wrench = x->wF || y->wF;
 
   /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g) - w0 x v0]
@@ -288,16 +286,23 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
     sub_wrench(F, R0, x->wF, y->wF);
   }
 
-  /* forward pass in the joint frames F_i (spart_joint_constants); the common joints, one unit
-     screw about or along z, with their axis a constant */
+  /* forward pass in the joint frames F_i (spart_joint_constants): first every joint transform
+     (d->bQ, d->brho), which depend on no other body, so that their sines and cosines overlap
+     instead of holding up the recursion; then the bodies from the base out, the common joints
+     (one unit screw about or along z) with their axis a constant */
+  for (int i = 1; i < m->nb; i++) {
+    int s = m->jnt_zaxis[i];
+    xup2(m, d, i, JP + SPART_JP * i, x->qm, y->qm, m->jnt_qadr[i], n == 1, s, XQ + 9 * i,
+         XR + 3 * i);
+  }
   for (int i = 1; i < m->nb; i++) {
     int s = m->jnt_zaxis[i];
     if (s == 2) {
-      body_forward(m, d, i, n, x, y, wrench, 2);
+      body_forward(m, d, i, x, y, wrench, 2);
     } else if (s == 5) {
-      body_forward(m, d, i, n, x, y, wrench, 5);
+      body_forward(m, d, i, x, y, wrench, 5);
     } else {
-      body_forward(m, d, i, n, x, y, wrench, -1);
+      body_forward(m, d, i, x, y, wrench, -1);
     }
   }
 }
