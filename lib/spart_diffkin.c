@@ -41,7 +41,9 @@ void spart_diffkin(const spart_model *m, const spart_data *d, double *P0, double
       pm += 6;
     }
     for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++, pm += 6) {
-      memcpy(pm, d->xS + 6 * v, 6 * sizeof(double));
+      for (int k = 0; k < 6; k++) {
+        pm[k] = d->xS[6 * v + k] + 0.0; /* + 0.0: no -0 */
+      }
     }
   }
   /* Bi0 = B(r0 - rL_i), Bij = B(rL_j - rL_i) when link j is on the path from link i to the
