@@ -12,7 +12,7 @@ TAU='"taum":[0.1,-0.2,0.05,0.1,0.03,-0.02,0.01,0.05,0.1,-0.1,0.02,0.03,-0.01,0.0
 # momentum and energy of spart-sim's CSV SIM of model URDF, one JSON line a record
 conserved() {
   urdf2robot "$1" > "$BATS_TEST_TMPDIR/model.json"
-  spart-kin -m "$1" < "$2" > "$BATS_TEST_TMPDIR/kin.jsonl"
+  spart-kin -m "$1" -o json < "$2" > "$BATS_TEST_TMPDIR/kin.jsonl"
   python3 "$BATS_TEST_DIRNAME/simcheck.py" "$BATS_TEST_TMPDIR/model.json" "$2" \
     "$BATS_TEST_TMPDIR/kin.jsonl"
 }
@@ -52,7 +52,7 @@ URDF
 
 @test "spart-sim writes t, R0, r0, qm, u0, um every K steps from 0 to T, and at T" {
   run -0 spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --duration 0.0105 --every 4 \
-    --gravity 0,0,-9.81 <<< '{}'
+    --gravity 0,0,-9.81 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   python3 -c '
 import json, sys
 recs = [json.loads(l) for l in sys.argv[1].splitlines()]
@@ -86,7 +86,7 @@ PY
   spart-sim -m "$MODELS/2_iiwa_base.urdf" --no-friction --duration 10 --every 1000 -o csv \
     <<< "$SC}" > "$BATS_TEST_TMPDIR/sim.csv"
   conserved "$MODELS/2_iiwa_base.urdf" "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/e.jsonl"
-  spart-gim -m "$MODELS/2_iiwa_base.urdf" < "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/gim.jsonl"
+  spart-gim -m "$MODELS/2_iiwa_base.urdf" -o json < "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/gim.jsonl"
   python3 - "$BATS_TEST_TMPDIR/e.jsonl" "$BATS_TEST_TMPDIR/sim.csv" "$BATS_TEST_TMPDIR/gim.jsonl" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -149,12 +149,12 @@ for r in recs:
   one_joint
   printf 'time,taum_1\n0,1\n' > "$BATS_TEST_TMPDIR/in.csv"
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
-    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{}'
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:2: no time column 't'" ]
   printf 't,taum_1\n0,1\n0.5,2\n0.5,3\n' > "$BATS_TEST_TMPDIR/in.csv"
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
-    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{}'
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:4: t = 0.5 after t = 0.5: times must increase" ]
 }
@@ -279,7 +279,7 @@ URDF
 
 @test "one initial state only, and none is an error" {
   one_joint
-  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 <<< $'{}\n{}'
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 <<< $'{"qm": [0]}\n{"qm": [1]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: <stdin>:2: one initial state only: this is a second record" ]
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 < /dev/null
@@ -351,7 +351,7 @@ assert min(r["u0"][1] for r in recs) < -2.9  # it flipped
   [ -x /usr/bin/time ] || skip "no /usr/bin/time"
   for T in 1 100; do
     /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/$T.kib" spart-sim -m "$MODELS/kuka_iiwa.urdf" \
-      --fixed-base --duration $T --every 1000 -o csv <<< '{}' > /dev/null
+      --fixed-base --duration $T --every 1000 -o csv <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}' > /dev/null
   done
   [ "$(cat "$BATS_TEST_TMPDIR/100.kib")" -lt $(( $(cat "$BATS_TEST_TMPDIR/1.kib") + 512 )) ]
 }

@@ -387,6 +387,24 @@ void cli_check_limits(cli_session *s, const double *qm, const double *um, const 
    fault (cli_fail: an unknown link, a zero normal, a negative mu, no contacts...). */
 int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
 
+/* spart-sim's --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0,
+   wFm a record (JSON or CSV), t increasing.  Open s->o.inputs and read its first record (a file
+   with none is refused), for the session's model: NULL after reporting (s->status set). */
+typedef struct cli_inputs cli_inputs;
+cli_inputs *cli_inputs_open(cli_session *s);
+
+/* Hold the forces of the records whose time has come by t (within slack) into tau0 (6), taum
+   (nv), wF (nb x 6), the last one's (zero-order hold): 1 when some did, 0 when none, -1 after
+   reporting a bad record.  in NULL: none. */
+int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, double tau0[6],
+                    double *taum, double *wF);
+
+/* The time of the next record not yet held, or INFINITY (in NULL too). */
+double cli_inputs_next(const cli_inputs *in);
+
+/* Close it; NULL is allowed. */
+void cli_inputs_close(cli_inputs *in);
+
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);
 
