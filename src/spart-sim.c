@@ -185,7 +185,8 @@ int main(int argc, char **argv) {
     s->status = CLI_EXIT_IO;
   } else if (!s->o.inputs || (in = cli_inputs_open(s)) != NULL) {
     sim->method = s->o.integrator;
-    sim->flags = (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
+    sim->flags =
+        (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
     sim->gravity = s->gravity;
     sim->rtol = s->o.rtol;
     sim->atol = s->o.atol;

@@ -159,6 +159,90 @@ for r in recs:
   [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:4: t = 0.5 after t = 0.5: times must increase" ]
 }
 
+@test "--inputs as JSON lines, a JSON array or CSV: the same forces, the same trajectory" {
+  # the free-floating iiwa: base forces, joint torques, wrenches on the base and on link 3;
+  # fields a JSON record leaves out are zero, as CSV's zeros
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, sys
+d = sys.argv[1]
+rows = [(0, {"tau0": [0.1, 0, -0.2, 1, 0, 0], "taum": [1, -2, 0.5, 0, 0.3, 0, 0.1]}),
+        (0.0035, {"taum": [0, 1, 0, -1, 0, 1, 0], "wFm": [[0] * 6, [0] * 6, [0, 0, 0.2, 0, 3, 0]] + [[0] * 6] * 4}),
+        (0.006, {"wF0": [0, 0.5, 0, 0, 0, -2]}),
+        (0.0121, {"tau0": [0, 0, 0, 0, 0, 1]})]
+zero = {"tau0": [0] * 6, "taum": [0] * 7, "wF0": [0] * 6, "wFm": [[0] * 6] * 7}
+with open(d + "/in.jsonl", "w") as f:
+    for t, r in rows:
+        f.write(json.dumps(dict(t=t, **r)) + "\n")
+with open(d + "/in.json", "w") as f:
+    json.dump([dict(r, t=t) for t, r in rows], f, indent=1)
+with open(d + "/in.csv", "w") as f:
+    cols = ["t"] + ["tau0_%d" % k for k in range(1, 7)] + ["taum_%d" % k for k in range(1, 8)] + \
+        ["wF0_%d" % k for k in range(1, 7)] + \
+        ["wFm_%d_%d" % (i, k) for i in range(1, 8) for k in range(1, 7)]
+    f.write(",".join(cols) + "\n")
+    for t, r in rows:
+        v = dict(zero, **r)
+        f.write(",".join(map(str, [t] + v["tau0"] + v["taum"] + v["wF0"] + sum(v["wFm"], []))) + "\n")
+PY
+  for form in jsonl json csv; do
+    for integ in rk4 dopri5; do
+      spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 0.02 --every 2 --integrator $integ \
+        --inputs "$BATS_TEST_TMPDIR/in.$form" <<< '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0], "taum": [9, 9, 9, 9, 9, 9, 9]}' \
+        > "$BATS_TEST_TMPDIR/$form.$integ"
+    done
+  done
+  for integ in rk4 dopri5; do
+    cmp "$BATS_TEST_TMPDIR/csv.$integ" "$BATS_TEST_TMPDIR/jsonl.$integ"
+    cmp "$BATS_TEST_TMPDIR/csv.$integ" "$BATS_TEST_TMPDIR/json.$integ"
+  done
+  # the forces did act, each from its time: the base moved, and the run differs from one with
+  # the first row held throughout
+  head -n 2 "$BATS_TEST_TMPDIR/in.jsonl" | sed -n 1p > "$BATS_TEST_TMPDIR/first.jsonl"
+  spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 0.02 --every 2 --inputs "$BATS_TEST_TMPDIR/first.jsonl" \
+    <<< '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}' > "$BATS_TEST_TMPDIR/first.rk4"
+  [ "$(head -n 2 "$BATS_TEST_TMPDIR/first.rk4")" = "$(head -n 2 "$BATS_TEST_TMPDIR/csv.rk4")" ]
+  ! cmp -s "$BATS_TEST_TMPDIR/first.rk4" "$BATS_TEST_TMPDIR/csv.rk4"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/csv.rk4")" -eq 11 ]
+}
+
+@test "--inputs in JSON or CSV: no time, a time that is not a finite number, times that do not increase, no records are refused" {
+  one_joint
+  sim() {
+    run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
+      --inputs "$BATS_TEST_TMPDIR/$1" <<< '{"qm": [0]}'
+    [ "$status" -eq 1 ]
+  }
+  printf '{"taum": [1]}\n' > "$BATS_TEST_TMPDIR/in.jsonl"
+  sim in.jsonl
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.jsonl:1: no time key 't'" ]
+  [ -z "$output" ] # refused before the run
+  printf '[{"t": 0, "taum": [1]},\n {"taum": [2]}]\n' > "$BATS_TEST_TMPDIR/in.json"
+  sim in.json
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.json:2: no time key 't'" ]
+  for t in '"0"' null '[0]' 1e999 true; do
+    printf '{"t": %s, "taum": [1]}\n' "$t" > "$BATS_TEST_TMPDIR/in.jsonl"
+    sim in.jsonl
+    [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.jsonl:1: t is not a finite number" ]
+  done
+  for t in nan inf '' x 1e999; do
+    printf 't,taum_1\n%s,1\n' "$t" > "$BATS_TEST_TMPDIR/in.csv"
+    sim in.csv
+    [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:2: t is not a finite number" ]
+  done
+  printf '{"t": 0, "taum": [1]}\n{"t": 0.5, "taum": [2]}\n{"t": 0.25, "taum": [3]}\n' > "$BATS_TEST_TMPDIR/in.jsonl"
+  sim in.jsonl
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.jsonl:3: t = 0.25 after t = 0.5: times must increase" ]
+  [ "$(printf '%s\n' "$output" | tail -n 1 | cut -c 1-10)" = '{"t":0.5,"' ] # read as the run reaches it
+  printf '[{"t": 0, "taum": [1]}, {"t": 0, "taum": [2]}]\n' > "$BATS_TEST_TMPDIR/in.json"
+  sim in.json
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.json:1: t = 0 after t = 0: times must increase" ]
+  for empty in '' '[]' 't,taum_1\n'; do
+    printf "$empty" > "$BATS_TEST_TMPDIR/in.x"
+    sim in.x
+    [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.x: no records: expected a time t and any of tau0, taum, wF0, wFm" ]
+  done
+}
+
 @test "a fixed-base arm under gravity: spart-fd on the output matches the finite differences of its velocities" {
   spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction --gravity 0,0,-9.81 \
     --duration 0.5 -o csv <<< '{"qm": [0, 0.3, 0, -0.5, 0, 0.3, 0], "um": [0.2, 0, -0.2, 0.1, 0, 0.1, 0.3]}' \

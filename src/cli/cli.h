@@ -80,8 +80,9 @@ void cli_reader_free(cli_reader *rd);
    give once, not at every row). */
 int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
 
-/* The number in the current record's pass-through CSV column called name (a time stamp): 1
-   with *v set, 0 when the input has no such column, -1 when the cell is not a finite number. */
+/* The number in the current record's pass-through CSV column or JSON key called name (a time
+   stamp): 1 with *v set, 0 when the record has no such column or key, -1 when the cell is not a
+   finite number (in JSON, a number: not a string, an array, null...). */
 int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v);
 /* A record of named values, for commands that read any records (spart-cmp): every JSON key or
    CSV column, a JSON array flattened as CSV names its columns (name_i, name_i_j, from 1), a
