@@ -6,12 +6,17 @@
 
 #include "cli.h"
 
+/* u0dot, umdot with --accelerations only, which writes them */
+static const cli_gate gates[] = {{"u0dot,umdot", CLI_ON_ACCELERATIONS, 0, 0},
+                                 {"u0dot,umdot", 0, 0, CLI_ON_ACCELERATIONS},
+                                 {NULL, 0, 0, 0}};
+
 static const cli_tool tool = {
     "spart-sim", "[OPTIONS] -m MODEL --duration T < INITIAL_STATE",
     "Simulation: from one initial state record (R0, r0, qm, u0, um; the forces tau0, taum,\n"
-    "wF0, wFm held), integrates the forward dynamics of spart-fd and writes the state every K\n"
-    "steps from t = 0 to T, and at T.  The base attitude moves by the exponential map: R0 stays\n"
-    "a rotation to rounding.\n\n"
+    "wF0, wFm held; u0dot, umdot, which the dynamics give, not read), integrates the forward\n"
+    "dynamics of spart-fd and writes the state every K steps from t = 0 to T, and at T.  The\n"
+    "base attitude moves by the exponential map: R0 stays a rotation to rounding.\n\n"
     "Outputs: t, R0 (3x3), r0 (3), qm (n_q), u0 (6), um (n_v); with --accelerations u0dot (6),\n"
     "umdot (n_v), those of the state written.\n\n"
     "Options:\n"
@@ -21,18 +26,20 @@ static const cli_tool tool = {
     "      --integrator I   rk4 (fixed step, the default) or dopri5 (Dormand-Prince 5(4),\n"
     "                       adaptive, landing on every output and input time)\n"
     "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"
-    "      --inputs FILE    CSV of forces over time: a column t (s, increasing) and any of\n"
-    "                       tau0, taum, wF0, wFm (missing ones 0), each row held from its t\n"
-    "                       to the next (zero-order hold; rk4 takes the row at each step's\n"
-    "                       start); before the first row, the initial record's forces\n"
+    "      --inputs FILE    forces over time, JSON (lines or an array) or CSV: a time t (s,\n"
+    "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0) a\n"
+    "                       record, each held from its t to the next (zero-order hold; rk4\n"
+    "                       takes the one at each step's start); before the first, the\n"
+    "                       initial record's forces\n"
     "      --accelerations  write u0dot and umdot too\n"
     "      --check-limits   report on stderr each time a joint leaves its limits (exit 1)\n"
     "      --fixed-base     the base does not move (u0 = 0)\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
     "      --no-friction    leave out the joints' viscous and Coulomb friction\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS,
-    CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH,
-    "t,R0,r0,qm,u0,um,u0dot,umdot", NULL};
+    CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH | CLI_READS(u0dot) |
+        CLI_READS(umdot),
+    "t,R0,r0,qm,u0,um,u0dot,umdot", gates};
 
 
 /* seconds on a monotonic clock */
@@ -51,7 +58,8 @@ static int hold(cli_session *s, cli_inputs *in, spart_sim *sim, double t) {
 
 
 /* write the state of sim; 0, or -1 after reporting */
-static int put_state(cli_session *s, spart_sim *sim, int accel) {
+static int put_state(cli_session *s, spart_sim *sim) {
+  const int accel = s->o.accelerations;
   spart_err err = {0};
   const int nq = s->m->nq, nv = s->m->nv;
   if (accel && spart_sim_accel(s->m, s->d, sim, &err) != 0) {
@@ -97,8 +105,6 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
   const cli_opts *o = &s->o;
   const spart_model *m = s->m;
   const cli_state *st = s->st;
-  const int accel = o->accelerations || (o->only && (cli_listed(o->only, "u0dot", 5) ||
-                                                     cli_listed(o->only, "umdot", 5)));
   long nstep = spart_sim_grid_steps(o->duration, o->dt), k = 0;
   double tick = now(), start = tick;
   spart_err err = {0};
@@ -115,7 +121,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
     cli_fail(s, "%s", err.msg);
     return -1;
   }
-  if (put_state(s, sim, accel) != 0) {
+  if (put_state(s, sim) != 0) {
     return -1;
   }
   if (o->check_limits) {
@@ -146,7 +152,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
         check_limits(s, sim, out);
       }
     }
-    if (put_state(s, sim, accel) != 0) {
+    if (put_state(s, sim) != 0) {
       return -1;
     }
     if (s->tty && now() > tick + 0.5) {

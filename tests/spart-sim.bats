@@ -340,6 +340,120 @@ for r in rows:
 PY
 }
 
+@test "spart-fd on spart-sim's output returns the accelerations written (1e-9), JSON and CSV, forces kept with --keep-state" {
+  # the free-floating iiwa in gravity with friction: no forces, then constant forces that
+  # --keep-state passes on to spart-fd with each state
+  S='{"u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "qm": [0, 0.3, 0, -0.5, 0, 0.3, 0], "um": [0.2, 0, -0.2, 0.1, 0, 0.1, 0.3]'
+  F='"tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, -2, 3, 0, 1, 0, -1], "wF0": [0, 0, 1, 0, -3, 0]'
+  for fmt in json csv; do
+    for rec in "$S}" "$S, $F}"; do
+      keep=$([[ "$rec" == *taum* ]] && echo --keep-state || true)
+      # the initial state in the format (a CSV output passes on CSV cells only)
+      [ $fmt = json ] && printf '%s\n' "$rec" > "$BATS_TEST_TMPDIR/s0" || python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+print(",".join("%s_%d" % (k, j + 1) for k in r for j in range(len(r[k]))))
+print(",".join(str(x) for k in r for x in r[k]))' "$rec" > "$BATS_TEST_TMPDIR/s0"
+      spart-sim -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 --duration 0.05 --every 10 \
+        --accelerations $keep < "$BATS_TEST_TMPDIR/s0" > "$BATS_TEST_TMPDIR/sim.$fmt"
+      spart-fd -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 < "$BATS_TEST_TMPDIR/sim.$fmt" \
+        > "$BATS_TEST_TMPDIR/fd.$fmt"
+      # with the forces: spart-fd read them (it does not pass them on), the state's kept
+      [ -z "$keep" ] || grep -q 'taum' "$BATS_TEST_TMPDIR/sim.$fmt"
+      python3 - "$BATS_TEST_TMPDIR/fd.$fmt" $fmt <<'PY'
+import csv, json, sys
+path, fmt = sys.argv[1:3]
+if fmt == "json":
+    recs = [json.loads(l) for l in open(path)]
+    get = lambda r, k, n: r[k]
+else:
+    recs = list(csv.DictReader(open(path)))
+    get = lambda r, k, n: [float(r["%s_%d" % (k, j)]) for j in range(1, n + 1)]
+assert len(recs) == 6 and float(recs[-1]["t"]) == 0.05, len(recs)
+for r in recs:
+    for k, n in (("u0dot", 6), ("umdot", 7)):
+        a, b = get(r, "in_" + k, n), get(r, k, n)
+        assert all(abs(x - y) <= 1e-9 * (1 + abs(x)) for x, y in zip(a, b)), (r["t"], k, a, b)
+PY
+    done
+  done
+}
+
+@test "spart-id on spart-sim's output returns the forces held, JSON and CSV" {
+  S='{"u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}'
+  for fmt in json csv; do
+    spart-sim -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 --duration 0.01 --every 5 \
+      --accelerations -o $fmt <<< "$S" | spart-id -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 \
+      > "$BATS_TEST_TMPDIR/id.$fmt"
+    python3 - "$BATS_TEST_TMPDIR/id.$fmt" $fmt <<'PY'
+import csv, json, sys
+path, fmt = sys.argv[1:]
+if fmt == "json":
+    recs = [json.loads(l) for l in open(path)]
+    get = lambda r, k, n: r[k]
+else:
+    recs = list(csv.DictReader(open(path)))
+    get = lambda r, k, n: [float(r["%s_%d" % (k, j)]) for j in range(1, n + 1)]
+assert [float(r["t"]) for r in recs] == [0, 0.005, 0.01], [r["t"] for r in recs]
+for r in recs:
+    for k, want in (("tau0", [0.5, 0, -1, 2, 0, 1]), ("taum", [1, 2, 3, 4, 5, 6, 7])):
+        assert all(abs(x - y) < 1e-9 * (1 + abs(y)) for x, y in zip(get(r, k, len(want)), want)), (r["t"], k, get(r, k, len(want)))
+PY
+  done
+}
+
+@test "an initial state in CSV gives CSV, unless -o json" {
+  one_joint
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 <<< $'qm_1,um_1,taum_1\n0.3,-0.7,0.25'
+  [ "${lines[0]}" = "t,R0_1_1,R0_1_2,R0_1_3,R0_2_1,R0_2_2,R0_2_3,R0_3_1,R0_3_2,R0_3_3,r0_1,r0_2,r0_3,qm_1,u0_1,u0_2,u0_3,u0_4,u0_5,u0_6,um_1" ]
+  [ "${#lines[@]}" -eq 4 ]
+  csv="$output"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 -o json <<< $'qm_1,um_1,taum_1\n0.3,-0.7,0.25'
+  [ "${lines[2]:0:14}" = '{"t":0.002,"R0' ]
+  # the same run as from JSON
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 -o csv <<< '{"qm": [0.3], "um": [-0.7], "taum": [0.25]}'
+  [ "$output" = "$csv" ]
+}
+
+@test "u0dot, umdot only with --accelerations, which does nothing without them" {
+  one_joint
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --only t,umdot <<< '{"qm": [0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --only umdot: spart-sim writes it only with --accelerations" ]
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --accelerations --only t,qm <<< '{"qm": [0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --accelerations does nothing with --only t,qm: it changes only u0dot,umdot" ]
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.001 --accelerations --only t,umdot <<< '{"taum": [0.25]}'
+  [ "$output" = $'{"t":0,"umdot":[0.5]}\n{"t":0.001,"umdot":[0.5]}' ]
+}
+
+@test "--keep-state with --inputs is refused: the forces kept would not be those held" {
+  one_joint
+  printf 't,taum_1\n0,1\n' > "$BATS_TEST_TMPDIR/in.csv"
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --keep-state \
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{"taum": [2]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --keep-state with --inputs: the initial record's forces, kept, are not those held from the inputs" ]
+}
+
+@test "a record spart-sim wrote with --accelerations starts the next run: its accelerations are not passed on, the run goes on as one" {
+  one_joint
+  S='{"qm": [0.3], "um": [-0.7], "taum": [0.25]}'
+  spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.01 --accelerations <<< "$S" > "$BATS_TEST_TMPDIR/whole.jsonl"
+  spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.005 --accelerations <<< "$S" \
+    | tail -n 1 | sed 's/}$/,"taum":[0.25]}/' > "$BATS_TEST_TMPDIR/half.json"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.005 < "$BATS_TEST_TMPDIR/half.json"
+  python3 - "$BATS_TEST_TMPDIR/whole.jsonl" "$output" <<'PY'
+import json, sys
+whole = [json.loads(l) for l in open(sys.argv[1])][5:]
+rest = [json.loads(l) for l in sys.argv[2].splitlines()]
+assert len(rest) == 6
+for a, b in zip(whole, rest):
+    assert "umdot" not in b and "u0dot" not in b and "in_umdot" not in b, list(b)
+    assert (a["qm"], a["um"]) == (b["qm"], b["um"]), (a, b)
+PY
+}
+
 @test "a singular model is reported with the time, exit 1" {
   cat > "$BATS_TEST_TMPDIR/m.urdf" <<'URDF'
 <robot name="r"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>

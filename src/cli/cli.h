@@ -217,7 +217,8 @@ enum {
   CLI_ON_INERTIA = 1 << 12, /* --inertia */
   CLI_ON_MCB = 1 << 13,     /* --mcb */
   CLI_ON_MOMENTUM = 1 << 14, /* --momentum */
-  CLI_ON_ENERGY = 1 << 15   /* --energy */
+  CLI_ON_ENERGY = 1 << 15,  /* --energy */
+  CLI_ON_ACCELERATIONS = 1 << 16 /* --accelerations */
 };
 
 /* Which outputs an option combination writes, and what an option changes, so that an option
