@@ -1521,6 +1521,7 @@ int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v) {
         n = cli_unquote(txt, cell, n);
       } else {
         memcpy(txt, cell, n);
+        txt[n] = 0;
       }
       *v = strtod(txt, &end);
       return n > 0 && end == txt + n && isfinite(*v) ? 1 : -1;
