@@ -79,6 +79,9 @@ typedef struct spart_model {
   int *dof_body;        /* (nv) the body whose joint owns degree of freedom v */
   int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint_constants): k =
                            0..2 a rotation about, 3..5 a translation along F_i's axis k - 3 */
+  int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
+                           angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
+                           common joints, which the dynamics passes take with the axis known */
   double *dof_S;        /* (nv x 6) that column S_v, [angular; linear] in F_i */
   double *dof_screw;    /* (nv x 2) its rotation about and translation along the joint axis per
                            unit of the degree of freedom: 1 0 (revolute), 0 1 (prismatic) */
@@ -138,8 +141,9 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
    configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
 
-/* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S and dof_screw from jnt_type
-   and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check accepted. */
+/* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S, dof_screw and jnt_zaxis from
+   jnt_type and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check
+   accepted. */
 void spart_joint_setup(spart_model *m);
 
 /* The transform of joint i at its coordinates q (jnt_nq[i]) (Featherstone's jcalc with the

@@ -261,8 +261,15 @@ void spart_joint_setup(spart_model *m) {
   int nv = 0;
   m->jnt_nq[0] = m->jnt_nv[0] = 0;
   m->jnt_vadr[0] = -1;
+  m->jnt_zaxis[0] = -1;
   for (int i = 1; i < m->nb; i++) {
-    int t = m->jnt_type[i];
+    int t = m->jnt_type[i], a = kinds[t].axis[0];
+    const double *h = kinds[t].screw[0];
+    /* one screw about z (S = e_2) or along it (S = e_5) for its one coordinate */
+    int one = kinds[t].nq == 1 && kinds[t].nv == 1 && !kinds[t].move && kinds[t].has_axis;
+    m->jnt_zaxis[i] = one && a == 2 && h[0] == 1 && h[1] == 0   ? 2
+                      : one && a == 5 && h[0] == 0 && h[1] == 1 ? 5
+                                                                : -1;
     m->jnt_nq[i] = kinds[t].nq;
     m->jnt_nv[i] = kinds[t].nv;
     m->jnt_vadr[i] = kinds[t].nv > 0 ? nv : -1;
