@@ -858,8 +858,24 @@ int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_e
    Returns 0 or -SPART_ENUM with err filled. */
 int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err);
 
-/* The first joint from i0 on (i0 >= 1) whose coordinate qm is outside its limits (jnt_range
-   of a limited one-coordinate joint), or 0 when none is. */
-int spart_sim_outside(const spart_model *m, const double *qm, int i0);
+/* The joints with limits (a limited one-coordinate joint's jnt_range) that qm has left: outside
+   (nb flags, zero at the start) says for each joint 0 inside, 1 outside and already at the last
+   call, 2 outside and not at the last call (it has just left).  Returns the number of 2s. */
+int spart_sim_limits(const spart_model *m, const double *qm, int *outside);
+
+/* Set the state of s (R0 9, r0 3, qm nq, u0 6, um nv) or the forces held on it (tau0 6, taum
+   nv, wF nb x 6), copied. */
+void spart_sim_set_state(const spart_model *m, spart_sim *s, const double R0[9],
+                         const double r0[3], const double *qm, const double u0[6],
+                         const double *um);
+void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[6],
+                          const double *taum, const double *wF);
+
+/* The grid of a run of T seconds in steps of h: its number of steps n (the last one shorter when
+   h does not divide T, within rounding), and the time of step k of them: k h, as the decimal
+   reads when 1/h is a whole number (k / 1000 for h = 0.001, so 1.4 and not
+   1.4000000000000001), T for k = n. */
+long spart_sim_grid_steps(double T, double h);
+double spart_sim_grid_time(double T, double h, long k, long n);
 
 #endif

@@ -422,14 +422,49 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
 }
 
 
-int spart_sim_outside(const spart_model *m, const double *qm, int i0) {
-  for (int i = i0 > 1 ? i0 : 1; i < m->nb; i++) {
+int spart_sim_limits(const spart_model *m, const double *qm, int *outside) {
+  int n = 0;
+  for (int i = 1; i < m->nb; i++) {
+    int out = 0;
     if (m->jnt_limited[i] && m->jnt_nq[i] == 1) {
       double q = qm[m->jnt_qadr[i]], *r = m->jnt_range + 2 * i;
-      if (q < r[0] || q > r[1]) {
-        return i;
-      }
+      out = q < r[0] || q > r[1];
     }
+    outside[i] = out ? (outside[i] ? 1 : 2) : 0;
+    n += outside[i] == 2;
   }
-  return 0;
+  return n;
+}
+
+
+void spart_sim_set_state(const spart_model *m, spart_sim *s, const double R0[9],
+                         const double r0[3], const double *qm, const double u0[6],
+                         const double *um) {
+  memcpy(s->R0, R0, sizeof(s->R0));
+  memcpy(s->r0, r0, sizeof(s->r0));
+  memcpy(s->u0, u0, sizeof(s->u0));
+  memcpy(s->qm, qm, (size_t)m->nq * sizeof(double));
+  memcpy(s->um, um, (size_t)m->nv * sizeof(double));
+}
+
+
+void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[6],
+                          const double *taum, const double *wF) {
+  memcpy(s->tau0, tau0, sizeof(s->tau0));
+  memcpy(s->taum, taum, (size_t)m->nv * sizeof(double));
+  memcpy(s->wF, wF, 6 * (size_t)m->nb * sizeof(double));
+}
+
+
+long spart_sim_grid_steps(double T, double h) {
+  return (long)ceil(T / h * (1 - 1e-12));
+}
+
+
+double spart_sim_grid_time(double T, double h, long k, long n) {
+  double per_s = round(1 / h);
+  if (k >= n) {
+    return T;
+  }
+  return fabs(per_s * h - 1) < 1e-15 ? (double)k / per_s : (double)k * h;
 }

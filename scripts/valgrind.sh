@@ -68,6 +68,12 @@ check 2 '{}' "$bin/spart-fd" --frobnicate
 check 0 '{"taum": [0.5, 0, 0], "um": [0.1, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 -o csv
 check 0 '{"taum": [0.5, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 --integrator dopri5
 check 1 '{"qm": [1, 2]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01
+# --inputs in JSON (its times read as JSON numbers) and in CSV
+printf '[{"t": 0, "taum": [1, 0, 0]}, {"t": 0.005, "taum": [0, 1, 0]}]\n' > /tmp/spart-vg-in.$$.json
+printf 't,taum_1,taum_2,taum_3\n0,1,0,0\n0.005,2,0,0\n' > /tmp/spart-vg-in.$$.csv
+check 0 '{"qm": [0, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 --inputs /tmp/spart-vg-in.$$.json
+check 0 '{"qm": [0, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 --inputs /tmp/spart-vg-in.$$.csv
+rm -f /tmp/spart-vg-in.$$.json /tmp/spart-vg-in.$$.csv
 # spart-cmp: equal and different streams, JSON against CSV, and a file that is not there
 printf 'taum_1,taum_2\n1,2\n' > /tmp/spart-vg-a.$$
 check 0 '{"taum": [1, 2]}' "$bin/spart-cmp" /tmp/spart-vg-a.$$ -

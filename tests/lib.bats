@@ -76,6 +76,13 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [[ "$output" != *:[1-9]* ]]
 }
 
+@test "the simulation's grid of times, joints leaving their limits once, four dynamics calls an RK4 step" {
+  run "$UNIT/test_sim" "$MODELS/kuka_iiwa.urdf"
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == "18 passed, 0 failed" ]]
+}
+
 @test "SPART's attitude conversions: its definitions, round trips, gimbal locks" {
   run "$UNIT/test_attitude"
   echo "$output" | grep -v '^ok' || true

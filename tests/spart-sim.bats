@@ -12,7 +12,7 @@ TAU='"taum":[0.1,-0.2,0.05,0.1,0.03,-0.02,0.01,0.05,0.1,-0.1,0.02,0.03,-0.01,0.0
 # momentum and energy of spart-sim's CSV SIM of model URDF, one JSON line a record
 conserved() {
   urdf2robot "$1" > "$BATS_TEST_TMPDIR/model.json"
-  spart-kin -m "$1" < "$2" > "$BATS_TEST_TMPDIR/kin.jsonl"
+  spart-kin -m "$1" -o json < "$2" > "$BATS_TEST_TMPDIR/kin.jsonl"
   python3 "$BATS_TEST_DIRNAME/simcheck.py" "$BATS_TEST_TMPDIR/model.json" "$2" \
     "$BATS_TEST_TMPDIR/kin.jsonl"
 }
@@ -52,7 +52,7 @@ URDF
 
 @test "spart-sim writes t, R0, r0, qm, u0, um every K steps from 0 to T, and at T" {
   run -0 spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --duration 0.0105 --every 4 \
-    --gravity 0,0,-9.81 <<< '{}'
+    --gravity 0,0,-9.81 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   python3 -c '
 import json, sys
 recs = [json.loads(l) for l in sys.argv[1].splitlines()]
@@ -86,7 +86,7 @@ PY
   spart-sim -m "$MODELS/2_iiwa_base.urdf" --no-friction --duration 10 --every 1000 -o csv \
     <<< "$SC}" > "$BATS_TEST_TMPDIR/sim.csv"
   conserved "$MODELS/2_iiwa_base.urdf" "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/e.jsonl"
-  spart-gim -m "$MODELS/2_iiwa_base.urdf" < "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/gim.jsonl"
+  spart-gim -m "$MODELS/2_iiwa_base.urdf" -o json < "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/gim.jsonl"
   python3 - "$BATS_TEST_TMPDIR/e.jsonl" "$BATS_TEST_TMPDIR/sim.csv" "$BATS_TEST_TMPDIR/gim.jsonl" <<'PY'
 import csv, json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -149,14 +149,98 @@ for r in recs:
   one_joint
   printf 'time,taum_1\n0,1\n' > "$BATS_TEST_TMPDIR/in.csv"
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
-    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{}'
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:2: no time column 't'" ]
   printf 't,taum_1\n0,1\n0.5,2\n0.5,3\n' > "$BATS_TEST_TMPDIR/in.csv"
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
-    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{}'
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:4: t = 0.5 after t = 0.5: times must increase" ]
+}
+
+@test "--inputs as JSON lines, a JSON array or CSV: the same forces, the same trajectory" {
+  # the free-floating iiwa: base forces, joint torques, wrenches on the base and on link 3;
+  # fields a JSON record leaves out are zero, as CSV's zeros
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, sys
+d = sys.argv[1]
+rows = [(0, {"tau0": [0.1, 0, -0.2, 1, 0, 0], "taum": [1, -2, 0.5, 0, 0.3, 0, 0.1]}),
+        (0.0035, {"taum": [0, 1, 0, -1, 0, 1, 0], "wFm": [[0] * 6, [0] * 6, [0, 0, 0.2, 0, 3, 0]] + [[0] * 6] * 4}),
+        (0.006, {"wF0": [0, 0.5, 0, 0, 0, -2]}),
+        (0.0121, {"tau0": [0, 0, 0, 0, 0, 1]})]
+zero = {"tau0": [0] * 6, "taum": [0] * 7, "wF0": [0] * 6, "wFm": [[0] * 6] * 7}
+with open(d + "/in.jsonl", "w") as f:
+    for t, r in rows:
+        f.write(json.dumps(dict(t=t, **r)) + "\n")
+with open(d + "/in.json", "w") as f:
+    json.dump([dict(r, t=t) for t, r in rows], f, indent=1)
+with open(d + "/in.csv", "w") as f:
+    cols = ["t"] + ["tau0_%d" % k for k in range(1, 7)] + ["taum_%d" % k for k in range(1, 8)] + \
+        ["wF0_%d" % k for k in range(1, 7)] + \
+        ["wFm_%d_%d" % (i, k) for i in range(1, 8) for k in range(1, 7)]
+    f.write(",".join(cols) + "\n")
+    for t, r in rows:
+        v = dict(zero, **r)
+        f.write(",".join(map(str, [t] + v["tau0"] + v["taum"] + v["wF0"] + sum(v["wFm"], []))) + "\n")
+PY
+  for form in jsonl json csv; do
+    for integ in rk4 dopri5; do
+      spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 0.02 --every 2 --integrator $integ \
+        --inputs "$BATS_TEST_TMPDIR/in.$form" <<< '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0], "taum": [9, 9, 9, 9, 9, 9, 9]}' \
+        > "$BATS_TEST_TMPDIR/$form.$integ"
+    done
+  done
+  for integ in rk4 dopri5; do
+    cmp "$BATS_TEST_TMPDIR/csv.$integ" "$BATS_TEST_TMPDIR/jsonl.$integ"
+    cmp "$BATS_TEST_TMPDIR/csv.$integ" "$BATS_TEST_TMPDIR/json.$integ"
+  done
+  # the forces did act, each from its time: the base moved, and the run differs from one with
+  # the first row held throughout
+  head -n 2 "$BATS_TEST_TMPDIR/in.jsonl" | sed -n 1p > "$BATS_TEST_TMPDIR/first.jsonl"
+  spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 0.02 --every 2 --inputs "$BATS_TEST_TMPDIR/first.jsonl" \
+    <<< '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}' > "$BATS_TEST_TMPDIR/first.rk4"
+  [ "$(head -n 2 "$BATS_TEST_TMPDIR/first.rk4")" = "$(head -n 2 "$BATS_TEST_TMPDIR/csv.rk4")" ]
+  ! cmp -s "$BATS_TEST_TMPDIR/first.rk4" "$BATS_TEST_TMPDIR/csv.rk4"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/csv.rk4")" -eq 11 ]
+}
+
+@test "--inputs in JSON or CSV: no time, a time that is not a finite number, times that do not increase, no records are refused" {
+  one_joint
+  sim() {
+    run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 \
+      --inputs "$BATS_TEST_TMPDIR/$1" <<< '{"qm": [0]}'
+    [ "$status" -eq 1 ]
+  }
+  printf '{"taum": [1]}\n' > "$BATS_TEST_TMPDIR/in.jsonl"
+  sim in.jsonl
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.jsonl:1: no time key 't'" ]
+  [ -z "$output" ] # refused before the run
+  printf '[{"t": 0, "taum": [1]},\n {"taum": [2]}]\n' > "$BATS_TEST_TMPDIR/in.json"
+  sim in.json
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.json:2: no time key 't'" ]
+  for t in '"0"' null '[0]' 1e999 true; do
+    printf '{"t": %s, "taum": [1]}\n' "$t" > "$BATS_TEST_TMPDIR/in.jsonl"
+    sim in.jsonl
+    [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.jsonl:1: t is not a finite number" ]
+  done
+  for t in nan inf '' x 1e999; do
+    printf 't,taum_1\n%s,1\n' "$t" > "$BATS_TEST_TMPDIR/in.csv"
+    sim in.csv
+    [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:2: t is not a finite number" ]
+  done
+  printf '{"t": 0, "taum": [1]}\n{"t": 0.5, "taum": [2]}\n{"t": 0.25, "taum": [3]}\n' > "$BATS_TEST_TMPDIR/in.jsonl"
+  sim in.jsonl
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.jsonl:3: t = 0.25 after t = 0.5: times must increase" ]
+  [ "$(printf '%s\n' "$output" | tail -n 1 | cut -c 1-10)" = '{"t":0.5,"' ] # read as the run reaches it
+  printf '[{"t": 0, "taum": [1]}, {"t": 0, "taum": [2]}]\n' > "$BATS_TEST_TMPDIR/in.json"
+  sim in.json
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.json:1: t = 0 after t = 0: times must increase" ]
+  for empty in '' '[]' 't,taum_1\n'; do
+    printf "$empty" > "$BATS_TEST_TMPDIR/in.x"
+    sim in.x
+    [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.x: no records: expected a time t and any of tau0, taum, wF0, wFm" ]
+  done
 }
 
 @test "a fixed-base arm under gravity: spart-fd on the output matches the finite differences of its velocities" {
@@ -256,6 +340,120 @@ for r in rows:
 PY
 }
 
+@test "spart-fd on spart-sim's output returns the accelerations written (1e-9), JSON and CSV, forces kept with --keep-state" {
+  # the free-floating iiwa in gravity with friction: no forces, then constant forces that
+  # --keep-state passes on to spart-fd with each state
+  S='{"u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "qm": [0, 0.3, 0, -0.5, 0, 0.3, 0], "um": [0.2, 0, -0.2, 0.1, 0, 0.1, 0.3]'
+  F='"tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, -2, 3, 0, 1, 0, -1], "wF0": [0, 0, 1, 0, -3, 0]'
+  for fmt in json csv; do
+    for rec in "$S}" "$S, $F}"; do
+      keep=$([[ "$rec" == *taum* ]] && echo --keep-state || true)
+      # the initial state in the format (a CSV output passes on CSV cells only)
+      [ $fmt = json ] && printf '%s\n' "$rec" > "$BATS_TEST_TMPDIR/s0" || python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+print(",".join("%s_%d" % (k, j + 1) for k in r for j in range(len(r[k]))))
+print(",".join(str(x) for k in r for x in r[k]))' "$rec" > "$BATS_TEST_TMPDIR/s0"
+      spart-sim -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 --duration 0.05 --every 10 \
+        --accelerations $keep < "$BATS_TEST_TMPDIR/s0" > "$BATS_TEST_TMPDIR/sim.$fmt"
+      spart-fd -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 < "$BATS_TEST_TMPDIR/sim.$fmt" \
+        > "$BATS_TEST_TMPDIR/fd.$fmt"
+      # with the forces: spart-fd read them (it does not pass them on), the state's kept
+      [ -z "$keep" ] || grep -q 'taum' "$BATS_TEST_TMPDIR/sim.$fmt"
+      python3 - "$BATS_TEST_TMPDIR/fd.$fmt" $fmt <<'PY'
+import csv, json, sys
+path, fmt = sys.argv[1:3]
+if fmt == "json":
+    recs = [json.loads(l) for l in open(path)]
+    get = lambda r, k, n: r[k]
+else:
+    recs = list(csv.DictReader(open(path)))
+    get = lambda r, k, n: [float(r["%s_%d" % (k, j)]) for j in range(1, n + 1)]
+assert len(recs) == 6 and float(recs[-1]["t"]) == 0.05, len(recs)
+for r in recs:
+    for k, n in (("u0dot", 6), ("umdot", 7)):
+        a, b = get(r, "in_" + k, n), get(r, k, n)
+        assert all(abs(x - y) <= 1e-9 * (1 + abs(x)) for x, y in zip(a, b)), (r["t"], k, a, b)
+PY
+    done
+  done
+}
+
+@test "spart-id on spart-sim's output returns the forces held, JSON and CSV" {
+  S='{"u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}'
+  for fmt in json csv; do
+    spart-sim -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 --duration 0.01 --every 5 \
+      --accelerations -o $fmt <<< "$S" | spart-id -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 \
+      > "$BATS_TEST_TMPDIR/id.$fmt"
+    python3 - "$BATS_TEST_TMPDIR/id.$fmt" $fmt <<'PY'
+import csv, json, sys
+path, fmt = sys.argv[1:]
+if fmt == "json":
+    recs = [json.loads(l) for l in open(path)]
+    get = lambda r, k, n: r[k]
+else:
+    recs = list(csv.DictReader(open(path)))
+    get = lambda r, k, n: [float(r["%s_%d" % (k, j)]) for j in range(1, n + 1)]
+assert [float(r["t"]) for r in recs] == [0, 0.005, 0.01], [r["t"] for r in recs]
+for r in recs:
+    for k, want in (("tau0", [0.5, 0, -1, 2, 0, 1]), ("taum", [1, 2, 3, 4, 5, 6, 7])):
+        assert all(abs(x - y) < 1e-9 * (1 + abs(y)) for x, y in zip(get(r, k, len(want)), want)), (r["t"], k, get(r, k, len(want)))
+PY
+  done
+}
+
+@test "an initial state in CSV gives CSV, unless -o json" {
+  one_joint
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 <<< $'qm_1,um_1,taum_1\n0.3,-0.7,0.25'
+  [ "${lines[0]}" = "t,R0_1_1,R0_1_2,R0_1_3,R0_2_1,R0_2_2,R0_2_3,R0_3_1,R0_3_2,R0_3_3,r0_1,r0_2,r0_3,qm_1,u0_1,u0_2,u0_3,u0_4,u0_5,u0_6,um_1" ]
+  [ "${#lines[@]}" -eq 4 ]
+  csv="$output"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 -o json <<< $'qm_1,um_1,taum_1\n0.3,-0.7,0.25'
+  [ "${lines[2]:0:14}" = '{"t":0.002,"R0' ]
+  # the same run as from JSON
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 -o csv <<< '{"qm": [0.3], "um": [-0.7], "taum": [0.25]}'
+  [ "$output" = "$csv" ]
+}
+
+@test "u0dot, umdot only with --accelerations, which does nothing without them" {
+  one_joint
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --only t,umdot <<< '{"qm": [0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --only umdot: spart-sim writes it only with --accelerations" ]
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --accelerations --only t,qm <<< '{"qm": [0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --accelerations does nothing with --only t,qm: it changes only u0dot,umdot" ]
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.001 --accelerations --only t,umdot <<< '{"taum": [0.25]}'
+  [ "$output" = $'{"t":0,"umdot":[0.5]}\n{"t":0.001,"umdot":[0.5]}' ]
+}
+
+@test "--keep-state with --inputs is refused: the forces kept would not be those held" {
+  one_joint
+  printf 't,taum_1\n0,1\n' > "$BATS_TEST_TMPDIR/in.csv"
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --keep-state \
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< '{"taum": [2]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --keep-state with --inputs: the initial record's forces, kept, are not those held from the inputs" ]
+}
+
+@test "a record spart-sim wrote with --accelerations starts the next run: its accelerations are not passed on, the run goes on as one" {
+  one_joint
+  S='{"qm": [0.3], "um": [-0.7], "taum": [0.25]}'
+  spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.01 --accelerations <<< "$S" > "$BATS_TEST_TMPDIR/whole.jsonl"
+  spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.005 --accelerations <<< "$S" \
+    | tail -n 1 | sed 's/}$/,"taum":[0.25]}/' > "$BATS_TEST_TMPDIR/half.json"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.005 < "$BATS_TEST_TMPDIR/half.json"
+  python3 - "$BATS_TEST_TMPDIR/whole.jsonl" "$output" <<'PY'
+import json, sys
+whole = [json.loads(l) for l in open(sys.argv[1])][5:]
+rest = [json.loads(l) for l in sys.argv[2].splitlines()]
+assert len(rest) == 6
+for a, b in zip(whole, rest):
+    assert "umdot" not in b and "u0dot" not in b and "in_umdot" not in b, list(b)
+    assert (a["qm"], a["um"]) == (b["qm"], b["um"]), (a, b)
+PY
+}
+
 @test "a singular model is reported with the time, exit 1" {
   cat > "$BATS_TEST_TMPDIR/m.urdf" <<'URDF'
 <robot name="r"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
@@ -279,7 +477,7 @@ URDF
 
 @test "one initial state only, and none is an error" {
   one_joint
-  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 <<< $'{}\n{}'
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 <<< $'{"qm": [0]}\n{"qm": [1]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: <stdin>:2: one initial state only: this is a second record" ]
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 < /dev/null
@@ -351,7 +549,7 @@ assert min(r["u0"][1] for r in recs) < -2.9  # it flipped
   [ -x /usr/bin/time ] || skip "no /usr/bin/time"
   for T in 1 100; do
     /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/$T.kib" spart-sim -m "$MODELS/kuka_iiwa.urdf" \
-      --fixed-base --duration $T --every 1000 -o csv <<< '{}' > /dev/null
+      --fixed-base --duration $T --every 1000 -o csv <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}' > /dev/null
   done
   [ "$(cat "$BATS_TEST_TMPDIR/100.kib")" -lt $(( $(cat "$BATS_TEST_TMPDIR/1.kib") + 512 )) ]
 }

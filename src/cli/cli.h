@@ -80,8 +80,9 @@ void cli_reader_free(cli_reader *rd);
    give once, not at every row). */
 int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
 
-/* The number in the current record's pass-through CSV column called name (a time stamp): 1
-   with *v set, 0 when the input has no such column, -1 when the cell is not a finite number. */
+/* The number in the current record's pass-through CSV column or JSON key called name (a time
+   stamp): 1 with *v set, 0 when the record has no such column or key, -1 when the cell is not a
+   finite number (in JSON, a number: not a string, an array, null...). */
 int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v);
 /* A record of named values, for commands that read any records (spart-cmp): every JSON key or
    CSV column, a JSON array flattened as CSV names its columns (name_i, name_i_j, from 1), a
@@ -219,7 +220,8 @@ enum {
   CLI_ON_INERTIA = 1 << 12, /* --inertia */
   CLI_ON_MCB = 1 << 13,     /* --mcb */
   CLI_ON_MOMENTUM = 1 << 14, /* --momentum */
-  CLI_ON_ENERGY = 1 << 15   /* --energy */
+  CLI_ON_ENERGY = 1 << 15,  /* --energy */
+  CLI_ON_ACCELERATIONS = 1 << 16 /* --accelerations */
 };
 
 /* Which outputs an option combination writes, and what an option changes, so that an option
@@ -399,6 +401,23 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
    of one thread. */
 #define CLI_MAX_JOBS 256
 int cli_run(cli_session *s, void (*body)(cli_session *s), long most);
+/* spart-sim's --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0,
+   wFm a record (JSON or CSV), t increasing.  Open s->o.inputs and read its first record (a file
+   with none is refused), for the session's model: NULL after reporting (s->status set). */
+typedef struct cli_inputs cli_inputs;
+cli_inputs *cli_inputs_open(cli_session *s);
+
+/* Hold the forces of the records whose time has come by t (within slack) into tau0 (6), taum
+   (nv), wF (nb x 6), the last one's (zero-order hold): 1 when some did, 0 when none, -1 after
+   reporting a bad record.  in NULL: none. */
+int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, double tau0[6],
+                    double *taum, double *wF);
+
+/* The time of the next record not yet held, or INFINITY (in NULL too). */
+double cli_inputs_next(const cli_inputs *in);
+
+/* Close it; NULL is allowed. */
+void cli_inputs_close(cli_inputs *in);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);

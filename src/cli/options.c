@@ -319,6 +319,10 @@ static int sim_check(cli_opts *o, const cli_tool *t) {
   if (o->duration == 0) {
     return cli_usage(t->name, "--duration T is required");
   }
+  if (o->keep_state && o->inputs) {
+    return cli_usage(t->name, "--keep-state with --inputs: the initial record's forces, kept, "
+                     "are not those held from the inputs");
+  }
   if ((o->rtol > 0 || o->atol > 0) && o->integrator != SPART_SIM_DOPRI5) {
     return cli_usage(t->name, "--rtol and --atol are dopri5's: add --integrator dopri5");
   }
@@ -343,7 +347,8 @@ static unsigned gate_bits(const cli_opts *o) {
          (o->inverse ? CLI_ON_INVERSE : 0) | (o->com ? CLI_ON_COM : 0) |
          (o->frame ? CLI_ON_FRAME : 0) | (o->diffkin ? CLI_ON_DIFFKIN : 0) |
          (o->inertia ? CLI_ON_INERTIA : 0) | (o->mcb ? CLI_ON_MCB : 0) |
-         (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0);
+         (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0) |
+         (o->accelerations ? CLI_ON_ACCELERATIONS : 0);
 }
 
 
@@ -352,7 +357,7 @@ static const char *const gate_names[] = {"--fixed-base", "--floating", "--link",
                                          "--coriolis",   "--gravity",  "--inverse",
                                          "--com",        "--frame",    "--diffkin",
                                          "--inertia",    "--mcb",      "--momentum",
-                                         "--energy"};
+                                         "--energy",     "--accelerations"};
 
 
 /* the name of the lowest bit of b */

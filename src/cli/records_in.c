@@ -1508,13 +1508,21 @@ long long cli_reader_line(const cli_reader *rd) {
 int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v) {
   for (int p = 0; p < cli_reader_npass(rd); p++) {
     if (strcmp(cli_reader_pass_name(rd, p), name) == 0) {
+      int csv = rd->format == CLI_FMT_CSV;
       size_t n;
-      const char *cell = cli_reader_pass_cell(rd, p, &n);
+      const char *cell = csv ? cli_reader_pass_cell(rd, p, &n) : cli_reader_pass_json(rd, p, &n);
       char txt[64], *end;
-      if (n >= sizeof(txt)) {
+      /* in JSON a number (the scanner checked its form), not a string or another value */
+      if (n >= sizeof(txt) ||
+          (!csv && !(n > 0 && (*cell == '-' || (*cell >= '0' && *cell <= '9'))))) {
         return -1;
       }
-      n = cli_unquote(txt, cell, n);
+      if (csv) {
+        n = cli_unquote(txt, cell, n);
+      } else {
+        memcpy(txt, cell, n);
+        txt[n] = 0;
+      }
       *v = strtod(txt, &end);
       return n > 0 && end == txt + n && isfinite(*v) ? 1 : -1;
     }

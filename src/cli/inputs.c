@@ -1,0 +1,124 @@
+/* inputs.c -- spart-sim's --inputs file: forces over time (a time t and any of tau0, taum, wF0,
+ * wFm, JSON or CSV), each record held from its time to the next's (zero-order hold) */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct cli_inputs {
+  FILE *f;
+  cli_reader *rd;
+  int has;               /* a next record, not yet held */
+  double t;              /* its time */
+  const cli_state *row;  /* its forces (the reader's) */
+};
+
+
+/* read the next record into in; 0, or -1 after reporting */
+static int next(cli_session *s, cli_inputs *in) {
+  spart_err err = {0};
+  cli_state *st;
+  double t0 = in->t;
+  const char *name = s->o.inputs;
+  spart_model *m = s->m;
+  int r = cli_read(in->rd, &m, &st, &err);
+  if (r == 0) {
+    in->has = 0;
+    return 0;
+  }
+  if (r < 0) {
+    cli_error(s->tool->name, name, err.line, "%s", err.msg);
+    s->status = err.code == SPART_EDATA ? CLI_EXIT_DATA : CLI_EXIT_IO;
+    return -1;
+  }
+  r = cli_reader_pass_number(in->rd, "t", &in->t);
+  if (r <= 0) {
+    int csv = cli_reader_format(in->rd) == CLI_FMT_CSV;
+    cli_error(s->tool->name, name, st->line,
+              r < 0 ? "t is not a finite number" : csv ? "no time column 't'" : "no time key 't'");
+    s->status = CLI_EXIT_DATA;
+    return -1;
+  }
+  if (in->has && !(in->t > t0)) {
+    cli_error(s->tool->name, name, st->line, "t = %.17g after t = %.17g: times must increase",
+              in->t, t0);
+    s->status = CLI_EXIT_DATA;
+    return -1;
+  }
+  in->row = st;
+  in->has = 1;
+  return 0;
+}
+
+
+void cli_inputs_close(cli_inputs *in) {
+  if (in) {
+    cli_reader_free(in->rd);
+    if (in->f) {
+      fclose(in->f);
+    }
+    free(in);
+  }
+}
+
+
+cli_inputs *cli_inputs_open(cli_session *s) {
+  const char *name = s->o.inputs;
+  cli_inputs *in = calloc(1, sizeof(*in));
+  if (!in) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    return NULL;
+  }
+  in->f = fopen(name, "r");
+  if (!in->f) {
+    cli_error(s->tool->name, NULL, 0, "cannot open %s: %s", name, strerror(errno));
+    s->status = CLI_EXIT_DATA;
+    cli_inputs_close(in);
+    return NULL;
+  }
+  in->rd = cli_reader_new(in->f, name, CLI_FMT_AUTO, 0,
+                          CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH);
+  if (!in->rd) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    cli_inputs_close(in);
+    return NULL;
+  }
+  if (next(s, in) != 0) {
+    cli_inputs_close(in);
+    return NULL;
+  }
+  if (!in->has) {
+    cli_error(s->tool->name, name, 0, "no records: expected a time t and any of tau0, taum, "
+              "wF0, wFm");
+    s->status = CLI_EXIT_DATA;
+    cli_inputs_close(in);
+    return NULL;
+  }
+  return in;
+}
+
+
+int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, double tau0[6],
+                    double *taum, double *wF) {
+  const spart_model *m = s->m;
+  int held = 0;
+  while (in && in->has && in->t <= t + slack) {
+    memcpy(tau0, in->row->tau0, 6 * sizeof(double));
+    memcpy(taum, in->row->taum, (size_t)m->nv * sizeof(double));
+    memcpy(wF, in->row->wF, 6 * (size_t)m->nb * sizeof(double));
+    held = 1;
+    if (next(s, in) != 0) {
+      return -1;
+    }
+  }
+  return held;
+}
+
+
+double cli_inputs_next(const cli_inputs *in) {
+  return in && in->has ? in->t : INFINITY;
+}
