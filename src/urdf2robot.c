@@ -19,7 +19,9 @@ int main(int argc, char **argv) {
   if (!m) {
     return cli_convert_fail(&o, &err);
   }
-  char *text = o.summary ? spart_model_summary(m) : o.dot ? spart_model_dot(m) : spart_model_json(m);
+  char *text = o.format == CLI_CONV_SUMMARY ? spart_model_summary(m)
+               : o.format == CLI_CONV_DOT   ? spart_model_dot(m)
+                                            : spart_model_json(m);
   spart_model_free(m);
   return cli_convert_write(&o, text);
 }

@@ -300,14 +300,13 @@ typedef struct cli_session {
   spart_err later;  /* the fault of a second record, reported after the first is written */
 } cli_session;
 
-/* the model converters (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one FILE
-   (default stdin), read by spart_model_load and written as the model JSON or its summary */
+/* the model converters (urdf2robot, dh2robot): options -o json|summary|dot (-s, --dot), -h, -V
+   and one FILE (default stdin), read by spart_model_load and written to stdout in that format */
+enum { CLI_CONV_JSON, CLI_CONV_SUMMARY, CLI_CONV_DOT };
 typedef struct cli_convert {
   const char *prog;
-  const char *in;  /* FILE, "-" for stdin */
-  const char *out; /* -o FILE, or NULL */
-  int summary;     /* -s */
-  int dot;         /* --dot */
+  const char *in; /* FILE, "-" for stdin */
+  int format;     /* CLI_CONV_* */
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
@@ -318,7 +317,7 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 /* Report a model that could not be read (err from spart_model_load); returns the exit code. */
 int cli_convert_fail(const cli_convert *o, const spart_err *err);
 
-/* Write text (malloc'd, freed here; NULL: out of memory) to -o FILE or stdout and close it;
+/* Write text (malloc'd, freed here; NULL: out of memory) to stdout and close it;
    returns the exit code. */
 int cli_convert_write(const cli_convert *o, char *text);
 
