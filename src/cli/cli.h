@@ -314,12 +314,13 @@ typedef struct cli_convert {
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
                       char **argv);
 
-/* Report a model that could not be read (err from spart_model_load); returns the exit code. */
-int cli_convert_fail(const cli_convert *o, const spart_err *err);
+/* Read the model of the converter's FILE (spart_model_load): the model, or NULL after reporting
+   why, with *status the exit code. */
+spart_model *cli_convert_read(const cli_convert *o, int *status);
 
-/* Write text (malloc'd, freed here; NULL: out of memory) to stdout and close it;
-   returns the exit code. */
-int cli_convert_write(const cli_convert *o, char *text);
+/* Write the model m in the format asked for to stdout, free m and close stdout; returns the exit
+   code. */
+int cli_convert_write(const cli_convert *o, spart_model *m);
 
 /* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
    usage error, which it reports). */

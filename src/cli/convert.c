@@ -103,18 +103,28 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 }
 
 
-int cli_convert_fail(const cli_convert *o, const spart_err *err) {
-  if (err->code == SPART_EDATA) {
-    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err->line, "%s", err->msg);
-    return CLI_EXIT_DATA;
+spart_model *cli_convert_read(const cli_convert *o, int *status) {
+  spart_err err = {0};
+  spart_model *m = spart_model_load(o->in, &err);
+  if (m) {
+    return m;
   }
-  cli_error(o->prog, NULL, 0, "%s", err->msg);
+  if (err.code == SPART_EDATA) {
+    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err.line, "%s", err.msg);
+  } else {
+    cli_error(o->prog, NULL, 0, "%s", err.msg);
+  }
   /* an input that cannot be read is bad input (SPEC.md); out of memory is a system error */
-  return err->code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
+  *status = err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
+  return NULL;
 }
 
 
-int cli_convert_write(const cli_convert *o, char *text) {
+int cli_convert_write(const cli_convert *o, spart_model *m) {
+  char *text = o->format == CLI_CONV_SUMMARY ? spart_model_summary(m)
+               : o->format == CLI_CONV_DOT   ? spart_model_dot(m)
+                                             : spart_model_json(m);
+  spart_model_free(m);
   if (!text) {
     cli_error(o->prog, NULL, 0, "out of memory");
     return CLI_EXIT_IO;
