@@ -319,7 +319,7 @@ EOF
   [ "${stderr_lines[0]}" = "urdf2robot: unknown option '-x'" ]
   run --separate-stderr urdf2robot -o
   [ "$status" -eq 2 ]
-  [ "${stderr_lines[0]}" = "urdf2robot: option '-o' needs an argument" ]
+  [ "${stderr_lines[0]}" = "urdf2robot: option '-o' needs a value" ]
   run --separate-stderr urdf2robot a.urdf b.urdf
   [ "$status" -eq 2 ]
   [ "${stderr_lines[1]}" = "Try 'urdf2robot --help'." ]

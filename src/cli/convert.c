@@ -82,14 +82,9 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
       help(o, about);
       return cli_finish(prog, CLI_EXIT_OK);
     } else if (c == 'V') {
-      printf("%s %s\n", prog, SPART_VERSION);
-      return cli_finish(prog, CLI_EXIT_OK);
-    } else if (c == ':') {
-      return cli_usage(prog, "option '%s' needs an argument", argv[optind - 1]);
-    } else if (optopt) {
-      return cli_usage(prog, "unknown option '-%c'", optopt);
+      return cli_version(prog);
     } else {
-      return cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
+      return cli_bad_option(prog, c, argv);
     }
     if (r >= 0) {
       return r;
