@@ -303,8 +303,11 @@ long spart_json_line_of(const char *s, size_t len, long line, const char *path);
    and code points past U+10FFFF are not UTF-8). */
 size_t spart_utf8_len(const unsigned char *s, size_t n);
 
-/* Text for a one-line message: at most 30 bytes, other than printable ASCII as \xNN. */
-const char *spart_json_printable(char out[160], const char *s, size_t n);
+/* Text for a one-line message (the library's and the commands'), in out: the first 40 bytes of
+   the n at s, cut between characters, then "..." when there were more; control characters,
+   DEL, ' and \ and bytes that are not UTF-8 as \xNN, UTF-8 characters as they are. */
+#define SPART_PRINTABLE 200
+const char *spart_printable(char out[SPART_PRINTABLE], const char *s, size_t n);
 
 /* ---------------------------------------------------------------------------------------------
  * numbers in text (spu_num.c): how the library and the commands read and write doubles, so that
