@@ -756,7 +756,8 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
   if (t != SPART_JSON_END) {
     return json_fault(j, err);
   }
-  if (!(rd->st.has & rd->reads)) { /* never the defaults alone: the record gives no state */
+  if (!(rd->st.has & rd->reads) && !rd->st.contacts) { /* never the defaults alone: the record
+                                                          gives no state (or contacts) */
     char want[200] = "";
     for (int k = 0, n = 0; k < CLI_NFIELD; k++) {
       if (rd->reads & 1u << k) {

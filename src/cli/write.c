@@ -103,7 +103,9 @@ void cli_put_text(cli_writer *wr, const char *name, const char *s) {
   if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
     return;
   }
-  if (wr->nf < SPART_MAX_FIELDS && wr->fmt->id == CLI_FMT_JSON) {
+  /* JSON only (a CSV row has no cell for it: n = 0); the format may be the input's, not known
+     before the first record is written (spart-contact reads JSON only) */
+  if (wr->nf < SPART_MAX_FIELDS && (!wr->fmt || wr->fmt->id == CLI_FMT_JSON)) {
     wr->f[wr->nf] = (outfield){name, NULL, -1, -1, -1, 0, s};
     wr->nf++;
   }
