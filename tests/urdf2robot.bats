@@ -337,6 +337,7 @@ EOF
 }
 
 @test "-o names the output format (json, summary, dot), as in every command; -s and --dot are the same" {
+  cd "$BATS_TEST_TMPDIR" # (where an older urdf2robot would write its -o FILE)
   f="$MODELS/SC_3DoF.urdf"
   run -0 urdf2robot -o json "$f"
   [ "$output" = "$(urdf2robot "$f")" ]
