@@ -14,7 +14,7 @@ _spart() {
       ;;
     -i | --input | -o | --output)
       if [[ $1 == urdf2robot || $1 == dh2robot ]] && [[ $prev == -o || $prev == --output ]]; then
-        COMPREPLY=($(compgen -f -- "$cur"))
+        COMPREPLY=($(compgen -W 'json summary dot' -- "$cur"))
       else
         COMPREPLY=($(compgen -W 'json csv' -- "$cur"))
       fi

@@ -309,8 +309,11 @@ long spart_json_line_of(const char *s, size_t len, long line, const char *path);
    and code points past U+10FFFF are not UTF-8). */
 size_t spart_utf8_len(const unsigned char *s, size_t n);
 
-/* Text for a one-line message: at most 30 bytes, other than printable ASCII as \xNN. */
-const char *spart_json_printable(char out[160], const char *s, size_t n);
+/* Text for a one-line message (the library's and the commands'), in out: the first 40 bytes of
+   the n at s, cut between characters, then "..." when there were more; control characters,
+   DEL, ' and \ and bytes that are not UTF-8 as \xNN, UTF-8 characters as they are. */
+#define SPART_PRINTABLE 200
+const char *spart_printable(char out[SPART_PRINTABLE], const char *s, size_t n);
 
 /* ---------------------------------------------------------------------------------------------
  * numbers in text (spu_num.c): how the library and the commands read and write doubles, so that
@@ -533,6 +536,15 @@ void spart_xup(const spart_model *m, spart_data *d, const double *qm);
 void spart_positions(const spart_model *m, const spart_data *d, double *rJ, double *rL,
                      double r_com[3]);
 
+/* The position r in the inertial frame of a position x given from r0 (as d->xpos, spart_point,
+   spart_link_frame give them): r = r0 + x. */
+void spart_world(const spart_data *d, const double x[3], double r[3]);
+
+/* SPART I_I: the inertia of every body about its CoM in the inertial frame, I (nb x 9: I0, then
+   links 1..n), each a full row-major 3x3 (d->xI holds their 6 distinct values).  Needs
+   spart_fk. */
+void spart_inertias(const spart_model *m, const spart_data *d, double *I);
+
 /* Position x of the point at local (link frame, from the CoM) on body i, from r0 like d->xpos.
    Needs spart_fk. */
 void spart_point(const spart_data *d, int i, const double local[3], double x[3]);
@@ -552,6 +564,10 @@ void spart_acceleration(const spart_model *m, spart_data *d, const double *um, c
    <inertial> origin is zero.  Needs spart_fk. */
 void spart_link_frame(const spart_model *m, const spart_data *d, int i, double R[9],
                       double p[3]);
+
+/* The pose of body i's URDF link frame in the inertial frame (spart-kin --frame, tf's): R (9)
+   as spart_link_frame, its origin r (3) with r0 added.  Needs spart_fk. */
+void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[9], double r[3]);
 
 /* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],

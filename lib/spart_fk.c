@@ -198,6 +198,20 @@ void spart_positions(const spart_model *m, const spart_data *d, double *rJ, doub
 }
 
 
+void spart_world(const spart_data *d, const double x[3], double r[3]) {
+  for (int k = 0; k < 3; k++) {
+    r[k] = d->r0[k] + x[k];
+  }
+}
+
+
+void spart_inertias(const spart_model *m, const spart_data *d, double *I) {
+  for (int i = 0; i < m->nb; i++) {
+    spu_sym_to_mat3(I + 9 * i, d->xI + 6 * i);
+  }
+}
+
+
 void spart_point(const spart_data *d, int i, const double local[3], double x[3]) {
   spu_mulmv3(x, d->xrot + 9 * i, local);
   for (int k = 0; k < 3; k++) {

@@ -1,5 +1,6 @@
 /* spart_frames.c -- the URDF link frames of the bodies (the CoM frames turned back by the
- * <inertial> origin, body_rot and body_pos) and points given in them */
+ * <inertial> origin, body_rot and body_pos), their poses in the inertial frame, and points given
+ * in them */
 #include "spart.h"
 #include "spu.h"
 
@@ -30,4 +31,11 @@ void spart_link_point(const spart_model *m, const spart_data *d, int i, const do
   for (int k = 0; k < 3; k++) {
     x[k] += p[k];
   }
+}
+
+
+void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[9], double r[3]) {
+  double p[3];
+  spart_link_frame(m, d, i, R, p);
+  spart_world(d, p, r);
 }

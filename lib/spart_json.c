@@ -70,18 +70,24 @@ void spart_json_free(spart_json *j) {
 }
 
 
-/* text for a message: at most 30 bytes, printable ASCII kept, others as \xNN */
-const char *spart_json_printable(char out[160], const char *s, size_t n) {
-  size_t k = 0;
-  for (size_t i = 0; i < n && i < 30; i++) {
-    unsigned char ch = (unsigned char)s[i];
-    if (ch < 0x20 || ch >= 0x7f || ch == '\'' || ch == '\\') {
-      k += (size_t)snprintf(out + k, 8, "\\x%02x", ch);
+const char *spart_printable(char out[SPART_PRINTABLE], const char *s, size_t n) {
+  size_t k = 0, i = 0;
+  while (i < n) {
+    const unsigned char *c = (const unsigned char *)s + i;
+    size_t len = *c >= 0x80 ? spart_utf8_len(c, n - i) : 1;
+    if (i + (len ? len : 1) > 40) {
+      break;
+    }
+    if (*c < 0x20 || *c == 0x7f || *c == '\'' || *c == '\\' || len == 0) {
+      k += (size_t)snprintf(out + k, 8, "\\x%02x", *c);
+      i++;
     } else {
-      out[k++] = (char)ch;
+      memcpy(out + k, c, len); /* printable ASCII, or a whole UTF-8 character */
+      k += len;
+      i += len;
     }
   }
-  if (n > 30) {
+  if (i < n) {
     k += (size_t)snprintf(out + k, 8, "...");
   }
   out[k] = 0;
@@ -245,9 +251,9 @@ static int scan_string(spart_json *j) {
         return -1;
       }
     } else {
-      char txt[160];
+      char txt[SPART_PRINTABLE];
       return jfail(j, j->line, "invalid JSON: unknown escape '\\%s' in a string",
-                   spart_json_printable(txt, s + i + 1, 1));
+                   spart_printable(txt, s + i + 1, 1));
     }
     from = i;
   }
@@ -314,13 +320,13 @@ static int scan_number(spart_json *j) {
   j->pos = i;
   return 0;
 bad:;
-  char txt[160];
+  char txt[SPART_PRINTABLE];
   size_t e = j->pos;
   while (e < n && e - j->pos < 30 && strchr(",]} \t\r\n", s[e]) == NULL) {
     e++;
   }
   return jfail(j, j->line, "invalid JSON: '%s' is not a JSON number",
-               spart_json_printable(txt, s + j->pos, e - j->pos));
+               spart_printable(txt, s + j->pos, e - j->pos));
 }
 
 
@@ -357,9 +363,9 @@ static int add_key(spart_json *j) {
     j->capkeys = c;
   }
   if (memchr(j->str, 0, j->strlen)) {
-    char txt[160];
+    char txt[SPART_PRINTABLE];
     return jfail(j, j->line, "key '%s' holds a NUL (\\u0000)",
-                 spart_json_printable(txt, j->str, j->strlen));
+                 spart_printable(txt, j->str, j->strlen));
   }
   k = j->keys + j->nkeys;
   k->len = j->strlen;
@@ -430,9 +436,9 @@ static int check_keys(spart_json *j) {
     }
   }
   if (dup) {
-    char txt[160];
+    char txt[SPART_PRINTABLE];
     return jfail(j, dup->line, "'%s' is given twice in one object",
-                 spart_json_printable(txt, dup->p, dup->len));
+                 spart_printable(txt, dup->p, dup->len));
   }
   return 0;
 }
@@ -501,9 +507,9 @@ int spart_json_next(spart_json *j) {
     }
     char c = s[j->pos];
     if (j->want == WANT_DONE) {
-      char txt[160];
+      char txt[SPART_PRINTABLE];
       return jfail(j, j->line, "invalid JSON: text after the end: '%s'",
-                   spart_json_printable(txt, s + j->pos, j->len - j->pos));
+                   spart_printable(txt, s + j->pos, j->len - j->pos));
     }
     spart_json_level *l = j->depth ? j->stack + j->depth - 1 : NULL;
 
@@ -614,7 +620,7 @@ int spart_json_next(spart_json *j) {
   /* what is there is not what may come */
   static const char *const wanted[] = {"a value", "a key in double quotes", "':'",
                                        "',' or the end of the container"};
-  char txt[160];
+  char txt[SPART_PRINTABLE];
   size_t e = j->pos;
   while (e < j->len && e - j->pos < 20 && s[e] != '\n') {
     e++;
@@ -623,7 +629,7 @@ int spart_json_next(spart_json *j) {
     return jfail(j, j->line, "invalid JSON: a NUL byte");
   }
   return jfail(j, j->line, "invalid JSON: expected %s, got '%s'", wanted[j->want],
-               spart_json_printable(txt, s + j->pos, e - j->pos));
+               spart_printable(txt, s + j->pos, e - j->pos));
 }
 
 
@@ -651,8 +657,8 @@ const char *spart_json_path(const spart_json *j, char *buf, size_t n) {
       k += (size_t)snprintf(buf + k, n - k, "[%d]", l->index);
     } else if (last > l->keys) {
       const spart_json_key *key = j->keys + last - 1;
-      char txt[160];
-      spart_json_printable(txt, key->p ? key->p : j->arena + key->off, key->len);
+      char txt[SPART_PRINTABLE];
+      spart_printable(txt, key->p ? key->p : j->arena + key->off, key->len);
       k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? "." : "", txt);
     }
     k = k < n ? k : n - 1;

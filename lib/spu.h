@@ -31,6 +31,9 @@ void spu_mulmm3(double res[restrict 9], const double A[9], const double B[9]);
 /* res = I * v for a symmetric I (6 numbers) */
 void spu_mulsv3(double res[restrict 3], const double I[6], const double v[3]);
 
+/* M = the symmetric I (6 numbers: xx yy zz xy xz yz) as a full 3x3 matrix */
+void spu_sym_to_mat3(double M[9], const double I[6]);
+
 /* res = R * I * R' for a symmetric I (6 numbers) */
 void spu_rotsym3(double res[restrict 6], const double R[9], const double I[6]);
 

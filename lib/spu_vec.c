@@ -47,6 +47,16 @@ void spu_mulsv3(double res[restrict 3], const double I[6], const double v[3]) {
 }
 
 
+void spu_sym_to_mat3(double M[9], const double I[6]) {
+  M[0] = I[0];
+  M[1] = M[3] = I[3];
+  M[2] = M[6] = I[4];
+  M[4] = I[1];
+  M[5] = M[7] = I[5];
+  M[8] = I[2];
+}
+
+
 void spu_rotsym3(double res[restrict 6], const double R[9], const double I[6]) {
   /* T = R * I: 9 products for a diagonal I (principal axes, as most URDFs give), else 27 */
   double T[9];

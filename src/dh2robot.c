@@ -1,4 +1,5 @@
-/* dh2robot -- read a Denavit-Hartenberg description and write the model JSON */
+/* dh2robot -- read a Denavit-Hartenberg description and write the model JSON (or its summary, or
+ * its tree as Graphviz): options -> read -> write (src/cli/convert.c) */
 #include "cli.h"
 
 static const char about[] =
@@ -19,16 +20,7 @@ static const char about[] =
 
 int main(int argc, char **argv) {
   cli_convert o;
-  spart_err err = {0};
   int status = cli_convert_parse(&o, "dh2robot", about, argc, argv);
-  if (status >= 0) {
-    return status;
-  }
-  spart_model *m = spart_model_load(o.in, &err);
-  if (!m) {
-    return cli_convert_fail(&o, &err);
-  }
-  char *text = o.summary ? spart_model_summary(m) : o.dot ? spart_model_dot(m) : spart_model_json(m);
-  spart_model_free(m);
-  return cli_convert_write(&o, text);
+  spart_model *m = status < 0 ? cli_convert_read(&o, &status) : NULL;
+  return m ? cli_convert_write(&o, m) : status;
 }

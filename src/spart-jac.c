@@ -53,9 +53,7 @@ static int compute(cli_session *s) {
   if (o->link) {
     if (p) {
       spart_link_point(s->m, s->d, i, o->point, x);
-      for (int k = 0; k < 3; k++) {
-        rp[k] = s->d->r0[k] + x[k];
-      }
+      spart_world(s->d, x, rp);
     }
     spart_jacobian(s->m, s->d, i, p, J, J + 36);
     cli_put(s->wr, "J0", J, 6, 6, -1);

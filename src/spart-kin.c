@@ -1,6 +1,4 @@
 /* spart-kin -- poses, twists and twist rates of every link */
-#include <string.h>
-
 #include "cli.h"
 
 /* the outputs of each option, and what it changes */
@@ -62,10 +60,7 @@ static const cli_tool tool = {
 static void frames(cli_session *s, const int *ids, int k, double *r) {
   double *R = r + 3 * k, *q = R + 9 * k, *rpy = q + 4 * k;
   for (int f = 0; f < k; f++) {
-    spart_link_frame(s->m, s->d, ids[f], R + 9 * f, r + 3 * f);
-    for (int c = 0; c < 3; c++) {
-      r[3 * f + c] += s->d->r0[c];
-    }
+    spart_link_pose(s->m, s->d, ids[f], R + 9 * f, r + 3 * f);
     spart_rot_quat(q + 4 * f, R + 9 * f);
     spart_rot_rpy(rpy + 3 * f, R + 9 * f);
   }
@@ -105,11 +100,7 @@ static int extras(cli_session *s) {
     return -1;
   }
   if (s->o.inertia) {
-    for (size_t i = 0; i <= n; i++) {
-      const double *x = d->xI + 6 * i; /* xx yy zz xy xz yz */
-      double M[9] = {x[0], x[3], x[4], x[3], x[1], x[5], x[4], x[5], x[2]};
-      memcpy(I + 9 * i, M, sizeof M);
-    }
+    spart_inertias(m, d, I);
     cli_put(s->wr, "I0", I, 3, 3, -1);
     cli_put(s->wr, "Im", I + 9, (int)n, 3, 3);
   }

@@ -165,6 +165,9 @@ PY
   [ "$output" = "$(printf 'arm.urdf\nprefix')" ]
   run -0 complete_words spart-fd -i ''
   [ "$output" = "$(printf 'json\ncsv')" ]
+  # the converters' -o is a format too
+  run -0 complete_words urdf2robot -o ''
+  [ "$output" = "$(printf 'json\nsummary\ndot')" ]
   for c in spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp urdf2robot dh2robot; do
     [ -f "$p/share/bash-completion/completions/$c" ]
     run -0 complete_words "$c" --h

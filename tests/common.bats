@@ -354,3 +354,28 @@ PY
   run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link
   [ "${stderr_lines[0]}" = "spart-jac: option '--link' needs a value" ]
 }
+
+@test "the converters and spart-cmp word a missing value and an unknown option as every command does" {
+  for c in urdf2robot dh2robot; do
+    for o in -o --output; do
+      run --separate-stderr "$c" "$o"
+      [ "$status" -eq 2 ]
+      [ "${stderr_lines[0]}" = "$c: option '$o' needs a value" ]
+      [ "${stderr_lines[1]}" = "Try '$c --help'." ]
+    done
+    # an option that takes no value given one is named as written
+    run --separate-stderr "$c" --summary=yes
+    [ "$status" -eq 2 ]
+    [ "${stderr_lines[0]}" = "$c: unknown option '--summary=yes'" ]
+  done
+  for o in --atol --rtol --fields -f --max -n; do
+    run --separate-stderr spart-cmp a b "$o"
+    [ "$status" -eq 2 ]
+    [ "${stderr_lines[0]}" = "spart-cmp: option '$o' needs a value" ]
+  done
+  run --separate-stderr spart-cmp --quiet=yes a b
+  [ "${stderr_lines[0]}" = "spart-cmp: unknown option '--quiet=yes'" ]
+  run --separate-stderr spart-cmp -x a b
+  [ "${stderr_lines[0]}" = "spart-cmp: unknown option '-x'" ]
+  [ "${stderr_lines[1]}" = "Try 'spart-cmp --help'." ]
+}

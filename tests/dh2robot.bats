@@ -286,10 +286,10 @@ close(j["limit"], [-math.pi / 4, 5 * math.pi / 4], 1e-15, "J2 limit")
   [[ "$output" == *'"taum":[10.31685'* ]]
 }
 
-@test "dh2robot: --help, --version, usage errors, -o, stdin, a full disk" {
+@test "dh2robot: --help, --version, usage errors, -o FORMAT, stdin, a full disk" {
   run --separate-stderr dh2robot --help
   [ "$status" -eq 0 ] && [ -z "$stderr" ]
-  [ "${lines[0]}" = "Usage: dh2robot [-s | --dot] [-o FILE] [FILE|-]" ]
+  [ "${lines[0]}" = "Usage: dh2robot [-o json|summary|dot] [FILE|-]" ]
   [[ "$output" == *"SPART's DH structure"*"a Toolbox table"*"--summary"*"Exit status: 0 success"* ]]
   run dh2robot --version
   [[ "$output" =~ ^dh2robot\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
@@ -297,9 +297,15 @@ close(j["limit"], [-math.pi / 4, 5 * math.pi / 4], 1e-15, "J2 limit")
   [ "$status" -eq 2 ]
   [ "${stderr_lines[0]}" = "dh2robot: unknown option '--frobnicate'" ]
   [ "${stderr_lines[1]}" = "Try 'dh2robot --help'." ]
+  # -o is the format (the output file before: refused, saying to redirect)
   run --separate-stderr dh2robot -o "$BATS_TEST_TMPDIR/p.json" - < "$MODELS/puma560.dh.json"
-  [ "$status" -eq 0 ] && [ -z "$output" ]
-  dh2robot "$MODELS/puma560.dh.json" | cmp - "$BATS_TEST_TMPDIR/p.json"
+  [ "$status" -eq 2 ] && [ -z "$output" ]
+  [ "${stderr_lines[0]}" = "dh2robot: --output: expected json, summary or dot, got '$BATS_TEST_TMPDIR/p.json': -o is the format, not a file; redirect the output instead (dh2robot ... > $BATS_TEST_TMPDIR/p.json)" ]
+  [ ! -e "$BATS_TEST_TMPDIR/p.json" ]
+  run -0 dh2robot -o summary - < "$MODELS/puma560.dh.json"
+  [ "$output" = "$(dh2robot -s "$MODELS/puma560.dh.json")" ]
+  run -0 dh2robot -o json - < "$MODELS/puma560.dh.json"
+  [ "$output" = "$(dh2robot "$MODELS/puma560.dh.json")" ]
   run --separate-stderr dh2robot - <<< '{"dh": "standard", "links": [{"m": "x"}]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "dh2robot: <stdin>:1: links[0].m: expected a finite number, got a string" ]

@@ -250,3 +250,21 @@ PY
   [ "${stderr_lines[0]}" = "spart-kin: <stdin>:1: record longer than 67108864 bytes" ]
   [ "${#lines[@]}" -eq 1 ]
 }
+
+@test "messages quote the input alike in the library and the commands: UTF-8 as it is, other bytes as \\xNN, cut after 40 bytes" {
+  # the library's JSON scanner (a model JSON)
+  run --separate-stderr urdf2robot < <(printf '{"a": tr\xc3\xbcee}')
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: <stdin>:1: not JSON: expected a value, got 'trüee}'" ]
+  run --separate-stderr urdf2robot < <(printf '{"a": tr\xffee}')
+  [ "$stderr" = "urdf2robot: <stdin>:1: not JSON: expected a value, got 'tr\\xffee}'" ]
+  # the commands' record reader (a CSV header)
+  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" < <(printf 'time,qm_1\xff\n0,1\n')
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-kin: <stdin>:1: column 'qm_1\\xff' is not a state column: qm_I takes I from 1 to 3, without sign or leading zeros" ]
+  # a long key: 40 bytes, a UTF-8 character not cut in two
+  key="qm_$(printf 'é%.0s' $(seq 30))"
+  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" <<< "{\"$key\": 1}"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"'qm_$(printf 'é%.0s' $(seq 18))...'"* ]]
+}

@@ -319,7 +319,7 @@ EOF
   [ "${stderr_lines[0]}" = "urdf2robot: unknown option '-x'" ]
   run --separate-stderr urdf2robot -o
   [ "$status" -eq 2 ]
-  [ "${stderr_lines[0]}" = "urdf2robot: option '-o' needs an argument" ]
+  [ "${stderr_lines[0]}" = "urdf2robot: option '-o' needs a value" ]
   run --separate-stderr urdf2robot a.urdf b.urdf
   [ "$status" -eq 2 ]
   [ "${stderr_lines[1]}" = "Try 'urdf2robot --help'." ]
@@ -336,38 +336,56 @@ EOF
   [ "$stderr" = "urdf2robot: <stdin>:9: joint 'j': zero axis" ]
 }
 
-@test "--output writes the model to FILE, and no file is made on bad input" {
-  run --separate-stderr urdf2robot -o "$BATS_TEST_TMPDIR/out.json" "$MODELS/SC_3DoF.urdf"
-  [ "$status" -eq 0 ]
-  [ -z "$output" ]
-  urdf2robot "$MODELS/SC_3DoF.urdf" | cmp - "$BATS_TEST_TMPDIR/out.json"
-  printf '<robot>' > "$BATS_TEST_TMPDIR/broken.urdf"
-  run --separate-stderr urdf2robot --output "$BATS_TEST_TMPDIR/none.json" \
-    "$BATS_TEST_TMPDIR/broken.urdf"
-  [ "$status" -eq 1 ]
-  [ ! -e "$BATS_TEST_TMPDIR/none.json" ]
+@test "-o names the output format (json, summary, dot), as in every command; -s and --dot are the same" {
+  cd "$BATS_TEST_TMPDIR" # (where an older urdf2robot would write its -o FILE)
+  f="$MODELS/SC_3DoF.urdf"
+  run -0 urdf2robot -o json "$f"
+  [ "$output" = "$(urdf2robot "$f")" ]
+  [[ "$output" == "{"* ]]
+  run -0 urdf2robot --output summary "$f"
+  [ "$output" = "$(urdf2robot -s "$f")" ]
+  [[ "$output" == "robot 'Chaser'"* ]]
+  run -0 urdf2robot -o dot "$f"
+  [ "$output" = "$(urdf2robot --dot "$f")" ]
+  [[ "$output" == "digraph "* ]]
+  # the same format twice is that format; two formats are a usage error
+  run -0 urdf2robot -o summary -s "$f"
+  [[ "$output" == "robot 'Chaser'"* ]]
+  run --separate-stderr urdf2robot -o json --dot "$f"
+  [ "$status" -eq 2 ] && [ -z "$output" ]
+  [ "${stderr_lines[0]}" = "urdf2robot: --output json and --dot may not be combined" ]
+  run --separate-stderr urdf2robot -s -o dot "$f"
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "urdf2robot: --summary and --output dot may not be combined" ]
 }
 
-@test "a missing input file is bad input (exit 1); an output file that cannot be made is an I/O error (exit 3)" {
+@test "-o FILE (the output file before) is refused with exit 2, saying to redirect, and writes no file" {
+  cd "$BATS_TEST_TMPDIR"
+  run --separate-stderr urdf2robot -o arm.json "$MODELS/SC_3DoF.urdf"
+  [ "$status" -eq 2 ] && [ -z "$output" ]
+  [ "${stderr_lines[0]}" = "urdf2robot: --output: expected json, summary or dot, got 'arm.json': -o is the format, not a file; redirect the output instead (urdf2robot ... > arm.json)" ]
+  [ "${stderr_lines[1]}" = "Try 'urdf2robot --help'." ]
+  [ ! -e arm.json ]
+  run --separate-stderr urdf2robot --output=out.json "$MODELS/SC_3DoF.urdf"
+  [ "$status" -eq 2 ]
+  [[ "${stderr_lines[0]}" == *"got 'out.json'"*"(urdf2robot ... > out.json)" ]]
+  [ ! -e out.json ]
+}
+
+@test "a missing input file is bad input (exit 1)" {
   run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/nope.urdf"
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "urdf2robot: cannot open $BATS_TEST_TMPDIR/nope.urdf: No such file or directory" ]
-  run --separate-stderr urdf2robot -o "$BATS_TEST_TMPDIR/no/such/dir.json" "$MODELS/SC_3DoF.urdf"
-  [ "$status" -eq 3 ]
-  [[ "$stderr" == "urdf2robot: cannot open $BATS_TEST_TMPDIR/no/such/dir.json: "* ]]
 }
 
 @test "a write error (disk full) is reported once and exits 3, for the model, the summary and --help" {
-  for args in "$MODELS/2_iiwa_base.urdf" "-s $MODELS/2_iiwa_base.urdf" "--help" "--version"; do
+  for args in "$MODELS/2_iiwa_base.urdf" "-s $MODELS/2_iiwa_base.urdf" "-o dot $MODELS/2_iiwa_base.urdf" "--help" "--version"; do
     # shellcheck disable=SC2086
     run --separate-stderr bash -c 'urdf2robot "$@" > /dev/full' _ $args
     [ "$status" -eq 3 ]
     [ "$stderr" = "urdf2robot: write error: No space left on device" ]
   done
-  run --separate-stderr urdf2robot -o /dev/full "$MODELS/2_iiwa_base.urdf"
-  [ "$status" -eq 3 ]
-  [ "$stderr" = "urdf2robot: write error: No space left on device" ]
 }
 
 @test "a closed output pipe ends urdf2robot quietly" {

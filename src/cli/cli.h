@@ -176,6 +176,14 @@ int cli_finish(const char *prog, int status);
 /* Parse "x,y,z" (exactly n finite numbers separated by commas) into v; 0 or -1. */
 int cli_vec(const char *s, double *v, int n);
 
+/* The message of what getopt_long (with ':' first in its option string) returned for an option
+   it refused, c (':' a missing value, else an unknown option), on stderr with the usage hint:
+   the same words in every command.  Returns CLI_EXIT_USAGE. */
+int cli_bad_option(const char *prog, int c, char **argv);
+
+/* --version: "prog VERSION" on stdout, closed; returns the exit code. */
+int cli_version(const char *prog);
+
 /* options shared by the commands; CLI_OPT_* says which a command takes beyond the common ones */
 enum {
   CLI_OPT_FIXED = 1 << 0,    /* --fixed-base */
@@ -306,14 +314,13 @@ typedef struct cli_session {
   spart_err later;  /* the fault of a second record, reported after the first is written */
 } cli_session;
 
-/* the model converters (urdf2robot, dh2robot): options -s, -o FILE, -h, -V and one FILE
-   (default stdin), read by spart_model_load and written as the model JSON or its summary */
+/* the model converters (urdf2robot, dh2robot): options -o json|summary|dot (-s, --dot), -h, -V
+   and one FILE (default stdin), read by spart_model_load and written to stdout in that format */
+enum { CLI_CONV_JSON, CLI_CONV_SUMMARY, CLI_CONV_DOT };
 typedef struct cli_convert {
   const char *prog;
-  const char *in;  /* FILE, "-" for stdin */
-  const char *out; /* -o FILE, or NULL */
-  int summary;     /* -s */
-  int dot;         /* --dot */
+  const char *in; /* FILE, "-" for stdin */
+  int format;     /* CLI_CONV_* */
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
@@ -321,12 +328,50 @@ typedef struct cli_convert {
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
                       char **argv);
 
-/* Report a model that could not be read (err from spart_model_load); returns the exit code. */
-int cli_convert_fail(const cli_convert *o, const spart_err *err);
+/* Read the model of the converter's FILE (spart_model_load): the model, or NULL after reporting
+   why, with *status the exit code. */
+spart_model *cli_convert_read(const cli_convert *o, int *status);
 
-/* Write text (malloc'd, freed here; NULL: out of memory) to -o FILE or stdout and close it;
-   returns the exit code. */
-int cli_convert_write(const cli_convert *o, char *text);
+/* Write the model m in the format asked for to stdout, free m and close stdout; returns the exit
+   code. */
+int cli_convert_write(const cli_convert *o, spart_model *m);
+
+/* spart-cmp's comparison of two streams' records (compare.c): the options, then what was seen */
+#define CLI_CMP_MAXTOL 64 /* --atol and --rtol given */
+typedef struct cli_cmp_tolerance {
+  const char *field; /* NULL: every field */
+  size_t len;
+  double atol, rtol; /* NAN: not this one */
+} cli_cmp_tolerance;
+
+typedef struct cli_cmp {
+  cli_cmp_tolerance tols[CLI_CMP_MAXTOL];
+  int ntol;
+  const char *fields; /* --fields NAMES, or NULL: every field */
+  long max;           /* differences listed at most */
+  int quiet;          /* nothing written */
+  const char *a, *b;  /* the inputs' names in messages */
+  long ndiff, nrec;   /* differences and records so far */
+  struct cli_cmp_stat *st; /* each field's largest errors */
+  int nst;
+  int *ia, *ib, ca, cb; /* scratch: the records' values in name order */
+} cli_cmp;
+
+/* --atol or --rtol (rel) [FIELD=]X, named opt in messages; 0, or CLI_EXIT_USAGE after the
+   message */
+int cli_cmp_tol(cli_cmp *c, const char *prog, const char *opt, const char *s, int rel);
+
+/* Compare the next two records field by field, listing the differences on stdout (the first
+   max of them) and noting each field's largest errors; 0, or -1 out of memory. */
+int cli_cmp_records(cli_cmp *c, const cli_named *ra, const cli_named *rb);
+
+/* One input ended before the other (a_goes_on: the first goes on): a difference. */
+void cli_cmp_ended(cli_cmp *c, int a_goes_on);
+
+/* Write the count of differences, each field's largest errors and the verdict (not with quiet). */
+void cli_cmp_report(const cli_cmp *c);
+
+void cli_cmp_free(cli_cmp *c);
 
 /* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
    usage error, which it reports). */

@@ -45,7 +45,7 @@ static int link_of(const spart_model *m, spart_json *j, char name[200]) {
   name[0] = 0;
   if (t == SPART_JSON_STRING) {
     char *z = malloc(j->strlen + 1); /* the name, NUL-terminated (the scanner lets no NUL in) */
-    cli_printable(name, j->str, j->strlen);
+    spart_printable(name, j->str, j->strlen);
     if (!z) {
       return -1;
     }
@@ -76,7 +76,7 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
     char txt[200];
     if (!key) {
       char what[240];
-      snprintf(what, sizeof(what), ": unknown key '%s'", cli_printable(txt, j->str, j->strlen));
+      snprintf(what, sizeof(what), ": unknown key '%s'", spart_printable(txt, j->str, j->strlen));
       return bad(s, j, k, what);
     }
     seen |= key;

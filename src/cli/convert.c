@@ -1,12 +1,58 @@
-/* convert.c -- the command line of the model converters (urdf2robot, dh2robot): options, the
- * messages of a model that cannot be read, the model text written out. */
-#include <errno.h>
+/* convert.c -- the model converters (urdf2robot, dh2robot): their options, the model read
+ * (and the messages of one that cannot be), the model written in the format asked for. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+/* the output formats, by CLI_CONV_*: -o's values, and as options named in messages */
+static const char *const format_name[] = {"json", "summary", "dot"};
+static const char *const output_opt[] = {"--output json", "--output summary", "--output dot"};
+
+
+/* set the format to f (opt: the option as named in messages); -1 to go on, or CLI_EXIT_USAGE
+   after the message when another format was given before (named in the formats' order) */
+static int set_format(cli_convert *o, int f, const char *opt, const char **given) {
+  if (*given && f != o->format) {
+    return cli_usage(o->prog, "%s and %s may not be combined", f < o->format ? opt : *given,
+                     f < o->format ? *given : opt);
+  }
+  o->format = f;
+  *given = opt;
+  return -1;
+}
+
+
+/* -o FORMAT; -1 to go on, or CLI_EXIT_USAGE after the message */
+static int output_arg(cli_convert *o, const char *arg, const char **given) {
+  for (int f = 0; f < 3; f++) {
+    if (strcmp(arg, format_name[f]) == 0) {
+      return set_format(o, f, output_opt[f], given);
+    }
+  }
+  /* -o FILE was the output file before: say what does that now */
+  return cli_usage(o->prog,
+                   "--output: expected json, summary or dot, got '%s': -o is the format, not "
+                   "a file; redirect the output instead (%s ... > %s)",
+                   arg, o->prog, arg);
+}
+
+
+static void help(const cli_convert *o, const char *about) {
+  printf("Usage: %s [-o json|summary|dot] [FILE|-]\n%s\n", o->prog, about);
+  fputs("  -o, --output FORMAT  json (the model JSON, the default), summary or dot; the\n"
+        "                     output goes to standard output (redirect it: > FILE)\n"
+        "  -s, --summary      same as -o summary: a human-readable tree with masses and\n"
+        "                     warnings\n"
+        "      --dot          same as -o dot: the kinematic tree as Graphviz (links, joints\n"
+        "                     with kind and axis, masses): dot -Tsvg draws it\n"
+        "  -h, --help         show this help and exit\n"
+        "  -V, --version      show the version and exit\n\n"
+        "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
+        stdout);
+}
 
 
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
@@ -17,45 +63,32 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
                                            {"help", no_argument, NULL, 'h'},
                                            {"version", no_argument, NULL, 'V'},
                                            {NULL, 0, NULL, 0}};
+  const char *given = NULL; /* the option that gave the format */
   int c;
   o->prog = prog;
   o->in = "-";
-  o->out = NULL;
-  o->summary = 0;
-  o->dot = 0;
+  o->format = CLI_CONV_JSON;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
+    int r = -1;
     if (c == 's') {
-      o->summary = 1;
+      r = set_format(o, CLI_CONV_SUMMARY, "--summary", &given);
     } else if (c == 'D') {
-      o->dot = 1;
+      r = set_format(o, CLI_CONV_DOT, "--dot", &given);
     } else if (c == 'o') {
-      o->out = optarg;
+      r = output_arg(o, optarg, &given);
     } else if (c == 'h') {
-      printf("Usage: %s [-s | --dot] [-o FILE] [FILE|-]\n%s\n", prog, about);
-      fputs("  -s, --summary      write a human-readable tree with masses and warnings instead\n"
-            "      --dot          write the kinematic tree as Graphviz instead (links, joints\n"
-            "                     with kind and axis, masses): dot -Tsvg draws it\n"
-            "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
-            "  -h, --help         show this help and exit\n"
-            "  -V, --version      show the version and exit\n\n"
-            "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
-            stdout);
+      help(o, about);
       return cli_finish(prog, CLI_EXIT_OK);
     } else if (c == 'V') {
-      printf("%s %s\n", prog, SPART_VERSION);
-      return cli_finish(prog, CLI_EXIT_OK);
-    } else if (c == ':') {
-      return cli_usage(prog, "option '%s' needs an argument", argv[optind - 1]);
-    } else if (optopt) {
-      return cli_usage(prog, "unknown option '-%c'", optopt);
+      return cli_version(prog);
     } else {
-      return cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
+      return cli_bad_option(prog, c, argv);
     }
-  }
-  if (o->summary && o->dot) {
-    return cli_usage(prog, "--summary and --dot may not be combined");
+    if (r >= 0) {
+      return r;
+    }
   }
   if (argc - optind > 1) {
     return cli_usage(prog, "too many arguments: one FILE at most");
@@ -65,29 +98,34 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 }
 
 
-int cli_convert_fail(const cli_convert *o, const spart_err *err) {
-  if (err->code == SPART_EDATA) {
-    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err->line, "%s", err->msg);
-    return CLI_EXIT_DATA;
+spart_model *cli_convert_read(const cli_convert *o, int *status) {
+  spart_err err = {0};
+  spart_model *m = spart_model_load(o->in, &err);
+  if (m) {
+    return m;
   }
-  cli_error(o->prog, NULL, 0, "%s", err->msg);
+  if (err.code == SPART_EDATA) {
+    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err.line, "%s", err.msg);
+  } else {
+    cli_error(o->prog, NULL, 0, "%s", err.msg);
+  }
   /* an input that cannot be read is bad input (SPEC.md); out of memory is a system error */
-  return err->code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
+  *status = err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
+  return NULL;
 }
 
 
-int cli_convert_write(const cli_convert *o, char *text) {
+int cli_convert_write(const cli_convert *o, spart_model *m) {
+  char *text = o->format == CLI_CONV_SUMMARY ? spart_model_summary(m)
+               : o->format == CLI_CONV_DOT   ? spart_model_dot(m)
+                                             : spart_model_json(m);
+  spart_model_free(m);
   if (!text) {
     cli_error(o->prog, NULL, 0, "out of memory");
     return CLI_EXIT_IO;
   }
-  if (o->out && !freopen(o->out, "w", stdout)) {
-    cli_error(o->prog, NULL, 0, "cannot open %s: %s", o->out, strerror(errno));
-    free(text);
-    return CLI_EXIT_IO;
-  }
   fputs(text, stdout);
-  if (!o->summary && !o->dot) {
+  if (o->format == CLI_CONV_JSON) {
     putchar('\n');
   }
   free(text);

@@ -30,7 +30,7 @@ void cli_check_limits(cli_session *s, const double *qm, const double *um, const 
     char v[32], l[32], who[240];
     if (name) {
       char txt[200];
-      snprintf(who, sizeof who, "joint '%s'", cli_printable(txt, name, strlen(name)));
+      snprintf(who, sizeof who, "joint '%s'", spart_printable(txt, name, strlen(name)));
     } else {
       snprintf(who, sizeof who, "joint %d", h->joint);
     }

@@ -65,6 +65,23 @@ int cli_finish(const char *prog, int status) {
 }
 
 
+int cli_bad_option(const char *prog, int c, char **argv) {
+  if (c == ':') {
+    return cli_usage(prog, "option '%s' needs a value", argv[optind - 1]);
+  }
+  if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
+    return cli_usage(prog, "unknown option '-%c'", optopt);
+  }
+  return cli_usage(prog, "unknown option '%s'", argv[optind - 1]);
+}
+
+
+int cli_version(const char *prog) {
+  printf("%s %s\n", prog, SPART_VERSION);
+  return cli_finish(prog, CLI_EXIT_OK);
+}
+
+
 int cli_vec(const char *s, double *v, int n) {
   const char *p = s;
   for (int k = 0; k < n; k++) {
@@ -513,9 +530,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
         o->only = optarg;
         break;
       case 'h': help(t); return cli_finish(t->name, CLI_EXIT_OK);
-      case 'V':
-        printf("%s %s\n", t->name, SPART_VERSION);
-        return cli_finish(t->name, CLI_EXIT_OK);
+      case 'V': return cli_version(t->name);
       case OPT_FIXED: o->fixed_base = 1; break;
       case OPT_GRAVITY:
         if (twice(t, "--gravity", &ng)) {
@@ -594,12 +609,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_MOMENTUM: o->momentum = 1; break;
       case OPT_ENERGY: o->energy = 1; break;
       case OPT_CHECK_LIMITS: o->check_limits = 1; break;
-      case ':': return cli_usage(t->name, "option '%s' needs a value", argv[optind - 1]);
-      default:
-        if (optopt && optopt < 256 && argv[optind - 1][1] != '-') {
-          return cli_usage(t->name, "unknown option '-%c'", optopt);
-        }
-        return cli_usage(t->name, "unknown option '%s'", argv[optind - 1]);
+      default: return cli_bad_option(t->name, c, argv); /* ':' too */
     }
   }
   o->files = argv + optind;

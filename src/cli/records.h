@@ -74,10 +74,6 @@ int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err);
 int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* text from the input made fit for a one-line message: at most 40 characters, control
-   characters (a 0 byte too) and quotes as \xNN */
-const char *cli_printable(char out[200], const char *s, size_t n);
-
 /* *buf of *cap bytes grown to hold need bytes; 0, or -1 when out of memory */
 int cli_grow(char **buf, size_t *cap, size_t need);
 

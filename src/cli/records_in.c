@@ -98,24 +98,6 @@ int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...) {
 }
 
 
-const char *cli_printable(char out[200], const char *s, size_t n) {
-  size_t k = 0;
-  for (size_t i = 0; i < n && i < 40; i++) {
-    unsigned char ch = (unsigned char)s[i];
-    if (ch < 0x20 || ch == 0x7f || ch == '\'' || ch == '\\') {
-      k += (size_t)snprintf(out + k, 8, "\\x%02x", ch);
-    } else {
-      out[k++] = (char)ch;
-    }
-  }
-  if (n > 40) {
-    k += (size_t)snprintf(out + k, 8, "...");
-  }
-  out[k] = 0;
-  return out;
-}
-
-
 /* ---- the state record ---- */
 
 /* size the state for model m; defaults are set by state_reset */
@@ -434,7 +416,7 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
       if (depth == 0 && ch != '{') {
         char txt[200];
         cli_errf(err, SPART_EDATA, rd->lineno, "expected a JSON object, got '%s'",
-             cli_printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
+             spart_printable(txt, s + rd->pos, rd->len - rd->pos < 20 ? rd->len - rd->pos : 20));
         rd->pos = rd->len;
         return -1;
       }
@@ -749,7 +731,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
       k = key_lookalike(j->str, j->strlen);
       return cli_errf(err, SPART_EDATA, start,
                       "key '%s' is not a state field: the field is %s, an array (case matters)",
-                      cli_printable(txt, j->str, j->strlen), fields[k].name);
+                      spart_printable(txt, j->str, j->strlen), fields[k].name);
     }
     if (k < 0 || !(rd->reads & 1u << k)) { /* the user's own, or a field this command does not
                                               read: it passes through */
@@ -889,7 +871,7 @@ static long csv_cells(cli_reader *rd, int want, spart_err *err) {
     if (rd->started && -n - 1 < rd->ncol) {
       char txt[200];
       snprintf(name, sizeof(name), " '%s'",
-               cli_printable(txt, rd->colname[-n - 1], strlen(rd->colname[-n - 1])));
+               spart_printable(txt, rd->colname[-n - 1], strlen(rd->colname[-n - 1])));
     }
     if (!open) {
       return cli_errf(err, SPART_EDATA, line, "column %ld%s: text after its closing quote", -n, name),
@@ -994,7 +976,7 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
     if (like >= 0) {
       return cli_errf(err, SPART_EDATA, line,
                   "column '%s' is not a state column: state columns are %s_%s (case matters)",
-                  cli_printable(txt, h, len), fields[like].name,
+                  spart_printable(txt, h, len), fields[like].name,
                   fields[like].rows == 3 || fields[like].rows == -1 ? "I_J" : "I");
     }
     return 0; /* a column of the user's own: it passes through */
@@ -1008,12 +990,12 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
       return cli_errf(err, SPART_EDATA, line,
                   "column '%s' is not a state column: %s_I_J takes I from 1 to %d and J from 1 "
                   "to %d, without sign or leading zeros",
-                  cli_printable(txt, h, len), fields[k].name, rows, cols);
+                  spart_printable(txt, h, len), fields[k].name, rows, cols);
     }
     return cli_errf(err, SPART_EDATA, line,
                 "column '%s' is not a state column: %s_I takes I from 1 to %d, without sign or "
                 "leading zeros",
-                cli_printable(txt, h, len), fields[k].name, rows * cols);
+                spart_printable(txt, h, len), fields[k].name, rows * cols);
   }
   if (reads & 1u << k) {
     c->field = k;
@@ -1167,7 +1149,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
       if (strcmp(sorted[j], sorted[j - 1]) == 0) {
         char txt[200];
         bad = cli_errf(err, SPART_EDATA, line, "column '%s' appears twice",
-                   cli_printable(txt, sorted[j], strlen(sorted[j])));
+                   spart_printable(txt, sorted[j], strlen(sorted[j])));
       }
     }
   }
@@ -1301,8 +1283,8 @@ static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
       char name[200], txt[200];
       s = rd->line + rd->cell[2 * j];
       return cli_errf(err, SPART_EDATA, line, "column '%s': '%s' is not a finite number",
-                  cli_printable(name, rd->colname[j], strlen(rd->colname[j])),
-                  cli_printable(txt, s, rd->cell[2 * j + 1]));
+                  spart_printable(name, rd->colname[j], strlen(rd->colname[j])),
+                  spart_printable(txt, s, rd->cell[2 * j + 1]));
     }
     *c->dst = x;
     rd->st.has |= 1u << c->field;

@@ -179,7 +179,7 @@ static int csv_record(cli_writer *wr, const cli_reader *pr, long long line, spar
       return cli_errf(err, SPART_EDATA, line,
                       "key '%s' holds an array or an object: no CSV cell can carry it (use -o "
                       "json)",
-                      cli_printable(txt, name, strlen(name)));
+                      spart_printable(txt, name, strlen(name)));
     }
   }
 

@@ -162,7 +162,7 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
     return cli_errf(err, SPART_EDATA, line,
                     "column '%s': text that is not UTF-8, which JSON output cannot carry (use -o "
                     "csv)",
-                    cli_printable(txt, name, strlen(name)));
+                    spart_printable(txt, name, strlen(name)));
   }
 
   /* the record */

@@ -101,6 +101,27 @@ static void test_state(const char *name, const spart_model *m, spart_data *d, in
     check(diff(rJ, d->xposJ + 3 * i, 3), 1e-13, "joint position rJ", name, i);
     check(diff(e, d->xaxis + 3 * i, 3), 1e-14, "joint axis e", name, i);
     check(diff(g, d->xg + 3 * i, 3), 1e-13, "joint to CoM g", name, i);
+    /* the URDF link frame is the joint frame after the joint's motion, RJ Rot(a, h0 q) at
+       rJ + RJ h1 q a; spart_link_pose gives it in the inertial frame (r0 added) */
+    double R[9], r[3], pl[3], hqa[3] = {h1 * q * ax[0], h1 * q * ax[1], h1 * q * ax[2]};
+    spu_mulmv3(pl, RJ, hqa);
+    for (int k = 0; k < 3; k++) {
+      pl[k] += rJ[k] + r0[k];
+    }
+    spart_link_pose(m, d, i, R, r);
+    check(diff(R, RJq, 9), 1e-13, "link frame pose R", name, i);
+    check(diff(r, pl, 3), 1e-12, "link frame pose r (r0 added)", name, i);
+    /* SPART I_I: RL I RL' as a full 3x3 */
+    const double *J = m->body_inertia + 6 * i; /* xx yy zz xy xz yz */
+    double Ib[9] = {J[0], J[3], J[4], J[3], J[1], J[5], J[4], J[5], J[2]}, T[9], Iw[9];
+    double I3[64 * 9];
+    spu_mulmm3(T, RL + 9 * i, Ib);
+    for (int a = 0; a < 9; a++) {
+      Iw[a] = spu_dot3(T + 3 * (a / 3), RL + 9 * i + 3 * (a % 3));
+    }
+    spart_inertias(m, d, I3);
+    check(diff(I3 + 9 * i, Iw, 9), 1e-12 * (1 + fabs(Ib[0]) + fabs(Ib[4]) + fabs(Ib[8])),
+          "I_I: RL I RL'", name, i);
     if (m->jnt_nv[i] > 0) {
       double pm[6], exg[3];
       spu_cross(exg, e, g);
