@@ -82,28 +82,25 @@ void spart_composite(const spart_model *m, spart_data *d) {
 
 
 /* B = diag(1, R0') is the base's motion [w0; R0' r0dot] of u0 (SPART's u0), B' f = [n; R0 f] its
-   generalized forces (SPART's tau0, spu_rotlin) */
+   generalized forces (SPART's tau0, spu_rotlin): with IC_0 = [J [h]x; -[h]x m 1],
+   H0 = [J, [h]x R0'; R0 [h]x', m 1] */
 void spart_base_inertia(const spart_model *m, const spart_data *d, const double R0[9],
                         double H0[36]) {
   (void)m;
-  for (int c = 0; c < 6; c++) {
-    double s[6] = {0, 0, 0, 0, 0, 0}, F[6], f0[6];
-    if (c < 3) {
-      s[c] = 1;
-    } else {
-      memcpy(s + 3, R0 + 3 * (c - 3), 3 * sizeof(double)); /* R0' e_(c-3) */
-    }
-    spu_inertmul(F, d->Ic, s);
-    spu_rotlin(f0, R0, F);
-    for (int r = 0; r < 6; r++) {
-      H0[6 * r + c] = f0[r];
+  const double *I = d->Ic, *h = I + 1, *J = I + 4;
+  static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      H0[6 * r + c] = J[sym[3 * r + c]];
+      H0[6 * (r + 3) + c + 3] = r == c ? I[0] : 0;
     }
   }
-
-  /* exactly symmetric: the lower triangle mirrors the upper one */
-  for (int r = 1; r < 6; r++) {
-    for (int c = 0; c < r; c++) {
-      H0[6 * r + c] = H0[6 * c + r];
+  /* column c of [h]x R0' is h x (row c of R0) */
+  for (int c = 0; c < 3; c++) {
+    double k[3];
+    spu_cross(k, h, R0 + 3 * c);
+    for (int r = 0; r < 3; r++) {
+      H0[6 * r + 3 + c] = H0[6 * (3 + c) + r] = k[r];
     }
   }
 }
@@ -111,40 +108,66 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H) {
-  int off = fixed_base ? 0 : 6, nv = off + m->nv;
-  memset(H, 0, (size_t)nv * nv * sizeof(double)); /* joints on different branches stay 0 */
+  int nv = m->nv, off = fixed_base ? 0 : 6, n = off + nv;
+  const int *parent = m->body_parent, *vadr = m->jnt_vadr, *jnv = m->jnt_nv, *axis = m->dof_axis;
+  const double *Xrot = d->Xrot, *Xpos = d->Xpos;
+  double *Ic = d->Ic, *R = d->XrotB, *P = d->XposB, *S = d->work;
+  memset(H, 0, (size_t)n * n * sizeof(double)); /* joints on different branches stay 0 */
   spart_xup(m, d, qm);
-  spart_composite(m, d);
 
-  /* joint columns: F = IC_i S_i, H_ii = S_i' F, then F carried towards the base, H_ji = S_j' F
-     (RBDA table 6.2) and the base's B' F */
-  for (int a = m->nv - 1; a >= 0; a--) {
-    int i = m->dof_body[a], col = off + a;
-    double F[6], fx[6];
-    spu_inertmul(F, d->Ic + 10 * i, m->dof_S + 6 * a); /* S = e_(dof_axis) in F_i */
-    H[col * nv + col] = F[m->dof_axis[a]] + m->jnt_armature[i];
-    /* the joint's other degrees of freedom, before its own */
-    for (int b = m->jnt_vadr[i]; b < a; b++) {
-      H[(off + b) * nv + col] = H[col * nv + off + b] = F[m->dof_axis[b]];
-    }
-    int j = i;
-    for (;;) {
-      spu_fparent(fx, d->Xrot + 9 * j, d->Xpos + 3 * j, F);
-      memcpy(F, fx, sizeof F);
-      j = m->body_parent[j];
-      if (j == 0) {
-        break;
+  /* in the base's frame F_0 (Pinocchio's CRBA in the world frame): the joint frames (a short
+     chain of rotations), then each body's inertia about F_0's origin, each on its own (the
+     composite inertias are then sums: no chain of inertia transforms); the motion subspaces */
+  spu_inertbody(Ic, m->body_mass[0], m->body_inertia);
+  for (int i = 1; i < m->nb; i++) {
+    int p = parent[i];
+    double *Ri = R + 9 * i, *pi = P + 3 * i;
+    if (p == 0) {
+      memcpy(Ri, Xrot + 9 * i, 9 * sizeof(double));
+      memcpy(pi, Xpos + 3 * i, 3 * sizeof(double));
+    } else {
+      double r[3];
+      spu_mulmm3(Ri, R + 9 * p, Xrot + 9 * i);
+      spu_mulmv3(r, R + 9 * p, Xpos + 3 * i);
+      for (int k = 0; k < 3; k++) {
+        pi[k] = P[3 * p + k] + r[k];
       }
-      for (int b = m->jnt_vadr[j], end = b + m->jnt_nv[j]; b < end; b++) {
-        int row = off + b;
-        H[row * nv + col] = H[col * nv + row] = F[m->dof_axis[b]];
+    }
+    spu_inertparent(Ic + 10 * i, Ri, pi, d->jc + SPART_JC * i + SPART_JC_IO);
+    for (int a = vadr[i], end = a + jnv[i]; a < end; a++) {
+      spu_motion_in(S + 6 * a, Ri, pi, axis[a]);
+    }
+  }
+  for (int i = m->nb - 1; i > 0; i--) {
+    int p = parent[i];
+    if (p > 0 || !fixed_base) {
+      double *Ip = Ic + 10 * p;
+      for (int k = 0; k < 10; k++) {
+        Ip[k] += Ic[10 * i + k];
+      }
+    }
+  }
+
+  /* column a: F = IC_i S_a, H_ba = S_b' F for a's joint and every joint above it, the base's
+     B' F = [n; R0 f] (F about F_0's origin in F_0) */
+  for (int a = nv - 1; a >= 0; a--) {
+    int i = m->dof_body[a], col = off + a;
+    double F[6];
+    spu_inertmul(F, Ic + 10 * i, S + 6 * a);
+    H[col * n + col] = spu_dot6(S + 6 * a, F) + m->jnt_armature[i];
+    for (int b = vadr[i]; b < a; b++) {
+      H[(off + b) * n + col] = H[col * n + off + b] = spu_dot6(S + 6 * b, F);
+    }
+    for (int j = parent[i]; j > 0; j = parent[j]) {
+      for (int b = vadr[j], end = b + jnv[j]; b < end; b++) {
+        H[(off + b) * n + col] = H[col * n + off + b] = spu_dot6(S + 6 * b, F);
       }
     }
     if (!fixed_base) {
       double f0[6];
       spu_rotlin(f0, R0, F);
       for (int r = 0; r < 6; r++) {
-        H[r * nv + col] = H[col * nv + r] = f0[r];
+        H[r * n + col] = H[col * n + r] = f0[r];
       }
     }
   }
@@ -154,7 +177,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
     double H0[36];
     spart_base_inertia(m, d, R0, H0);
     for (int r = 0; r < 6; r++) {
-      memcpy(H + r * nv, H0 + 6 * r, 6 * sizeof(double));
+      memcpy(H + r * n, H0 + 6 * r, 6 * sizeof(double));
     }
   }
 }

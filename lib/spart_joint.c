@@ -254,8 +254,14 @@ static void joint_move(const spart_model *m, int i, const double *q, int a, doub
    q + a */
 static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
                             const double *r, double *restrict Q, double *restrict rho) {
-  memcpy(Q, T, 9 * sizeof(double));
-  memcpy(rho, r, 3 * sizeof(double));
+  /* element by element: a 72-byte memcpy is a library call whose wide stores the joint's motion
+     then reads back narrow (a stalled store-to-load forward) */
+  for (int k = 0; k < 3; k++) {
+    Q[3 * k] = T[3 * k];
+    Q[3 * k + 1] = T[3 * k + 1];
+    Q[3 * k + 2] = T[3 * k + 2];
+    rho[k] = r[k];
+  }
   joint_move(m, i, q, a, Q, rho);
 }
 
