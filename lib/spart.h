@@ -432,8 +432,7 @@ typedef struct spart_data {
   /* dynamics scratch: spart_rnea, spart_crba, spart_aba */
   double *f;    /* (nb x 6) scratch: wrenches at link CoMs (spart_cim), accelerations in F_i
                    (spart_aba), subtrees' masses (spart_dof_scale) */
-  double *Ic;   /* (nb x 10) composite inertias (spart_composite): m, h (3), J (6); spart_crba
-                   leaves the links' about F_0's origin in F_0 */
+  double *Ic;   /* (nb x 10) composite inertias (spart_composite): m, h (3), J (6) */
   double *IA;   /* (nb x 36) articulated inertias about F_i's origin, in F_i (spart_aba) */
   double *pA;   /* (nb x 6) articulated bias forces, in F_i */
   double *U;    /* (nv x 6) IA * S, a degree of freedom, in F_i */
@@ -447,9 +446,6 @@ typedef struct spart_data {
      parent's (Xup) */
   double *Xrot; /* (nb x 9) F_i in F_p; [0] unused */
   double *Xpos; /* (nb x 3) F_i's origin in F_p */
-  /* the joint frames in the base's, spart_crba */
-  double *XrotB; /* (nb x 9) F_i in F_0 */
-  double *XposB; /* (nb x 3) F_i's origin in F_0 */
 
   /* inverse dynamics in the joint frames (spart_rnea_pair), two records at once: each number
      is a pair, the records' values side by side (16-byte aligned) */

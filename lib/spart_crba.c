@@ -106,69 +106,95 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 }
 
 
+/* column k of a compact inertia I (the 6x6 [J [h]x; -[h]x m 1]): the force I e_k */
+static void inert_column(double F[6], const double I[10], int k) {
+  double m = I[0], h0 = I[1], h1 = I[2], h2 = I[3];
+  switch (k) {
+  case 0: /* [J e_0; -h x e_0] */
+    F[0] = I[4], F[1] = I[7], F[2] = I[8], F[3] = 0, F[4] = -h2, F[5] = h1;
+    break;
+  case 1:
+    F[0] = I[7], F[1] = I[5], F[2] = I[9], F[3] = h2, F[4] = 0, F[5] = -h0;
+    break;
+  case 2:
+    F[0] = I[8], F[1] = I[9], F[2] = I[6], F[3] = -h1, F[4] = h0, F[5] = 0;
+    break;
+  case 3: /* [h x e_0; m e_0] */
+    F[0] = 0, F[1] = h2, F[2] = -h1, F[3] = m, F[4] = 0, F[5] = 0;
+    break;
+  case 4:
+    F[0] = -h2, F[1] = 0, F[2] = h0, F[3] = 0, F[4] = m, F[5] = 0;
+    break;
+  default:
+    F[0] = h1, F[1] = -h0, F[2] = 0, F[3] = 0, F[4] = 0, F[5] = m;
+    break;
+  }
+}
+
+
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H) {
-  int nv = m->nv, off = fixed_base ? 0 : 6, n = off + nv;
+  int off = fixed_base ? 0 : 6, n = off + m->nv;
   const int *parent = m->body_parent, *vadr = m->jnt_vadr, *jnv = m->jnt_nv, *axis = m->dof_axis;
   const double *Xrot = d->Xrot, *Xpos = d->Xpos;
-  double *Ic = d->Ic, *R = d->XrotB, *P = d->XposB, *S = d->work;
+  double *Ic = d->Ic;
   memset(H, 0, (size_t)n * n * sizeof(double)); /* joints on different branches stay 0 */
   spart_xup(m, d, qm);
 
-  /* in the base's frame F_0 (Pinocchio's CRBA in the world frame): the joint frames (a short
-     chain of rotations), then each body's inertia about F_0's origin, each on its own (the
-     composite inertias are then sums: no chain of inertia transforms); the motion subspaces */
+  /* composite inertias (spart_composite; with a fixed base none into the base's) */
   spu_inertbody(Ic, m->body_mass[0], m->body_inertia);
   for (int i = 1; i < m->nb; i++) {
-    int p = parent[i];
-    double *Ri = R + 9 * i, *pi = P + 3 * i;
-    if (p == 0) {
-      memcpy(Ri, Xrot + 9 * i, 9 * sizeof(double));
-      memcpy(pi, Xpos + 3 * i, 3 * sizeof(double));
-    } else {
-      double r[3];
-      spu_mulmm3(Ri, R + 9 * p, Xrot + 9 * i);
-      spu_mulmv3(r, R + 9 * p, Xpos + 3 * i);
-      for (int k = 0; k < 3; k++) {
-        pi[k] = P[3 * p + k] + r[k];
-      }
-    }
-    spu_inertparent(Ic + 10 * i, Ri, pi, d->jc + SPART_JC * i + SPART_JC_IO);
-    for (int a = vadr[i], end = a + jnv[i]; a < end; a++) {
-      spu_motion_in(S + 6 * a, Ri, pi, axis[a]);
-    }
+    memcpy(Ic + 10 * i, d->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
   }
   for (int i = m->nb - 1; i > 0; i--) {
     int p = parent[i];
     if (p > 0 || !fixed_base) {
-      double *Ip = Ic + 10 * p;
+      double *Ip = Ic + 10 * p, sh[10];
+      spu_inertparent(sh, Xrot + 9 * i, Xpos + 3 * i, Ic + 10 * i);
       for (int k = 0; k < 10; k++) {
-        Ip[k] += Ic[10 * i + k];
+        Ip[k] += sh[k];
       }
     }
   }
 
-  /* column a: F = IC_i S_a, H_ba = S_b' F for a's joint and every joint above it, the base's
-     B' F = [n; R0 f] (F about F_0's origin in F_0) */
-  for (int a = nv - 1; a >= 0; a--) {
+  /* column a of the joints: F = IC_i S_a, H_aa = S_a' F, then F carried towards the base,
+     H_ab = S_b' F for the degrees of freedom b of every joint on the way (S_b = e_(dof_axis) in
+     F_j: one component of F), and the base's B' F (RBDA table 6.2) */
+  for (int a = m->nv - 1; a >= 0; a--) {
     int i = m->dof_body[a], col = off + a;
     double F[6];
-    spu_inertmul(F, Ic + 10 * i, S + 6 * a);
-    H[col * n + col] = spu_dot6(S + 6 * a, F) + m->jnt_armature[i];
+    inert_column(F, Ic + 10 * i, axis[a]);
+    H[col * n + col] = F[axis[a]] + m->jnt_armature[i];
+    /* the joint's other degrees of freedom, before its own */
     for (int b = vadr[i]; b < a; b++) {
-      H[(off + b) * n + col] = H[col * n + off + b] = spu_dot6(S + 6 * b, F);
+      H[(off + b) * n + col] = H[col * n + off + b] = F[axis[b]];
     }
-    for (int j = parent[i]; j > 0; j = parent[j]) {
-      for (int b = vadr[j], end = b + jnv[j]; b < end; b++) {
-        H[(off + b) * n + col] = H[col * n + off + b] = spu_dot6(S + 6 * b, F);
+    for (int j = i;;) {
+      int p = parent[j], b = vadr[p], end = b + jnv[p];
+      if (fixed_base && p > 0 && parent[p] == 0) {
+        /* the first joint of a fixed base: its components alone */
+        for (; b < end; b++) {
+          H[(off + b) * n + col] = H[col * n + off + b] =
+              spu_fparent_at(Xrot + 9 * j, Xpos + 3 * j, F, axis[b]);
+        }
+        break;
       }
-    }
-    if (!fixed_base) {
-      double f0[6];
-      spu_rotlin(f0, R0, F);
-      for (int r = 0; r < 6; r++) {
-        H[r * n + col] = H[col * n + r] = f0[r];
+      if (p == 0 && fixed_base) {
+        break;
       }
+      spu_fparent(F, Xrot + 9 * j, Xpos + 3 * j, F);
+      if (p == 0) {
+        double f0[6];
+        spu_rotlin(f0, R0, F);
+        for (int r = 0; r < 6; r++) {
+          H[r * n + col] = H[col * n + r] = f0[r];
+        }
+        break;
+      }
+      for (; b < end; b++) {
+        H[(off + b) * n + col] = H[col * n + off + b] = F[axis[b]];
+      }
+      j = p;
     }
   }
 

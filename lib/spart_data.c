@@ -26,8 +26,6 @@
   X(jp, 2 * SPART_JP)        \
   X(Xrot, 9)                 \
   X(Xpos, 3)                 \
-  X(XrotB, 9)                \
-  X(XposB, 3)                \
   X(bQ, 18)                  \
   X(brho, 6)                 \
   X(bv, 12)                  \

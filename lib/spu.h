@@ -70,9 +70,8 @@ void spu_omega(double res[6], const double w[3], const double m[6]);
    (res may be f) */
 void spu_fparent(double res[6], const double Q[9], const double rho[3], const double f[6]);
 
-/* res = the unit motion e_k (0..2 a rotation about, 3..5 a translation along an axis) of a
-   frame R (9) at p (3) seen in its parent's frame at the parent's origin: X^-1 e_k */
-void spu_motion_in(double res[6], const double R[9], const double p[3], int k);
+/* component k (0..5) of spu_fparent's X' f alone */
+double spu_fparent_at(const double Q[9], const double rho[3], const double f[6], int k);
 
 /* a . b for 6-vectors (motion . force) */
 double spu_dot6(const double a[6], const double b[6]);

@@ -49,17 +49,17 @@ void spu_fparent(double res[6], const double Q[9], const double rho[3], const do
 }
 
 
-void spu_motion_in(double res[6], const double R[9], const double p[3], int k) {
-  /* a rotation about axis k of the frame: [R e_k; p x R e_k]; a translation: [0; R e_(k-3)] */
-  int c = k % 3;
-  double w[3] = {R[c], R[3 + c], R[6 + c]};
-  if (k < 3) {
-    res[0] = w[0], res[1] = w[1], res[2] = w[2];
-    spu_cross(res + 3, p, w);
-  } else {
-    res[0] = res[1] = res[2] = 0;
-    res[3] = w[0], res[4] = w[1], res[5] = w[2];
+double spu_fparent_at(const double Q[9], const double rho[3], const double f[6], int k) {
+  /* row k of Q times the linear or the angular part, plus (rho x Q f)_k for an angular one */
+  const double *q = Q + 3 * (k % 3);
+  if (k >= 3) {
+    return q[0] * f[3] + q[1] * f[4] + q[2] * f[5];
   }
+  int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+  const double *q1 = Q + 3 * k1, *q2 = Q + 3 * k2;
+  double g1 = q1[0] * f[3] + q1[1] * f[4] + q1[2] * f[5];
+  double g2 = q2[0] * f[3] + q2[1] * f[4] + q2[2] * f[5];
+  return q[0] * f[0] + q[1] * f[1] + q[2] * f[2] + (rho[k1] * g2 - rho[k2] * g1);
 }
 
 
