@@ -79,6 +79,9 @@ typedef struct spart_model {
   int *dof_body;        /* (nv) the body whose joint owns degree of freedom v */
   int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint_constants): k =
                            0..2 a rotation about, 3..5 a translation along F_i's axis k - 3 */
+  int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
+                           angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
+                           common joints, which the dynamics passes take with the axis known */
   double *dof_S;        /* (nv x 6) that column S_v, [angular; linear] in F_i */
   double *dof_screw;    /* (nv x 2) its rotation about and translation along the joint axis per
                            unit of the degree of freedom: 1 0 (revolute), 0 1 (prismatic) */
@@ -138,8 +141,9 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
    configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
 
-/* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S and dof_screw from jnt_type
-   and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check accepted. */
+/* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S, dof_screw and jnt_zaxis from
+   jnt_type and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check
+   accepted. */
 void spart_joint_setup(spart_model *m);
 
 /* The transform of joint i at its coordinates q (jnt_nq[i]) (Featherstone's jcalc with the
@@ -173,12 +177,14 @@ void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const d
 /* The configuration qout (jnt_nq[i]) of joint i reached from q by the local coordinates xi
    (jnt_nv[i]) of its configuration space around q (Pinocchio's integrate: q + xi for a vector
    space, q exp(xi) for a quaternion), and the rate xidot (jnt_nv[i]) of those coordinates at
-   xi for the joint velocity v (dexp^-1(xi) v; v itself for a vector space).  Integrators move
-   the joints with these, so that a quaternion stays on its manifold. */
+   xi for the joint velocity v (qdot of v at q + xi for a vector space; dexp^-1(xi) v for a
+   quaternion; a floating joint's position moving at its linear velocity in the frame before).
+   Integrators move the joints with these, so that a quaternion stays on its manifold. */
 void spart_joint_integrate(const spart_model *m, int i, const double *q, const double *xi,
                            double *qout);
-void spart_joint_local_rate(const spart_model *m, int i, const double *xi, const double *v,
-                            double *xidot);
+void spart_joint_local_rate(const spart_model *m, int i, const double *q, const double *xi,
+                            const double *v, double *xidot);
+
 /* Attitude conversions (spart_attitude.c), SPART's: a DCM is SPART's direction cosine matrix,
    the transpose of the rotation R (body -> inertial) of spart's R0 and RL (R0 = DCM').
    Quaternions are [w, x, y, z], the scalar first (SPART's q = [q1 q2 q3 q4] is [q4 q1 q2 q3]),
@@ -552,12 +558,17 @@ void spart_link_point(const spart_model *m, const spart_data *d, int i, const do
                       double x[3]);
 
 /* SPART DiffKinematics' matrices (spart_diffkin.c), each skipped when NULL: P0 (6x6) =
-   [R0 0; 0 1]; pm (n x 6), row i-1 link i's joint's twist at its CoM per unit rate (its
-   degrees of freedom summed; 0 for a fixed joint); Bi0 (n x 6x6) = [1 0; skew(r0 - rL_i) 1];
+   [R0 0; 0 1]; pm (spart_diffkin_pm_rows x 6), link by link the twist at its CoM per unit
+   rate of each of its joint's degrees of freedom (one row each; one zero row for a fixed joint:
+   n rows when no joint has several, SPART's); Bi0 (n x 6x6) = [1 0; skew(r0 - rL_i) 1];
    Bij (n x n x 6x6, block (i-1) n + (j-1)) = [1 0; skew(rL_j - rL_i) 1] when link j is on the
    path from link i to the base (i itself included), else 0.  Needs spart_fk. */
 void spart_diffkin(const spart_model *m, const spart_data *d, double *P0, double *pm,
                    double *Bi0, double *Bij);
+
+/* The rows of spart_diffkin's pm: the degrees of freedom of the joints, a fixed joint counting
+   one. */
+int spart_diffkin_pm_rows(const spart_model *m);
 
 /* Time derivative of the natural orthogonal complement (SPART NOCdot): Ndot (6(n+1) x (6+nq)),
    [t0dot; tLdot] = N udot + Ndot u.  Needs spart_velocity; overwrites d->work. */
@@ -760,10 +771,10 @@ int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, int edges, const double gravity[3],
                           spart_support *sp, spart_err *err);
 
-/* Joint torques taum (nq) and contact forces f (nc x 3, inertial frame) with G = [0; taum] +
+/* Joint torques taum (nv) and contact forces f (nc x 3, inertial frame) with G = [0; taum] +
    sum J_i' f_i (J_i the linear rows of the contact point's Jacobian), every f_i in its
    polyhedral cone, |taum_k| <= max_torque (when > 0), minimising max_k |taum_k| (the max-norm,
-   one linear program); G (6 + nq) is the generalized force the motion needs without contacts
+   one linear program); G (6 + nv) is the generalized force the motion needs without contacts
    (spart_rnea, spart_friction).  fixed_base: the base rows are left to the base's reaction.
    Returns 1 (found), 0 (none exists: *reason says why; taum and f untouched), or -SPART_ENOMEM
    / -SPART_ENUM with err filled.  Needs spart_fk. */

@@ -166,6 +166,45 @@ void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
 }
 
 
+/* degree of freedom a of body i, S = e_k in F_i (dof_axis), out of its articulated inertia IA
+   and bias force pA (RBDA table 7.1): U = IA S the column k, D = S' U + the armature, u = tau -
+   S' pA; then Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA); U, D, u
+   kept for the forward pass.  The pivot D against what the degree of freedom moves (its
+   subtree, d->f, is whole now): 1 when it fails. */
+static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m, spart_data *d,
+                                                            int i, int a, int k, double *IA,
+                                                            double *pA, const double *taum) {
+  double U[6], W[6];
+  for (int r = 0; r < 6; r++) {
+    U[r] = IA[IX[r][k]];
+  }
+  double D = U[k] + m->jnt_armature[i]; /* the rotor spins with the joint alone */
+  double u = (taum ? taum[a] : 0) - pA[k];
+  if (!spu_pivot_ok(D, subtree_scale(m, i, a, d->f + 6 * i))) {
+    return 1;
+  }
+  for (int r = 0; r < 6; r++) {
+    W[r] = U[r] / D;
+    pA[r] += W[r] * u;
+  }
+  v2 *AC = (v2 *)IA;
+  double *B = IA + 12;
+  for (int e = 0; e < 6; e++) {
+    int r = SYRC[e][0], c = SYRC[e][1];
+    AC[e] -= (v2){W[r], W[3 + r]} * (v2){U[c], U[3 + c]};
+  }
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      B[3 * r + c] -= W[r] * U[3 + c];
+    }
+  }
+  memcpy(d->U + 6 * a, U, sizeof U);
+  d->D[a] = D;
+  d->u[a] = u;
+  return 0;
+}
+
+
 int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
               const double *qm, const double *u0, const double *um, const double *tau0,
               const double *taum, const double *wF, const double *gravity, double u0dot[6],
@@ -196,40 +235,21 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
     int p = m->body_parent[i];
     double *IA = d->IA + 36 * i, *pA = d->pA + 6 * i;
     /* the joint's degrees of freedom one at a time, the last first (as a chain of massless
-       bodies), S = e_k in F_i (dof_axis): U = IA S the column k, D = S' U + the armature, u =
-       tau - S' pA; then Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA).
-       Each pivot D against what its degree of freedom moves (its subtree is whole now). */
-    for (int a = m->jnt_vadr[i] + m->jnt_nv[i] - 1, first = m->jnt_vadr[i]; a >= first; a--) {
-      int k = m->dof_axis[a];
-      double U[6], W[6];
-      for (int r = 0; r < 6; r++) {
-        U[r] = IA[IX[r][k]];
+       bodies); the common joints' one (m->jnt_zaxis) with its axis a constant */
+    int z = m->jnt_zaxis[i], bad = 0;
+    if (z == 2) {
+      bad = dof_reduce(m, d, i, m->jnt_vadr[i], 2, IA, pA, taum);
+    } else if (z == 5) {
+      bad = dof_reduce(m, d, i, m->jnt_vadr[i], 5, IA, pA, taum);
+    } else {
+      for (int a = m->jnt_vadr[i] + m->jnt_nv[i] - 1; !bad && a >= m->jnt_vadr[i]; a--) {
+        bad = dof_reduce(m, d, i, a, m->dof_axis[a], IA, pA, taum);
       }
-      double D = U[k] + m->jnt_armature[i]; /* the rotor spins with the joint alone */
-      double u = (taum ? taum[a] : 0) - pA[k];
-      if (!spu_pivot_ok(D, subtree_scale(m, i, a, d->f + 6 * i))) {
-        d->warn[SPART_WARN_SINGULAR]++;
-        d->warn_body[SPART_WARN_SINGULAR] = i;
-        return -SPART_ENUM;
-      }
-      for (int r = 0; r < 6; r++) {
-        W[r] = U[r] / D;
-        pA[r] += W[r] * u;
-      }
-      v2 *AC = (v2 *)IA;
-      double *B = IA + 12;
-      for (int e = 0; e < 6; e++) {
-        int r = SYRC[e][0], c = SYRC[e][1];
-        AC[e] -= (v2){W[r], W[3 + r]} * (v2){U[c], U[3 + c]};
-      }
-      for (int r = 0; r < 3; r++) {
-        for (int c = 0; c < 3; c++) {
-          B[3 * r + c] -= W[r] * U[3 + c];
-        }
-      }
-      memcpy(d->U + 6 * a, U, sizeof U);
-      d->D[a] = D;
-      d->u[a] = u;
+    }
+    if (bad) {
+      d->warn[SPART_WARN_SINGULAR]++;
+      d->warn_body[SPART_WARN_SINGULAR] = i;
+      return -SPART_ENUM;
     }
     subtree_merge(d->f + 6 * p, d->f + 6 * i, d->bQ + 18 * i, d->brho + 6 * i, 2);
     if (p == 0 && fixed_base) {
@@ -301,6 +321,13 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
       v2 x = Q[r] * wv[0] + Q[3 + r] * wv[1] + Q[6 + r] * wv[2];
       ai[r] = x[0];
       ai[3 + r] = x[1];
+    }
+    int z = m->jnt_zaxis[i];
+    if (z >= 0) { /* the common joints: one degree of freedom, S = e_z */
+      int a = m->jnt_vadr[i];
+      umdot[a] = (d->u[a] - spu_dot6(d->U + 6 * a, ai)) / d->D[a];
+      ai[z == 2 ? 2 : 5] += umdot[a];
+      continue;
     }
     for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
       umdot[a] = (d->u[a] - spu_dot6(d->U + 6 * a, ai)) / d->D[a];

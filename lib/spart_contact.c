@@ -413,11 +413,11 @@ int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
 }
 
 
-/* the contacts' Jacobians' linear rows transposed times each cone edge: col (ng x (6+nq)) */
+/* the contacts' Jacobians' linear rows transposed times each cone edge: col (ng x (6+nv)) */
 static int edge_forces(const spart_model *m, const spart_data *d, int nc, const spart_contact *c,
                        int edges, const double *x, double *E, double *col) {
-  int nu = 6 + m->nq, ng = 0;
-  double *J = malloc(sizeof(double) * (36 + 6 * (size_t)m->nq));
+  int nu = 6 + m->nv, ng = 0;
+  double *J = malloc(sizeof(double) * (36 + 6 * (size_t)m->nv));
   if (!J) {
     return -1;
   }
@@ -427,8 +427,8 @@ static int edge_forces(const spart_model *m, const spart_data *d, int nc, const 
     for (int j = 0; j < ne; j++, ng++) {
       const double *e = E + 3 * ng;
       for (int q = 0; q < nu; q++) { /* J' e over the point's velocity rows */
-        const double *Jr = q < 6 ? J + 18 + q : J + 36 + 3 * m->nq + (q - 6);
-        int st = q < 6 ? 6 : m->nq;
+        const double *Jr = q < 6 ? J + 18 + q : J + 36 + 3 * m->nv + (q - 6);
+        int st = q < 6 ? 6 : m->nv;
         col[(size_t)ng * nu + q] = Jr[0] * e[0] + Jr[st] * e[1] + Jr[2 * st] * e[2];
       }
     }
@@ -445,7 +445,7 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
   if (check(nc, edges, err) != 0) {
     return -SPART_EDATA;
   }
-  int nq = m->nq, nu = 6 + nq, base = fixed_base ? 6 : 0;
+  int nv = m->nv, nu = 6 + nv, base = fixed_base ? 6 : 0;
   double *x = malloc(sizeof(double) * 3 * (size_t)nc);
   double *E = malloc(sizeof(double) * 3 * (size_t)nc * (size_t)edges);
   double *col = malloc(sizeof(double) * (size_t)nu * (size_t)nc * (size_t)edges);
@@ -455,7 +455,7 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
     spart_contact_points(m, d, nc, c, x);
     ng = edge_forces(m, d, nc, c, edges, x, E, col);
   }
-  if (ng < 0 || lp_new(&l, nu + 2 * nq, ng + nq + 1, (ng + 3) * nu) != 0) {
+  if (ng < 0 || lp_new(&l, nu + 2 * nv, ng + nv + 1, (ng + 3) * nu) != 0) {
     free(x), free(E), free(col);
     lp_free(&l);
     return fail(err, SPART_ENOMEM, "out of memory");
@@ -479,7 +479,7 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
   for (int q = 0; q < nu; q++) {
     glp_set_row_bnds(l.P, q + 1, q < base ? GLP_FR : GLP_FX, G[q] / sF, G[q] / sF);
   }
-  for (int k = 0; k < nq; k++) {
+  for (int k = 0; k < nv; k++) {
     int ct = ng + k;
     if (max_torque > 0) {
       glp_set_col_bnds(l.P, ct + 1, GLP_DB, -max_torque / sF, max_torque / sF);
@@ -488,19 +488,19 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
     }
     lp_set(&l, 6 + k, ct, 1);
     lp_set(&l, nu + 2 * k, ct, 1); /* tau_k - t <= 0 */
-    lp_set(&l, nu + 2 * k, ng + nq, -1);
+    lp_set(&l, nu + 2 * k, ng + nv, -1);
     lp_set(&l, nu + 2 * k + 1, ct, -1); /* -tau_k - t <= 0 */
-    lp_set(&l, nu + 2 * k + 1, ng + nq, -1);
+    lp_set(&l, nu + 2 * k + 1, ng + nv, -1);
     glp_set_row_bnds(l.P, nu + 2 * k + 1, GLP_UP, 0, 0);
     glp_set_row_bnds(l.P, nu + 2 * k + 2, GLP_UP, 0, 0);
   }
-  glp_set_col_bnds(l.P, ng + nq + 1, GLP_LO, 0, 0);
-  glp_set_obj_coef(l.P, ng + nq + 1, 1);
+  glp_set_col_bnds(l.P, ng + nv + 1, GLP_LO, 0, 0);
+  glp_set_obj_coef(l.P, ng + nv + 1, 1);
   glp_set_obj_dir(l.P, GLP_MIN);
   glp_load_matrix(l.P, l.nz, l.ia, l.ja, l.ar);
   int s = lp_solve(&l);
   if (s == LP_INFEASIBLE && max_torque > 0) { /* why: the cones, or the torque limit */
-    for (int k = 0; k < nq; k++) {
+    for (int k = 0; k < nv; k++) {
       glp_set_col_bnds(l.P, ng + k + 1, GLP_FR, 0, 0);
     }
     *reason = lp_solve(&l) == LP_OPTIMAL
@@ -514,7 +514,7 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
      the joints' rows hold to rounding */
   if (s == LP_OPTIMAL) {
     memset(f, 0, sizeof(double) * 3 * (size_t)nc);
-    memcpy(taum, G + 6, sizeof(double) * (size_t)nq);
+    memcpy(taum, G + 6, sizeof(double) * (size_t)nv);
     for (int k = 0, j = 0; k < nc; k++) {
       int ne = c[k].mu == 0 ? 1 : edges;
       for (int e = 0; e < ne; e++, j++) {
@@ -523,7 +523,7 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
         for (int q = 0; q < 3; q++) {
           f[3 * k + q] += lam * E[3 * j + q];
         }
-        for (int q = 0; q < nq; q++) {
+        for (int q = 0; q < nv; q++) {
           taum[q] -= lam * col[(size_t)j * nu + 6 + q];
         }
       }

@@ -33,14 +33,16 @@ void spart_diffkin(const spart_model *m, const spart_data *d, double *P0, double
       P0[6 * (3 + r) + 3 + r] = 1;
     }
   }
-  /* pm of link i: its joint's motion subspace at the CoM, summed over its degrees of freedom
-     (SPART's one column a link; 0 for a fixed joint) */
+  /* pm: link i's joint's motion subspace at its CoM, one row a degree of freedom (SPART's one
+     column a link for one; a zero row for a fixed joint) */
   for (int i = 1; pm && i < m->nb; i++) {
-    double *row = pm + 6 * (i - 1);
-    memset(row, 0, 6 * sizeof(double));
-    for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++) {
+    if (m->jnt_nv[i] == 0) {
+      memset(pm, 0, 6 * sizeof(double));
+      pm += 6;
+    }
+    for (int v = m->jnt_vadr[i], end = v + m->jnt_nv[i]; v < end; v++, pm += 6) {
       for (int k = 0; k < 6; k++) {
-        row[k] += d->xS[6 * v + k];
+        pm[k] = d->xS[6 * v + k] + 0.0; /* + 0.0: no -0 */
       }
     }
   }
@@ -66,6 +68,15 @@ void spart_diffkin(const spart_model *m, const spart_data *d, double *P0, double
       }
     }
   }
+}
+
+
+int spart_diffkin_pm_rows(const spart_model *m) {
+  int n = 0;
+  for (int i = 1; i < m->nb; i++) {
+    n += m->jnt_nv[i] > 0 ? m->jnt_nv[i] : 1;
+  }
+  return n;
 }
 
 

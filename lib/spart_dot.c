@@ -50,7 +50,18 @@ char *spart_model_dot(const spart_model *m) {
     dot_name(f, m->jnt_name[i], 'J', i);
     fprintf(f, "\\n%s", spart_joint_name(m->jnt_type[i]));
     if (m->jnt_qadr[i] >= 0) {
-      fprintf(f, "\\naxis %g %g %g, q %d", a[0], a[1], a[2], m->jnt_qadr[i] + 1);
+      int nq = m->jnt_nq[i], nv = m->jnt_nv[i], q = m->jnt_qadr[i] + 1, v = m->jnt_vadr[i] + 1;
+      fputs("\\n", f);
+      if (spart_joint_has_axis(m->jnt_type[i])) {
+        fprintf(f, "axis %g %g %g, ", a[0], a[1], a[2]);
+      }
+      if (nq > 1 || nv > 1) { /* several coordinates: their ranges in q and v (as --summary) */
+        fprintf(f, "q %d..%d, v %d..%d", q, q + nq - 1, v, v + nv - 1);
+      } else if (m->nq != m->nv) { /* the v index when q's differs */
+        fprintf(f, "q %d, v %d", q, v);
+      } else {
+        fprintf(f, "q %d", q);
+      }
     }
     fprintf(f, "\"];\n  L%d -> J%d;\n  J%d -> L%d;\n", m->body_parent[i], i, i, i);
   }

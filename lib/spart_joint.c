@@ -133,15 +133,67 @@ static void planar_v(const double *q, const double *qd, double *v) {
 }
 
 
+/* the joints on a manifold (a quaternion): local coordinates xi around q.  A ball's q exp(xi),
+   exp(xi) the quaternion of the turn by |xi| about xi, moving at dexp^-1(xi) w for its angular
+   velocity w in the frame after (as the base's R0 exp([theta]x)); a floating joint's the same
+   for its quaternion and its position p + dp, dp moving at the linear velocity turned into the
+   frame before, R(q exp(theta)) v */
+static void quat_exp_mul(const double *q, const double *xi, double *out) {
+  double t2 = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2], t = sqrt(t2);
+  /* sin(t/2)/t, its series near 0 */
+  double s = t > 1e-4 ? sin(t / 2) / t : 0.5 - t2 / 48 + t2 * t2 / 3840;
+  const double e[4] = {cos(t / 2), s * xi[0], s * xi[1], s * xi[2]};
+  const double r[4] = {q[0] * e[0] - q[1] * e[1] - q[2] * e[2] - q[3] * e[3],
+                       q[0] * e[1] + q[1] * e[0] + q[2] * e[3] - q[3] * e[2],
+                       q[0] * e[2] - q[1] * e[3] + q[2] * e[0] + q[3] * e[1],
+                       q[0] * e[3] + q[1] * e[2] - q[2] * e[1] + q[3] * e[0]};
+  double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+  for (int k = 0; k < 4; k++) {
+    out[k] = r[k] / n;
+  }
+}
+
+
+static void ball_integrate(const double *q, const double *xi, double *out) {
+  quat_exp_mul(q, xi, out);
+}
+
+
+static void ball_rate(const double *q, const double *xi, const double *v, double *xid) {
+  (void)q;
+  spu_dexpinv3(xid, xi, v);
+}
+
+
+static void floating_integrate(const double *q, const double *xi, double *out) {
+  quat_exp_mul(q, xi, out);
+  for (int k = 0; k < 3; k++) {
+    out[4 + k] = q[4 + k] + xi[3 + k];
+  }
+}
+
+
+static void floating_rate(const double *q, const double *xi, const double *v, double *xid) {
+  double R[9], E[9], t[3];
+  spu_dexpinv3(xid, xi, v);
+  spart_quat_rot(R, q);
+  spu_expso3(E, xi);
+  spu_mulmv3(t, E, v + 3);
+  spu_mulmv3(xid + 3, R, t);
+}
+
+
 typedef void joint_xform(const double *q, double *restrict Q, double *restrict rho);
 typedef void joint_map(const double *q, const double *in, double *out);
+typedef void joint_rate(const double *q, const double *xi, const double *v, double *xidot);
 
 /* the kinds, indexed by SPART_JNT_*: coordinates, degrees of freedom, and for each of those the
    column of S in F_i (dof_axis: 0..2 a rotation about, 3..5 a translation along an axis of F_i)
    and its screw (rotation, translation); whether F_i is turned so that the joint axis is its z
    (the kinds without an axis leave F_i the joint frame); the motion when it is not one screw
-   about and along z a coordinate (NULL), the maps qdot <-> v when v is not qdot (NULL), and
-   where a unit quaternion starts in q (-1: none) */
+   about and along z a coordinate (NULL), the maps qdot <-> v when v is not qdot (NULL), where
+   a unit quaternion starts in q (-1: none), and the local coordinates of a configuration space
+   that is not a vector space with their rate (NULL: q + xi, at the rate qdot of v) */
 static const struct {
   const char *name;
   int nq, nv;
@@ -151,17 +203,21 @@ static const struct {
   joint_xform *move;
   joint_map *qdot_of_v, *v_of_qdot;
   int quat;
+  joint_map *integrate;
+  joint_rate *local_rate;
 } kinds[] = {
-    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, -1},
-    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, -1},
-    [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, -1},
+    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, -1, NULL, NULL},
+    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, -1, NULL, NULL},
+    [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, -1, NULL,
+                             NULL},
     [SPART_JNT_FLOATING] = {"floating", 7, 6, {0, 1, 2, 3, 4, 5},
                             {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0,
-                            floating_move, floating_qdot, floating_v, 0},
+                            floating_move, floating_qdot, floating_v, 0, floating_integrate,
+                            floating_rate},
     [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_move,
-                        ball_qdot, ball_v, 0},
+                        ball_qdot, ball_v, 0, ball_integrate, ball_rate},
     [SPART_JNT_PLANAR] = {"planar", 3, 3, {3, 4, 2}, {{0, 1}, {0, 1}, {1, 0}}, 1,
-                          planar_move, planar_qdot, planar_v, -1},
+                          planar_move, planar_qdot, planar_v, -1, NULL, NULL},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -205,8 +261,15 @@ void spart_joint_setup(spart_model *m) {
   int nv = 0;
   m->jnt_nq[0] = m->jnt_nv[0] = 0;
   m->jnt_vadr[0] = -1;
+  m->jnt_zaxis[0] = -1;
   for (int i = 1; i < m->nb; i++) {
-    int t = m->jnt_type[i];
+    int t = m->jnt_type[i], a = kinds[t].axis[0];
+    const double *h = kinds[t].screw[0];
+    /* one screw about z (S = e_2) or along it (S = e_5) for its one coordinate */
+    int one = kinds[t].nq == 1 && kinds[t].nv == 1 && !kinds[t].move && kinds[t].has_axis;
+    m->jnt_zaxis[i] = one && a == 2 && h[0] == 1 && h[1] == 0   ? 2
+                      : one && a == 5 && h[0] == 0 && h[1] == 1 ? 5
+                                                                : -1;
     m->jnt_nq[i] = kinds[t].nq;
     m->jnt_nv[i] = kinds[t].nv;
     m->jnt_vadr[i] = kinds[t].nv > 0 ? nv : -1;
@@ -360,21 +423,36 @@ void spart_joint_neutral(const spart_model *m, double *qm) {
 }
 
 
-/* the coordinates of every kind here are a vector space (nq = nv, one screw each): moving xi
-   from q is q + xi, and xi's rate is v.  A kind on a manifold (a quaternion) maps xi by its
-   exponential map here and xi's rate by dexp^-1. */
+/* a joint's local coordinates xi around q: q + xi moving at qdot(q + xi, v) when its
+   configuration space is a vector space (v itself when qdot is v), else the kind's own (a
+   quaternion's exponential map) */
 void spart_joint_integrate(const spart_model *m, int i, const double *q, const double *xi,
                            double *qout) {
+  joint_map *f = kinds[m->jnt_type[i]].integrate;
+  if (f) {
+    f(q, xi, qout);
+    return;
+  }
   for (int k = 0; k < m->jnt_nq[i]; k++) {
     qout[k] = q[k] + xi[k];
   }
 }
 
 
-void spart_joint_local_rate(const spart_model *m, int i, const double *xi, const double *v,
-                            double *xidot) {
-  (void)xi;
-  memmove(xidot, v, (size_t)m->jnt_nv[i] * sizeof(double));
+void spart_joint_local_rate(const spart_model *m, int i, const double *q, const double *xi,
+                            const double *v, double *xidot) {
+  int t = m->jnt_type[i];
+  if (kinds[t].local_rate) {
+    kinds[t].local_rate(q, xi, v, xidot);
+  } else if (kinds[t].qdot_of_v) {
+    double qx[7];
+    for (int k = 0; k < m->jnt_nq[i]; k++) {
+      qx[k] = q[k] + xi[k];
+    }
+    kinds[t].qdot_of_v(qx, v, xidot);
+  } else {
+    memmove(xidot, v, (size_t)m->jnt_nv[i] * sizeof(double));
+  }
 }
 
 
@@ -478,10 +556,10 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
     spu_rotsym3(c + SPART_JC_IC, c + SPART_JC_CR, m->body_inertia + 6 * i);
     spu_inertbody(c + SPART_JC_IO, m->body_mass[i], c + SPART_JC_IC);
     spu_inertshift(c + SPART_JC_IO, c + SPART_JC_IO, c + SPART_JC_C);
-    if (m->jnt_nv[i] > 0) {
+    if (spart_joint_has_axis(m->jnt_type[i])) {
       c[SPART_JC_AX] = c[SPART_JC_AX + 1] = 0;
       c[SPART_JC_AX + 2] = 1;
-    } else {
+    } else { /* a fixed joint's axis as given (SPART's e), none (0) for a ball or free joint */
       memcpy(c + SPART_JC_AX, a, 3 * sizeof(double));
     }
   }

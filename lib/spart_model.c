@@ -22,9 +22,10 @@
 #define NINT 4
 
 /* the joint model's (spart_joint_setup), per body: doubles dof_S and dof_screw, ints jnt_nq,
-   jnt_nv, jnt_vadr, dof_body and dof_axis, for up to 6 degrees of freedom a joint */
+   jnt_nv, jnt_vadr, dof_body and dof_axis, for up to 6 degrees of freedom a joint, and
+   jnt_zaxis */
 #define NJDOUBLE (6 * (6 + 2))
-#define NJINT (3 + 6 * 2)
+#define NJINT (3 + 6 * 2 + 1)
 
 /* rotations must be orthonormal to this tolerance */
 #define ROT_TOL 1e-6
@@ -115,6 +116,7 @@ spart_model *spart_model_new(int nb) {
   m->jnt_vadr = k + 6 * n;
   m->dof_body = k + 7 * n;
   m->dof_axis = k + 13 * n;
+  m->jnt_zaxis = k + 19 * n;
 
   /* names NULL, rotations identity */
   for (size_t i = 0; i < n; i++) {

@@ -136,37 +136,111 @@ static void xup2_multi(const spart_model *m, const spart_data *d, int i, const d
 
 
 /* the joint transform of body i (spart_joint_transform) for both records, K its constants, the
-   joint's coordinate at qa[j] and qb[j] (the same when same): T, r then the coordinate's screw
-   (dof_screw) about and along F_i's z; a joint without one is at q = 0.  A joint of one
-   coordinate is one screw (spart_joint.c); one of several has its own transform. */
+   joint's coordinate at qa[j] and qb[j] (the same when same): T, r then, when the joint is one
+   unit screw (m->jnt_zaxis: s = 2 about, s = 5 along F_i's z), the coordinate's turn or
+   shift; a joint of no coordinate is T, r; any other (s < 0) has its own transform. */
 RNEA_INLINE void xup2(const spart_model *m, const spart_data *d, int i, const v2 *K,
-                      const double *qa, const double *qb, int j, int same, v2 Q[9], v2 rho[3]) {
+                      const double *qa, const double *qb, int j, int same, int s, v2 Q[9],
+                      v2 rho[3]) {
   const v2 *T = K + SPART_JP_T, *r = K + SPART_JP_R;
-  if (m->jnt_nq[i] > 1) {
+  if (s < 0 && m->jnt_nq[i] > 0) {
     xup2_multi(m, d, i, qa, qb, j, Q, rho);
     return;
   }
-  double sa = 0, ca = 1, sb = 0, cb = 1, xa = 0, xb = 0;
-  for (int end = j + m->jnt_nq[i]; j < end; j++) {
-    const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
-    spu_sincos(h[0] * qa[j], &sa, &ca);
+  if (s == 2) {
+    double sa, ca, sb, cb;
+    spu_sincos(qa[j], &sa, &ca);
     if (same) {
       sb = sa;
       cb = ca;
     } else {
-      spu_sincos(h[0] * qb[j], &sb, &cb);
+      spu_sincos(qb[j], &sb, &cb);
     }
-    xa = h[1] * qa[j];
-    xb = h[1] * qb[j];
+    v2 sq = {sa, sb}, cq = {ca, cb};
+    for (int k = 0; k < 9; k += 3) {
+      Q[k] = cq * T[k] + sq * T[k + 1];
+      Q[k + 1] = cq * T[k + 1] - sq * T[k];
+      Q[k + 2] = T[k + 2];
+    }
+    for (int k = 0; k < 3; k++) {
+      rho[k] = r[k];
+    }
+    return;
   }
-  v2 sq = {sa, sb}, cq = {ca, cb}, x = {xa, xb};
-  for (int k = 0; k < 9; k += 3) {
-    Q[k] = cq * T[k] + sq * T[k + 1];
-    Q[k + 1] = cq * T[k + 1] - sq * T[k];
-    Q[k + 2] = T[k + 2];
+  for (int k = 0; k < 9; k++) {
+    Q[k] = T[k];
   }
   for (int k = 0; k < 3; k++) {
-    rho[k] = r[k] + x * T[3 * k + 2];
+    rho[k] = r[k];
+  }
+  if (s == 5) {
+    v2 x = {qa[j], qb[j]};
+    for (int k = 0; k < 3; k++) {
+      rho[k] += x * T[3 * k + 2];
+    }
+  }
+}
+
+
+/* a += S qdd + (X v_p) x S qd for a degree of freedom S = e_s in F_i (dof_axis), v = X v_p:
+   for a rotation about axis s, [w x e_s; v_lin x e_s] qd, for a translation along axis s - 3,
+   [0; w x e_(s-3)] qd; none of it reads v[s].  s is a constant where the passes know it (the
+   indices fold), a variable for the joints of several degrees of freedom. */
+RNEA_INLINE void dof_acc(v2 a[6], const v2 v[6], int s, v2 qd, v2 qdd) {
+  static const unsigned char X[6][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0},
+                                        {4, 2, 5, 1}, {5, 0, 3, 2}, {3, 1, 4, 0}};
+  const unsigned char *t = X[s];
+  a[s] += qdd;
+  a[t[0]] += v[t[1]] * qd;
+  a[t[2]] -= v[t[3]] * qd;
+  if (s < 3) {
+    a[t[0] + 3] += v[t[1] + 3] * qd;
+    a[t[2] + 3] -= v[t[3] + 3] * qd;
+  }
+}
+
+
+/* body i's step of the forward pass, its joint transform in d->bQ, d->brho: v_i = X_i v_p +
+   S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1), then the Newton-Euler force at the
+   CoM moved to F_i's origin; s the axis of the joint's one unit screw (m->jnt_zaxis, a constant
+   here), -1 for the others: their degrees of freedom one by one */
+RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const spart_rnea_in *x,
+                              const spart_rnea_in *y, int wrench, int s) {
+  int p = m->body_parent[i];
+  const v2 *K = (const v2 *)d->jp + SPART_JP * i, *com = K + SPART_JP_C;
+  v2 *Q = (v2 *)d->bQ + 9 * i, *rho = (v2 *)d->brho + 3 * i, *v = (v2 *)d->bv + 6 * i;
+  v2 *a = (v2 *)d->ba + 6 * i, *f = (v2 *)d->bf + 6 * i, nc[3];
+  motion_down(v, Q, rho, (v2 *)d->bv + 6 * p);
+  motion_down(a, Q, rho, (v2 *)d->ba + 6 * p);
+  if (s >= 0) {
+    int dof = m->jnt_vadr[i];
+    v2 qd = pair(x->um, y->um, dof);
+    dof_acc(a, v, s, qd, pair(x->umdot, y->umdot, dof));
+    v[s] += qd;
+  } else {
+    /* v_i x S qd = (X v_p) x S qd: S qd x S qd = 0, and a joint of several degrees of freedom
+       must not cross them with each other, so v takes them after */
+    int dof0 = m->jnt_vadr[i], dofend = dof0 + m->jnt_nv[i];
+    for (int dof = dof0; dof < dofend; dof++) {
+      dof_acc(a, v, m->dof_axis[dof], pair(x->um, y->um, dof), pair(x->umdot, y->umdot, dof));
+    }
+    for (int dof = dof0; dof < dofend; dof++) {
+      v[m->dof_axis[dof]] += pair(x->um, y->um, dof);
+    }
+  }
+  body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
+  if (wrench) {
+    v2 *R = (v2 *)d->bR + 9 * i, *Rp = (v2 *)d->bR + 9 * p;
+    for (int r = 0; r < 3; r++) {
+      for (int c = 0; c < 3; c++) {
+        R[3 * r + c] = Rp[3 * r] * Q[c] + Rp[3 * r + 1] * Q[3 + c] + Rp[3 * r + 2] * Q[6 + c];
+      }
+    }
+    sub_wrench(f, R, x->wF ? x->wF + 6 * i : NULL, y->wF ? y->wF + 6 * i : NULL);
+  }
+  cross2(nc, com, f + 3);
+  for (int k = 0; k < 3; k++) {
+    f[k] += nc[k];
   }
 }
 
@@ -178,8 +252,8 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
                               const v2 R0[9], const double *gravity) {
   const spart_rnea_in *x = in, *y = in + (n > 1);
   const v2 *JP = (const v2 *)d->jp;
-  v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ;
-  v2 *XR = (v2 *)d->brho, *RR = (v2 *)d->bR, g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
+  v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *RR = (v2 *)d->bR;
+  v2 *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
   int wrench = x->wF || y->wF;
 
   /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g) - w0 x v0]
@@ -212,56 +286,23 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
     sub_wrench(F, R0, x->wF, y->wF);
   }
 
-  /* forward pass in the joint frames F_i (spart_joint_constants), S = e_z (revolute) or
-     [0; e_z] (prismatic): v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA
-     table 5.1), then the Newton-Euler force at the CoM moved to F_i's origin */
+  /* forward pass in the joint frames F_i (spart_joint_constants): first every joint transform
+     (d->bQ, d->brho), which depend on no other body, so that their sines and cosines overlap
+     instead of holding up the recursion; then the bodies from the base out, the common joints
+     (one unit screw about or along z) with their axis a constant */
   for (int i = 1; i < m->nb; i++) {
-    int p = m->body_parent[i];
-    const v2 *K = JP + SPART_JP * i, *com = K + SPART_JP_C;
-    v2 *Q = XQ + 9 * i, *rho = XR + 3 * i, *v = V + 6 * i, *a = A + 6 * i, *f = F + 6 * i, nc[3];
-    xup2(m, d, i, K, x->qm, y->qm, m->jnt_qadr[i], n == 1, Q, rho);
-    motion_down(v, Q, rho, V + 6 * p);
-    motion_down(a, Q, rho, A + 6 * p);
-    /* each degree of freedom, S = e_s in F_i (dof_axis): a += S qdd + (X v_p) x S qd, where
-       v x e_s qd is a[t0] += v[s0] qd, a[t1] -= v[s1] qd (w x e_j for a rotation about or a
-       translation along axis j) and, weighted by h0 (1 for a rotation, 0 for a translation),
-       a[t2] += v[s2] qd, a[t3] -= v[s3] qd (v_lin x e_j), none of which reads v[s]; then
-       v += S qd (v_i x S qd = (X v_p) x S qd: S qd x S qd = 0, and a joint of several degrees
-       of freedom must not cross them with each other) */
-    int dof0 = m->jnt_vadr[i], ndof = m->jnt_nv[i], dofend = dof0 + ndof;
-    for (int dof = dof0; dof < dofend; dof++) {
-      static const unsigned char X[6][8] = {
-          {1, 2, 2, 1, 4, 5, 5, 4}, {2, 0, 0, 2, 5, 3, 3, 5}, {0, 1, 1, 0, 3, 4, 4, 3},
-          {4, 2, 5, 1, 4, 2, 5, 1}, {5, 0, 3, 2, 5, 0, 3, 2}, {3, 1, 4, 0, 3, 1, 4, 0}};
-      int s = m->dof_axis[dof];
-      const unsigned char *t = X[s];
-      double rot = m->dof_screw[2 * dof];
-      v2 qd = pair(x->um, y->um, dof), qdd = pair(x->umdot, y->umdot, dof);
-      a[s] += qdd;
-      a[t[0]] += v[t[1]] * qd;
-      a[t[2]] -= v[t[3]] * qd;
-      a[t[4]] += rot * v[t[5]] * qd;
-      a[t[6]] -= rot * v[t[7]] * qd;
-      if (ndof == 1) {
-        v[s] += qd; /* at once: one degree of freedom has no other */
-      }
-    }
-    for (int dof = dof0; ndof > 1 && dof < dofend; dof++) {
-      v[m->dof_axis[dof]] += pair(x->um, y->um, dof);
-    }
-    body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
-    if (wrench) {
-      v2 *R = RR + 9 * i, *Rp = RR + 9 * p;
-      for (int r = 0; r < 3; r++) {
-        for (int c = 0; c < 3; c++) {
-          R[3 * r + c] = Rp[3 * r] * Q[c] + Rp[3 * r + 1] * Q[3 + c] + Rp[3 * r + 2] * Q[6 + c];
-        }
-      }
-      sub_wrench(f, R, x->wF ? x->wF + 6 * i : NULL, y->wF ? y->wF + 6 * i : NULL);
-    }
-    cross2(nc, com, f + 3);
-    for (int k = 0; k < 3; k++) {
-      f[k] += nc[k];
+    int s = m->jnt_zaxis[i];
+    xup2(m, d, i, JP + SPART_JP * i, x->qm, y->qm, m->jnt_qadr[i], n == 1, s, XQ + 9 * i,
+         XR + 3 * i);
+  }
+  for (int i = 1; i < m->nb; i++) {
+    int s = m->jnt_zaxis[i];
+    if (s == 2) {
+      body_forward(m, d, i, x, y, wrench, 2);
+    } else if (s == 5) {
+      body_forward(m, d, i, x, y, wrench, 5);
+    } else {
+      body_forward(m, d, i, x, y, wrench, -1);
     }
   }
 }

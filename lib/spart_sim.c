@@ -242,7 +242,7 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nv[i] > 0) {
       int a = m->jnt_vadr[i];
-      spart_joint_local_rate(m, i, y + 6 + a, w->um + a, k + 6 + a);
+      spart_joint_local_rate(m, i, s->qm + m->jnt_qadr[i], y + 6 + a, w->um + a, k + 6 + a);
     }
   }
   return 0;

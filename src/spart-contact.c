@@ -56,10 +56,10 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   const spart_model *m = s->m;
   const cli_state *st = s->st;
   int ng = nc * s->o.edges, cap = 4 * ng + 16;
-  double *G = cli_session_buf(s, 0, 6 + (size_t)m->nq);
+  double *G = cli_session_buf(s, 0, 6 + (size_t)m->nv);
   double *vert = cli_session_buf(s, 1, 2 * (size_t)cap);
   double *half = cli_session_buf(s, 2, 3 * (size_t)cap);
-  double *out = cli_session_buf(s, 3, (size_t)m->nq + 3 * (size_t)nc);
+  double *out = cli_session_buf(s, 3, (size_t)m->nv + 3 * (size_t)nc);
   spart_err err = {0};
   spart_support sp = {.cap = cap, .vert = vert, .half = half, .margin = NAN};
   const char *why = NULL;
@@ -83,7 +83,7 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   }
   if (fc >= 0 && ok >= 0 && wanted(s, "feasible,taum,contact_forces,reason")) {
     feas = spart_contact_statics(m, s->d, nc, c, s->o.edges, G, s->o.fixed_base,
-                                 s->o.max_torque, out, out + m->nq, &why, &err);
+                                 s->o.max_torque, out, out + m->nv, &why, &err);
   }
   if (fc < 0 || ok < 0 || feas < 0) {
     cli_fail(s, "%s", err.msg);
@@ -105,8 +105,8 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   }
   cli_put_text(s->wr, "feasible", truth(feas));
   if (feas) {
-    cli_put(s->wr, "taum", out, m->nq, -1, -1);
-    cli_put(s->wr, "contact_forces", out + m->nq, nc, 3, -1);
+    cli_put(s->wr, "taum", out, m->nv, -1, -1);
+    cli_put(s->wr, "contact_forces", out + m->nv, nc, 3, -1);
   } else if (why) {
     snprintf(reason, nr, "\"%s\"", why);
     cli_put_text(s->wr, "reason", reason);

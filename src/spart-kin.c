@@ -39,7 +39,8 @@ static const cli_tool tool = {
     "                       spart-jac --link): rF (k x 3) their origins, and RF (k x 3x3)\n"
     "      --attitude FORMS their orientations as matrix (RF, the default), quat (qF,\n"
     "                       k x 4: [w,x,y,z]) and/or rpy (rpyF, k x 3: roll, pitch, yaw)\n"
-    "      --diffkin        SPART DiffKinematics: P0 (6x6), pm (n x 6), Bi0 (n x 6x6),\n"
+    "      --diffkin        SPART DiffKinematics: P0 (6x6), pm (n x 6; a joint of k\n"
+    "                       degrees of freedom has k rows), Bi0 (n x 6x6),\n"
     "                       Bij (n*n x 6x6, block (i-1)*n+j-1)\n"
     "      --inertia        SPART I_I: I0 (3x3), Im (n x 3x3), inertial frame\n"
     "      --mcb            SPART MCB: M0_tilde (6x6), Mm_tilde (n x 6x6)\n"
@@ -56,16 +57,10 @@ static const cli_tool tool = {
     "Mm_tilde,v_com,momentum,kinetic_energy,potential_energy,qmdot,um", gates};
 
 
-/* the URDF frames of --frame: origins rF, orientations RF, qF, rpyF (after the 11 doubles of the
-   system's outputs in buffer 1); 0, or -1 */
-static int frames(cli_session *s) {
-  int k;
-  const int *ids = cli_session_frames(s, &k);
-  double *buf = ids ? cli_session_buf(s, 1, 11 + 19 * (size_t)k) : NULL;
-  if (!buf) {
-    return -1;
-  }
-  double *r = buf + 11, *R = r + 3 * k, *q = R + 9 * k, *rpy = q + 4 * k;
+/* the URDF frames of --frame: origins rF, orientations RF, qF, rpyF, in r (19 k doubles, k the
+   frames) */
+static void frames(cli_session *s, const int *ids, int k, double *r) {
+  double *R = r + 3 * k, *q = R + 9 * k, *rpy = q + 4 * k;
   for (int f = 0; f < k; f++) {
     spart_link_frame(s->m, s->d, ids[f], R + 9 * f, r + 3 * f);
     for (int c = 0; c < 3; c++) {
@@ -84,7 +79,6 @@ static int frames(cli_session *s) {
   if (s->o.attitude & CLI_ATT_RPY) {
     cli_put(s->wr, "rpyF", rpy, k, 3, -1);
   }
-  return 0;
 }
 
 
@@ -94,14 +88,15 @@ static int extras(cli_session *s) {
   spart_data *d = s->d;
   size_t n = (size_t)m->nb - 1;
   if (s->o.diffkin) {
-    double *P0 = cli_session_buf(s, 2, 36 + 6 * n + 36 * n + 36 * n * n);
+    int npm = spart_diffkin_pm_rows(m);
+    double *P0 = cli_session_buf(s, 2, 36 + 6 * (size_t)npm + 36 * n + 36 * n * n);
     if (!P0) {
       return -1;
     }
-    double *pm = P0 + 36, *Bi0 = pm + 6 * n, *Bij = Bi0 + 36 * n;
+    double *pm = P0 + 36, *Bi0 = pm + 6 * (size_t)npm, *Bij = Bi0 + 36 * n;
     spart_diffkin(m, d, P0, pm, Bi0, Bij);
     cli_put(s->wr, "P0", P0, 6, 6, -1);
-    cli_put(s->wr, "pm", pm, (int)n, 6, -1);
+    cli_put(s->wr, "pm", pm, npm, 6, -1);
     cli_put(s->wr, "Bi0", Bi0, (int)n, 6, 6);
     cli_put(s->wr, "Bij", Bij, (int)(n * n), 6, 6);
   }
@@ -130,15 +125,11 @@ static int extras(cli_session *s) {
 
 /* the joints' coordinate rates qmdot of um (RigidBodyDynamics.jl's
    velocity_to_configuration_derivative), when they differ from um; um when the record gave
-   qmdot (the reader turned them into um); 0, or -1 */
-static int rates(cli_session *s) {
+   qmdot (the reader turned them into um); qd (n_q) holds qmdot until the record is written */
+static void rates(cli_session *s, double *qd) {
   const cli_state *st = s->st;
   const spart_model *m = s->m;
   if (m->nq != m->nv && (st->has & 1u << CLI_F_um)) {
-    double *qd = cli_session_buf(s, 1, (size_t)m->nq);
-    if (!qd) {
-      return -1;
-    }
     for (int i = 1; i < m->nb; i++) {
       if (m->jnt_nq[i] > 0) {
         spart_joint_qdot_of_v(m, i, st->qm + m->jnt_qadr[i], st->um + m->jnt_vadr[i],
@@ -150,7 +141,6 @@ static int rates(cli_session *s) {
   if (st->has & 1u << CLI_F_qmdot) {
     cli_put(s->wr, "um", st->um, m->nv, -1, -1);
   }
-  return 0;
 }
 
 
@@ -187,14 +177,19 @@ static int compute(cli_session *s) {
     cli_put(s->wr, "t0dot", d->tdot, 6, -1, -1);
     cli_put(s->wr, "tLdot", d->tdot + 6, n, 6, -1);
   }
-  if ((s->o.frame && frames(s) != 0) || extras(s) != 0) {
+  /* v_com, momentum, the energies, qmdot, then the frames: one buffer, each output kept until
+     the record is written */
+  int k = 0;
+  const int *ids = s->o.frame ? cli_session_frames(s, &k) : NULL;
+  size_t nq = (size_t)s->m->nq;
+  double *sys = !s->o.frame || ids ? cli_session_buf(s, 1, 11 + nq + 19 * (size_t)k) : NULL;
+  if (!sys) {
     return -1;
   }
-  if (!(s->o.com || s->o.momentum || s->o.energy)) {
-    return rates(s);
+  if (ids) {
+    frames(s, ids, k, sys + 11 + nq);
   }
-  double *sys = cli_session_buf(s, 1, 11); /* v_com, momentum, the energies */
-  if (!sys) {
+  if (extras(s) != 0) {
     return -1;
   }
   if (s->o.com) {
@@ -213,7 +208,8 @@ static int compute(cli_session *s) {
       cli_put(s->wr, "potential_energy", sys + 10, -1, -1, -1);
     }
   }
-  return rates(s);
+  rates(s, sys + 11);
+  return 0;
 }
 
 

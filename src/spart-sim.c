@@ -13,7 +13,7 @@ static const cli_tool tool = {
     "Simulation: from one initial state record (R0, r0, qm, u0, um; the forces tau0, taum,\n"
     "wF0, wFm held), integrates the forward dynamics of spart-fd and writes the state every K\n"
     "steps from t = 0 to T, and at T.  The base attitude moves by the exponential map: R0 stays\n"
-    "a rotation to rounding.\n\n"
+    "a rotation to rounding, and so does a ball or floating joint's quaternion, a unit.\n\n"
     "Outputs: t, R0 (3x3), r0 (3), qm (n_q), u0 (6), um (n_v); with --accelerations u0dot (6),\n"
     "umdot (n_v), those of the state written.\n\n"
     "Options:\n"

@@ -69,3 +69,13 @@ PY
   run -0 urdf2robot --help
   [[ "$output" == *"--dot"* ]]
 }
+
+@test "--dot of joints of several coordinates: no axis on ball and floating joints, their q and v ranges" {
+  run -0 urdf2robot --dot "$BATS_TEST_DIRNAME/data/joints/floating_tree.urdf"
+  [[ "$output" == *'J2 [shape=ellipse, label="fl\nfloating\nq 2..8, v 2..7"];'* ]]
+  [[ "$output" == *'J3 [shape=ellipse, label="el\nrevolute\naxis 0 1 0, q 9, v 8"];'* ]]
+  run -0 urdf2robot --dot "$BATS_TEST_DIRNAME/data/joints/ball.urdf"
+  [[ "$output" == *'label="sh\nball\nq 1..4, v 1..3"];'* ]]
+  run -0 urdf2robot --dot "$BATS_TEST_DIRNAME/data/joints/planar.urdf"
+  [[ "$output" == *'label="pl\nplanar\naxis 0 0 1, q 1..3, v 1..3"];'* ]]
+}

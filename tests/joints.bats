@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Joint kinds of several coordinates (issue 13): floating, ball (spherical), planar in URDF, the
 # `world` idiom, the summary, the model JSON's n_v.  Their dynamics against chains of one-dof
-# joints: tests/unit/test_kinds.c (tests/lib.bats).
+# joints: tests/unit/test_kinds.c (tests/lib.bats), and through every command
+# (tests/kindcheck.py, the last test here).
 
 load helper
 
@@ -128,11 +129,6 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
 }
 
 @test "spart-kin writes qmdot for um (quaternion rates q (0, w) / 2) and um for qmdot" {
-  run --separate-stderr spart-kin -m "$J/ball.urdf" <<< '{"r0": [0, 0, 0]}'
-  if [ "$status" -ne 0 ]; then
-    [ "$stderr" = "spart-kin: <stdin>:1: joint 'sh': ball joints are not yet supported by spart-kin (spart-id takes them)" ]
-    skip "spart_fk does not take joints of several coordinates yet"
-  fi
   run spart-kin -m "$J/ball.urdf" --only qmdot <<< '{"qm": [1, 0, 0, 0, 0.3], "um": [0.2, 0.4, 0.6, 0.8]}'
   [ "$output" = '{"qmdot":[0,0.1,0.2,0.3,0.8]}' ]
   # a model whose n_q = n_v (planar: qmdot is R(theta) v, but the same length) writes none
@@ -145,4 +141,79 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
   [ "$output" = '{"qmdot":[1,0,0.5,0,0,7,8,9,2,3],"um":[1,1,0,0,7,8,9,2,3]}' ]
   run --separate-stderr spart-kin -m "$J/ball.urdf" <<< '{"um": [1, 2, 3, 4], "qmdot": [0, 0, 0, 0, 0]}'
   [ "$stderr" = "spart-kin: <stdin>:1: um and qmdot are both given: give one" ]
+}
+
+@test "every command on ball, planar and floating joints gives the chain's answers mapped by the velocity map (1e-9)" {
+  run python3 "$BATS_TEST_DIRNAME/kindcheck.py" "$J"
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  # every command, both bases, every kind
+  for what in "spart-kin RL" "spart-kin --diffkin" "Jmdot E + Jm E' = Jmdot of the chain" "spart-gim H of the chain" \
+      "spart-gim G of the chain" "spart-id --gravity" "spart-fd then spart-id: taum" \
+      "d(kinetic energy)/dt" "spart-gim H positive definite" "Jmdot = central difference"; do
+    for k in "ball (fixed" "ball (floating" "planar (fixed" "planar (floating" "floating (fixed" "floating (floating"; do
+      grep "^ok " <<< "$output" | grep -F "$k base): " | grep -qF "$what" || { echo "missing: $k $what"; false; }
+    done
+  done
+  for k in ball planar floating; do
+    [[ "$output" == *"ok $k: spart-contact --fixed-base feasible"* ]]
+    [[ "$output" == *"ok $k: spart-sim then spart-kin rL of every link at t = 0.2"* ]]
+  done
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
+
+@test "the world idiom gives exactly the outputs without the world link, through every command and option" {
+  C='"contacts": [{"link": "base", "point": [0.3, 0.2, -0.3], "normal": [0, 0, 1], "mu": 0.5}, {"link": 1, "point": [0, 0, 0], "normal": [0, 0.2, 1], "mu": 0.5}]'
+  for case in "$J/floating_tree.urdf|0.1, 0.9, 0.3, -0.2, 0.24, 0.1, 0.2, 0.3, 0.4, 0.5|9" \
+              "$J/ball.urdf|0.9, 0.1, 0.3, -0.2, 0.24|4" "$MODELS/branched_arm.urdf|0.1, 0.2, 0.3, 0.4, 0.5, 0.6|6"; do
+    IFS='|' read -r model qm nv <<< "$case"
+    with_world "$model" "$T/w.urdf" base
+    um=$(seq -s, 1 "$nv" | sed 's/,/, /g')
+    rec="{\"R0\": [0, 0, 1, 1, 0, 0, 0, 1, 0], \"r0\": [1, 2, 3], \"qm\": [$qm], \"um\": [$um], \"u0\": [0.1, 0, 0.2, 1, 2, 3], \"u0dot\": [1, 2, 3, 0, 1, 0], \"umdot\": [$um], \"taum\": [$um], \"tau0\": [1, 0, 0, 0, 1, 0]}"
+    rec=$(python3 -c 'import json, math, sys
+r = json.loads(sys.argv[1])
+if sys.argv[2] != "branched_arm.urdf":  # a unit quaternion
+    a = 1 if "floating" in sys.argv[2] else 0
+    n = math.sqrt(sum(x * x for x in r["qm"][a:a + 4]))
+    r["qm"][a:a + 4] = [x / n for x in r["qm"][a:a + 4]]
+print(json.dumps(r))' "$rec" "${model##*/}")
+    ran=0
+    for cmd in "spart-id" "spart-id --floating --gravity 0,0,-9.81" "spart-id --fixed-base" \
+        "spart-fd" "spart-fd --fixed-base --gravity 1,0,-9" "spart-gim --coriolis --inverse --gravity 0,0,-9.81" \
+        "spart-gim --fixed-base --coriolis" "spart-kin --diffkin --inertia --mcb --com --momentum --energy --gravity 0,0,-9.81 --frame 1,base" \
+        "spart-jac --link 1 --dot --point 0.1,0.2,0.3" "spart-jac --noc --com --dot" \
+        "spart-sim --duration 0.01 --dt 0.005 --accelerations" "spart-sim --duration 0.01 --integrator dopri5 --fixed-base --gravity 0,0,-9.81" \
+        "spart-contact --gravity 0,0,-9.81|$C" "spart-contact --gravity 0,0,-9.81 --fixed-base|$C"; do
+      IFS='|' read -r c extra <<< "$cmd"
+      r=$rec
+      if [[ $c == *fixed-base* ]]; then
+        r=$(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); r["u0"] = r["u0dot"] = [0] * 6; print(json.dumps(r))' "$r")
+      fi
+      if [ -n "$extra" ]; then
+        r=$(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); print(json.dumps({k: r[k] for k in ("R0", "qm")} | json.loads("{" + sys.argv[2] + "}")))' "$r" "$extra")
+      fi
+      a=$($c -m "$T/w.urdf" <<< "$r")
+      b=$($c -m "$model" <<< "$r")
+      [ -n "$a" ] && [ "$a" = "$b" ] || { echo "differ: $c on ${model##*/}"; false; }
+      ran=$((ran + 1))
+    done
+    [ "$ran" -eq 14 ]
+  done
+}
+
+@test "a planar joint's plane: x, y by spart-model(5)'s rule for a normal other than z, against the chain along them" {
+  # normal +-e_k: x = +-e_(k+1), y = e_(k+2); else x = the joint frame's x (y when |a_x| >= 0.6)
+  # made normal to a, y = a x x
+  for c in "0 1 0|0 0 1|1 0 0" "0 -1 0|0 0 -1|1 0 0" "1 0 0|0 1 0|0 0 1" "-1 0 0|0 -1 0|0 0 1" \
+           "0.6 0 0.8|0 1 0|-0.8 0 0.6" "0 0.6 0.8|1 0 0|0 0.8 -0.6"; do
+    IFS='|' read -r n x y <<< "$c"
+    run python3 "$BATS_TEST_DIRNAME/kindcheck.py" "$J" --planar "$n" "$x" "$y"
+    echo "$output" | grep -v '^ok' || true
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"ok planar normal $n (floating base): spart-gim H of the chain = E'H E"* ]]
+    [[ "$output" == *"ok planar normal $n (fixed base): spart-kin RL of every link"* ]]
+  done
+  # the wrong plane is found out
+  run python3 "$BATS_TEST_DIRNAME/kindcheck.py" "$J" --planar "0 1 0" "1 0 0" "0 0 1"
+  [ "$status" -eq 1 ]
 }

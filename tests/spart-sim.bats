@@ -355,3 +355,48 @@ assert min(r["u0"][1] for r in recs) < -2.9  # it flipped
   done
   [ "$(cat "$BATS_TEST_TMPDIR/100.kib")" -lt $(( $(cat "$BATS_TEST_TMPDIR/1.kib") + 512 )) ]
 }
+
+# a free-floating model with a quaternion joint: a ball joint, or a floating joint in the tree
+quat_models() {
+  J="$BATS_TEST_DIRNAME/data/joints"
+  # model|qm (quaternions unit)|um|taum|where the quaternion starts in qm
+  echo "$J/ball.urdf|0.9233805168766387,0.10259783520851541,0.3077935056255462,-0.20519567041703082,0.3|1.3,-2.4,0.5,1.6|0.1,-0.2,0.05,0.1|0"
+  echo "$J/floating_tree.urdf|0.2,0.5,0.5,0.5,0.5,0.1,-0.2,0.3,0.4,0.05|0.5,1.1,-0.7,0.9,0.3,-0.4,0.2,0.6,-0.3|0.01,0.005,-0.01,0.002,0.01,-0.005,0.003,0.01,-0.02|1"
+}
+
+@test "quaternion joints (ball, floating in a tree) on their manifold: unit to 1e-12 at every step, momentum kept to 1e-9, energy to 1e-8" {
+  while IFS='|' read -r model qm um taum a; do
+    for tau in "$taum" "0"; do
+      rec="{\"qm\":[$qm],\"u0\":[0.2,-0.1,0.3,0.5,-0.2,0.1],\"um\":[$um]"
+      [ "$tau" = 0 ] && rec="$rec}" || rec="$rec,\"taum\":[$tau]}"
+      spart-sim -m "$model" --no-friction --duration 10 -o csv <<< "$rec" > "$BATS_TEST_TMPDIR/sim.csv"
+      spart-kin -m "$model" --momentum --energy --only momentum,kinetic_energy -o json \
+        < "$BATS_TEST_TMPDIR/sim.csv" > "$BATS_TEST_TMPDIR/kin.jsonl"
+      python3 - "$BATS_TEST_TMPDIR/sim.csv" "$BATS_TEST_TMPDIR/kin.jsonl" "$a" "$tau" <<'PY'
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kin = [json.loads(l) for l in open(sys.argv[2])]
+a, torque = int(sys.argv[3]), sys.argv[4] != "0"
+assert len(rows) == 10001 == len(kin) and float(rows[-1]["t"]) == 10, len(rows)
+# the quaternion: unit at every step, and it turns (not a joint at rest)
+worst = max(abs(math.sqrt(sum(float(r["qm_%d" % (a + k)]) ** 2 for k in range(1, 5))) - 1)
+            for r in rows)
+assert worst <= 1e-12, worst
+quat = lambda r: [float(r["qm_%d" % (a + k)]) for k in range(1, 5)]
+assert max(abs(x - y) for x, y in zip(quat(rows[-1]), quat(rows[0]))) > 0.1
+norm = lambda v: math.sqrt(sum(x * x for x in v))
+h0, e0 = kin[0]["momentum"], kin[0]["kinetic_energy"]
+for k in kin:
+    h = k["momentum"]
+    for part, (i, j) in (("angular", (0, 3)), ("linear", (3, 6))):
+        err = norm([x - y for x, y in zip(h[i:j], h0[i:j])]) / norm(h0[i:j])
+        assert err < 1e-9, (k["t"], part, err)
+    if not torque:
+        assert abs(k["kinetic_energy"] - e0) < 1e-8 * e0, (k["t"], k["kinetic_energy"], e0)
+if torque:  # the torques do work
+    assert abs(kin[-1]["kinetic_energy"] - e0) > 1e-3 * e0
+print(sys.argv[3], "quaternion norm error", worst)
+PY
+    done
+  done < <(quat_models)
+}

@@ -127,30 +127,6 @@ void cli_session_kinematics(cli_session *s) {
 }
 
 
-static void bad_record(cli_session *s, long long line, int code, const char *msg);
-
-
-/* until the kinematics (spart_fk, spart_jacobian) and the articulated bodies (spart_aba) work on
-   joints of several coordinates, only spart-id takes them (spart_rnea, spart_crba do): the others
-   refuse, never a wrong answer */
-static int several_unsupported(cli_session *s) {
-  if (strcmp(s->tool->name, "spart-id") == 0) {
-    return 0;
-  }
-  for (int i = 1; i < s->m->nb; i++) {
-    if (s->m->jnt_nq[i] > 1 || s->m->jnt_nv[i] > 1) {
-      char msg[400];
-      snprintf(msg, sizeof msg, "joint '%s': %s joints are not yet supported by %s (spart-id "
-               "takes them)", s->m->jnt_name[i] ? s->m->jnt_name[i] : "?",
-               spart_joint_name(s->m->jnt_type[i]), s->tool->name);
-      bad_record(s, s->st->line, SPART_EDATA, msg);
-      return 1;
-    }
-  }
-  return 0;
-}
-
-
 /* report a bad record: skip it with --keep-going, else stop */
 static void bad_record(cli_session *s, long long line, int code, const char *msg) {
   if (s->wr) {
@@ -275,9 +251,6 @@ int cli_next(cli_session *s) {
     }
     if (fixed_bad(s, s->st)) {
       bad_record(s, s->st->line, SPART_EDATA, FIXED_MOVES);
-      continue;
-    }
-    if (s->nrec == 0 && several_unsupported(s)) { /* the model is the first record's */
       continue;
     }
     s->nrec++;

@@ -121,6 +121,26 @@ static void test_model(const char *path) {
         check(worst < 1e-8, "S = d(transform)/dq", name, i, worst);
       }
     }
+    /* the dynamics passes' shortcut (jnt_zaxis): 2 for the kinds of one turn about F_i's z
+       (revolute), 5 for one shift along it (prismatic), -1 for the others; and the transform
+       the passes write for it, T Rz(q) or T with r + q T e_z, is the joint model's */
+    static const int wz[] = {-1, 2, 5, -1, -1, -1};
+    check(m->jnt_zaxis[i] == wz[t], "jnt_zaxis", name, i, m->jnt_zaxis[i]);
+    if (m->jnt_zaxis[i] >= 0) {
+      double x = 0.37, c = cos(x), sn = sin(x), want[9], wr[3], worst = 0;
+      spart_joint_transform(m, i, &x, T, r, Q, rho);
+      for (int k = 0; k < 3; k++) {
+        int turn = m->jnt_zaxis[i] == 2;
+        want[3 * k] = turn ? c * T[3 * k] + sn * T[3 * k + 1] : T[3 * k];
+        want[3 * k + 1] = turn ? c * T[3 * k + 1] - sn * T[3 * k] : T[3 * k + 1];
+        want[3 * k + 2] = T[3 * k + 2];
+        wr[k] = r[k] + (turn ? 0 : x * T[3 * k + 2]);
+      }
+      for (int k = 0; k < 9; k++) {
+        worst = fmax(worst, fabs(Q[k] - want[k]) + (k < 3 ? fabs(rho[k] - wr[k]) : 0));
+      }
+      check(worst < 1e-15, "jnt_zaxis: its transform", name, i, worst);
+    }
     /* at the neutral q (0, a quaternion's w 1) the transform is T, r exactly */
     memset(qall, 0, ((size_t)m->nq + 7) * sizeof(double));
     spart_joint_neutral(m, qi);
