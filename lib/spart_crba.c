@@ -82,70 +82,119 @@ void spart_composite(const spart_model *m, spart_data *d) {
 
 
 /* B = diag(1, R0') is the base's motion [w0; R0' r0dot] of u0 (SPART's u0), B' f = [n; R0 f] its
-   generalized forces (SPART's tau0, spu_rotlin) */
+   generalized forces (SPART's tau0, spu_rotlin): with IC_0 = [J [h]x; -[h]x m 1],
+   H0 = [J, [h]x R0'; R0 [h]x', m 1] */
 void spart_base_inertia(const spart_model *m, const spart_data *d, const double R0[9],
                         double H0[36]) {
   (void)m;
-  for (int c = 0; c < 6; c++) {
-    double s[6] = {0, 0, 0, 0, 0, 0}, F[6], f0[6];
-    if (c < 3) {
-      s[c] = 1;
-    } else {
-      memcpy(s + 3, R0 + 3 * (c - 3), 3 * sizeof(double)); /* R0' e_(c-3) */
-    }
-    spu_inertmul(F, d->Ic, s);
-    spu_rotlin(f0, R0, F);
-    for (int r = 0; r < 6; r++) {
-      H0[6 * r + c] = f0[r];
+  const double *I = d->Ic, *h = I + 1, *J = I + 4;
+  static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      H0[6 * r + c] = J[sym[3 * r + c]];
+      H0[6 * (r + 3) + c + 3] = r == c ? I[0] : 0;
     }
   }
-
-  /* exactly symmetric: the lower triangle mirrors the upper one */
-  for (int r = 1; r < 6; r++) {
-    for (int c = 0; c < r; c++) {
-      H0[6 * r + c] = H0[6 * c + r];
+  /* column c of [h]x R0' is h x (row c of R0) */
+  for (int c = 0; c < 3; c++) {
+    double k[3];
+    spu_cross(k, h, R0 + 3 * c);
+    for (int r = 0; r < 3; r++) {
+      H0[6 * r + 3 + c] = H0[6 * (3 + c) + r] = k[r];
     }
+  }
+}
+
+
+/* column k of a compact inertia I (the 6x6 [J [h]x; -[h]x m 1]): the force I e_k */
+static void inert_column(double F[6], const double I[10], int k) {
+  double m = I[0], h0 = I[1], h1 = I[2], h2 = I[3];
+  switch (k) {
+  case 0: /* [J e_0; -h x e_0] */
+    F[0] = I[4], F[1] = I[7], F[2] = I[8], F[3] = 0, F[4] = -h2, F[5] = h1;
+    break;
+  case 1:
+    F[0] = I[7], F[1] = I[5], F[2] = I[9], F[3] = h2, F[4] = 0, F[5] = -h0;
+    break;
+  case 2:
+    F[0] = I[8], F[1] = I[9], F[2] = I[6], F[3] = -h1, F[4] = h0, F[5] = 0;
+    break;
+  case 3: /* [h x e_0; m e_0] */
+    F[0] = 0, F[1] = h2, F[2] = -h1, F[3] = m, F[4] = 0, F[5] = 0;
+    break;
+  case 4:
+    F[0] = -h2, F[1] = 0, F[2] = h0, F[3] = 0, F[4] = m, F[5] = 0;
+    break;
+  default:
+    F[0] = h1, F[1] = -h0, F[2] = 0, F[3] = 0, F[4] = 0, F[5] = m;
+    break;
   }
 }
 
 
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H) {
-  int off = fixed_base ? 0 : 6, nv = off + m->nv;
-  memset(H, 0, (size_t)nv * nv * sizeof(double)); /* joints on different branches stay 0 */
+  int off = fixed_base ? 0 : 6, n = off + m->nv;
+  const int *parent = m->body_parent, *vadr = m->jnt_vadr, *jnv = m->jnt_nv, *axis = m->dof_axis;
+  const double *Xrot = d->Xrot, *Xpos = d->Xpos;
+  double *Ic = d->Ic;
+  memset(H, 0, (size_t)n * n * sizeof(double)); /* joints on different branches stay 0 */
   spart_xup(m, d, qm);
-  spart_composite(m, d);
 
-  /* joint columns: F = IC_i S_i, H_ii = S_i' F, then F carried towards the base, H_ji = S_j' F
-     (RBDA table 6.2) and the base's B' F */
+  /* composite inertias (spart_composite; with a fixed base none into the base's) */
+  spu_inertbody(Ic, m->body_mass[0], m->body_inertia);
+  for (int i = 1; i < m->nb; i++) {
+    memcpy(Ic + 10 * i, d->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
+  }
+  for (int i = m->nb - 1; i > 0; i--) {
+    int p = parent[i];
+    if (p > 0 || !fixed_base) {
+      double *Ip = Ic + 10 * p, sh[10];
+      spu_inertparent(sh, Xrot + 9 * i, Xpos + 3 * i, Ic + 10 * i);
+      for (int k = 0; k < 10; k++) {
+        Ip[k] += sh[k];
+      }
+    }
+  }
+
+  /* column a of the joints: F = IC_i S_a, H_aa = S_a' F, then F carried towards the base,
+     H_ab = S_b' F for the degrees of freedom b of every joint on the way (S_b = e_(dof_axis) in
+     F_j: one component of F), and the base's B' F (RBDA table 6.2) */
   for (int a = m->nv - 1; a >= 0; a--) {
     int i = m->dof_body[a], col = off + a;
-    double F[6], fx[6];
-    spu_inertmul(F, d->Ic + 10 * i, m->dof_S + 6 * a); /* S = e_(dof_axis) in F_i */
-    H[col * nv + col] = F[m->dof_axis[a]] + m->jnt_armature[i];
+    double F[6];
+    inert_column(F, Ic + 10 * i, axis[a]);
+    H[col * n + col] = F[axis[a]] + m->jnt_armature[i];
     /* the joint's other degrees of freedom, before its own */
-    for (int b = m->jnt_vadr[i]; b < a; b++) {
-      H[(off + b) * nv + col] = H[col * nv + off + b] = F[m->dof_axis[b]];
+    for (int b = vadr[i]; b < a; b++) {
+      H[(off + b) * n + col] = H[col * n + off + b] = F[axis[b]];
     }
-    int j = i;
-    for (;;) {
-      spu_fparent(fx, d->Xrot + 9 * j, d->Xpos + 3 * j, F);
-      memcpy(F, fx, sizeof F);
-      j = m->body_parent[j];
-      if (j == 0) {
+    for (int j = i;;) {
+      int p = parent[j], b = vadr[p], end = b + jnv[p];
+      if (fixed_base && p > 0 && parent[p] == 0) {
+        /* the first joint of a fixed base: its components alone */
+        for (; b < end; b++) {
+          H[(off + b) * n + col] = H[col * n + off + b] =
+              spu_fparent_at(Xrot + 9 * j, Xpos + 3 * j, F, axis[b]);
+        }
         break;
       }
-      for (int b = m->jnt_vadr[j], end = b + m->jnt_nv[j]; b < end; b++) {
-        int row = off + b;
-        H[row * nv + col] = H[col * nv + row] = F[m->dof_axis[b]];
+      if (p == 0 && fixed_base) {
+        break;
       }
-    }
-    if (!fixed_base) {
-      double f0[6];
-      spu_rotlin(f0, R0, F);
-      for (int r = 0; r < 6; r++) {
-        H[r * nv + col] = H[col * nv + r] = f0[r];
+      spu_fparent(F, Xrot + 9 * j, Xpos + 3 * j, F);
+      if (p == 0) {
+        double f0[6];
+        spu_rotlin(f0, R0, F);
+        for (int r = 0; r < 6; r++) {
+          H[r * n + col] = H[col * n + r] = f0[r];
+        }
+        break;
       }
+      for (; b < end; b++) {
+        H[(off + b) * n + col] = H[col * n + off + b] = F[axis[b]];
+      }
+      j = p;
     }
   }
 
@@ -154,7 +203,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
     double H0[36];
     spart_base_inertia(m, d, R0, H0);
     for (int r = 0; r < 6; r++) {
-      memcpy(H + r * nv, H0 + 6 * r, 6 * sizeof(double));
+      memcpy(H + r * n, H0 + 6 * r, 6 * sizeof(double));
     }
   }
 }

@@ -287,28 +287,36 @@ void spart_joint_setup(spart_model *m) {
 }
 
 
-/* joint i's own motion at its coordinates q + a applied to a frame Q (9) at rho (3) on its right:
-   the kind's own, or one screw about and along Q's z per coordinate, Q turned in place and rho
-   moved along */
-static void joint_move(const spart_model *m, int i, const double *q, int a, double *restrict Q,
-                       double *restrict rho) {
+/* joint i's own motion at its coordinates q + a applied to the frame T (9) at r (3) on its right,
+   into Q, rho (T, r may be Q, rho: in place): the kind's own, or one screw about and along the
+   frame's z per coordinate, each read from the frame before it (from T, r for the first: no
+   frame written then read back through memory) */
+static void joint_move(const spart_model *m, int i, const double *q, int a, const double *T,
+                       const double *r, double *Q, double *rho) {
   joint_xform *f = kinds[m->jnt_type[i]].move;
-  if (f) {
-    f(q + a, Q, rho);
+  if (f || m->jnt_nq[i] == 0) {
+    if (Q != T) {
+      memcpy(Q, T, 9 * sizeof(double));
+      memcpy(rho, r, 3 * sizeof(double));
+    }
+    if (f) {
+      f(q + a, Q, rho);
+    }
     return;
   }
   for (int k = 0; k < m->jnt_nq[i]; k++) {
     const double *h = m->dof_screw + 2 * (m->jnt_vadr[i] + k);
     double s, c, x = h[1] * q[a + k];
     spu_sincos(h[0] * q[a + k], &s, &c);
-    for (int l = 0; l < 9; l += 3) {
-      double x0 = Q[l], y0 = Q[l + 1];
-      Q[l] = c * x0 + s * y0;
-      Q[l + 1] = c * y0 - s * x0;
-    }
     for (int l = 0; l < 3; l++) {
-      rho[l] += x * Q[3 * l + 2];
+      double x0 = T[3 * l], y0 = T[3 * l + 1], z0 = T[3 * l + 2];
+      Q[3 * l] = c * x0 + s * y0;
+      Q[3 * l + 1] = c * y0 - s * x0;
+      Q[3 * l + 2] = z0;
+      rho[l] = r[l] + x * z0;
     }
+    T = Q;
+    r = rho;
   }
 }
 
@@ -317,14 +325,12 @@ static void joint_move(const spart_model *m, int i, const double *q, int a, doub
    q + a */
 static void joint_transform(const spart_model *m, int i, const double *q, int a, const double *T,
                             const double *r, double *restrict Q, double *restrict rho) {
-  memcpy(Q, T, 9 * sizeof(double));
-  memcpy(rho, r, 3 * sizeof(double));
-  joint_move(m, i, q, a, Q, rho);
+  joint_move(m, i, q, a, T, r, Q, rho);
 }
 
 
 void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9], double rho[3]) {
-  joint_move(m, i, qm, m->jnt_qadr[i], Q, rho);
+  joint_move(m, i, qm, m->jnt_qadr[i], Q, rho, Q, rho);
 }
 
 

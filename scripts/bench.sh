@@ -11,6 +11,8 @@
 #     seconds, peak memory for 100k and all the rows, both threads on one CPU).
 #  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls,
 #     one RK4 step of spart_sim among them; spart-sim's 10 s of kuka_iiwa at 1 kHz end to end.
+#     Inverse dynamics, mass matrix and forward dynamics again with a Clang-built libspart too
+#     (when clang is installed), beside issue 18's best peers (Pinocchio, RBDL) and the ratio.
 #  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
 #     outputs (force closure, the support polygon, the equilibrium torques) and all of them.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR,
@@ -34,6 +36,18 @@ libs=build/libspart.a
 # shellcheck disable=SC2086
 $cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c $libs -lcjson -lglpk \
   $(pkg-config --libs libxml-2.0) -lm
+# the same per-call harness on a Clang-built libspart (issue 18 compares both compilers), when
+# clang is installed: the library built by make in a build folder of its own under $dir
+clang_lib=
+if [ "$cc" != clang ] && command -v clang > /dev/null 2>&1 &&
+  make -s CC=clang BUILD="$dir/clang" BIN="$dir/clang/bin" "$dir/clang/libspart.a" > /dev/null 2>&1; then
+  clibs=$dir/clang/libspart.a
+  [ -f build/libspart-cli.a ] && make -s CC=clang BUILD="$dir/clang" BIN="$dir/clang/bin" \
+    "$dir/clang/libspart-cli.a" > /dev/null 2>&1 && clibs="-Isrc/cli $dir/clang/libspart-cli.a $clibs"
+  # shellcheck disable=SC2086
+  clang $flags -flto -o "$dir/bench_lib_clang" bench/bench_lib.c $clibs -lcjson -lglpk \
+    $(pkg-config --libs libxml-2.0) -lm && clang_lib=$dir/bench_lib_clang
+fi
 m=models/kuka_iiwa.urdf
 base=${BASE:-}
 if [ -n "$base" ]; then
@@ -239,8 +253,41 @@ compare3() {
 per_call() {
   if [ -n "$base" ]; then compare3 "$@"; else best3 "$@"; fi
 }
+# GCC's and Clang's figures (three runs each, interleaved, the best) beside issue 18's best peer
+# (Clang -O3 -march=native on its machine kind), with the ratio (above 1: spart is faster):
+# peers MODEL BASE ID MM FD, the peer's microseconds for each algorithm
+peers() {
+  model=$1 kind=$2
+  shift 2
+  for i in 1 2 3; do
+    "$dir/bench_lib" "$model" "$kind" | sed 's/^/G /'
+    if [ -n "$clang_lib" ]; then "$clang_lib" "$model" "$kind" | sed 's/^/C /'; fi
+  done | awk -v id="$1" -v mm="$2" -v fd="$3" -v peer="RBDL Pinocchio RBDL" -v clang="$clang_lib" '
+    /us\/call/ {
+      who = $1
+      t = $(NF - 1)
+      k = $0
+      sub(/^[GC] +/, "", k)
+      sub(/ +\(.*/, "", k)
+      if (!((who, k) in best) || t < best[who, k]) best[who, k] = t
+    }
+    END {
+      split("inverse dynamics,mass matrix,forward dynamics", name, ",")
+      split(id " " mm " " fd, ref, " ")
+      split(peer, pname, " ")
+      for (a = 1; a <= 3; a++) {
+        g = best["G", name[a]]
+        c = clang ? best["C", name[a]] : 0
+        line = sprintf("  %-18s GCC %.3f us (%.2fx)", name[a], g, ref[a] / g)
+        if (clang) line = line sprintf(", Clang %.3f us (%.2fx)", c, ref[a] / c)
+        else line = line ", Clang not installed"
+        printf "%s; best peer %s %.3f us\n", line, pname[a], ref[a]
+      }
+    }'
+}
 per_call models/kuka_iiwa.urdf fixed
-echo "  best peer (issue 18, Clang -O3 -march=native on this machine kind): inverse dynamics 0.474 us (RBDL), mass matrix 0.359 us (Pinocchio), forward dynamics 1.060 us (RBDL)"
+echo "  against issue 18's best peers (each compiler's speed over the peer's, above 1: faster):"
+peers models/kuka_iiwa.urdf fixed 0.474 0.359 1.060
 # spart-sim end to end: 10 s at 1 kHz (10,000 RK4 steps), every state written, and every 100th
 for every in 1 100; do
   t0=$(date +%s.%N)
@@ -251,7 +298,8 @@ for every in 1 100; do
       e, $2 - $1, $3 }'
 done
 per_call models/2_iiwa_base.urdf floating
-echo "  best peer: inverse dynamics 1.034 us (RBDL), mass matrix 0.962 us (Pinocchio), forward dynamics 2.617 us (RBDL)"
+echo "  against issue 18's best peers (each compiler's speed over the peer's, above 1: faster):"
+peers models/2_iiwa_base.urdf floating 1.034 0.962 2.617
 # spart-contact: records of the bundled legged robots on their feet, the legs swept; seconds per
 # record of each group of outputs (--only solves only the programs its outputs need)
 echo "== spart-contact per record (GLPK's simplex; ${CONTACT_ROWS:=2000} records, 8-edge cones)"
