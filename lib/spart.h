@@ -97,6 +97,17 @@ typedef struct spart_model {
   char **jnt_mimic;     /* (nb) the joint that joint i mimics (URDF <mimic>), NULL if none: only
                            shown and kept, joint i stays an independent degree of freedom */
   double *jnt_mimic_k;  /* (nb x 2) that mimic's multiplier and offset: q_i = k0 q_mimicked + k1 */
+  /* the mimic couplings (spart_mimic.c), filled by spart_model_check from the above: */
+  int coupled;          /* 1: each mimic joint follows its leader and is no coordinate of the
+                           system (spart_mimic_couple, urdf2robot --mimic); 0: mimic joints are
+                           free degrees of freedom, as in SPART, KDL and Pinocchio */
+  int nqc, nvc;         /* the system's coordinates and degrees of freedom, the lengths of a
+                           record's qm and um: nq and nv less the followers' when coupled */
+  int *jnt_qadrc;       /* (nb) index of joint i's first coordinate in the system's qm (a
+                           follower: its leader's), -1 if it has none */
+  int *jnt_vadrc;       /* (nb) the same in the system's um */
+  double *jnt_couple;   /* (nb x 2) a follower's q_i = k0 q_leader + k1, its chain of mimics
+                           resolved to a free leader; 1 0 for every other joint */
   void *buf_;           /* the one allocation that holds the arrays above */
 } spart_model;
 
@@ -111,6 +122,47 @@ void spart_model_free(spart_model *m);
    numbers, non-negative masses, unit axes.  Sets m->nq and the joint model (spart_joint_setup).
    Returns 0 or -SPART_EDATA. */
 int spart_model_check(spart_model *m, spart_err *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * mimic joints coupled to their leaders (spart_mimic.c): the system's coordinates qc (nqc) and
+ * velocities vc (nvc) are the tree's q = K qc + o, v = K vc, K a column of each free degree of
+ * freedom (a follower's row its multiplier in its leader's column) and o the followers'
+ * offsets; its matrices are K' H K, J K, its forces K' tau.  b is 6 for [u0; um] (the base's
+ * rows as they are) or 0 for um alone.  Without coupling K is the identity and o = 0.
+ */
+
+/* Couple the model's mimic joints (each to the joint its <mimic> names, q_f = multiplier q_l +
+   offset, a chain resolved to its free leader) and fill the maps above; 0, or -SPART_EDATA
+   (the model then uncoupled) when a follower or its leader is not a revolute or prismatic
+   joint, when the two are of different kinds, or when mimics form a cycle. */
+int spart_mimic_couple(spart_model *m, spart_err *err);
+
+/* The maps of the couplings (nqc, nvc, jnt_qadrc, jnt_vadrc, jnt_couple) for m->coupled, as
+   spart_model_check calls it; 0 or -SPART_EDATA with err filled. */
+int spart_mimic_setup(spart_model *m, spart_err *err);
+
+/* The tree's coordinates q (nq) of the system's qc (nqc): q = K qc + o; the tree's rates or
+   velocities of the system's: qdot = K qcdot (nq), v = K vc (nv). */
+void spart_mimic_q(const spart_model *m, const double *qc, double *q);
+void spart_mimic_qdot(const spart_model *m, const double *qcdot, double *qdot);
+void spart_mimic_v(const spart_model *m, const double *vc, double *v);
+
+/* The system's coordinates qc (nqc) of the tree's q (nq): the free joints' (the followers' are
+   left out: qc is right for a q = K qc + o). */
+void spart_mimic_qc(const spart_model *m, const double *q, double *qc);
+
+/* Forces f (nv) of the tree for the system's fc (nvc): fc at each free degree of freedom, 0 at
+   the followers, so that K' f = fc. */
+void spart_mimic_lift(const spart_model *m, const double *fc, double *f);
+
+/* The system's forces fc (b + nvc) = K' f of the tree's f (b + nv); fc may not alias f. */
+void spart_mimic_force(const spart_model *m, int b, const double *f, double *fc);
+
+/* Ac (rows x (b + nvc)) = A K for the tree's A (rows x (b + nv)), row-major (Jacobians). */
+void spart_mimic_cols(const spart_model *m, int b, int rows, const double *A, double *Ac);
+
+/* Ac ((b + nvc) x (b + nvc)) = K' A K for the tree's A ((b + nv) x (b + nv)) (H, C). */
+void spart_mimic_matrix(const spart_model *m, int b, const double *A, double *Ac);
 
 /* ---------------------------------------------------------------------------------------------
  * joints (spart_joint.c): every joint kind, its sizes, transform, motion subspace, velocity
@@ -619,7 +671,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
                 int fixed_base, double *H);
 
 /* Split a (6+nv) x (6+nv) matrix A into SPART's blocks A0 (6x6), A0m (6 x nv), Am0 (nv x 6) and
-   Am (nv x nv); NULL blocks are skipped. */
+   Am (nv x nv); NULL blocks are skipped.  nv is the system's, nvc (spart_mimic.c). */
 void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
                  double *Am);
 

@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
   if (status >= 0) {
     return status;
   }
-  spart_model *m = spart_model_load(o.in, &err);
+  spart_model *m = cli_convert_load(&o, &err);
   if (!m) {
     return cli_convert_fail(&o, &err);
   }

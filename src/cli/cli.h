@@ -195,6 +195,7 @@ typedef struct cli_tool {
 
 typedef struct cli_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
+  int mimic;         /* --mimic: couple the model's mimic joints (spart_mimic_couple) */
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
   int input, output; /* CLI_FMT_* */
   int seq, unbuffered, keep_going;
@@ -257,12 +258,17 @@ typedef struct cli_convert {
   const char *out; /* -o FILE, or NULL */
   int summary;     /* -s */
   int dot;         /* --dot */
+  int mimic;       /* --mimic: couple the mimic joints (spart_mimic_couple) */
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
    to go on, or an exit code (after --help, --version or a usage error, which it reports). */
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
                       char **argv);
+
+/* The model of FILE (spart_model_load), its mimic joints coupled with --mimic; NULL with err
+   filled. */
+spart_model *cli_convert_load(const cli_convert *o, spart_err *err);
 
 /* Report a model that could not be read (err from spart_model_load); returns the exit code. */
 int cli_convert_fail(const cli_convert *o, const spart_err *err);

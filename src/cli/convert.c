@@ -13,6 +13,7 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
                       char **argv) {
   static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
                                            {"dot", no_argument, NULL, 'D'},
+                                           {"mimic", no_argument, NULL, 'M'},
                                            {"output", required_argument, NULL, 'o'},
                                            {"help", no_argument, NULL, 'h'},
                                            {"version", no_argument, NULL, 'V'},
@@ -23,6 +24,7 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   o->out = NULL;
   o->summary = 0;
   o->dot = 0;
+  o->mimic = 0;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
@@ -30,13 +32,17 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
       o->summary = 1;
     } else if (c == 'D') {
       o->dot = 1;
+    } else if (c == 'M') {
+      o->mimic = 1;
     } else if (c == 'o') {
       o->out = optarg;
     } else if (c == 'h') {
-      printf("Usage: %s [-s | --dot] [-o FILE] [FILE|-]\n%s\n", prog, about);
+      printf("Usage: %s [-s | --dot] [--mimic] [-o FILE] [FILE|-]\n%s\n", prog, about);
       fputs("  -s, --summary      write a human-readable tree with masses and warnings instead\n"
             "      --dot          write the kinematic tree as Graphviz instead (links, joints\n"
             "                     with kind and axis, masses): dot -Tsvg draws it\n"
+            "      --mimic        couple each mimic joint to its leader (q = multiplier q_leader +\n"
+            "                     offset): the followers are no coordinates of the model\n"
             "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
             "  -h, --help         show this help and exit\n"
             "  -V, --version      show the version and exit\n\n"
@@ -92,4 +98,14 @@ int cli_convert_write(const cli_convert *o, char *text) {
   }
   free(text);
   return cli_finish(o->prog, CLI_EXIT_OK);
+}
+
+
+spart_model *cli_convert_load(const cli_convert *o, spart_err *err) {
+  spart_model *m = spart_model_load(o->in, err);
+  if (m && o->mimic && spart_mimic_couple(m, err) != 0) {
+    spart_model_free(m);
+    return NULL;
+  }
+  return m;
 }

@@ -34,6 +34,10 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   s->t0 = s->tick = now();
   if (o->model) {
     s->m = spart_model_load(o->model, &err);
+    if (s->m && o->mimic && spart_mimic_couple(s->m, &err) != 0) {
+      spart_model_free(s->m);
+      s->m = NULL;
+    }
     if (!s->m) {
       /* a file that cannot be opened names itself in the message */
       cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
@@ -106,6 +110,24 @@ static int several_unsupported(cli_session *s) {
     }
   }
   return 0;
+}
+
+
+/* the commands that compute the system of a model whose mimic joints are coupled (the others
+   refuse it, never a wrong answer) */
+static int coupled_unsupported(cli_session *s) {
+  static const char *const takes[] = {"spart-id", "spart-gim"};
+  if (!s->m->coupled) {
+    return 0;
+  }
+  for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) {
+    if (strcmp(s->tool->name, takes[k]) == 0) {
+      return 0;
+    }
+  }
+  bad_record(s, s->st->line, SPART_EDATA, "coupled mimic joints (--mimic, \"mimic_coupled\") "
+             "are not yet supported by this command (spart-id and spart-gim take them)");
+  return 1;
 }
 
 
@@ -217,7 +239,8 @@ int cli_next(cli_session *s) {
       bad_record(s, s->st->line, SPART_EDATA, FIXED_MOVES);
       continue;
     }
-    if (s->nrec == 0 && several_unsupported(s)) { /* the model is the first record's */
+    if (s->nrec == 0 && (several_unsupported(s) || coupled_unsupported(s))) {
+      /* the model is the first record's */
       continue;
     }
     s->nrec++;
