@@ -73,6 +73,26 @@ close(c["taum"], matvec(T(K), f["taum"]), 1e-12, "taum floating")
 '
 }
 
+@test "spart-jac --mimic: Jm, Jmdot, N, Ndot, Jm_com are the free model's times K; J u is the link's twist" {
+  check '
+q, u0, um = [0.3, -0.2, 0.004], [0.1, -0.2, 0.3, 0.4, 0.5, -0.6], [0.7, -1.1, 0.05]
+for link in ("finger_2_link", "tip_1"):
+    opts = ["--link", link, "--point", "0.01,0.02,0.03", "--dot", "--noc", "--com"]
+    c = run(["spart-jac", "-m", G, "--mimic"] + opts, {"qm": q, "u0": u0, "um": um})[0]
+    f = run(["spart-jac", "-m", G] + opts, {"qm": full_q(q), "u0": u0, "um": full_v(um)})[0]
+    for k in ("Jm", "Jmdot", "Jm_com"):
+        close(c[k], matmul(f[k], K), 1e-12, k)
+    for k in ("N", "Ndot"):
+        close(c[k], matmul(f[k], Ku(6)), 1e-12, k)
+    for k in ("J0", "J0dot", "r_point", "J0_com"):
+        close(c[k], f[k], 0, k)
+    # the twist of the point, J0 u0 + Jm um, is the free model'"'"'s at u_free = K u
+    close([a + b for a, b in zip(matvec(c["J0"], u0), matvec(c["Jm"], um))],
+          [a + b for a, b in zip(matvec(f["J0"], u0), matvec(f["Jm"], full_v(um)))], 1e-12, "twist")
+    assert len(c["Jm"][0]) == 3
+'
+}
+
 @test "spart-id --mimic reads CSV rows of the reduced coordinates, two at a time as one" {
   printf 'qm_1,qm_2,qm_3,um_1,um_2,um_3,umdot_1,umdot_2,umdot_3,t\n' > "$BATS_TEST_TMPDIR/in.csv"
   for k in 1 2 3 4 5; do
@@ -206,7 +226,7 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
   run --separate-stderr spart-id --mimic <<< '{}'
   [ "$status" -eq 2 ]
   [[ "${stderr%%$'\n'*}" == "spart-id: --mimic needs -m FILE"* ]]
-  for cmd in spart-kin "spart-jac --link 1" spart-fd "spart-sim --duration 0.01"; do
+  for cmd in spart-kin spart-fd "spart-sim --duration 0.01"; do
     run --separate-stderr $cmd -m "$G" --mimic <<< '{"qm": [0, 0, 0]}'
     [ "$status" -eq 1 ]
     [[ "$stderr" == *"coupled mimic joints (--mimic, \"mimic_coupled\") are not yet supported by this command"* ]]

@@ -116,7 +116,7 @@ static int several_unsupported(cli_session *s) {
 /* the commands that compute the system of a model whose mimic joints are coupled (the others
    refuse it, never a wrong answer) */
 static int coupled_unsupported(cli_session *s) {
-  static const char *const takes[] = {"spart-id", "spart-gim"};
+  static const char *const takes[] = {"spart-id", "spart-gim", "spart-jac"};
   if (!s->m->coupled) {
     return 0;
   }
@@ -126,7 +126,7 @@ static int coupled_unsupported(cli_session *s) {
     }
   }
   bad_record(s, s->st->line, SPART_EDATA, "coupled mimic joints (--mimic, \"mimic_coupled\") "
-             "are not yet supported by this command (spart-id and spart-gim take them)");
+             "are not yet supported by this command (spart-id, spart-gim and spart-jac take them)");
   return 1;
 }
 
