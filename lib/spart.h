@@ -164,6 +164,10 @@ void spart_mimic_cols(const spart_model *m, int b, int rows, const double *A, do
 /* Ac ((b + nvc) x (b + nvc)) = K' A K for the tree's A ((b + nv) x (b + nv)) (H, C). */
 void spart_mimic_matrix(const spart_model *m, int b, const double *A, double *Ac);
 
+/* The system's velocities vc (nvc) of the tree's v (nv): the free degrees of freedom's (v is
+   right for a v = K vc). */
+void spart_mimic_vc(const spart_model *m, const double *v, double *vc);
+
 /* ---------------------------------------------------------------------------------------------
  * joints (spart_joint.c): every joint kind, its sizes, transform, motion subspace, velocity
  * product and the map between qdot and v; the algorithms loop over degrees of freedom with the
@@ -835,15 +839,29 @@ enum {
 };
 
 /* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction when
-   flags has SPART_FD_FRICTION, then spart_aba (r0 does not matter): u0dot (6), umdot (nv)
+   flags has SPART_FD_FRICTION, then spart_aba, or spart_mimic_fd for a model whose mimic joints
+   are coupled (the state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv)
    for R0 (9), r0 (3), qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6)
-   (each NULL = 0) and gravity (3, NULL = none).  work: nv doubles.  Returns 0 or -SPART_ENUM
-   when an articulated inertia is singular (the body in d->warn_body). */
+   (each NULL = 0) and gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
+   Returns 0 or -SPART_ENUM when an articulated inertia is singular (the body in
+   d->warn_body). */
+size_t spart_forward_dynamics_work(const spart_model *m);
 int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
                            const double r0[3], const double *qm, const double *u0,
                            const double *um, const double *tau0, const double *taum,
                            const double *wF, const double *gravity, double *work,
                            double u0dot[6], double *umdot);
+
+/* Forward dynamics of the coupled system (spart_mimic_fd.c), as spart_aba's with the tree's
+   qm (nq), um (nv) and forces taum (nv; spart_mimic_lift of the system's) and the tree's umdot
+   (nv) out, K ucdot: K' H K ucdot = K' ([tau0; taum] - c(q, u)) by spart_crba, spart_rnea and
+   Cholesky (each pivot against its diagonal entry).  work: spart_mimic_fd_work(m) doubles.
+   Returns 0 or -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
+size_t spart_mimic_fd_work(const spart_model *m);
+int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
+                   const double *qm, const double *u0, const double *um, const double *tau0,
+                   const double *taum, const double *wF, const double *gravity, double *work,
+                   double u0dot[6], double *umdot);
 
 /* integrators of spart_sim_step */
 enum {

@@ -171,6 +171,17 @@ void spart_mimic_qc(const spart_model *m, const double *q, double *qc) {
 }
 
 
+void spart_mimic_vc(const spart_model *m, const double *v, double *vc) {
+  for (int i = 1; i < m->nb; i++) {
+    if (!(m->coupled && m->jnt_mimic[i])) {
+      for (int j = 0; j < m->jnt_nv[i]; j++) {
+        vc[m->jnt_vadrc[i] + j] = v[m->jnt_vadr[i] + j];
+      }
+    }
+  }
+}
+
+
 void spart_mimic_lift(const spart_model *m, const double *fc, double *f) {
   for (int j = 0; j < m->nv; j++) {
     const int i = m->dof_body[j], r = m->jnt_vadrc[i] + j - m->jnt_vadr[i];

@@ -115,21 +115,25 @@ static int extras(cli_session *s) {
 static int rates(cli_session *s) {
   const cli_state *st = s->st;
   const spart_model *m = s->m;
+  /* with coupled mimic joints, the system's: the free joints' (spart_mimic.c) */
+  double *qd = cli_session_buf(s, 1, (size_t)m->nq + (size_t)m->nqc + (size_t)m->nvc);
+  double *qdc = qd ? qd + m->nq : NULL, *umc = qd ? qdc + m->nqc : NULL;
+  if (!qd) {
+    return -1;
+  }
   if (m->nq != m->nv && (st->has & 1u << CLI_F_um)) {
-    double *qd = cli_session_buf(s, 1, (size_t)m->nq);
-    if (!qd) {
-      return -1;
-    }
     for (int i = 1; i < m->nb; i++) {
       if (m->jnt_nq[i] > 0) {
         spart_joint_qdot_of_v(m, i, st->qm + m->jnt_qadr[i], st->um + m->jnt_vadr[i],
                               qd + m->jnt_qadr[i]);
       }
     }
-    cli_put(s->wr, "qmdot", qd, m->nq, -1, -1);
+    spart_mimic_qc(m, qd, qdc);
+    cli_put(s->wr, "qmdot", m->coupled ? qdc : qd, m->nqc, -1, -1);
   }
   if (st->has & 1u << CLI_F_qmdot) {
-    cli_put(s->wr, "um", st->um, m->nv, -1, -1);
+    spart_mimic_vc(m, st->um, umc);
+    cli_put(s->wr, "um", m->coupled ? umc : st->um, m->nvc, -1, -1);
   }
   return 0;
 }

@@ -93,6 +93,63 @@ for link in ("finger_2_link", "tip_1"):
 '
 }
 
+@test "spart-fd --mimic then spart-id --mimic returns the forces, floating and fixed base" {
+  check '
+st = {"R0": [0.36, 0.48, -0.8, -0.8, 0.6, 0, 0.48, 0.64, 0.6], "qm": [0.3, -0.2, 0.004],
+      "u0": [0.1, -0.2, 0.3, 0.4, 0.5, -0.6], "um": [0.7, -1.1, 0.05],
+      "tau0": [0.1, 0.2, -0.3, 1, -2, 3], "taum": [0.5, -0.2, 0.1],
+      "wFm": [[0.1, 0, 0.2, 1, -1, 0.5], [0, 0.3, 0, 0, 2, 0], [0, 0, 0, 0, 0, 1], [0.2, 0.1, 0, -1, 0, 0]]}
+for opts in ([], ["--gravity", "0,0,-9.81"], ["--no-friction"], ["--fixed-base", "--gravity", "1,2,-9"]):
+    s = {k: v for k, v in st.items() if k[:2] != "u0" and k != "tau0"} if "--fixed-base" in opts else st
+    a = run(["spart-fd", "-m", G, "--mimic"] + opts, s)[0]
+    assert len(a["umdot"]) == 3
+    back = dict(s, umdot=a["umdot"])
+    if "u0dot" in a:
+        back["u0dot"] = a["u0dot"]
+    tau = run(["spart-id", "-m", G, "--mimic"] + opts, back)[0]
+    close(tau["taum"], s["taum"], 1e-9, f"taum {opts}")
+    if "--fixed-base" not in opts:
+        close(tau["tau0"], s["tau0"], 1e-9, f"tau0 {opts}")
+'
+}
+
+@test "spart-sim --mimic: the coupled system keeps its kinetic energy (K' H K) and its accelerations are spart-fd's" {
+  check '
+st = {"qm": [0.3, -0.2, 0.004], "u0": [0.1, -0.2, 0.3, 0.01, 0.02, -0.03], "um": [0.7, -1.1, 0.05]}
+out = run(["spart-sim", "-m", G, "--mimic", "--no-friction", "--duration", "0.2", "--dt", "0.05",
+           "--integrator", "dopri5", "--rtol", "1e-12", "--atol", "1e-14", "--accelerations"], st)
+assert len(out) == 5 and len(out[-1]["qm"]) == 3
+def energy(r):
+    H = run(["spart-gim", "-m", G, "--mimic"], {"R0": r["R0"], "qm": r["qm"]})[0]["H"]
+    u = r["u0"] + r["um"]
+    return 0.5 * sum(a * b for a, b in zip(u, matvec(H, u)))
+e0 = energy(out[0])
+for r in out[1:]:
+    close(energy(r), e0, 1e-9, "energy at t = %g" % r["t"])
+a = run(["spart-fd", "-m", G, "--mimic", "--no-friction"], dict(st))[0]
+close(out[0]["umdot"], a["umdot"], 0, "umdot")
+close(out[0]["u0dot"], a["u0dot"], 0, "u0dot")
+'
+}
+
+@test "spart-kin --mimic: the poses, twists, CoM and energies of the free model at q_free = K q + o, u_free = K u" {
+  check '
+st = {"qm": [0.3, -0.2, 0.004], "u0": [0.1, -0.2, 0.3, 0.4, 0.5, -0.6], "um": [0.7, -1.1, 0.05],
+      "u0dot": [1, 2, -1, 0.5, -0.3, 0.2], "umdot": [-2, 3, 0.4]}
+free = dict(st, qm=full_q(st["qm"]), um=full_v(st["um"]), umdot=full_v(st["umdot"]))
+opts = ["--momentum", "--energy", "--gravity", "0,0,-9.81", "--frame", "finger_2_link,tip_1"]
+c = run(["spart-kin", "-m", G, "--mimic"] + opts, st)[0]
+f = run(["spart-kin", "-m", G] + opts, free)[0]
+assert sorted(c) == sorted(f)
+for k in c:
+    close(c[k], f[k], 0, k)
+# the kinetic energy is 1/2 u'"'"' (K'"'"' H K) u
+H = run(["spart-gim", "-m", G, "--mimic"], {"qm": st["qm"]})[0]["H"]
+u = st["u0"] + st["um"]
+close(c["kinetic_energy"], 0.5 * sum(a * b for a, b in zip(u, matvec(H, u))), 1e-12, "energy")
+'
+}
+
 @test "spart-id --mimic reads CSV rows of the reduced coordinates, two at a time as one" {
   printf 'qm_1,qm_2,qm_3,um_1,um_2,um_3,umdot_1,umdot_2,umdot_3,t\n' > "$BATS_TEST_TMPDIR/in.csv"
   for k in 1 2 3 4 5; do
@@ -222,14 +279,12 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
   [ "$stderr" = "spart-id: $f: joint 'ball_3': --mimic couples revolute and prismatic joints, not a ball joint" ]
 }
 
-@test "--mimic needs -m; the commands that do not yet couple refuse a coupled model" {
+@test "--mimic needs -m; spart-contact refuses a coupled model" {
   run --separate-stderr spart-id --mimic <<< '{}'
   [ "$status" -eq 2 ]
   [[ "${stderr%%$'\n'*}" == "spart-id: --mimic needs -m FILE"* ]]
-  for cmd in spart-kin spart-fd "spart-sim --duration 0.01"; do
-    run --separate-stderr $cmd -m "$G" --mimic <<< '{"qm": [0, 0, 0]}'
-    [ "$status" -eq 1 ]
-    [[ "$stderr" == *"coupled mimic joints (--mimic, \"mimic_coupled\") are not yet supported by this command"* ]]
-    [ -z "$output" ]
-  done
+  run --separate-stderr spart-contact --gravity 0,0,-9.81 -m "$G" --mimic <<< '{"qm": [0, 0, 0]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-contact: <stdin>:1: coupled mimic joints (--mimic, \"mimic_coupled\") are not yet supported by spart-contact" ]
+  [ -z "$output" ]
 }

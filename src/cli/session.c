@@ -113,20 +113,14 @@ static int several_unsupported(cli_session *s) {
 }
 
 
-/* the commands that compute the system of a model whose mimic joints are coupled (the others
-   refuse it, never a wrong answer) */
+/* spart-contact's linear programs have no coupled mimic joints (spart_contact.c): it refuses
+   a model with them, never a wrong answer */
 static int coupled_unsupported(cli_session *s) {
-  static const char *const takes[] = {"spart-id", "spart-gim", "spart-jac"};
-  if (!s->m->coupled) {
+  if (!s->m->coupled || strcmp(s->tool->name, "spart-contact") != 0) {
     return 0;
   }
-  for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++) {
-    if (strcmp(s->tool->name, takes[k]) == 0) {
-      return 0;
-    }
-  }
   bad_record(s, s->st->line, SPART_EDATA, "coupled mimic joints (--mimic, \"mimic_coupled\") "
-             "are not yet supported by this command (spart-id, spart-gim and spart-jac take them)");
+             "are not yet supported by spart-contact");
   return 1;
 }
 
