@@ -288,3 +288,15 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
   [ "$stderr" = "spart-contact: <stdin>:1: coupled mimic joints (--mimic, \"mimic_coupled\") are not yet supported by spart-contact" ]
   [ -z "$output" ]
 }
+
+@test "--check-limits with --mimic checks the followers too, by the system's columns" {
+  run --separate-stderr spart-id -m "$G" --mimic --check-limits <<< '{"qm": [0.1, 0.45, 0.003], "um": [0, 1.5, 0]}'
+  [ "$status" -eq 4 ]
+  [ "${stderr_lines[0]}" = "spart-id: <stdin>:1: joint 'finger_1': um_2 = 1.5 exceeds velocity limit 1" ]
+  [ "${stderr_lines[1]}" = "spart-id: <stdin>:1: joint 'finger_2': um_2 = -2.25 exceeds velocity limit 2" ]
+  # finger_2 = -1.5 * 0.9 + 0.2 = -1.15 is below its lower limit -1
+  run --separate-stderr spart-id -m "$G" --mimic --check-limits <<< '{"qm": [0.1, 0.9, 0.003]}'
+  [ "$status" -eq 4 ]
+  [ "${stderr_lines[0]}" = "spart-id: <stdin>:1: joint 'finger_1': qm_2 = 0.9 > upper limit 0.5" ]
+  [ "${stderr_lines[1]}" = "spart-id: <stdin>:1: joint 'finger_2': qm_2 = -1.1500000000000001 < lower limit -1" ]
+}
