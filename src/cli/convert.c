@@ -11,13 +11,18 @@
 
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
                       char **argv) {
-  static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
-                                           {"dot", no_argument, NULL, 'D'},
-                                           {"mimic", no_argument, NULL, 'M'},
-                                           {"output", required_argument, NULL, 'o'},
-                                           {"help", no_argument, NULL, 'h'},
-                                           {"version", no_argument, NULL, 'V'},
-                                           {NULL, 0, NULL, 0}};
+  static const struct option all[] = {{"summary", no_argument, NULL, 's'},
+                                      {"dot", no_argument, NULL, 'D'},
+                                      {"output", required_argument, NULL, 'o'},
+                                      {"help", no_argument, NULL, 'h'},
+                                      {"version", no_argument, NULL, 'V'},
+                                      {"mimic", no_argument, NULL, 'M'},
+                                      {NULL, 0, NULL, 0}};
+  /* --mimic for urdf2robot: a DH arm has no mimic joints */
+  const int urdf = strcmp(prog, "urdf2robot") == 0, n = urdf ? 6 : 5;
+  struct option longopts[7];
+  memcpy(longopts, all, (size_t)n * sizeof all[0]);
+  memset(&longopts[n], 0, sizeof longopts[n]);
   int c;
   o->prog = prog;
   o->in = "-";
@@ -37,13 +42,18 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
     } else if (c == 'o') {
       o->out = optarg;
     } else if (c == 'h') {
-      printf("Usage: %s [-s | --dot] [--mimic] [-o FILE] [FILE|-]\n%s\n", prog, about);
+      printf("Usage: %s [-s | --dot]%s [-o FILE] [FILE|-]\n%s\n", prog, urdf ? " [--mimic]" : "",
+             about);
       fputs("  -s, --summary      write a human-readable tree with masses and warnings instead\n"
             "      --dot          write the kinematic tree as Graphviz instead (links, joints\n"
-            "                     with kind and axis, masses): dot -Tsvg draws it\n"
-            "      --mimic        couple each mimic joint to its leader (q = multiplier q_leader +\n"
-            "                     offset): the followers are no coordinates of the model\n"
-            "  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
+            "                     with kind and axis, masses): dot -Tsvg draws it\n",
+            stdout);
+      if (urdf) {
+        fputs("      --mimic        couple each mimic joint to its leader (q = multiplier\n"
+              "                     q_leader + offset): the followers are no coordinates\n",
+              stdout);
+      }
+      fputs("  -o, --output FILE  write to FILE instead of standard output (only on success)\n"
             "  -h, --help         show this help and exit\n"
             "  -V, --version      show the version and exit\n\n"
             "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
