@@ -29,7 +29,7 @@ static const cli_tool tool = {
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_CONTACT,
     CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH | CLI_READS_CONTACTS,
     "force_closure,com_equilibrium,support_polygon,support_halfplanes,com_margin,feasible,taum,"
-    "contact_forces,reason"};
+    "contact_forces,reason", NULL};
 
 
 static const char *truth(int b) {

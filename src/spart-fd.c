@@ -1,6 +1,8 @@
 /* spart-fd -- forward dynamics: accelerations for given forces */
 #include "cli.h"
 
+static const cli_gate gates[] = {{"u0dot", 0, CLI_ON_FIXED, 0}, {NULL, 0, 0, 0}};
+
 static const cli_tool tool = {
     "spart-fd", "[OPTIONS] [-m MODEL] < STATES",
     "Forward dynamics (SPART FD, by Featherstone's articulated-body algorithm, O(n)).  For\n"
@@ -14,7 +16,7 @@ static const cli_tool tool = {
     "                       damping and friction; SPART has none); armature stays\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION,
     CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH,
-    "u0dot,umdot"};
+    "u0dot,umdot", gates};
 
 
 /* the accelerations of the current record, put as its outputs; 0, or -1 after reporting */

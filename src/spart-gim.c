@@ -3,6 +3,16 @@
 
 #include "cli.h"
 
+/* the base's blocks but with --fixed-base; Cu, G, Hinv with their options */
+static const cli_gate gates[] = {{"H0,H0m,H,C0,C0m,Cm0,C", 0, CLI_ON_FIXED, 0},
+                                 {"Cu", CLI_ON_CORIOLIS, 0, 0},
+                                 {"G", CLI_ON_GRAVITY, 0, 0},
+                                 {"Hinv", CLI_ON_INVERSE, 0, 0},
+                                 {"Cu", 0, 0, CLI_ON_CORIOLIS},
+                                 {"G", 0, 0, CLI_ON_GRAVITY},
+                                 {"Hinv", 0, 0, CLI_ON_INVERSE},
+                                 {NULL, 0, 0, 0}};
+
 static const cli_tool tool = {
     "spart-gim", "[OPTIONS] [-m MODEL] < STATES",
     "Inertia matrices (SPART GIM by composite rigid bodies, CIM).  For each state record,\n"
@@ -17,7 +27,7 @@ static const cli_tool tool = {
     "      --fixed-base     the base does not move: writes only the joint blocks Hm, Cm (and\n"
     "                       Cu, G, Hinv of the joints)\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_GIM, CLI_READS_VEL,
-    "H0,H0m,Hm,H,C0,C0m,Cm0,Cm,C,Cu,G,Hinv"};
+    "H0,H0m,Hm,H,C0,C0m,Cm0,Cm,C,Cu,G,Hinv", gates};
 
 
 /* put the blocks of A (H or C) that the base mode writes: all four for a floating base, the

@@ -1,6 +1,10 @@
 /* spart-id -- inverse dynamics: joint and base forces for given accelerations */
 #include "cli.h"
 
+/* tau0 but with --floating, u0dot only with it */
+static const cli_gate gates[] = {
+    {"tau0", 0, CLI_ON_FLOATING, 0}, {"u0dot", CLI_ON_FLOATING, 0, 0}, {NULL, 0, 0, 0}};
+
 static const cli_tool tool = {
     "spart-id", "[OPTIONS] [-m MODEL] < STATES",
     "Inverse dynamics (SPART ID, by recursive Newton-Euler).  For each state record, writes\n"
@@ -19,7 +23,7 @@ static const cli_tool tool = {
     "                       limits, one line a limit; exit 4 at the end if any did\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FLOATING | CLI_OPT_FRICTION | CLI_OPT_LIMITS,
     CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH,
-    "tau0,taum,u0dot"};
+    "tau0,taum,u0dot", gates};
 
 
 /* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */

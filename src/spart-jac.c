@@ -1,6 +1,21 @@
 /* spart-jac -- geometric Jacobian of a point on a link, its derivative, the NOC matrix */
 #include "cli.h"
 
+/* the Jacobians need --link, r_point --point too, their derivatives --dot too, N --noc, Ndot
+   --dot too, the CoM's Jacobian --com; what --link, --point, --dot, --noc and --com change */
+static const cli_gate gates[] = {{"J0,Jm", CLI_ON_LINK, 0, 0},
+                                 {"r_point", CLI_ON_LINK | CLI_ON_POINT, 0, 0},
+                                 {"J0dot,Jmdot", CLI_ON_LINK | CLI_ON_DOT, 0, 0},
+                                 {"N", CLI_ON_NOC, 0, 0},
+                                 {"Ndot", CLI_ON_NOC | CLI_ON_DOT, 0, 0},
+                                 {"J0_com,Jm_com", CLI_ON_COM, 0, 0},
+                                 {"J0,Jm,r_point,J0dot,Jmdot", 0, 0, CLI_ON_LINK},
+                                 {"J0,Jm,r_point,J0dot,Jmdot", 0, 0, CLI_ON_POINT},
+                                 {"J0dot,Jmdot,Ndot", 0, 0, CLI_ON_DOT},
+                                 {"N,Ndot", 0, 0, CLI_ON_NOC},
+                                 {"J0_com,Jm_com", 0, 0, CLI_ON_COM},
+                                 {NULL, 0, 0, 0}};
+
 static const cli_tool tool = {
     "spart-jac",
     "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [--com] [OPTIONS] [-m MODEL] < STATES",
@@ -19,7 +34,7 @@ static const cli_tool tool = {
     "      --dot            also the time derivatives J0dot, Jmdot (and Ndot with --noc)\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n"
     "      --com            the Jacobian of the system's CoM (--link then optional)\n",
-    CLI_OPT_LINK | CLI_OPT_COM, CLI_READS_VEL, "J0,Jm,r_point,J0dot,Jmdot,N,Ndot,J0_com,Jm_com"};
+    CLI_OPT_LINK | CLI_OPT_COM, CLI_READS_VEL, "J0,Jm,r_point,J0dot,Jmdot,N,Ndot,J0_com,Jm_com", gates};
 
 
 /* put a matrix of rows x (b + n_v) columns: for coupled mimic joints (W not NULL) the

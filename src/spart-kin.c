@@ -3,6 +3,25 @@
 
 #include "cli.h"
 
+/* the outputs of each option, and what it changes */
+static const cli_gate gates[] = {{"rF,RF,qF,rpyF", CLI_ON_FRAME, 0, 0},
+                                 {"P0,pm,Bi0,Bij", CLI_ON_DIFFKIN, 0, 0},
+                                 {"I0,Im", CLI_ON_INERTIA, 0, 0},
+                                 {"M0_tilde,Mm_tilde", CLI_ON_MCB, 0, 0},
+                                 {"v_com", CLI_ON_COM, 0, 0},
+                                 {"momentum", CLI_ON_MOMENTUM, 0, 0},
+                                 {"kinetic_energy", CLI_ON_ENERGY, 0, 0},
+                                 {"potential_energy", CLI_ON_ENERGY | CLI_ON_GRAVITY, 0, 0},
+                                 {"rF,RF,qF,rpyF", 0, 0, CLI_ON_FRAME},
+                                 {"P0,pm,Bi0,Bij", 0, 0, CLI_ON_DIFFKIN},
+                                 {"I0,Im", 0, 0, CLI_ON_INERTIA},
+                                 {"M0_tilde,Mm_tilde", 0, 0, CLI_ON_MCB},
+                                 {"v_com", 0, 0, CLI_ON_COM},
+                                 {"momentum", 0, 0, CLI_ON_MOMENTUM},
+                                 {"kinetic_energy,potential_energy", 0, 0, CLI_ON_ENERGY},
+                                 {"potential_energy", 0, 0, CLI_ON_GRAVITY},
+                                 {NULL, 0, 0, 0}};
+
 static const cli_tool tool = {
     "spart-kin", "[OPTIONS] [-m MODEL] < STATES",
     "Kinematics (SPART Kinematics, Velocities, Accelerations, Center_of_Mass).  For each state\n"
@@ -34,7 +53,7 @@ static const cli_tool tool = {
     CLI_OPT_KIN | CLI_OPT_COM | CLI_OPT_GRAVITY | CLI_OPT_LIMITS,
     CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot),
     "RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot,rF,RF,qF,rpyF,P0,pm,Bi0,Bij,I0,Im,M0_tilde,"
-    "Mm_tilde,v_com,momentum,kinetic_energy,potential_energy,qmdot,um"};
+    "Mm_tilde,v_com,momentum,kinetic_energy,potential_energy,qmdot,um", gates};
 
 
 /* the URDF frames of --frame: origins rF, orientations RF, qF, rpyF (after the 11 doubles of the

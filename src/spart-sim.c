@@ -34,7 +34,7 @@ static const cli_tool tool = {
     "      --no-friction    leave out the joints' viscous and Coulomb friction\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS,
     CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH,
-    "t,R0,r0,qm,u0,um,u0dot,umdot"};
+    "t,R0,r0,qm,u0,um,u0dot,umdot", NULL};
 
 
 /* the --inputs file: a reader and its next row, not yet applied */

@@ -51,7 +51,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
 
 @test "a missing model file is bad input: one line, exit 1, no output" {
   for c in $CMDS; do
-    run --separate-stderr "$c" $(args "$c") -m /nonexistent/robot.urdf <<< '{}'
+    run --separate-stderr "$c" $(args "$c") -m /nonexistent/robot.urdf <<< '{"r0": [0, 0, 0]}'
     [ "$status" -eq 1 ]
     [ -z "$output" ]
     [ "$stderr" = "$c: cannot open /nonexistent/robot.urdf: No such file or directory" ]
@@ -61,7 +61,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
 @test "a model that is not a robot is bad input with its file and line" {
   printf '{"name": "x",\n "n_q": "seven"}\n' > "$BATS_TEST_TMPDIR/bad.json"
   for c in $CMDS; do
-    run --separate-stderr "$c" $(args "$c") -m "$BATS_TEST_TMPDIR/bad.json" <<< '{}'
+    run --separate-stderr "$c" $(args "$c") -m "$BATS_TEST_TMPDIR/bad.json" <<< '{"r0": [0, 0, 0]}'
     [ "$status" -eq 1 ]
     [ -z "$output" ]
     [[ "$stderr" == "$c: $BATS_TEST_TMPDIR/bad.json:"* ]]
@@ -81,7 +81,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
 @test "a field of the wrong length names the field, the line and the sizes" {
   for c in $CMDS; do
     run --separate-stderr "$c" $(args "$c") -m "$MODELS/kuka_iiwa.urdf" \
-      <<< $'{}\n{"qm": [1, 2, 3]}'
+      <<< $'{"r0": [0, 0, 0]}\n{"qm": [1, 2, 3]}'
     [ "$status" -eq 1 ]
     [ "${#lines[@]}" -eq 1 ]
     [ "$stderr" = "$c: <stdin>:2: qm has 3 values, model needs 7" ]
@@ -92,7 +92,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
   m="$MODELS/kuka_iiwa.urdf"
   run --separate-stderr spart-id -m "$m" <<< '{"qm_dot": [0]}'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-id: <stdin>:1: unknown key 'qm_dot'" ]
+  [ "$stderr" = "spart-id: <stdin>:1: key 'qm_dot' is not a state field: the field is qm, an array (case matters)" ]
   run --separate-stderr spart-id -m "$m" <<< '{"qm": [1, 2,}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-id: <stdin>:1: invalid JSON: expected a value, got '}'" ]
@@ -110,13 +110,13 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
   [ "$stderr" = "spart-id: <stdin>:1: wFm: row 1 has 5 values, expected 6" ]
   run --separate-stderr spart-id -m "$m" <<< '[1, 2]'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-id: <stdin>:1: expected a JSON object, got '[1, 2]'" ]
+  [ "$stderr" = "spart-id: <stdin>:1: expected a JSON object, got '1, 2]'" ]
   [ -z "$output" ]
 }
 
 @test "a NaN in a CSV row is refused with its column and line" {
   printf 'qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0,0,0,0,0,0,0\n0,0,nan,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$MODELS/kuka_iiwa.urdf";
+    { run --separate-stderr spart-kin -o json -m "$MODELS/kuka_iiwa.urdf";
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 1 ]
       [ "$stderr" = "spart-kin: <stdin>:3: column 'qm_3': 'nan' is not a finite number" ]; }
@@ -134,7 +134,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
 
 @test "--keep-going skips bad records, writes the good ones and exits 1" {
   run --separate-stderr spart-fd -k -m "$MODELS/kuka_iiwa.urdf" \
-    <<< $'{}\n{"qm": [1]}\n{"um": [1, 2, 3, 4, 5, 6, 7]}'
+    <<< $'{"r0": [0, 0, 0]}\n{"qm": [1]}\n{"um": [1, 2, 3, 4, 5, 6, 7]}'
   [ "$status" -eq 1 ]
   [ "${#lines[@]}" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-fd: <stdin>:2: qm has 1 values, model needs 7" ]
@@ -188,7 +188,7 @@ PY
 }
 
 @test "a closed output pipe ends the run quietly" {
-  yes '{}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
+  yes '{"r0": [0, 0, 0]}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
   run --separate-stderr bash -c "spart-kin -m '$MODELS/kuka_iiwa.urdf' < '$BATS_TEST_TMPDIR/in.jsonl' | head -n 1"
   [ "$status" -eq 0 ]
   [ "${#lines[@]}" -eq 1 ]
@@ -196,7 +196,7 @@ PY
 }
 
 @test "a write error is reported and exits 3" {
-  run --separate-stderr bash -c "spart-id -m '$MODELS/kuka_iiwa.urdf' <<< '{}' > /dev/full"
+  run --separate-stderr bash -c "spart-id -m '$MODELS/kuka_iiwa.urdf' <<< '{\"r0\": [0, 0, 0]}' > /dev/full"
   [ "$status" -eq 3 ]
   [ "$stderr" = "spart-id: write error: No space left on device" ]
 }
@@ -257,6 +257,8 @@ PY
     python3 - "$all" "$some" "$only" <<'PY'
 import json, sys
 full, part, only = json.loads(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3].split(",")
+passed = [k for k in full if k not in only and k in part]  # the input fields not read pass
+part = {k: v for k, v in part.items() if k not in passed}
 assert list(part) == [k for k in full if k in only], (list(part), only)
 assert all(part[k] == full[k] for k in part)
 PY
@@ -281,12 +283,74 @@ PY
   run --separate-stderr spart-kin --only tau0 -m "$MODELS/kuka_iiwa.urdf"
   [ "$status" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-kin: --only: 'tau0' is not an output of spart-kin (RJ,RL,rJ,rL,e,g,r_com,t0,tL,t0dot,tLdot,rF,RF,qF,rpyF,P0,pm,Bi0,Bij,I0,Im,M0_tilde,Mm_tilde,v_com,momentum,kinetic_energy,potential_energy,qmdot,um)" ]
-  # named, but not written in this mode: absent, as without --only (a JSON record with nothing;
-  # a CSV row of nothing is refused)
-  run --separate-stderr spart-id --only u0dot -m "$MODELS/kuka_iiwa.urdf" <<< '{}'
-  [ "$status" -eq 0 ]
-  [ "$output" = "{}" ]
-  run --separate-stderr spart-id --only u0dot -o csv -m "$MODELS/kuka_iiwa.urdf" <<< '{}'
-  [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-id: <stdin>:1: no values to write as CSV (no moving joint, or --only names none written): use -o json" ]
+  # named, but not written with these options: a usage error (it used to write '{}')
+  run --separate-stderr spart-id --only u0dot -m "$MODELS/kuka_iiwa.urdf" <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [ -z "$output" ]
+  [ "${stderr_lines[0]}" = "spart-id: --only u0dot: spart-id writes it only with --floating" ]
+}
+
+@test "options that do nothing in a combination are usage errors, one line each" {
+  M="$MODELS/kuka_iiwa.urdf"
+  check() { # check 'MESSAGE' COMMAND ARGS...
+    local want=$1
+    shift
+    run --separate-stderr "$@" -m "$M" <<< '{"qm": [0,0,0,0,0,0,0]}'
+    [ "$status" -eq 2 ]
+    [ -z "$output" ]
+    [ "${stderr_lines[0]}" = "$want" ]
+    [ "${stderr_lines[1]}" = "Try '$1 --help'." ]
+  }
+  check "spart-jac: --dot does nothing without --link" spart-jac --com --dot
+  check "spart-jac: --point does nothing without --link" spart-jac --noc --point 0,0,0.1
+  check "spart-jac: --dot does nothing with --only J0: it changes only J0dot,Jmdot,Ndot" \
+    spart-jac --link 3 --dot --only J0
+  check "spart-jac: --noc does nothing with --only J0,Jm: it changes only N,Ndot" \
+    spart-jac --link 3 --noc --only J0,Jm
+  check "spart-jac: --link does nothing with --only N: it changes only J0,Jm,r_point,J0dot,Jmdot" \
+    spart-jac --link 3 --noc --only N
+  check "spart-jac: --only N: spart-jac writes it only with --noc" spart-jac --link 3 --only N
+  check "spart-jac: --only J0dot: spart-jac writes it only with --dot" spart-jac --link 3 --only J0dot
+  check "spart-id: --only u0dot: spart-id writes it only with --floating" spart-id --only u0dot
+  check "spart-id: --only tau0: spart-id writes it only without --floating" \
+    spart-id --floating --only tau0
+  check "spart-fd: --only u0dot: spart-fd writes it only without --fixed-base" \
+    spart-fd --fixed-base --only u0dot
+  check "spart-gim: --only H0: spart-gim writes it only without --fixed-base" \
+    spart-gim --fixed-base --only H0
+  check "spart-gim: --only Cu: spart-gim writes it only with --coriolis" spart-gim --only Cu
+  check "spart-gim: --coriolis does nothing with --only H: it changes only Cu" \
+    spart-gim --coriolis --only H
+  check "spart-gim: --inverse does nothing with --only H: it changes only Hinv" \
+    spart-gim --inverse --only H
+  check "spart-gim: --gravity does nothing with --only Hm: it changes only G" \
+    spart-gim --gravity 0,0,-9.81 --only Hm
+  check "spart-id: --seq: RFC 7464 records are JSON; not with -o csv" spart-id --seq -o csv
+  check "spart-id: --input: json and csv both given" spart-id --csv -i json
+  check "spart-jac: --link given twice" spart-jac --link 2 --link 3
+  check "spart-jac: --point given twice" spart-jac --link 2 --point 0,0,0 --point 0,0,1
+  check "spart-id: --gravity given twice" spart-id --gravity 0,0,-9 --gravity 0,0,-9.81
+  check "spart-id: --output given twice" spart-id -o csv -o json
+  run --separate-stderr spart-id -m "$M" -m "$M" < /dev/null
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-id: --model given twice" ]
+  # the combinations that do something still run
+  for args in "spart-jac --link 3 --noc --dot" "spart-jac --noc --dot" "spart-jac --link 3 --dot --only J0,Jmdot" \
+      "spart-id --floating --only u0dot" "spart-gim --coriolis --only H,Cu" "spart-id -i csv --csv"; do
+    run --separate-stderr $args -m "$M" <<< $'qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0,0,0,0,0,0,0'
+    [ "$status" -eq 0 ]
+  done
+}
+
+@test "an option without its value says so, for every command" {
+  for c in $CMDS; do
+    for o in --model -m --only -o --output -i; do
+      run --separate-stderr "$c" $(args "$c") "$o"
+      [ "$status" -eq 2 ]
+      [ "${stderr_lines[0]}" = "$c: option '$o' needs a value" ]
+      [ "${stderr_lines[1]}" = "Try '$c --help'." ]
+    done
+  done
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link
+  [ "${stderr_lines[0]}" = "spart-jac: option '--link' needs a value" ]
 }

@@ -75,7 +75,7 @@ PY
 @test "RFC 4180: a quoted cell may hold commas, quotes and line breaks: one record, with or without -k" {
   printf 'note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n"a, ""b""\nc",0.1,0.2,0.3,0.4,0.5,0.6,0.7\nplain,0,0,0,0,0,0,0\n' > in.csv
   for k in "" -k; do
-    run --separate-stderr spart-kin -m "$(M)" $k --only r_com < in.csv
+    run --separate-stderr spart-kin -m "$(M)" $k --only r_com -o json < in.csv
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 2 ]
     python3 -c 'import json, sys; assert json.loads(sys.argv[1])["note"] == "a, \"b\"\nc", sys.argv[1]' "${lines[0]}"
@@ -91,7 +91,7 @@ PY
   done
   # the record's line is where it starts; the row after it is read on its own
   printf 'note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n"a\nb",x,0,0,0,0,0,0\nplain,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$(M)" -k --only r_com
+    { run --separate-stderr spart-kin -o json -m "$(M)" -k --only r_com
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 1 ]
       [[ "${lines[0]}" == '{"note":"plain",'* ]]
@@ -100,12 +100,12 @@ PY
 
 @test "RFC 4180: a quote never closed, or text after a closing quote, is an error" {
   printf 'note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n"a,0,0,0,0,0,0,0\nb,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$(M)" -k
+    { run --separate-stderr spart-kin -o json -m "$(M)" -k
       [ "$status" -eq 1 ]
       [ -z "$output" ]
       [[ "$stderr" == "spart-kin: <stdin>:2: column 1 'note': its quote is never closed"* ]]; }
   printf 'note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n"a"b,0,0,0,0,0,0,0\nb,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$(M)" -k --only r_com
+    { run --separate-stderr spart-kin -o json -m "$(M)" -k --only r_com
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 1 ]
       [[ "$stderr" == "spart-kin: <stdin>:2: column 1 'note': text after its closing quote"* ]]; }
@@ -140,7 +140,7 @@ PY
 
 @test "lines starting with # are skipped before the header only; after it they are records" {
   printf '# logger v2\n#\ntime,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n#1,0,0,0,0,0,0,0\n2,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$(M)" --only r_com
+    { run --separate-stderr spart-kin -o json -m "$(M)" --only r_com
       [ "$status" -eq 0 ]
       [ "${#lines[@]}" -eq 2 ]
       [[ "${lines[0]}" == '{"time":"#1",'* ]]
@@ -174,7 +174,7 @@ assert len(set(rows[0])) == len(rows[0]), rows[0]
 PY
   # the same in JSON output, where the keys are the outputs' names
   printf 'r_com,in_r_com,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,2,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$(M)" --only r_com
+    { run --separate-stderr spart-kin -o json -m "$(M)" --only r_com
       [ "$status" -eq 0 ]
       python3 -c '
 import json, sys
@@ -192,14 +192,14 @@ assert r["in_in_r_com"] == 1 and r["in_r_com"] == 2 and len(r["r_com"]) == 3, r'
 
 @test "JSON output of pass-through text is valid UTF-8: control bytes escaped, other bytes refused" {
   printf 'x,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\na\0b\001\303\251,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$(M)" --only r_com
+    { run --separate-stderr spart-kin -o json -m "$(M)" --only r_com
       [ "$status" -eq 0 ]
       python3 -c '
 import json, sys
 r = json.loads(sys.argv[1])
 assert r["x"] == "a\0b\x01\u00e9", r' "$output"; }
   printf 'x,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\ncaf\351,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$(M)" --only r_com
+    { run --separate-stderr spart-kin -o json -m "$(M)" --only r_com
       [ "$status" -eq 1 ]
       [ -z "$output" ]
       [ "$stderr" = "spart-kin: <stdin>:2: column 'x': text that is not UTF-8, which JSON output cannot carry (use -o csv)" ]; }

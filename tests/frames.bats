@@ -101,7 +101,7 @@ assert "RF" not in k and "rF" in k, sorted(k)
 }
 
 @test "--frame in CSV writes rF and RF columns; misuse of --frame and --attitude is refused" {
-  run spart-kin -m "$MODELS/SC_3DoF.urdf" --frame 0,2 --only rF,qF --attitude quat -o csv <<< '{}'
+  run spart-kin -m "$MODELS/SC_3DoF.urdf" --frame 0,2 --only rF,qF --attitude quat -o csv <<< '{"qm": [0, 0, 0]}'
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = "rF_1_1,rF_1_2,rF_1_3,rF_2_1,rF_2_2,rF_2_3,qF_1_1,qF_1_2,qF_1_3,qF_1_4,qF_2_1,qF_2_2,qF_2_3,qF_2_4" ]
   run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" --attitude quat <<< '{}'
@@ -133,7 +133,7 @@ assert "RF" not in k and "rF" in k, sorted(k)
   [[ "$a" == *'"rF":[[1.1,2,2.93],'* ]]
   # a base T that is not a rotation is refused
   sed 's/\[\[1, 0, 0, -0.1\]/[[2, 0, 0, -0.1]/' "$BATS_TEST_TMPDIR/k.json" > "$BATS_TEST_TMPDIR/bad.json"
-  run --separate-stderr spart-kin -m "$BATS_TEST_TMPDIR/bad.json" <<< '{}'
+  run --separate-stderr spart-kin -m "$BATS_TEST_TMPDIR/bad.json" <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"T does not hold a rotation matrix"* ]]
 }
@@ -141,8 +141,11 @@ assert "RF" not in k and "rF" in k, sorted(k)
 @test "spart-jac --point needs --link, and --dot needs --link or --noc" {
   run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --noc --point 1,0,0 <<< '{}'
   [ "$status" -eq 2 ]
-  [ "${stderr_lines[0]}" = "spart-jac: --point needs --link" ]
+  [ "${stderr_lines[0]}" = "spart-jac: --point does nothing without --link" ]
   run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --com --dot <<< '{}'
   [ "$status" -eq 2 ]
-  [ "${stderr_lines[0]}" = "spart-jac: --dot needs --link or --noc" ]
+  [ "${stderr_lines[0]}" = "spart-jac: --dot does nothing without --link" ]
+  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --com --only r_point <<< '{}'
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --only r_point: spart-jac writes it only with --link" ]
 }

@@ -73,15 +73,15 @@ EOF
 
 @test "a robot without mass is refused by every dynamics command that must invert an inertia" {
   m=$(massless)
-  run --separate-stderr spart-id -m "$m" --floating <<< '{}'
+  run --separate-stderr spart-id -m "$m" --floating <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "spart-id: <stdin>:1: singular inertia at link 0: the base can move without moving any mass" ]
-  run --separate-stderr spart-gim -m "$m" --inverse <<< '{}'
+  run --separate-stderr spart-gim -m "$m" --inverse <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "spart-gim: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
-  run --separate-stderr spart-fd -m "$m" <<< '{}'
+  run --separate-stderr spart-fd -m "$m" <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
 }
@@ -133,10 +133,10 @@ EOF
 </robot>
 EOF
   )
-  run --separate-stderr spart-fd -m "$m" <<< '{}'
+  run --separate-stderr spart-fd -m "$m" <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 0: the base can move without moving any mass" ]
-  run --separate-stderr spart-gim -m "$m" --inverse <<< '{}'
+  run --separate-stderr spart-gim -m "$m" --inverse <<< '{"r0": [0, 0, 0]}'
   echo "got: ${output:0:300} $stderr"
   # not an "inverse" with entries of 8e15 that is not even symmetric
   [ "$status" -eq 1 ]
@@ -156,7 +156,7 @@ EOF
       [[ "$stderr" == "$c: <stdin>:1: "* ]]
     done
     for cell in inf -inf nan -nan 1e999 infinity; do
-      run --separate-stderr "$c" $(args "$c") -m "$m" <<< $'time,qm_1,qm_2,qm_3\n0,1,2,3\n1,1,'"$cell"$',3'
+      run --separate-stderr "$c" $(args "$c") -o json -m "$m" <<< $'time,qm_1,qm_2,qm_3\n0,1,2,3\n1,1,'"$cell"$',3'
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 1 ]
       [ "$stderr" = "$c: <stdin>:3: column 'qm_2': '$cell' is not a finite number" ]
@@ -165,11 +165,11 @@ EOF
 }
 
 @test "non-finite option values are usage errors" {
-  run --separate-stderr spart-id -m "$MODELS/SC_3DoF.urdf" --gravity 0,nan,0 <<< '{}'
+  run --separate-stderr spart-id -m "$MODELS/SC_3DoF.urdf" --gravity 0,nan,0 <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 2 ]
-  run --separate-stderr spart-fd -m "$MODELS/SC_3DoF.urdf" --gravity 0,0,1e999 <<< '{}'
+  run --separate-stderr spart-fd -m "$MODELS/SC_3DoF.urdf" --gravity 0,0,1e999 <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 2 ]
-  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 2 --point inf,0,0 <<< '{}'
+  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 2 --point inf,0,0 <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 2 ]
 }
 
@@ -257,7 +257,7 @@ CMDS
 }
 
 @test "a closed output pipe ends every command quietly, also where SIGPIPE is ignored" {
-  yes '{}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
+  yes '{"r0": [0, 0, 0]}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
   for c in $CMDS; do
     for trap in "" 'trap "" PIPE;'; do
       run --separate-stderr bash -c "$trap"' "$@" < "$0" | head -n 1 > /dev/null' \
@@ -271,7 +271,7 @@ CMDS
 
 @test "a write error is reported once by every command and exits 3" {
   for c in $CMDS; do
-    run --separate-stderr bash -c '"$@" <<< "{}" > /dev/full' _ "$c" $(args "$c") \
+    run --separate-stderr bash -c '"$@" <<< "{\"r0\": [0, 0, 0]}" > /dev/full' _ "$c" $(args "$c") \
       -m "$MODELS/kuka_iiwa.urdf"
     echo "$c: $status $stderr"
     [ "$status" -eq 3 ]

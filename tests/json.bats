@@ -160,7 +160,7 @@ print(json.dumps({"qm": [0, 0, 0], "robot": d}, indent=0))' > "$BATS_TEST_TMPDIR
     [ -z "$output" ]
     [ "$stderr" = "spart-kin: <stdin>:1: R0 mixes rows and numbers: give 3 rows of 3 numbers, or 9 numbers" ]
   done
-  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" <<< '{"wFm": [[1, 0, 0, 0, 0, 0], 0, 0, 0, 0, 0, 0, [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]}'
+  run --separate-stderr spart-id -m "$MODELS/SC_3DoF.urdf" <<< '{"wFm": [[1, 0, 0, 0, 0, 0], 0, 0, 0, 0, 0, 0, [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]}'
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"wFm mixes rows and numbers"* ]]
   a=$(spart-kin -m "$M" <<< '{"R0": [[0, -1, 0], [1, 0, 0], [0, 0, 1]], "r0": [[1, 2, 3]]}')
@@ -183,7 +183,7 @@ print(json.dumps(d))' > "$BATS_TEST_TMPDIR/m.json"
 import json
 d = json.load(open("'"$MODELS"'/SC_3DoF.json"))
 print(json.dumps({"qm": [0, 0, 0.5], "robot": d, "R0": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}, indent=0))
-print(json.dumps({"qm": [0, 0, 1], "wFm": [[0] * 6] * 5}, indent=0))
+print(json.dumps({"qm": [0, 0, 1], "R0": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}, indent=0))
 print(json.dumps({"qm": [0, 0, 1]}, indent=2))' > "$BATS_TEST_TMPDIR/in.json"
   run --separate-stderr spart-kin --only r_com < "$BATS_TEST_TMPDIR/in.json"
   [ "$status" -eq 0 ]
@@ -202,7 +202,7 @@ print(json.dumps({"qm": [0, 0, 1]}, indent=2))' > "$BATS_TEST_TMPDIR/in.json"
 
 @test "JSON output is UTF-8: pass-through text with a NUL is escaped, text not UTF-8 refused" {
   printf 'note,qm_1,qm_2,qm_3\n"a\001b\000c""d",0,0,0\nok\342\202\254,0,0,0\nbad\377,0,0,0\nlast,0,0,0\n' |
-    { run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" --only r_com -k;
+    { run --separate-stderr spart-kin -o json -m "$MODELS/SC_3DoF.urdf" --only r_com -k;
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 3 ]
       [[ "${lines[0]}" == '{"note":"a\u0001b\u0000c\"d","r_com":'* ]]

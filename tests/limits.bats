@@ -81,7 +81,8 @@ json.dump(d, sys.stdout)' > "$BATS_TEST_TMPDIR/free.json"
   run --separate-stderr spart-kin -m "$M" --check-limits --only r_com < "$BATS_TEST_TMPDIR/traj.csv"
   [ "$status" -eq 4 ]
   [ "$stderr" = "$(limits_lines spart-kin)" ]
-  [ "${#lines[@]}" -eq 4 ]
+  [ "${#lines[@]}" -eq 5 ] # CSV in, CSV out: the header and the four rows
+  [ "${lines[0]}" = "time,r_com_1,r_com_2,r_com_3" ]
 }
 
 @test "a bad record with --check-limits exits 1, as bad input does; other commands refuse it" {

@@ -155,7 +155,7 @@ close(c["kinetic_energy"], 0.5 * sum(a * b for a, b in zip(u, matvec(H, u))), 1e
   for k in 1 2 3 4 5; do
     printf '0.%d,-0.2,0.00%d,0.7,-1.%d,0.05,-2,3,0.%d,%d\n' $k $k $k $k $k >> "$BATS_TEST_TMPDIR/in.csv"
   done
-  spart-id -m "$G" --mimic --gravity 0,0,-9.81 < "$BATS_TEST_TMPDIR/in.csv" > "$BATS_TEST_TMPDIR/csv.json"
+  spart-id -m "$G" --mimic --gravity 0,0,-9.81 -o json < "$BATS_TEST_TMPDIR/in.csv" > "$BATS_TEST_TMPDIR/csv.json"
   check '
 import csv, json
 rows = list(csv.DictReader(open("'"$BATS_TEST_TMPDIR/in.csv"'")))

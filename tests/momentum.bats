@@ -166,7 +166,7 @@ for f in ["kuka_iiwa", "branched_arm", "ManiSat_2Arm_2_2"]:
   run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" --gravity 0,0,-9.81 <<< '{}'
   [ "$status" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-kin: --gravity needs --energy" ]
-  run spart-kin -m "$MODELS/SC_3DoF.urdf" --energy --momentum --com --only kinetic_energy,momentum,v_com <<< '{}'
+  run spart-kin -m "$MODELS/SC_3DoF.urdf" --energy --momentum --com --only kinetic_energy,momentum,v_com <<< '{"qm": [0, 0, 0]}'
   [ "$status" -eq 0 ]
   [ "$output" = '{"v_com":[0,0,0],"momentum":[0,0,0,0,0,0],"kinetic_energy":0}' ]
 }

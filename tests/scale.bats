@@ -94,7 +94,7 @@ setup_file() {
 }
 
 @test "the chain's last link is where 10,000 joint offsets put it" {
-  echo '{}' > "$BATS_TEST_TMPDIR/zero.json"
+  echo '{"r0": [0, 0, 0]}' > "$BATS_TEST_TMPDIR/zero.json"
   # joint k is 0.1 above link k-1's CoM, link k's CoM 0.05 above joint k: the last CoM is at
   # 10000 * 0.1 + 0.05 from the base link frame, whose CoM is at 0.05
   measure "$BATS_TEST_TMPDIR/zero.json" \

@@ -193,7 +193,7 @@ EOF
     scaled "$BATS_TEST_TMPDIR/line.urdf" $s > "$BATS_TEST_TMPDIR/m.urdf"
     for cmd in "spart-fd" "spart-gim --inverse" "spart-id --floating"; do
       # shellcheck disable=SC2086
-      run --separate-stderr $cmd -m "$BATS_TEST_TMPDIR/m.urdf" <<< '{"tau0": [1, 0, 0, 0, 0, 0]}'
+      run --separate-stderr $cmd -m "$BATS_TEST_TMPDIR/m.urdf" <<< '{"tau0": [1, 0, 0, 0, 0, 0], "r0": [0, 0, 0]}'
       echo "$s $cmd: $status ${output:0:100} $stderr"
       [ "$status" -eq 1 ]
       [ -z "$output" ]

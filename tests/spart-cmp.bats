@@ -97,9 +97,9 @@ setup() {
 @test "spart-id's CSV and JSON outputs of one trajectory compare equal; a change of model does not" {
   printf 'time,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n0,0,0.5,0,-1,0,0.5,0\n0.01,0,0.51,0,-1,0,0.5,0\n' > t.csv
   spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 -o csv < t.csv > id.csv
-  spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 < t.csv > id.json
+  spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 -o json < t.csv > id.json
   run -0 spart-cmp id.csv id.json
-  spart-id -m "$MODELS/kuka_lwr.urdf" --fixed-base --gravity 0,0,-9.81 < t.csv > lwr.json
+  spart-id -m "$MODELS/kuka_lwr.urdf" --fixed-base --gravity 0,0,-9.81 -o json < t.csv > lwr.json
   run -1 spart-cmp id.csv lwr.json
   [[ "${lines[0]}" == "record 1 (id.csv:2, lwr.json:1): "* ]]
 }

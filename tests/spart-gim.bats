@@ -54,7 +54,7 @@ close(matmul(out["Hm"], out["Hinv"]), [[float(i == j) for j in range(7)] for i i
 }
 
 @test "C is written only when the record gives velocities" {
-  run --separate-stderr spart-gim -m "$MODELS/SC_3DoF.urdf" <<< $'{}\n{"um": [0, 1, 0]}'
+  run --separate-stderr spart-gim -m "$MODELS/SC_3DoF.urdf" <<< $'{"r0": [0, 0, 0]}\n{"um": [0, 1, 0]}'
   [ "$status" -eq 0 ]
   [[ "${lines[0]}" != *'"C"'* ]]
   [[ "${lines[1]}" == *'"C0":'*'"C":'* ]]
@@ -63,11 +63,11 @@ close(matmul(out["Hm"], out["Hinv"]), [[float(i == j) for j in range(7)] for i i
 @test "a fixed base with no moving joint: JSON gives empty matrices, CSV (no columns) is refused" {
   printf '<robot name="b"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>\n' \
     > "$BATS_TEST_TMPDIR/base.urdf"
-  run --separate-stderr spart-gim -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base <<< '{}'
+  run --separate-stderr spart-gim -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 0 ]
   [ "$output" = '{"Hm":[]}' ]
   for c in spart-gim spart-fd; do
-    run --separate-stderr "$c" -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< '{}'
+    run --separate-stderr "$c" -m "$BATS_TEST_TMPDIR/base.urdf" --fixed-base -o csv <<< '{"r0": [0, 0, 0]}'
     [ "$status" -eq 1 ]
     [ -z "$output" ]
     [ "$stderr" = "$c: <stdin>:1: no values to write as CSV (no moving joint, or --only names none written): use -o json" ]

@@ -108,7 +108,7 @@ for row in r:
 }
 
 @test "CSV in, JSON out carries pass-through cells as numbers written as they were, or strings" {
-  traj 1 | { run --separate-stderr spart-id -m "$(M)" --fixed-base;
+  traj 1 | { run --separate-stderr spart-id -o json -m "$(M)" --fixed-base;
     [ "$status" -eq 0 ]
     [[ "$output" == '{"time":0.00,"label":"pose0","tau0":'* ]]; }
 }
@@ -152,8 +152,8 @@ for row in r:
 <link name="l"><inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
 <joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint></robot>
 URDF
-  a=$(printf 'wFm_1_1,wFm_1_2,wFm_1_3,wFm_1_4,wFm_1_5,wFm_1_6\n0,0,0,0,1,0\n' | spart-fd -m "$BATS_TEST_TMPDIR/one.urdf")
-  b=$(spart-fd -m "$BATS_TEST_TMPDIR/one.urdf" <<< '{"wFm": [[0, 0, 0, 0, 1, 0]]}')
+  a=$(printf 'wFm_1_1,wFm_1_2,wFm_1_3,wFm_1_4,wFm_1_5,wFm_1_6\n0,0,0,0,1,0\n' | spart-fd -o json -m "$BATS_TEST_TMPDIR/one.urdf")
+  b=$(spart-fd -o json -m "$BATS_TEST_TMPDIR/one.urdf" <<< '{"wFm": [[0, 0, 0, 0, 1, 0]]}')
   [ -n "$a" ]
   [ "$a" = "$b" ]
 }
@@ -169,11 +169,11 @@ URDF
 }
 
 @test "an unterminated JSON record costs only itself, with --keep-going" {
-  run --separate-stderr spart-id -m "$(M)" -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]\n{"qm": [1, 0, 0, 0, 0, 0, 0]}\n{}'
+  run --separate-stderr spart-id -m "$(M)" -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]\n{"qm": [1, 0, 0, 0, 0, 0, 0]}\n{"r0": [0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "${#lines[@]}" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-id: <stdin>:1: unterminated JSON object" ]
-  printf '\x1e{"qm": [0, 0\n\x1e{}\n\x1e{}\n' |
+  printf '\x1e{"qm": [0, 0\n\x1e{"r0": [0, 0, 0]}\n\x1e{"r0": [0, 0, 0]}\n' |
     { run --separate-stderr spart-id -m "$(M)" -k --seq;
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 2 ]; }
@@ -188,7 +188,7 @@ URDF
 
 @test "pass-through cells keep their text in JSON output: long integers, trailing zeros, quotes" {
   printf 't_ns,gain,note,"odd ""name""",qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1700000000123456789,0.10,"a, ""b""",x,0,0,0,0,0,0,0\n' |
-    { run --separate-stderr spart-id -m "$(M)";
+    { run --separate-stderr spart-id -o json -m "$(M)";
       [ "$status" -eq 0 ]
       [[ "$output" == '{"t_ns":1700000000123456789,"gain":0.10,"note":"a, \"b\"","odd \"name\"":"x","tau0":'* ]]; }
 }
@@ -216,7 +216,7 @@ URDF
   run --separate-stderr spart-id -m "$(M)" <<< '{"robot": {}}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-id: <stdin>:1: robot: the model is given by -m" ]
-  run --separate-stderr spart-id -m - <<< '{}'
+  run --separate-stderr spart-id -m - <<< '{"r0": [0, 0, 0]}'
   [ "$status" -eq 2 ]
 }
 

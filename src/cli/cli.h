@@ -4,6 +4,8 @@
 #ifndef SPART_CLI_H
 #define SPART_CLI_H
 
+#include <stdio.h>
+
 #include "spart.h"
 
 /* exit codes of every command (SPEC.md fixes 1 and 2) */
@@ -96,12 +98,26 @@ typedef struct cli_named {
 /* Read the next record of named values (a reader made with reads = 0); as cli_read: 1 with *rec
    set (the reader's until the next call), 0 at the end, or a negative SPART_E* with err filled. */
 int cli_read_named(cli_reader *rd, const cli_named **rec, spart_err *err);
+/* Go on reading from in (named name in messages) after the end of the input before: a new
+   input, with its own format (unless the reader was made for one) and CSV header; the model and
+   the line count start again. */
+void cli_reader_next_input(cli_reader *rd, void *in, const char *name);
+
+/* The name of the reader's input, its format (CLI_FMT_AUTO until its first line is read), and
+   the number of inputs before it (0 for the first). */
+const char *cli_reader_name(const cli_reader *rd);
+int cli_reader_format(const cli_reader *rd);
+int cli_reader_input(const cli_reader *rd);
+
+/* The state fields the command reads pass through to the output too (--keep-state), as the
+   fields it does not read do. */
+void cli_reader_keep(cli_reader *rd);
 
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
 
 /* A writer of records to out: format CLI_FMT_JSON (one object a line) or CLI_FMT_CSV
-   (a header row first); seq: RFC 7464 records; unbuffered: flush after each record.  Whole
+   (a header row first), or CLI_FMT_AUTO: the format of the reader of the first record; seq: RFC 7464 records; unbuffered: flush after each record.  Whole
    records are written 64 KiB at a time (each at once with unbuffered or on a terminal);
    cli_writer_free writes what is left, cli_flush writes it and says how that went. */
 cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered);
@@ -183,6 +199,36 @@ enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
 #define CLI_READS_WRENCH (CLI_READS(wF0) | CLI_READS(wFm))
 #define CLI_READS_CONTACTS (1u << 16) /* the JSON key "contacts", kept as text (src/cli/contacts.c);
                                          a CSV input is refused */
+/* the options an output depends on (cli_gate), as bits */
+enum {
+  CLI_ON_FIXED = 1 << 0,    /* --fixed-base */
+  CLI_ON_FLOATING = 1 << 1, /* --floating */
+  CLI_ON_LINK = 1 << 2,     /* --link */
+  CLI_ON_POINT = 1 << 3,    /* --point */
+  CLI_ON_DOT = 1 << 4,      /* --dot */
+  CLI_ON_NOC = 1 << 5,      /* --noc */
+  CLI_ON_CORIOLIS = 1 << 6, /* --coriolis */
+  CLI_ON_GRAVITY = 1 << 7,  /* --gravity */
+  CLI_ON_INVERSE = 1 << 8,  /* --inverse */
+  CLI_ON_COM = 1 << 9,      /* --com */
+  CLI_ON_FRAME = 1 << 10,   /* --frame */
+  CLI_ON_DIFFKIN = 1 << 11, /* --diffkin */
+  CLI_ON_INERTIA = 1 << 12, /* --inertia */
+  CLI_ON_MCB = 1 << 13,     /* --mcb */
+  CLI_ON_MOMENTUM = 1 << 14, /* --momentum */
+  CLI_ON_ENERGY = 1 << 15   /* --energy */
+};
+
+/* Which outputs an option combination writes, and what an option changes, so that an option
+   that does nothing is refused: outputs are written only when every option of when is given and
+   none of unless (when = unless = 0: an option, opt, that changes the outputs listed; an
+   option given whose outputs are none of those written is an error).  A list ends with
+   outputs NULL. */
+typedef struct cli_gate {
+  const char *outputs; /* comma-separated */
+  unsigned when, unless, opt;
+} cli_gate;
+
 typedef struct cli_tool {
   const char *name;
   const char *synopsis;
@@ -191,19 +237,22 @@ typedef struct cli_tool {
   unsigned reads;      /* state fields read, 1 << CLI_F_* */
   const char *outputs; /* the output keys it can write, comma-separated, in its order (--only);
                           NULL: no --only */
+  const cli_gate *gates; /* NULL: every output always, no option without effect to find */
 } cli_tool;
 
 typedef struct cli_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
   int mimic;         /* --mimic: couple the model's mimic joints (spart_mimic_couple) */
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
-  int input, output; /* CLI_FMT_* */
-  int seq, unbuffered, keep_going;
+  int input, output; /* CLI_FMT_*; output AUTO: the input's format */
+  int seq, unbuffered, keep_going, keep_state;
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int check_limits; /* --check-limits */
   int has_gravity;
   double gravity[3];
   const char *link; /* --link [id:]ID|[name:]NAME */
+  char **files;     /* the file operands, in order ("-": stdin); none: stdin */
+  int nfiles;
   int has_point;
   int edges;         /* --edges K: friction cone edges (SPART_CONTACT_EDGES) */
   double max_torque; /* --max-torque T, or 0 for none */
@@ -229,6 +278,8 @@ typedef struct cli_session {
   cli_reader *rd;
   cli_writer *wr;
   cli_state *st;       /* the current record */
+  int file;            /* the file operand being read (o.files[file]) */
+  FILE *in;            /* its stream (stdin for "-" or no operand) */
   const double *gravity; /* --gravity, or NULL */
   int status;            /* exit code so far */
   int stop;              /* no more records: an error without --keep-going */

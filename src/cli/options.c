@@ -106,6 +106,7 @@ enum {
   OPT_MOMENTUM,
   OPT_ENERGY,
   OPT_CHECK_LIMITS,
+  OPT_KEEP_STATE,
   OPT_MIMIC
 };
 
@@ -122,6 +123,7 @@ static const struct {
     {{"unbuffered", no_argument, NULL, 'u'}, 0},
     {{"keep-going", no_argument, NULL, 'k'}, 0},
     {{"only", required_argument, NULL, OPT_ONLY}, 0},
+    {{"keep-state", no_argument, NULL, OPT_KEEP_STATE}, 0},
     {{"help", no_argument, NULL, 'h'}, 0},
     {{"version", no_argument, NULL, 'V'}, 0},
     {{"fixed-base", no_argument, NULL, OPT_FIXED}, CLI_OPT_FIXED},
@@ -160,19 +162,22 @@ static const struct {
 static void help(const cli_tool *t) {
   printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
   printf(
+      "The records come from the FILEs in order (\"-\": standard input), or standard input.\n\n"
       "Common options:\n"
       "  -m, --model FILE     the model: a .urdf, a model JSON (urdf2robot) or a DH\n"
-      "                       description (dh2robot); without it, stdin is one JSON\n"
-      "                       object {\"robot\": MODEL, STATE...}\n"
+      "                       description (dh2robot); without it, the first record holds\n"
+      "                       it: {\"robot\": MODEL, STATE...}\n"
       "      --mimic          couple the model's mimic joints to their leaders (urdf2robot\n"
       "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n"
       "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
       "                       blank starts with '{', '[' or RS, else csv)\n"
       "      --csv            same as --input csv\n"
-      "  -o, --output FORMAT  json (one object a line, the default) or csv\n"
-      "      --seq            JSON records as RFC 7464 text sequences\n"
+      "  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n"
+      "      --seq            JSON records as RFC 7464 text sequences (JSON output)\n"
       "  -u, --unbuffered     flush the output after every record\n"
-      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n");
+      "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
+      "      --keep-state     the state fields read pass through too, so that the next\n"
+      "                       command of a pipeline has the state (CSV to CSV, JSON to JSON)\n");
   if (t->outputs) {
     printf("      --only NAMES     write only the outputs named (comma-separated) of:\n"
            "                       %s\n",
@@ -182,12 +187,13 @@ static void help(const cli_tool *t) {
       "  -h, --help           show this help\n"
       "  -V, --version        show the version\n\n"
       "State fields (JSON keys, CSV column prefixes such as qm_1, R0_1_2, wFm_2_6): R0 r0 qm\n"
-      "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  An\n"
-      "unknown JSON key is an error; CSV columns that are not fields this command reads\n"
-      "pass through to the output (as in_NAME when an output has their name).  A CSV header\n"
-      "must name a field this command reads, and a name like one that is not (QM_1, qm1,\n"
-      "qm_0) is an error.  Quoted cells, tab- or ';'-separated files and '#' lines before\n"
-      "the header are read: spart-records(5).\n"
+      "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  Every\n"
+      "field of a record, state or the user's own (a time stamp), passes through to its\n"
+      "output, the outputs after them (a field an output names is written as in_NAME), so\n"
+      "that commands chain.  A record must give a field this command reads, and a name like\n"
+      "one that is not (QM_1, qm1, qm_0) is an error.  A JSON array of records, quoted\n"
+      "cells, tab- or ';'-separated files and '#' lines before the header are read:\n"
+      "spart-records(5).\n"
       "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error%s.  See %s(1).\n",
       (t->opts & CLI_OPT_LIMITS) ? ", 4 a record left the joint\nlimits (--check-limits)" : "",
       t->name);
@@ -314,11 +320,109 @@ static int sim_check(cli_opts *o, const cli_tool *t) {
 }
 
 
+/* the options of the gates that o gives, CLI_ON_* */
+static unsigned gate_bits(const cli_opts *o) {
+  return (o->fixed_base ? CLI_ON_FIXED : 0) | (o->floating ? CLI_ON_FLOATING : 0) |
+         (o->link ? CLI_ON_LINK : 0) | (o->has_point ? CLI_ON_POINT : 0) |
+         (o->dot ? CLI_ON_DOT : 0) | (o->noc ? CLI_ON_NOC : 0) |
+         (o->coriolis ? CLI_ON_CORIOLIS : 0) | (o->has_gravity ? CLI_ON_GRAVITY : 0) |
+         (o->inverse ? CLI_ON_INVERSE : 0) | (o->com ? CLI_ON_COM : 0) |
+         (o->frame ? CLI_ON_FRAME : 0) | (o->diffkin ? CLI_ON_DIFFKIN : 0) |
+         (o->inertia ? CLI_ON_INERTIA : 0) | (o->mcb ? CLI_ON_MCB : 0) |
+         (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0);
+}
+
+
+static const char *const gate_names[] = {"--fixed-base", "--floating", "--link",
+                                         "--point",      "--dot",      "--noc",
+                                         "--coriolis",   "--gravity",  "--inverse",
+                                         "--com",        "--frame",    "--diffkin",
+                                         "--inertia",    "--mcb",      "--momentum",
+                                         "--energy"};
+
+
+/* the name of the lowest bit of b */
+static const char *gate_name(unsigned b) {
+  int k = 0;
+  while (!(b & 1u << k)) {
+    k++;
+  }
+  return gate_names[k];
+}
+
+
+/* whether output name (n bytes) is written with the options on; *why: the gate that keeps it
+   out */
+static int gate_open(const cli_tool *t, unsigned on, const char *name, size_t n,
+                     const cli_gate **why) {
+  for (const cli_gate *g = t->gates; g && g->outputs; g++) {
+    if ((g->when || g->unless) && cli_listed(g->outputs, name, n) &&
+        ((g->when & on) != g->when || (g->unless & on))) {
+      *why = g;
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* an output --only names that the options do not write, an option that changes no output
+   written: a usage error; 0 when there is none */
+static int gates_check(const cli_opts *o, const cli_tool *t) {
+  unsigned on = gate_bits(o);
+  const cli_gate *why = NULL;
+  for (const char *p = o->only; p && *p; p += *p == ',') {
+    size_t n = strcspn(p, ",");
+    if (!gate_open(t, on, p, n, &why)) {
+      unsigned need = why->when & ~on;
+      return cli_usage(t->name, "--only %.*s: %s writes it only %s %s", (int)n, p, t->name,
+                       need ? "with" : "without", gate_name(need ? need : why->unless & on));
+    }
+    p += n;
+  }
+  for (const cli_gate *g = t->gates; g && g->outputs; g++) {
+    if (!g->opt || !(g->opt & on)) {
+      continue;
+    }
+    /* the outputs it changes: is one of them written? */
+    int some = 0, kept = 0;
+    const cli_gate *first = NULL;
+    for (const char *p = g->outputs; *p; p += *p == ',') {
+      size_t n = strcspn(p, ",");
+      const cli_gate *w = NULL;
+      if (gate_open(t, on, p, n, &w)) {
+        some = 1;
+        kept |= !o->only || cli_listed(o->only, p, n);
+      } else if (!first) {
+        first = w;
+      }
+      p += n;
+    }
+    if (!some && first) {
+      unsigned need = first->when & ~on;
+      return cli_usage(t->name, "%s does nothing %s %s", gate_name(g->opt),
+                       need ? "without" : "with", gate_name(need ? need : first->unless & on));
+    }
+    if (!kept) {
+      return cli_usage(t->name, "%s does nothing with --only %s: it changes only %s", gate_name(g->opt),
+                       o->only, g->outputs);
+    }
+  }
+  return 0;
+}
+
+
+/* an option that takes a value given a second time: a usage error (the first would do
+   nothing); 0 when not */
+static int twice(const cli_tool *t, const char *name, int *count) {
+  return ++*count > 1 ? cli_usage(t->name, "%s given twice", name) : 0;
+}
+
+
 int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   struct option longopts[NOPTIONS + 1];
-  int n = 0;
+  int n = 0, nm = 0, ni = 0, no = 0, nl = 0, np = 0, ng = 0;
   memset(o, 0, sizeof(*o));
-  o->output = CLI_FMT_JSON;
   o->edges = SPART_CONTACT_EDGES;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
@@ -327,25 +431,35 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
     }
   }
   memset(&longopts[n], 0, sizeof(longopts[n]));
-  const char *shortopts = (t->opts & CLI_OPT_LINK) ? "+m:i:o:ukhVl:" : "+m:i:o:ukhV";
+  /* ':' first: a missing value is told from an unknown option */
+  const char *shortopts = (t->opts & CLI_OPT_LINK) ? "+:m:i:o:ukhVl:" : "+:m:i:o:ukhV";
 
   opterr = 0;
   optind = 1;
   for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
     switch (c) {
       case 'm':
-        if (strcmp(optarg, "-") == 0) {
-          return cli_usage(t->name, "--model: the states come on stdin; give a file");
+        if (twice(t, "--model", &nm)) {
+          return CLI_EXIT_USAGE;
         }
         o->model = optarg;
         break;
       case 'i':
-        if (format_arg(optarg, &o->input) != 0) {
+      case OPT_CSV: {
+        int fmt = CLI_FMT_CSV;
+        if (c == 'i' && format_arg(optarg, &fmt) != 0) {
           return cli_usage(t->name, "--input: expected json or csv, got '%s'", optarg);
         }
+        if (ni++ && fmt != o->input) {
+          return cli_usage(t->name, "--input: json and csv both given");
+        }
+        o->input = fmt;
         break;
-      case OPT_CSV: o->input = CLI_FMT_CSV; break;
+      }
       case 'o':
+        if (twice(t, "--output", &no)) {
+          return CLI_EXIT_USAGE;
+        }
         if (format_arg(optarg, &o->output) != 0) {
           return cli_usage(t->name, "--output: expected json or csv, got '%s'", optarg);
         }
@@ -354,6 +468,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case 'u': o->unbuffered = 1; break;
       case 'k': o->keep_going = 1; break;
       case OPT_MIMIC: o->mimic = 1; break;
+      case OPT_KEEP_STATE: o->keep_state = 1; break;
       case OPT_ONLY:
         if (o->only) {
           return cli_usage(t->name, "--only: give all the names in one list (a,b)");
@@ -369,14 +484,25 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
         return cli_finish(t->name, CLI_EXIT_OK);
       case OPT_FIXED: o->fixed_base = 1; break;
       case OPT_GRAVITY:
+        if (twice(t, "--gravity", &ng)) {
+          return CLI_EXIT_USAGE;
+        }
         if (cli_vec(optarg, o->gravity, 3) != 0) {
           return cli_usage(t->name, "--gravity: expected gx,gy,gz, got '%s'", optarg);
         }
         o->has_gravity = 1;
         break;
       case OPT_FLOATING: o->floating = 1; break;
-      case 'l': o->link = optarg; break;
+      case 'l':
+        if (twice(t, "--link", &nl)) {
+          return CLI_EXIT_USAGE;
+        }
+        o->link = optarg;
+        break;
       case OPT_POINT:
+        if (twice(t, "--point", &np)) {
+          return CLI_EXIT_USAGE;
+        }
         if (cli_vec(optarg, o->point, 3) != 0) {
           return cli_usage(t->name, "--point: expected x,y,z, got '%s'", optarg);
         }
@@ -442,17 +568,25 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
         return cli_usage(t->name, "unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (optind < argc) {
-    return cli_usage(t->name, "unexpected argument '%s'", argv[optind]);
+  o->files = argv + optind;
+  o->nfiles = argc - optind;
+  int stdin_used = o->nfiles == 0;
+  for (int k = 0; k < o->nfiles; k++) {
+    if (strcmp(o->files[k], "-") == 0 && stdin_used++) {
+      return cli_usage(t->name, "'-' (standard input) given twice");
+    }
+  }
+  if (o->model && strcmp(o->model, "-") == 0 && stdin_used) {
+    return cli_usage(t->name, "--model -: the records come on standard input; give a file");
+  }
+  if (o->seq && o->output == CLI_FMT_CSV) {
+    return cli_usage(t->name, "--seq: RFC 7464 records are JSON; not with -o csv");
+  }
+  if (o->seq) {
+    o->output = CLI_FMT_JSON;
   }
   if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com) {
     return cli_usage(t->name, "--link ID|NAME, --noc or --com is required");
-  }
-  if (o->has_point && !o->link) {
-    return cli_usage(t->name, "--point needs --link");
-  }
-  if (o->dot && !o->link && !o->noc) {
-    return cli_usage(t->name, "--dot needs --link or --noc");
   }
   if (o->attitude && !o->frame) {
     return cli_usage(t->name, "--attitude needs --frame");
@@ -470,5 +604,5 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
     return cli_usage(t->name, "--mimic needs -m FILE (a model in the records couples its mimic "
                      "joints by \"mimic_coupled\")");
   }
-  return sim_check(o, t);
+  return gates_check(o, t) ? CLI_EXIT_USAGE : sim_check(o, t);
 }

@@ -44,7 +44,9 @@ struct cli_writer {
   int nf;
   outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
   char **passname; /* the output names of the reader's pass-through columns */
+  char **passorig; /* their names in the input */
   int npassname;
+  int passinput;   /* the input they were made for (cli_reader_input), -1 for none */
   int nhead;
   char *buf; /* the record being written */
   size_t len, cap;
@@ -86,6 +88,9 @@ size_t cli_unquote(char *out, const char *s, size_t n);
 int cli_reader_npass(const cli_reader *rd);
 const char *cli_reader_pass_name(const cli_reader *rd, int p);
 const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n);
+/* a JSON reader's pass-through value as it came (n bytes), or NULL for a CSV reader.  (The
+   cell of a JSON value is its text for CSV: a string decoded; NULL for an array or object.) */
+const char *cli_reader_pass_json(const cli_reader *rd, int p, size_t *n);
 /* the CSV input's delimiter: ',', ';' or a tab */
 char cli_reader_delim(const cli_reader *rd);
 

@@ -34,6 +34,20 @@ struct cli_reader {
   FILE *in;
   const char *name;
   int format, seq;
+  int format0; /* the format asked for (CLI_FMT_AUTO: each input's own) */
+  int input;   /* inputs read so far, counting from 0 (cli_reader_next_input) */
+  int keep;    /* the state fields read pass through too (--keep-state) */
+  long long array; /* the line of the '[' of the JSON array of records being read, or 0 */
+  /* the JSON record's members that pass through: key (decoded) and CSV text (a string decoded,
+     a number, true or false as they came, null empty) in jtext, value as it came in rec; csv -1
+     for an array or an object */
+  struct jpass {
+    size_t key, klen, val, vlen, csv;
+    ssize_t clen;
+  } *jpass;
+  int njpass, capjpass;
+  char *jtext;
+  size_t jtlen, jtcap;
   int fd;    /* the stream's file descriptor, or -1 */
   char *buf; /* input block: [bpos, bend) is read and not yet taken, a spare byte after it */
   size_t bcap, bpos, bend;
@@ -233,7 +247,7 @@ cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsi
     rd->in = in;
     rd->fd = fileno(in);
     rd->name = name;
-    rd->format = format;
+    rd->format = rd->format0 = format;
     rd->seq = seq;
     rd->reads = reads ? reads : ~0u;
     rd->reads |= (rd->reads & 1u << CLI_F_R0) ? 1u << CLI_F_q0 : 0; /* q0 stands for R0 */
@@ -257,6 +271,8 @@ void cli_reader_free(cli_reader *rd) {
   free(rd->pass);
   free(rd->buf);
   free(rd->rec);
+  free(rd->jpass);
+  free(rd->jtext);
   spart_json_free(&rd->js);
   free(rd->stbuf);
   free(rd->hbuf);
@@ -412,6 +428,11 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
         if (r == 0 && rd->reclen > 0) {
           return cli_errf(err, SPART_EDATA, *start, "unterminated JSON object"), -1;
         }
+        if (r == 0 && rd->array) {
+          long long at = rd->array;
+          rd->array = 0;
+          return cli_errf(err, SPART_EDATA, at, "unterminated JSON array (no ']')"), -1;
+        }
         return r;
       }
       int inside = robot && depth >= 2 && !instr && (last == '[' || last == ',' || last == ':');
@@ -434,6 +455,13 @@ static int json_gather(cli_reader *rd, long long *start, spart_err *err) {
       if (rd->reclen == 0 && rd->pos == from && depth == 0 &&
           (ch == ' ' || ch == '\t' || ch == 0x1e || ch == ',')) {
         from = ++rd->pos; /* blanks, record separators and commas between records */
+        continue;
+      }
+      /* a JSON array of records (jq -s, Miller's JSON): its brackets around them */
+      if (rd->reclen == 0 && rd->pos == from && depth == 0 &&
+          ((ch == '[' && !rd->array) || (ch == ']' && rd->array))) {
+        rd->array = ch == '[' ? rd->lineno : 0;
+        from = ++rd->pos;
         continue;
       }
       if (depth == 0 && ch != '{') {
@@ -596,6 +624,108 @@ static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err 
 }
 
 
+/* text into rd->jtext; its offset, or -1 when out of memory */
+static ssize_t jtext_add(cli_reader *rd, const char *s, size_t n) {
+  if (cli_grow(&rd->jtext, &rd->jtcap, rd->jtlen + n + 1) != 0) {
+    return -1;
+  }
+  memcpy(rd->jtext + rd->jtlen, s, n);
+  rd->jtext[rd->jtlen + n] = 0;
+  rd->jtlen += n + 1;
+  return (ssize_t)(rd->jtlen - n - 1);
+}
+
+
+/* the state field a JSON key that is none looks like: another case (QM), a CSV column's name
+   (qm_1, qm1), the name and more after '_' (qm_dot), as a CSV header refuses them; -1 for a key
+   of the user's own */
+static int key_lookalike(const char *key, size_t n) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
+    size_t f = strlen(fields[k].name);
+    if (n >= f && strncasecmp(key, fields[k].name, f) == 0 &&
+        (n == f || key[f] == '_' || strspn(key + f, "0123456789") == n - f)) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+
+/* member key (j->str) whose value comes next in j passes through: noted in rd->jpass, its value
+   skipped; 0, or -1 with err filled */
+static int json_pass(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
+  if (rd->njpass == rd->capjpass) {
+    int c = rd->capjpass ? 2 * rd->capjpass : 8;
+    struct jpass *p = realloc(rd->jpass, (size_t)c * sizeof(*p));
+    if (!p) {
+      return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+    }
+    rd->jpass = p;
+    rd->capjpass = c;
+  }
+  struct jpass *p = &rd->jpass[rd->njpass];
+  ssize_t key = jtext_add(rd, j->str, j->strlen);
+  p->klen = j->strlen;
+  int t = spart_json_next(j);
+  if (t < 0) {
+    return json_fault(j, err);
+  }
+  p->val = j->tpos;
+  ssize_t csv = 0;
+  p->clen = -1;
+  if (t == SPART_JSON_STRING || t == SPART_JSON_NUMBER) {
+    csv = jtext_add(rd, j->str, j->strlen);
+    p->clen = (ssize_t)j->strlen;
+  } else if (t == SPART_JSON_TRUE || t == SPART_JSON_FALSE || t == SPART_JSON_NULL) {
+    const char *w = t == SPART_JSON_TRUE ? "true" : t == SPART_JSON_FALSE ? "false" : "";
+    csv = jtext_add(rd, w, strlen(w));
+    p->clen = (ssize_t)strlen(w);
+  }
+  if (key < 0 || csv < 0) {
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+  }
+  p->key = (size_t)key;
+  p->csv = (size_t)csv;
+  if (spart_json_skip(j)) {
+    return json_fault(j, err);
+  }
+  p->vlen = j->pos - p->val;
+  rd->njpass++;
+  return 0;
+}
+
+
+/* field k, read from rd->rec at from to the scanner's place, passes through as it came too
+   (--keep-state); 0, or -1 with err filled */
+static int json_keep(cli_reader *rd, int k, size_t from, long long start, spart_err *err) {
+  if (rd->njpass == rd->capjpass) {
+    int c = rd->capjpass ? 2 * rd->capjpass : 8;
+    struct jpass *p = realloc(rd->jpass, (size_t)c * sizeof(*p));
+    if (!p) {
+      return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+    }
+    rd->jpass = p;
+    rd->capjpass = c;
+  }
+  while (from < rd->js.pos && rd->rec[from] != '[') {
+    from++;
+  }
+  struct jpass *p = &rd->jpass[rd->njpass];
+  ssize_t key = jtext_add(rd, fields[k].name, strlen(fields[k].name));
+  if (key < 0) {
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+  }
+  p->key = (size_t)key;
+  p->klen = strlen(fields[k].name);
+  p->val = from;
+  p->vlen = rd->js.pos - from;
+  p->csv = 0;
+  p->clen = -1; /* an array */
+  rd->njpass++;
+  return 0;
+}
+
+
 /* the state fields of the record in rd->rec */
 static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_err *err) {
   spart_json *j = &rd->js;
@@ -612,6 +742,8 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
   }
   state_reset(rd, *m);
   rd->st.line = start;
+  rd->njpass = 0;
+  rd->jtlen = 0;
 
   /* the members, one at a time */
   spart_json_reset(j, rd->rec, rd->reclen, start);
@@ -645,20 +777,48 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
       rd->st.contacts_len = j->pos - from;
       continue;
     }
-    if (k < 0) {
+    if (k < 0 && key_lookalike(j->str, j->strlen) >= 0) {
       char txt[200];
-      return cli_errf(err, SPART_EDATA, start, "unknown key '%s'", cli_printable(txt, j->str, j->strlen));
+      k = key_lookalike(j->str, j->strlen);
+      return cli_errf(err, SPART_EDATA, start,
+                      "key '%s' is not a state field: the field is %s, an array (case matters)",
+                      cli_printable(txt, j->str, j->strlen), fields[k].name);
     }
-    rd->st.has |= 1u << k; /* fields this command does not use are checked all the same */
+    if (k < 0 || !(rd->reads & 1u << k)) { /* the user's own, or a field this command does not
+                                              read: it passes through */
+      if (json_pass(rd, j, start, err) != 0) {
+        return -err->code;
+      }
+      continue;
+    }
+    rd->st.has |= 1u << k;
     double *v = field_ptr(rd, *m, k, &count);
+    size_t from = j->pos; /* before the value: blanks, maybe the ':' */
     if (json_values(j, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err)) {
+      return -err->code;
+    }
+    if (rd->keep && json_keep(rd, k, from, start, err) != 0) { /* --keep-state */
       return -err->code;
     }
   }
   if (t == SPART_JSON_OBJECT_END) {
     t = spart_json_next(j);
   }
-  return t == SPART_JSON_END ? 1 : json_fault(j, err);
+  if (t != SPART_JSON_END) {
+    return json_fault(j, err);
+  }
+  if (!(rd->st.has & rd->reads) && !rd->st.contacts) { /* never the defaults alone: the record
+                                                          gives no state (or contacts) */
+    char want[200] = "";
+    for (int k = 0, n = 0; k < CLI_NFIELD; k++) {
+      if (rd->reads & 1u << k) {
+        n += snprintf(want + n, sizeof(want) - (size_t)n, "%s%s", n ? " " : "", fields[k].name);
+      }
+    }
+    return cli_errf(err, SPART_EDATA, start, "the record gives no state field; expected some of %s",
+                    want);
+  }
+  return 1;
 }
 
 
@@ -1012,8 +1172,10 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     } else {
       bad = csv_column(rd->colname[j], m, rd->reads, &rd->cols[j], err, line);
     }
-    if (rd->cols[j].field < 0) {
+    if (rd->cols[j].field < 0 || rd->keep) { /* --keep-state: the state columns too */
       rd->pass[rd->npass++] = j;
+    }
+    if (rd->cols[j].field < 0) {
       continue;
     }
     seen[rd->cols[j].field]++;
@@ -1096,6 +1258,11 @@ static int csv_fast(cli_reader *rd) {
         return 0;
       }
       *c->dst = x;
+      if (rd->keep) { /* the cell passes through too */
+        size_t j = (size_t)(c - rd->cols);
+        rd->cell[2 * j] = (size_t)(p - line);
+        rd->cell[2 * j + 1] = (size_t)(end - p);
+      }
     }
     /* a cell ends at a delimiter, the last at the end of the line (a delimiter there is one cell
        more; the 0 at lim is no delimiter: a cell fewer) */
@@ -1336,18 +1503,31 @@ void cli_reader_swap(cli_reader *rd) {
 
 
 int cli_reader_npass(const cli_reader *rd) {
-  return rd && rd->format == CLI_FMT_CSV ? rd->npass : 0;
+  return !rd ? 0 : rd->format == CLI_FMT_CSV ? rd->npass : rd->njpass;
 }
 
 
 const char *cli_reader_pass_name(const cli_reader *rd, int p) {
-  return rd->colname[rd->pass[p]];
+  return rd->format == CLI_FMT_CSV ? rd->colname[rd->pass[p]] : rd->jtext + rd->jpass[p].key;
 }
 
 
 const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n) {
+  if (rd->format != CLI_FMT_CSV) { /* a JSON value's text for CSV; NULL: it has none */
+    *n = rd->jpass[p].clen < 0 ? 0 : (size_t)rd->jpass[p].clen;
+    return rd->jpass[p].clen < 0 ? NULL : rd->jtext + rd->jpass[p].csv;
+  }
   *n = rd->cell[2 * rd->pass[p] + 1];
   return rd->line + rd->cell[2 * rd->pass[p]];
+}
+
+
+const char *cli_reader_pass_json(const cli_reader *rd, int p, size_t *n) {
+  if (rd->format == CLI_FMT_CSV) {
+    return NULL;
+  }
+  *n = rd->jpass[p].vlen;
+  return rd->rec + rd->jpass[p].val;
 }
 
 
@@ -1627,4 +1807,57 @@ int cli_read_named(cli_reader *rd, const cli_named **rec, spart_err *err) {
     *rec = &rd->nr;
   }
   return r;
+}
+
+
+int cli_reader_format(const cli_reader *rd) {
+  return rd->format;
+}
+
+
+const char *cli_reader_name(const cli_reader *rd) {
+  return rd->name;
+}
+
+
+int cli_reader_input(const cli_reader *rd) {
+  return rd->input;
+}
+
+
+void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
+  /* what a CSV header made goes: the next input has its own; the model and the state stay */
+  for (int k = 0; k < rd->ncol; k++) {
+    free(rd->colname[k]);
+  }
+  free(rd->colname);
+  free(rd->cols);
+  free(rd->cell);
+  free(rd->hcell);
+  free(rd->pass);
+  rd->colname = NULL;
+  rd->cols = NULL;
+  rd->cell = rd->hcell = NULL;
+  rd->pass = NULL;
+  rd->ncol = rd->npass = 0;
+  rd->has = 0;
+  rd->in = in;
+  rd->fd = fileno(in);
+  rd->name = name;
+  rd->format = rd->format0;
+  rd->bpos = rd->bend = 0;
+  rd->eof = rd->pending = rd->started = rd->dead = 0;
+  rd->lineno = 0;
+  rd->array = 0;
+  rd->pos = rd->len = 0;
+  rd->delim = 0;
+  rd->input++;
+  if (rd->stm) {
+    state_reset(rd, rd->stm); /* a CSV reader sets the defaults once an input */
+  }
+}
+
+
+void cli_reader_keep(cli_reader *rd) {
+  rd->keep = 1;
 }

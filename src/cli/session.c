@@ -1,5 +1,6 @@
 /* session.c -- a command's session: its model, data, reader and writer, records read one or two
  * at a time, bad records reported (skipped with --keep-going), results written */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,37 @@ static double now(void) {
 }
 
 
+static void bad_record(cli_session *s, long long line, int code, const char *msg);
+
+
+/* the name of input file f in messages */
+static const char *in_name(const cli_opts *o, int f) {
+  return o->nfiles == 0 || strcmp(o->files[f], "-") == 0 ? "<stdin>" : o->files[f];
+}
+
+
+/* open input file f as s->in; 0, or -1 with err filled */
+static int in_open(cli_session *s, int f, spart_err *err) {
+  const char *name = in_name(&s->o, f);
+  s->file = f;
+  s->in = strcmp(name, "<stdin>") == 0 ? stdin : fopen(name, "r");
+  if (!s->in) {
+    cli_errf(err, SPART_EDATA, 0, "cannot open %s: %s", name, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+
+/* close the input file being read (not stdin) */
+static void in_close(cli_session *s) {
+  if (s->in && s->in != stdin) {
+    fclose(s->in);
+  }
+  s->in = NULL;
+}
+
+
 cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status) {
   cli_session *s = calloc(1, sizeof(*s));
   spart_err err = {0};
@@ -33,7 +65,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   s->tty = isatty(STDERR_FILENO);
   s->t0 = s->tick = now();
   if (o->model) {
-    s->m = spart_model_load(o->model, &err);
+    s->m = spart_model_load(o->model, &err); /* "-": stdin, which then holds no records */
     if (s->m && o->mimic && spart_mimic_couple(s->m, &err) != 0) {
       spart_model_free(s->m);
       s->m = NULL;
@@ -56,7 +88,20 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
       return NULL;
     }
   }
-  s->rd = cli_reader_new(stdin, "<stdin>", o->input, o->seq, t->reads);
+  /* the first file operand that opens (one that does not is a bad input, as a model) */
+  while (in_open(s, s->file, &err) != 0) {
+    bad_record(s, 0, SPART_EDATA, err.msg);
+    if (s->stop || ++s->file >= o->nfiles) {
+      *status = s->status;
+      s->nbad = 0;
+      cli_session_close(s);
+      return NULL;
+    }
+  }
+  s->rd = cli_reader_new(s->in, in_name(o, s->file), o->input, o->seq, t->reads);
+  if (s->rd && o->keep_state) {
+    cli_reader_keep(s->rd);
+  }
   s->wr = cli_writer_new(stdout, o->output, o->seq, o->unbuffered);
   if (s->wr) {
     cli_writer_only(s->wr, o->only);
@@ -70,9 +115,6 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   }
   return s;
 }
-
-
-static void bad_record(cli_session *s, long long line, int code, const char *msg);
 
 
 cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *status) {
@@ -136,12 +178,12 @@ static void bad_record(cli_session *s, long long line, int code, const char *msg
     return;
   }
   if (code == SPART_EIO || code == SPART_ENOMEM) {
-    cli_error(s->tool->name, line > 0 ? "<stdin>" : NULL, line, "%s", msg);
+    cli_error(s->tool->name, line > 0 ? cli_reader_name(s->rd) : NULL, line, "%s", msg);
     s->status = CLI_EXIT_IO;
     s->stop = 1;
     return;
   }
-  cli_error(s->tool->name, s->rd ? "<stdin>" : NULL, line, "%s", msg);
+  cli_error(s->tool->name, s->rd && line > 0 ? cli_reader_name(s->rd) : NULL, line, "%s", msg);
   if (s->status == CLI_EXIT_OK) {
     s->status = CLI_EXIT_DATA;
   }
@@ -198,6 +240,21 @@ static void after_pair(cli_session *s) {
 }
 
 
+/* on to the next file operand that opens (one that does not is a bad input); 0 when none */
+static int next_file(cli_session *s) {
+  in_close(s);
+  while (s->file + 1 < s->o.nfiles && !s->stop) {
+    spart_err err;
+    if (in_open(s, s->file + 1, &err) == 0) {
+      cli_reader_next_input(s->rd, s->in, in_name(&s->o, s->file));
+      return 1;
+    }
+    bad_record(s, 0, SPART_EDATA, err.msg);
+  }
+  return 0;
+}
+
+
 int cli_next(cli_session *s) {
   after_pair(s);
   cli_discard(s->wr); /* what a record that failed put */
@@ -211,6 +268,9 @@ int cli_next(cli_session *s) {
     err.msg[0] = 0;
     spart_model *m = s->m ? s->m : (spart_model *)cli_reader_model(s->rd);
     int r = cli_read(s->rd, &m, &s->st, &err);
+    if (r == 0 && next_file(s)) {
+      continue;
+    }
     if (r == 0) {
       return 0;
     }
@@ -435,6 +495,7 @@ int cli_session_close(cli_session *s) {
   int status = s->status;
   const char *name = s->tool->name;
   cli_reader_free(s->rd);
+  in_close(s);
   cli_writer_free(s->wr);
   spart_data_free(s->d);
   if (!s->m_borrowed) {

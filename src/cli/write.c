@@ -17,10 +17,11 @@ cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
   cli_writer *wr = calloc(1, sizeof(*wr));
   if (wr) {
     wr->out = out;
-    wr->fmt = format == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
+    wr->fmt = format == CLI_FMT_CSV ? &cli_write_csv : format == CLI_FMT_JSON ? &cli_write_json : NULL;
     wr->seq = seq;
     wr->unbuffered = unbuffered;
     wr->eager = unbuffered || isatty(fileno(out));
+    wr->passinput = -1;
   }
   return wr;
 }
@@ -51,8 +52,10 @@ void cli_writer_free(cli_writer *wr) {
     }
     for (int p = 0; p < wr->npassname; p++) {
       free(wr->passname[p]);
+      free(wr->passorig[p]);
     }
     free(wr->passname);
+    free(wr->passorig);
     free(wr->buf);
     free(wr);
   }
@@ -100,7 +103,9 @@ void cli_put_text(cli_writer *wr, const char *name, const char *s) {
   if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
     return;
   }
-  if (wr->nf < SPART_MAX_FIELDS && wr->fmt->id == CLI_FMT_JSON) {
+  /* JSON only (a CSV row has no cell for it: n = 0); the format may be the input's, not known
+     before the first record is written (spart-contact reads JSON only) */
+  if (wr->nf < SPART_MAX_FIELDS && (!wr->fmt || wr->fmt->id == CLI_FMT_JSON)) {
     wr->f[wr->nf] = (outfield){name, NULL, -1, -1, -1, 0, s};
     wr->nf++;
   }
@@ -179,11 +184,25 @@ static int name_taken(const cli_writer *wr, const cli_reader *pr, int p, const c
    the computed taum_1 becomes in_taum_1) */
 static int pass_names(cli_writer *wr, const cli_reader *pr) {
   int npass = cli_reader_npass(pr);
-  wr->passname = calloc((size_t)npass, sizeof(char *));
-  if (!wr->passname) {
+  for (int p = 0; p < wr->npassname; p++) {
+    free(wr->passname[p]);
+    free(wr->passorig[p]);
+  }
+  free(wr->passname);
+  free(wr->passorig);
+  wr->npassname = 0;
+  wr->passname = calloc((size_t)npass + 1, sizeof(char *));
+  wr->passorig = calloc((size_t)npass + 1, sizeof(char *));
+  if (!wr->passname || !wr->passorig) {
     return -1;
   }
   wr->npassname = npass;
+  for (int p = 0; p < npass; p++) {
+    wr->passorig[p] = strdup(cli_reader_pass_name(pr, p));
+    if (!wr->passorig[p]) {
+      return -1;
+    }
+  }
   for (int p = 0; p < npass; p++) {
     const char *name = cli_reader_pass_name(pr, p);
     char *mine = NULL;
@@ -208,9 +227,39 @@ static int pass_names(cli_writer *wr, const cli_reader *pr) {
 }
 
 
+/* whether the record's pass-through fields are those the names were made for, in order */
+static int same_pass(const cli_writer *wr, const cli_reader *pr) {
+  if (cli_reader_npass(pr) != wr->npassname) {
+    return 0;
+  }
+  for (int p = 0; p < wr->npassname; p++) {
+    if (strcmp(cli_reader_pass_name(pr, p), wr->passorig[p]) != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
 int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err) {
-  /* from the first record's outputs: every row of a CSV input gives the same */
-  if (cli_reader_npass(pr) && !wr->passname && pass_names(wr, pr) != 0) {
+  /* made at the first record of an input: every row of a CSV input gives the same; each JSON
+     record its own */
+  int input = pr ? cli_reader_input(pr) : -2, json = pr && cli_reader_format(pr) != CLI_FMT_CSV;
+  if (wr->passinput == input && !json) {
+    return 0;
+  }
+  if (wr->nhead) { /* CSV output, its header written: the record must have its columns */
+    if (!same_pass(wr, pr)) {
+      wr->nf = 0;
+      return cli_errf(err, SPART_EDATA, pr ? cli_reader_line(pr) : 0,
+                      "this record's own fields differ from the CSV header's (the first "
+                      "record's): give every record the same, or use -o json");
+    }
+    wr->passinput = input;
+    return 0;
+  }
+  wr->passinput = input;
+  if (pass_names(wr, pr) != 0) {
     wr->nf = 0;
     return cli_errf(err, SPART_ENOMEM, 0, "out of memory");
   }
@@ -219,7 +268,10 @@ int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err) {
 
 
 int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
-  const cli_reader *pr = cli_reader_npass(rd) ? rd : NULL; /* its pass-through cells */
+  const cli_reader *pr = rd; /* its pass-through cells */
+  if (!wr->fmt) { /* the input's format */
+    wr->fmt = rd && cli_reader_format(rd) == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
+  }
   wr->len = wr->pend; /* after the records held back */
   int r = wr->fmt->record(wr, pr, rd ? cli_reader_line(rd) : 0, err);
   wr->nf = 0;

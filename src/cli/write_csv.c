@@ -26,6 +26,9 @@ static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
 static int add_pass(cli_writer *wr, const cli_reader *pr, int p) {
   size_t n;
   const char *s = cli_reader_pass_cell(pr, p, &n);
+  if (cli_reader_format(pr) != CLI_FMT_CSV) {
+    return add_csv_text(wr, s, n); /* a JSON value's text */
+  }
   if ((n > 0 && s[0] == '"') || (cli_reader_delim(pr) == ',' && !memchr(s, '"', n))) {
     return cli_add(wr, s, n);
   }
@@ -165,6 +168,19 @@ static int csv_record(cli_writer *wr, const cli_reader *pr, long long line, spar
   }
   if (!row && (r = header(wr, pr, line, err)) != 0) {
     return r;
+  }
+
+  /* a JSON array or object has no cell */
+  for (int p = 0; p < cli_reader_npass(pr); p++) {
+    size_t n;
+    if (!cli_reader_pass_cell(pr, p, &n)) {
+      char txt[200];
+      const char *name = cli_reader_pass_name(pr, p);
+      return cli_errf(err, SPART_EDATA, line,
+                      "key '%s' holds an array or an object: no CSV cell can carry it (use -o "
+                      "json)",
+                      cli_printable(txt, name, strlen(name)));
+    }
   }
 
   /* the row: pass-through cells, then the values */

@@ -127,7 +127,7 @@ static int not_utf8(const cli_reader *pr) {
   for (int p = 0; p < cli_reader_npass(pr); p++) {
     size_t n;
     const char *name = cli_reader_pass_name(pr, p), *cell = cli_reader_pass_cell(pr, p, &n);
-    if (!is_utf8(name, strlen(name)) || !is_utf8(cell, n)) {
+    if (!is_utf8(name, strlen(name)) || (cell && !is_utf8(cell, n))) {
       return p;
     }
   }
@@ -171,8 +171,11 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
   for (int p = 0; p < cli_reader_npass(pr) && !bad; p++, first = 0) {
     size_t n;
     const char *name = wr->passname[p], *cell = cli_reader_pass_cell(pr, p, &n);
+    size_t nj;
+    const char *json = cli_reader_pass_json(pr, p, &nj); /* a JSON value as it came */
     bad = (!first && cli_addstr(wr, ",")) || add_json_string(wr, name, strlen(name)) ||
-          cli_addstr(wr, ":") || add_json_cell(wr, cell, n); /* UTF-8: not_utf8 saw to that */
+          cli_addstr(wr, ":") ||
+          (json ? cli_add(wr, json, nj) : add_json_cell(wr, cell, n)); /* UTF-8: see not_utf8 */
   }
   for (int k = 0; k < wr->nf && !bad; k++, first = 0) {
     int dims[3], nd;
