@@ -135,6 +135,9 @@ static int rates(cli_session *s) {
   const cli_state *st = s->st;
   const spart_model *m = s->m;
   /* with coupled mimic joints, the system's: the free joints' (spart_mimic.c) */
+  if (!(m->nq != m->nv && (st->has & 1u << CLI_F_um)) && !(st->has & 1u << CLI_F_qmdot)) {
+    return 0; /* (slot 1 is the other outputs' then) */
+  }
   double *qd = cli_session_buf(s, 1, (size_t)m->nq + (size_t)m->nqc + (size_t)m->nvc);
   double *qdc = qd ? qd + m->nq : NULL, *umc = qd ? qdc + m->nqc : NULL;
   if (!qd) {
