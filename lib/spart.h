@@ -100,6 +100,17 @@ typedef struct spart_model {
   char **jnt_mimic;     /* (nb) the joint that joint i mimics (URDF <mimic>), NULL if none: only
                            shown and kept, joint i stays an independent degree of freedom */
   double *jnt_mimic_k;  /* (nb x 2) that mimic's multiplier and offset: q_i = k0 q_mimicked + k1 */
+  /* the mimic couplings (spart_mimic.c), filled by spart_model_check from the above: */
+  int coupled;          /* 1: each mimic joint follows its leader and is no coordinate of the
+                           system (spart_mimic_couple, urdf2robot --mimic); 0: mimic joints are
+                           free degrees of freedom, as in SPART, KDL and Pinocchio */
+  int nqc, nvc;         /* the system's coordinates and degrees of freedom, the lengths of a
+                           record's qm and um: nq and nv less the followers' when coupled */
+  int *jnt_qadrc;       /* (nb) index of joint i's first coordinate in the system's qm (a
+                           follower: its leader's), -1 if it has none */
+  int *jnt_vadrc;       /* (nb) the same in the system's um */
+  double *jnt_couple;   /* (nb x 2) a follower's q_i = k0 q_leader + k1, its chain of mimics
+                           resolved to a free leader; 1 0 for every other joint */
   void *buf_;           /* the one allocation that holds the arrays above */
 } spart_model;
 
@@ -114,6 +125,51 @@ void spart_model_free(spart_model *m);
    numbers, non-negative masses, unit axes.  Sets m->nq and the joint model (spart_joint_setup).
    Returns 0 or -SPART_EDATA. */
 int spart_model_check(spart_model *m, spart_err *err);
+
+/* ---------------------------------------------------------------------------------------------
+ * mimic joints coupled to their leaders (spart_mimic.c): the system's coordinates qc (nqc) and
+ * velocities vc (nvc) are the tree's q = K qc + o, v = K vc, K a column of each free degree of
+ * freedom (a follower's row its multiplier in its leader's column) and o the followers'
+ * offsets; its matrices are K' H K, J K, its forces K' tau.  b is 6 for [u0; um] (the base's
+ * rows as they are) or 0 for um alone.  Without coupling K is the identity and o = 0.
+ */
+
+/* Couple the model's mimic joints (each to the joint its <mimic> names, q_f = multiplier q_l +
+   offset, a chain resolved to its free leader) and fill the maps above; 0, or -SPART_EDATA
+   (the model then uncoupled) when a follower or its leader is not a revolute or prismatic
+   joint, when the two are of different kinds, or when mimics form a cycle. */
+int spart_mimic_couple(spart_model *m, spart_err *err);
+
+/* The maps of the couplings (nqc, nvc, jnt_qadrc, jnt_vadrc, jnt_couple) for m->coupled, as
+   spart_model_check calls it; 0 or -SPART_EDATA with err filled. */
+int spart_mimic_setup(spart_model *m, spart_err *err);
+
+/* The tree's coordinates q (nq) of the system's qc (nqc): q = K qc + o; the tree's rates or
+   velocities of the system's: qdot = K qcdot (nq), v = K vc (nv). */
+void spart_mimic_q(const spart_model *m, const double *qc, double *q);
+void spart_mimic_qdot(const spart_model *m, const double *qcdot, double *qdot);
+void spart_mimic_v(const spart_model *m, const double *vc, double *v);
+
+/* The system's coordinates qc (nqc) of the tree's q (nq): the free joints' (the followers' are
+   left out: qc is right for a q = K qc + o). */
+void spart_mimic_qc(const spart_model *m, const double *q, double *qc);
+
+/* Forces f (nv) of the tree for the system's fc (nvc): fc at each free degree of freedom, 0 at
+   the followers, so that K' f = fc. */
+void spart_mimic_lift(const spart_model *m, const double *fc, double *f);
+
+/* The system's forces fc (b + nvc) = K' f of the tree's f (b + nv); fc may not alias f. */
+void spart_mimic_force(const spart_model *m, int b, const double *f, double *fc);
+
+/* Ac (rows x (b + nvc)) = A K for the tree's A (rows x (b + nv)), row-major (Jacobians). */
+void spart_mimic_cols(const spart_model *m, int b, int rows, const double *A, double *Ac);
+
+/* Ac ((b + nvc) x (b + nvc)) = K' A K for the tree's A ((b + nv) x (b + nv)) (H, C). */
+void spart_mimic_matrix(const spart_model *m, int b, const double *A, double *Ac);
+
+/* The system's velocities vc (nvc) of the tree's v (nv): the free degrees of freedom's (v is
+   right for a v = K vc). */
+void spart_mimic_vc(const spart_model *m, const double *v, double *vc);
 
 /* ---------------------------------------------------------------------------------------------
  * joints (spart_joint.c): every joint kind, its sizes, transform, motion subspace, velocity
@@ -646,7 +702,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
                 int fixed_base, double *H);
 
 /* Split a (6+nv) x (6+nv) matrix A into SPART's blocks A0 (6x6), A0m (6 x nv), Am0 (nv x 6) and
-   Am (nv x nv); NULL blocks are skipped. */
+   Am (nv x nv); NULL blocks are skipped.  nv is the system's, nvc (spart_mimic.c). */
 void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
                  double *Am);
 
@@ -810,15 +866,29 @@ enum {
 };
 
 /* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction when
-   flags has SPART_FD_FRICTION, then spart_aba (r0 does not matter): u0dot (6), umdot (nv)
+   flags has SPART_FD_FRICTION, then spart_aba, or spart_mimic_fd for a model whose mimic joints
+   are coupled (the state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv)
    for R0 (9), r0 (3), qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6)
-   (each NULL = 0) and gravity (3, NULL = none).  work: nv doubles.  Returns 0 or -SPART_ENUM
-   when an articulated inertia is singular (the body in d->warn_body). */
+   (each NULL = 0) and gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
+   Returns 0 or -SPART_ENUM when an articulated inertia is singular (the body in
+   d->warn_body). */
+size_t spart_forward_dynamics_work(const spart_model *m);
 int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
                            const double r0[3], const double *qm, const double *u0,
                            const double *um, const double *tau0, const double *taum,
                            const double *wF, const double *gravity, double *work,
                            double u0dot[6], double *umdot);
+
+/* Forward dynamics of the coupled system (spart_mimic_fd.c), as spart_aba's with the tree's
+   qm (nq), um (nv) and forces taum (nv; spart_mimic_lift of the system's) and the tree's umdot
+   (nv) out, K ucdot: K' H K ucdot = K' ([tau0; taum] - c(q, u)) by spart_crba, spart_rnea and
+   Cholesky (each pivot against its diagonal entry).  work: spart_mimic_fd_work(m) doubles.
+   Returns 0 or -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
+size_t spart_mimic_fd_work(const spart_model *m);
+int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
+                   const double *qm, const double *u0, const double *um, const double *tau0,
+                   const double *taum, const double *wF, const double *gravity, double *work,
+                   double u0dot[6], double *umdot);
 
 /* integrators of spart_sim_step */
 enum {

@@ -300,7 +300,7 @@ void spart_cim(const spart_model *m, spart_data *d, double *C) {
 
 void spart_split(const spart_model *m, const double *A, double *A0, double *A0m, double *Am0,
                  double *Am) {
-  int nq = m->nv, nv = 6 + nq;
+  int nq = m->nvc, nv = 6 + nq; /* the system's (spart_mimic.c): nv without coupled mimics */
   for (int r = 0; r < nv; r++) {
     for (int c = 0; c < nv; c++) {
       double x = A[r * nv + c];

@@ -12,14 +12,15 @@
 
 /* doubles per body in the model's one allocation: mass 1, inertia 6, body pos 3, body rot 9,
    axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2, mimic 2,
-   effort 1, velocity 1 */
-#define NDOUBLE 44
+   effort 1, velocity 1, coupling 2 */
+#define NDOUBLE 46
 
 /* names per body: link, joint, mimicked joint */
 #define NNAME 3
 
-/* ints per body: parent, type, qadr, limited */
-#define NINT 4
+/* ints per body: parent, type, qadr, limited, and the couplings' qadrc, vadrc (after the
+   joint model's) */
+#define NINT 6
 
 /* the joint model's (spart_joint_setup), per body: doubles dof_S and dof_screw, ints jnt_nq,
    jnt_nv, jnt_vadr, dof_body and dof_axis, for up to 6 degrees of freedom a joint, and
@@ -100,6 +101,7 @@ spart_model *spart_model_new(int nb) {
   m->jnt_mimic_k = d + 40 * n;
   m->jnt_effort = d + 42 * n;
   m->jnt_velocity = d + 43 * n;
+  m->jnt_couple = d + 44 * n;
   m->dof_S = d + NDOUBLE * n;
   m->dof_screw = m->dof_S + 36 * n;
   p = (char **)(d + (NDOUBLE + NJDOUBLE) * n);
@@ -117,6 +119,8 @@ spart_model *spart_model_new(int nb) {
   m->dof_body = k + 7 * n;
   m->dof_axis = k + 13 * n;
   m->jnt_zaxis = k + 19 * n;
+  m->jnt_qadrc = k + 20 * n;
+  m->jnt_vadrc = k + 21 * n;
 
   /* names NULL, rotations identity */
   for (size_t i = 0; i < n; i++) {
@@ -369,7 +373,7 @@ int spart_model_check(spart_model *m, spart_err *err) {
   }
   m->nq = nq;
   spart_joint_setup(m);
-  return 0;
+  return spart_mimic_setup(m, err);
 }
 
 

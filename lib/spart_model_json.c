@@ -264,6 +264,10 @@ char *spart_model_json(const spart_model *m) {
     put(root, "n_v", cJSON_CreateNumber(m->nv), &ok);
   }
   put(root, "n_links_joints", cJSON_CreateNumber(m->nb - 1), &ok);
+  if (m->coupled) {
+    /* urdf2robot --mimic: the mimic joints follow their leaders (spart-model(5)) */
+    put(root, "mimic_coupled", cJSON_CreateTrue(), &ok);
+  }
   put(base, "name", cJSON_CreateString(spart_name_or(nm, sizeof nm, m->body_name[0], 'L', 0)), &ok);
   put(base, "mass", json_num(m->body_mass[0]), &ok);
   put(base, "inertia", json_inertia(m->body_inertia), &ok);
@@ -588,6 +592,13 @@ spart_model *spart_model_json_read(const cJSON *obj, spart_err *err, char *path,
     spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
     return NULL;
   }
+  v = cJSON_GetObjectItemCaseSensitive(obj, "mimic_coupled");
+  if (v && !cJSON_IsBool(v)) {
+    spart_bad_field(err, "", "mimic_coupled", "true or false", v);
+    spart_model_free(m);
+    return NULL;
+  }
+  m->coupled = cJSON_IsTrue(v);
   if (read_model(m, obj, err) || spart_model_check(m, err)) {
     spart_message_path(err->msg, m, path, pathlen);
     spart_model_free(m);

@@ -22,7 +22,7 @@ typedef struct {
   double *y;          /* (ny) a stage's local coordinates */
   double *yn;         /* (ny) the step's end */
   double *R0, *r0, *qm, *u0, *um; /* a stage's state: 9, 3, nq, 6, nv */
-  double *work;       /* (nv) spart_forward_dynamics' */
+  double *work;       /* spart_forward_dynamics' (spart_forward_dynamics_work) */
   double *acc;        /* (6 + nv) the accelerations at the state, when acc_ok */
   double *key;        /* (nf + 18 + nq + nv) the forces and the state they were computed for */
   int acc_ok;
@@ -46,8 +46,17 @@ int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const
     spart_friction(m, um, -1, work);
     taum = work;
   }
+  if (m->coupled) { /* mimic joints on their leaders: the system's inertia (spart_mimic_fd.c) */
+    return spart_mimic_fd(m, d, flags & SPART_FD_FIXED, R0, qm, u0, um, tau0, taum, wF, gravity,
+                          work + m->nv, u0dot, umdot);
+  }
   return spart_aba(m, d, flags & SPART_FD_FIXED, R0, qm, u0, um, tau0, taum, wF, gravity, u0dot,
                    umdot);
+}
+
+
+size_t spart_forward_dynamics_work(const spart_model *m) {
+  return (size_t)m->nv + (m->coupled ? spart_mimic_fd_work(m) : 0);
 }
 
 
@@ -56,7 +65,8 @@ spart_sim *spart_sim_new(const spart_model *m) {
   size_t nf = 6 + nv + 6 * nb;
   /* doubles: the sim's taum, wF, qm, um, umdot; the scratch's 7 + 2 stages, a state, work, acc
      and its key */
-  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nv + (6 + nv) +
+  size_t nw = spart_forward_dynamics_work(m);
+  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nw + (6 + nv) +
              (nf + 18 + nq + nv);
   spart_sim *s = calloc(1, sizeof(*s));
   sim_ws *w = calloc(1, sizeof(*w));
@@ -84,7 +94,7 @@ spart_sim *spart_sim_new(const spart_model *m) {
   w->u0 = p, p += 6;
   w->qm = p, p += nq;
   w->um = p, p += nv;
-  w->work = p, p += nv;
+  w->work = p, p += nw;
   w->acc = p, p += 6 + nv;
   w->key = p;
   w->nq = (int)nq;

@@ -203,16 +203,19 @@ char *spart_model_summary(const spart_model *m) {
     }
   }
 
-  /* joints that mimic others: spart does not couple them */
+  /* joints that mimic others: coupled (--mimic, the follower no coordinate) or free */
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_mimic[i]) {
-      sb_printf(&b, "note: ");
+      sb_printf(&b, "mimic: ");
       sb_who(&b, m, 'J', i);
-      sb_printf(&b, " mimics joint '");
+      sb_printf(&b, " follows joint '");
       sb_name(&b, m->jnt_mimic[i]);
-      sb_printf(&b, "' (multiplier %g, offset %g): spart treats it as an independent degree of "
-                "freedom, as SPART and KDL do\n", m->jnt_mimic_k[2 * i], m->jnt_mimic_k[2 * i + 1]);
+      sb_printf(&b, "' (%g x + %g), %s\n", m->jnt_mimic_k[2 * i], m->jnt_mimic_k[2 * i + 1],
+                m->coupled ? "coupled: not a coordinate" : "free without --mimic");
     }
+  }
+  if (m->coupled) {
+    sb_printf(&b, "coupled n_q %d, n_v %d: the lengths of qm and um\n", m->nqc, m->nvc);
   }
 
   /* warnings: a moving joint that carries nothing (a singular mass matrix; a massless sensor or

@@ -23,8 +23,9 @@ static const cli_tool tool = {
 static int compute(cli_session *s) {
   const cli_state *st = s->st;
   const int nv = s->m->nv;
-  double *acc = cli_session_buf(s, 0, 6 + 2 * (size_t)nv);
-  if (!acc) {
+  double *acc = cli_session_buf(s, 0, 6 + (size_t)nv + spart_forward_dynamics_work(s->m));
+  double *umdot = s->m->coupled ? cli_session_buf(s, 1, (size_t)s->m->nvc) : NULL;
+  if (!acc || (s->m->coupled && !umdot)) {
     return -1;
   }
   /* wrenches only when the record gives them (no work for zeros) */
@@ -38,7 +39,12 @@ static int compute(cli_session *s) {
   if (!s->o.fixed_base) {
     cli_put(s->wr, "u0dot", acc, 6, -1, -1);
   }
-  cli_put(s->wr, "umdot", acc + 6, nv, -1, -1);
+  if (umdot) { /* coupled mimic joints: the system's, the leaders' (spart_mimic.c) */
+    spart_mimic_vc(s->m, acc + 6, umdot);
+    cli_put(s->wr, "umdot", umdot, s->m->nvc, -1, -1);
+  } else {
+    cli_put(s->wr, "umdot", acc + 6, nv, -1, -1);
+  }
   return 0;
 }
 

@@ -1,4 +1,6 @@
 /* spart-gim -- generalized and convective inertia matrices */
+#include <string.h>
+
 #include "cli.h"
 
 /* the base's blocks but with --fixed-base; Cu, G, Hinv with their options */
@@ -32,7 +34,7 @@ static const cli_tool tool = {
    joints' only for a fixed one (first the 6x6, 6 x nq, nq x 6, nq x nq blocks, then A) */
 static void put_blocks(cli_session *s, const char *const names[5], const double *A, double *blk,
                        int with_m0) {
-  int nq = s->m->nv, nv = 6 + nq;
+  int nq = s->m->nvc, nv = 6 + nq;
   double *A0 = blk, *A0m = A0 + 36, *Am0 = A0m + 6 * nq, *Am = Am0 + 6 * nq;
   spart_split(s->m, A, A0, A0m, Am0, Am);
   if (!s->o.fixed_base) {
@@ -49,44 +51,76 @@ static void put_blocks(cli_session *s, const char *const names[5], const double 
 }
 
 
+/* the system's matrix (K' A K) or forces (K' f, cols 0) of the tree's A in place, for coupled
+   mimic joints (spart_mimic.c); b: 6 with the base, 0 for the joints alone; work: A's size */
+static void coupled(const cli_session *s, int b, int cols, double *A, double *work) {
+  size_t n = (size_t)b + (size_t)s->m->nv;
+  if (!s->m->coupled) {
+    return;
+  }
+  memcpy(work, A, (cols ? n * n : n) * sizeof(double));
+  if (cols) {
+    spart_mimic_matrix(s->m, b, work, A);
+  } else {
+    spart_mimic_force(s->m, b, work, A);
+  }
+}
+
+
 /* the inertia matrices of one record, and the extras asked for */
 static int compute(cli_session *s) {
   static const char *const hnames[5] = {"H0", "H0m", NULL, "Hm", "H"};
   static const char *const cnames[5] = {"C0", "C0m", "Cm0", "Cm", "C"};
   const cli_opts *o = &s->o;
   const cli_state *st = s->st;
-  size_t nq = (size_t)s->m->nv, nv = 6 + nq, sk = o->fixed_base ? 6 : 0, ns = nv - sk;
+  size_t nq = (size_t)s->m->nv, nv = 6 + nq, sk = o->fixed_base ? 6 : 0;
+  size_t ns = 6 + (size_t)s->m->nvc - sk; /* the outputs' (the system's: spart_mimic.c) */
   double *H = cli_session_buf(s, 0, 3 * nv * nv), *C = H ? H + nv * nv : NULL;
   double *Hs = H ? C + nv * nv : NULL; /* the joints' block alone, fixed base */
   double *blk = cli_session_buf(s, 1, 4 * (36 + 12 * nq + nq * nq) + 2 * nv);
   double *inv = o->inverse ? cli_session_buf(s, 2, 3 * nv * nv + 2 * nv) : NULL;
-  if (!H || !blk || (o->inverse && !inv)) {
+  double *work = s->m->coupled ? cli_session_buf(s, 3, nv * nv) : NULL;
+  if (!H || !blk || (o->inverse && !inv) || (s->m->coupled && !work)) {
     return -1;
   }
   double *Cu = blk + 2 * (36 + 12 * nq + nq * nq), *G = Cu + nv;
   spart_crba(s->m, s->d, st->R0, st->qm, 0, H);
+  coupled(s, 6, 1, H, work);
   put_blocks(s, hnames, H, blk, 0);
   if (st->has & (1u << CLI_F_u0 | 1u << CLI_F_um)) {
     cli_session_kinematics(s); /* C works on the poses and twists */
     spart_cim(s->m, s->d, C);
+    coupled(s, 6, 1, C, work);
     put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
   }
   if (o->coriolis) {
     spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, NULL, NULL, NULL, NULL, Cu);
+    coupled(s, 6, 0, Cu, work);
     cli_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
   }
   if (o->has_gravity) {
     spart_rnea(s->m, s->d, st->R0, st->qm, NULL, NULL, NULL, NULL, NULL, o->gravity, G);
+    coupled(s, 6, 0, G, work);
     cli_put(s->wr, "G", G + sk, (int)ns, -1, -1);
   }
   if (o->inverse) {
     if (o->fixed_base) {
       spart_crba(s->m, s->d, st->R0, st->qm, 1, Hs);
+      coupled(s, 0, 1, Hs, work);
     }
-    double *scale = inv + nv * nv, *work = scale + nv;
-    spart_dof_scale(s->m, s->d, scale); /* on spart_crba's joint transforms */
-    if (spart_gim_inverse(s->m, s->d, o->fixed_base, o->fixed_base ? Hs : H, scale, work, inv) !=
-        0) {
+    double *scale = inv + nv * nv, *iw = scale + nv;
+    int bad;
+    if (s->m->coupled) { /* the system's own degrees of freedom: a Cholesky of K' H K */
+      bad = spart_spd_inverse(o->fixed_base ? Hs : H, (int)ns, iw, inv);
+    } else {
+      spart_dof_scale(s->m, s->d, scale); /* on spart_crba's joint transforms */
+      bad = spart_gim_inverse(s->m, s->d, o->fixed_base, o->fixed_base ? Hs : H, scale, iw, inv);
+    }
+    if (bad != 0 && s->m->coupled) {
+      cli_fail(s, "singular inertia: the system can move without moving any mass");
+      return -1;
+    }
+    if (bad != 0) {
       cli_fail_singular(s);
       return -1;
     }

@@ -28,8 +28,16 @@ static const cli_tool tool = {
 
 /* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */
 static void put(cli_session *s, int k) {
-  const int nv = s->m->nv;
-  const double *tau = cli_session_buf(s, k, 6 + (size_t)nv);
+  const int nv = s->m->nvc; /* the system's (spart_mimic.c) */
+  const double *tau = cli_session_buf(s, k, 6 + (size_t)s->m->nv);
+  if (s->m->coupled) { /* coupled mimic joints: K' tau */
+    double *tc = cli_session_buf(s, 2, 6 + (size_t)nv);
+    if (!tc) {
+      return;
+    }
+    spart_mimic_force(s->m, 6, tau, tc);
+    tau = tc;
+  }
   if (s->o.floating) {
     cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
     cli_put(s->wr, "u0dot", tau, 6, -1, -1);
@@ -42,8 +50,9 @@ static void put(cli_session *s, int k) {
 
 /* --check-limits on record k: its positions and velocities, its forces in buffer k */
 static void limits(cli_session *s, int k) {
-  const double *tau = cli_session_buf(s, k, 6 + (size_t)s->m->nq);
-  cli_check_limits(s, s->st->qm, s->st->um, tau + 6);
+  const double *tau = cli_session_buf(s, k, 6 + (size_t)s->m->nv);
+  /* coupled mimic joints: the tree's joint forces are not the system's, no effort to check */
+  cli_check_limits(s, s->st->qm, s->st->um, s->m->coupled ? NULL : tau + 6);
 }
 
 

@@ -37,16 +37,33 @@ static const cli_tool tool = {
     CLI_OPT_LINK | CLI_OPT_COM, CLI_READS_VEL, "J0,Jm,r_point,J0dot,Jmdot,N,Ndot,J0_com,Jm_com", gates};
 
 
+/* put a matrix of rows x (b + n_v) columns: for coupled mimic joints (W not NULL) the
+   system's, A K (spart_mimic.c), at W + *off, which moves past it (the outputs stay until the
+   record is written) */
+static void put_cols(cli_session *s, const char *name, const double *A, int rows, int b,
+                     double *W, size_t *off) {
+  int nc = b + s->m->nvc;
+  if (W) {
+    spart_mimic_cols(s->m, b, rows, A, W + *off);
+    A = W + *off;
+    *off += (size_t)rows * (size_t)nc;
+  }
+  cli_put(s->wr, name, A, rows, nc, -1);
+}
+
+
 /* the Jacobian of the point, its derivative, the NOC */
 static int compute(cli_session *s) {
   cli_session_kinematics(s);
   const cli_opts *o = &s->o;
   int nq = s->m->nv, n = s->m->nb - 1, i = o->link ? cli_session_link(s) : 0;
   double x[3], *p = o->has_point ? x : NULL;
-  size_t nN = 6 * ((size_t)n + 1) * (6 + (size_t)nq);
+  size_t nN = 6 * ((size_t)n + 1) * (6 + (size_t)nq), off = 0;
   double *J = cli_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq) + 3 + 18 + 3 * (size_t)nq);
   double *N = o->noc ? cli_session_buf(s, 1, (o->dot ? 2 : 1) * nN) : NULL;
-  if (i < 0 || !J || (o->noc && !N)) {
+  /* coupled mimic joints: room for the system's Jm, Jmdot, N, Ndot, Jm_com */
+  double *W = s->m->coupled ? cli_session_buf(s, 2, 2 * nN + 15 * (size_t)nq + 1) : NULL;
+  if (i < 0 || !J || (o->noc && !N) || (s->m->coupled && !W)) {
     return -1;
   }
   double *rp = J + 2 * (36 + 6 * nq), *Jc = rp + 3;
@@ -57,7 +74,7 @@ static int compute(cli_session *s) {
     }
     spart_jacobian(s->m, s->d, i, p, J, J + 36);
     cli_put(s->wr, "J0", J, 6, 6, -1);
-    cli_put(s->wr, "Jm", J + 36, 6, nq, -1);
+    put_cols(s, "Jm", J + 36, 6, 0, W, &off);
     if (p) {
       cli_put(s->wr, "r_point", rp, 3, -1, -1);
     }
@@ -65,21 +82,21 @@ static int compute(cli_session *s) {
       double *Jdot = J + 36 + 6 * nq;
       spart_jacobian_dot(s->m, s->d, i, p, Jdot, Jdot + 36);
       cli_put(s->wr, "J0dot", Jdot, 6, 6, -1);
-      cli_put(s->wr, "Jmdot", Jdot + 36, 6, nq, -1);
+      put_cols(s, "Jmdot", Jdot + 36, 6, 0, W, &off);
     }
   }
   if (o->noc) {
     spart_noc(s->m, s->d, N);
-    cli_put(s->wr, "N", N, 6 * (n + 1), 6 + nq, -1);
+    put_cols(s, "N", N, 6 * (n + 1), 6, W, &off);
     if (o->dot) {
       spart_noc_dot(s->m, s->d, N + nN);
-      cli_put(s->wr, "Ndot", N + nN, 6 * (n + 1), 6 + nq, -1);
+      put_cols(s, "Ndot", N + nN, 6 * (n + 1), 6, W, &off);
     }
   }
   if (o->com) {
     spart_com_jacobian(s->m, s->d, Jc, Jc + 18);
     cli_put(s->wr, "J0_com", Jc, 3, 6, -1);
-    cli_put(s->wr, "Jm_com", Jc + 18, 3, nq, -1);
+    put_cols(s, "Jm_com", Jc + 18, 3, 0, W, &off);
   }
   return 0;
 }

@@ -120,6 +120,15 @@ static int extras(cli_session *s) {
 static void rates(cli_session *s, double *qd) {
   const cli_state *st = s->st;
   const spart_model *m = s->m;
+  /* with coupled mimic joints, the system's: the free joints' (spart_mimic.c) */
+  if (!(m->nq != m->nv && (st->has & 1u << CLI_F_um)) && !(st->has & 1u << CLI_F_qmdot)) {
+    return 0; /* (slot 1 is the other outputs' then) */
+  }
+  double *qd = cli_session_buf(s, 1, (size_t)m->nq + (size_t)m->nqc + (size_t)m->nvc);
+  double *qdc = qd ? qd + m->nq : NULL, *umc = qd ? qdc + m->nqc : NULL;
+  if (!qd) {
+    return -1;
+  }
   if (m->nq != m->nv && (st->has & 1u << CLI_F_um)) {
     for (int i = 1; i < m->nb; i++) {
       if (m->jnt_nq[i] > 0) {
@@ -127,10 +136,12 @@ static void rates(cli_session *s, double *qd) {
                               qd + m->jnt_qadr[i]);
       }
     }
-    cli_put(s->wr, "qmdot", qd, m->nq, -1, -1);
+    spart_mimic_qc(m, qd, qdc);
+    cli_put(s->wr, "qmdot", m->coupled ? qdc : qd, m->nqc, -1, -1);
   }
   if (st->has & 1u << CLI_F_qmdot) {
-    cli_put(s->wr, "um", st->um, m->nv, -1, -1);
+    spart_mimic_vc(m, st->um, umc);
+    cli_put(s->wr, "um", m->coupled ? umc : st->um, m->nvc, -1, -1);
   }
 }
 

@@ -62,7 +62,6 @@ static int hold(cli_session *s, cli_inputs *in, spart_sim *sim, double t) {
 static int put_state(cli_session *s, spart_sim *sim) {
   const int accel = s->o.accelerations;
   spart_err err = {0};
-  const int nq = s->m->nq, nv = s->m->nv;
   if (accel && spart_sim_accel(s->m, s->d, sim, &err) != 0) {
     cli_fail(s, "%s", err.msg);
     return -1;
@@ -70,12 +69,23 @@ static int put_state(cli_session *s, spart_sim *sim) {
   cli_put(s->wr, "t", &sim->t, -1, -1, -1);
   cli_put(s->wr, "R0", sim->R0, 3, 3, -1);
   cli_put(s->wr, "r0", sim->r0, 3, -1, -1);
-  cli_put(s->wr, "qm", sim->qm, nq, -1, -1);
+  const double *qm = sim->qm, *um = sim->um, *umdot = sim->umdot;
+  if (s->m->coupled) { /* mimic joints on their leaders: the system's coordinates (spart_mimic.c) */
+    double *c = cli_session_buf(s, 0, (size_t)s->m->nqc + 2 * (size_t)s->m->nvc);
+    if (!c) {
+      return -1;
+    }
+    spart_mimic_qc(s->m, sim->qm, c);
+    spart_mimic_vc(s->m, sim->um, c + s->m->nqc);
+    spart_mimic_vc(s->m, sim->umdot, c + s->m->nqc + s->m->nvc);
+    qm = c, um = c + s->m->nqc, umdot = um + s->m->nvc;
+  }
+  cli_put(s->wr, "qm", qm, s->m->nqc, -1, -1);
   cli_put(s->wr, "u0", sim->u0, 6, -1, -1);
-  cli_put(s->wr, "um", sim->um, nv, -1, -1);
+  cli_put(s->wr, "um", um, s->m->nvc, -1, -1);
   if (accel) {
     cli_put(s->wr, "u0dot", sim->u0dot, 6, -1, -1);
-    cli_put(s->wr, "umdot", sim->umdot, nv, -1, -1);
+    cli_put(s->wr, "umdot", umdot, s->m->nvc, -1, -1);
   }
   cli_write(s);
   return s->stop ? -1 : 0;

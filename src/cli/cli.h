@@ -255,6 +255,7 @@ typedef struct cli_tool {
 
 typedef struct cli_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
+  int mimic;         /* --mimic: couple the model's mimic joints (spart_mimic_couple) */
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
   int input, output; /* CLI_FMT_*; output AUTO: the input's format */
   int seq, unbuffered, keep_going, keep_state;
@@ -321,6 +322,7 @@ typedef struct cli_convert {
   const char *prog;
   const char *in; /* FILE, "-" for stdin */
   int format;     /* CLI_CONV_* */
+  int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1

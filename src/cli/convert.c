@@ -41,14 +41,22 @@ static int output_arg(cli_convert *o, const char *arg, const char **given) {
 
 
 static void help(const cli_convert *o, const char *about) {
-  printf("Usage: %s [-o json|summary|dot] [FILE|-]\n%s\n", o->prog, about);
+  const int urdf = strcmp(o->prog, "urdf2robot") == 0;
+  printf("Usage: %s [-o json|summary|dot]%s [FILE|-]\n%s\n", o->prog, urdf ? " [--mimic]" : "",
+         about);
   fputs("  -o, --output FORMAT  json (the model JSON, the default), summary or dot; the\n"
         "                     output goes to standard output (redirect it: > FILE)\n"
         "  -s, --summary      same as -o summary: a human-readable tree with masses and\n"
         "                     warnings\n"
         "      --dot          same as -o dot: the kinematic tree as Graphviz (links, joints\n"
-        "                     with kind and axis, masses): dot -Tsvg draws it\n"
-        "  -h, --help         show this help and exit\n"
+        "                     with kind and axis, masses): dot -Tsvg draws it\n",
+        stdout);
+  if (urdf) {
+    fputs("      --mimic        couple each mimic joint to its leader (q = multiplier\n"
+          "                     q_leader + offset): the followers are no coordinates\n",
+          stdout);
+  }
+  fputs("  -h, --help         show this help and exit\n"
         "  -V, --version      show the version and exit\n\n"
         "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
         stdout);
@@ -57,17 +65,24 @@ static void help(const cli_convert *o, const char *about) {
 
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
                       char **argv) {
-  static const struct option longopts[] = {{"summary", no_argument, NULL, 's'},
-                                           {"dot", no_argument, NULL, 'D'},
-                                           {"output", required_argument, NULL, 'o'},
-                                           {"help", no_argument, NULL, 'h'},
-                                           {"version", no_argument, NULL, 'V'},
-                                           {NULL, 0, NULL, 0}};
+  static const struct option all[] = {{"summary", no_argument, NULL, 's'},
+                                      {"dot", no_argument, NULL, 'D'},
+                                      {"output", required_argument, NULL, 'o'},
+                                      {"help", no_argument, NULL, 'h'},
+                                      {"version", no_argument, NULL, 'V'},
+                                      {"mimic", no_argument, NULL, 'M'},
+                                      {NULL, 0, NULL, 0}};
+  /* --mimic for urdf2robot only: a DH arm has no mimic joints */
+  const int n = strcmp(prog, "urdf2robot") == 0 ? 6 : 5;
+  struct option longopts[7];
+  memcpy(longopts, all, (size_t)n * sizeof all[0]);
+  memset(&longopts[n], 0, sizeof longopts[n]);
   const char *given = NULL; /* the option that gave the format */
   int c;
   o->prog = prog;
   o->in = "-";
   o->format = CLI_CONV_JSON;
+  o->mimic = 0;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
@@ -76,6 +91,8 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
       r = set_format(o, CLI_CONV_SUMMARY, "--summary", &given);
     } else if (c == 'D') {
       r = set_format(o, CLI_CONV_DOT, "--dot", &given);
+    } else if (c == 'M') {
+      o->mimic = 1;
     } else if (c == 'o') {
       r = output_arg(o, optarg, &given);
     } else if (c == 'h') {
@@ -101,6 +118,10 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 spart_model *cli_convert_read(const cli_convert *o, int *status) {
   spart_err err = {0};
   spart_model *m = spart_model_load(o->in, &err);
+  if (m && o->mimic && spart_mimic_couple(m, &err) != 0) {
+    spart_model_free(m);
+    m = NULL;
+  }
   if (m) {
     return m;
   }

@@ -34,9 +34,13 @@ void cli_check_limits(cli_session *s, const double *qm, const double *um, const 
     } else {
       snprintf(who, sizeof who, "joint %d", h->joint);
     }
-    /* the value by its CSV column (1-based) */
+    /* the value by its CSV column (1-based); coupled mimic joints: the system's, a follower's
+       its leader's */
+    int pos = h->kind <= SPART_LIMIT_UPPER, j = h->joint;
+    int col = h->index - (pos ? s->m->jnt_qadr[j] : s->m->jnt_vadr[j]) +
+              (pos ? s->m->jnt_qadrc[j] : s->m->jnt_vadrc[j]);
     cli_error(s->tool->name, "<stdin>", cli_reader_line(s->rd), "%s: %s_%d = %s %s %s", who, what[h->kind],
-              h->index + 1, num(v, h->value), bound[h->kind], num(l, h->limit));
+              col + 1, num(v, h->value), bound[h->kind], num(l, h->limit));
   }
   if (n > MOST) {
     cli_error(s->tool->name, "<stdin>", cli_reader_line(s->rd), "%d more limits passed", n - MOST);

@@ -135,7 +135,8 @@ enum {
   OPT_ENERGY,
   OPT_CHECK_LIMITS,
   OPT_KEEP_STATE,
-  OPT_JOBS
+  OPT_JOBS,
+  OPT_MIMIC
 };
 
 static const struct {
@@ -143,6 +144,7 @@ static const struct {
   unsigned need; /* CLI_OPT_* the tool must take, 0 for every tool */
 } options[] = {
     {{"model", required_argument, NULL, 'm'}, 0},
+    {{"mimic", no_argument, NULL, OPT_MIMIC}, 0},
     {{"input", required_argument, NULL, 'i'}, 0},
     {{"csv", no_argument, NULL, OPT_CSV}, 0},
     {{"output", required_argument, NULL, 'o'}, 0},
@@ -195,6 +197,8 @@ static void help(const cli_tool *t) {
       "  -m, --model FILE     the model: a .urdf, a model JSON (urdf2robot) or a DH\n"
       "                       description (dh2robot); without it, the first record holds\n"
       "                       it: {\"robot\": MODEL, STATE...}\n"
+      "      --mimic          couple the model's mimic joints to their leaders (urdf2robot\n"
+      "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n"
       "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
       "                       blank starts with '{', '[' or RS, else csv)\n"
       "      --csv            same as --input csv\n"
@@ -504,6 +508,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_SEQ: o->seq = 1; break;
       case 'u': o->unbuffered = 1; break;
       case 'k': o->keep_going = 1; break;
+      case OPT_MIMIC: o->mimic = 1; break;
       case OPT_KEEP_STATE: o->keep_state = 1; break;
       case 'j': {
         char *end;
@@ -646,6 +651,10 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   }
   if (o->floating && o->fixed_base) {
     return cli_usage(t->name, "--floating and --fixed-base may not be combined");
+  }
+  if (o->mimic && !o->model) {
+    return cli_usage(t->name, "--mimic needs -m FILE (a model in the records couples its mimic "
+                     "joints by \"mimic_coupled\")");
   }
   return gates_check(o, t) ? CLI_EXIT_USAGE : sim_check(o, t);
 }

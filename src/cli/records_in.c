@@ -65,6 +65,8 @@ struct cli_reader {
   spart_model *own; /* model that came with the input */
   spart_json js;    /* the scanner of JSON records */
   cli_state st;
+  cli_state vin; /* where the vectors are read: st's own, or with coupled mimic joints the
+                   system's (nqc, nvc), which st holds expanded to the tree's (nq, nv) */
   double *stbuf;
   const spart_model *stm; /* model the state was sized for */
   column *cols;           /* CSV columns */
@@ -101,20 +103,40 @@ int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...) {
 /* ---- the state record ---- */
 
 /* size the state for model m; defaults are set by state_reset */
-/* the state's arrays in buf (2 nq + 3 nv + 6 nb doubles) */
+/* the record's arrays in buf (2 nqc + 3 nvc + 6 nb doubles), then for a model with coupled
+   mimic joints the tree's (2 nq + 3 nv) */
 static size_t state_len(const spart_model *m) {
-  return 2 * (size_t)m->nq + 3 * (size_t)m->nv + 6 * (size_t)m->nb;
+  size_t tree = m->coupled ? 2 * (size_t)m->nq + 3 * (size_t)m->nv : 0;
+  return 2 * (size_t)m->nqc + 3 * (size_t)m->nvc + 6 * (size_t)m->nb + tree;
 }
 
 
 static void state_carve(cli_state *st, double *buf, const spart_model *m) {
-  size_t nv = (size_t)m->nv;
+  size_t nv = (size_t)m->nvc;
   st->qm = buf;
-  st->um = st->qm + m->nq;
+  st->um = st->qm + m->nqc;
   st->umdot = st->um + nv;
   st->taum = st->umdot + nv;
   st->wF = st->taum + nv;
   st->qmdot = st->wF + 6 * (size_t)m->nb;
+  if (m->coupled) { /* the tree's vectors, after the record's */
+    st->qm = st->qmdot + m->nqc;
+    st->um = st->qm + m->nq;
+    st->umdot = st->um + m->nv;
+    st->taum = st->umdot + m->nv;
+    st->qmdot = st->taum + m->nv;
+  }
+}
+
+
+/* the record's vectors in the tree's (spart_mimic.c), for coupled mimic joints */
+static void state_expand(cli_reader *rd, const spart_model *m) {
+  cli_state *in = &rd->vin, *st = &rd->st;
+  spart_mimic_q(m, in->qm, st->qm);
+  spart_mimic_v(m, in->um, st->um);
+  spart_mimic_v(m, in->umdot, st->umdot);
+  spart_mimic_lift(m, in->taum, st->taum);
+  spart_mimic_qdot(m, in->qmdot, st->qmdot);
 }
 
 
@@ -129,21 +151,31 @@ static int state_init(cli_reader *rd, const spart_model *m) {
   }
   state_carve(&rd->st, rd->stbuf, m);
   state_carve(&rd->hst, rd->hbuf, m);
+  rd->vin = rd->st;
+  if (m->coupled) {
+    spart_model uncoupled = *m; /* the record's arrays alone */
+    uncoupled.coupled = 0;
+    state_carve(&rd->vin, rd->stbuf, &uncoupled);
+  }
   rd->stm = m;
   return 0;
 }
 
 
-static void state_reset(cli_state *st, const spart_model *m) {
+static void state_reset(cli_reader *rd, const spart_model *m) {
+  cli_state *st = &rd->st;
   static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   memcpy(st->R0, eye, sizeof(eye));
   memset(st->r0, 0, sizeof(st->r0));
   memset(st->u0, 0, sizeof(st->u0));
   memset(st->u0dot, 0, sizeof(st->u0dot));
   memset(st->tau0, 0, sizeof(st->tau0));
-  memset(st->qm, 0, state_len(m) * sizeof(double));
+  memset(rd->stbuf, 0, state_len(m) * sizeof(double));
   if (m->nq != m->nv) {
     spart_joint_neutral(m, st->qm); /* a quaternion not given is the identity */
+    if (m->coupled) {
+      spart_mimic_qc(m, st->qm, rd->vin.qm);
+    }
   }
   st->has = 0;
   st->contacts = NULL;
@@ -153,27 +185,28 @@ static void state_reset(cli_state *st, const spart_model *m) {
 /* rows of field k for model m */
 static int field_rows(const spart_model *m, int k) {
   int r = fields[k].rows;
-  return r == 0 ? m->nq : r == -2 ? m->nv : r < 0 ? m->nb - 1 : r;
+  return r == 0 ? m->nqc : r == -2 ? m->nvc : r < 0 ? m->nb - 1 : r;
 }
 
 
-/* where field k's values live, and how many there are */
-static double *field_ptr(cli_state *st, const spart_model *m, int k, int *count) {
+/* where field k's values are read (the record's vectors into rd->vin), and how many there are */
+static double *field_ptr(cli_reader *rd, const spart_model *m, int k, int *count) {
+  cli_state *st = &rd->st, *in = &rd->vin;
   *count = field_rows(m, k) * fields[k].cols;
   switch (k) {
     case CLI_F_R0: return st->R0;
     case CLI_F_r0: return st->r0;
-    case CLI_F_qm: return st->qm;
+    case CLI_F_qm: return in->qm;
     case CLI_F_u0: return st->u0;
-    case CLI_F_um: return st->um;
+    case CLI_F_um: return in->um;
     case CLI_F_u0dot: return st->u0dot;
-    case CLI_F_umdot: return st->umdot;
+    case CLI_F_umdot: return in->umdot;
     case CLI_F_tau0: return st->tau0;
-    case CLI_F_taum: return st->taum;
-    case CLI_F_wF0: return st->wF;
+    case CLI_F_taum: return in->taum;
+    case CLI_F_wF0: return in->wF;
     case CLI_F_q0: return st->q0;
-    case CLI_F_qmdot: return st->qmdot;
-    default: return st->wF + 6;
+    case CLI_F_qmdot: return in->qmdot;
+    default: return in->wF + 6;
   }
 }
 
@@ -689,7 +722,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
   if (rd->stm != *m && state_init(rd, *m) != 0) {
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
-  state_reset(&rd->st, *m);
+  state_reset(rd, *m);
   rd->st.line = start;
   rd->njpass = 0;
   rd->jtlen = 0;
@@ -741,7 +774,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
       continue;
     }
     rd->st.has |= 1u << k;
-    double *v = field_ptr(&rd->st, *m, k, &count);
+    double *v = field_ptr(rd, *m, k, &count);
     size_t from = j->pos; /* before the value: blanks, maybe the ':' */
     if (json_values(j, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err)) {
       return -err->code;
@@ -1169,7 +1202,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   for (int j = 0; j < n; j++) {
     int count;
     if (rd->cols[j].field >= 0) {
-      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count) + rd->cols[j].index;
+      rd->cols[j].dst = field_ptr(rd, m, rd->cols[j].field, &count) + rd->cols[j].index;
     }
   }
   rd->started = 1;
@@ -1236,7 +1269,7 @@ static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
     }
     /* once: every row fills the same fields, all their values (csv_header sees to that), and
        leaves the others alone */
-    state_reset(&rd->st, *m);
+    state_reset(rd, *m);
   }
   if (!rd->started) {
     int r = csv_header(rd, *m, err);
@@ -1382,6 +1415,9 @@ int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
   }
   if (r > 0 && (rd->st.has & 1u << CLI_F_R0) && check_rotation(rd->st.R0, rd->st.line, err)) {
     return -SPART_EDATA;
+  }
+  if (r > 0 && rd->stm->coupled) {
+    state_expand(rd, rd->stm);
   }
   if (r > 0 && rd->stm->nq != rd->stm->nv && spart_joint_normalize(rd->stm, rd->st.qm, 1e-6, err)) {
     err->line = rd->st.line; /* a joint's quaternion off unit norm */
@@ -1807,7 +1843,7 @@ void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
   rd->delim = 0;
   rd->input++;
   if (rd->stm) {
-    state_reset(&rd->st, rd->stm); /* a CSV reader sets the defaults once an input */
+    state_reset(rd, rd->stm); /* a CSV reader sets the defaults once an input */
   }
 }
 
@@ -1872,7 +1908,7 @@ int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m
     return -1;
   }
   rd->ncol = src->ncol;
-  state_reset(&rd->st, m);
+  state_reset(rd, m);
   for (size_t j = 0; j < n; j++) {
     int count;
     rd->colname[j] = strdup(src->colname[j]);
@@ -1881,7 +1917,7 @@ int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m
     }
     rd->cols[j] = src->cols[j];
     if (rd->cols[j].field >= 0) {
-      rd->cols[j].dst = field_ptr(&rd->st, m, rd->cols[j].field, &count) + rd->cols[j].index;
+      rd->cols[j].dst = field_ptr(rd, m, rd->cols[j].field, &count) + rd->cols[j].index;
     }
   }
   memcpy(rd->pass, src->pass, (size_t)src->npass * sizeof(int));

@@ -66,6 +66,10 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   s->t0 = s->tick = now();
   if (o->model) {
     s->m = spart_model_load(o->model, &err); /* "-": stdin, which then holds no records */
+    if (s->m && o->mimic && spart_mimic_couple(s->m, &err) != 0) {
+      spart_model_free(s->m);
+      s->m = NULL;
+    }
     if (!s->m) {
       /* a file that cannot be opened names itself in the message */
       cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
@@ -124,6 +128,21 @@ void cli_session_kinematics(cli_session *s) {
   const cli_state *st = s->st;
   spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
   spart_velocity(s->m, s->d, st->u0, st->um);
+}
+
+
+static void bad_record(cli_session *s, long long line, int code, const char *msg);
+
+
+/* spart-contact's linear programs have no coupled mimic joints (spart_contact.c): it refuses
+   a model with them, never a wrong answer */
+static int coupled_unsupported(cli_session *s) {
+  if (!s->m->coupled || strcmp(s->tool->name, "spart-contact") != 0) {
+    return 0;
+  }
+  bad_record(s, s->st->line, SPART_EDATA, "coupled mimic joints (--mimic, \"mimic_coupled\") "
+             "are not yet supported by spart-contact");
+  return 1;
 }
 
 
@@ -251,6 +270,9 @@ int cli_next(cli_session *s) {
     }
     if (fixed_bad(s, s->st)) {
       bad_record(s, s->st->line, SPART_EDATA, FIXED_MOVES);
+      continue;
+    }
+    if (s->nrec == 0 && coupled_unsupported(s)) { /* the model is the first record's */
       continue;
     }
     s->nrec++;
