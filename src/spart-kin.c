@@ -20,6 +20,7 @@ static const cli_gate gates[] = {{"rF,RF,qF,rpyF", CLI_ON_FRAME, 0, 0},
                                  {"potential_energy", 0, 0, CLI_ON_GRAVITY},
                                  {NULL, 0, 0, 0}};
 
+
 static const cli_tool tool = {
     "spart-kin", "[OPTIONS] [-m MODEL] < STATES",
     "Kinematics (SPART Kinematics, Velocities, Accelerations, Center_of_Mass).  For each state\n"
@@ -116,19 +117,12 @@ static int extras(cli_session *s) {
 
 /* the joints' coordinate rates qmdot of um (RigidBodyDynamics.jl's
    velocity_to_configuration_derivative), when they differ from um; um when the record gave
-   qmdot (the reader turned them into um); qd (n_q) holds qmdot until the record is written */
+   qmdot (the reader turned them into um); with coupled mimic joints, the system's (the free
+   joints', spart_mimic.c).  qd (n_q + n_qc + n_vc) holds them until the record is written */
 static void rates(cli_session *s, double *qd) {
   const cli_state *st = s->st;
   const spart_model *m = s->m;
-  /* with coupled mimic joints, the system's: the free joints' (spart_mimic.c) */
-  if (!(m->nq != m->nv && (st->has & 1u << CLI_F_um)) && !(st->has & 1u << CLI_F_qmdot)) {
-    return 0; /* (slot 1 is the other outputs' then) */
-  }
-  double *qd = cli_session_buf(s, 1, (size_t)m->nq + (size_t)m->nqc + (size_t)m->nvc);
-  double *qdc = qd ? qd + m->nq : NULL, *umc = qd ? qdc + m->nqc : NULL;
-  if (!qd) {
-    return -1;
-  }
+  double *qdc = qd + m->nq, *umc = qdc + m->nqc;
   if (m->nq != m->nv && (st->has & 1u << CLI_F_um)) {
     for (int i = 1; i < m->nb; i++) {
       if (m->jnt_nq[i] > 0) {
@@ -144,8 +138,6 @@ static void rates(cli_session *s, double *qd) {
     cli_put(s->wr, "um", m->coupled ? umc : st->um, m->nvc, -1, -1);
   }
 }
-
-
 
 
 /* poses, and twists and rates when the record gives them, put as outputs; 0, or -1 */
@@ -183,7 +175,7 @@ static int compute(cli_session *s) {
      the record is written */
   int k = 0;
   const int *ids = s->o.frame ? cli_session_frames(s, &k) : NULL;
-  size_t nq = (size_t)s->m->nq;
+  size_t nq = (size_t)s->m->nq + (size_t)s->m->nqc + (size_t)s->m->nvc; /* rates' */
   double *sys = !s->o.frame || ids ? cli_session_buf(s, 1, 11 + nq + 19 * (size_t)k) : NULL;
   if (!sys) {
     return -1;
