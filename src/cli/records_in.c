@@ -633,17 +633,26 @@ static int key_lookalike(const char *key, size_t n) {
 }
 
 
-/* member key (j->str) whose value comes next in j passes through: noted in rd->jpass, its value
-   skipped; 0, or -1 with err filled */
-static int json_pass(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
+/* room for one more pass-through JSON member in rd->jpass; 0, or -1 out of memory */
+static int jpass_room(cli_reader *rd) {
   if (rd->njpass == rd->capjpass) {
     int c = rd->capjpass ? 2 * rd->capjpass : 8;
     struct jpass *p = realloc(rd->jpass, (size_t)c * sizeof(*p));
     if (!p) {
-      return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+      return -1;
     }
     rd->jpass = p;
     rd->capjpass = c;
+  }
+  return 0;
+}
+
+
+/* member key (j->str) whose value comes next in j passes through: noted in rd->jpass, its value
+   skipped; 0, or -1 with err filled */
+static int json_pass(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
+  if (jpass_room(rd) != 0) {
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
   struct jpass *p = &rd->jpass[rd->njpass];
   ssize_t key = jtext_add(rd, j->str, j->strlen);
@@ -680,14 +689,8 @@ static int json_pass(cli_reader *rd, spart_json *j, long long start, spart_err *
 /* field k, read from rd->rec at from to the scanner's place, passes through as it came too
    (--keep-state); 0, or -1 with err filled */
 static int json_keep(cli_reader *rd, int k, size_t from, long long start, spart_err *err) {
-  if (rd->njpass == rd->capjpass) {
-    int c = rd->capjpass ? 2 * rd->capjpass : 8;
-    struct jpass *p = realloc(rd->jpass, (size_t)c * sizeof(*p));
-    if (!p) {
-      return cli_errf(err, SPART_ENOMEM, start, "out of memory");
-    }
-    rd->jpass = p;
-    rd->capjpass = c;
+  if (jpass_room(rd) != 0) {
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
   while (from < rd->js.pos && rd->rec[from] != '[') {
     from++;
