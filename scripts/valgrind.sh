@@ -39,7 +39,7 @@ check 0 "$st" "$bin/spart-gim" -m "$m" --coriolis --gravity 0,0,-9.81 --inverse
 check 0 "$st" "$bin/spart-fd" -m "$m" --gravity 0,0,-9.81
 check 0 "$st" "$bin/spart-id" -m "$m"
 check 0 "$st" "$bin/spart-id" -m "$m" --floating
-check 0 "$st" "$bin/spart-id" -m "$m" -o csv
+check 0 '{"qm": [1,2,3,4,5,6,7]}' "$bin/spart-id" -m models/kuka_iiwa.urdf -o csv
 check 0 '{"qm": [1,2,3,4,5,6,7]}' "$bin/spart-fd" -m models/kuka_iiwa.urdf --fixed-base
 check 0 "{\"robot\": $("$bin/urdf2robot" models/SC_3DoF.urdf | tr -d '\n'), \"um\": [1, 2, 3]}" \
   "$bin/spart-gim"
