@@ -239,10 +239,8 @@ cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsi
 }
 
 
-void cli_reader_free(cli_reader *rd) {
-  if (!rd) {
-    return;
-  }
+/* free what a CSV header made: the columns, their names, the cells, the pass-through list */
+static void header_free(cli_reader *rd) {
   for (int k = 0; k < rd->ncol; k++) {
     free(rd->colname[k]);
   }
@@ -251,6 +249,14 @@ void cli_reader_free(cli_reader *rd) {
   free(rd->cell);
   free(rd->hcell);
   free(rd->pass);
+}
+
+
+void cli_reader_free(cli_reader *rd) {
+  if (!rd) {
+    return;
+  }
+  header_free(rd);
   free(rd->buf);
   free(rd->rec);
   free(rd->jpass);
@@ -1820,14 +1826,7 @@ int cli_reader_input(const cli_reader *rd) {
 
 void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
   /* what a CSV header made goes: the next input has its own; the model and the state stay */
-  for (int k = 0; k < rd->ncol; k++) {
-    free(rd->colname[k]);
-  }
-  free(rd->colname);
-  free(rd->cols);
-  free(rd->cell);
-  free(rd->hcell);
-  free(rd->pass);
+  header_free(rd);
   rd->colname = NULL;
   rd->cols = NULL;
   rd->cell = rd->hcell = NULL;
