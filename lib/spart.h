@@ -229,6 +229,8 @@ void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const d
                            double *v);
 void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
                            double *qdot);
+/* The same for every joint: the coordinate rates qmdot (n_q) of the velocities um (n_v) at qm. */
+void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, double *qmdot);
 
 /* The configuration qout (jnt_nq[i]) of joint i reached from q by the local coordinates xi
    (jnt_nv[i]) of its configuration space around q (Pinocchio's integrate: q + xi for a vector

@@ -392,6 +392,16 @@ void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const d
 }
 
 
+void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, double *qmdot) {
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nq[i] > 0) {
+      spart_joint_qdot_of_v(m, i, qm + m->jnt_qadr[i], um + m->jnt_vadr[i],
+                            qmdot + m->jnt_qadr[i]);
+    }
+  }
+}
+
+
 int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err) {
   for (int i = 1; i < m->nb; i++) {
     int k = kinds[m->jnt_type[i]].quat;

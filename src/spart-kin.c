@@ -124,12 +124,7 @@ static void rates(cli_session *s, double *qd) {
   const spart_model *m = s->m;
   double *qdc = qd + m->nq, *umc = qdc + m->nqc;
   if (m->nq != m->nv && (st->has & 1u << CLI_F_um)) {
-    for (int i = 1; i < m->nb; i++) {
-      if (m->jnt_nq[i] > 0) {
-        spart_joint_qdot_of_v(m, i, st->qm + m->jnt_qadr[i], st->um + m->jnt_vadr[i],
-                              qd + m->jnt_qadr[i]);
-      }
-    }
+    spart_qdot_of_v(m, st->qm, st->um, qd);
     spart_mimic_qc(m, qd, qdc);
     cli_put(s->wr, "qmdot", m->coupled ? qdc : qd, m->nqc, -1, -1);
   }
