@@ -453,13 +453,13 @@ typedef struct spart_limit_hit {
 int spart_limits_check(const spart_model *m, const double *qm, const double *um,
                        const double *taum, spart_limit_hit *hit, int most);
 
-/* The kinematic tree of the model as a Graphviz digraph, malloc'd (NULL when out of memory):
-   a box for each link (name, id, mass), an ellipse for each joint (name, kind; a moving one's
-   axis and q_id, a fixed one dashed), edges parent link -> joint -> child link. */
-char *spart_model_dot(const spart_model *m);
+/* The principal inertias of link i: the eigenvalues of its rotational inertia (body_inertia),
+   ascending (spart_mass.c). */
+void spart_principal_inertias(const spart_model *m, int i, double ev[3]);
 
-/* A human-readable tree of the model with masses and warnings, malloc'd. */
-char *spart_model_summary(const spart_model *m);
+/* What each link carries, itself and the links after it in the tree: their mass, in mass (nb),
+   and whether any of their inertias is not zero, in inertia (nb) (spart_mass.c). */
+void spart_carried(const spart_model *m, double *mass, int *inertia);
 
 /* Index of the body (link) named name, or -1. */
 int spart_model_body(const spart_model *m, const char *name);

@@ -137,8 +137,8 @@ spart_model *cli_convert_read(const cli_convert *o, int *status) {
 
 
 int cli_convert_write(const cli_convert *o, spart_model *m) {
-  char *text = o->format == CLI_CONV_SUMMARY ? spart_model_summary(m)
-               : o->format == CLI_CONV_DOT   ? spart_model_dot(m)
+  char *text = o->format == CLI_CONV_SUMMARY ? cli_model_summary(m)
+               : o->format == CLI_CONV_DOT   ? cli_model_dot(m)
                                              : spart_model_json(m);
   spart_model_free(m);
   if (!text) {
