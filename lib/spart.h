@@ -19,6 +19,7 @@
 #define SPART_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define SPART_VERSION_STRING SPART_VERSION
 
@@ -270,7 +271,7 @@ void spart_rot_quat(double q[4], const double R[9]);
 void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);
 
-/* Read a URDF document (path "-" or NULL reads stdin) into a model with SPART's numbering.
+/* Read a URDF document (a file) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
 spart_model *spart_urdf_read(const char *path, spart_err *err);
 
@@ -390,8 +391,12 @@ int spu_dtoa(char *buf, double x);
 /* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
 spart_model *spart_model_load(const char *path, spart_err *err);
 
-/* Read a whole file (path "-" or NULL reads stdin) into a malloc'd buffer with a NUL after the
-   len bytes; NULL with err filled (SPART_EIO: "cannot open FILE: strerror") on failure. */
+/* The same from an open stream f, read to its end and left open (name: what messages call it,
+   e.g. "<stdin>"; a name in .urdf picks the URDF reader as a path does). */
+spart_model *spart_model_read(FILE *f, const char *name, spart_err *err);
+
+/* Read a whole file into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
+   (SPART_EIO: "cannot open FILE: strerror") on failure. */
 char *spart_model_slurp(const char *path, size_t *len, spart_err *err);
 
 /* The model JSON text (SPART's robot structure plus keys), malloc'd; NULL when out of memory. */

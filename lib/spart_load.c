@@ -134,17 +134,11 @@ spart_model *spart_model_parse(const char *text, spart_err *err) {
 }
 
 
-char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
-  int std = !path || strcmp(path, "-") == 0;
-  const char *where = std ? "<stdin>" : path;
-  FILE *f = std ? stdin : fopen(path, "rb");
+/* the whole of the open stream f (where: what messages call it) in a malloc'd buffer with a NUL
+   after its len bytes */
+static char *slurp(FILE *f, const char *where, size_t *len, spart_err *err) {
   size_t n = 0, cap = 0;
   char *buf = NULL;
-
-  if (!f) {
-    spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
-    return NULL;
-  }
 
   /* read all, doubling the buffer */
   for (;;) {
@@ -175,9 +169,6 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
       break;
     }
   }
-  if (!std) {
-    fclose(f);
-  }
   if (buf) {
     buf[n] = '\0';
     *len = n;
@@ -186,22 +177,33 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
 }
 
 
-spart_model *spart_model_load(const char *path, spart_err *err) {
-  size_t len = 0, plen = path ? strlen(path) : 0;
-  char *buf = spart_model_slurp(path, &len, err);
+char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
+  FILE *f = fopen(path, "rb");
+  char *buf;
+  if (!f) {
+    spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  buf = slurp(f, path, len, err);
+  fclose(f);
+  return buf;
+}
+
+
+/* the model of the text buf (len bytes, malloc'd: freed here) by the reader its content picks,
+   or its name's .urdf */
+static spart_model *load(char *buf, size_t len, const char *name, spart_err *err) {
+  size_t nlen = strlen(name);
   const char *p = buf;
   spart_model *m;
 
-  if (!buf) {
-    return NULL;
-  }
   if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
     p += 3; /* a UTF-8 byte order mark */
   }
   while (p < buf + len && isspace((unsigned char)*p)) {
     p++;
   }
-  if ((plen >= 5 && strcmp(path + plen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
+  if ((nlen >= 5 && strcmp(name + nlen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
     m = spart_urdf_parse(buf, len, err);
   } else if (memchr(buf, '\0', len)) {
     spart_err_set(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");
@@ -211,6 +213,20 @@ spart_model *spart_model_load(const char *path, spart_err *err) {
   }
   free(buf);
   return m;
+}
+
+
+spart_model *spart_model_load(const char *path, spart_err *err) {
+  size_t len = 0;
+  char *buf = spart_model_slurp(path, &len, err);
+  return buf ? load(buf, len, path, err) : NULL;
+}
+
+
+spart_model *spart_model_read(FILE *f, const char *name, spart_err *err) {
+  size_t len = 0;
+  char *buf = slurp(f, name, &len, err);
+  return buf ? load(buf, len, name, err) : NULL;
 }
 
 

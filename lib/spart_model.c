@@ -315,8 +315,14 @@ int spart_model_check(spart_model *m, spart_err *err) {
                   m->body_parent[i], i);
     }
     if (nv < 0) {
-      return fail(err, SPART_EDATA, 0, "%s: type %d, expected 0 (fixed), 1 (revolute), 2 "
-                  "(prismatic), 3 (floating), 4 (ball) or 5 (planar)", who, m->jnt_type[i]);
+      /* the kinds as spart_joint.c names them: "0 (fixed), 1 (revolute), ... or 5 (planar)" */
+      char kinds[256];
+      size_t len = 0;
+      for (int t = 0, n = spart_joint_kinds(); t < n && len < sizeof kinds; t++) {
+        len += (size_t)snprintf(kinds + len, sizeof kinds - len, "%s%d (%s)",
+                                t == 0 ? "" : t == n - 1 ? " or " : ", ", t, spart_joint_name(t));
+      }
+      return fail(err, SPART_EDATA, 0, "%s: type %d, expected %s", who, m->jnt_type[i], kinds);
     }
     if (moving && m->jnt_qadr[i] != nq) {
       return fail(err, SPART_EDATA, 0, "%s: q_id %d, expected %d", who,

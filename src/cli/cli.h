@@ -387,6 +387,9 @@ void cli_cmp_free(cli_cmp *c);
    usage error, which it reports). */
 int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv);
 
+/* The model of the file path (spart_model_load), or of stdin for "-" ("<stdin>" in messages). */
+spart_model *cli_model_load(const char *path, spart_err *err);
+
 /* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
  *status set). */
 cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status);
