@@ -19,7 +19,6 @@
 #define SPART_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #define SPART_VERSION_STRING SPART_VERSION
 
@@ -391,9 +390,9 @@ int spu_dtoa(char *buf, double x);
 /* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
 spart_model *spart_model_load(const char *path, spart_err *err);
 
-/* The same from an open stream f, read to its end and left open (name: what messages call it,
-   e.g. "<stdin>"; a name in .urdf picks the URDF reader as a path does). */
-spart_model *spart_model_read(FILE *f, const char *name, spart_err *err);
+/* The same from the open file descriptor fd, read to its end and left open (name: what messages
+   call it, e.g. "<stdin>"; a name in .urdf picks the URDF reader as a path does). */
+spart_model *spart_model_read(int fd, const char *name, spart_err *err);
 
 /* Read a whole file into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
    (SPART_EIO: "cannot open FILE: strerror") on failure. */

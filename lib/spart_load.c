@@ -1,9 +1,10 @@
 /* spart_load.c -- the loader: model file or text to model by its URDF, model JSON or DH reader */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -134,15 +135,15 @@ spart_model *spart_model_parse(const char *text, spart_err *err) {
 }
 
 
-/* the whole of the open stream f (where: what messages call it) in a malloc'd buffer with a NUL
-   after its len bytes */
-static char *slurp(FILE *f, const char *where, size_t *len, spart_err *err) {
+/* the whole of what the open file descriptor fd holds (where: what messages call it) in a malloc'd
+   buffer with a NUL after its len bytes */
+static char *slurp(int fd, const char *where, size_t *len, spart_err *err) {
   size_t n = 0, cap = 0;
   char *buf = NULL;
 
   /* read all, doubling the buffer */
   for (;;) {
-    size_t got;
+    ssize_t got;
     if (cap - n < 2) {
       char *b = cap < MAX_FILE ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
       if (!b) {
@@ -152,40 +153,40 @@ static char *slurp(FILE *f, const char *where, size_t *len, spart_err *err) {
           spart_err_set(err, SPART_EDATA, 0, "input larger than %zu bytes", MAX_FILE);
         }
         free(buf);
-        buf = NULL;
-        break;
+        return NULL;
       }
       buf = b;
       cap = cap ? 2 * cap : 65536;
     }
-    got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
+    got = read(fd, buf + n, cap - n - 1);
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      spart_err_set(err, SPART_EIO, 0, "cannot read %s: %s", where, strerror(errno));
+      free(buf);
+      return NULL;
+    }
     if (got == 0) {
-      if (ferror(f)) {
-        spart_err_set(err, SPART_EIO, 0, "cannot read %s: %s", where, strerror(errno));
-        free(buf);
-        buf = NULL;
-      }
       break;
     }
+    n += (size_t)got;
   }
-  if (buf) {
-    buf[n] = '\0';
-    *len = n;
-  }
+  buf[n] = '\0';
+  *len = n;
   return buf;
 }
 
 
 char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
-  FILE *f = fopen(path, "rb");
+  int fd = open(path, O_RDONLY);
   char *buf;
-  if (!f) {
+  if (fd < 0) {
     spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
     return NULL;
   }
-  buf = slurp(f, path, len, err);
-  fclose(f);
+  buf = slurp(fd, path, len, err);
+  close(fd);
   return buf;
 }
 
@@ -223,9 +224,9 @@ spart_model *spart_model_load(const char *path, spart_err *err) {
 }
 
 
-spart_model *spart_model_read(FILE *f, const char *name, spart_err *err) {
+spart_model *spart_model_read(int fd, const char *name, spart_err *err) {
   size_t len = 0;
-  char *buf = slurp(f, name, &len, err);
+  char *buf = slurp(fd, name, &len, err);
   return buf ? load(buf, len, name, err) : NULL;
 }
 

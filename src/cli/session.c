@@ -51,7 +51,7 @@ static void in_close(cli_session *s) {
 
 
 spart_model *cli_model_load(const char *path, spart_err *err) {
-  return strcmp(path, "-") == 0 ? spart_model_read(stdin, "<stdin>", err)
+  return strcmp(path, "-") == 0 ? spart_model_read(STDIN_FILENO, "<stdin>", err)
                                 : spart_model_load(path, err);
 }
 
