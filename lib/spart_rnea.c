@@ -403,13 +403,15 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 
 
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau) {
-  for (int i = 1; i < m->nb; i++) {
-    for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
-      const double *f = m->jnt_friction + 2 * i;
-      /* the Coulomb part without a branch on the sign of um (random): one of the two terms is
-         f exactly, the other +-0 */
-      double coulomb = f[0] * (um[a] > 0) + f[1] * (um[a] < 0);
-      tau[a] += sign * (m->jnt_damping[i] * um[a] + coulomb);
-    }
+  /* degree of freedom by degree of freedom, each with its joint's (dof_body) coefficients: one
+     loop, not one over the joints and one over each joint's */
+  const int *body = m->dof_body;
+  const double *damping = m->jnt_damping, *friction = m->jnt_friction;
+  for (int a = 0; a < m->nv; a++) {
+    int i = body[a];
+    /* the Coulomb part without a branch on the sign of um (random): one of the two terms is f
+       exactly, the other +-0 */
+    double coulomb = friction[2 * i] * (um[a] > 0) + friction[2 * i + 1] * (um[a] < 0);
+    tau[a] += sign * (damping[i] * um[a] + coulomb);
   }
 }
