@@ -82,6 +82,10 @@ typedef struct spart_model {
   int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
                            angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
                            common joints, which the dynamics passes take with the axis known */
+  int *jnt_sub;         /* (nb x 2) [lo, hi): the degrees of freedom of the subtree of body i
+                           (joint i's first, lo to lo + jnt_nv[i]) in dof_tree, depth-first */
+  int *dof_tree;        /* (nv) the degrees of freedom in depth-first order: each subtree's a
+                           block, jnt_sub (0, 1, ... when bodies are numbered depth-first) */
   double *dof_S;        /* (nv x 6) that column S_v, [angular; linear] in F_i */
   double *dof_screw;    /* (nv x 2) its rotation about and translation along the joint axis per
                            unit of the degree of freedom: 1 0 (revolute), 0 1 (prismatic) */

@@ -132,69 +132,91 @@ static void inert_column(double F[6], const double I[10], int k) {
 }
 
 
+/* the forces of a block of columns carried to the parent: F (6 rows of stride ld, a column a
+   force [n; f] in F_i) = X' F for columns lo..hi-1, X F_i (Q) at rho in F_p (spu_fparent on
+   each column; the columns are independent, so the loop keeps several in flight) */
+static void carry_block(double *F, int ld, int lo, int hi, const double Q[9],
+                        const double rho[3]) {
+  double q0 = Q[0], q1 = Q[1], q2 = Q[2], q3 = Q[3], q4 = Q[4], q5 = Q[5], q6 = Q[6], q7 = Q[7],
+         q8 = Q[8], r0 = rho[0], r1 = rho[1], r2 = rho[2];
+  double *n0 = F, *n1 = F + ld, *n2 = F + 2 * ld, *g0 = F + 3 * ld, *g1 = F + 4 * ld,
+         *g2 = F + 5 * ld;
+  for (int t = lo; t < hi; t++) {
+    double x = g0[t], y = g1[t], z = g2[t], u = n0[t], v = n1[t], w = n2[t];
+    double f0 = q0 * x + q1 * y + q2 * z, f1 = q3 * x + q4 * y + q5 * z;
+    double f2 = q6 * x + q7 * y + q8 * z;
+    n0[t] = (q0 * u + q1 * v + q2 * w) + (r1 * f2 - r2 * f1);
+    n1[t] = (q3 * u + q4 * v + q5 * w) + (r2 * f0 - r0 * f2);
+    n2[t] = (q6 * u + q7 * v + q8 * w) + (r0 * f1 - r1 * f0);
+    g0[t] = f0;
+    g1[t] = f1;
+    g2[t] = f2;
+  }
+}
+
+
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H) {
-  int off = fixed_base ? 0 : 6, n = off + m->nv;
-  const int *parent = m->body_parent, *vadr = m->jnt_vadr, *jnv = m->jnt_nv, *axis = m->dof_axis;
+  int off = fixed_base ? 0 : 6, n = off + m->nv, nv = m->nv;
+  const int *parent = m->body_parent, *sub = m->jnt_sub, *tree = m->dof_tree,
+            *axis = m->dof_axis;
   const double *Xrot = d->Xrot, *Xpos = d->Xpos;
-  double *Ic = d->Ic;
+  /* Ic the composite inertias; F (6 x nv, d->work) the forces of the columns, column t for the
+     degree of freedom tree[t], each in the frame of the body its force has reached */
+  double *Ic = d->Ic, *F = d->work;
   memset(H, 0, (size_t)n * n * sizeof(double)); /* joints on different branches stay 0 */
   spart_xup(m, d, qm);
 
-  /* composite inertias (spart_composite; with a fixed base none into the base's) */
   spu_inertbody(Ic, m->body_mass[0], m->body_inertia);
   for (int i = 1; i < m->nb; i++) {
     memcpy(Ic + 10 * i, d->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
   }
-  for (int i = m->nb - 1; i > 0; i--) {
-    int p = parent[i];
-    if (p > 0 || !fixed_base) {
-      double *Ip = Ic + 10 * p, sh[10];
-      spu_inertparent(sh, Xrot + 9 * i, Xpos + 3 * i, Ic + 10 * i);
-      for (int k = 0; k < 10; k++) {
-        Ip[k] += sh[k];
-      }
-    }
-  }
 
-  /* column a of the joints: F = IC_i S_a, H_aa = S_a' F, then F carried towards the base,
-     H_ab = S_b' F for the degrees of freedom b of every joint on the way (S_b = e_(dof_axis) in
-     F_j: one component of F), and the base's B' F (RBDA table 6.2) */
-  for (int a = m->nv - 1; a >= 0; a--) {
-    int i = m->dof_body[a], col = off + a;
-    double F[6];
-    inert_column(F, Ic + 10 * i, axis[a]);
-    H[col * n + col] = F[axis[a]] + m->jnt_armature[i];
-    /* the joint's other degrees of freedom, before its own */
-    for (int b = vadr[i]; b < a; b++) {
-      H[(off + b) * n + col] = H[col * n + off + b] = F[axis[b]];
+  /* bodies from the leaves (RBDA table 6.2, the columns of a subtree as one block, as
+     Pinocchio's CRBA): IC_i is whole once its children are done; joint i's columns
+     F_a = IC_i S_a (S_a = e_(dof_axis): a column of IC_i) join the block of its subtree's, whose
+     forces have reached F_i; the rows of its degrees of freedom are H_ba = S_b' F_a (one
+     component of F_a) for every column a of the block; then the block and IC_i are carried to
+     the parent (with a fixed base, none into the base) and at the base give the base's rows
+     B' F_a */
+  for (int i = m->nb - 1; i > 0; i--) {
+    int p = parent[i], lo = sub[2 * i], own = lo + m->jnt_nv[i], hi = sub[2 * i + 1];
+    const double *Q = Xrot + 9 * i, *rho = Xpos + 3 * i;
+    for (int t = lo; t < own; t++) {
+      double f[6];
+      inert_column(f, Ic + 10 * i, axis[tree[t]]);
+      for (int r = 0; r < 6; r++) {
+        F[r * nv + t] = f[r];
+      }
     }
-    for (int j = i;;) {
-      int p = parent[j], b = vadr[p], end = b + jnv[p];
-      if (fixed_base && p > 0 && parent[p] == 0) {
-        /* the first joint of a fixed base: its components alone */
-        for (; b < end; b++) {
-          H[(off + b) * n + col] = H[col * n + off + b] =
-              spu_fparent_at(Xrot + 9 * j, Xpos + 3 * j, F, axis[b]);
-        }
-        break;
+    for (int s = lo; s < own; s++) {
+      int b = off + tree[s];
+      const double *Fb = F + axis[tree[s]] * nv;
+      for (int t = s; t < hi; t++) {
+        int a = off + tree[t];
+        H[b * n + a] = H[a * n + b] = Fb[t];
       }
-      if (p == 0 && fixed_base) {
-        break;
+      H[b * n + b] += m->jnt_armature[i];
+    }
+    if (p == 0 && fixed_base) {
+      continue;
+    }
+    double *Ip = Ic + 10 * p, sh[10];
+    spu_inertparent(sh, Q, rho, Ic + 10 * i);
+    for (int k = 0; k < 10; k++) {
+      Ip[k] += sh[k];
+    }
+    carry_block(F, nv, lo, hi, Q, rho);
+    for (int t = lo; p == 0 && t < hi; t++) {
+      int a = off + tree[t];
+      double f[6], f0[6];
+      for (int r = 0; r < 6; r++) {
+        f[r] = F[r * nv + t];
       }
-      spu_fparent(F, Xrot + 9 * j, Xpos + 3 * j, F);
-      if (p == 0) {
-        double f0[6];
-        spu_rotlin(f0, R0, F);
-        for (int r = 0; r < 6; r++) {
-          H[r * n + col] = H[col * n + r] = f0[r];
-        }
-        break;
+      spu_rotlin(f0, R0, f);
+      for (int r = 0; r < 6; r++) {
+        H[r * n + a] = H[a * n + r] = f0[r];
       }
-      for (; b < end; b++) {
-        H[(off + b) * n + col] = H[col * n + off + b] = F[axis[b]];
-      }
-      j = p;
     }
   }
 

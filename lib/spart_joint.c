@@ -284,6 +284,28 @@ void spart_joint_setup(spart_model *m) {
     }
   }
   m->nv = nv;
+
+  /* the degrees of freedom depth-first (parents before children, children in body order):
+     hi holds each subtree's count, then a cursor at the next free place in the body's block,
+     which ends at the block's end once every child has taken its place */
+  int *sub = m->jnt_sub;
+  for (int i = 0; i < m->nb; i++) {
+    sub[2 * i + 1] = m->jnt_nv[i];
+  }
+  for (int i = m->nb - 1; i > 0; i--) {
+    sub[2 * m->body_parent[i] + 1] += sub[2 * i + 1];
+  }
+  sub[0] = 0;
+  sub[1] = m->jnt_nv[0];
+  for (int i = 1; i < m->nb; i++) {
+    int p = m->body_parent[i], count = sub[2 * i + 1];
+    sub[2 * i] = sub[2 * p + 1];
+    sub[2 * p + 1] += count;
+    sub[2 * i + 1] = sub[2 * i] + m->jnt_nv[i];
+    for (int k = 0; k < m->jnt_nv[i]; k++) {
+      m->dof_tree[sub[2 * i] + k] = m->jnt_vadr[i] + k;
+    }
+  }
 }
 
 
