@@ -72,11 +72,8 @@ void spart_composite(const spart_model *m, spart_data *d) {
 
   /* backward pass: IC_p += X_i' IC_i X_i (RBDA table 6.2) */
   for (int i = m->nb - 1; i > 0; i--) {
-    double *Ip = d->Ic + 10 * m->body_parent[i], sh[10];
-    spu_inertparent(sh, d->Xrot + 9 * i, d->Xpos + 3 * i, d->Ic + 10 * i);
-    for (int k = 0; k < 10; k++) {
-      Ip[k] += sh[k];
-    }
+    spu_inertparent_add(d->Ic + 10 * m->body_parent[i], d->Xrot + 9 * i, d->Xpos + 3 * i,
+                        d->Ic + 10 * i);
   }
 }
 
@@ -132,25 +129,114 @@ static void inert_column(double F[6], const double I[10], int k) {
 }
 
 
+/* two columns at once (GCC's vector types, as spart_rnea's pairs: one SSE2 instruction does
+   both) */
+typedef double v2 __attribute__((vector_size(16)));
+
+static inline v2 load2(const double *p) {
+  v2 x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+
+
+static inline void store2(double *p, v2 x) {
+  memcpy(p, &x, sizeof x);
+}
+
+
+/* X' f (spu_fparent) of the forces f[0..5] of two columns, in place; Q (9) and rho (3) as pairs
+   of equal numbers */
+static inline __attribute__((always_inline)) void fparent2(v2 f[6], const v2 Q[9],
+                                                           const v2 rho[3]) {
+  v2 f0 = Q[0] * f[3] + Q[1] * f[4] + Q[2] * f[5], f1 = Q[3] * f[3] + Q[4] * f[4] + Q[5] * f[5];
+  v2 f2 = Q[6] * f[3] + Q[7] * f[4] + Q[8] * f[5];
+  v2 n0 = (Q[0] * f[0] + Q[1] * f[1] + Q[2] * f[2]) + (rho[1] * f2 - rho[2] * f1);
+  v2 n1 = (Q[3] * f[0] + Q[4] * f[1] + Q[5] * f[2]) + (rho[2] * f0 - rho[0] * f2);
+  v2 n2 = (Q[6] * f[0] + Q[7] * f[1] + Q[8] * f[2]) + (rho[0] * f1 - rho[1] * f0);
+  f[0] = n0, f[1] = n1, f[2] = n2, f[3] = f0, f[4] = f1, f[5] = f2;
+}
+
+
 /* the forces of a block of columns carried to the parent: F (6 rows of stride ld, a column a
    force [n; f] in F_i) = X' F for columns lo..hi-1, X F_i (Q) at rho in F_p (spu_fparent on
-   each column; the columns are independent, so the loop keeps several in flight) */
+   each column, two at a time; an odd last one in both halves of the pairs) */
 static void carry_block(double *F, int ld, int lo, int hi, const double Q[9],
                         const double rho[3]) {
-  double q0 = Q[0], q1 = Q[1], q2 = Q[2], q3 = Q[3], q4 = Q[4], q5 = Q[5], q6 = Q[6], q7 = Q[7],
-         q8 = Q[8], r0 = rho[0], r1 = rho[1], r2 = rho[2];
-  double *n0 = F, *n1 = F + ld, *n2 = F + 2 * ld, *g0 = F + 3 * ld, *g1 = F + 4 * ld,
-         *g2 = F + 5 * ld;
+  v2 q[9], r[3], f[6];
+  for (int k = 0; k < 9; k++) {
+    q[k] = (v2){Q[k], Q[k]};
+  }
+  for (int k = 0; k < 3; k++) {
+    r[k] = (v2){rho[k], rho[k]};
+  }
+  int t = lo;
+  for (; t + 1 < hi; t += 2) {
+    for (int k = 0; k < 6; k++) {
+      f[k] = load2(F + k * ld + t);
+    }
+    fparent2(f, q, r);
+    for (int k = 0; k < 6; k++) {
+      store2(F + k * ld + t, f[k]);
+    }
+  }
+  if (t < hi) {
+    for (int k = 0; k < 6; k++) {
+      f[k] = (v2){F[k * ld + t], F[k * ld + t]};
+    }
+    fparent2(f, q, r);
+    for (int k = 0; k < 6; k++) {
+      F[k * ld + t] = f[k][0];
+    }
+  }
+}
+
+
+/* rows[0..nrows) alone of X' F for the columns lo..hi-1 of F (carry_block's), when no more is
+   needed: the components on the degrees of freedom of a joint whose parent is a fixed base */
+static void carry_rows(double *F, int ld, int lo, int hi, const double Q[9], const double rho[3],
+                       const int *rows, int nrows) {
   for (int t = lo; t < hi; t++) {
-    double x = g0[t], y = g1[t], z = g2[t], u = n0[t], v = n1[t], w = n2[t];
-    double f0 = q0 * x + q1 * y + q2 * z, f1 = q3 * x + q4 * y + q5 * z;
-    double f2 = q6 * x + q7 * y + q8 * z;
-    n0[t] = (q0 * u + q1 * v + q2 * w) + (r1 * f2 - r2 * f1);
-    n1[t] = (q3 * u + q4 * v + q5 * w) + (r2 * f0 - r0 * f2);
-    n2[t] = (q6 * u + q7 * v + q8 * w) + (r0 * f1 - r1 * f0);
-    g0[t] = f0;
-    g1[t] = f1;
-    g2[t] = f2;
+    double f[6], g[6];
+    for (int r = 0; r < 6; r++) {
+      f[r] = F[r * ld + t];
+    }
+    for (int k = 0; k < nrows; k++) {
+      g[k] = spu_fparent_at(Q, rho, f, rows[k]);
+    }
+    for (int k = 0; k < nrows; k++) {
+      F[rows[k] * ld + t] = g[k];
+    }
+  }
+}
+
+
+/* the nearest body above body i that has degrees of freedom, or the base */
+static int carry_target(const spart_model *m, int i) {
+  int p = m->body_parent[i];
+  while (p > 0 && m->jnt_nv[p] == 0) {
+    p = m->body_parent[p];
+  }
+  return p;
+}
+
+
+/* the transform of F_i in the frame of carry_target's body t, Q at rho: spart_xup's through
+   the joints without a degree of freedom in between, so that nothing is carried through them
+   twice */
+static void fold_fixed(const spart_model *m, const spart_data *d, int i, int t, double Q[9],
+                       double rho[3]) {
+  memcpy(Q, d->Xrot + 9 * i, 9 * sizeof(double));
+  memcpy(rho, d->Xpos + 3 * i, 3 * sizeof(double));
+  for (int p = m->body_parent[i]; p != t; p = m->body_parent[p]) {
+    double Q2[9], r2[3];
+    const double *Qp = d->Xrot + 9 * p, *rp = d->Xpos + 3 * p;
+    spu_mulmm3(Q2, Qp, Q);
+    spu_mulmv3(r2, Qp, rho);
+    memcpy(Q, Q2, sizeof Q2);
+    for (int k = 0; k < 3; k++) {
+      rho[k] = rp[k] + r2[k];
+    }
   }
 }
 
@@ -158,13 +244,10 @@ static void carry_block(double *F, int ld, int lo, int hi, const double Q[9],
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H) {
   int off = fixed_base ? 0 : 6, n = off + m->nv, nv = m->nv;
-  const int *parent = m->body_parent, *sub = m->jnt_sub, *tree = m->dof_tree,
-            *axis = m->dof_axis;
-  const double *Xrot = d->Xrot, *Xpos = d->Xpos;
+  const int *sub = m->jnt_sub, *tree = m->dof_tree, *axis = m->dof_axis;
   /* Ic the composite inertias; F (6 x nv, d->work) the forces of the columns, column t for the
      degree of freedom tree[t], each in the frame of the body its force has reached */
   double *Ic = d->Ic, *F = d->work;
-  memset(H, 0, (size_t)n * n * sizeof(double)); /* joints on different branches stay 0 */
   spart_xup(m, d, qm);
 
   spu_inertbody(Ic, m->body_mass[0], m->body_inertia);
@@ -176,42 +259,54 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
      Pinocchio's CRBA): IC_i is whole once its children are done; joint i's columns
      F_a = IC_i S_a (S_a = e_(dof_axis): a column of IC_i) join the block of its subtree's, whose
      forces have reached F_i; the rows of its degrees of freedom are H_ba = S_b' F_a (one
-     component of F_a) for every column a of the block; then the block and IC_i are carried to
-     the parent (with a fixed base, none into the base) and at the base give the base's rows
-     B' F_a */
+     component of F_a) for every column a of the block, 0 for the columns after it (the other
+     branches); then IC_i and the block go to the next body up with degrees of freedom (with a
+     fixed base, none into the base) and at the base give the base's rows B' F_a */
   for (int i = m->nb - 1; i > 0; i--) {
-    int p = parent[i], lo = sub[2 * i], own = lo + m->jnt_nv[i], hi = sub[2 * i + 1];
-    const double *Q = Xrot + 9 * i, *rho = Xpos + 3 * i;
-    for (int t = lo; t < own; t++) {
+    int lo = sub[2 * i], own = lo + m->jnt_nv[i], hi = sub[2 * i + 1], t = carry_target(m, i);
+    double Qc[9], rc[3];
+    const double *Q = d->Xrot + 9 * i, *rho = d->Xpos + 3 * i;
+    if (t != m->body_parent[i]) {
+      fold_fixed(m, d, i, t, Qc, rc);
+      Q = Qc, rho = rc;
+    }
+    for (int c = lo; c < own; c++) {
       double f[6];
-      inert_column(f, Ic + 10 * i, axis[tree[t]]);
+      inert_column(f, Ic + 10 * i, axis[tree[c]]);
       for (int r = 0; r < 6; r++) {
-        F[r * nv + t] = f[r];
+        F[r * nv + c] = f[r];
       }
     }
     for (int s = lo; s < own; s++) {
       int b = off + tree[s];
       const double *Fb = F + axis[tree[s]] * nv;
-      for (int t = s; t < hi; t++) {
-        int a = off + tree[t];
-        H[b * n + a] = H[a * n + b] = Fb[t];
+      for (int c = s; c < hi; c++) {
+        int a = off + tree[c];
+        H[b * n + a] = H[a * n + b] = Fb[c];
+      }
+      for (int c = hi; c < nv; c++) {
+        int a = off + tree[c];
+        H[b * n + a] = H[a * n + b] = 0;
       }
       H[b * n + b] += m->jnt_armature[i];
     }
-    if (p == 0 && fixed_base) {
+    if (t == 0 && fixed_base) {
       continue;
     }
-    double *Ip = Ic + 10 * p, sh[10];
-    spu_inertparent(sh, Q, rho, Ic + 10 * i);
-    for (int k = 0; k < 10; k++) {
-      Ip[k] += sh[k];
+    spu_inertparent_add(Ic + 10 * t, Q, rho, Ic + 10 * i);
+    if (own == lo) {
+      continue; /* no joint: its subtree's columns went past it */
+    }
+    if (t > 0 && fixed_base && carry_target(m, t) == 0) {
+      carry_rows(F, nv, lo, hi, Q, rho, axis + m->jnt_vadr[t], m->jnt_nv[t]);
+      continue;
     }
     carry_block(F, nv, lo, hi, Q, rho);
-    for (int t = lo; p == 0 && t < hi; t++) {
-      int a = off + tree[t];
+    for (int c = lo; t == 0 && c < hi; c++) {
+      int a = off + tree[c];
       double f[6], f0[6];
       for (int r = 0; r < 6; r++) {
-        f[r] = F[r * nv + t];
+        f[r] = F[r * nv + c];
       }
       spu_rotlin(f0, R0, f);
       for (int r = 0; r < 6; r++) {

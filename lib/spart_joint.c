@@ -362,11 +362,32 @@ void spart_joint_transform(const spart_model *m, int i, const double *q, const d
 }
 
 
+/* the transform of a joint of one screw about and along z (m->jnt_zaxis), h its rotation and
+   translation per unit of q: joint_move's loop for its one coordinate */
+static void one_screw(const double *h, double q, const double *restrict T,
+                      const double *restrict r, double *restrict Q, double *restrict rho) {
+  double s, c, x = h[1] * q;
+  spu_sincos(h[0] * q, &s, &c);
+  for (int l = 0; l < 3; l++) {
+    double x0 = T[3 * l], y0 = T[3 * l + 1], z0 = T[3 * l + 2];
+    Q[3 * l] = c * x0 + s * y0;
+    Q[3 * l + 1] = c * y0 - s * x0;
+    Q[3 * l + 2] = z0;
+    rho[l] = r[l] + x * z0;
+  }
+}
+
+
 void spart_xup(const spart_model *m, spart_data *d, const double *qm) {
   for (int i = 1; i < m->nb; i++) {
     const double *c = d->jc + SPART_JC * i;
-    joint_transform(m, i, qm, m->jnt_qadr[i], c + SPART_JC_T, c + SPART_JC_R, d->Xrot + 9 * i,
-                    d->Xpos + 3 * i);
+    if (m->jnt_zaxis[i] >= 0) {
+      one_screw(m->dof_screw + 2 * m->jnt_vadr[i], qm[m->jnt_qadr[i]], c + SPART_JC_T,
+                c + SPART_JC_R, d->Xrot + 9 * i, d->Xpos + 3 * i);
+    } else {
+      joint_transform(m, i, qm, m->jnt_qadr[i], c + SPART_JC_T, c + SPART_JC_R,
+                      d->Xrot + 9 * i, d->Xpos + 3 * i);
+    }
   }
 }
 
