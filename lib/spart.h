@@ -84,6 +84,8 @@ typedef struct spart_model {
                            common joints, which the dynamics passes take with the axis known */
   int *jnt_sub;         /* (nb x 2) [lo, hi): the degrees of freedom of the subtree of body i
                            (joint i's first, lo to lo + jnt_nv[i]) in dof_tree, depth-first */
+  int *jnt_up;          /* (nb) the nearest body above body i whose joint has degrees of freedom,
+                           or 0 (the base); [0] 0 */
   int *dof_tree;        /* (nv) the degrees of freedom in depth-first order: each subtree's a
                            block, jnt_sub (0, 1, ... when bodies are numbered depth-first) */
   double *dof_S;        /* (nv x 6) that column S_v, [angular; linear] in F_i */

@@ -103,28 +103,32 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 }
 
 
-/* column k of a compact inertia I (the 6x6 [J [h]x; -[h]x m 1]): the force I e_k */
-static void inert_column(double F[6], const double I[10], int k) {
-  double m = I[0], h0 = I[1], h1 = I[2], h2 = I[3];
+/* column k of a compact inertia I (the 6x6 [J [h]x; -[h]x m 1]): the force I e_k, into F[0],
+   F[ld], ... F[5 ld] */
+static void inert_column(double *F, int ld, const double I[10], int k) {
+  double m = I[0], h0 = I[1], h1 = I[2], h2 = I[3], f[6];
   switch (k) {
   case 0: /* [J e_0; -h x e_0] */
-    F[0] = I[4], F[1] = I[7], F[2] = I[8], F[3] = 0, F[4] = -h2, F[5] = h1;
+    f[0] = I[4], f[1] = I[7], f[2] = I[8], f[3] = 0, f[4] = -h2, f[5] = h1;
     break;
   case 1:
-    F[0] = I[7], F[1] = I[5], F[2] = I[9], F[3] = h2, F[4] = 0, F[5] = -h0;
+    f[0] = I[7], f[1] = I[5], f[2] = I[9], f[3] = h2, f[4] = 0, f[5] = -h0;
     break;
   case 2:
-    F[0] = I[8], F[1] = I[9], F[2] = I[6], F[3] = -h1, F[4] = h0, F[5] = 0;
+    f[0] = I[8], f[1] = I[9], f[2] = I[6], f[3] = -h1, f[4] = h0, f[5] = 0;
     break;
   case 3: /* [h x e_0; m e_0] */
-    F[0] = 0, F[1] = h2, F[2] = -h1, F[3] = m, F[4] = 0, F[5] = 0;
+    f[0] = 0, f[1] = h2, f[2] = -h1, f[3] = m, f[4] = 0, f[5] = 0;
     break;
   case 4:
-    F[0] = -h2, F[1] = 0, F[2] = h0, F[3] = 0, F[4] = m, F[5] = 0;
+    f[0] = -h2, f[1] = 0, f[2] = h0, f[3] = 0, f[4] = m, f[5] = 0;
     break;
   default:
-    F[0] = h1, F[1] = -h0, F[2] = 0, F[3] = 0, F[4] = 0, F[5] = m;
+    f[0] = h1, f[1] = -h0, f[2] = 0, f[3] = 0, f[4] = 0, f[5] = m;
     break;
+  }
+  for (int r = 0; r < 6; r++) {
+    F[r * ld] = f[r];
   }
 }
 
@@ -211,17 +215,7 @@ static void carry_rows(double *F, int ld, int lo, int hi, const double Q[9], con
 }
 
 
-/* the nearest body above body i that has degrees of freedom, or the base */
-static int carry_target(const spart_model *m, int i) {
-  int p = m->body_parent[i];
-  while (p > 0 && m->jnt_nv[p] == 0) {
-    p = m->body_parent[p];
-  }
-  return p;
-}
-
-
-/* the transform of F_i in the frame of carry_target's body t, Q at rho: spart_xup's through
+/* the transform of F_i in the frame of the body t above it (m->jnt_up), Q at rho: spart_xup's through
    the joints without a degree of freedom in between, so that nothing is carried through them
    twice */
 static void fold_fixed(const spart_model *m, const spart_data *d, int i, int t, double Q[9],
@@ -263,7 +257,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
      branches); then IC_i and the block go to the next body up with degrees of freedom (with a
      fixed base, none into the base) and at the base give the base's rows B' F_a */
   for (int i = m->nb - 1; i > 0; i--) {
-    int lo = sub[2 * i], own = lo + m->jnt_nv[i], hi = sub[2 * i + 1], t = carry_target(m, i);
+    int lo = sub[2 * i], own = lo + m->jnt_nv[i], hi = sub[2 * i + 1], t = m->jnt_up[i];
     double Qc[9], rc[3];
     const double *Q = d->Xrot + 9 * i, *rho = d->Xpos + 3 * i;
     if (t != m->body_parent[i]) {
@@ -271,11 +265,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
       Q = Qc, rho = rc;
     }
     for (int c = lo; c < own; c++) {
-      double f[6];
-      inert_column(f, Ic + 10 * i, axis[tree[c]]);
-      for (int r = 0; r < 6; r++) {
-        F[r * nv + c] = f[r];
-      }
+      inert_column(F + c, nv, Ic + 10 * i, axis[tree[c]]);
     }
     for (int s = lo; s < own; s++) {
       int b = off + tree[s];
@@ -297,7 +287,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
     if (own == lo) {
       continue; /* no joint: its subtree's columns went past it */
     }
-    if (t > 0 && fixed_base && carry_target(m, t) == 0) {
+    if (t > 0 && fixed_base && m->jnt_up[t] == 0) {
       carry_rows(F, nv, lo, hi, Q, rho, axis + m->jnt_vadr[t], m->jnt_nv[t]);
       continue;
     }

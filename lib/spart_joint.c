@@ -288,6 +288,11 @@ void spart_joint_setup(spart_model *m) {
   /* the degrees of freedom depth-first (parents before children, children in body order):
      hi holds each subtree's count, then a cursor at the next free place in the body's block,
      which ends at the block's end once every child has taken its place */
+  m->jnt_up[0] = 0;
+  for (int i = 1; i < m->nb; i++) {
+    int p = m->body_parent[i];
+    m->jnt_up[i] = p == 0 || m->jnt_nv[p] > 0 ? p : m->jnt_up[p];
+  }
   int *sub = m->jnt_sub;
   for (int i = 0; i < m->nb; i++) {
     sub[2 * i + 1] = m->jnt_nv[i];
