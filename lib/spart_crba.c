@@ -268,17 +268,18 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
       inert_column(F + c, nv, Ic + 10 * i, axis[tree[c]]);
     }
     for (int s = lo; s < own; s++) {
-      int b = off + tree[s];
-      const double *Fb = F + axis[tree[s]] * nv;
+      int b = tree[s];
+      const double *Fb = F + axis[b] * nv;
+      double *row = H + (off + b) * n + off, *col = H + off * n + off + b;
       for (int c = s; c < hi; c++) {
-        int a = off + tree[c];
-        H[b * n + a] = H[a * n + b] = Fb[c];
+        double x = Fb[c];
+        row[tree[c]] = x;
+        col[tree[c] * n] = x;
       }
       for (int c = hi; c < nv; c++) {
-        int a = off + tree[c];
-        H[b * n + a] = H[a * n + b] = 0;
+        row[tree[c]] = col[tree[c] * n] = 0;
       }
-      H[b * n + b] += m->jnt_armature[i];
+      row[b] += m->jnt_armature[i];
     }
     if (t == 0 && fixed_base) {
       continue;
