@@ -705,7 +705,9 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
    joint frames: H ((6+nv) x (6+nv)), row-major; with fixed_base only the joints' block Hm
-   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
+   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else.
+   Leaves spart_xup's joint transforms in d; d->work and d->Ic are its scratch (d->Ic is not
+   spart_composite's afterwards: the bodies it skips, those of fixed joints, hold their own). */
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H);
 

@@ -149,8 +149,9 @@ static inline void store2(double *p, v2 x) {
 }
 
 
-/* X' f (spu_fparent) of the forces f[0..5] of two columns, in place; Q (9) and rho (3) as pairs
-   of equal numbers */
+/* X' f = [Q n + rho x Q f; Q f] of the forces f = [n; f] of two columns, in place: a force in
+   a child frame, Q (9) with its origin at rho (3) in its parent's, seen in the parent's frame at
+   its origin; Q and rho as pairs of equal numbers */
 static inline __attribute__((always_inline)) void fparent2(v2 f[6], const v2 Q[9],
                                                            const v2 rho[3]) {
   v2 f0 = Q[0] * f[3] + Q[1] * f[4] + Q[2] * f[5], f1 = Q[3] * f[3] + Q[4] * f[4] + Q[5] * f[5];
@@ -163,7 +164,7 @@ static inline __attribute__((always_inline)) void fparent2(v2 f[6], const v2 Q[9
 
 
 /* the forces of a block of columns carried to the parent: F (6 rows of stride ld, a column a
-   force [n; f] in F_i) = X' F for columns lo..hi-1, X F_i (Q) at rho in F_p (spu_fparent on
+   force [n; f] in F_i) = X' F for columns lo..hi-1, X F_i (Q) at rho in F_p (fparent2 on
    each column, two at a time; an odd last one in both halves of the pairs) */
 static void carry_block(double *F, int ld, int lo, int hi, const double Q[9],
                         const double rho[3]) {
@@ -196,20 +197,48 @@ static void carry_block(double *F, int ld, int lo, int hi, const double Q[9],
 }
 
 
-/* rows[0..nrows) alone of X' F for the columns lo..hi-1 of F (carry_block's), when no more is
-   needed: the components on the degrees of freedom of a joint whose parent is a fixed base */
+/* component k (0..5) alone of X' f (fparent2's) for two columns: row k of Q times the linear
+   or the angular part, plus (rho x Q f)_k for an angular one */
+static inline v2 fparent2_at(const v2 f[6], const v2 Q[9], const v2 rho[3], int k) {
+  static const int next[5] = {1, 2, 0, 1, 2};
+  if (k >= 3) {
+    const v2 *q = Q + 3 * (k - 3);
+    return q[0] * f[3] + q[1] * f[4] + q[2] * f[5];
+  }
+  int k1 = next[k], k2 = next[k + 1];
+  const v2 *q = Q + 3 * k, *q1 = Q + 3 * k1, *q2 = Q + 3 * k2;
+  v2 g1 = q1[0] * f[3] + q1[1] * f[4] + q1[2] * f[5];
+  v2 g2 = q2[0] * f[3] + q2[1] * f[4] + q2[2] * f[5];
+  return q[0] * f[0] + q[1] * f[1] + q[2] * f[2] + (rho[k1] * g2 - rho[k2] * g1);
+}
+
+
+/* rows[0..nrows) alone of X' F for the columns lo..hi-1 of F (carry_block's, two at a time),
+   when no more is needed: the components on the degrees of freedom of a joint whose parent is
+   a fixed base */
 static void carry_rows(double *F, int ld, int lo, int hi, const double Q[9], const double rho[3],
                        const int *rows, int nrows) {
-  for (int t = lo; t < hi; t++) {
-    double f[6], g[6];
-    for (int r = 0; r < 6; r++) {
-      f[r] = F[r * ld + t];
+  v2 q[9], r[3], f[6], g[6];
+  for (int k = 0; k < 9; k++) {
+    q[k] = (v2){Q[k], Q[k]};
+  }
+  for (int k = 0; k < 3; k++) {
+    r[k] = (v2){rho[k], rho[k]};
+  }
+  for (int t = lo; t < hi; t += 2) {
+    int two = t + 1 < hi;
+    for (int k = 0; k < 6; k++) {
+      f[k] = two ? load2(F + k * ld + t) : (v2){F[k * ld + t], F[k * ld + t]};
     }
     for (int k = 0; k < nrows; k++) {
-      g[k] = spu_fparent_at(Q, rho, f, rows[k]);
+      g[k] = fparent2_at(f, q, r, rows[k]);
     }
     for (int k = 0; k < nrows; k++) {
-      F[rows[k] * ld + t] = g[k];
+      if (two) {
+        store2(F + rows[k] * ld + t, g[k]);
+      } else {
+        F[rows[k] * ld + t] = g[k][0];
+      }
     }
   }
 }

@@ -68,14 +68,6 @@ void spu_fshift(double res[6], const double f[6], const double d[3]);
 /* res = Omega * m, SPART's Omega = diag(skew(w), skew(w)): [w x m_w; w x m_v] */
 void spu_omega(double res[6], const double w[3], const double m[6]);
 
-/* res = X' f: a force [n; f] in a child frame seen in its parent's frame at the parent's origin,
-   the child frame being Q (9) with its origin at rho (3) in the parent's: [Q n + rho x Q f; Q f]
-   (res may be f) */
-void spu_fparent(double res[6], const double Q[9], const double rho[3], const double f[6]);
-
-/* component k (0..5) of spu_fparent's X' f alone */
-double spu_fparent_at(const double Q[9], const double rho[3], const double f[6], int k);
-
 /* a . b for 6-vectors (motion . force) */
 double spu_dot6(const double a[6], const double b[6]);
 

@@ -34,39 +34,6 @@ void spu_fshift(double res[6], const double f[6], const double d[3]) {
 }
 
 
-void spu_fparent(double res[6], const double Q[9], const double rho[3], const double f[6]) {
-  /* in locals (so that inlined in a loop the force stays in registers, and res may be f) */
-  double f0 = Q[0] * f[3] + Q[1] * f[4] + Q[2] * f[5];
-  double f1 = Q[3] * f[3] + Q[4] * f[4] + Q[5] * f[5];
-  double f2 = Q[6] * f[3] + Q[7] * f[4] + Q[8] * f[5];
-  double n0 = Q[0] * f[0] + Q[1] * f[1] + Q[2] * f[2];
-  double n1 = Q[3] * f[0] + Q[4] * f[1] + Q[5] * f[2];
-  double n2 = Q[6] * f[0] + Q[7] * f[1] + Q[8] * f[2];
-  res[0] = n0 + (rho[1] * f2 - rho[2] * f1);
-  res[1] = n1 + (rho[2] * f0 - rho[0] * f2);
-  res[2] = n2 + (rho[0] * f1 - rho[1] * f0);
-  res[3] = f0;
-  res[4] = f1;
-  res[5] = f2;
-}
-
-
-double spu_fparent_at(const double Q[9], const double rho[3], const double f[6], int k) {
-  /* row k of Q times the linear or the angular part, plus (rho x Q f)_k for an angular one */
-  static const int next[5] = {1, 2, 0, 1, 2};
-  if (k >= 3) {
-    const double *q = Q + 3 * (k - 3);
-    return q[0] * f[3] + q[1] * f[4] + q[2] * f[5];
-  }
-  const double *q = Q + 3 * k;
-  int k1 = next[k], k2 = next[k + 1];
-  const double *q1 = Q + 3 * k1, *q2 = Q + 3 * k2;
-  double g1 = q1[0] * f[3] + q1[1] * f[4] + q1[2] * f[5];
-  double g2 = q2[0] * f[3] + q2[1] * f[4] + q2[2] * f[5];
-  return q[0] * f[0] + q[1] * f[1] + q[2] * f[2] + (rho[k1] * g2 - rho[k2] * g1);
-}
-
-
 void spu_omega(double res[6], const double w[3], const double m[6]) {
   spu_cross(res, w, m);
   spu_cross(res + 3, w, m + 3);
