@@ -82,6 +82,12 @@ typedef struct spart_model {
   int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
                            angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
                            common joints, which the dynamics passes take with the axis known */
+  int *jnt_sub;         /* (nb x 2) [lo, hi): the degrees of freedom of the subtree of body i
+                           (joint i's first, lo to lo + jnt_nv[i]) in dof_tree, depth-first */
+  int *jnt_up;          /* (nb) the nearest body above body i whose joint has degrees of freedom,
+                           or 0 (the base); [0] 0 */
+  int *dof_tree;        /* (nv) the degrees of freedom in depth-first order: each subtree's a
+                           block, jnt_sub (0, 1, ... when bodies are numbered depth-first) */
   double *dof_S;        /* (nv x 6) that column S_v, [angular; linear] in F_i */
   double *dof_screw;    /* (nv x 2) its rotation about and translation along the joint axis per
                            unit of the degree of freedom: 1 0 (revolute), 0 1 (prismatic) */
@@ -703,7 +709,9 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
    joint frames: H ((6+nv) x (6+nv)), row-major; with fixed_base only the joints' block Hm
-   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
+   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else.
+   Leaves spart_xup's joint transforms in d; d->work and d->Ic are its scratch (d->Ic is not
+   spart_composite's afterwards: the bodies it skips, those of fixed joints, hold their own). */
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H);
 
