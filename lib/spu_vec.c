@@ -1,7 +1,6 @@
 /* spu_vec.c -- 3-vectors, 3x3 matrices and rotations (spu_: utilities that take no model or
    data, as MuJoCo's mju_) */
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "spu.h"
@@ -130,17 +129,12 @@ void spu_sincos(double x, double *s, double *c) {
    one SSE2 instruction for both), so the same results to the bit; the quadrant's choice and
    signs by masks (a sign flipped by its bit, as - does) */
 typedef double v2 __attribute__((vector_size(16)));
-typedef long long v2i __attribute__((vector_size(16)));
+typedef long long v2i __attribute__((vector_size(16)));          /* comparisons */
+typedef unsigned long long v2u __attribute__((vector_size(16))); /* bits */
 
 void spu_sincos2(const double x[2], double s[2], double c[2]) {
-  static const v2 SIN2[7] = {{SIN[0], SIN[0]}, {SIN[1], SIN[1]}, {SIN[2], SIN[2]},
-                             {SIN[3], SIN[3]}, {SIN[4], SIN[4]}, {SIN[5], SIN[5]},
-                             {SIN[6], SIN[6]}};
-  static const v2 COS2[7] = {{COS[0], COS[0]}, {COS[1], COS[1]}, {COS[2], COS[2]},
-                             {COS[3], COS[3]}, {COS[4], COS[4]}, {COS[5], COS[5]},
-                             {COS[6], COS[6]}};
   v2 xv = {x[0], x[1]}, ax;
-  v2i bits, sign = {INT64_MIN, INT64_MIN};
+  v2u bits, sign = {1ull << 63, 1ull << 63};
   memcpy(&bits, &xv, sizeof(bits));
   bits &= ~sign;
   memcpy(&ax, &bits, sizeof(ax));
@@ -153,20 +147,20 @@ void spu_sincos2(const double x[2], double s[2], double c[2]) {
   /* k + 1.5 2^52 holds k in its low bits (two's complement): n = k & 3 */
   v2 kr = xv * TWO_OVER_PI + ROUND, k = kr - ROUND;
   v2 r = ((xv - k * P1) - k * P2) - k * P3;
-  v2 r2 = r * r; /* Horner, as spu_sincos's loop, written out */
-  v2 ps = (((((SIN2[6] * r2 + SIN2[5]) * r2 + SIN2[4]) * r2 + SIN2[3]) * r2 + SIN2[2]) * r2 +
-           SIN2[1]) * r2 + SIN2[0];
-  v2 pc = (((((COS2[6] * r2 + COS2[5]) * r2 + COS2[4]) * r2 + COS2[3]) * r2 + COS2[2]) * r2 +
-           COS2[1]) * r2 + COS2[0];
+  v2 r2 = r * r, ps = {SIN[6], SIN[6]}, pc = {COS[6], COS[6]};
+  for (int j = 5; j >= 0; j--) { /* Horner, as spu_sincos */
+    ps = ps * r2 + SIN[j];
+    pc = pc * r2 + COS[j];
+  }
   v2 sr = r + r * r2 * ps;
   v2 cr = 1 - r2 * 0.5 + r2 * r2 * pc;
-  v2i n, si, ci;
+  v2u n, si, ci;
   memcpy(&n, &kr, sizeof(n));
   memcpy(&si, &sr, sizeof(si));
   memcpy(&ci, &cr, sizeof(ci));
   /* n = 0: sr, cr; 1: cr, -sr; 2: -sr, -cr; 3: -cr, sr */
-  v2i odd = -(n & 1), ss = ((si & ~odd) | (ci & odd)) ^ ((n & 2) << 62);
-  v2i cc = ((ci & ~odd) | (si & odd)) ^ (((n + 1) & 2) << 62);
+  v2u odd = -(n & 1), ss = ((si & ~odd) | (ci & odd)) ^ ((n & 2) << 62);
+  v2u cc = ((ci & ~odd) | (si & odd)) ^ (((n + 1) & 2) << 62);
   memcpy(s, &ss, sizeof(ss));
   memcpy(c, &cc, sizeof(cc));
 }
