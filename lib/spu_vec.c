@@ -120,7 +120,7 @@ void spu_sincos(double x, double *s, double *c) {
   sr = r + r * r2 * p[0];
   cr = 1 - r2 * 0.5 + r2 * r2 * p[1];
   /* the quadrant n by a table rather than by branches (n is as random as x) */
-  double v[5] = {sr, cr, -sr, -cr, sr};
+  const double v[5] = {sr, cr, -sr, -cr, sr};
   *s = v[n];
   *c = v[n + 1];
 }
