@@ -89,13 +89,17 @@ void spu_rotsym3(double res[restrict 6], const double R[9], const double I[6]) {
 /* pi/2 = P1 + P2 + P3, P1 and P2 of 33 bits so that k P1, k P2 are exact for |k| < 2^20 */
 static const double P1 = 0x1.921fb544p+0, P2 = 0x1.0b4611a6p-34, P3 = 0x1.3198a2e037073p-69;
 static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1, ROUND = 0x1.8p52;
-/* Taylor to r^15 and r^16, by Horner: the first term left out is below 7e-17 at pi/4 */
+/* Taylor to r^15 and r^16 (the coefficients of the sine and the cosine series, spu_sincos2's;
+   spu_sincos holds them in pairs): the first term left out is below 7e-17 at pi/4 */
 static const double SIN[7] = {-1.0 / 6,        1.0 / 120,        -1.0 / 5040,
                               1.0 / 362880,    -1.0 / 39916800,  1.0 / 6227020800,
                               -1.0 / 1307674368000};
 static const double COS[7] = {1.0 / 24,         -1.0 / 720,          1.0 / 40320,
                               -1.0 / 3628800,   1.0 / 479001600,     -1.0 / 87178291200,
                               1.0 / 20922789888000};
+
+
+typedef double v2 __attribute__((vector_size(16))); /* a pair: one SSE2 instruction for both */
 
 
 void spu_sincos(double x, double *s, double *c) {
@@ -112,23 +116,33 @@ void spu_sincos(double x, double *s, double *c) {
   r = ((x - k * P1) - k * P2) - k * P3;
   n = (int)k & 3;
 
-  double ps = SIN[6], pc = COS[6];
+  /* Taylor to r^15 and r^16, the two series as one pair (GCC's vector types: one SSE2
+     instruction does both), a polynomial of degree 6 in r^2 by Estrin's scheme (its terms in
+     pairs: a shorter chain of dependent operations than Horner's); the first term left out is
+     below 7e-17 at pi/4 */
+  static const v2 SC[7] = {{-1.0 / 6, 1.0 / 24},
+                           {1.0 / 120, -1.0 / 720},
+                           {-1.0 / 5040, 1.0 / 40320},
+                           {1.0 / 362880, -1.0 / 3628800},
+                           {-1.0 / 39916800, 1.0 / 479001600},
+                           {1.0 / 6227020800, -1.0 / 87178291200},
+                           {-1.0 / 1307674368000, 1.0 / 20922789888000}};
   r2 = r * r;
-  for (int j = 5; j >= 0; j--) {
-    ps = ps * r2 + SIN[j];
-    pc = pc * r2 + COS[j];
-  }
-  sr = r + r * r2 * ps;
-  cr = 1 - r2 * 0.5 + r2 * r2 * pc;
-  *s = n == 0 ? sr : n == 1 ? cr : n == 2 ? -sr : -cr;
-  *c = n == 0 ? cr : n == 1 ? -sr : n == 2 ? -cr : sr;
+  double r4 = r2 * r2, r8 = r4 * r4;
+  v2 p = (SC[0] + SC[1] * r2) + (SC[2] + SC[3] * r2) * r4 +
+         ((SC[4] + SC[5] * r2) + SC[6] * r4) * r8;
+  sr = r + r * r2 * p[0];
+  cr = 1 - r2 * 0.5 + r2 * r2 * p[1];
+  /* the quadrant n by a table rather than by branches (n is as random as x) */
+  const double v[5] = {sr, cr, -sr, -cr, sr};
+  *s = v[n];
+  *c = v[n + 1];
 }
 
 
 /* two at once: the operations of spu_sincos, each lane those of its own x (GCC's vector types,
    one SSE2 instruction for both), so the same results to the bit; the quadrant's choice and
    signs by masks (a sign flipped by its bit, as - does) */
-typedef double v2 __attribute__((vector_size(16)));
 typedef long long v2i __attribute__((vector_size(16)));          /* comparisons */
 typedef unsigned long long v2u __attribute__((vector_size(16))); /* bits */
 
@@ -147,11 +161,12 @@ void spu_sincos2(const double x[2], double s[2], double c[2]) {
   /* k + 1.5 2^52 holds k in its low bits (two's complement): n = k & 3 */
   v2 kr = xv * TWO_OVER_PI + ROUND, k = kr - ROUND;
   v2 r = ((xv - k * P1) - k * P2) - k * P3;
-  v2 r2 = r * r, ps = {SIN[6], SIN[6]}, pc = {COS[6], COS[6]};
-  for (int j = 5; j >= 0; j--) { /* Horner, as spu_sincos */
-    ps = ps * r2 + SIN[j];
-    pc = pc * r2 + COS[j];
-  }
+  /* Estrin's scheme, as spu_sincos: the same operations on each lane's r2 */
+  v2 r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+  v2 ps = (SIN[0] + SIN[1] * r2) + (SIN[2] + SIN[3] * r2) * r4 +
+          ((SIN[4] + SIN[5] * r2) + SIN[6] * r4) * r8;
+  v2 pc = (COS[0] + COS[1] * r2) + (COS[2] + COS[3] * r2) * r4 +
+          ((COS[4] + COS[5] * r2) + COS[6] * r4) * r8;
   v2 sr = r + r * r2 * ps;
   v2 cr = 1 - r2 * 0.5 + r2 * r2 * pc;
   v2u n, si, ci;
