@@ -15,7 +15,6 @@
    An articulated inertia [A B; B' C] (symmetric 6x6, angular first) is kept in 21 doubles: the
    symmetric blocks A and C side by side as 6 pairs {A_e, C_e} (e a symmetric 3x3's entry, SY),
    then B (9, row-major); entry (r, c) of the 6x6 is at IX[r][c]. */
-typedef double v2 __attribute__((vector_size(16)));
 
 /* SY[3 r + c]: entry (r, c) of a symmetric 3x3 kept as 6 numbers, whose (r, c) are SYRC[e] */
 static const unsigned char SY[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};

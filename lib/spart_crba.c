@@ -133,21 +133,7 @@ static void inert_column(double *F, int ld, const double I[10], int k) {
 }
 
 
-/* two columns at once (GCC's vector types, as spart_rnea's pairs: one SSE2 instruction does
-   both) */
-typedef double v2 __attribute__((vector_size(16)));
-
-static inline v2 load2(const double *p) {
-  v2 x;
-  memcpy(&x, p, sizeof x);
-  return x;
-}
-
-
-static inline void store2(double *p, v2 x) {
-  memcpy(p, &x, sizeof x);
-}
-
+/* two columns at once: pairs of doubles (spu.h's v2, as spart_rnea's pairs) */
 
 /* X' f = [Q n + rho x Q f; Q f] of the forces f = [n; f] of two columns, in place: a force in
    a child frame, Q (9) with its origin at rho (3) in its parent's, seen in the parent's frame at
@@ -178,11 +164,11 @@ static void carry_block(double *F, int ld, int lo, int hi, const double Q[9],
   int t = lo;
   for (; t + 1 < hi; t += 2) {
     for (int k = 0; k < 6; k++) {
-      f[k] = load2(F + k * ld + t);
+      f[k] = spu_load2(F + k * ld + t);
     }
     fparent2(f, q, r);
     for (int k = 0; k < 6; k++) {
-      store2(F + k * ld + t, f[k]);
+      spu_store2(F + k * ld + t, f[k]);
     }
   }
   if (t < hi) {
@@ -228,14 +214,14 @@ static void carry_rows(double *F, int ld, int lo, int hi, const double Q[9], con
   for (int t = lo; t < hi; t += 2) {
     int two = t + 1 < hi;
     for (int k = 0; k < 6; k++) {
-      f[k] = two ? load2(F + k * ld + t) : (v2){F[k * ld + t], F[k * ld + t]};
+      f[k] = two ? spu_load2(F + k * ld + t) : (v2){F[k * ld + t], F[k * ld + t]};
     }
     for (int k = 0; k < nrows; k++) {
       g[k] = fparent2_at(f, q, r, rows[k]);
     }
     for (int k = 0; k < nrows; k++) {
       if (two) {
-        store2(F + rows[k] * ld + t, g[k]);
+        spu_store2(F + rows[k] * ld + t, g[k]);
       } else {
         F[rows[k] * ld + t] = g[k][0];
       }

@@ -372,7 +372,6 @@ void spart_joint_transform(const spart_model *m, int i, const double *q, const d
    pair (GCC's vector types: one SSE2 instruction does both) */
 static void one_screw(const double *h, double q, const double *restrict T,
                       const double *restrict r, double *restrict Q, double *restrict rho) {
-  typedef double v2 __attribute__((vector_size(16)));
   double s, c, x = h[1] * q;
   spu_sincos(h[0] * q, &s, &c);
   v2 cc = {c, c}, sn = {s, -s};

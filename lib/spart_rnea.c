@@ -10,7 +10,6 @@
    (GCC's vector types: one SSE2 instruction does both), the model's constants pairs of the same
    value (d->jp).  Each lane does exactly the operations a record alone would, so a record's
    results do not depend on what it is paired with. */
-typedef double v2 __attribute__((vector_size(16)));
 #define RNEA_INLINE static inline __attribute__((always_inline))
 
 /* a pair from the values of two records, 0 where a record gives none */

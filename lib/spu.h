@@ -11,6 +11,24 @@
 #ifndef SPU_H
 #define SPU_H
 
+#include <string.h>
+
+/* ---- pairs of doubles (GCC's and Clang's vector types: one SSE2 instruction does both lanes;
+   the pair paths of spart_rnea, spart_aba, spart_crba, the joint transform, spu_sincos2) ---- */
+typedef double v2 __attribute__((vector_size(16)));
+
+/* the pair at p, p[0] and p[1] (no alignment needed) */
+static inline v2 spu_load2(const double *p) {
+  v2 x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+
+/* p[0], p[1] = x */
+static inline void spu_store2(double *p, v2 x) {
+  memcpy(p, &x, sizeof x);
+}
+
 /* ---- 3-vectors and 3x3 matrices (spu_vec.c) ---- */
 
 /* res = a x b (res may alias neither) */

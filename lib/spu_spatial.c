@@ -84,16 +84,7 @@ void spu_rotlin(double res[6], const double R[9], const double f[6]) {
 }
 
 
-/* pairs of doubles (GCC's vector types: one SSE2 instruction does both) */
-typedef double v2 __attribute__((vector_size(16)));
-
-static inline v2 load2(const double *p) {
-  v2 x;
-  memcpy(&x, p, sizeof x);
-  return x;
-}
-
-
+/* p[0], p[1] += x (a pair of doubles, spu.h's v2) */
 static inline void add2(double *p, v2 x) {
   v2 y;
   memcpy(&y, p, sizeof y);
@@ -121,7 +112,7 @@ void spu_inertparent_add(double res[10], const double Q[9], const double rho[3],
   v2 x = T0 * (v2){P0[1], 0} + T1 * (v2){P1[1], 0} + T2 * (v2){P2[1], 0}; /* J_01 */
   double j22 = t2ab[0] * q6 + t2ab[1] * q7 + t22 * q8;
   /* h = Q h_i, then the shift */
-  v2 h01 = P0 * I[1] + P1 * I[2] + P2 * I[3], d01 = load2(rho);
+  v2 h01 = P0 * I[1] + P1 * I[2] + P2 * I[3], d01 = spu_load2(rho);
   double h2 = q6 * I[1] + q7 * I[2] + q8 * I[3], d2 = rho[2], hm = 0.5 * m;
   v2 e01 = h01 + hm * d01;
   double e2 = h2 + hm * d2;

@@ -99,7 +99,6 @@ static const double COS[7] = {1.0 / 24,         -1.0 / 720,          1.0 / 40320
                               1.0 / 20922789888000};
 
 
-typedef double v2 __attribute__((vector_size(16))); /* a pair: one SSE2 instruction for both */
 
 
 void spu_sincos(double x, double *s, double *c) {
