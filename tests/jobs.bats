@@ -182,7 +182,7 @@ PY
 
 @test "-j 2: peak memory does not grow with the number of rows" {
   [ -x /usr/bin/time ] || skip "no /usr/bin/time"
-  if ldd "$(command -v spart-id)" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+  if sanitized spart-id; then
     skip "a sanitizer's memory (its quarantine of freed blocks) is not the reader's"
   fi
   for k in 1 2 3 4 5 6 7 8 9 10; do tail -n +2 "$BATS_FILE_TMPDIR/t.csv"; done |

@@ -1171,7 +1171,7 @@ PY
 }
 
 @test "out of memory is reported as such (exit 3), never as bad XML" {
-  if ldd "$(command -v urdf2robot)" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+  if sanitized urdf2robot; then
     skip "a sanitizer needs more address space than the limits here"
   fi
   big_chain 20000 "$BATS_TEST_TMPDIR/big.urdf"
