@@ -746,11 +746,13 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   }
   if (!s->stop && p.end == 1) {
     static struct worker_arg args[CLI_MAX_JOBS];
-    for (int k = 1; k < p.nw; k++) {
-      /* out of memory, or no thread: fewer workers */
-      if (!(p.w[k] = worker_new(s, cli_reader_format(p.w[0]->rd), p.w[0]))) {
-        break;
-      }
+    /* the sessions made (from the session's state, which the threads then change), then the
+       threads; out of memory, or no thread: fewer workers */
+    int n = 1;
+    while (n < p.nw && (p.w[n] = worker_new(s, cli_reader_format(p.w[0]->rd), p.w[0]))) {
+      n++;
+    }
+    for (int k = 1; k < n; k++) {
       args[k] = (struct worker_arg){&p, k};
       if (pthread_create(&p.tid[k], NULL, worker, &args[k]) != 0) {
         break;
