@@ -35,6 +35,7 @@ typedef struct job {
   size_t inlen, incap;
   long long line;
   long seq; /* its number in the input */
+  int busy; /* computed, not yet written (under the pool's out) */
   char *out; /* the records written (the worker's writer's buffer, exchanged) */
   size_t outlen, outcap;
   cli_msgs msg;          /* the messages */
@@ -69,7 +70,7 @@ typedef struct pool {
   cli_session *s;
   void (*body)(cli_session *);
   cli_session **w; /* the workers' sessions; w[0] the main thread's */
-  job *jobs;       /* w[k]'s block */
+  job *jobs;       /* w[k]'s two blocks, jobs[2k] and jobs[2k + 1] */
   int nw;
   pthread_t *tid; /* the threads of w[1..nthreads] */
   int nthreads;
@@ -78,10 +79,13 @@ typedef struct pool {
   cutter c;
   long nread; /* blocks read */
   int end;    /* 1 while blocks come, else what next_block gave last: 0, -1, -2 */
-  /* the output (under out): the blocks written in their order, each by its worker */
+  /* the output (under out): the blocks written in their order, each by the worker whose block
+     is the next to write when it is computed, or by the one writing then */
   pthread_mutex_t out;
   pthread_cond_t next;
   long turn;        /* the block written next */
+  job **slot;       /* the blocks computed, not yet written: block n's at n % 2nw */
+  int writing;      /* a worker is writing blocks */
   atomic_int abort; /* the run has stopped: no more blocks read, computed or written */
   /* the writer's state, the worker's whose turn it is: the output after one thread's last write
      (the records it would hold back), carry[coff, coff + clen) */
@@ -608,12 +612,19 @@ static void write_block(pool *p, job *j) {
 }
 
 
-/* a worker's loop: a block read and cut, computed, and written at its turn, until the input
-   ends or the run stops */
+/* a worker's loop: a block read and cut, computed, and put in its slot; then, unless another
+   worker is writing, the blocks whose turn it is written, in their order (the worker whose block
+   is late writes the others' after it: none waits for its turn).  Each worker has two blocks:
+   the one it computes, and one that may wait for its turn; it waits when both do. */
 static void work(pool *p, int k) {
   cli_session *w = p->w[k];
-  job *j = &p->jobs[k];
-  for (;;) {
+  for (int n = 0;; n++) {
+    job *j = &p->jobs[2 * k + (n & 1)];
+    pthread_mutex_lock(&p->out);
+    while (j->busy) {
+      pthread_cond_wait(&p->next, &p->out);
+    }
+    pthread_mutex_unlock(&p->out);
     pthread_mutex_lock(&p->in);
     int r = p->end == 1 && !atomic_load(&p->abort) ? next_block(&p->c, j) : 0;
     if (r <= 0) {
@@ -629,19 +640,27 @@ static void work(pool *p, int k) {
       run_block(p, w, j);
     }
     pthread_mutex_lock(&p->out);
-    while (p->turn != j->seq) {
-      pthread_cond_wait(&p->next, &p->out);
-    }
-    pthread_mutex_unlock(&p->out);
-    if (!atomic_load(&p->abort)) {
-      write_block(p, j);
-      if (p->s->stop) {
-        atomic_store(&p->abort, 1);
+    j->busy = 1;
+    p->slot[j->seq % (2 * p->nw)] = j;
+    if (!p->writing) {
+      p->writing = 1;
+      job *x;
+      while ((x = p->slot[p->turn % (2 * p->nw)]) && x->seq == p->turn) {
+        pthread_mutex_unlock(&p->out);
+        if (!atomic_load(&p->abort)) {
+          write_block(p, x);
+          if (p->s->stop) {
+            atomic_store(&p->abort, 1);
+          }
+        }
+        pthread_mutex_lock(&p->out);
+        p->slot[p->turn % (2 * p->nw)] = NULL;
+        x->busy = 0;
+        p->turn++;
+        pthread_cond_broadcast(&p->next);
       }
+      p->writing = 0;
     }
-    pthread_mutex_lock(&p->out);
-    p->turn++;
-    pthread_cond_broadcast(&p->next);
     pthread_mutex_unlock(&p->out);
   }
 }
@@ -711,7 +730,8 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   atomic_init(&p.abort, 0);
   p.w = calloc((size_t)p.nw, sizeof(*p.w));
   p.tid = calloc((size_t)p.nw, sizeof(*p.tid));
-  p.jobs = calloc((size_t)p.nw, sizeof(*p.jobs));
+  p.jobs = calloc(2 * (size_t)p.nw, sizeof(*p.jobs));
+  p.slot = calloc(2 * (size_t)p.nw, sizeof(*p.slot));
   pthread_mutex_init(&p.in, NULL);
   pthread_mutex_init(&p.out, NULL);
   pthread_cond_init(&p.next, NULL);
@@ -720,10 +740,10 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   c->fmt = s->o.input;
   c->most = most;
   int cuts = detect(c) && !c->rerr;
-  if (p.w && p.tid && p.jobs) {
+  if (p.w && p.tid && p.jobs && p.slot) {
     p.w[0] = worker_new(s, c->fmt, NULL);
   }
-  if (!p.w || !p.tid || !p.jobs || !p.w[0]) {
+  if (!p.w || !p.tid || !p.jobs || !p.slot || !p.w[0]) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     cuts = 0;
@@ -780,7 +800,7 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   for (int k = 0; k < p.nw && p.w; k++) {
     worker_free(p.w[k]);
   }
-  for (int k = 0; k < p.nw && p.jobs; k++) {
+  for (int k = 0; k < 2 * p.nw && p.jobs; k++) {
     free(p.jobs[k].in);
     free(p.jobs[k].out);
     free(p.jobs[k].msg.p);
@@ -789,6 +809,7 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   free(p.w);
   free(p.tid);
   free(p.jobs);
+  free(p.slot);
   free(c->buf);
   free(p.carry);
   pthread_mutex_destroy(&p.in);
