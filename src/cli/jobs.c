@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +85,7 @@ typedef struct pool {
   long turn;        /* the block written next */
   job **slot;       /* the blocks computed, not yet written: block n's at n % 2nw */
   int writing;      /* a worker is writing blocks */
-  atomic_int abort; /* the run has stopped: no more blocks read, computed or written */
+  int abort;        /* the run has stopped: no more blocks read or written */
   /* the writer's state, the worker's whose turn it is: the output after one thread's last write
      (the records it would hold back), carry[coff, coff + clen) */
   char *carry;
@@ -624,21 +623,18 @@ static void work(pool *p, int k) {
     while (j->busy) {
       pthread_cond_wait(&p->next, &p->out);
     }
+    int abort = p->abort;
     pthread_mutex_unlock(&p->out);
     pthread_mutex_lock(&p->in);
-    int r = p->end == 1 && !atomic_load(&p->abort) ? next_block(&p->c, j) : 0;
+    int r = p->end == 1 && !abort ? next_block(&p->c, j) : 0;
     if (r <= 0) {
-      if (p->end == 1 && !atomic_load(&p->abort)) {
-        p->end = r;
-      }
+      p->end = p->end == 1 && !abort ? r : p->end;
       pthread_mutex_unlock(&p->in);
       break;
     }
     j->seq = p->nread++;
     pthread_mutex_unlock(&p->in);
-    if (!atomic_load(&p->abort)) {
-      run_block(p, w, j);
-    }
+    run_block(p, w, j);
     pthread_mutex_lock(&p->out);
     j->busy = 1;
     p->slot[j->seq % (2 * p->nw)] = j;
@@ -646,14 +642,13 @@ static void work(pool *p, int k) {
       p->writing = 1;
       job *x;
       while ((x = p->slot[p->turn % (2 * p->nw)]) && x->seq == p->turn) {
+        abort = p->abort;
         pthread_mutex_unlock(&p->out);
-        if (!atomic_load(&p->abort)) {
+        if (!abort) {
           write_block(p, x);
-          if (p->s->stop) {
-            atomic_store(&p->abort, 1);
-          }
         }
         pthread_mutex_lock(&p->out);
+        p->abort |= p->s->stop;
         p->slot[p->turn % (2 * p->nw)] = NULL;
         x->busy = 0;
         p->turn++;
@@ -727,7 +722,6 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   p.body = body;
   p.nw = s->o.jobs;
   p.eager = s->wr->eager;
-  atomic_init(&p.abort, 0);
   p.w = calloc((size_t)p.nw, sizeof(*p.w));
   p.tid = calloc((size_t)p.nw, sizeof(*p.tid));
   p.jobs = calloc(2 * (size_t)p.nw, sizeof(*p.jobs));
