@@ -1,5 +1,9 @@
 /* jobs.c -- -j N: the input cut in blocks of whole records, computed by N threads, each on a
- * session of its own, the outputs and messages written in input order: those of one thread */
+ * session of its own, the outputs and messages written in input order: those of one thread.
+ * Each thread (the main one too) reads and cuts its block itself, one at a time, computes it,
+ * and writes it in its turn (or leaves it for the thread writing then): no block is copied
+ * from one thread to another, and a block's records are written at the points one thread
+ * writes them, its messages between */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
