@@ -12,7 +12,8 @@
 #  3. Per call: libspart's algorithms without I/O (bench/bench_lib.c), medians of 128,000 calls,
 #     one RK4 step of spart_sim among them; spart-sim's 10 s of kuka_iiwa at 1 kHz end to end.
 #     Inverse dynamics, mass matrix and forward dynamics again with a Clang-built libspart too
-#     (when clang is installed), beside issue 18's best peers (Pinocchio, RBDL) and the ratio.
+#     (when clang is installed), beside issue 18's best peers (Pinocchio, RBDL) and the ratio;
+#     with BASE, the peers also scaled by this machine's speed relative to the issue's (below).
 #  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
 #     outputs (force closure, the support polygon, the equilibrium torques) and all of them.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR,
@@ -255,39 +256,57 @@ per_call() {
 }
 # GCC's and Clang's figures (three runs each, interleaved, the best) beside issue 18's best peer
 # (Clang -O3 -march=native on its machine kind), with the ratio (above 1: spart is faster):
-# peers MODEL BASE ID MM FD, the peer's microseconds for each algorithm
+# peers MODEL BASE ID MM FD SID SMM SFD: the peer's microseconds for each algorithm, then spart's
+# own GCC figures in issue 18's table (the tree of that day, c142c2e's code).
+# Machines of one kind differ in speed from day to day (1.3-1.4x seen): with BASE given (that
+# tree built), its figures measured here against the table's give this machine's speed relative
+# to the table's (the geometric mean of the three ratios), and the peers' figures are also shown
+# scaled by it, the fair comparison; without BASE, the table's figures as they are.
 peers() {
   model=$1 kind=$2
   shift 2
   for i in 1 2 3; do
     "$dir/bench_lib" "$model" "$kind" | sed 's/^/G /'
     if [ -n "$clang_lib" ]; then "$clang_lib" "$model" "$kind" | sed 's/^/C /'; fi
-  done | awk -v id="$1" -v mm="$2" -v fd="$3" -v peer="RBDL Pinocchio RBDL" -v clang="$clang_lib" '
+    if [ -n "$base" ]; then "$dir/bench_lib_base" "$model" "$kind" | sed 's/^/B /'; fi
+  done | awk -v id="$1" -v mm="$2" -v fd="$3" -v sid="$4" -v smm="$5" -v sfd="$6" \
+    -v peer="RBDL Pinocchio RBDL" -v clang="$clang_lib" -v base="$base" '
     /us\/call/ {
       who = $1
       t = $(NF - 1)
       k = $0
-      sub(/^[GC] +/, "", k)
+      sub(/^[GCB] +/, "", k)
       sub(/ +\(.*/, "", k)
       if (!((who, k) in best) || t < best[who, k]) best[who, k] = t
     }
     END {
       split("inverse dynamics,mass matrix,forward dynamics", name, ",")
       split(id " " mm " " fd, ref, " ")
+      split(sid " " smm " " sfd, own, " ")
       split(peer, pname, " ")
+      f = 1
+      if (base) {
+        lf = 0
+        for (a = 1; a <= 3; a++) lf += log(own[a] / best["B", name[a]])
+        f = exp(lf / 3)
+        printf "  this machine runs BASE at %.2fx the speed of issue 18'"'"'s (its figures %.3f %.3f %.3f us here,\n", f, best["B", name[1]], best["B", name[2]], best["B", name[3]]
+        printf "  %.3f %.3f %.3f us in the table): the peers scaled by it, and each compiler'"'"'s speed over that\n", own[1], own[2], own[3]
+      }
       for (a = 1; a <= 3; a++) {
         g = best["G", name[a]]
         c = clang ? best["C", name[a]] : 0
-        line = sprintf("  %-18s GCC %.3f us (%.2fx)", name[a], g, ref[a] / g)
-        if (clang) line = line sprintf(", Clang %.3f us (%.2fx)", c, ref[a] / c)
+        r = ref[a] / f
+        line = sprintf("  %-18s GCC %.3f us (%.2fx)", name[a], g, r / g)
+        if (clang) line = line sprintf(", Clang %.3f us (%.2fx)", c, r / c)
         else line = line ", Clang not installed"
-        printf "%s; best peer %s %.3f us\n", line, pname[a], ref[a]
+        if (base) printf "%s; best peer %s %.3f us scaled (%.3f in the table)\n", line, pname[a], r, ref[a]
+        else printf "%s; best peer %s %.3f us\n", line, pname[a], ref[a]
       }
     }'
 }
 per_call models/kuka_iiwa.urdf fixed
 echo "  against issue 18's best peers (each compiler's speed over the peer's, above 1: faster):"
-peers models/kuka_iiwa.urdf fixed 0.474 0.359 1.060
+peers models/kuka_iiwa.urdf fixed 0.474 0.359 1.060 0.427 0.530 1.263
 # spart-sim end to end: 10 s at 1 kHz (10,000 RK4 steps), every state written, and every 100th
 for every in 1 100; do
   t0=$(date +%s.%N)
@@ -299,7 +318,7 @@ for every in 1 100; do
 done
 per_call models/2_iiwa_base.urdf floating
 echo "  against issue 18's best peers (each compiler's speed over the peer's, above 1: faster):"
-peers models/2_iiwa_base.urdf floating 1.034 0.962 2.617
+peers models/2_iiwa_base.urdf floating 1.034 0.962 2.617 0.890 1.299 2.813
 # spart-contact: records of the bundled legged robots on their feet, the legs swept; seconds per
 # record of each group of outputs (--only solves only the programs its outputs need)
 echo "== spart-contact per record (GLPK's simplex; ${CONTACT_ROWS:=2000} records, 8-edge cones)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # helgrind.sh -- the commands' threads (-j) under valgrind's helgrind and drd: a CSV and a JSON
 # trajectory, good and with bad records (-k and not), through spart-id, spart-kin and
-# spart-contact with -j 3; any error either tool reports fails (exit 99).
+# spart-contact with -j 3, and spart-sim's trajectories from several initial states, one
+# failing; any error either tool reports fails (exit 99).
 set -eu
 cd "$(dirname "$0")/.."
 bin=${SPART_BIN:-bin}
@@ -21,6 +22,10 @@ feet='"contacts": [{"link": "fl_shank", "point": [0,0,-0.2], "normal": [0,0,1], 
 for k in $(seq 1 300); do
   echo "{\"qm\": [0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8], $feet}"
 done > "$dir/feet.json"
+# initial states of the iiwa, the fourth's torque overflowing its velocities
+for k in 0 1 2 3 4 5; do
+  echo "{\"id\": $k, \"qm\": [0.$k, 0.5, 0, -1, 0, 0.5, 0], \"taum\": [$([ $k = 3 ] && echo 1e308 || echo 0), 0, 0, 0, 0, 0, 1]}"
+done > "$dir/states.json"
 fail=0
 check() { # want tool input command...
   want=$1 tool=$2 input=$3
@@ -45,5 +50,6 @@ for tool in helgrind drd; do
   check 0 $tool "$dir/id.csv" "$bin/spart-kin" -m $m -j 3 --check-limits
   check 0 $tool "$dir/feet.json" "$bin/spart-contact" -m models/quadruped.urdf \
     --gravity 0,0,-9.81 -j 3
+  check 1 $tool "$dir/states.json" "$bin/spart-sim" -m $m --fixed-base --duration 0.05 -j 3 -k
 done
 exit $fail

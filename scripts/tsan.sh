@@ -3,7 +3,7 @@
 # build/tsan: the bats suite (or the files named, e.g. tests/jobs.bats) with every command that
 # takes -j run with -j 3 (a wrapper a command in build/tsan/jobs), so that each test's records
 # go through the threads; its outputs must be those of one thread, and any data race ThreadSanitizer
-# sees fails the command (exit 66).  (spart-sim runs one trajectory: no -j.)
+# sees fails the command (exit 66).
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -12,7 +12,7 @@ mkdir -p "$wrap"
 for f in build/tsan/bin/*; do
   c=${f##*/}
   case $c in
-    urdf2robot | dh2robot | spart-cmp | spart-sim) ln -sf "$top/$f" "$wrap/$c" ;;
+    urdf2robot | dh2robot | spart-cmp) ln -sf "$top/$f" "$wrap/$c" ;;
     *) printf '#!/bin/sh\nexec "%s" -j 3 "$@"\n' "$top/$f" > "$wrap/$c" && chmod +x "$wrap/$c" ;;
   esac
 done

@@ -1,7 +1,8 @@
-/* spart-sim -- a robot moved through time from one initial state (forward dynamics integrated) */
+/* spart-sim -- a robot moved through time from each initial state (forward dynamics integrated) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli.h"
@@ -12,12 +13,14 @@ static const cli_gate gates[] = {{"u0dot,umdot", CLI_ON_ACCELERATIONS, 0, 0},
                                  {NULL, 0, 0, 0}};
 
 static const cli_tool tool = {
-    "spart-sim", "[OPTIONS] -m MODEL --duration T < INITIAL_STATE",
-    "Simulation: from one initial state record (R0, r0, qm, u0, um; the forces tau0, taum,\n"
+    "spart-sim", "[OPTIONS] -m MODEL --duration T < INITIAL_STATES",
+    "Simulation: from each initial state record (R0, r0, qm, u0, um; the forces tau0, taum,\n"
     "wF0, wFm held; u0dot, umdot, which the dynamics give, not read), integrates the forward\n"
-    "dynamics of spart-fd and writes the state every K steps from t = 0 to T, and at T.  The\n"
-    "base attitude moves by the exponential map: R0 stays a rotation to rounding, and so does\n"
-    "a ball or floating joint's quaternion, a unit.\n\n"
+    "dynamics of spart-fd and writes the state every K steps from t = 0 to T, and at T: one\n"
+    "trajectory a record, in input order, each record's other keys (an id) passing through\n"
+    "to its states; -j N runs N trajectories at once.  The base attitude moves by the\n"
+    "exponential map: R0 stays a rotation to rounding, and so does a ball or floating joint's\n"
+    "quaternion, a unit.\n\n"
     "Outputs: t, R0 (3x3), r0 (3), qm (n_q), u0 (6), um (n_v); with --accelerations u0dot (6),\n"
     "umdot (n_v), those of the state written.\n\n"
     "Options:\n"
@@ -31,7 +34,7 @@ static const cli_tool tool = {
     "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0) a\n"
     "                       record, each held from its t to the next (zero-order hold; rk4\n"
     "                       takes the one at each step's start); before the first, the\n"
-    "                       initial record's forces\n"
+    "                       initial record's forces; every trajectory reads it all\n"
     "      --accelerations  write u0dot and umdot too\n"
     "      --check-limits   report on stderr each time a joint leaves its limits (exit 1)\n"
     "      --fixed-base     the base does not move (u0 = 0)\n"
@@ -51,10 +54,21 @@ static double now(void) {
 }
 
 
+/* --inputs read from a pipe: its text, read once before the trajectories, each of which reads
+   it from memory (NULL: a file each opens); not written once the threads run (-j) */
+static char *inputs_text;
+static size_t inputs_len;
+
+
 /* hold the forces of the --inputs records whose time has come at time t (within rounding of
-   the step); 0, or -1 after reporting */
+   the step); 0, or -1 after reporting: a bad inputs file stops the run, the trajectories
+   after this one would meet it too */
 static int hold(cli_session *s, cli_inputs *in, spart_sim *sim, double t) {
-  return cli_inputs_hold(s, in, t, 1e-9 * s->o.dt, sim->tau0, sim->taum, sim->wF) < 0 ? -1 : 0;
+  if (cli_inputs_hold(s, in, t, 1e-9 * s->o.dt, sim->tau0, sim->taum, sim->wF) < 0) {
+    s->stop = 1;
+    return -1;
+  }
+  return 0;
 }
 
 
@@ -93,7 +107,7 @@ static int put_state(cli_session *s, spart_sim *sim) {
 
 
 /* --check-limits: report each joint that has left its limits since the last call (outside:
-   spart_sim_limits' flags) */
+   spart_sim_limits' flags), naming the initial record (its trajectory) as the other messages do */
 static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
   const spart_model *m = s->m;
   if (spart_sim_limits(m, sim->qm, outside) == 0) {
@@ -102,16 +116,16 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
   for (int i = 1; i < m->nb; i++) {
     if (outside[i] == 2) {
       const double q = sim->qm[m->jnt_qadr[i]], *r = m->jnt_range + 2 * i;
-      cli_error(tool.name, NULL, 0, "t = %.17g: joint %d '%s' leaves its limits: qm_%d = %.17g %s",
-                sim->t, i, m->jnt_name[i], m->jnt_qadr[i] + 1, q,
-                q < r[0] ? "< lower" : "> upper");
+      cli_error(tool.name, cli_reader_name(s->rd), s->st->line,
+                "t = %.17g: joint %d '%s' leaves its limits: qm_%d = %.17g %s", sim->t, i,
+                m->jnt_name[i], m->jnt_qadr[i] + 1, q, q < r[0] ? "< lower" : "> upper");
       s->status = CLI_EXIT_DATA;
     }
   }
 }
 
 
-/* the run from the current record; 0, or -1 after reporting */
+/* the trajectory from the current record; 0, or -1 after reporting */
 static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
   const cli_opts *o = &s->o;
   const spart_model *m = s->m;
@@ -179,40 +193,50 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
 }
 
 
+/* the trajectory of each record in turn (cli_run: with -j N, N at once, each on a session of
+   its own), each from a simulation of its own (dopri5's step size, the counts: as if alone) */
+static void trajectories(cli_session *s) {
+  int *out = NULL; /* the model's (the first record's without -m) */
+  while (!s->stop && cli_next(s)) {
+    spart_sim *sim = spart_sim_new(s->m);
+    cli_inputs *in = NULL;
+    out = out ? out : calloc((size_t)s->m->nb, sizeof(int));
+    if (!sim || !out) {
+      cli_error(tool.name, NULL, 0, "out of memory");
+      s->status = CLI_EXIT_IO;
+      s->stop = 1;
+    } else if (!s->o.inputs || (in = cli_inputs_open(s, inputs_text, inputs_len)) != NULL) {
+      memset(out, 0, (size_t)s->m->nb * sizeof(int));
+      sim->method = s->o.integrator;
+      sim->flags =
+          (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
+      sim->gravity = s->gravity;
+      sim->rtol = s->o.rtol;
+      sim->atol = s->o.atol;
+      run(s, sim, in, out);
+    } else {
+      s->stop = 1; /* a bad inputs file: the same for every trajectory */
+    }
+    cli_inputs_close(in);
+    spart_sim_free(sim);
+  }
+  free(out);
+}
+
+
 int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, argc, argv, &status);
-  cli_inputs *in = NULL;
-  spart_sim *sim = NULL;
-  int *out = NULL;
   if (!s) {
     return status;
   }
-  if (!cli_next(s)) {
-    if (s->status == CLI_EXIT_OK) {
-      cli_error(tool.name, NULL, 0, "no initial state on stdin");
-      s->status = CLI_EXIT_DATA;
-    }
+  if (s->o.inputs && cli_inputs_read(s, &inputs_text, &inputs_len) != 0) {
     return cli_session_close(s);
   }
-  sim = spart_sim_new(s->m);
-  out = calloc((size_t)s->m->nb, sizeof(int));
-  if (!sim || !out) {
-    cli_error(tool.name, NULL, 0, "out of memory");
-    s->status = CLI_EXIT_IO;
-  } else if (!s->o.inputs || (in = cli_inputs_open(s)) != NULL) {
-    sim->method = s->o.integrator;
-    sim->flags =
-        (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
-    sim->gravity = s->gravity;
-    sim->rtol = s->o.rtol;
-    sim->atol = s->o.atol;
-    if (run(s, sim, in, out) == 0 && cli_next(s)) {
-      cli_fail(s, "one initial state only: this is a second record");
-    }
-  }
-  cli_inputs_close(in);
-  free(out);
-  spart_sim_free(sim);
-  return cli_session_close(s);
+  s->none = "no initial state on stdin";
+  /* one trajectory a block of the input (one record): a trajectory's states are its block's
+     output */
+  status = cli_run(s, trajectories, 1);
+  free(inputs_text);
+  return status;
 }

@@ -221,10 +221,8 @@ PY
   [ "$status" -eq 2 ]
   run spart-fd --help
   [[ "$output" == *"-j, --jobs N"* ]]
-  # spart-sim's one initial state is one trajectory
-  run --separate-stderr spart-sim -m "$(M)" --duration 0.01 -j 2
-  [ "$status" -eq 2 ]
-  [ "${stderr_lines[0]}" = "spart-sim: --jobs: one initial state, one trajectory: one thread" ]
+  run spart-sim --help
+  [[ "$output" == *"-j, --jobs N"* ]]
 }
 
 @test "-j: file operands, one or several, give what -j 1 gives" {
@@ -251,4 +249,76 @@ PY
   echo "6000 rows: $small KiB, 60000 rows: $big KiB" >&2
   # ten times the rows (22 MB of input), the same blocks: within 1 MiB
   [ "$big" -lt $((small + 1024)) ]
+}
+
+# N initial states of the iiwa, each with an id, as JSON lines in FILE.jsonl and CSV in
+# FILE.csv, the K-th (from 1) bad when K is given (two qm: a CSV row of 17 cells), and the one
+# after it failing (a torque that overflows the velocities): states N FILE [K]
+states() {
+  python3 - "$1" "$2" "${3:-0}" <<'PY'
+import json, sys
+n, out, bad = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+recs = [{"id": "s%d" % k, "qm": [0.05 * k, 0.5, 0, -1, 0, 0.5, 0],
+         "um": [0, 0.2 * k, 0, 0, -0.1 * k, 0, 0], "taum": [0, 0, 0, 0, 0, 0, 0.3 * k]}
+        for k in range(n)]
+if bad:
+    recs[bad - 1]["qm"] = [1, 2]
+    recs[bad]["taum"] = [1e308] * 7
+with open(out + ".jsonl", "w") as f:
+    f.writelines(json.dumps(r) + "\n" for r in recs)
+with open(out + ".csv", "w") as f:
+    f.write("id," + ",".join("%s_%d" % (k, j) for k in ("qm", "um", "taum") for j in range(1, 8)) + "\n")
+    for r in recs:
+        f.write(",".join([r["id"]] + [repr(x) for k in ("qm", "um", "taum") for x in r[k]]) + "\n")
+PY
+}
+
+@test "spart-sim -j: one trajectory a thread, the output those of -j 1 byte for byte (JSON, CSV, dopri5, --inputs)" {
+  states 9 "$BATS_TEST_TMPDIR/s"
+  sim=(spart-sim -m "$(M)" --fixed-base --gravity 0,0,-9.81 --duration 0.3 --every 3)
+  same 2 "$BATS_TEST_TMPDIR/s.jsonl" "${sim[@]}"
+  [ "$status" -eq 0 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq $((9 * 101)) ]
+  # the trajectories in input order, each those of a run of its own
+  sed -n 5p "$BATS_TEST_TMPDIR/s.jsonl" | "${sim[@]}" | cmp - <(sed -n 405,505p "$BATS_TEST_TMPDIR/outn")
+  same 3 "$BATS_TEST_TMPDIR/s.csv" "${sim[@]}" --accelerations
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq $((9 * 101 + 1)) ]
+  same 2 "$BATS_TEST_TMPDIR/s.jsonl" "${sim[@]}" -o csv --integrator dopri5 --check-limits
+  # --check-limits: the joints that leave their limits, each message naming its trajectory
+  for k in 1 2 3 4 5; do
+    echo "{\"qm\": [2.9, 0, 0, 0, 0, 0, 0], \"um\": [1.$k, 0, 0, 0, 0, 0, 0]}"
+  done > "$BATS_TEST_TMPDIR/far.jsonl"
+  same 2 "$BATS_TEST_TMPDIR/far.jsonl" "${sim[@]}" --check-limits
+  [ "$status" -eq 1 ]
+  [ "$(cut -d: -f3 "$BATS_TEST_TMPDIR/errn" | uniq | tr '\n' ' ')" = '1 2 3 4 5 ' ]
+  printf 't,taum_1,taum_2,taum_3,taum_4,taum_5,taum_6,taum_7\n0,1,0,0,0,0,0,0\n0.1,-2,0,0,0,0,0,0.5\n' > "$BATS_TEST_TMPDIR/in.csv"
+  same 4 "$BATS_TEST_TMPDIR/s.csv" "${sim[@]}" --inputs "$BATS_TEST_TMPDIR/in.csv"
+  same 0 "$BATS_TEST_TMPDIR/s.jsonl" "${sim[@]}"
+  # one initial state: the trajectory streams as with -j 1
+  head -n 1 "$BATS_TEST_TMPDIR/s.jsonl" > "$BATS_TEST_TMPDIR/one.jsonl"
+  same 2 "$BATS_TEST_TMPDIR/one.jsonl" "${sim[@]}"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq 101 ]
+}
+
+@test "spart-sim -j: a bad initial state, a trajectory that fails: the run stops as with -j 1, and -k goes on as with -j 1" {
+  states 9 "$BATS_TEST_TMPDIR/s" 4
+  sim=(spart-sim -m "$(M)" --fixed-base --duration 0.1)
+  for f in s.jsonl s.csv; do
+    same 2 "$BATS_TEST_TMPDIR/$f" "${sim[@]}"
+    [ "$status" -eq 1 ]
+    [ "$(wc -l < "$BATS_TEST_TMPDIR/errn")" -eq 1 ]
+    grep -Eq '^spart-sim: <stdin>:(4: qm has 2 values|5: expected 22 fields, got 17)' "$BATS_TEST_TMPDIR/errn"
+    last=$(tail -n 1 "$BATS_TEST_TMPDIR/outn") # the third trajectory's end
+    [[ "$last" == 's2,0.1,'* || "$last" == '{"id":"s2","t":0.1,'* ]]
+    same 3 "$BATS_TEST_TMPDIR/$f" "${sim[@]}" -k
+    [ "$status" -eq 1 ]
+    grep -q '^spart-sim: <stdin>:[56]: t = 0: um is not finite within the step to t = 0.001$' "$BATS_TEST_TMPDIR/errn"
+    [ "$(tail -n 1 "$BATS_TEST_TMPDIR/errn")" = 'spart-sim: 2 bad records skipped' ]
+    [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -ge $((7 * 101)) ]
+  done
+  # with the failing trajectory the first: the others wait, none is written
+  sed -n 5,9p "$BATS_TEST_TMPDIR/s.jsonl" > "$BATS_TEST_TMPDIR/first.jsonl"
+  same 2 "$BATS_TEST_TMPDIR/first.jsonl" "${sim[@]}"
+  [ "$status" -eq 1 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq 1 ]
 }

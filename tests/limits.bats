@@ -48,6 +48,10 @@ for r in csv.DictReader(open(sys.argv[1])):
   [ "$status" -eq 4 ]
   # (a JSON record's line: one line earlier, no header)
   [ "$stderr" = "$(limits_lines spart-id effort | sed 's/<stdin>:4:/<stdin>:3:/; s/<stdin>:5:/<stdin>:4:/')" ]
+  # a file operand: the messages name the file, as every other message about a record does
+  run --separate-stderr spart-id -m "$M" --fixed-base --check-limits -o csv "$BATS_TEST_TMPDIR/traj.csv"
+  [ "$status" -eq 4 ]
+  [ "$stderr" = "$(limits_lines spart-id effort | sed "s|<stdin>|$BATS_TEST_TMPDIR/traj.csv|")" ]
   # --floating: the force of the floating-base inverse dynamics is checked
   run --separate-stderr spart-id -m "$M" --floating --check-limits <<< '{"umdot": [100]}'
   [ "$status" -eq 4 ]

@@ -475,14 +475,97 @@ URDF
   [ "$(printf '%s\n' "$output" | wc -l)" -eq 1 ]
 }
 
-@test "one initial state only, and none is an error" {
+# the iiwa's initial states, N of them, each with an id, as JSON lines in FILE.jsonl, a JSON
+# array in FILE.json and CSV rows in FILE.csv: states N FILE
+states() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+n, out = int(sys.argv[1]), sys.argv[2]
+recs = [{"id": "s%d" % k, "qm": [0.1 * k, 0.5, 0, -1, 0, 0.5, 0],
+         "um": [0, 0.2 * k, 0, 0, -0.1 * k, 0, 0], "taum": [0, 0, 0, 0, 0, 0, k]} for k in range(n)]
+with open(out + ".jsonl", "w") as f:
+    f.writelines(json.dumps(r) + "\n" for r in recs)
+json.dump(recs, open(out + ".json", "w"), indent=1)
+with open(out + ".csv", "w") as f:
+    f.write(",".join(["id"] + ["%s_%d" % (k, j) for k in ("qm", "um", "taum") for j in range(1, 8)]) + "\n")
+    for r in recs:
+        f.write(",".join([r["id"]] + [repr(x) for k in ("qm", "um", "taum") for x in r[k]]) + "\n")
+PY
+}
+
+@test "several initial states: one trajectory each, in input order, those of a run a state (JSON lines, a JSON array, CSV)" {
+  states 4 "$BATS_TEST_TMPDIR/s"
+  opts=(-m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --duration 0.05 --every 5)
+  # one run a state, the outputs one after another (CSV: the header once)
+  for k in 1 2 3 4; do
+    sed -n "${k}p" "$BATS_TEST_TMPDIR/s.jsonl" | spart-sim "${opts[@]}"
+  done > "$BATS_TEST_TMPDIR/each.jsonl"
+  for k in 2 3 4 5; do
+    sed -n "1p;${k}p" "$BATS_TEST_TMPDIR/s.csv" | spart-sim "${opts[@]}" | { [ $k -eq 2 ] && cat || tail -n +2; }
+  done > "$BATS_TEST_TMPDIR/each.csv"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/each.jsonl")" -eq 44 ] # 0 to 0.05 every 5 ms: 11 a state
+  spart-sim "${opts[@]}" < "$BATS_TEST_TMPDIR/s.jsonl" > "$BATS_TEST_TMPDIR/all.jsonl"
+  cmp "$BATS_TEST_TMPDIR/each.jsonl" "$BATS_TEST_TMPDIR/all.jsonl"
+  spart-sim "${opts[@]}" < "$BATS_TEST_TMPDIR/s.json" > "$BATS_TEST_TMPDIR/all.json"
+  cmp "$BATS_TEST_TMPDIR/each.jsonl" "$BATS_TEST_TMPDIR/all.json"
+  spart-sim "${opts[@]}" < "$BATS_TEST_TMPDIR/s.csv" > "$BATS_TEST_TMPDIR/all.csv"
+  cmp "$BATS_TEST_TMPDIR/each.csv" "$BATS_TEST_TMPDIR/all.csv"
+  # each record names its trajectory by the id passed through; each starts at t = 0
+  python3 - "$BATS_TEST_TMPDIR/all.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["id"] for r in recs] == ["s%d" % k for k in range(4) for _ in range(11)]
+assert [r["t"] for r in recs[::11]] == [0] * 4 and list(recs[0])[:2] == ["id", "t"]
+assert recs[10]["qm"] != recs[21]["qm"]  # different trajectories
+PY
+  # dopri5 and --inputs: each trajectory from its own start (the step size, the inputs' first row)
+  printf 't,taum_1,taum_2,taum_3,taum_4,taum_5,taum_6,taum_7\n0,1,0,0,0,0,0,0\n0.01,-2,0,0,0,0,0,0\n0.02,0.5,0,0,0,0,0,0\n' > "$BATS_TEST_TMPDIR/in.csv"
+  for k in 1 2 3; do
+    sed -n "${k}p" "$BATS_TEST_TMPDIR/s.jsonl" |
+      spart-sim "${opts[@]}" --integrator dopri5 --inputs "$BATS_TEST_TMPDIR/in.csv"
+  done > "$BATS_TEST_TMPDIR/each.jsonl"
+  head -n 3 "$BATS_TEST_TMPDIR/s.jsonl" |
+    spart-sim "${opts[@]}" --integrator dopri5 --inputs "$BATS_TEST_TMPDIR/in.csv" > "$BATS_TEST_TMPDIR/all.jsonl"
+  cmp "$BATS_TEST_TMPDIR/each.jsonl" "$BATS_TEST_TMPDIR/all.jsonl"
+  # --inputs from a pipe, read once: the same
+  head -n 3 "$BATS_TEST_TMPDIR/s.jsonl" |
+    spart-sim "${opts[@]}" --integrator dopri5 --inputs <(cat "$BATS_TEST_TMPDIR/in.csv") > "$BATS_TEST_TMPDIR/pipe.jsonl"
+  cmp "$BATS_TEST_TMPDIR/each.jsonl" "$BATS_TEST_TMPDIR/pipe.jsonl"
+}
+
+@test "several initial states: a bad one, or a trajectory that fails, stops the run after the trajectories before it; -k goes on" {
   one_joint
-  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 <<< $'{"qm": [0]}\n{"qm": [1]}'
+  printf '{"id": 1, "qm": [0]}\n{"id": 2, "qm": [0, 1]}\n{"id": 3, "taum": [1e308]}\n{"id": 4, "qm": [1]}\n' > "$BATS_TEST_TMPDIR/s.jsonl"
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 < "$BATS_TEST_TMPDIR/s.jsonl"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-sim: <stdin>:2: one initial state only: this is a second record" ]
-  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 < /dev/null
+  [ "$stderr" = "spart-sim: <stdin>:2: qm has 2 values, model needs 1" ]
+  [ "${#lines[@]}" -eq 3 ] # the first trajectory: t = 0, 0.001, 0.002
+  [[ "${lines[2]}" == '{"id":1,"t":0.002,'* ]]
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 -k < "$BATS_TEST_TMPDIR/s.jsonl"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-sim: no initial state on stdin" ]
+  [ "$stderr" = "spart-sim: <stdin>:2: qm has 2 values, model needs 1
+spart-sim: <stdin>:3: t = 0: um is not finite within the step to t = 0.001
+spart-sim: 2 bad records skipped" ]
+  # the first, the third's t = 0 (written before its step failed), the fourth
+  [ "$(printf '%s\n' "${lines[@]}" | cut -d, -f1-2 | tr '\n' ' ')" = '{"id":1,"t":0 {"id":1,"t":0.001 {"id":1,"t":0.002 {"id":3,"t":0 {"id":4,"t":0 {"id":4,"t":0.001 {"id":4,"t":0.002 ' ]
+  # a bad --inputs file stops the run at the first trajectory, -k or not
+  printf 't,taum_1\n0,1\n0.001,2\n0.0005,3\n' > "$BATS_TEST_TMPDIR/in.csv"
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 -k \
+    --inputs "$BATS_TEST_TMPDIR/in.csv" <<< $'{"qm": [0]}\n{"qm": [1]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.csv:4: t = 0.00050000000000000001 after t = 0.001: times must increase" ]
+  [ "${#lines[@]}" -eq 2 ] # t = 0, and 0.001, when the row at 0.001 is held and the next read
+  [[ "${lines[1]}" == '{"t":0.001,'* ]]
+}
+
+@test "no initial state is an error" {
+  one_joint
+  for input in /dev/null <(printf '\n\n') <(printf 'qm_1\n'); do
+    run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 < "$input"
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "spart-sim: no initial state on stdin" ]
+    [ -z "$output" ]
+  done
 }
 
 @test "--check-limits reports a joint when it leaves its limits, exit 1" {
@@ -490,17 +573,26 @@ URDF
     --duration 1 --every 1000 --check-limits <<< '{"qm": [2.9, 0, 0, 0, 0, 0, 0], "um": [1, 0, 0, 0, 0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "${#lines[@]}" -eq 2 ]
-  [[ "$stderr" == "spart-sim: t = 0.0"*": joint "*" leaves its limits: qm_1 = "*" > upper" ]]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0.0"*": joint "*" leaves its limits: qm_1 = "*" > upper" ]]
+  # several initial states: each message names its trajectory's record
+  run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --no-friction \
+    --duration 1 --every 1000 --check-limits <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]}\n{"qm": [2.9, 0, 0, 0, 0, 0, 0], "um": [1, 0, 0, 0, 0, 0, 0]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-sim: <stdin>:2: t = 0.0"*": joint "*" leaves its limits: qm_1 = "*" > upper" ]]
 }
 
 @test "every example in spart-sim(1) runs" {
   cd "$BATS_TEST_TMPDIR"
   ln -s "$TOP/models" models
   man_examples "$TOP/man/spart-sim.1" examples.sh
-  [ "$(wc -l < examples.sh)" -eq 2 ]
+  [ "$(wc -l < examples.sh)" -eq 3 ]
   run --separate-stderr bash -e examples.sh
   [ "$status" -eq 0 ]
-  [ "${#lines[@]}" -eq 28 ]
+  [ "${#lines[@]}" -eq $((28 + 1 + 3 * 11)) ]
+  # the three trajectories, their ids passing through, -j 2 as -j 1
+  [ "$(printf '%s\n' "${lines[@]:29}" | cut -d, -f1 | uniq -c | tr -s ' ')" = "$(printf ' 11 a\n 11 b\n 11 c')" ]
+  sed -n 3p examples.sh | sed 's/-j 2/-j 1/' > one.sh
+  [ "$(bash -e one.sh)" = "$(printf '%s\n' "${lines[@]:28}")" ]
 }
 
 @test "the README's simulation runs: the arm swings, the base turns in reaction, gnuplot plots it" {

@@ -319,6 +319,7 @@ typedef struct cli_session {
   cli_state *hst;   /* the held record */
   cli_state *rst;   /* the reader's */
   spart_err later;  /* the fault of a second record, reported after the first is written */
+  const char *none; /* the message when the whole input held no record (spart-sim's), or NULL */
   struct cli_marks *marks; /* -j: a worker's record ends in its block (cli_run), or NULL */
 } cli_session;
 
@@ -459,10 +460,16 @@ int cli_run(cli_session *s, void (*body)(cli_session *s), long most);
    counts so far, so that the block is written as one thread would have written it (cli_write) */
 void cli_run_mark(cli_session *s);
 /* spart-sim's --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0,
-   wFm a record (JSON or CSV), t increasing.  Open s->o.inputs and read its first record (a file
-   with none is refused), for the session's model: NULL after reporting (s->status set). */
+   wFm a record (JSON or CSV), t increasing, read from its start by every trajectory.  First
+   cli_inputs_read: a regular file is left where it is (*text NULL: each trajectory opens it),
+   another (a pipe) read whole into *text (malloc'd), *len bytes; 0, or -1 after reporting
+   (s->status set). */
+int cli_inputs_read(cli_session *s, char **text, size_t *len);
+
+/* Open s->o.inputs, or the text cli_inputs_read gave (not NULL), and read its first record (a
+   file with none is refused), for the session's model: NULL after reporting (s->status set). */
 typedef struct cli_inputs cli_inputs;
-cli_inputs *cli_inputs_open(cli_session *s);
+cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len);
 
 /* Hold the forces of the records whose time has come by t (within slack) into tau0 (6), taum
    (nv), wF (nb x 6), the last one's (zero-order hold): 1 when some did, 0 when none, -1 after

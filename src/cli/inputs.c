@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -64,7 +65,52 @@ void cli_inputs_close(cli_inputs *in) {
 }
 
 
-cli_inputs *cli_inputs_open(cli_session *s) {
+int cli_inputs_read(cli_session *s, char **text, size_t *len) {
+  const char *name = s->o.inputs;
+  struct stat sb;
+  *text = NULL;
+  *len = 0;
+  if (stat(name, &sb) != 0 || S_ISREG(sb.st_mode)) {
+    return 0; /* a file each trajectory opens (and one that is not there, refused by the first) */
+  }
+  FILE *f = fopen(name, "r");
+  size_t cap = 0;
+  if (!f) {
+    cli_error(s->tool->name, NULL, 0, "cannot open %s: %s", name, strerror(errno));
+    s->status = CLI_EXIT_DATA;
+    return -1;
+  }
+  for (;;) {
+    if (*len == cap) {
+      char *t = realloc(*text, cap = cap ? 2 * cap : 1 << 16);
+      if (!t) {
+        cli_error(s->tool->name, NULL, 0, "out of memory");
+        s->status = CLI_EXIT_IO;
+        break;
+      }
+      *text = t;
+    }
+    size_t r = fread(*text + *len, 1, cap - *len, f);
+    *len += r;
+    if (r == 0) {
+      if (ferror(f)) {
+        cli_error(s->tool->name, NULL, 0, "%s: read error: %s", name, strerror(errno));
+        s->status = CLI_EXIT_IO;
+      }
+      break;
+    }
+  }
+  fclose(f);
+  if (s->status != CLI_EXIT_OK) {
+    free(*text);
+    *text = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+
+cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len) {
   const char *name = s->o.inputs;
   cli_inputs *in = calloc(1, sizeof(*in));
   if (!in) {
@@ -72,7 +118,14 @@ cli_inputs *cli_inputs_open(cli_session *s) {
     s->status = CLI_EXIT_IO;
     return NULL;
   }
-  in->f = fopen(name, "r");
+  /* the text read, a stream of its own over it (fmemopen: writes nothing to it) */
+  in->f = text ? fmemopen((void *)text, len, "r") : fopen(name, "r");
+  if (!in->f && text) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    cli_inputs_close(in);
+    return NULL;
+  }
   if (!in->f) {
     cli_error(s->tool->name, NULL, 0, "cannot open %s: %s", name, strerror(errno));
     s->status = CLI_EXIT_DATA;

@@ -251,10 +251,8 @@ static void help(const cli_tool *t) {
 
       "      --keep-state     the state fields read pass through too, so that the next\n"
       "                       command of a pipeline has the state (CSV to CSV, JSON to JSON)\n");
-  if (!(t->opts & CLI_OPT_SIM)) {
-    printf("  -j, --jobs N         compute with N threads (0: one a CPU; default 1), the output\n"
-           "                       and the messages the same as with one\n");
-  }
+  printf("  -j, --jobs N         compute with N threads (0: one a CPU; default 1), the output\n"
+         "                       and the messages the same as with one\n");
   if (t->outputs) {
     printf("      --only NAMES     write only the outputs named (comma-separated) of:\n"
            "                       %s\n",
@@ -687,9 +685,6 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   }
   if ((t->opts & CLI_OPT_KIN) && o->has_gravity && !o->energy) {
     return cli_usage(t->name, "--gravity needs --energy");
-  }
-  if ((t->opts & CLI_OPT_SIM) && o->jobs != 1) {
-    return cli_usage(t->name, "--jobs: one initial state, one trajectory: one thread");
   }
   if (o->floating && o->fixed_base) {
     return cli_usage(t->name, "--floating and --fixed-base may not be combined");

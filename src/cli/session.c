@@ -455,6 +455,10 @@ int cli_session_close(cli_session *s) {
   if (s->tty && now() > s->t0 + 0.5) {
     progress(s, 1);
   }
+  if (s->none && s->nrec == 0 && s->status == CLI_EXIT_OK) { /* -j: the blocks' records summed */
+    cli_error(s->tool->name, NULL, 0, "%s", s->none);
+    s->status = CLI_EXIT_DATA;
+  }
   if (s->nbad > 0 && s->o.keep_going) {
     cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
   }
