@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spart.h"
+#include "cli.h"
 
 /* the largest model a harness writes back as JSON (its connectivity maps are n x n) */
 #define FUZZ_MAX_ROUNDTRIP 300
@@ -46,8 +46,8 @@ static inline void fuzz_roundtrip(const spart_model *m) {
   }
   text = spart_model_json(m);
   FUZZ_CHECK(text != NULL, "spart_model_json failed");
-  summary = spart_model_summary(m);
-  FUZZ_CHECK(summary != NULL, "spart_model_summary failed");
+  summary = cli_model_summary(m);
+  FUZZ_CHECK(summary != NULL, "cli_model_summary failed");
   free(summary);
   m2 = spart_model_parse(text, &err);
   FUZZ_CHECK(m2 != NULL, "the model JSON does not read back: %s\n%s", err.msg, text);

@@ -82,6 +82,12 @@ typedef struct spart_model {
   int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
                            angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
                            common joints, which the dynamics passes take with the axis known */
+  int *jnt_sub;         /* (nb x 2) [lo, hi): the degrees of freedom of the subtree of body i
+                           (joint i's first, lo to lo + jnt_nv[i]) in dof_tree, depth-first */
+  int *jnt_up;          /* (nb) the nearest body above body i whose joint has degrees of freedom,
+                           or 0 (the base); [0] 0 */
+  int *dof_tree;        /* (nv) the degrees of freedom in depth-first order: each subtree's a
+                           block, jnt_sub (0, 1, ... when bodies are numbered depth-first) */
   double *dof_S;        /* (nv x 6) that column S_v, [angular; linear] in F_i */
   double *dof_screw;    /* (nv x 2) its rotation about and translation along the joint axis per
                            unit of the degree of freedom: 1 0 (revolute), 0 1 (prismatic) */
@@ -270,7 +276,7 @@ void spart_rot_quat(double q[4], const double R[9]);
 void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);
 
-/* Read a URDF document (path "-" or NULL reads stdin) into a model with SPART's numbering.
+/* Read a URDF document (a file) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
 spart_model *spart_urdf_read(const char *path, spart_err *err);
 
@@ -390,8 +396,12 @@ int spu_dtoa(char *buf, double x);
 /* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
 spart_model *spart_model_load(const char *path, spart_err *err);
 
-/* Read a whole file (path "-" or NULL reads stdin) into a malloc'd buffer with a NUL after the
-   len bytes; NULL with err filled (SPART_EIO: "cannot open FILE: strerror") on failure. */
+/* The same from the open file descriptor fd, read to its end and left open (name: what messages
+   call it, e.g. "<stdin>"; a name in .urdf picks the URDF reader as a path does). */
+spart_model *spart_model_read(int fd, const char *name, spart_err *err);
+
+/* Read a whole file into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
+   (SPART_EIO: "cannot open FILE: strerror") on failure. */
 char *spart_model_slurp(const char *path, size_t *len, spart_err *err);
 
 /* The model JSON text (SPART's robot structure plus keys), malloc'd; NULL when out of memory. */
@@ -453,13 +463,13 @@ typedef struct spart_limit_hit {
 int spart_limits_check(const spart_model *m, const double *qm, const double *um,
                        const double *taum, spart_limit_hit *hit, int most);
 
-/* The kinematic tree of the model as a Graphviz digraph, malloc'd (NULL when out of memory):
-   a box for each link (name, id, mass), an ellipse for each joint (name, kind; a moving one's
-   axis and q_id, a fixed one dashed), edges parent link -> joint -> child link. */
-char *spart_model_dot(const spart_model *m);
+/* The principal inertias of link i: the eigenvalues of its rotational inertia (body_inertia),
+   ascending (spart_mass.c). */
+void spart_principal_inertias(const spart_model *m, int i, double ev[3]);
 
-/* A human-readable tree of the model with masses and warnings, malloc'd. */
-char *spart_model_summary(const spart_model *m);
+/* What each link carries, itself and the links after it in the tree: their mass, in mass (nb),
+   and whether any of their inertias is not zero, in inertia (nb) (spart_mass.c). */
+void spart_carried(const spart_model *m, double *mass, int *inertia);
 
 /* Index of the body (link) named name, or -1. */
 int spart_model_body(const spart_model *m, const char *name);
@@ -699,7 +709,9 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
    joint frames: H ((6+nv) x (6+nv)), row-major; with fixed_base only the joints' block Hm
-   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else. */
+   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else.
+   Leaves spart_xup's joint transforms in d; d->work and d->Ic are its scratch (d->Ic is not
+   spart_composite's afterwards: the bodies it skips, those of fixed joints, hold their own). */
 void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                 int fixed_base, double *H);
 

@@ -284,6 +284,33 @@ void spart_joint_setup(spart_model *m) {
     }
   }
   m->nv = nv;
+
+  /* the degrees of freedom depth-first (parents before children, children in body order):
+     hi holds each subtree's count, then a cursor at the next free place in the body's block,
+     which ends at the block's end once every child has taken its place */
+  m->jnt_up[0] = 0;
+  for (int i = 1; i < m->nb; i++) {
+    int p = m->body_parent[i];
+    m->jnt_up[i] = p == 0 || m->jnt_nv[p] > 0 ? p : m->jnt_up[p];
+  }
+  int *sub = m->jnt_sub;
+  for (int i = 0; i < m->nb; i++) {
+    sub[2 * i + 1] = m->jnt_nv[i];
+  }
+  for (int i = m->nb - 1; i > 0; i--) {
+    sub[2 * m->body_parent[i] + 1] += sub[2 * i + 1];
+  }
+  sub[0] = 0;
+  sub[1] = m->jnt_nv[0];
+  for (int i = 1; i < m->nb; i++) {
+    int p = m->body_parent[i], count = sub[2 * i + 1];
+    sub[2 * i] = sub[2 * p + 1];
+    sub[2 * p + 1] += count;
+    sub[2 * i + 1] = sub[2 * i] + m->jnt_nv[i];
+    for (int k = 0; k < m->jnt_nv[i]; k++) {
+      m->dof_tree[sub[2 * i] + k] = m->jnt_vadr[i] + k;
+    }
+  }
 }
 
 
@@ -340,11 +367,37 @@ void spart_joint_transform(const spart_model *m, int i, const double *q, const d
 }
 
 
+/* the transform of a joint of one screw about and along z (m->jnt_zaxis), h its rotation and
+   translation per unit of q: joint_move's loop for its one coordinate, each row's x and y as a
+   pair (GCC's vector types: one SSE2 instruction does both) */
+static void one_screw(const double *h, double q, const double *restrict T,
+                      const double *restrict r, double *restrict Q, double *restrict rho) {
+  typedef double v2 __attribute__((vector_size(16)));
+  double s, c, x = h[1] * q;
+  spu_sincos(h[0] * q, &s, &c);
+  v2 cc = {c, c}, sn = {s, -s};
+  for (int l = 0; l < 3; l++) {
+    v2 xy, yx;
+    memcpy(&xy, T + 3 * l, sizeof xy);
+    yx = (v2){xy[1], xy[0]};
+    xy = cc * xy + sn * yx; /* c x0 + s y0, c y0 - s x0 */
+    memcpy(Q + 3 * l, &xy, sizeof xy);
+    Q[3 * l + 2] = T[3 * l + 2];
+    rho[l] = r[l] + x * T[3 * l + 2];
+  }
+}
+
+
 void spart_xup(const spart_model *m, spart_data *d, const double *qm) {
   for (int i = 1; i < m->nb; i++) {
     const double *c = d->jc + SPART_JC * i;
-    joint_transform(m, i, qm, m->jnt_qadr[i], c + SPART_JC_T, c + SPART_JC_R, d->Xrot + 9 * i,
-                    d->Xpos + 3 * i);
+    if (m->jnt_zaxis[i] >= 0) {
+      one_screw(m->dof_screw + 2 * m->jnt_vadr[i], qm[m->jnt_qadr[i]], c + SPART_JC_T,
+                c + SPART_JC_R, d->Xrot + 9 * i, d->Xpos + 3 * i);
+    } else {
+      joint_transform(m, i, qm, m->jnt_qadr[i], c + SPART_JC_T, c + SPART_JC_R,
+                      d->Xrot + 9 * i, d->Xpos + 3 * i);
+    }
   }
 }
 

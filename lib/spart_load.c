@@ -1,9 +1,10 @@
 /* spart_load.c -- the loader: model file or text to model by its URDF, model JSON or DH reader */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -134,21 +135,15 @@ spart_model *spart_model_parse(const char *text, spart_err *err) {
 }
 
 
-char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
-  int std = !path || strcmp(path, "-") == 0;
-  const char *where = std ? "<stdin>" : path;
-  FILE *f = std ? stdin : fopen(path, "rb");
+/* the whole of what the open file descriptor fd holds (where: what messages call it) in a malloc'd
+   buffer with a NUL after its len bytes */
+static char *slurp(int fd, const char *where, size_t *len, spart_err *err) {
   size_t n = 0, cap = 0;
   char *buf = NULL;
 
-  if (!f) {
-    spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
-    return NULL;
-  }
-
   /* read all, doubling the buffer */
   for (;;) {
-    size_t got;
+    ssize_t got;
     if (cap - n < 2) {
       char *b = cap < MAX_FILE ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
       if (!b) {
@@ -158,50 +153,58 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
           spart_err_set(err, SPART_EDATA, 0, "input larger than %zu bytes", MAX_FILE);
         }
         free(buf);
-        buf = NULL;
-        break;
+        return NULL;
       }
       buf = b;
       cap = cap ? 2 * cap : 65536;
     }
-    got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
+    got = read(fd, buf + n, cap - n - 1);
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      spart_err_set(err, SPART_EIO, 0, "cannot read %s: %s", where, strerror(errno));
+      free(buf);
+      return NULL;
+    }
     if (got == 0) {
-      if (ferror(f)) {
-        spart_err_set(err, SPART_EIO, 0, "cannot read %s: %s", where, strerror(errno));
-        free(buf);
-        buf = NULL;
-      }
       break;
     }
+    n += (size_t)got;
   }
-  if (!std) {
-    fclose(f);
-  }
-  if (buf) {
-    buf[n] = '\0';
-    *len = n;
-  }
+  buf[n] = '\0';
+  *len = n;
   return buf;
 }
 
 
-spart_model *spart_model_load(const char *path, spart_err *err) {
-  size_t len = 0, plen = path ? strlen(path) : 0;
-  char *buf = spart_model_slurp(path, &len, err);
+char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
+  int fd = open(path, O_RDONLY);
+  char *buf;
+  if (fd < 0) {
+    spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  buf = slurp(fd, path, len, err);
+  close(fd);
+  return buf;
+}
+
+
+/* the model of the text buf (len bytes, malloc'd: freed here) by the reader its content picks,
+   or its name's .urdf */
+static spart_model *load(char *buf, size_t len, const char *name, spart_err *err) {
+  size_t nlen = strlen(name);
   const char *p = buf;
   spart_model *m;
 
-  if (!buf) {
-    return NULL;
-  }
   if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) {
     p += 3; /* a UTF-8 byte order mark */
   }
   while (p < buf + len && isspace((unsigned char)*p)) {
     p++;
   }
-  if ((plen >= 5 && strcmp(path + plen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
+  if ((nlen >= 5 && strcmp(name + nlen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
     m = spart_urdf_parse(buf, len, err);
   } else if (memchr(buf, '\0', len)) {
     spart_err_set(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");
@@ -211,6 +214,20 @@ spart_model *spart_model_load(const char *path, spart_err *err) {
   }
   free(buf);
   return m;
+}
+
+
+spart_model *spart_model_load(const char *path, spart_err *err) {
+  size_t len = 0;
+  char *buf = spart_model_slurp(path, &len, err);
+  return buf ? load(buf, len, path, err) : NULL;
+}
+
+
+spart_model *spart_model_read(int fd, const char *name, spart_err *err) {
+  size_t len = 0;
+  char *buf = slurp(fd, name, &len, err);
+  return buf ? load(buf, len, name, err) : NULL;
 }
 
 

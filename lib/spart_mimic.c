@@ -48,13 +48,13 @@ static int resolve(const spart_model *m, int i, double k[2], spart_err *err) {
     }
     if (!one_dof(m, at) || !one_dof(m, l)) {
       int f = one_dof(m, at) ? l : at;
-      return spart_err_set(err, SPART_EDATA, 0, "joint '%s': --mimic couples revolute and "
-                           "prismatic joints, not a %s joint", nm(m, f),
+      return spart_err_set(err, SPART_EDATA, 0, "joint '%s': a coupled mimic joint and its "
+                           "leader are revolute or prismatic, not a %s joint", nm(m, f),
                            spart_joint_name(m->jnt_type[f]));
     }
     if (m->jnt_type[l] != m->jnt_type[at]) {
       return spart_err_set(err, SPART_EDATA, 0, "joint '%s' (%s) mimics joint '%s' of another "
-                           "kind (%s): --mimic couples joints of one kind", nm(m, at),
+                           "kind (%s): a coupled mimic joint is of its leader's kind", nm(m, at),
                            spart_joint_name(m->jnt_type[at]), nm(m, l),
                            spart_joint_name(m->jnt_type[l]));
     }

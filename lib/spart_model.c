@@ -24,9 +24,9 @@
 
 /* the joint model's (spart_joint_setup), per body: doubles dof_S and dof_screw, ints jnt_nq,
    jnt_nv, jnt_vadr, dof_body and dof_axis, for up to 6 degrees of freedom a joint, and
-   jnt_zaxis */
+   jnt_zaxis; jnt_sub (2), jnt_up and dof_tree (6) */
 #define NJDOUBLE (6 * (6 + 2))
-#define NJINT (3 + 6 * 2 + 1)
+#define NJINT (3 + 6 * 2 + 1 + 2 + 1 + 6)
 
 /* rotations must be orthonormal to this tolerance */
 #define ROT_TOL 1e-6
@@ -121,6 +121,9 @@ spart_model *spart_model_new(int nb) {
   m->jnt_zaxis = k + 19 * n;
   m->jnt_qadrc = k + 20 * n;
   m->jnt_vadrc = k + 21 * n;
+  m->jnt_sub = k + 22 * n;
+  m->jnt_up = k + 24 * n;
+  m->dof_tree = k + 25 * n;
 
   /* names NULL, rotations identity */
   for (size_t i = 0; i < n; i++) {
@@ -315,8 +318,14 @@ int spart_model_check(spart_model *m, spart_err *err) {
                   m->body_parent[i], i);
     }
     if (nv < 0) {
-      return fail(err, SPART_EDATA, 0, "%s: type %d, expected 0 (fixed), 1 (revolute), 2 "
-                  "(prismatic), 3 (floating), 4 (ball) or 5 (planar)", who, m->jnt_type[i]);
+      /* the kinds as spart_joint.c names them: "0 (fixed), 1 (revolute), ... or 5 (planar)" */
+      char kinds[256];
+      size_t len = 0;
+      for (int t = 0, n = spart_joint_kinds(); t < n && len < sizeof kinds; t++) {
+        len += (size_t)snprintf(kinds + len, sizeof kinds - len, "%s%d (%s)",
+                                t == 0 ? "" : t == n - 1 ? " or " : ", ", t, spart_joint_name(t));
+      }
+      return fail(err, SPART_EDATA, 0, "%s: type %d, expected %s", who, m->jnt_type[i], kinds);
     }
     if (moving && m->jnt_qadr[i] != nq) {
       return fail(err, SPART_EDATA, 0, "%s: q_id %d, expected %d", who,

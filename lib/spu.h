@@ -68,14 +68,6 @@ void spu_fshift(double res[6], const double f[6], const double d[3]);
 /* res = Omega * m, SPART's Omega = diag(skew(w), skew(w)): [w x m_w; w x m_v] */
 void spu_omega(double res[6], const double w[3], const double m[6]);
 
-/* res = X' f: a force [n; f] in a child frame seen in its parent's frame at the parent's origin,
-   the child frame being Q (9) with its origin at rho (3) in the parent's: [Q n + rho x Q f; Q f]
-   (res may be f) */
-void spu_fparent(double res[6], const double Q[9], const double rho[3], const double f[6]);
-
-/* component k (0..5) of spu_fparent's X' f alone */
-double spu_fparent_at(const double Q[9], const double rho[3], const double f[6], int k);
-
 /* a . b for 6-vectors (motion . force) */
 double spu_dot6(const double a[6], const double b[6]);
 
@@ -90,9 +82,11 @@ void spu_inertshift(double res[10], const double I[10], const double d[3]);
 /* res = [f0..2; R f3..5]: a spatial vector's linear part turned by R (res may not alias f) */
 void spu_rotlin(double res[6], const double R[9], const double f[6]);
 
-/* res = X' I X: the compact inertia I of a child frame, Q (9) with its origin at rho (3) in its
-   parent's, seen in the parent's frame at the parent's origin (res may alias neither) */
-void spu_inertparent(double res[10], const double Q[9], const double rho[3], const double I[10]);
+/* res += X' I X: the compact inertia I of a child frame, Q (9) with its origin at rho (3) in
+   its parent's, seen in the parent's frame at the parent's origin, added to res (the composite
+   inertia of the parent; res may alias none of the others) */
+void spu_inertparent_add(double res[10], const double Q[9], const double rho[3],
+                         const double I[10]);
 
 /* res = [J 0; 0 m] for a body at its CoM: compact inertia from mass and rotational inertia */
 void spu_inertbody(double res[10], double mass, const double J[6]);

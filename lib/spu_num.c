@@ -718,7 +718,7 @@ static int dtoa_far(char *buf, double x, int neg, uint64_t m, int E) {
 
 
 /* zero, subnormals, inf, nan and |x| outside [2^-36, 1e17) */
-static int dtoa_other(char *buf, double x, uint64_t bits) {
+static int __attribute__((noinline)) dtoa_other(char *buf, double x, uint64_t bits) {
   uint64_t ax = bits & ~(1ull << 63), f = ax & ((1ull << 52) - 1);
   int neg = (int)(bits >> 63), be = (int)(ax >> 52);
   if (ax == 0) {
@@ -731,12 +731,27 @@ static int dtoa_other(char *buf, double x, uint64_t bits) {
 }
 
 
-int spu_dtoa(char *buf, double x) {
+/* not 2^-36 <= |x| < 1e17: zero ("0" or "-0": a pose's matrices hold many) without a call */
+static inline __attribute__((always_inline)) int dtoa_outside(char *buf, double x, uint64_t bits) {
+  if ((bits & ~(1ull << 63)) == 0) {
+    int neg = (int)(bits >> 63);
+    buf[0] = '-';
+    buf[neg] = '0';
+    buf[neg + 1] = 0;
+    return neg + 1;
+  }
+  return dtoa_other(buf, x, bits);
+}
+
+
+/* inline where it is called, as spu_strtod (and for the same reason: a CSV row calls it for every
+   number); what is not 2^-36 <= |x| < 1e17 but zero is a call */
+__attribute__((always_inline)) inline int spu_dtoa(char *buf, double x) {
   uint64_t bits;
   memcpy(&bits, &x, sizeof(bits));
   uint64_t ax = bits & ~(1ull << 63);
   if (ax - (987ull << 52) >= p10up[28] - (987ull << 52)) {
-    return dtoa_other(buf, x, bits); /* not 2^-36 <= |x| < 1e17 */
+    return dtoa_outside(buf, x, bits); /* not 2^-36 <= |x| < 1e17 */
   }
   uint64_t f = ax & ((1ull << 52) - 1), m = f | (1ull << 52);
   int neg = (int)(bits >> 63), E = (int)(ax >> 52) - 1075;

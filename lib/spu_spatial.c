@@ -5,6 +5,8 @@
  * B(d) = [1 0; -[d]x 1]; wrenches and inertias move with its transpose (Featherstone ch. 2,
  * SPART's Bij).
  */
+#include <string.h>
+
 #include "spu.h"
 
 
@@ -29,37 +31,6 @@ void spu_fshift(double res[6], const double f[6], const double d[3]) {
   res[3] = f[3];
   res[4] = f[4];
   res[5] = f[5];
-}
-
-
-void spu_fparent(double res[6], const double Q[9], const double rho[3], const double f[6]) {
-  /* in locals (so that inlined in a loop the force stays in registers, and res may be f) */
-  double f0 = Q[0] * f[3] + Q[1] * f[4] + Q[2] * f[5];
-  double f1 = Q[3] * f[3] + Q[4] * f[4] + Q[5] * f[5];
-  double f2 = Q[6] * f[3] + Q[7] * f[4] + Q[8] * f[5];
-  double n0 = Q[0] * f[0] + Q[1] * f[1] + Q[2] * f[2];
-  double n1 = Q[3] * f[0] + Q[4] * f[1] + Q[5] * f[2];
-  double n2 = Q[6] * f[0] + Q[7] * f[1] + Q[8] * f[2];
-  res[0] = n0 + (rho[1] * f2 - rho[2] * f1);
-  res[1] = n1 + (rho[2] * f0 - rho[0] * f2);
-  res[2] = n2 + (rho[0] * f1 - rho[1] * f0);
-  res[3] = f0;
-  res[4] = f1;
-  res[5] = f2;
-}
-
-
-double spu_fparent_at(const double Q[9], const double rho[3], const double f[6], int k) {
-  /* row k of Q times the linear or the angular part, plus (rho x Q f)_k for an angular one */
-  const double *q = Q + 3 * (k % 3);
-  if (k >= 3) {
-    return q[0] * f[3] + q[1] * f[4] + q[2] * f[5];
-  }
-  int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
-  const double *q1 = Q + 3 * k1, *q2 = Q + 3 * k2;
-  double g1 = q1[0] * f[3] + q1[1] * f[4] + q1[2] * f[5];
-  double g2 = q2[0] * f[3] + q2[1] * f[4] + q2[2] * f[5];
-  return q[0] * f[0] + q[1] * f[1] + q[2] * f[2] + (rho[k1] * g2 - rho[k2] * g1);
 }
 
 
@@ -113,33 +84,54 @@ void spu_rotlin(double res[6], const double R[9], const double f[6]) {
 }
 
 
-void spu_inertparent(double res[10], const double Q[9], const double rho[3], const double I[10]) {
-  /* turned: h = Q h_i, J = Q J_i Q' (T = Q J_i, then the upper triangle of T Q'); moved by rho
-     as spu_inertshift; all in locals (no array through memory) */
-  double m = I[0], a = I[4], b = I[5], c = I[6], xy = I[7], xz = I[8], yz = I[9];
-  double t0 = Q[0] * a + Q[1] * xy + Q[2] * xz, t1 = Q[0] * xy + Q[1] * b + Q[2] * yz;
-  double t2 = Q[0] * xz + Q[1] * yz + Q[2] * c, t3 = Q[3] * a + Q[4] * xy + Q[5] * xz;
-  double t4 = Q[3] * xy + Q[4] * b + Q[5] * yz, t5 = Q[3] * xz + Q[4] * yz + Q[5] * c;
-  double t6 = Q[6] * a + Q[7] * xy + Q[8] * xz, t7 = Q[6] * xy + Q[7] * b + Q[8] * yz;
-  double t8 = Q[6] * xz + Q[7] * yz + Q[8] * c;
-  double j0 = t0 * Q[0] + t1 * Q[1] + t2 * Q[2], j1 = t3 * Q[3] + t4 * Q[4] + t5 * Q[5];
-  double j2 = t6 * Q[6] + t7 * Q[7] + t8 * Q[8], j3 = t0 * Q[3] + t1 * Q[4] + t2 * Q[5];
-  double j4 = t0 * Q[6] + t1 * Q[7] + t2 * Q[8], j5 = t3 * Q[6] + t4 * Q[7] + t5 * Q[8];
-  double h0 = Q[0] * I[1] + Q[1] * I[2] + Q[2] * I[3];
-  double h1 = Q[3] * I[1] + Q[4] * I[2] + Q[5] * I[3];
-  double h2 = Q[6] * I[1] + Q[7] * I[2] + Q[8] * I[3];
-  double d0 = rho[0], d1 = rho[1], d2 = rho[2];
-  double diag = 2 * (h0 * d0 + h1 * d1 + h2 * d2) + m * (d0 * d0 + d1 * d1 + d2 * d2);
-  res[0] = m;
-  res[4] = j0 - 2 * d0 * h0 + diag - m * d0 * d0;
-  res[5] = j1 - 2 * d1 * h1 + diag - m * d1 * d1;
-  res[6] = j2 - 2 * d2 * h2 + diag - m * d2 * d2;
-  res[7] = j3 - d0 * h1 - h0 * d1 - m * d0 * d1;
-  res[8] = j4 - d0 * h2 - h0 * d2 - m * d0 * d2;
-  res[9] = j5 - d1 * h2 - h1 * d2 - m * d1 * d2;
-  res[1] = h0 + m * d0;
-  res[2] = h1 + m * d1;
-  res[3] = h2 + m * d2;
+/* pairs of doubles (GCC's vector types: one SSE2 instruction does both) */
+typedef double v2 __attribute__((vector_size(16)));
+
+static inline v2 load2(const double *p) {
+  v2 x;
+  memcpy(&x, p, sizeof x);
+  return x;
+}
+
+
+static inline void add2(double *p, v2 x) {
+  v2 y;
+  memcpy(&y, p, sizeof y);
+  y += x;
+  memcpy(p, &y, sizeof y);
+}
+
+
+void spu_inertparent_add(double res[10], const double Q[9], const double rho[3],
+                         const double I[10]) {
+  /* turned: h = Q h_i, J = Q J_i Q' = Q (J_i - c 1) Q' + c 1 (c = J_i's zz: a matrix with a zero
+     for the rows t_r = (J_i - c 1) q_r, q_r row r of Q, then J_rs = t_r . q_s); moved by
+     d = rho: h' = h + m d, J' = J - (d e' + e d') + 2 (e . d) 1 with e = h + m d / 2
+     (spu_inertshift's terms).  Rows 0 and 1 as pairs, in the layout of res: (m, h0) (h1, h2)
+     (xx, yy) (zz, xy) (xz, yz). */
+  double m = I[0], c = I[6], a = I[4] - c, b = I[5] - c, xy = I[7], xz = I[8], yz = I[9];
+  v2 P0 = {Q[0], Q[3]}, P1 = {Q[1], Q[4]}, P2 = {Q[2], Q[5]};
+  double q6 = Q[6], q7 = Q[7], q8 = Q[8];
+  /* rows 0, 1 of T = Q (J_i - c 1) by columns; row 2 */
+  v2 T0 = a * P0 + xy * P1 + xz * P2, T1 = xy * P0 + b * P1 + yz * P2, T2 = xz * P0 + yz * P1;
+  v2 t2ab = (v2){a, xy} * q6 + (v2){xy, b} * q7 + (v2){xz, yz} * q8;
+  double t22 = xz * q6 + yz * q7;
+  v2 j01 = T0 * P0 + T1 * P1 + T2 * P2;                             /* (J_00, J_11) */
+  v2 j2 = T0 * q6 + T1 * q7 + T2 * q8;                               /* (J_02, J_12) */
+  v2 x = T0 * (v2){P0[1], 0} + T1 * (v2){P1[1], 0} + T2 * (v2){P2[1], 0}; /* J_01 */
+  double j22 = t2ab[0] * q6 + t2ab[1] * q7 + t22 * q8;
+  /* h = Q h_i, then the shift */
+  v2 h01 = P0 * I[1] + P1 * I[2] + P2 * I[3], d01 = load2(rho);
+  double h2 = q6 * I[1] + q7 * I[2] + q8 * I[3], d2 = rho[2], hm = 0.5 * m;
+  v2 e01 = h01 + hm * d01;
+  double e2 = h2 + hm * d2;
+  double diag = c + 2 * (e01[0] * d01[0] + e01[1] * d01[1] + e2 * d2);
+  v2 hn = h01 + m * d01;
+  add2(res, (v2){m, hn[0]});
+  add2(res + 2, (v2){hn[1], h2 + m * d2});
+  add2(res + 4, j01 - 2 * d01 * e01 + diag);
+  add2(res + 6, (v2){j22 - 2 * d2 * e2 + diag, x[0] - (d01[0] * e01[1] + e01[0] * d01[1])});
+  add2(res + 8, j2 - (d01 * e2 + e01 * d2));
 }
 
 

@@ -36,6 +36,14 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [[ "${lines[-1]}" == "4 passed, 0 failed" ]]
 }
 
+@test "the mass each link carries and its principal inertias (spart_mass.c): sums over the subtree walked up the parents, roots of the characteristic polynomial" {
+  run "$UNIT/test_mass" "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/joints/*.urdf
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"ok kuka_iiwa.urdf: 8 links"* ]]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
+
 @test "kinematics from the joint frames: F_i's world poses compose spart_xup's, SPART's chain of link frames agrees" {
   run "$UNIT/test_kin" "$MODELS"/*.urdf "$MODELS"/*.json "$TOP/tests/data/general_axes.urdf"
   echo "$output" | grep -v '^ok' || true

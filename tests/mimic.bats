@@ -263,7 +263,7 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
   f=$(mimic_model '<mimic joint="tip_1_joint"/>')
   run --separate-stderr urdf2robot --mimic "$f"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f: joint 'finger_2' (revolute) mimics joint 'tip_1_joint' of another kind (prismatic): --mimic couples joints of one kind" ]
+  [ "$stderr" = "urdf2robot: $f: joint 'finger_2' (revolute) mimics joint 'tip_1_joint' of another kind (prismatic): a coupled mimic joint is of its leader's kind" ]
   f=$(mimic_model '<mimic joint="finger_x"/>')
   run --separate-stderr urdf2robot --mimic "$f"
   [ "$status" -eq 1 ]
@@ -272,11 +272,11 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
   f=$(mimic_model '' '<link name="f3"/><joint name="ball_3" type="ball"><parent link="palm"/><child link="f3"/><mimic joint="finger_1"/></joint>')
   run --separate-stderr urdf2robot --mimic "$f"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f: joint 'ball_3': --mimic couples revolute and prismatic joints, not a ball joint" ]
+  [ "$stderr" = "urdf2robot: $f: joint 'ball_3': a coupled mimic joint and its leader are revolute or prismatic, not a ball joint" ]
   # the same through a command's -m
   run --separate-stderr spart-id -m "$f" --mimic <<< '{}'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-id: $f: joint 'ball_3': --mimic couples revolute and prismatic joints, not a ball joint" ]
+  [ "$stderr" = "spart-id: $f: joint 'ball_3': a coupled mimic joint and its leader are revolute or prismatic, not a ball joint" ]
 }
 
 @test "--mimic needs -m; spart-contact refuses a coupled model" {

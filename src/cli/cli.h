@@ -346,6 +346,14 @@ spart_model *cli_convert_read(const cli_convert *o, int *status);
    code. */
 int cli_convert_write(const cli_convert *o, spart_model *m);
 
+/* The converters' outputs other than the model JSON, malloc'd (NULL when out of memory): a
+   human-readable tree of the model with masses and warnings (summary.c); its kinematic tree as
+   a Graphviz digraph (dot.c), a box for each link (name, id, mass), an ellipse for each joint
+   (name, kind; a moving one's axis and q_id, a fixed one dashed), edges parent link -> joint ->
+   child link. */
+char *cli_model_summary(const spart_model *m);
+char *cli_model_dot(const spart_model *m);
+
 /* spart-cmp's comparison of two streams' records (compare.c): the options, then what was seen */
 #define CLI_CMP_MAXTOL 64 /* --atol and --rtol given */
 typedef struct cli_cmp_tolerance {
@@ -386,6 +394,9 @@ void cli_cmp_free(cli_cmp *c);
 /* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
    usage error, which it reports). */
 int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv);
+
+/* The model of the file path (spart_model_load), or of stdin for "-" ("<stdin>" in messages). */
+spart_model *cli_model_load(const char *path, spart_err *err);
 
 /* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
  *status set). */

@@ -117,7 +117,7 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 
 spart_model *cli_convert_read(const cli_convert *o, int *status) {
   spart_err err = {0};
-  spart_model *m = spart_model_load(o->in, &err);
+  spart_model *m = cli_model_load(o->in, &err);
   if (m && o->mimic && spart_mimic_couple(m, &err) != 0) {
     spart_model_free(m);
     m = NULL;
@@ -137,8 +137,8 @@ spart_model *cli_convert_read(const cli_convert *o, int *status) {
 
 
 int cli_convert_write(const cli_convert *o, spart_model *m) {
-  char *text = o->format == CLI_CONV_SUMMARY ? spart_model_summary(m)
-               : o->format == CLI_CONV_DOT   ? spart_model_dot(m)
+  char *text = o->format == CLI_CONV_SUMMARY ? cli_model_summary(m)
+               : o->format == CLI_CONV_DOT   ? cli_model_dot(m)
                                              : spart_model_json(m);
   spart_model_free(m);
   if (!text) {

@@ -4,6 +4,7 @@
 #ifndef SPART_RECORDS_H
 #define SPART_RECORDS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -33,6 +34,8 @@ typedef struct cli_format {
 
 extern const cli_format cli_write_json, cli_write_csv;
 
+#define CLI_MEMO 256      /* numbers remembered by a CSV writer (a power of two) */
+#define CLI_MEMO_PROBE 64 /* records a CSV writer counts its memo's use over */
 struct cli_writer {
   FILE *out;
   const cli_format *fmt;
@@ -52,6 +55,16 @@ struct cli_writer {
   int nhead;
   char *buf; /* the record being written */
   size_t len, cap;
+  /* the text of numbers written lately (write_csv.c), by a hash of their bits: a record repeats
+     many (spart-kin's e is a column of RJ, RL is often RJ, zeros); text[31] is the length.  Used
+     while enough numbers are found there (memo_hits of memo_vals, over memo_rows records); a
+     record in CLI_MEMO_PROBE looks again when it is not */
+  struct cli_memo {
+    uint64_t bits;
+    char text[32];
+  } memo[CLI_MEMO];
+  int memo_on, memo_rows;
+  long memo_hits, memo_vals;
 };
 
 /* shared by the writers (write.c): append n bytes (a string) to the record; -1 when out of

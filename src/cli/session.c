@@ -50,6 +50,12 @@ static void in_close(cli_session *s) {
 }
 
 
+spart_model *cli_model_load(const char *path, spart_err *err) {
+  return strcmp(path, "-") == 0 ? spart_model_read(STDIN_FILENO, "<stdin>", err)
+                                : spart_model_load(path, err);
+}
+
+
 cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status) {
   cli_session *s = calloc(1, sizeof(*s));
   spart_err err = {0};
@@ -65,7 +71,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   s->tty = isatty(STDERR_FILENO);
   s->t0 = s->tick = now();
   if (o->model) {
-    s->m = spart_model_load(o->model, &err); /* "-": stdin, which then holds no records */
+    s->m = cli_model_load(o->model, &err); /* "-": stdin, which then holds no records */
     if (s->m && o->mimic && spart_mimic_couple(s->m, &err) != 0) {
       spart_model_free(s->m);
       s->m = NULL;

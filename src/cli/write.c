@@ -21,6 +21,11 @@ cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
     wr->unbuffered = unbuffered;
     wr->eager = unbuffered || isatty(fileno(out));
     wr->passinput = -1;
+    wr->memo_on = 1;
+    for (int k = 0; k < CLI_MEMO; k++) {
+      wr->memo[k].text[0] = '0'; /* bits 0: 0.0 */
+      wr->memo[k].text[31] = 1;
+    }
   }
   return wr;
 }

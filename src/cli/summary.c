@@ -1,12 +1,11 @@
-/* spart_summary.c -- the human-readable summary of a model: its tree, masses, notes, warnings */
+/* summary.c -- the human-readable summary of a model (urdf2robot, dh2robot -o summary): its
+ * tree, masses, notes, warnings */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "spart.h"
-#include "spart_internal.h"
-#include "spu.h"
+#include "cli.h"
 
 /* a string that grows, for the summary */
 typedef struct sbuf {
@@ -75,12 +74,23 @@ static void sb_name(sbuf *b, const char *s) {
 }
 
 
+/* name, or kind ('L' or 'J') followed by i ("L3") in buf (n bytes) when name is NULL: the
+   library's name for an unnamed link or joint */
+static const char *name_or(char *buf, size_t n, const char *name, char kind, int i) {
+  if (name) {
+    return name;
+  }
+  snprintf(buf, n, "%c%d", kind, i);
+  return buf;
+}
+
+
 /* "link 3 'name'" (kind 'L') or "joint 3 'name'" (kind 'J'), the name escaped */
 static void sb_who(sbuf *b, const spart_model *m, char kind, int i) {
   char nm[32];
   const char *name = kind == 'L' ? m->body_name[i] : m->jnt_name[i];
   sb_printf(b, "%s %d '", kind == 'L' ? "link" : "joint", i);
-  sb_name(b, spart_name_or(nm, sizeof nm, name, kind, i));
+  sb_name(b, name_or(nm, sizeof nm, name, kind, i));
   sb_printf(b, "'");
 }
 
@@ -88,7 +98,7 @@ static void sb_who(sbuf *b, const spart_model *m, char kind, int i) {
 /* the inertia warnings of link i */
 static void inertia_warnings(sbuf *b, const spart_model *m, int i) {
   double ev[3], tol;
-  spu_eigsym3(ev, m->body_inertia + 6 * i);
+  spart_principal_inertias(m, i, ev);
   tol = 1e-6 * (fabs(ev[0]) + fabs(ev[1]) + fabs(ev[2]));
   if (ev[0] < -tol) {
     sb_printf(b, "warning: ");
@@ -112,11 +122,11 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
     sb_printf(b, "[depth %d] ", depth);
   }
   sb_printf(b, "%d ", i);
-  sb_name(b, spart_name_or(nm, sizeof nm, m->body_name[i], 'L', i));
+  sb_name(b, name_or(nm, sizeof nm, m->body_name[i], 'L', i));
   sb_printf(b, "  mass %g", m->body_mass[i]);
   if (i > 0) {
     sb_printf(b, "  <- joint %d ", i);
-    sb_name(b, spart_name_or(nm, sizeof nm, m->jnt_name[i], 'J', i));
+    sb_name(b, name_or(nm, sizeof nm, m->jnt_name[i], 'J', i));
     sb_printf(b, " %s", spart_joint_name(m->jnt_type[i]));
   }
   if (i > 0 && m->jnt_qadr[i] >= 0) {
@@ -162,10 +172,10 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
 }
 
 
-char *spart_model_summary(const spart_model *m) {
+char *cli_model_summary(const spart_model *m) {
   int *depth = calloc((size_t)m->nb, sizeof *depth);
-  int *inert = calloc((size_t)m->nb, sizeof *inert);
-  double *carried = calloc((size_t)m->nb, sizeof *carried);
+  int *inert = malloc((size_t)m->nb * sizeof *inert);
+  double *carried = malloc((size_t)m->nb * sizeof *carried);
   sbuf b = {0};
   double total = 0;
 
@@ -192,16 +202,8 @@ char *spart_model_summary(const spart_model *m) {
   sb_printf(&b, "n_links_joints %d\n", m->nb - 1);
 
   /* what each link carries, itself included: mass, and whether any inertia is not zero (a
-     massless flywheel on a revolute joint); children come after their parent */
-  for (int i = m->nb - 1; i >= 0; i--) {
-    const double *I = m->body_inertia + 6 * i;
-    carried[i] += m->body_mass[i];
-    inert[i] |= I[0] != 0 || I[1] != 0 || I[2] != 0 || I[3] != 0 || I[4] != 0 || I[5] != 0;
-    if (i > 0) {
-      carried[m->body_parent[i]] += carried[i];
-      inert[m->body_parent[i]] |= inert[i];
-    }
-  }
+     massless flywheel on a revolute joint) */
+  spart_carried(m, carried, inert);
 
   /* joints that mimic others: coupled (--mimic, the follower no coordinate) or free */
   for (int i = 1; i < m->nb; i++) {

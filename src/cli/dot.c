@@ -1,9 +1,9 @@
-/* spart_dot.c -- the kinematic tree of a model as Graphviz: links, joints with kind and axis,
- * masses (urdf2robot --dot) */
+/* dot.c -- the kinematic tree of a model as Graphviz (urdf2robot, dh2robot -o dot): links,
+ * joints with kind and axis, masses */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "spart.h"
+#include "cli.h"
 
 
 /* s (or "L3", "J3" when it is NULL) inside a DOT string: quotes and backslashes escaped, control
@@ -25,7 +25,7 @@ static void dot_name(FILE *f, const char *s, char kind, int i) {
 }
 
 
-char *spart_model_dot(const spart_model *m) {
+char *cli_model_dot(const spart_model *m) {
   char *text = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&text, &len);
