@@ -19,6 +19,13 @@ RNEA_INLINE v2 pair(const double *a, const double *b, int k) {
 }
 
 
+/* the same for the joint rates um, umdot, which both records give when dense (a constant where
+   it is called: no test then) */
+RNEA_INLINE v2 rate_pair(int dense, const double *a, const double *b, int k) {
+  return dense ? (v2){a[k], b[k]} : pair(a, b, k);
+}
+
+
 RNEA_INLINE void cross2(v2 r[3], const v2 a[3], const v2 b[3]) {
   r[0] = a[1] * b[2] - a[2] * b[1];
   r[1] = a[2] * b[0] - a[0] * b[2];
@@ -148,15 +155,16 @@ RNEA_INLINE void xup2(const spart_model *m, const spart_data *d, int i, const v2
     return;
   }
   if (s == 2) {
-    double sa, ca, sb, cb;
-    spu_sincos(qa[j], &sa, &ca);
+    double sn[2], cs[2];
     if (same) {
-      sb = sa;
-      cb = ca;
+      spu_sincos(qa[j], sn, cs);
+      sn[1] = sn[0];
+      cs[1] = cs[0];
     } else {
-      spu_sincos(qb[j], &sb, &cb);
+      const double q[2] = {qa[j], qb[j]};
+      spu_sincos2(q, sn, cs); /* both at once */
     }
-    v2 sq = {sa, sb}, cq = {ca, cb};
+    v2 sq = {sn[0], sn[1]}, cq = {cs[0], cs[1]};
     for (int k = 0; k < 9; k += 3) {
       Q[k] = cq * T[k] + sq * T[k + 1];
       Q[k + 1] = cq * T[k + 1] - sq * T[k];
@@ -205,7 +213,7 @@ RNEA_INLINE void dof_acc(v2 a[6], const v2 v[6], int s, v2 qd, v2 qdd) {
    CoM moved to F_i's origin; s the axis of the joint's one unit screw (m->jnt_zaxis, a constant
    here), -1 for the others: their degrees of freedom one by one */
 RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const spart_rnea_in *x,
-                              const spart_rnea_in *y, int wrench, int s) {
+                              const spart_rnea_in *y, int wrench, int s, int dense) {
   int p = m->body_parent[i];
   const v2 *K = (const v2 *)d->jp + SPART_JP * i, *com = K + SPART_JP_C;
   v2 *Q = (v2 *)d->bQ + 9 * i, *rho = (v2 *)d->brho + 3 * i, *v = (v2 *)d->bv + 6 * i;
@@ -214,18 +222,19 @@ RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const 
   motion_down(a, Q, rho, (v2 *)d->ba + 6 * p);
   if (s >= 0) {
     int dof = m->jnt_vadr[i];
-    v2 qd = pair(x->um, y->um, dof);
-    dof_acc(a, v, s, qd, pair(x->umdot, y->umdot, dof));
+    v2 qd = rate_pair(dense, x->um, y->um, dof);
+    dof_acc(a, v, s, qd, rate_pair(dense, x->umdot, y->umdot, dof));
     v[s] += qd;
   } else {
     /* v_i x S qd = (X v_p) x S qd: S qd x S qd = 0, and a joint of several degrees of freedom
        must not cross them with each other, so v takes them after */
     int dof0 = m->jnt_vadr[i], dofend = dof0 + m->jnt_nv[i];
     for (int dof = dof0; dof < dofend; dof++) {
-      dof_acc(a, v, m->dof_axis[dof], pair(x->um, y->um, dof), pair(x->umdot, y->umdot, dof));
+      dof_acc(a, v, m->dof_axis[dof], rate_pair(dense, x->um, y->um, dof),
+              rate_pair(dense, x->umdot, y->umdot, dof));
     }
     for (int dof = dof0; dof < dofend; dof++) {
-      v[m->dof_axis[dof]] += pair(x->um, y->um, dof);
+      v[m->dof_axis[dof]] += rate_pair(dense, x->um, y->um, dof);
     }
   }
   body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
@@ -247,9 +256,10 @@ RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const 
 
 /* the forward pass of n = 1 or 2 records (lane 1: the second record, or the first again): the
    joint transforms (d->bQ, d->brho), velocities (d->bv), accelerations (d->ba) and each body's
-   force in F_i at F_i's origin (d->bf), the base's in its CoM frame */
+   force in F_i at F_i's origin (d->bf), the base's in its CoM frame; dense: both give um and
+   umdot */
 RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                              const v2 R0[9], const double *gravity) {
+                              const v2 R0[9], const double *gravity, int dense) {
   const spart_rnea_in *x = in, *y = in + (n > 1);
   const v2 *JP = (const v2 *)d->jp;
   v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *RR = (v2 *)d->bR;
@@ -298,11 +308,11 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
   for (int i = 1; i < m->nb; i++) {
     int s = m->jnt_zaxis[i];
     if (s == 2) {
-      body_forward(m, d, i, x, y, wrench, 2);
+      body_forward(m, d, i, x, y, wrench, 2, dense);
     } else if (s == 5) {
-      body_forward(m, d, i, x, y, wrench, 5);
+      body_forward(m, d, i, x, y, wrench, 5, dense);
     } else {
-      body_forward(m, d, i, x, y, wrench, -1);
+      body_forward(m, d, i, x, y, wrench, -1, dense);
     }
   }
 }
@@ -316,19 +326,20 @@ void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], co
   for (int k = 0; k < 9; k++) {
     R[k] = (v2){R0[k], R0[k]};
   }
-  rnea_forward(m, d, 1, &in, R, gravity);
+  rnea_forward(m, d, 1, &in, R, gravity, 0);
 }
 
 
-void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                     const double *gravity, double *const tau[]) {
+/* spart_rnea_pair, dense as rnea_forward's */
+RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+                           const double *gravity, double *const tau[], int dense) {
   const spart_rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
   const v2 *JP = (const v2 *)d->jp;
   v2 *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, R0[9];
   for (int k = 0; k < 9; k++) {
     R0[k] = (v2){x->R0[k], y->R0[k]};
   }
-  rnea_forward(m, d, n, in, R0, gravity);
+  rnea_forward(m, d, n, in, R0, gravity, dense);
 
   /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
   for (int i = m->nb - 1; i > 0; i--) {
@@ -336,7 +347,8 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
     const v2 *f = F + 6 * i;
     v2 *fp = F + 6 * p, fx[6];
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
-      v2 t = f[m->dof_axis[j]] + JP[SPART_JP * i + SPART_JP_ARM] * pair(x->umdot, y->umdot, j);
+      v2 t = f[m->dof_axis[j]] +
+             JP[SPART_JP * i + SPART_JP_ARM] * rate_pair(dense, x->umdot, y->umdot, j);
       tau[0][6 + j] = t[0];
       if (n > 1) {
         tau[1][6 + j] = t[1];
@@ -356,6 +368,18 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
       tau[l][k] = F[k][l];
       tau[l][3 + k] = f0[k][l];
     }
+  }
+}
+
+
+void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+                     const double *gravity, double *const tau[]) {
+  const spart_rnea_in *x = in, *y = in + (n > 1);
+  /* the usual case, every rate given, in a copy of its own without a test for each */
+  if (x->um && y->um && x->umdot && y->umdot) {
+    rnea_pair(m, d, n, in, gravity, tau, 1);
+  } else {
+    rnea_pair(m, d, n, in, gravity, tau, 0);
   }
 }
 
@@ -403,13 +427,15 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 
 
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau) {
-  for (int i = 1; i < m->nb; i++) {
-    for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
-      const double *f = m->jnt_friction + 2 * i;
-      /* the Coulomb part without a branch on the sign of um (random): one of the two terms is
-         f exactly, the other +-0 */
-      double coulomb = f[0] * (um[a] > 0) + f[1] * (um[a] < 0);
-      tau[a] += sign * (m->jnt_damping[i] * um[a] + coulomb);
-    }
+  /* degree of freedom by degree of freedom, each with its joint's (dof_body) coefficients: one
+     loop, not one over the joints and one over each joint's */
+  const int *body = m->dof_body;
+  const double *damping = m->jnt_damping, *friction = m->jnt_friction;
+  for (int a = 0; a < m->nv; a++) {
+    int i = body[a];
+    /* the Coulomb part without a branch on the sign of um (random): one of the two terms is f
+       exactly, the other +-0 */
+    double coulomb = friction[2 * i] * (um[a] > 0) + friction[2 * i + 1] * (um[a] < 0);
+    tau[a] += sign * (damping[i] * um[a] + coulomb);
   }
 }

@@ -41,6 +41,9 @@ void spu_rotsym3(double res[restrict 6], const double R[9], const double I[6]);
    (Cody-Waite) and Taylor polynomials on [-pi/4, pi/4]; libm's beyond |x| = 1e5.  Exact at 0. */
 void spu_sincos(double x, double *s, double *c);
 
+/* spu_sincos of x[0] and x[1], to s[0], c[0] and s[1], c[1]: the same values, both together */
+void spu_sincos2(const double x[2], double s[2], double c[2]);
+
 /* rotation by angle q about the unit axis a (SPART's Euler_DCM(a, q)') */
 void spu_axisangle(double R[9], const double a[3], double q);
 

@@ -474,9 +474,9 @@ static inline int fast_decimal(const char *s, const char *lim, const char **end,
   } else if (nint == 0) {
     return 0;
   }
-  int after = *p | 0x20;
-  if (after == 'e' || after == 'x') {
-    return 0; /* an exponent, or hexadecimal */
+  if ((unsigned char)*p >= 'A') {
+    return 0; /* a letter after the digits: maybe an exponent (or hexadecimal); one test for
+                 all, as the delimiters and line ends that usually follow are below 'A' */
   }
 
   /* w times the 128-bit 10^-nfrac, whatever w: Clinger's one division would do when w < 2^53,

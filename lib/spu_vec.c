@@ -1,6 +1,7 @@
 /* spu_vec.c -- 3-vectors, 3x3 matrices and rotations (spu_: utilities that take no model or
    data, as MuJoCo's mju_) */
 #include <math.h>
+#include <string.h>
 
 #include "spu.h"
 
@@ -85,10 +86,19 @@ void spu_rotsym3(double res[restrict 6], const double R[9], const double I[6]) {
 }
 
 
+/* pi/2 = P1 + P2 + P3, P1 and P2 of 33 bits so that k P1, k P2 are exact for |k| < 2^20 */
+static const double P1 = 0x1.921fb544p+0, P2 = 0x1.0b4611a6p-34, P3 = 0x1.3198a2e037073p-69;
+static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1, ROUND = 0x1.8p52;
+/* Taylor to r^15 and r^16, by Horner: the first term left out is below 7e-17 at pi/4 */
+static const double SIN[7] = {-1.0 / 6,        1.0 / 120,        -1.0 / 5040,
+                              1.0 / 362880,    -1.0 / 39916800,  1.0 / 6227020800,
+                              -1.0 / 1307674368000};
+static const double COS[7] = {1.0 / 24,         -1.0 / 720,          1.0 / 40320,
+                              -1.0 / 3628800,   1.0 / 479001600,     -1.0 / 87178291200,
+                              1.0 / 20922789888000};
+
+
 void spu_sincos(double x, double *s, double *c) {
-  /* pi/2 = P1 + P2 + P3, P1 and P2 of 33 bits so that k P1, k P2 are exact for |k| < 2^20 */
-  static const double P1 = 0x1.921fb544p+0, P2 = 0x1.0b4611a6p-34, P3 = 0x1.3198a2e037073p-69;
-  static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1, ROUND = 0x1.8p52;
   double k, r, r2, sr, cr;
   int n;
   if (!(fabs(x) < 1e5) || x == 0) {
@@ -102,13 +112,6 @@ void spu_sincos(double x, double *s, double *c) {
   r = ((x - k * P1) - k * P2) - k * P3;
   n = (int)k & 3;
 
-  /* Taylor to r^15 and r^16, by Horner: the first term left out is below 7e-17 at pi/4 */
-  static const double SIN[7] = {
-      -1.0 / 6,        1.0 / 120,        -1.0 / 5040,         1.0 / 362880,
-      -1.0 / 39916800, 1.0 / 6227020800, -1.0 / 1307674368000};
-  static const double COS[7] = {
-      1.0 / 24,        -1.0 / 720,         1.0 / 40320,         -1.0 / 3628800,
-      1.0 / 479001600, -1.0 / 87178291200, 1.0 / 20922789888000};
   double ps = SIN[6], pc = COS[6];
   r2 = r * r;
   for (int j = 5; j >= 0; j--) {
@@ -119,6 +122,47 @@ void spu_sincos(double x, double *s, double *c) {
   cr = 1 - r2 * 0.5 + r2 * r2 * pc;
   *s = n == 0 ? sr : n == 1 ? cr : n == 2 ? -sr : -cr;
   *c = n == 0 ? cr : n == 1 ? -sr : n == 2 ? -cr : sr;
+}
+
+
+/* two at once: the operations of spu_sincos, each lane those of its own x (GCC's vector types,
+   one SSE2 instruction for both), so the same results to the bit; the quadrant's choice and
+   signs by masks (a sign flipped by its bit, as - does) */
+typedef double v2 __attribute__((vector_size(16)));
+typedef long long v2i __attribute__((vector_size(16)));          /* comparisons */
+typedef unsigned long long v2u __attribute__((vector_size(16))); /* bits */
+
+void spu_sincos2(const double x[2], double s[2], double c[2]) {
+  v2 xv = {x[0], x[1]}, ax;
+  v2u bits, sign = {1ull << 63, 1ull << 63};
+  memcpy(&bits, &xv, sizeof(bits));
+  bits &= ~sign;
+  memcpy(&ax, &bits, sizeof(ax));
+  v2i ok = (ax < 1e5) & (xv != 0); /* -1 in a lane that spu_sincos takes this way */
+  if (!(ok[0] & ok[1])) {
+    spu_sincos(x[0], s, c);
+    spu_sincos(x[1], s + 1, c + 1);
+    return;
+  }
+  /* k + 1.5 2^52 holds k in its low bits (two's complement): n = k & 3 */
+  v2 kr = xv * TWO_OVER_PI + ROUND, k = kr - ROUND;
+  v2 r = ((xv - k * P1) - k * P2) - k * P3;
+  v2 r2 = r * r, ps = {SIN[6], SIN[6]}, pc = {COS[6], COS[6]};
+  for (int j = 5; j >= 0; j--) { /* Horner, as spu_sincos */
+    ps = ps * r2 + SIN[j];
+    pc = pc * r2 + COS[j];
+  }
+  v2 sr = r + r * r2 * ps;
+  v2 cr = 1 - r2 * 0.5 + r2 * r2 * pc;
+  v2u n, si, ci;
+  memcpy(&n, &kr, sizeof(n));
+  memcpy(&si, &sr, sizeof(si));
+  memcpy(&ci, &cr, sizeof(ci));
+  /* n = 0: sr, cr; 1: cr, -sr; 2: -sr, -cr; 3: -cr, sr */
+  v2u odd = -(n & 1), ss = ((si & ~odd) | (ci & odd)) ^ ((n & 2) << 62);
+  v2u cc = ((ci & ~odd) | (si & odd)) ^ (((n + 1) & 2) << 62);
+  memcpy(s, &ss, sizeof(ss));
+  memcpy(c, &cc, sizeof(cc));
 }
 
 

@@ -106,11 +106,12 @@ const char *cli_reader_pass_json(const cli_reader *rd, int p, size_t *n);
 char cli_reader_delim(const cli_reader *rd);
 
 /* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  cli_reader_ready: whether the
-   next row is whole in the input block already, so that reading it keeps the current row's text.
+   next row is whole in the input block already, so that reading it keeps the current row's text
+   (and where it ends, for that read).
    cli_reader_hold: keep the current record aside (its state is returned, valid until the next
    hold) while the next is read.  cli_reader_swap: exchange the held record and the current one
    for cli_emit (line, cells, line number); swap again before reading on. */
-int cli_reader_ready(const cli_reader *rd);
+int cli_reader_ready(cli_reader *rd);
 cli_state *cli_reader_hold(cli_reader *rd);
 void cli_reader_swap(cli_reader *rd);
 

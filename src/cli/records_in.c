@@ -81,6 +81,11 @@ struct cli_reader {
   double *hbuf;
   char *hline;
   size_t hlen, *hcell;
+  /* the end of the next line, found by cli_reader_ready, for next_line to take rather than look
+     for it again: valid while nlfrom is buf + bpos (cleared when taken and when the block
+     changes), else NULL */
+  const char *nlfrom;
+  size_t nlnext;
   /* records of named values (cli_read_named): names and texts in an arena */
   cli_named nr;
   char *arena;
@@ -308,7 +313,11 @@ static int next_line(cli_reader *rd, spart_err *err) {
     rd->pos = 0;
     return 1;
   }
-  for (;;) {
+  if (rd->nlfrom && rd->nlfrom == rd->buf + rd->bpos) {
+    nl = rd->buf + rd->nlnext;
+  }
+  rd->nlfrom = NULL;
+  for (; !nl;) {
     size_t have = rd->bend - rd->bpos;
     nl = have ? memchr(rd->buf + rd->bpos, '\n', have) : NULL;
     if (nl || rd->eof) {
@@ -1222,13 +1231,15 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
 /* the usual row, read in one pass: every cell where the header says, every number read to its
    delimiter; 0 for anything else (then csv_record splits the row and says what is wrong).  Only
    the cells that pass through are noted in rd->cell: the numbers go straight to the state. */
-static int csv_fast(cli_reader *rd) {
+static inline __attribute__((always_inline)) int csv_fast_row(cli_reader *rd, const int keep) {
   const char *line = rd->line, *lim = line + rd->len, *p = line;
   const char delim = rd->delim;
   /* numbers are read ahead 8 bytes at a time up to the end of what the block holds (the 0
      after the line stops them) */
   const char *ahead = rd->buf + rd->bend > lim + 1 ? rd->buf + rd->bend : lim + 1;
   const column *c = rd->cols, *last = c + rd->ncol - 1;
+  /* x - x of every number: 0, or NaN when one is infinite or NaN (tested once, at the end) */
+  double nonfinite = 0;
   if (!ahead) {
     __builtin_unreachable(); /* it never is: spu_strtod, inlined, need not test it for NULL */
   }
@@ -1245,11 +1256,12 @@ static int csv_fast(cli_reader *rd) {
       rd->cell[2 * j + 1] = (size_t)(end - p);
     } else {
       double x = spu_strtod(p, ahead, &end);
-      if (end == p || !isfinite(x)) {
+      if (end == p) {
         return 0;
       }
+      nonfinite += x - x;
       *c->dst = x;
-      if (rd->keep) { /* the cell passes through too */
+      if (keep) { /* the cell passes through too */
         size_t j = (size_t)(c - rd->cols);
         rd->cell[2 * j] = (size_t)(p - line);
         rd->cell[2 * j + 1] = (size_t)(end - p);
@@ -1258,13 +1270,20 @@ static int csv_fast(cli_reader *rd) {
     /* a cell ends at a delimiter, the last at the end of the line (a delimiter there is one cell
        more; the 0 at lim is no delimiter: a cell fewer) */
     if (c == last) {
-      return end == lim;
+      return end == lim && nonfinite == 0;
     }
     if (*end != delim) {
       return 0;
     }
     p = end + 1;
   }
+}
+
+
+/* csv_fast_row with keep (--keep-state) a constant: a copy for each, without its test for every
+   number */
+static int csv_fast(cli_reader *rd) {
+  return rd->keep ? csv_fast_row(rd, 1) : csv_fast_row(rd, 0);
 }
 
 
@@ -1442,7 +1461,7 @@ int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
 }
 
 
-int cli_reader_ready(const cli_reader *rd) {
+int cli_reader_ready(cli_reader *rd) {
   /* a CSV row after the header, whole in the block: reading it moves nothing in the block nor
      rd->rec, where the current row may be */
   if (rd->format != CLI_FMT_CSV || !rd->started || rd->pending || rd->dead ||
@@ -1451,7 +1470,12 @@ int cli_reader_ready(const cli_reader *rd) {
   }
   /* (a quote in it may open a cell that runs on to the next lines, through rd->rec) */
   const char *p = rd->buf + rd->bpos, *nl = memchr(p, '\n', rd->bend - rd->bpos);
-  return nl && nl > p && *p != '\r' && !memchr(p, '"', (size_t)(nl - p));
+  if (!(nl && nl > p && *p != '\r' && !memchr(p, '"', (size_t)(nl - p)))) {
+    return 0;
+  }
+  rd->nlfrom = p; /* the line's end for next_line, which reads it next */
+  rd->nlnext = (size_t)(nl - rd->buf);
+  return 1;
 }
 
 
@@ -1825,6 +1849,7 @@ int cli_reader_input(const cli_reader *rd) {
 
 
 void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
+  rd->nlfrom = NULL;
   /* what a CSV header made goes: the next input has its own; the model and the state stay */
   header_free(rd);
   rd->colname = NULL;
@@ -1856,6 +1881,7 @@ void cli_reader_keep(cli_reader *rd) {
 
 
 int cli_reader_feed(cli_reader *rd, const char *p, size_t n, long long lines, int fd) {
+  rd->nlfrom = NULL;
   if (n + 1 > rd->bcap) {
     size_t c = n + 1 > (1 << 17) ? n + 1 : 1 << 17;
     char *b = malloc(c);
@@ -1879,6 +1905,7 @@ int cli_reader_feed(cli_reader *rd, const char *p, size_t n, long long lines, in
 
 
 void cli_reader_block(cli_reader *rd, char **p, size_t *cap, size_t n, long long lines) {
+  rd->nlfrom = NULL;
   char *b = rd->buf;
   size_t c = rd->bcap;
   rd->buf = *p;
