@@ -36,3 +36,15 @@ man_examples() {
   mandoc -Tascii -O width=1000 "$1" | col -b |
     sed -n '/^EXAMPLES/,/^SEE ALSO/s/^[[:space:]]*\$ //p' > "$2"
 }
+
+# whether a command runs under a sanitizer (ASan, TSan; or the one named, libasan or libtsan):
+# its binary, or the one a wrapper script runs (scripts/tsan.sh's, which adds -j 3), linked with
+# it: sanitized COMMAND [LIB]
+sanitized() {
+  local f
+  f=$(command -v "$1") || return 1
+  if ! ldd "$f" > /dev/null 2>&1; then
+    f=$(sed -n 's/^exec "\([^"]*\)".*/\1/p' "$f" | head -n 1)
+  fi
+  [ -n "$f" ] && ldd "$f" 2>/dev/null | grep -q "${2:-libasan\\|libtsan}"
+}

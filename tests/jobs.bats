@@ -138,6 +138,64 @@ PY
   done
 }
 
+@test "-j: a write that fails mid-block stops where -j 1 stops: the same messages, counts and exit" {
+  # a bad row every 37 lines, -k: -j 1 reports those before its first write (64 KiB of
+  # records), then the write error, then the count of the bad records it had seen
+  awk 'NR % 37 == 7 { print "1,2,3"; next } { print }' "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/bad.csv"
+  awk -F, -v OFS=, 'NR > 1 { for (i = 2; i <= 8; i++) $i *= 3 } { print }' "$BATS_TEST_TMPDIR/bad.csv" \
+    > "$BATS_TEST_TMPDIR/far.csv"
+  for j in 1 2 3; do
+    s=0
+    spart-id -m "$(M)" --fixed-base -k -j $j < "$BATS_TEST_TMPDIR/bad.csv" > /dev/full \
+      2> "$BATS_TEST_TMPDIR/full$j" || s=$?
+    echo "exit $s" >> "$BATS_TEST_TMPDIR/full$j"
+    s=0
+    spart-kin -m "$(M)" --check-limits -k -j $j < "$BATS_TEST_TMPDIR/far.csv" > /dev/full \
+      2> "$BATS_TEST_TMPDIR/lim$j" || s=$?
+    echo "exit $s" >> "$BATS_TEST_TMPDIR/lim$j"
+    # a pipe already closed (SIGPIPE ignored): quiet, the messages before the first write
+    python3 - "$(M)" $j "$BATS_TEST_TMPDIR/bad.csv" > "$BATS_TEST_TMPDIR/pipe$j" <<'PY'
+import os, signal, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(["spart-id", "-m", sys.argv[1], "--fixed-base", "-k", "-j", sys.argv[2]],
+                   stdin=open(sys.argv[3]), stdout=w, stderr=subprocess.PIPE,
+                   preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_IGN))
+print("exit", p.returncode)
+sys.stdout.write(p.stderr.decode())
+PY
+  done
+  for j in 2 3; do
+    cmp "$BATS_TEST_TMPDIR/full1" "$BATS_TEST_TMPDIR/full$j"
+    cmp "$BATS_TEST_TMPDIR/lim1" "$BATS_TEST_TMPDIR/lim$j"
+    cmp "$BATS_TEST_TMPDIR/pipe1" "$BATS_TEST_TMPDIR/pipe$j"
+  done
+  # what -j 1 said: the bad rows in its first 64 KiB of output (about 250 rows), not all 162
+  cat "$BATS_TEST_TMPDIR/full1" >&2
+  [ "$(tail -n 1 "$BATS_TEST_TMPDIR/full1")" = "exit 3" ]
+  grep -qx 'spart-id: write error: No space left on device' "$BATS_TEST_TMPDIR/full1"
+  n=$(grep -c 'expected 22 fields' "$BATS_TEST_TMPDIR/full1")
+  [ "$n" -ge 3 ] && [ "$n" -le 10 ]
+  grep -qx "spart-id: $n bad records skipped" "$BATS_TEST_TMPDIR/full1"
+  [ "$(head -n 1 "$BATS_TEST_TMPDIR/pipe1")" = "exit 3" ]
+  ! grep -q 'write error' "$BATS_TEST_TMPDIR/pipe1"
+  grep -q 'records leave the joint limits' "$BATS_TEST_TMPDIR/lim1"
+}
+
+@test "-j: stdout and stderr to one file: the bytes of -j 1 (each message where -j 1 wrote it)" {
+  awk -F, -v OFS=, 'NR > 1 { for (i = 2; i <= 8; i++) $i *= 3 } NR % 37 == 7 { print "1,2,3"; next }
+    { print }' "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/far.csv"
+  for j in 1 2 3; do
+    s=0
+    spart-kin -m "$(M)" --check-limits -k -j $j < "$BATS_TEST_TMPDIR/far.csv" > "$BATS_TEST_TMPDIR/all$j" 2>&1 || s=$?
+    echo "exit $s" >> "$BATS_TEST_TMPDIR/all$j"
+  done
+  cmp "$BATS_TEST_TMPDIR/all1" "$BATS_TEST_TMPDIR/all2"
+  cmp "$BATS_TEST_TMPDIR/all1" "$BATS_TEST_TMPDIR/all3"
+  # the messages among the records (each 64 KiB of them), not all before them
+  [ "$(grep -n 'expected 22 fields' "$BATS_TEST_TMPDIR/all1" | tail -n 1 | cut -d: -f1)" -gt 3000 ]
+}
+
 @test "-j -u: each block's records are written as they are computed, before the input ends" {
   mkfifo "$BATS_TEST_TMPDIR/in"
   spart-id -m "$(M)" --fixed-base -j 2 -u < "$BATS_TEST_TMPDIR/in" > "$BATS_TEST_TMPDIR/out" 3>&- &
@@ -180,7 +238,7 @@ PY
 
 @test "-j 2: peak memory does not grow with the number of rows" {
   [ -x /usr/bin/time ] || skip "no /usr/bin/time"
-  if ldd "$(command -v spart-id)" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+  if sanitized spart-id; then
     skip "a sanitizer's memory (its quarantine of freed blocks) is not the reader's"
   fi
   for k in 1 2 3 4 5 6 7 8 9 10; do tail -n +2 "$BATS_FILE_TMPDIR/t.csv"; done |

@@ -64,7 +64,8 @@ setup_file() {
     read -r secs rss < "$BATS_TEST_TMPDIR/usage"
     [ "$(wc -c < "$SCALE/$shape.json")" -lt 10000000 ]
     # 90 MB here, 240 MB under AddressSanitizer; with the maps it took 1.3 GB
-    [ "$rss" -lt 500000 ]
+    # (not under ThreadSanitizer, whose shadow memory took 644 MB)
+    sanitized urdf2robot libtsan || [ "$rss" -lt 500000 ]
     measure /dev/null "" urdf2robot "$SCALE/$shape.json"
     cmp "$BATS_TEST_TMPDIR/out" "$SCALE/$shape.json"
   done
@@ -162,15 +163,16 @@ PY
   [ "$(wc -c < "$BATS_TEST_TMPDIR/con.json")" -gt 24000000 ]
   measure /dev/null "" urdf2robot "$BATS_TEST_TMPDIR/con.json"
   cmp "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/plain.json"
-  # cJSON would take 8 million nodes, some 500 MB
+  # cJSON would take 8 million nodes, some 500 MB (not under a sanitizer, whose own memory
+  # is not the reader's: ThreadSanitizer's took 195 MB)
   read -r secs rss < "$BATS_TEST_TMPDIR/usage"
-  [ "$rss" -lt 150000 ]
+  sanitized urdf2robot || [ "$rss" -lt 150000 ]
   # the same with a byte order mark
   { printf '\357\273\277'; cat "$BATS_TEST_TMPDIR/con.json"; } > "$BATS_TEST_TMPDIR/bom.json"
   measure /dev/null "" urdf2robot "$BATS_TEST_TMPDIR/bom.json"
   cmp "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/plain.json"
   read -r secs rss < "$BATS_TEST_TMPDIR/usage"
-  [ "$rss" -lt 150000 ]
+  sanitized urdf2robot || [ "$rss" -lt 150000 ]
   # lines after the maps are still counted right
   sed 's/"q_id":	{/"q_id":	{,/' "$BATS_TEST_TMPDIR/con.json" > "$BATS_TEST_TMPDIR/bad.json"
   line=$(grep -n '"q_id":	{,' "$BATS_TEST_TMPDIR/bad.json" | cut -d: -f1)
@@ -205,6 +207,9 @@ PY
   [ "$rows1" -eq 10001 ]
   [ "$rows2" -eq 10000001 ]
   [ "$((st1 + st2 + cnt1 + cnt2))" -eq 0 ]
-  # the same memory for 10 thousand rows and for 10 million
-  [ "$rss2" -lt $((rss1 + 2048)) ]
+  # the same memory for 10 thousand rows and for 10 million (not under scripts/tsan.sh, whose
+  # spart-id runs -j 3: its three threads' blocks reach their size, some 11 MB, the same for
+  # 1, 10 and 30 million rows, only after the first 10 thousand; ThreadSanitizer's shadow doubles
+  # it, 25 MB against 53)
+  sanitized spart-id || [ "$rss2" -lt $((rss1 + 2048)) ]
 }

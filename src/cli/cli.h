@@ -162,8 +162,14 @@ void cli_discard(cli_writer *wr);
 void cli_error(const char *prog, const char *where, long long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* The messages of cli_error from this thread to f instead of stderr (NULL: stderr again). */
-void cli_error_to(FILE *f);
+/* The messages of cli_error from this thread kept in m (its text p[0, len), grown as they come)
+   instead of written to stderr (NULL: stderr again); cli_error_at: the bytes kept so far. */
+typedef struct cli_msgs {
+  char *p;
+  size_t len, cap;
+} cli_msgs;
+void cli_error_to(cli_msgs *m);
+size_t cli_error_at(void);
 
 /* Print "prog: message" and "Try 'prog --help'." on stderr; returns CLI_EXIT_USAGE. */
 int cli_usage(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -314,6 +320,7 @@ typedef struct cli_session {
   cli_state *rst;   /* the reader's */
   spart_err later;  /* the fault of a second record, reported after the first is written */
   const char *none; /* the message when the whole input held no record (spart-sim's), or NULL */
+  struct cli_marks *marks; /* -j: a worker's record ends in its block (cli_run), or NULL */
 } cli_session;
 
 /* the model converters (urdf2robot, dh2robot): options -o json|summary|dot (-s, --dot), -h, -V
@@ -460,6 +467,9 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
    of one thread. */
 #define CLI_MAX_JOBS 256
 int cli_run(cli_session *s, void (*body)(cli_session *s), long most);
+/* -j: a worker's record just written (held) in its block: where it ends, with the messages and
+   counts so far, so that the block is written as one thread would have written it (cli_write) */
+void cli_run_mark(cli_session *s);
 /* spart-sim's --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0,
    wFm a record (JSON or CSV), t increasing, read from its start by every trajectory.  First
    cli_inputs_read: a regular file is left where it is (*text NULL: each trajectory opens it),

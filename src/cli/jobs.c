@@ -1,35 +1,58 @@
 /* jobs.c -- -j N: the input cut in blocks of whole records, computed by N threads, each on a
- * session of its own, the outputs and messages written in input order: those of one thread */
+ * session of its own, the outputs and messages written in input order: those of one thread.
+ * Each thread (the main one too) reads and cuts its block itself, one at a time, computes it,
+ * and writes it in its turn (or leaves it for the thread writing then): no block is copied
+ * from one thread to another, and a block's records are written at the points one thread
+ * writes them, its messages between */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "records.h"
 
-#define BLOCK (1 << 17)        /* input bytes in a block (at least: whole records) */
+#define BLOCK (1 << 17)        /* input bytes read for a block: its whole records */
 #define MOST_PENDING (8 << 20) /* bytes with no record boundary a line split can cut: the rest
                                   of the input is read by one thread */
 
-/* a block: its input, the lines before it, and what computing it gave */
+/* where a record of a block ends in its output, with the messages and counts then (since the
+   block began; nrec: the worker's): a point where one thread may have written (cli_run_mark) */
+typedef struct mark {
+  size_t out, err;
+  long nrec, nbad, nlimits;
+} mark;
+
+struct cli_marks {
+  mark *m;
+  size_t n, cap;
+  int fail; /* out of memory: a mark is missing */
+};
+
+/* a worker's block: its input, the lines before it, and what computing it gave */
 typedef struct job {
   char *in;
   size_t inlen, incap;
   long long line;
-  char *out; /* the records written (a worker writer's buffer, exchanged) */
+  long seq; /* its number in the input */
+  int busy; /* computed, not yet written (under the pool's out) */
+  char *out; /* the records written (the worker's writer's buffer, exchanged) */
   size_t outlen, outcap;
-  char *msg; /* the messages (open_memstream) */
-  size_t msglen;
-  int status, stop, dead, done;
+  cli_msgs msg;          /* the messages */
+  struct cli_marks mk;   /* the records' ends */
+  long nrec0;            /* the worker's records before the block */
+  int status, stop, dead;
   long nbad, nrec, nlimits;
 } job;
 
-/* the input, read by the main thread and cut at record boundaries: buf[0, cut) is whole records */
+/* the input, read by the worker whose turn it is and cut at record boundaries: buf[0, cut) is
+   whole records */
 typedef struct cutter {
   int fd, fmt, eof;
+  int file;  /* fd is a regular file: always ready */
   int rerr;  /* errno of a read error, or 0 */
   char *buf;
   size_t len, cap, scan, cut;
@@ -49,27 +72,40 @@ enum { C_START, C_PLAIN, C_QUOTED, C_QEND }; /* a CSV cell: records_in.c's cell_
 typedef struct pool {
   cli_session *s;
   void (*body)(cli_session *);
-  cli_session **w; /* the workers' sessions */
+  cli_session **w; /* the workers' sessions; w[0] the main thread's */
+  job *jobs;       /* w[k]'s two blocks, jobs[2k] and jobs[2k + 1] */
   int nw;
-  pthread_t *tid;
+  pthread_t *tid; /* the threads of w[1..nthreads] */
   int nthreads;
-  job *jobs; /* a ring of q */
-  int q;
-  long filled, taken, written; /* blocks given out, taken by a worker, written */
-  int quit, abort;
-  pthread_mutex_t mu;
-  pthread_cond_t work, done;
+  /* the input (under in): read and cut by one worker at a time */
+  pthread_mutex_t in;
+  cutter c;
+  long nread; /* blocks read */
+  int end;    /* 1 while blocks come, else what next_block gave last: 0, -1, -2 */
+  /* the output (under out): the blocks written in their order, each by the worker whose block
+     is the next to write when it is computed, or by the one writing then */
+  pthread_mutex_t out;
+  pthread_cond_t next;
+  long turn;        /* the block written next */
+  job **slot;       /* the blocks computed, not yet written: block n's at n % 2nw */
+  int writing;      /* a worker is writing blocks */
+  int abort;        /* the run has stopped: no more blocks read or written */
+  /* the writer's state, the worker's whose turn it is: the output after one thread's last write
+     (the records it would hold back), carry[coff, coff + clen) */
+  char *carry;
+  size_t ccap, coff, clen;
+  int eager;
 } pool;
 
 
 /* ---- the cut ---- */
 
-/* a cut point after the '\n' at i; whether the block is full */
+/* a cut point after the '\n' at i; whether the block holds the most records it can */
 static int cut_at(cutter *c, size_t i) {
   c->cut = i + 1;
   c->clines = c->lines;
   c->units++;
-  return c->cut >= BLOCK || (c->most > 0 && c->units >= c->most);
+  return c->most > 0 && c->units >= c->most;
 }
 
 
@@ -235,13 +271,14 @@ static void scan(cutter *c) {
 }
 
 
-/* read more input; 0 at its end or on a read error (c->rerr) */
+/* read more input: up to a block (then its records, all whole but the last, are cut), or on
+   when the buffer holds no cut yet; 0 at its end or on a read error (c->rerr) */
 static int more(cutter *c) {
   if (c->eof) {
     return 0;
   }
-  if (c->cap - c->len < BLOCK) {
-    size_t cap = c->cap ? 2 * c->cap : 2 * BLOCK;
+  if (c->cap - c->len <= BLOCK) {
+    size_t cap = c->cap < 2 * BLOCK ? 2 * BLOCK : 2 * c->cap;
     char *b = realloc(c->buf, cap);
     if (!b) {
       c->rerr = ENOMEM;
@@ -251,8 +288,8 @@ static int more(cutter *c) {
     c->buf = b;
     c->cap = cap;
   }
-  /* up to a block and a bit: what is left after the block is cut (and moved) is little */
-  size_t want = c->len < BLOCK ? BLOCK + 8192 - c->len : c->cap - c->len;
+  /* a byte spare: the reader ends the block with a 0 */
+  size_t want = c->len < BLOCK ? BLOCK - c->len : c->cap - c->len - 1;
   ssize_t r;
   do {
     r = read(c->fd, c->buf + c->len, want);
@@ -270,17 +307,19 @@ static int more(cutter *c) {
 /* whether the input has something at once: its end, or bytes to read (a file always has) */
 static int ready(const cutter *c) {
   struct pollfd p = {c->fd, POLLIN, 0};
-  return c->eof || poll(&p, 1, 0) != 0;
+  return c->eof || c->file || poll(&p, 1, 0) != 0;
 }
 
 
 /* the next block into j: 1, 0 at the end of the input, -1 when the rest must be read by one
-   thread (c->buf holds what was read of it) */
+   thread (c->buf holds what was read of it), -2 on a read error (c->rerr) before any record.
+   The block is the cutter's buffer itself, the bytes after the cut copied to j's, which the
+   cutter reads on in. */
 static int next_block(cutter *c, job *j) {
   for (;;) {
     scan(c);
-    if (c->cut >= BLOCK || (c->most > 0 && c->units >= c->most) || (c->cut > 0 && c->bad) ||
-        (c->cut > 0 && !ready(c))) {
+    if ((c->most > 0 && c->units >= c->most) ||
+        (c->cut > 0 && (c->len >= BLOCK || c->bad || !ready(c)))) {
       break;
     }
     if (c->bad || c->len - c->cut > MOST_PENDING) {
@@ -299,14 +338,21 @@ static int next_block(cutter *c, job *j) {
       break;
     }
   }
-  if (cli_grow(&j->in, &j->incap, c->cut + 1) != 0) {
+  size_t rest = c->len - c->cut;
+  if (cli_grow(&j->in, &j->incap, rest + 1) != 0) {
+    c->rerr = ENOMEM;
     return -2;
   }
-  memcpy(j->in, c->buf, c->cut);
+  memcpy(j->in, c->buf + c->cut, rest);
+  char *b = j->in;
+  size_t cap = j->incap;
+  j->in = c->buf;
+  j->incap = c->cap;
   j->inlen = c->cut;
   j->line = c->line;
-  memmove(c->buf, c->buf + c->cut, c->len - c->cut);
-  c->len -= c->cut;
+  c->buf = b;
+  c->cap = cap;
+  c->len = rest;
   c->scan -= c->cut;
   c->line += c->clines;
   c->lines -= c->clines;
@@ -385,6 +431,7 @@ static cli_session *worker_new(cli_session *s, int fmt, const cli_session *from)
   w->held = w->front = 0;
   w->hst = w->rst = NULL;
   w->later.code = 0;
+  w->marks = NULL;
   if (w->rd && s->o.keep_state) {
     cli_reader_keep(w->rd);
   }
@@ -419,65 +466,46 @@ static void worker_free(cli_session *w) {
 }
 
 
-/* compute block j on session w: its records, messages, counts */
+void cli_run_mark(cli_session *s) {
+  struct cli_marks *k = s->marks;
+  if (k->n == k->cap) {
+    size_t cap = k->cap ? 2 * k->cap : 512;
+    mark *m = realloc(k->m, cap * sizeof(*m));
+    if (!m) {
+      k->fail = 1;
+      return;
+    }
+    k->m = m;
+    k->cap = cap;
+  }
+  k->m[k->n++] = (mark){s->wr->pend, cli_error_at(), s->nrec, s->nbad, s->nlimits};
+}
+
+
+/* compute block j on session w: its records (their ends marked), messages, counts */
 static void run_block(pool *p, cli_session *w, job *j) {
-  long nrec = w->nrec;
+  j->nrec0 = w->nrec;
   w->stop = 0;
   w->status = CLI_EXIT_OK;
   w->nbad = w->nlimits = 0;
-  j->msg = NULL;
-  j->msglen = 0;
-  FILE *e = open_memstream(&j->msg, &j->msglen);
-  cli_error_to(e);
+  j->msg.len = 0;
+  j->mk.n = 0;
+  j->mk.fail = 0;
+  w->marks = &j->mk;
+  cli_error_to(&j->msg);
   cli_reader_block(w->rd, &j->in, &j->incap, j->inlen, j->line);
   p->body(w);
   cli_error_to(NULL);
-  if (e) {
-    fclose(e);
-  }
+  w->marks = NULL;
   j->outlen = cli_writer_take(w->wr, &j->out, &j->outcap);
   j->status = w->status;
   j->stop = w->stop;
   j->dead = cli_reader_dead(w->rd);
   j->nbad = w->nbad;
-  j->nrec = w->nrec - nrec;
+  j->nrec = w->nrec - j->nrec0;
   j->nlimits = w->nlimits;
 }
 
-
-struct worker_arg {
-  pool *p;
-  cli_session *w;
-};
-
-
-static void *worker(void *arg) {
-  pool *p = ((struct worker_arg *)arg)->p;
-  cli_session *w = ((struct worker_arg *)arg)->w;
-  pthread_mutex_lock(&p->mu);
-  for (;;) {
-    while (p->taken == p->filled && !p->quit) {
-      pthread_cond_wait(&p->work, &p->mu);
-    }
-    if (p->taken == p->filled) {
-      break;
-    }
-    job *j = &p->jobs[p->taken++ % p->q];
-    int skip = p->abort;
-    pthread_mutex_unlock(&p->mu);
-    if (!skip) {
-      run_block(p, w, j);
-    }
-    pthread_mutex_lock(&p->mu);
-    j->done = 1;
-    pthread_cond_broadcast(&p->done);
-  }
-  pthread_mutex_unlock(&p->mu);
-  return NULL;
-}
-
-
-/* ---- the main thread ---- */
 
 static void merge_status(cli_session *s, int status) {
   if (status == CLI_EXIT_IO || (status != CLI_EXIT_OK && s->status == CLI_EXIT_OK)) {
@@ -496,19 +524,88 @@ static void write_failed(cli_session *s) {
 }
 
 
-/* write block j: its messages, its records; its counts to the session's */
-static void write_block(cli_session *s, job *j) {
-  if (j->msglen > 0) {
-    fwrite(j->msg, 1, j->msglen, stderr);
+/* what one thread writes at a record's end when it writes: the records it held back, then n
+   bytes at b; 0, or -1 (errno) */
+static int put(pool *p, const char *b, size_t n) {
+  size_t c = p->clen;
+  p->clen = 0;
+  errno = 0;
+  return (c > 0 && fwrite(p->carry + p->coff, 1, c, stdout) != c) ||
+                 (n > 0 && fwrite(b, 1, n, stdout) != n) ||
+                 (p->s->o.unbuffered && fflush(stdout) != 0)
+             ? -1
+             : 0;
+}
+
+
+/* the n bytes at b (whole records) held back after those held; 0, or -1 out of memory */
+static int carry(pool *p, job *j, size_t o) {
+  size_t n = j->outlen - o;
+  if (n == 0) {
+    return 0;
   }
-  free(j->msg);
-  j->msg = NULL;
-  if (!s->stop) {
-    errno = 0;
-    if ((j->outlen > 0 && fwrite(j->out, 1, j->outlen, stdout) != j->outlen) ||
-        (s->o.unbuffered && fflush(stdout) != 0)) {
-      write_failed(s);
+  if (p->clen == 0) { /* the block's buffer becomes the carry's, and the carry's the block's */
+    char *b = p->carry;
+    size_t cap = p->ccap;
+    p->carry = j->out;
+    p->ccap = j->outcap;
+    p->coff = o;
+    p->clen = n;
+    j->out = b;
+    j->outcap = cap;
+    return 0;
+  }
+  /* a block none of whose records was a write point: less than CLI_WRITE_AT in all */
+  memmove(p->carry, p->carry + p->coff, p->clen);
+  p->coff = 0;
+  if (cli_grow(&p->carry, &p->ccap, p->clen + n) != 0) {
+    return -1;
+  }
+  memcpy(p->carry + p->clen, j->out + o, n);
+  p->clen += n;
+  return 0;
+}
+
+
+/* write block j as one thread would have: its messages, and its records at the points one
+   thread writes them (write.c's cli_emit: every CLI_WRITE_AT bytes of whole records, or every
+   record when eager), the messages before each point first; the rest held back; its counts to
+   the session's.  A write that fails stops there, the counts those of the records before. */
+static void write_block(pool *p, job *j) {
+  cli_session *s = p->s;
+  size_t e = 0, o = 0;
+  if (j->mk.fail) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    s->stop = 1;
+    return;
+  }
+  for (size_t i = 0; i < j->mk.n; i++) {
+    const mark *m = &j->mk.m[i];
+    if (!p->eager && p->clen + (m->out - o) < CLI_WRITE_AT) {
+      continue;
     }
+    if (m->err > e) {
+      fwrite(j->msg.p + e, 1, m->err - e, stderr);
+      e = m->err;
+    }
+    if (put(p, j->out + o, m->out - o) != 0) {
+      s->nbad += m->nbad;
+      s->nrec += m->nrec - j->nrec0;
+      s->nlimits += m->nlimits;
+      write_failed(s);
+      return;
+    }
+    o = m->out;
+  }
+  if (j->msg.len > e) {
+    fwrite(j->msg.p + e, 1, j->msg.len - e, stderr);
+  }
+  if (carry(p, j, o) != 0) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    s->stop = 1;
+    return;
   }
   merge_status(s, j->status);
   s->nbad += j->nbad;
@@ -518,79 +615,100 @@ static void write_block(cli_session *s, job *j) {
 }
 
 
-/* the workers' threads: started with the sessions made, or the run goes on in one thread */
-static void start(pool *p) {
-  static struct worker_arg args[CLI_MAX_JOBS];
-  for (int k = 1; k < p->nw; k++) {
-    if (!(p->w[k] = worker_new(p->s, cli_reader_format(p->w[0]->rd), p->w[0]))) {
-      return;
+/* a worker's loop: a block read and cut, computed, and put in its slot; then, unless another
+   worker is writing, the blocks whose turn it is written, in their order (the worker whose block
+   is late writes the others' after it: none waits for its turn).  Each worker has two blocks:
+   the one it computes, and one that may wait for its turn; it waits when both do. */
+static void work(pool *p, int k) {
+  cli_session *w = p->w[k];
+  for (int n = 0;; n++) {
+    job *j = &p->jobs[2 * k + (n & 1)];
+    pthread_mutex_lock(&p->out);
+    while (j->busy) {
+      pthread_cond_wait(&p->next, &p->out);
     }
-  }
-  for (int k = 0; k < p->nw; k++) {
-    args[k] = (struct worker_arg){p, p->w[k]};
-    if (pthread_create(&p->tid[k], NULL, worker, &args[k]) != 0) {
+    int abort = p->abort;
+    pthread_mutex_unlock(&p->out);
+    pthread_mutex_lock(&p->in);
+    int r = p->end == 1 && !abort ? next_block(&p->c, j) : 0;
+    if (r <= 0) {
+      p->end = p->end == 1 && !abort ? r : p->end;
+      pthread_mutex_unlock(&p->in);
       break;
     }
-    p->nthreads++;
+    j->seq = p->nread++;
+    pthread_mutex_unlock(&p->in);
+    run_block(p, w, j);
+    pthread_mutex_lock(&p->out);
+    j->busy = 1;
+    p->slot[j->seq % (2 * p->nw)] = j;
+    if (!p->writing) {
+      p->writing = 1;
+      job *x;
+      while ((x = p->slot[p->turn % (2 * p->nw)]) && x->seq == p->turn) {
+        abort = p->abort;
+        pthread_mutex_unlock(&p->out);
+        if (!abort) {
+          write_block(p, x);
+        }
+        pthread_mutex_lock(&p->out);
+        p->abort |= p->s->stop;
+        p->slot[p->turn % (2 * p->nw)] = NULL;
+        x->busy = 0;
+        p->turn++;
+        pthread_cond_broadcast(&p->next);
+      }
+      p->writing = 0;
+    }
+    pthread_mutex_unlock(&p->out);
   }
 }
 
 
-/* wait for the blocks given out, write them in order, and end the threads */
-static void drain(pool *p) {
-  pthread_mutex_lock(&p->mu);
-  while (p->written < p->filled) {
-    job *j = &p->jobs[p->written % p->q];
-    while (!j->done) {
-      pthread_cond_wait(&p->done, &p->mu);
-    }
-    pthread_mutex_unlock(&p->mu);
-    if (!p->abort) {
-      write_block(p->s, j);
-    }
-    free(j->msg);
-    j->msg = NULL;
-    pthread_mutex_lock(&p->mu);
-    p->written++;
-    p->abort |= p->s->stop;
-  }
-  p->quit = 1;
-  pthread_cond_broadcast(&p->work);
-  pthread_mutex_unlock(&p->mu);
-  for (int k = 0; k < p->nthreads; k++) {
-    pthread_join(p->tid[k], NULL);
-  }
-  p->nthreads = 0;
+struct worker_arg {
+  pool *p;
+  int k;
+};
+
+
+static void *worker(void *arg) {
+  struct worker_arg *a = arg;
+  work(a->p, a->k);
+  return NULL;
 }
 
+
+/* ---- the main thread ---- */
 
 /* the rest of the input (what c holds, then its file descriptor) read and computed by w, one
-   thread, writing as it goes */
+   thread, writing as it goes after the records held back; what it holds back at the end is the
+   session's, written when it closes */
 static void serial(pool *p, cli_session *w, cutter *c) {
   cli_session *s = p->s;
-  spart_err err;
   w->stop = 0;
   w->status = CLI_EXIT_OK;
   w->nbad = w->nlimits = 0;
   long nrec = w->nrec;
   w->wr->hold = 0;
-  if (cli_reader_feed(w->rd, c->buf, c->len, c->line, c->eof ? -1 : c->fd) != 0) {
+  w->wr->pend = 0;
+  if (cli_reader_feed(w->rd, c->buf, c->len, c->line, c->eof ? -1 : c->fd) != 0 ||
+      (p->clen > 0 && cli_writer_pend(w->wr, p->carry + p->coff, p->clen) != 0)) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     return;
   }
+  p->clen = 0;
   p->body(w);
-  err.code = 0;
-  if (cli_flush(w->wr, &err) != 0 && !w->stop) {
-    if (err.code != SPART_EPIPE) {
-      cli_error(s->tool->name, NULL, 0, "%s", err.msg);
-    }
+  if (w->wr->pend > 0 && cli_writer_pend(s->wr, w->wr->buf, w->wr->pend) != 0) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
     w->status = CLI_EXIT_IO;
   }
+  w->wr->pend = 0;
   merge_status(s, w->status);
   s->nbad += w->nbad;
   s->nrec += w->nrec - nrec;
   s->nlimits += w->nlimits;
+  s->stop |= w->stop;
 }
 
 
@@ -602,25 +720,28 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
     return cli_session_close(s);
   }
   pool p = {0};
-  cutter c = {0};
+  struct stat st;
+  cutter *c = &p.c;
   p.s = s;
   p.body = body;
   p.nw = s->o.jobs;
-  p.q = 2 * p.nw;
+  p.eager = s->wr->eager;
   p.w = calloc((size_t)p.nw, sizeof(*p.w));
   p.tid = calloc((size_t)p.nw, sizeof(*p.tid));
-  p.jobs = calloc((size_t)p.q, sizeof(*p.jobs));
-  pthread_mutex_init(&p.mu, NULL);
-  pthread_cond_init(&p.work, NULL);
-  pthread_cond_init(&p.done, NULL);
-  c.fd = fileno(s->in);
-  c.fmt = s->o.input;
-  c.most = most;
-  int cuts = detect(&c) && !c.rerr;
-  if (p.w && p.tid && p.jobs) {
-    p.w[0] = worker_new(s, c.fmt, NULL);
+  p.jobs = calloc(2 * (size_t)p.nw, sizeof(*p.jobs));
+  p.slot = calloc(2 * (size_t)p.nw, sizeof(*p.slot));
+  pthread_mutex_init(&p.in, NULL);
+  pthread_mutex_init(&p.out, NULL);
+  pthread_cond_init(&p.next, NULL);
+  c->fd = fileno(s->in);
+  c->file = fstat(c->fd, &st) == 0 && S_ISREG(st.st_mode);
+  c->fmt = s->o.input;
+  c->most = most;
+  int cuts = detect(c) && !c->rerr;
+  if (p.w && p.tid && p.jobs && p.slot) {
+    p.w[0] = worker_new(s, c->fmt, NULL);
   }
-  if (!p.w || !p.tid || !p.jobs || !p.w[0]) {
+  if (!p.w || !p.tid || !p.jobs || !p.slot || !p.w[0]) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     cuts = 0;
@@ -628,78 +749,69 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   }
 
   /* blocks computed here, one after the other, up to the first record written (the CSV header
-     is then read, the output's made: the workers start from them), then by the workers */
-  int r = cuts ? 1 : c.rerr ? -2 : -1;
-  while (!s->stop && cuts) {
-    long inflight = p.filled - p.written;
-    if (inflight < p.q && (inflight == 0 || ready(&c)) && r > 0) {
-      job *j = &p.jobs[p.filled % p.q];
-      r = next_block(&c, j);
-      if (r <= 0) {
-        continue;
-      }
-      if (p.nthreads == 0) {
-        run_block(&p, p.w[0], j);
-        write_block(s, j);
-        p.filled++;
-        p.written++;
-        p.taken++;
-        if (!s->stop && (p.w[0]->wr->nrec > 0)) {
-          start(&p);
-          if (p.nthreads < p.nw) { /* out of memory, or no thread: on in this one */
-            drain(&p);
-            r = -1;
-            break;
-          }
-        }
-        continue;
-      }
-      pthread_mutex_lock(&p.mu);
-      j->done = 0;
-      p.filled++;
-      pthread_cond_signal(&p.work);
-      pthread_mutex_unlock(&p.mu);
-      continue;
+     is then read, the output's made: the other workers start from them), then by every worker,
+     this thread too */
+  p.end = cuts ? 1 : c->rerr ? -2 : -1;
+  while (!s->stop && p.end == 1 && p.w[0]->wr->nrec == 0) {
+    job *j = &p.jobs[0];
+    p.end = next_block(c, j);
+    if (p.end == 1) {
+      p.nread++;
+      p.turn++;
+      run_block(&p, p.w[0], j);
+      write_block(&p, j);
     }
-    if (inflight == 0) {
-      break;
-    }
-    /* the oldest block written */
-    job *j = &p.jobs[p.written % p.q];
-    pthread_mutex_lock(&p.mu);
-    while (!j->done) {
-      pthread_cond_wait(&p.done, &p.mu);
-    }
-    pthread_mutex_unlock(&p.mu);
-    write_block(s, j);
-    pthread_mutex_lock(&p.mu);
-    p.written++;
-    p.abort |= s->stop;
-    pthread_mutex_unlock(&p.mu);
   }
-  drain(&p);
-  if (!s->stop && r == -2) {
+  if (!s->stop && p.end == 1) {
+    static struct worker_arg args[CLI_MAX_JOBS];
+    /* the sessions made (from the session's state, which the threads then change), then the
+       threads; out of memory, or no thread: fewer workers */
+    int n = 1;
+    while (n < p.nw && (p.w[n] = worker_new(s, cli_reader_format(p.w[0]->rd), p.w[0]))) {
+      n++;
+    }
+    for (int k = 1; k < n; k++) {
+      args[k] = (struct worker_arg){&p, k};
+      if (pthread_create(&p.tid[k], NULL, worker, &args[k]) != 0) {
+        break;
+      }
+      p.nthreads = k;
+    }
+    work(&p, 0);
+    for (int k = 1; k <= p.nthreads; k++) {
+      pthread_join(p.tid[k], NULL);
+    }
+  }
+  if (!s->stop && p.end == -2) {
     /* the reader's message */
-    cli_error(s->tool->name, NULL, 0, c.rerr == ENOMEM ? "out of memory" : "read error: %s",
-              strerror(c.rerr));
+    cli_error(s->tool->name, NULL, 0, c->rerr == ENOMEM ? "out of memory" : "read error: %s",
+              strerror(c->rerr));
     s->status = CLI_EXIT_IO;
-  } else if (!s->stop && r == -1 && p.w[0]) {
-    serial(&p, p.w[0], &c);
+  } else if (!s->stop && p.end == -1 && p.w[0]) {
+    serial(&p, p.w[0], c);
+  }
+  /* the records held back: written when the session closes, as one thread's */
+  if (p.clen > 0 && cli_writer_pend(s->wr, p.carry + p.coff, p.clen) != 0) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
   }
   for (int k = 0; k < p.nw && p.w; k++) {
     worker_free(p.w[k]);
   }
-  for (int k = 0; k < p.q && p.jobs; k++) {
+  for (int k = 0; k < 2 * p.nw && p.jobs; k++) {
     free(p.jobs[k].in);
     free(p.jobs[k].out);
-    free(p.jobs[k].msg);
+    free(p.jobs[k].msg.p);
+    free(p.jobs[k].mk.m);
   }
   free(p.w);
   free(p.tid);
   free(p.jobs);
-  free(c.buf);
-  pthread_mutex_destroy(&p.mu);
-  pthread_cond_destroy(&p.done);
-  pthread_cond_destroy(&p.work);
+  free(p.slot);
+  free(c->buf);
+  free(p.carry);
+  pthread_mutex_destroy(&p.in);
+  pthread_mutex_destroy(&p.out);
+  pthread_cond_destroy(&p.next);
   return cli_session_close(s);
 }

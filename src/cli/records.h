@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #define SPART_MAX_FIELDS 32 /* output fields in one record */
+#define CLI_WRITE_AT (1 << 16) /* bytes of whole records written at once (unless eager) */
 
 /* an output field: name, values, dims (-1 for none) */
 typedef struct {
@@ -129,6 +130,9 @@ void cli_reader_block(cli_reader *rd, char **p, size_t *cap, size_t n, long long
 int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m);
 /* whether the reader can read no more (its CSV header was bad) */
 int cli_reader_dead(const cli_reader *rd);
+/* n bytes of whole records (another writer's) held back after those wr holds, written with
+   them; 0, or -1 when out of memory */
+int cli_writer_pend(cli_writer *wr, const char *p, size_t n);
 /* hold the records instead of writing them: cli_writer_take hands them over */
 void cli_writer_hold(cli_writer *wr);
 /* the records held: the writer's buffer exchanged with *buf (*cap bytes); their length */

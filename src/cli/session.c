@@ -363,6 +363,8 @@ void cli_write(cli_session *s) {
   err.msg[0] = 0;
   if (cli_emit(s->wr, s->rd, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
+  } else if (s->marks) {
+    cli_run_mark(s);
   }
 }
 

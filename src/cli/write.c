@@ -10,7 +10,6 @@
 
 #include "records.h"
 
-#define SPART_WRITE_AT (1 << 16) /* bytes of whole records written at once */
 
 
 cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
@@ -289,7 +288,17 @@ int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
      each must go at once */
   wr->pend = wr->len;
   wr->nrec++;
-  return (wr->eager || wr->pend >= SPART_WRITE_AT) && !wr->hold ? write_out(wr, err) : 0;
+  return (wr->eager || wr->pend >= CLI_WRITE_AT) && !wr->hold ? write_out(wr, err) : 0;
+}
+
+
+int cli_writer_pend(cli_writer *wr, const char *p, size_t n) {
+  wr->len = wr->pend;
+  if (cli_add(wr, p, n) != 0) {
+    return -1;
+  }
+  wr->pend = wr->len;
+  return 0;
 }
 
 
