@@ -18,6 +18,8 @@
 #define BLOCK (1 << 17)        /* input bytes read for a block: its whole records */
 #define MOST_PENDING (8 << 20) /* bytes with no record boundary a line split can cut: the rest
                                   of the input is read by one thread */
+#define MOST_HELD (4 << 20)    /* bytes of output, messages and marks a worker holds for a block
+                                  not the next to write: then it waits for its turn */
 
 /* where a record of a block ends in its output, with the messages and counts then (since the
    block began; nrec: the worker's): a point where one thread may have written (cli_run_mark) */
@@ -26,19 +28,28 @@ typedef struct mark {
   long nrec, nbad, nlimits;
 } mark;
 
+typedef struct pool pool;
+typedef struct job job;
+
+/* a block's record ends since what of it was written; with the pool and the block, for the
+   worker to write its block as it computes it once it is the next to write */
 struct cli_marks {
   mark *m;
   size_t n, cap;
   int fail; /* out of memory: a mark is missing */
+  pool *p;
+  job *j;
+  size_t look; /* the bytes held when the worker looks again whether its turn has come */
 };
 
 /* a worker's block: its input, the lines before it, and what computing it gave */
-typedef struct job {
+struct job {
   char *in;
   size_t inlen, incap;
   long long line;
   long seq; /* its number in the input */
   int busy; /* computed, not yet written (under the pool's out) */
+  int stream; /* its turn came while computed: its worker writes it as it goes (the writer's) */
   char *out; /* the records written (the worker's writer's buffer, exchanged) */
   size_t outlen, outcap;
   cli_msgs msg;          /* the messages */
@@ -46,7 +57,7 @@ typedef struct job {
   long nrec0;            /* the worker's records before the block */
   int status, stop, dead;
   long nbad, nrec, nlimits;
-} job;
+};
 
 /* the input, read by the worker whose turn it is and cut at record boundaries: buf[0, cut) is
    whole records */
@@ -69,7 +80,7 @@ typedef struct cutter {
 
 enum { C_START, C_PLAIN, C_QUOTED, C_QEND }; /* a CSV cell: records_in.c's cell_end */
 
-typedef struct pool {
+struct pool {
   cli_session *s;
   void (*body)(cli_session *);
   cli_session **w; /* the workers' sessions; w[0] the main thread's */
@@ -83,19 +94,20 @@ typedef struct pool {
   long nread; /* blocks read */
   int end;    /* 1 while blocks come, else what next_block gave last: 0, -1, -2 */
   /* the output (under out): the blocks written in their order, each by the worker whose block
-     is the next to write when it is computed, or by the one writing then */
+     is the next to write when it is computed, or by the one writing then; or as it is computed
+     by its worker, once it is the next to write (stream) */
   pthread_mutex_t out;
   pthread_cond_t next;
   long turn;        /* the block written next */
   job **slot;       /* the blocks computed, not yet written: block n's at n % 2nw */
-  int writing;      /* a worker is writing blocks */
+  int writing;      /* a worker is writing blocks, or streams one: the writer's state is its */
   int abort;        /* the run has stopped: no more blocks read or written */
   /* the writer's state, the worker's whose turn it is: the output after one thread's last write
      (the records it would hold back), carry[coff, coff + clen) */
   char *carry;
   size_t ccap, coff, clen;
   int eager;
-} pool;
+};
 
 
 /* ---- the cut ---- */
@@ -466,6 +478,15 @@ static void worker_free(cli_session *w) {
 }
 
 
+static void turn(pool *p, cli_session *w, job *j);
+
+
+/* the bytes a worker holds for its block: output, messages, marks */
+static size_t held(const cli_session *w, const job *j) {
+  return w->wr->pend + j->msg.len + j->mk.n * sizeof(mark);
+}
+
+
 void cli_run_mark(cli_session *s) {
   struct cli_marks *k = s->marks;
   if (k->n == k->cap) {
@@ -473,12 +494,23 @@ void cli_run_mark(cli_session *s) {
     mark *m = realloc(k->m, cap * sizeof(*m));
     if (!m) {
       k->fail = 1;
-      return;
+    } else {
+      k->m = m;
+      k->cap = cap;
     }
-    k->m = m;
-    k->cap = cap;
   }
-  k->m[k->n++] = (mark){s->wr->pend, cli_error_at(), s->nrec, s->nbad, s->nlimits};
+  if (!k->fail) {
+    k->m[k->n++] = (mark){s->wr->pend, cli_error_at(), s->nrec, s->nbad, s->nlimits};
+  }
+  /* the block written as it goes: at the points one thread writes (every CLI_WRITE_AT bytes of
+     records, or every record when eager), its messages at once as one thread's; not yet: now
+     and then, whether its turn has come */
+  const pool *p = k->p;
+  job *j = k->j;
+  if (j->stream ? p->eager || p->clen + s->wr->pend >= CLI_WRITE_AT || j->msg.len > 0 || k->fail
+                : p->eager || held(s, j) >= k->look || k->fail) {
+    turn(k->p, s, j);
+  }
 }
 
 
@@ -491,6 +523,10 @@ static void run_block(pool *p, cli_session *w, job *j) {
   j->msg.len = 0;
   j->mk.n = 0;
   j->mk.fail = 0;
+  j->mk.p = p;
+  j->mk.j = j;
+  j->mk.look = CLI_WRITE_AT;
+  j->stream = 0;
   w->marks = &j->mk;
   cli_error_to(&j->msg);
   cli_reader_block(w->rd, &j->in, &j->incap, j->inlen, j->line);
@@ -567,36 +603,48 @@ static int carry(pool *p, job *j, size_t o) {
 }
 
 
-/* write block j as one thread would have: its messages, and its records at the points one
-   thread writes them (write.c's cli_emit: every CLI_WRITE_AT bytes of whole records, or every
-   record when eager), the messages before each point first; the rest held back; its counts to
-   the session's.  A write that fails stops there, the counts those of the records before. */
-static void write_block(pool *p, job *j) {
+/* block j's records up to its last mark (out its output, j->msg its messages) written as one
+   thread would have written them: at the points one thread writes them (write.c's cli_emit:
+   every CLI_WRITE_AT bytes of whole records, or every record when eager), the messages before
+   each point first; *o and *e the bytes of each written.  0; or -1 when the run stops: a mark
+   missing, or a write that failed (the counts those of the records before it to the session's) */
+static int write_marks(pool *p, job *j, const char *out, size_t *o, size_t *e) {
   cli_session *s = p->s;
-  size_t e = 0, o = 0;
   if (j->mk.fail) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     s->stop = 1;
-    return;
+    return -1;
   }
   for (size_t i = 0; i < j->mk.n; i++) {
     const mark *m = &j->mk.m[i];
-    if (!p->eager && p->clen + (m->out - o) < CLI_WRITE_AT) {
+    if (!p->eager && p->clen + (m->out - *o) < CLI_WRITE_AT) {
       continue;
     }
-    if (m->err > e) {
-      fwrite(j->msg.p + e, 1, m->err - e, stderr);
-      e = m->err;
+    if (m->err > *e) {
+      fwrite(j->msg.p + *e, 1, m->err - *e, stderr);
+      *e = m->err;
     }
-    if (put(p, j->out + o, m->out - o) != 0) {
+    if (put(p, out + *o, m->out - *o) != 0) {
       s->nbad += m->nbad;
       s->nrec += m->nrec - j->nrec0;
       s->nlimits += m->nlimits;
       write_failed(s);
-      return;
+      return -1;
     }
-    o = m->out;
+    *o = m->out;
+  }
+  return 0;
+}
+
+
+/* write block j (what its worker has not written as it computed it) as one thread would have:
+   write_marks, then its last messages; the rest held back; its counts to the session's */
+static void write_block(pool *p, job *j) {
+  cli_session *s = p->s;
+  size_t e = 0, o = 0;
+  if (write_marks(p, j, j->out, &o, &e) != 0) {
+    return;
   }
   if (j->msg.len > e) {
     fwrite(j->msg.p + e, 1, j->msg.len - e, stderr);
@@ -615,10 +663,94 @@ static void write_block(pool *p, job *j) {
 }
 
 
-/* a worker's loop: a block read and cut, computed, and put in its slot; then, unless another
-   worker is writing, the blocks whose turn it is written, in their order (the worker whose block
-   is late writes the others' after it: none waits for its turn).  Each worker has two blocks:
-   the one it computes, and one that may wait for its turn; it waits when both do. */
+/* what w holds of block j from its output's byte o and its messages' byte e on: the rest
+   written, its marks with it (those left are no write point) */
+static void drop(cli_session *w, job *j, size_t o, size_t e) {
+  cli_writer *wr = w->wr;
+  memmove(wr->buf, wr->buf + o, wr->pend - o);
+  wr->pend -= o;
+  wr->len = wr->pend;
+  memmove(j->msg.p, j->msg.p + e, j->msg.len - e);
+  j->msg.len -= e;
+  j->mk.n = 0;
+}
+
+
+/* w computing block j, at a record's end: when j is the next to write (and no worker writes
+   another), the writer's from then to its end, written as it goes (write_marks, the messages at
+   once: what one thread would have written by then); when not and w holds MOST_HELD, w waits
+   for j's turn (holding no lock: the other workers compute, write, read on); when the run has
+   stopped, j's computing stops too (none of it is written) */
+static void turn(pool *p, cli_session *w, job *j) {
+  if (!j->stream) {
+    size_t h = held(w, j);
+    pthread_mutex_lock(&p->out);
+    while (!p->abort && (p->turn != j->seq || p->writing) && h >= MOST_HELD) {
+      pthread_cond_wait(&p->next, &p->out);
+    }
+    int abort = p->abort;
+    if (!abort && p->turn == j->seq && !p->writing) {
+      p->writing = 1;
+      j->stream = 1;
+    }
+    pthread_mutex_unlock(&p->out);
+    if (abort) {
+      w->stop = 1;
+      drop(w, j, w->wr->pend, j->msg.len);
+      return;
+    }
+    if (!j->stream) {
+      j->mk.look = h + CLI_WRITE_AT;
+      return;
+    }
+  }
+  size_t o = 0, e = 0;
+  cli_error_to(NULL); /* a write error is the writer's message, at once */
+  int r = write_marks(p, j, w->wr->buf, &o, &e);
+  if (r == 0 && j->msg.len > e) {
+    fwrite(j->msg.p + e, 1, j->msg.len - e, stderr);
+    e = j->msg.len;
+  }
+  cli_error_to(&j->msg);
+  if (r != 0) {
+    pthread_mutex_lock(&p->out);
+    p->abort = 1;
+    pthread_mutex_unlock(&p->out);
+    w->stop = 1;
+    o = w->wr->pend;
+    e = j->msg.len;
+  }
+  drop(w, j, o, e);
+}
+
+
+/* the blocks whose turn it is written, in their order, by the worker that holds the writer (p->out
+   locked; released while writing); then the writer is free again */
+static void write_turns(pool *p) {
+  job *x;
+  while ((x = p->slot[p->turn % (2 * p->nw)]) && x->seq == p->turn) {
+    int abort = p->abort;
+    pthread_mutex_unlock(&p->out);
+    if (!abort) {
+      write_block(p, x);
+    }
+    pthread_mutex_lock(&p->out);
+    p->abort |= p->s->stop;
+    p->slot[p->turn % (2 * p->nw)] = NULL;
+    x->busy = 0;
+    p->turn++;
+    pthread_cond_broadcast(&p->next);
+  }
+  p->writing = 0;
+  pthread_cond_broadcast(&p->next); /* a worker waiting for its turn (turn) */
+}
+
+
+/* a worker's loop: a block read and cut, computed (written as it goes once its turn comes), and
+   put in its slot; then, unless another worker is writing, the blocks whose turn it is written,
+   in their order (the worker whose block is late writes the others' after it).  Each worker has
+   two blocks: the one it computes, and one that may wait for its turn; it waits when both do,
+   or when the one it computes holds MOST_HELD before its turn. */
 static void work(pool *p, int k) {
   cli_session *w = p->w[k];
   for (int n = 0;; n++) {
@@ -642,23 +774,9 @@ static void work(pool *p, int k) {
     pthread_mutex_lock(&p->out);
     j->busy = 1;
     p->slot[j->seq % (2 * p->nw)] = j;
-    if (!p->writing) {
+    if (j->stream || !p->writing) { /* the writer's already, or free */
       p->writing = 1;
-      job *x;
-      while ((x = p->slot[p->turn % (2 * p->nw)]) && x->seq == p->turn) {
-        abort = p->abort;
-        pthread_mutex_unlock(&p->out);
-        if (!abort) {
-          write_block(p, x);
-        }
-        pthread_mutex_lock(&p->out);
-        p->abort |= p->s->stop;
-        p->slot[p->turn % (2 * p->nw)] = NULL;
-        x->busy = 0;
-        p->turn++;
-        pthread_cond_broadcast(&p->next);
-      }
-      p->writing = 0;
+      write_turns(p);
     }
     pthread_mutex_unlock(&p->out);
   }
@@ -756,10 +874,14 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
     job *j = &p.jobs[0];
     p.end = next_block(c, j);
     if (p.end == 1) {
-      p.nread++;
-      p.turn++;
-      run_block(&p, p.w[0], j);
-      write_block(&p, j);
+      j->seq = p.nread++;
+      run_block(&p, p.w[0], j); /* written as it goes (its turn) */
+      pthread_mutex_lock(&p.out);
+      j->busy = 1;
+      p.slot[j->seq % (2 * p.nw)] = j;
+      p.writing = 1;
+      write_turns(&p);
+      pthread_mutex_unlock(&p.out);
     }
   }
   if (!s->stop && p.end == 1) {
