@@ -50,6 +50,7 @@ struct job {
   long seq; /* its number in the input */
   int busy; /* computed, not yet written (under the pool's out) */
   int stream; /* its turn came while computed: its worker writes it as it goes (the writer's) */
+  size_t wo, we; /* the bytes of its output and messages written so far (stream) */
   char *out; /* the records written (the worker's writer's buffer, exchanged) */
   size_t outlen, outcap;
   cli_msgs msg;          /* the messages */
@@ -489,9 +490,13 @@ static size_t held(const cli_session *w, const job *j) {
 
 void cli_run_mark(cli_session *s) {
   struct cli_marks *k = s->marks;
+  /* the block written as it goes, or whether its turn has come looked at: at k->look bytes of
+     output (turn), or when the marks held grow */
+  int look = s->wr->pend >= k->look;
   if (k->n == k->cap) {
     size_t cap = k->cap ? 2 * k->cap : 512;
     mark *m = realloc(k->m, cap * sizeof(*m));
+    look = 1;
     if (!m) {
       k->fail = 1;
     } else {
@@ -502,14 +507,8 @@ void cli_run_mark(cli_session *s) {
   if (!k->fail) {
     k->m[k->n++] = (mark){s->wr->pend, cli_error_at(), s->nrec, s->nbad, s->nlimits};
   }
-  /* the block written as it goes: at the points one thread writes (every CLI_WRITE_AT bytes of
-     records, or every record when eager), its messages at once as one thread's; not yet: now
-     and then, whether its turn has come */
-  const pool *p = k->p;
-  job *j = k->j;
-  if (j->stream ? p->eager || p->clen + s->wr->pend >= CLI_WRITE_AT || j->msg.len > 0 || k->fail
-                : p->eager || held(s, j) >= k->look || k->fail) {
-    turn(k->p, s, j);
+  if (look) {
+    turn(k->p, s, k->j);
   }
 }
 
@@ -525,8 +524,9 @@ static void run_block(pool *p, cli_session *w, job *j) {
   j->mk.fail = 0;
   j->mk.p = p;
   j->mk.j = j;
-  j->mk.look = CLI_WRITE_AT;
+  j->mk.look = p->eager ? 0 : CLI_WRITE_AT;
   j->stream = 0;
+  j->wo = j->we = 0;
   w->marks = &j->mk;
   cli_error_to(&j->msg);
   cli_reader_block(w->rd, &j->in, &j->incap, j->inlen, j->line);
@@ -642,7 +642,7 @@ static int write_marks(pool *p, job *j, const char *out, size_t *o, size_t *e) {
    write_marks, then its last messages; the rest held back; its counts to the session's */
 static void write_block(pool *p, job *j) {
   cli_session *s = p->s;
-  size_t e = 0, o = 0;
+  size_t e = j->we, o = j->wo;
   if (write_marks(p, j, j->out, &o, &e) != 0) {
     return;
   }
@@ -663,15 +663,18 @@ static void write_block(pool *p, job *j) {
 }
 
 
-/* what w holds of block j from its output's byte o and its messages' byte e on: the rest
-   written, its marks with it (those left are no write point) */
-static void drop(cli_session *w, job *j, size_t o, size_t e) {
-  cli_writer *wr = w->wr;
-  memmove(wr->buf, wr->buf + o, wr->pend - o);
-  wr->pend -= o;
-  wr->len = wr->pend;
-  memmove(j->msg.p, j->msg.p + e, j->msg.len - e);
-  j->msg.len -= e;
+/* w's block j written up to its output's byte o and its messages' byte e: its marks dropped (those
+   left are no write point), and its buffers emptied when all is written (else what is left kept
+   where it is: no copy; the next write point writes it) */
+static void written(cli_session *w, job *j, size_t o, size_t e) {
+  if (o == w->wr->pend) {
+    w->wr->pend = w->wr->len = o = 0;
+  }
+  if (e == j->msg.len) {
+    j->msg.len = e = 0;
+  }
+  j->wo = o;
+  j->we = e;
   j->mk.n = 0;
 }
 
@@ -696,15 +699,15 @@ static void turn(pool *p, cli_session *w, job *j) {
     pthread_mutex_unlock(&p->out);
     if (abort) {
       w->stop = 1;
-      drop(w, j, w->wr->pend, j->msg.len);
+      written(w, j, w->wr->pend, j->msg.len); /* none of it will be */
       return;
     }
     if (!j->stream) {
-      j->mk.look = h + CLI_WRITE_AT;
+      j->mk.look = p->eager ? 0 : w->wr->pend + CLI_WRITE_AT;
       return;
     }
   }
-  size_t o = 0, e = 0;
+  size_t o = j->wo, e = j->we;
   cli_error_to(NULL); /* a write error is the writer's message, at once */
   int r = write_marks(p, j, w->wr->buf, &o, &e);
   if (r == 0 && j->msg.len > e) {
@@ -720,7 +723,10 @@ static void turn(pool *p, cli_session *w, job *j) {
     o = w->wr->pend;
     e = j->msg.len;
   }
-  drop(w, j, o, e);
+  written(w, j, o, e);
+  /* the next write point: where one thread's held records pass CLI_WRITE_AT (or the next
+     record, eager) */
+  j->mk.look = p->eager ? 0 : j->wo + CLI_WRITE_AT - (p->clen < CLI_WRITE_AT ? p->clen : CLI_WRITE_AT);
 }
 
 
