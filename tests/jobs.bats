@@ -322,3 +322,66 @@ PY
   [ "$status" -eq 1 ]
   [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq 1 ]
 }
+
+# three initial states of the iiwa, one a line: a 60 s trajectory of each is 20 MB of CSV
+three() {
+  printf '{"qm":[0,0.5,0,-1,0,0.5,0]}\n{"qm":[0.1,0.5,0,-1,0,0.5,0]}\n{"qm":[0.2,0.5,0,-1,0,0.5,0]}\n'
+}
+
+@test "spart-sim -j 2: peak memory that of -j 1 and a block held (4 MiB), whatever the trajectories' length" {
+  [ -x /usr/bin/time ] || skip "no /usr/bin/time"
+  if sanitized spart-sim; then
+    skip "a sanitizer's memory (its quarantine of freed blocks) is not the writer's"
+  fi
+  three > "$BATS_TEST_TMPDIR/three.jsonl"
+  sim=(spart-sim -m "$(M)" --fixed-base --gravity 0,0,-9.81 -o csv)
+  for d in 30 120; do
+    for j in 1 2; do
+      /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/m$j.$d" "${sim[@]}" --duration $d -j $j \
+        < "$BATS_TEST_TMPDIR/three.jsonl" > /dev/null
+    done
+  done
+  read -r a30 < "$BATS_TEST_TMPDIR/m1.30"
+  read -r a120 < "$BATS_TEST_TMPDIR/m1.120"
+  read -r b30 < "$BATS_TEST_TMPDIR/m2.30"
+  read -r b120 < "$BATS_TEST_TMPDIR/m2.120"
+  echo "-j 1: $a30 KiB (30 s), $a120 KiB (120 s); -j 2: $b30 KiB, $b120 KiB" >&2
+  # the worker whose trajectory is not the next to write holds 4 MiB of it at most (each
+  # trajectory 10 MB at 30 s, 40 MB at 120 s: -j 2 held them whole, 136 MB at 120 s)
+  [ "$b120" -lt $((a120 + 6 * 1024)) ]
+  [ "$b120" -lt $((b30 + 1024)) ]
+}
+
+@test "spart-sim -j: long trajectories (more than a worker holds) give -j 1's bytes: CSV, JSON, messages among the rows, a pipe closed mid-way" {
+  three > "$BATS_TEST_TMPDIR/three.jsonl"
+  sim=(spart-sim -m "$(M)" --fixed-base --gravity 0,0,-9.81 --duration 20)
+  same 2 "$BATS_TEST_TMPDIR/three.jsonl" "${sim[@]}" -o csv
+  [ "$status" -eq 0 ]
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -eq $((3 * 20001 + 1)) ]
+  same 3 "$BATS_TEST_TMPDIR/three.jsonl" "${sim[@]}" -o json
+  # joints that leave their limits mid-way, a bad state, -k: the messages where -j 1 wrote
+  # them among the rows (2>&1), and a reader that stops in the second trajectory
+  for k in 1 2 3 4 5; do
+    [ $k -eq 3 ] && echo '{"qm": [1, 2]}'
+    echo "{\"qm\": [2.9, 0, 0, 0, 0, 0, 0], \"um\": [1.$k, 0, 0, 0, 0, 0, 0]}"
+  done > "$BATS_TEST_TMPDIR/far.jsonl"
+  for j in 1 2 3; do
+    s=0
+    "${sim[@]}" -o csv --check-limits -k -j $j < "$BATS_TEST_TMPDIR/far.jsonl" > "$BATS_TEST_TMPDIR/all$j" 2>&1 || s=$?
+    echo "exit $s" >> "$BATS_TEST_TMPDIR/all$j"
+    sh -c 'trap "" PIPE; ("$@" 2> "$0.err"; echo "exit $?" >> "$0.err") | head -c 9000000 > "$0.out"' \
+      "$BATS_TEST_TMPDIR/pipe$j" "${sim[@]}" -o csv --check-limits -k -j $j < "$BATS_TEST_TMPDIR/far.jsonl"
+  done
+  for j in 2 3; do
+    cmp "$BATS_TEST_TMPDIR/all1" "$BATS_TEST_TMPDIR/all$j"
+    cmp "$BATS_TEST_TMPDIR/pipe1.out" "$BATS_TEST_TMPDIR/pipe$j.out"
+    cmp "$BATS_TEST_TMPDIR/pipe1.err" "$BATS_TEST_TMPDIR/pipe$j.err"
+  done
+  [ "$(tail -n 1 "$BATS_TEST_TMPDIR/all1")" = "exit 1" ]
+  # the fourth trajectory's first message after the rows of the first two, among its own
+  # (-j 1 writes its rows 64 KiB at a time, its messages at once: a message may cut a row)
+  n=$(grep -n 'stdin>:4: t = ' "$BATS_TEST_TMPDIR/all1" | head -n 1 | cut -d: -f1)
+  [ "$n" -gt $((2 * 20001)) ] && [ "$n" -lt $((3 * 20001)) ]
+  grep -q 'spart-sim: <stdin>:3: qm has 2 values' "$BATS_TEST_TMPDIR/all1"
+  [ "$(tail -n 1 "$BATS_TEST_TMPDIR/pipe1.err")" = "exit 3" ]
+}
