@@ -468,7 +468,9 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
 #define CLI_MAX_JOBS 256
 int cli_run(cli_session *s, void (*body)(cli_session *s), long most);
 /* -j: a worker's record just written (held) in its block: where it ends, with the messages and
-   counts so far, so that the block is written as one thread would have written it (cli_write) */
+   counts so far, so that the block is written as one thread would have written it (cli_write);
+   there the worker may write its block so far (its turn), or wait for its turn (it holds too
+   much), or be told to stop (s->stop: the run has stopped) */
 void cli_run_mark(cli_session *s);
 /* spart-sim's --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0,
    wFm a record (JSON or CSV), t increasing, read from its start by every trajectory.  First

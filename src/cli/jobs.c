@@ -3,7 +3,10 @@
  * Each thread (the main one too) reads and cuts its block itself, one at a time, computes it,
  * and writes it in its turn (or leaves it for the thread writing then): no block is copied
  * from one thread to another, and a block's records are written at the points one thread
- * writes them, its messages between */
+ * writes them, its messages between.  The thread whose block is the next to write writes it
+ * as it computes it, holding what one thread holds; another holds its block's output until its
+ * turn, waiting for it once it holds MOST_HELD: memory is bounded whatever a block's output (a
+ * spart-sim trajectory of an hour) */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
