@@ -229,7 +229,7 @@ static void after_pair(cli_session *s) {
 static int next_file(cli_session *s) {
   in_close(s);
   while (s->file + 1 < s->o.nfiles && !s->stop) {
-    spart_err err;
+    spart_err err = {0}; /* (once a file, not a record) */
     if (in_open(s, s->file + 1, &err) == 0) {
       cli_reader_next_input(s->rd, s->in, in_name(&s->o, s->file));
       return 1;

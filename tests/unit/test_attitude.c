@@ -108,7 +108,7 @@ int main(void) {
     for (int k = 0; k < 3; k++) {
       e[k] /= en;
     }
-    double ex[9] = {0, -e[2], e[1], e[2], 0, -e[0], -e[1], e[0], 0};
+    const double ex[9] = {0, -e[2], e[1], e[2], 0, -e[0], -e[1], e[0], 0};
     for (int r = 0; r < 3; r++) {
       for (int k = 0; k < 3; k++) {
         want[3 * r + k] = c * (r == k) + (1 - c) * e[r] * e[k] - s * ex[3 * r + k];

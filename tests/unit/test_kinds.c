@@ -93,7 +93,8 @@ static void mulmm(double *C, const double *A, const double *B, int n, int k, int
 /* E (3x3): the angular velocity in the frame after of angle rates (z, y, x) of Rz(a) Ry(b) Rx(c):
    w = Rx' Ry' e_z adot + Rx' e_y bdot + e_x cdot */
 static void euler_rates(double E[9], double b, double c) {
-  double Ry[9], Rx[9], ez[3] = {0, 0, 1}, t[3];
+  const double ez[3] = {0, 0, 1};
+  double Ry[9], Rx[9], t[3];
   rot(Ry, 1, b);
   rot(Rx, 0, c);
   for (int r = 0; r < 3; r++) {
