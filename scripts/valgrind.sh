@@ -69,6 +69,14 @@ check 2 '{}' "$bin/spart-fd" --frobnicate
 check 0 '{"taum": [0.5, 0, 0], "um": [0.1, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 -o csv
 check 0 '{"taum": [0.5, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 --integrator dopri5
 check 1 '{"qm": [1, 2]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01
+# several initial states, a trajectory each, one of them refused, -k; one thread and three
+sims=$(printf '{"qm": [0, 0, 0]}\n{"qm": [1, 2]}\n{"qm": [0.1, 0, 0]}')
+check 1 "$sims" "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 -k
+check 1 "$sims" "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 -k -j 3
+# -j 3 on records with a bad one, -k; and a run stopped by it
+rows=$(printf 'qm_1,qm_2,qm_3\n0,0,0\n1,x,0\n0.1,0,0\n0.2,0,0')
+check 1 "$rows" "$bin/spart-id" -m models/SC_3DoF.urdf -j 3 -k
+check 1 "$rows" "$bin/spart-kin" -m models/SC_3DoF.urdf -j 3
 # --inputs in JSON (its times read as JSON numbers) and in CSV
 printf '[{"t": 0, "taum": [1, 0, 0]}, {"t": 0.005, "taum": [0, 1, 0]}]\n' > /tmp/spart-vg-in.$$.json
 printf 't,taum_1,taum_2,taum_3\n0,1,0,0\n0.005,2,0,0\n' > /tmp/spart-vg-in.$$.csv
