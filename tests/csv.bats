@@ -215,3 +215,35 @@ assert r["x"] == "a\0b\x01\u00e9", r' "$output"; }
       [ "$status" -eq 1 ]
       [[ "$stderr" == "spart-kin: <stdin>:2147483650: the header names no state column"* ]]; }
 }
+
+@test "CSV cells are the very text the JSON writer gives each number (the CSV writer's memo of numbers it wrote lately)" {
+  # spart-kin repeats numbers within a row (its poses' columns), so its CSV writer copies their
+  # text from a memo; JSON writes every number afresh: the two texts of each number are equal,
+  # zeros, negative zeros and numbers that share a memo slot included
+  python3 - > "$BATS_TEST_TMPDIR/kin.jsonl" <<'PY'
+import json, random
+random.seed(3)
+for k in range(400):
+    q = [random.choice([0.0, -0.0, 0.5, random.uniform(-3, 3)]) for _ in range(7)]
+    print(json.dumps({"qm": q, "um": [random.uniform(-1, 1) for _ in range(7)]}))
+PY
+  spart-kin -m "$(M)" -o json < "$BATS_TEST_TMPDIR/kin.jsonl" > "$BATS_TEST_TMPDIR/kin.json"
+  spart-kin -m "$(M)" -o csv < "$BATS_TEST_TMPDIR/kin.jsonl" > "$BATS_TEST_TMPDIR/kin.csv"
+  run python3 - "$BATS_TEST_TMPDIR/kin.json" "$BATS_TEST_TMPDIR/kin.csv" <<'PY'
+import csv, json, sys
+def flat(v):
+    return [x for e in v for x in flat(e)] if isinstance(v, list) else [v]
+rows = list(csv.reader(open(sys.argv[2])))
+head, rows = rows[0], rows[1:]
+recs = [json.loads(l, parse_float=str, parse_int=str) for l in open(sys.argv[1])]
+assert len(recs) == len(rows) == 400, (len(recs), len(rows))
+n = 0
+for r, row in zip(recs, rows):
+    cells = [x for k, v in r.items() for x in flat(v)]
+    assert cells == row, (n, [(a, b) for a, b in zip(cells, row) if a != b][:3])
+    n += len(cells)
+print(n, "numbers")
+PY
+  [ "$status" -eq 0 ]
+  [[ "$output" == *" numbers" ]]
+}
