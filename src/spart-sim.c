@@ -233,7 +233,7 @@ int main(int argc, char **argv) {
   if (s->o.inputs && cli_inputs_read(s, &inputs_text, &inputs_len) != 0) {
     return cli_session_close(s);
   }
-  s->none = "no initial state on stdin";
+  s->none = s->o.nfiles ? "no initial state in the files given" : "no initial state on stdin";
   /* one trajectory a block of the input (one record): a trajectory's states are its block's
      output */
   status = cli_run(s, trajectories, 1);

@@ -566,6 +566,13 @@ spart-sim: 2 bad records skipped" ]
     [ "$stderr" = "spart-sim: no initial state on stdin" ]
     [ -z "$output" ]
   done
+  # file operands: the message says where it looked
+  : > "$BATS_TEST_TMPDIR/none.json"
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 0.002 \
+    "$BATS_TEST_TMPDIR/none.json" "$BATS_TEST_TMPDIR/none.json"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-sim: no initial state in the files given" ]
+  [ -z "$output" ]
 }
 
 @test "--check-limits reports a joint when it leaves its limits, exit 1" {
