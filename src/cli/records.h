@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #define SPART_MAX_FIELDS 32 /* output fields in one record */
+#define CLI_COLNAME 512     /* bytes of an output's name in a form (a CSV column), with its 0 */
 #define CLI_WRITE_AT (1 << 16) /* bytes of whole records written at once (unless eager) */
 
 /* an output field: name, values, dims (-1 for none) */
@@ -28,8 +29,11 @@ typedef struct {
 typedef struct cli_format {
   int id; /* CLI_FMT_* */
   int (*record)(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err);
-  /* whether name is the name of an output in this form (a JSON key, a CSV column) */
-  int (*taken)(const cli_writer *wr, const char *name);
+  /* the name that value e of output field k takes in this form into col (n bytes): 1, or 0
+     when the value has no name of its own (a JSON key names the whole field: e = 0 only; a CSV
+     column names each value).  Pass-through names are checked against these (write.c), one
+     rule for both forms. */
+  int (*name)(const cli_writer *wr, int k, int e, char *col, size_t n);
 } cli_format;
 
 extern const cli_format cli_write_json, cli_write_csv;

@@ -216,6 +216,102 @@ static double *field_ptr(cli_reader *rd, const spart_model *m, int k, int *count
 }
 
 
+/* other toolkits' names for the state fields: a key or column named so is refused with the
+   name spart gives it, never passed through while the command computes at the default */
+static const struct {
+  const char *name, *who;
+  int field;
+} foreign[] = {
+    {"q", "Pinocchio, RigidBodyDynamics.jl, Robotics Toolbox", CLI_F_qm},
+    {"qd", "Robotics Toolbox", CLI_F_um},
+    {"qdd", "Robotics Toolbox", CLI_F_umdot},
+    {"dq", "libfranka", CLI_F_um},
+    {"ddq", "libfranka", CLI_F_umdot},
+    {"v", "Pinocchio, RigidBodyDynamics.jl", CLI_F_um},
+    {"vd", "RigidBodyDynamics.jl", CLI_F_umdot},
+    {"a", "Pinocchio", CLI_F_umdot},
+    {"tau", "Pinocchio, Robotics Toolbox", CLI_F_taum},
+    {"position", "ROS joint_states", CLI_F_qm},
+    {"velocity", "ROS joint_states", CLI_F_um},
+    {"effort", "ROS joint_states", CLI_F_taum},
+};
+
+
+/* the entry of foreign[] that a key or column (n bytes) is: the name itself, with digits
+   (q1), with _ and indices (qd_1, q_1_2), or with '.' and a joint's name (position.joint1);
+   -1 for none.  Case matters: V or A may be a logger's volts and amperes. */
+static int foreign_find(const char *h, size_t n) {
+  for (int f = 0; f < (int)(sizeof(foreign) / sizeof(foreign[0])); f++) {
+    size_t len = strlen(foreign[f].name);
+    if (n < len || memcmp(h, foreign[f].name, len) != 0) {
+      continue;
+    }
+    const char *r = h + len, *end = h + n;
+    if (r == end || *r == '.') {
+      return f;
+    }
+    size_t d = strspn(r, "0123456789");
+    if (d > 0 && (size_t)(end - r) == d) {
+      return f;
+    }
+    if (*r == '_' && r + 1 < end) {
+      for (r++; r < end && ((*r >= '0' && *r <= '9') || (*r == '_' && r[-1] != '_')); r++) {
+      }
+      if (r == end && end[-1] != '_') {
+        return f;
+      }
+    }
+  }
+  return -1;
+}
+
+
+/* the message for h (n bytes), another toolkit's name foreign[f]; what: "key" or "column" */
+static int foreign_refuse(int f, const char *what, const char *h, size_t n, long long line,
+                          spart_err *err) {
+  char txt[200];
+  return cli_errf(err, SPART_EDATA, line, "%s '%s': '%s' (%s) is %s here%s", what,
+                  spart_printable(txt, h, n), foreign[f].name, foreign[f].who,
+                  fields[foreign[f].field].name,
+                  strncmp(foreign[f].who, "ROS", 3) == 0
+                      ? " (a joint's may be keyed by its name: spart-records(5))"
+                      : "");
+}
+
+
+/* a record that gives no qm for a model with joint coordinates (nqc > 0), when the command
+   reads qm: the configuration is never defaulted.  has: the fields the record (or the CSV
+   header) gives; csv: the header's message.  0, or -SPART_EDATA with err filled. */
+static int qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, int csv,
+                      long long line, spart_err *err) {
+  if (!(rd->reads & 1u << CLI_F_qm) || m->nqc == 0 || (has & 1u << CLI_F_qm)) {
+    return 0;
+  }
+  /* outputs of another command (spart-id's taum into spart-fd, spart-fd's umdot into spart-id)
+     without the state they were computed at: that command's --keep-state passes it on */
+  static const int outs[] = {CLI_F_taum, CLI_F_tau0, CLI_F_umdot, CLI_F_u0dot};
+  char why[160] = "";
+  for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && !why[0]; i++) {
+    if (has & 1u << outs[i]) {
+      snprintf(why, sizeof(why),
+               "; it gives %s, which another command writes: give that command --keep-state to "
+               "pass on the state it read",
+               fields[outs[i]].name);
+    }
+  }
+  if (csv) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "the header has no qm_1..qm_%d: the model's joint configuration is never "
+                    "defaulted%s",
+                    m->nqc, why);
+  }
+  return cli_errf(err, SPART_EDATA, line,
+                  "no qm: the model has %d joint coordinates and the record must give them (the "
+                  "configuration is never defaulted)%s",
+                  m->nqc, why);
+}
+
+
 static int field_find(const char *name, size_t len) {
   for (int k = 0; k < CLI_NFIELD; k++) {
     if (strlen(fields[k].name) == len && memcmp(fields[k].name, name, len) == 0) {
@@ -784,6 +880,9 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
                       "key '%s' is not a state field: the field is %s, an array (case matters)",
                       spart_printable(txt, j->str, j->strlen), fields[k].name);
     }
+    if (k < 0 && foreign_find(j->str, j->strlen) >= 0) {
+      return foreign_refuse(foreign_find(j->str, j->strlen), "key", j->str, j->strlen, start, err);
+    }
     if (k < 0 || !(rd->reads & 1u << k)) { /* the user's own, or a field this command does not
                                               read: it passes through */
       if (json_pass(rd, j, start, err) != 0) {
@@ -817,6 +916,9 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     }
     return cli_errf(err, SPART_EDATA, start, "the record gives no state field; expected some of %s",
                     want);
+  }
+  if (qm_missing(rd, *m, rd->st.has, 0, start, err) != 0) {
+    return -SPART_EDATA;
   }
   return 1;
 }
@@ -1030,6 +1132,9 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
                   spart_printable(txt, h, len), fields[like].name,
                   fields[like].rows == 3 || fields[like].rows == -1 ? "I_J" : "I");
     }
+    if (foreign_find(h, len) >= 0) {
+      return foreign_refuse(foreign_find(h, len), "column", h, len, line, err);
+    }
     return 0; /* a column of the user's own: it passes through */
   }
   int rows = field_rows(m, k), cols = fields[k].cols;
@@ -1205,6 +1310,9 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     }
   }
   free(sorted);
+  if (!bad) {
+    bad = qm_missing(rd, m, rd->has, 1, line, err);
+  }
   if (bad) {
     return -1;
   }

@@ -171,8 +171,17 @@ int cli_check_finite(cli_writer *wr, long long line, spart_err *err) {
 /* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
    column's (the first p, renamed, and those after p as they came) */
 static int name_taken(const cli_writer *wr, const cli_reader *pr, int p, const char *name) {
-  if (wr->fmt->taken(wr, name)) {
-    return 1;
+  for (int k = 0; k < wr->nf; k++) {
+    size_t len = strlen(wr->f[k].name);
+    if (strncmp(name, wr->f[k].name, len) != 0) {
+      continue; /* every name of an output starts with the output's */
+    }
+    char col[CLI_COLNAME];
+    for (int e = 0; wr->fmt->name(wr, k, e, col, sizeof(col)); e++) {
+      if (strcmp(col, name) == 0) {
+        return 1;
+      }
+    }
   }
   for (int q = 0; q < cli_reader_npass(pr); q++) {
     if (q != p && strcmp(name, q < p ? wr->passname[q] : cli_reader_pass_name(pr, q)) == 0) {

@@ -135,13 +135,12 @@ static int not_utf8(const cli_reader *pr) {
 }
 
 
-static int json_taken(const cli_writer *wr, const char *name) {
-  for (int k = 0; k < wr->nf; k++) {
-    if (strcmp(name, wr->f[k].name) == 0) {
-      return 1;
-    }
+static int json_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
+  if (e > 0) {
+    return 0;
   }
-  return 0;
+  snprintf(col, n, "%s", wr->f[k].name);
+  return 1;
 }
 
 
@@ -191,4 +190,4 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
 }
 
 
-const cli_format cli_write_json = {CLI_FMT_JSON, json_record, json_taken};
+const cli_format cli_write_json = {CLI_FMT_JSON, json_record, json_name};
