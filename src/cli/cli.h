@@ -114,6 +114,11 @@ int cli_reader_input(const cli_reader *rd);
    fields it does not read do. */
 void cli_reader_keep(cli_reader *rd);
 
+/* Write the joints' vectors (qm, qmdot, um, umdot, taum) keyed by the joint names of model m
+   (--by-name): JSON objects, CSV columns taum.JOINT (taum.JOINT.K for a joint of several
+   values); NULL: as arrays, taum_1... */
+void cli_writer_by_name(cli_writer *wr, const spart_model *m);
+
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
 
@@ -265,6 +270,7 @@ typedef struct cli_opts {
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
   int input, output; /* CLI_FMT_*; output AUTO: the input's format */
   int seq, unbuffered, keep_going, keep_state;
+  int by_name; /* --by-name: joint vectors written keyed by joint name */
   int jobs; /* -j N: threads computing records (jobs.c), 1 by default */
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int check_limits; /* --check-limits */

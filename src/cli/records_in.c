@@ -69,6 +69,7 @@ struct cli_reader {
                    system's (nqc, nvc), which st holds expanded to the tree's (nq, nv) */
   double *stbuf;
   const spart_model *stm; /* model the state was sized for */
+  unsigned char *given;   /* (nb) the joints a record names (by joint name) */
   column *cols;           /* CSV columns */
   int ncol;
   char **colname; /* CSV header names */
@@ -149,9 +150,11 @@ static int state_init(cli_reader *rd, const spart_model *m) {
   size_t n = state_len(m) + 1;
   free(rd->stbuf);
   free(rd->hbuf);
+  free(rd->given);
   rd->stbuf = malloc(n * sizeof(double));
   rd->hbuf = malloc(n * sizeof(double));
-  if (!rd->stbuf || !rd->hbuf) {
+  rd->given = malloc((size_t)m->nb);
+  if (!rd->stbuf || !rd->hbuf || !rd->given) {
     return -1;
   }
   state_carve(&rd->st, rd->stbuf, m);
@@ -294,8 +297,8 @@ static int qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, 
   for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && !why[0]; i++) {
     if (has & 1u << outs[i]) {
       snprintf(why, sizeof(why),
-               "; it gives %s, which another command writes: give that command --keep-state to "
-               "pass on the state it read",
+               "; if it is another command's output (it gives %s), give that command "
+               "--keep-state to pass on the state it read",
                fields[outs[i]].name);
     }
   }
@@ -365,6 +368,7 @@ void cli_reader_free(cli_reader *rd) {
   spart_json_free(&rd->js);
   free(rd->stbuf);
   free(rd->hbuf);
+  free(rd->given);
   free(rd->arena);
   free(rd->aoff);
   free(rd->nr.name);
@@ -678,6 +682,76 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
 }
 
 
+/* whether field k may be given by joint name: the joints' vectors */
+static int by_name_field(int k) {
+  return k == CLI_F_qm || k == CLI_F_um || k == CLI_F_umdot || k == CLI_F_taum || k == CLI_F_qmdot;
+}
+
+
+/* field k (v, the record's vector) given as an object keyed by joint name, next in j: a number
+   for a joint of one value, an array for one of more (a ball joint's quaternion); every joint
+   with values named once */
+static int json_by_name(cli_reader *rd, spart_json *j, const spart_model *m, int k, double *v,
+                        long long line, spart_err *err) {
+  const char *field = fields[k].name;
+  int vel = fields[k].rows == -2, t = spart_json_next(j); /* the '{' */
+  if (t < 0) {
+    return json_fault(j, err);
+  }
+  memset(rd->given, 0, (size_t)m->nb);
+  while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
+    int at, i = cli_joint_find(m, j->str, j->strlen);
+    int n = i > 0 ? cli_joint_span(m, i, vel, 1, &at) : 0;
+    char label[300], txt[200];
+    if (n == 0) {
+      return cli_joint_refuse(m, field, j->str, j->strlen, line, err);
+    }
+    snprintf(label, sizeof(label), "%s.%s", field, spart_printable(txt, j->str, j->strlen));
+    if (rd->given[i]) {
+      return cli_errf(err, SPART_EDATA, line, "%s is given twice", label);
+    }
+    rd->given[i] = 1;
+    if (n > 1) {
+      if (json_values(j, v + at, n, 0, 1, label, line, err)) {
+        return -err->code;
+      }
+      continue;
+    }
+    t = spart_json_next(j);
+    if (t < 0) {
+      return json_fault(j, err);
+    }
+    double x = t == SPART_JSON_NUMBER ? spart_json_number(j) : NAN;
+    if (!isfinite(x)) {
+      return cli_errf(err, SPART_EDATA, line, "%s is not a finite number", label);
+    }
+    v[at] = x;
+  }
+  if (t != SPART_JSON_OBJECT_END) {
+    return json_fault(j, err);
+  }
+  for (int i = 1; i < m->nb; i++) {
+    int at;
+    if (!rd->given[i] && cli_joint_span(m, i, vel, 1, &at) > 0) {
+      return cli_errf(err, SPART_EDATA, line,
+                      "%s by joint name gives no '%s': every joint's values are given", field,
+                      m->jnt_name[i] ? m->jnt_name[i] : "?");
+    }
+  }
+  return 0;
+}
+
+
+/* whether the value that comes next in j (after blanks and the ':') is an object */
+static int json_next_object(const spart_json *j) {
+  size_t pos = j->pos;
+  while (pos < j->len && strchr(" \t\r\n:", j->s[pos]) && j->s[pos]) {
+    pos++;
+  }
+  return pos < j->len && j->s[pos] == '{';
+}
+
+
 /* the model of the record's "robot" member: the first record's, when no -m gave one */
 static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
   int t;
@@ -803,7 +877,7 @@ static int json_keep(cli_reader *rd, int k, size_t from, long long start, spart_
   if (jpass_room(rd) != 0) {
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
-  while (from < rd->js.pos && rd->rec[from] != '[') {
+  while (from < rd->js.pos && rd->rec[from] != '[' && rd->rec[from] != '{') {
     from++;
   }
   struct jpass *p = &rd->jpass[rd->njpass];
@@ -893,7 +967,10 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     rd->st.has |= 1u << k;
     double *v = field_ptr(rd, *m, k, &count);
     size_t from = j->pos; /* before the value: blanks, maybe the ':' */
-    if (json_values(j, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err)) {
+    if (by_name_field(k) && json_next_object(j) ? json_by_name(rd, j, *m, k, v, start, err)
+                                                : json_values(j, v, count, field_rows(*m, k),
+                                                              fields[k].cols, fields[k].name,
+                                                              start, err)) {
       return -err->code;
     }
     if (rd->keep && json_keep(rd, k, from, start, err) != 0) { /* --keep-state */
@@ -1109,6 +1186,45 @@ static long col_index(const char **p, long most) {
 }
 
 
+/* a column FIELD.JOINT (one value) or FIELD.JOINT.K (K from 1: a joint of several values) of
+   field k, name the text after "FIELD."; as csv_column */
+static int csv_by_name(const char *h, const char *name, int k, const spart_model *m,
+                       unsigned reads, column *c, spart_err *err, long long line) {
+  char txt[200];
+  size_t n = strlen(name);
+  int vel = fields[k].rows == -2, at = 0, coord = 0;
+  int i = cli_joint_find(m, name, n), count = i > 0 ? cli_joint_span(m, i, vel, 1, &at) : 0;
+  if (count > 1) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "column '%s': joint '%s' has %d values: columns %s.%s.1..%s.%s.%d",
+                    spart_printable(txt, h, strlen(h)), m->jnt_name[i], count, fields[k].name,
+                    m->jnt_name[i], fields[k].name, m->jnt_name[i], count);
+  }
+  const char *dot = strrchr(name, '.');
+  if (i < 0 && dot && dot[1] >= '1' && dot[1] <= '9' && strspn(dot + 1, "0123456789") ==
+      strlen(dot + 1) && strlen(dot + 1) < 6) { /* JOINT.K */
+    i = cli_joint_find(m, name, (size_t)(dot - name));
+    count = i > 0 ? cli_joint_span(m, i, vel, 1, &at) : 0;
+    coord = atoi(dot + 1) - 1;
+    if (count == 1 || (count > 1 && coord >= count)) {
+      return cli_errf(err, SPART_EDATA, line, "column '%s': joint '%s' has %d value%s%s%s%s",
+                      spart_printable(txt, h, strlen(h)), m->jnt_name[i], count,
+                      count == 1 ? ": the column is " : "s", count == 1 ? fields[k].name : "",
+                      count == 1 ? "." : "", count == 1 ? m->jnt_name[i] : "");
+    }
+    n = (size_t)(dot - name);
+  }
+  if (count == 0) {
+    return cli_joint_refuse(m, fields[k].name, name, n, line, err);
+  }
+  if (reads & 1u << k) {
+    c->field = k;
+    c->index = at + coord;
+  }
+  return 0;
+}
+
+
 /* map a header name to a state value: qm_3, R0_1_2, wFm_2_6.  Any other name passes through,
    unless it looks like a state value and is not one (QM_1, qm1, qm_0, qm_03, qm_+1, qm_8 of a
    7-joint robot, qm): that is an error. */
@@ -1119,6 +1235,10 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   int k = field_find(h, base);
   c->field = -1;
   c->index = 0;
+  size_t dot = strcspn(h, "._");
+  if (h[dot] == '.' && field_find(h, dot) >= 0 && by_name_field(field_find(h, dot))) {
+    return csv_by_name(h, h + dot + 1, field_find(h, dot), m, reads, c, err, line); /* qm.JOINT */
+  }
   if (k < 0) {
     /* another case of a field's name, or a field's name run into its index */
     int like = -1;
@@ -1313,6 +1433,31 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   if (!bad) {
     bad = qm_missing(rd, m, rd->has, 1, line, err);
   }
+  if (bad) {
+    return -1;
+  }
+  /* no value twice (qm_1 and qm.JOINT both): the columns of each value */
+  int off[CLI_NFIELD + 1] = {0};
+  for (int k = 0; k < CLI_NFIELD; k++) {
+    off[k + 1] = off[k] + field_rows(m, k) * fields[k].cols;
+  }
+  int *who = calloc((size_t)off[CLI_NFIELD] + 1, sizeof(int));
+  if (!who) {
+    return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
+  }
+  for (int j = 0; j < n && !bad; j++) {
+    const column *c = &rd->cols[j];
+    int *w = c->field >= 0 ? &who[off[c->field] + c->index] : NULL;
+    if (w && *w) {
+      char a[200], b[200];
+      bad = cli_errf(err, SPART_EDATA, line, "columns '%s' and '%s' give the same value",
+                     spart_printable(a, rd->colname[*w - 1], strlen(rd->colname[*w - 1])),
+                     spart_printable(b, rd->colname[j], strlen(rd->colname[j])));
+    } else if (w) {
+      *w = j + 1;
+    }
+  }
+  free(who);
   if (bad) {
     return -1;
   }

@@ -71,6 +71,28 @@ void cli_writer_only(cli_writer *wr, const char *names) {
 }
 
 
+void cli_writer_by_name(cli_writer *wr, const spart_model *m) {
+  wr->names = m;
+}
+
+
+int cli_by_name(const cli_writer *wr, int k, int *system) {
+  const outfield *f = &wr->f[k];
+  const spart_model *m = wr->names;
+  if (!m || f->text || f->d0 < 0 || f->d1 >= 0) {
+    return 0;
+  }
+  int q = strcmp(f->name, "qm") == 0 || strcmp(f->name, "qmdot") == 0;
+  int v = strcmp(f->name, "um") == 0 || strcmp(f->name, "umdot") == 0 ||
+          strcmp(f->name, "taum") == 0;
+  if (!q && !v) {
+    return 0;
+  }
+  *system = f->n == (q ? m->nqc : m->nvc);
+  return *system || f->n == (q ? m->nq : m->nv) ? (q ? 1 : 2) : 0;
+}
+
+
 int cli_listed(const char *list, const char *name, size_t n) {
   for (const char *p = list;; p++) {
     size_t k = strcspn(p, ",");

@@ -38,7 +38,17 @@ static int add_pass(cli_writer *wr, const cli_reader *pr, int p) {
 
 /* the CSV name of value e of output field k: name_i_j_k */
 static void col_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
-  int dims[3], nd;
+  int dims[3], nd, system, by = cli_by_name(wr, k, &system);
+  if (by) { /* --by-name: taum.JOINT, qm.JOINT.K */
+    int at = 0, coord = 0, i = cli_joint_of(wr->names, by == 2, system, e, &coord);
+    int count = i > 0 ? cli_joint_span(wr->names, i, by == 2, system, &at) : 0;
+    if (count == 1) {
+      snprintf(col, n, "%s.%s", wr->f[k].name, wr->names->jnt_name[i]);
+    } else {
+      snprintf(col, n, "%s.%s.%d", wr->f[k].name, wr->names->jnt_name[i], coord + 1);
+    }
+    return;
+  }
   cli_dims(wr, k, dims, &nd);
   int len = snprintf(col, n, "%s", wr->f[k].name), rest = e;
   for (int j = 0; j < nd && (size_t)len < n; j++) {
