@@ -6,7 +6,7 @@
 load helper
 
 # the free-floating spacecraft with two arms, moving, and constant joint torques
-SC='{"um":[0.3,-0.2,0.1,0.4,-0.5,0.2,0.1,-0.3,0.2,0.1,0.4,-0.2,0.3,0.1],"u0":[0.05,-0.02,0.03,0.1,0,-0.1]'
+SC='{"qm":[0,0,0,0,0,0,0,0,0,0,0,0,0,0],"um":[0.3,-0.2,0.1,0.4,-0.5,0.2,0.1,-0.3,0.2,0.1,0.4,-0.2,0.3,0.1],"u0":[0.05,-0.02,0.03,0.1,0,-0.1]'
 TAU='"taum":[0.1,-0.2,0.05,0.1,0.03,-0.02,0.01,0.05,0.1,-0.1,0.02,0.03,-0.01,0.02]'
 
 # momentum and energy of spart-sim's CSV SIM of model URDF, one JSON line a record
@@ -310,7 +310,7 @@ PY
 
 @test "R0 stays a rotation to 1e-12 while the spacecraft tumbles" {
   spart-sim -m "$MODELS/2_iiwa_base.urdf" --no-friction --duration 20 --every 1000 \
-    <<< '{"u0":[3,-2,5,0,0,0],"um":[1,-1,1,-1,1,-1,1,1,-1,1,-1,1,-1,1]}' > "$BATS_TEST_TMPDIR/sim.jsonl"
+    <<< '{"qm":[0,0,0,0,0,0,0,0,0,0,0,0,0,0],"u0":[3,-2,5,0,0,0],"um":[1,-1,1,-1,1,-1,1,1,-1,1,-1,1,-1,1]}' > "$BATS_TEST_TMPDIR/sim.jsonl"
   python3 - "$BATS_TEST_TMPDIR/sim.jsonl" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -328,7 +328,7 @@ PY
 
 @test "spart-sim's CSV is read back by spart-id, the time passing through" {
   spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --duration 0.01 -o csv --accelerations \
-    <<< '{"um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}' > "$BATS_TEST_TMPDIR/sim.csv"
+    <<< '{"qm": [0, 0, 0, 0, 0, 0, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}' > "$BATS_TEST_TMPDIR/sim.csv"
   run -0 spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base -o csv < "$BATS_TEST_TMPDIR/sim.csv"
   python3 - "$output" <<'PY'
 import csv, io, sys
@@ -380,7 +380,7 @@ PY
 }
 
 @test "spart-id on spart-sim's output returns the forces held, JSON and CSV" {
-  S='{"u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}'
+  S='{"qm": [0, 0, 0, 0, 0, 0, 0], "u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}'
   for fmt in json csv; do
     spart-sim -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 --duration 0.01 --every 5 \
       --accelerations -o $fmt <<< "$S" | spart-id -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 \
@@ -423,7 +423,7 @@ PY
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --accelerations --only t,qm <<< '{"qm": [0]}'
   [ "$status" -eq 2 ]
   [ "${stderr%%$'\n'*}" = "spart-sim: --accelerations does nothing with --only t,qm: it changes only u0dot,umdot" ]
-  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.001 --accelerations --only t,umdot <<< '{"taum": [0.25]}'
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.001 --accelerations --only t,umdot <<< '{"qm": [0], "taum": [0.25]}'
   [ "$output" = $'{"t":0,"umdot":[0.5]}\n{"t":0.001,"umdot":[0.5]}' ]
 }
 
