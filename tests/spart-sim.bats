@@ -459,7 +459,7 @@ PY
 <robot name="r"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
 <joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint><link name="l"/></robot>
 URDF
-  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/m.urdf" --duration 1 <<< '{"taum": [1]}'
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/m.urdf" --duration 1 <<< '{"qm": [0], "taum": [1]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: <stdin>:1: t = 0: singular inertia at link 1: joint 1 can move without moving any mass" ]
   [ -z "$output" ]
@@ -468,7 +468,7 @@ URDF
 @test "a state that stops being finite is reported with the time and the field, exit 1" {
   one_joint
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 1 \
-    <<< '{"taum": [1e308]}'
+    <<< '{"qm": [0], "taum": [1e308]}'
   [ "$status" -eq 1 ]
   # um overflows first (2nd stage); spart_aba no longer fails on it, so the state is looked at
   [ "$stderr" = "spart-sim: <stdin>:1: t = 0: um is not finite within the step to t = 0.001" ]
@@ -535,7 +535,7 @@ PY
 
 @test "several initial states: a bad one, or a trajectory that fails, stops the run after the trajectories before it; -k goes on" {
   one_joint
-  printf '{"id": 1, "qm": [0]}\n{"id": 2, "qm": [0, 1]}\n{"id": 3, "taum": [1e308]}\n{"id": 4, "qm": [1]}\n' > "$BATS_TEST_TMPDIR/s.jsonl"
+  printf '{"id": 1, "qm": [0]}\n{"id": 2, "qm": [0, 1]}\n{"id": 3, "qm": [0], "taum": [1e308]}\n{"id": 4, "qm": [1]}\n' > "$BATS_TEST_TMPDIR/s.jsonl"
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 < "$BATS_TEST_TMPDIR/s.jsonl"
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: <stdin>:2: qm has 2 values, model needs 1" ]
