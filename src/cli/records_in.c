@@ -303,10 +303,11 @@ static int qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, 
     }
   }
   if (csv) {
+    char cols[40];
+    snprintf(cols, sizeof(cols), m->nqc > 1 ? "qm_1..qm_%d" : "qm_1", m->nqc);
     return cli_errf(err, SPART_EDATA, line,
-                    "the header has no qm_1..qm_%d: the model's joint configuration is never "
-                    "defaulted%s",
-                    m->nqc, why);
+                    "the header has no %s: the model's joint configuration is never defaulted%s",
+                    cols, why);
   }
   return cli_errf(err, SPART_EDATA, line,
                   "no qm: the model has %d joint coordinates and the record must give them (the "
