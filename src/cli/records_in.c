@@ -304,7 +304,8 @@ static int qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, 
   }
   if (csv) {
     char cols[40];
-    snprintf(cols, sizeof(cols), m->nqc > 1 ? "qm_1..qm_%d" : "qm_1", m->nqc);
+    snprintf(cols, sizeof(cols), "qm_1..qm_%d", m->nqc);
+    cols[m->nqc > 1 ? sizeof(cols) - 1 : 4] = 0; /* one joint coordinate: qm_1 */
     return cli_errf(err, SPART_EDATA, line,
                     "the header has no %s: the model's joint configuration is never defaulted%s",
                     cols, why);
