@@ -68,7 +68,7 @@ typedef struct cli_writer cli_writer;
    blocks, from the file descriptor when in has one, so nothing else should read in.  format is
    CLI_FMT_AUTO (JSON when the first line that is not blank starts with '{', '[' or RS, else
    CSV), JSON or CSV; seq: RFC 7464; reads: the fields (1 << CLI_F_*) the command uses (0: all),
-   the others being ignored in JSON and passed through in CSV. */
+   the others passing through to the output (JSON keys and CSV columns alike). */
 cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsigned reads);
 void cli_reader_free(cli_reader *rd);
 

@@ -278,10 +278,12 @@ static void help(const cli_tool *t) {
       "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  Every\n"
       "field of a record, state or the user's own (a time stamp), passes through to its\n"
       "output, the outputs after them (a field an output names is written as in_NAME), so\n"
-      "that commands chain.  A record must give a field this command reads, and a name like\n"
-      "one that is not (QM_1, qm1, qm_0) is an error.  A JSON array of records, quoted\n"
-      "cells, tab- or ';'-separated files and '#' lines before the header are read:\n"
-      "spart-records(5).\n"
+      "that commands chain.  A record must give a field this command reads, and qm when the\n"
+      "model has joints (never defaulted); a name like one that is not (QM_1, qm1, qm_0) or\n"
+      "another toolkit's (q, qd, qdd, tau, position...) is an error.  Joint vectors may be\n"
+      "keyed by joint name ({\"qm\": {\"JOINT\": 0.1, ...}}, CSV qm.JOINT).  A JSON array of\n"
+      "records, quoted cells, tab- or ';'-separated files and '#' lines before the header are\n"
+      "read: spart-records(5).\n"
       "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error%s.  See %s(1).\n",
       (t->opts & CLI_OPT_LIMITS) ? ", 4 a record left the joint\nlimits (--check-limits)" : "",
       t->name);
