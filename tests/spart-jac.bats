@@ -102,7 +102,7 @@ URDF
 }
 
 @test "--dot needs no more than the velocities and adds J0dot and Jmdot" {
-  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 5 --dot <<< '{"um": [1, 2, 3]}'
+  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 5 --dot <<< '{"qm": [0, 0, 0], "um": [1, 2, 3]}'
   [ "$status" -eq 0 ]
   [[ "$output" == '{"J0":'*'"Jm":'*'"J0dot":'*'"Jmdot":'* ]]
 }
