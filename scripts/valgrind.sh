@@ -29,7 +29,7 @@ done
 check 1 "<robot><link name='a'/><link name='a'/></robot>" "$bin/urdf2robot"
 feet='"contacts": [{"link": "fl_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}, {"link": "fr_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}, {"link": "hl_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}, {"link": "hr_shank", "point": [0,0,-0.2], "normal": [0,0,1], "mu": 0.6}]'
 check 0 "{\"qm\": [0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8], $feet}" "$bin/spart-contact" -m models/quadruped.urdf --gravity 0,0,-9.81
-check 1 '{"contacts": [{"link": "wheel", "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' "$bin/spart-contact" -m models/quadruped.urdf --gravity 0,0,-9.81
+check 1 '{"qm": [0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8], "contacts": [{"link": "wheel", "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' "$bin/spart-contact" -m models/quadruped.urdf --gravity 0,0,-9.81
 check 1 "not xml" "$bin/urdf2robot"
 check 1 "" "$bin/urdf2robot" /nonexistent.urdf
 check 2 "" "$bin/urdf2robot" --bad
@@ -66,8 +66,8 @@ check 1 '{}' "$bin/spart-jac" -m "$m" --link nosuch
 check 1 '{}' "$bin/spart-id" -m /nonexistent.urdf
 check 2 '{}' "$bin/spart-fd" --frobnicate
 # spart-sim: a short run with both integrators, and a record the model refuses
-check 0 '{"taum": [0.5, 0, 0], "um": [0.1, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 -o csv
-check 0 '{"taum": [0.5, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 --integrator dopri5
+check 0 '{"qm": [0, 0, 0], "taum": [0.5, 0, 0], "um": [0.1, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 -o csv
+check 0 '{"qm": [0, 0, 0], "taum": [0.5, 0, 0]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01 --integrator dopri5
 check 1 '{"qm": [1, 2]}' "$bin/spart-sim" -m models/SC_3DoF.urdf --duration 0.01
 # several initial states, a trajectory each, one of them refused, -k; one thread and three
 sims=$(printf '{"qm": [0, 0, 0]}\n{"qm": [1, 2]}\n{"qm": [0.1, 0, 0]}')

@@ -81,7 +81,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
 @test "a field of the wrong length names the field, the line and the sizes" {
   for c in $CMDS; do
     run --separate-stderr "$c" $(args "$c") -m "$MODELS/kuka_iiwa.urdf" \
-      <<< $'{"r0": [0, 0, 0]}\n{"qm": [1, 2, 3]}'
+      <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]}\n{"qm": [1, 2, 3]}'
     [ "$status" -eq 1 ]
     [ "${#lines[@]}" -eq 1 ]
     [ "$stderr" = "$c: <stdin>:2: qm has 3 values, model needs 7" ]
@@ -134,7 +134,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
 
 @test "--keep-going skips bad records, writes the good ones and exits 1" {
   run --separate-stderr spart-fd -k -m "$MODELS/kuka_iiwa.urdf" \
-    <<< $'{"r0": [0, 0, 0]}\n{"qm": [1]}\n{"um": [1, 2, 3, 4, 5, 6, 7]}'
+    <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]}\n{"qm": [1]}\n{"qm": [0, 0, 0, 0, 0, 0, 0], "um": [1, 2, 3, 4, 5, 6, 7]}'
   [ "$status" -eq 1 ]
   [ "${#lines[@]}" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-fd: <stdin>:2: qm has 1 values, model needs 7" ]
@@ -188,7 +188,7 @@ PY
 }
 
 @test "a closed output pipe ends the run quietly" {
-  yes '{"r0": [0, 0, 0]}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
+  yes '{"qm": [0, 0, 0, 0, 0, 0, 0]}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
   run --separate-stderr bash -c "spart-kin -m '$MODELS/kuka_iiwa.urdf' < '$BATS_TEST_TMPDIR/in.jsonl' | head -n 1"
   [ "$status" -eq 0 ]
   [ "${#lines[@]}" -eq 1 ]
@@ -196,7 +196,7 @@ PY
 }
 
 @test "a write error is reported and exits 3" {
-  run --separate-stderr bash -c "spart-id -m '$MODELS/kuka_iiwa.urdf' <<< '{\"r0\": [0, 0, 0]}' > /dev/full"
+  run --separate-stderr bash -c "spart-id -m '$MODELS/kuka_iiwa.urdf' <<< '{\"qm\": [0, 0, 0, 0, 0, 0, 0]}' > /dev/full"
   [ "$status" -eq 3 ]
   [ "$stderr" = "spart-id: write error: No space left on device" ]
 }

@@ -21,13 +21,13 @@ PY
 }
 
 @test "a header that names no state column is an error that lists the columns expected" {
-  for h in q_1 time 'time,q_1,q_2' '"time";"q_1"'; do
+  for h in x_1 time 'time,x_1,x_2' '"time";"x_1"'; do
     run --separate-stderr spart-kin -m "$(M)" -o csv <<< "$h"$'\n1'
     [ "$status" -eq 1 ]
     [[ "$stderr" == "spart-kin: <stdin>:1: the header names no state column"*"; expected R0_1_1..R0_3_3, r0_1..r0_3, qm_1..qm_7, u0_1..u0_6, um_1..um_7, u0dot_1..u0dot_6, umdot_1..umdot_7" ]]
     [ -z "$output" ]
   done
-  run --separate-stderr spart-kin -m "$(M)" -o csv <<< $'time;q_1\n1;2'
+  run --separate-stderr spart-kin -m "$(M)" -o csv <<< $'time;x_1\n1;2'
   [[ "$stderr" == "spart-kin: <stdin>:1: the header names no state column (read as ';'-separated); expected "* ]]
   # state columns of a field the command does not read are no state for it
   run --separate-stderr spart-kin -m "$(M)" -o csv <<< $'taum_1,taum_2,taum_3,taum_4,taum_5,taum_6,taum_7\n1,2,3,4,5,6,7'
@@ -56,11 +56,11 @@ PY
   run --separate-stderr spart-kin -m "$(M)" -o csv <<< $'qm_8\n1'
   [ "$stderr" = "spart-kin: <stdin>:1: column 'qm_8' is not a state column: qm_I takes I from 1 to 7, without sign or leading zeros" ]
   # names of the user's own that merely start like one pass through
-  run --separate-stderr spart-kin -m "$(M)" -o csv --only r_com <<< $'qmax,um_limit_note,q_1,qm_1\n1,2,3,0.5'
+  run --separate-stderr spart-kin -m "$(M)" -o csv --only r_com <<< $'qmax,um_limit_note,x_1,qm_1\n1,2,3,0.5'
   [ "$status" -ne 0 ] # um_limit_note: um_ followed by no index is a state column's name gone wrong
-  run --separate-stderr spart-kin -m "$(M)" -o csv --only r_com <<< $'qmax,q_1,time_qm_1,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,3,4,0.5,0,0,0,0,0,0'
+  run --separate-stderr spart-kin -m "$(M)" -o csv --only r_com <<< $'qmax,x_1,time_qm_1,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,3,4,0.5,0,0,0,0,0,0'
   [ "$status" -eq 0 ]
-  [[ "${lines[0]}" == qmax,q_1,time_qm_1,r_com_1,r_com_2,r_com_3 ]]
+  [[ "${lines[0]}" == qmax,x_1,time_qm_1,r_com_1,r_com_2,r_com_3 ]]
 }
 
 @test "RFC 4180: quoted header names and quoted numbers give what plain ones give" {

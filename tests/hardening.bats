@@ -64,7 +64,7 @@ EOF
   m=$(massless)
   for base in "" --fixed-base; do
     # shellcheck disable=SC2086
-    run --separate-stderr spart-fd -m "$m" $base <<< '{"taum": [1]}'
+    run --separate-stderr spart-fd -m "$m" $base <<< '{"qm": [0], "taum": [1]}'
     [ "$status" -eq 1 ]
     [ -z "$output" ]
     [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
@@ -73,15 +73,15 @@ EOF
 
 @test "a robot without mass is refused by every dynamics command that must invert an inertia" {
   m=$(massless)
-  run --separate-stderr spart-id -m "$m" --floating <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-id -m "$m" --floating <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "spart-id: <stdin>:1: singular inertia at link 0: the base can move without moving any mass" ]
-  run --separate-stderr spart-gim -m "$m" --inverse <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-gim -m "$m" --inverse <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "spart-gim: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
-  run --separate-stderr spart-fd -m "$m" <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-fd -m "$m" <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]
 }
@@ -94,7 +94,7 @@ EOF
     sane "$c"
     [ "$status" -eq 0 ]
   done
-  run --separate-stderr spart-id -m "$m" <<< '{"umdot": [1], "um": [2]}'
+  run --separate-stderr spart-id -m "$m" <<< '{"qm": [0], "umdot": [1], "um": [2]}'
   [ "$output" = '{"tau0":[0,0,0,0,0,0],"taum":[0]}' ]
 }
 
@@ -133,10 +133,10 @@ EOF
 </robot>
 EOF
   )
-  run --separate-stderr spart-fd -m "$m" <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-fd -m "$m" <<< '{"qm": [0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 0: the base can move without moving any mass" ]
-  run --separate-stderr spart-gim -m "$m" --inverse <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-gim -m "$m" --inverse <<< '{"qm": [0]}'
   echo "got: ${output:0:300} $stderr"
   # not an "inverse" with entries of 8e15 that is not even symmetric
   [ "$status" -eq 1 ]
@@ -203,7 +203,7 @@ CMDS
 @test "a base orientation that is not a rotation is refused, naming R0" {
   for c in $CMDS; do
     run --separate-stderr "$c" $(args "$c") -m "$MODELS/SC_3DoF.urdf" \
-      <<< '{"R0": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}'
+      <<< '{"R0": [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "qm": [0, 0, 0]}'
     echo "$c: $status $stderr"
     [ "$status" -eq 1 ]
     [ -z "$output" ]
@@ -257,7 +257,7 @@ CMDS
 }
 
 @test "a closed output pipe ends every command quietly, also where SIGPIPE is ignored" {
-  yes '{"r0": [0, 0, 0]}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
+  yes '{"qm": [0, 0, 0, 0, 0, 0, 0]}' | head -n 20000 > "$BATS_TEST_TMPDIR/in.jsonl"
   for c in $CMDS; do
     for trap in "" 'trap "" PIPE;'; do
       run --separate-stderr bash -c "$trap"' "$@" < "$0" | head -n 1 > /dev/null' \
@@ -271,7 +271,7 @@ CMDS
 
 @test "a write error is reported once by every command and exits 3" {
   for c in $CMDS; do
-    run --separate-stderr bash -c '"$@" <<< "{\"r0\": [0, 0, 0]}" > /dev/full' _ "$c" $(args "$c") \
+    run --separate-stderr bash -c '"$@" <<< "{\"qm\": [0, 0, 0, 0, 0, 0, 0]}" > /dev/full' _ "$c" $(args "$c") \
       -m "$MODELS/kuka_iiwa.urdf"
     echo "$c: $status $stderr"
     [ "$status" -eq 3 ]

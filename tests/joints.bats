@@ -106,10 +106,11 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
   run --separate-stderr spart-id -m "$J/ball.urdf" <<< '{"qm": [0.6, 0.81, 0, 0, 0.2]}'
   [ "$status" -eq 1 ]
   [[ "$stderr" == "spart-id: <stdin>:1: joint 'sh': quaternion of norm 1.0"*", expected 1 (within 1e-06)" ]]
-  # a quaternion not given is the identity, not 0
-  a=$(spart-id -m "$J/floating_tree.urdf" <<< '{"r0": [0, 0, 0]}')
-  b=$(spart-id -m "$J/floating_tree.urdf" <<< '{"qm": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]}')
-  [ -n "$a" ] && [ "$a" = "$b" ]
+  # a quaternion not given is no identity nor 0: qm is never defaulted
+  run --separate-stderr spart-id -m "$J/floating_tree.urdf" <<< '{"r0": [0, 0, 0]}'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [[ "$stderr" == "spart-id: <stdin>:1: no qm: the model has 10 joint coordinates and the record must give them"* ]]
 }
 
 @test "the base attitude as q0 [w, x, y, z] (CSV q0_1..q0_4) gives what its R0 gives; both given is refused" {
@@ -120,10 +121,10 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
   [ -n "$a" ] && [ "$a" = "$b" ]
   c=$(spart-id -m "$MODELS/branched_arm.urdf" -o json <<< $'q0_1,q0_2,q0_3,q0_4,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,u0_1,u0_2,u0_3,u0_4,u0_5,u0_6\n0.5,0.5,0.5,0.5,0.1,0.2,0.3,0.4,0.5,0.6,0.1,0,0.2,1,2,3')
   [ "$a" = "$c" ]
-  run --separate-stderr spart-id -m "$MODELS/branched_arm.urdf" <<< "{$r0, \"q0\": [1, 0, 0, 0]}"
+  run --separate-stderr spart-id -m "$MODELS/branched_arm.urdf" <<< "{$r0, \"q0\": [1, 0, 0, 0], $rec}"
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-id: <stdin>:1: R0 and q0 are both given: give one" ]
-  run --separate-stderr spart-id -m "$MODELS/branched_arm.urdf" <<< '{"q0": [1, 0, 0, 0.01]}'
+  run --separate-stderr spart-id -m "$MODELS/branched_arm.urdf" <<< "{\"q0\": [1, 0, 0, 0.01], $rec}"
   [ "$status" -eq 1 ]
   [[ "$stderr" == "spart-id: <stdin>:1: q0: norm 1.0000499987500624, expected a unit quaternion [w, x, y, z] (within 1e-6)" ]]
 }
@@ -139,7 +140,7 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
   [ "$output" = '{"um":[1,6.123233995736766e-17,3,4]}' ] # cos(pi/2) in doubles
   run spart-kin -m "$J/floating_tree.urdf" --only qmdot,um <<< '{"qm": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0], "qmdot": [1, 0, 0.5, 0, 0, 7, 8, 9, 2, 3]}'
   [ "$output" = '{"qmdot":[1,0,0.5,0,0,7,8,9,2,3],"um":[1,1,0,0,7,8,9,2,3]}' ]
-  run --separate-stderr spart-kin -m "$J/ball.urdf" <<< '{"um": [1, 2, 3, 4], "qmdot": [0, 0, 0, 0, 0]}'
+  run --separate-stderr spart-kin -m "$J/ball.urdf" <<< '{"qm": [1, 0, 0, 0, 0.3], "um": [1, 2, 3, 4], "qmdot": [0, 0, 0, 0, 0]}'
   [ "$stderr" = "spart-kin: <stdin>:1: um and qmdot are both given: give one" ]
 }
 

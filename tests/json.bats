@@ -163,8 +163,8 @@ print(json.dumps({"qm": [0, 0, 0], "robot": d}, indent=0))' > "$BATS_TEST_TMPDIR
   run --separate-stderr spart-id -m "$MODELS/SC_3DoF.urdf" <<< '{"wFm": [[1, 0, 0, 0, 0, 0], 0, 0, 0, 0, 0, 0, [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]}'
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"wFm mixes rows and numbers"* ]]
-  a=$(spart-kin -m "$M" <<< '{"R0": [[0, -1, 0], [1, 0, 0], [0, 0, 1]], "r0": [[1, 2, 3]]}')
-  b=$(spart-kin -m "$M" <<< '{"R0": [0, -1, 0, 1, 0, 0, 0, 0, 1], "r0": [1, 2, 3]}')
+  a=$(spart-kin -m "$M" <<< '{"R0": [[0, -1, 0], [1, 0, 0], [0, 0, 1]], "r0": [[1, 2, 3]], "qm": [0, 0, 0, 0, 0, 0, 0]}')
+  b=$(spart-kin -m "$M" <<< '{"R0": [0, -1, 0, 1, 0, 0, 0, 0, 1], "r0": [1, 2, 3], "qm": [0, 0, 0, 0, 0, 0, 0]}')
   [ -n "$a" ]
   [ "$a" = "$b" ]
   # a model JSON's matrices are rows only

@@ -53,7 +53,7 @@ for r in csv.DictReader(open(sys.argv[1])):
   [ "$status" -eq 4 ]
   [ "$stderr" = "$(limits_lines spart-id effort | sed "s|<stdin>|$BATS_TEST_TMPDIR/traj.csv|")" ]
   # --floating: the force of the floating-base inverse dynamics is checked
-  run --separate-stderr spart-id -m "$M" --floating --check-limits <<< '{"umdot": [100]}'
+  run --separate-stderr spart-id -m "$M" --floating --check-limits <<< '{"qm": [0], "umdot": [100]}'
   [ "$status" -eq 4 ]
   [[ "${stderr_lines[0]}" == "spart-id: <stdin>:1: joint 'shoulder': taum_1 = "*" exceeds effort limit 10" ]]
 }

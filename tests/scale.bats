@@ -95,7 +95,7 @@ setup_file() {
 }
 
 @test "the chain's last link is where 10,000 joint offsets put it" {
-  echo '{"r0": [0, 0, 0]}' > "$BATS_TEST_TMPDIR/zero.json"
+  python3 -c 'import json; print(json.dumps({"qm": [0] * 10000}))' > "$BATS_TEST_TMPDIR/zero.json"
   # joint k is 0.1 above link k-1's CoM, link k's CoM 0.05 above joint k: the last CoM is at
   # 10000 * 0.1 + 0.05 from the base link frame, whose CoM is at 0.05
   measure "$BATS_TEST_TMPDIR/zero.json" \
@@ -105,7 +105,7 @@ setup_file() {
 
 @test "time and memory grow linearly in links (2,500 against 10,000)" {
   gen chain 2500 "$BATS_TEST_TMPDIR/small.urdf"
-  python3 -c 'import json; print(json.dumps({"um": [0.1] * 2500}))' > "$BATS_TEST_TMPDIR/small.json"
+  python3 -c 'import json; print(json.dumps({"qm": [0] * 2500, "um": [0.1] * 2500}))' > "$BATS_TEST_TMPDIR/small.json"
   for cmd in urdf2robot spart-kin spart-fd spart-id; do
     if [ "$cmd" = urdf2robot ]; then
       measure /dev/null "" urdf2robot "$BATS_TEST_TMPDIR/small.urdf"

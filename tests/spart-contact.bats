@@ -8,7 +8,7 @@ check() { PYTHONPATH="$BATS_TEST_DIRNAME" python3 -c "import math; from spartche
 
 BOX="$MODELS/box_slider.urdf"
 # the box's four bottom corners, frictionless, normals up
-CORNERS='"contacts": [{"link": "box", "point": [1, 0.5, -0.25], "normal": [0, 0, 2], "mu": 0}, {"link": "box", "point": [-1, 0.5, -0.25], "normal": [0, 0, 1], "mu": 0}, {"link": 0, "point": [-1, -0.5, -0.25], "normal": [0, 0, 1], "mu": 0}, {"link": 0, "point": [1, -0.5, -0.25], "normal": [0, 0, 1], "mu": 0}]'
+CORNERS='"qm": [0, 0], "contacts": [{"link": "box", "point": [1, 0.5, -0.25], "normal": [0, 0, 2], "mu": 0}, {"link": "box", "point": [-1, 0.5, -0.25], "normal": [0, 0, 1], "mu": 0}, {"link": 0, "point": [-1, -0.5, -0.25], "normal": [0, 0, 1], "mu": 0}, {"link": 0, "point": [1, -0.5, -0.25], "normal": [0, 0, 1], "mu": 0}]'
 
 @test "--help lists the outputs; --gravity is required; a bad --edges or -o csv is a usage error" {
   run spart-contact --help
@@ -54,7 +54,7 @@ recs = []
 cases = [(30, 0.2), (30, 0.7), (50, 0.3), (20, 0.3)]
 for a, mu in cases:
     s, c = math.sin(math.radians(a)), math.cos(math.radians(a))
-    recs.append({"contacts": [{"link": 0, "point": [x, y, -0.25], "normal": [-x * s, 0, c], "mu": mu}
+    recs.append({"qm": [0, 0], "contacts": [{"link": 0, "point": [x, y, -0.25], "normal": [-x * s, 0, c], "mu": mu}
                               for x in (1, -1) for y in (0.5, -0.5)]})
 outs = run(["spart-contact", "-m", "'"$BOX"'", "--gravity", "0,0,-9.81"], *recs)
 for (a, mu), o in zip(cases, outs):
@@ -73,7 +73,7 @@ for (a, mu), o in zip(cases, outs):
   # the circular one holds mu cos(pi/K) to mu along x
   check '
 for mu, h, K in [(0.5, 4.0, 8), (0.5, 4.0, 64), (0.2, 1.5, 8)]:
-    rec = {"contacts": [{"link": 0, "point": [0, y, -0.25], "normal": [0, 0, 1], "mu": mu} for y in (0.5, -0.5)]
+    rec = {"qm": [0, 0], "contacts": [{"link": 0, "point": [0, y, -0.25], "normal": [0, 0, 1], "mu": mu} for y in (0.5, -0.5)]
                      + [{"link": 0, "point": [1, y, h - 0.25], "normal": [-1, 0, 0], "mu": 0} for y in (0.5, -0.5)]}
     o = run(["spart-contact", "-m", "'"$BOX"'", "--gravity", "0,0,-9.81", "--edges", str(K), "--only", "support_polygon"], rec)[0]
     P = o["support_polygon"]
@@ -104,7 +104,7 @@ assert o["feasible"] and abs(o["com_margin"] - want) <= 1e-9, (o["com_margin"], 
   check '
 v = [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]]
 def rec(mu):
-    return {"contacts": [{"link": 0, "point": [-x / 3 for x in p], "normal": [x / math.sqrt(3) for x in p], "mu": mu} for p in v]}
+    return {"qm": [0, 0], "contacts": [{"link": 0, "point": [-x / 3 for x in p], "normal": [x / math.sqrt(3) for x in p], "mu": mu} for p in v]}
 outs = run(["spart-contact", "-m", "'"$BOX"'", "--gravity", "0,0,-9.81", "--only", "force_closure"], rec(0.3), rec(0), rec(0.05))
 assert [o["force_closure"] for o in outs] == [True, False, True], outs
 '
@@ -169,36 +169,36 @@ assert max(abs(x) for x in fixed["taum"]) < 1e-9, fixed  # the base holds it all
     [ -z "$output" ]
     [ "$stderr" = "$2" ]
   }
-  bad '{"contacts": [{"link": "wheel", "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' \
+  bad '{"qm": [0, 0], "contacts": [{"link": "wheel", "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' \
     "spart-contact: <stdin>:1: contacts[0].link: no link 'wheel' in the model (ids 0..2)"
-  bad '{"contacts": [{"link": 7, "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' \
+  bad '{"qm": [0, 0], "contacts": [{"link": 7, "point": [0,0,0], "normal": [0,0,1], "mu": 0}]}' \
     "spart-contact: <stdin>:1: contacts[0].link: no link '7' in the model (ids 0..2)"
-  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": 0}, {"link": 0, "point": [0,0,0], "normal": [0,0,0], "mu": 0}]}' \
+  bad '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": 0}, {"link": 0, "point": [0,0,0], "normal": [0,0,0], "mu": 0}]}' \
     "spart-contact: <stdin>:1: contacts[1].normal is zero"
-  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": -0.1}]}' \
+  bad '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": -0.1}]}' \
     "spart-contact: <stdin>:1: contacts[0].mu is negative: a friction coefficient is >= 0"
-  bad '{"contacts": []}' "spart-contact: <stdin>:1: contacts: no contacts (an empty list)"
+  bad '{"qm": [0, 0], "contacts": []}' "spart-contact: <stdin>:1: contacts: no contacts (an empty list)"
   bad '{"qm": [0, 0]}' \
     "spart-contact: <stdin>:1: no contacts: give \"contacts\": [{\"link\": ..., \"point\": [x,y,z], \"normal\": [nx,ny,nz], \"mu\": MU}, ...]"
-  bad '{"contacts": [{"link": 0, "point": [0,0], "normal": [0,0,1], "mu": 0}]}' \
+  bad '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0], "normal": [0,0,1], "mu": 0}]}' \
     "spart-contact: <stdin>:1: contacts[0].point: expected [x, y, z]"
-  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1]}]}' \
+  bad '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1]}]}' \
     "spart-contact: <stdin>:1: contacts[0]: no \"mu\""
-  bad '{"contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": 0, "radius": 1}]}' \
+  bad '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": 0, "radius": 1}]}' \
     "spart-contact: <stdin>:1: contacts[0]: unknown key 'radius'"
   bad $'qm_1,qm_2\n0,0' \
     "spart-contact: <stdin>:1: contacts are read from JSON records only, not CSV (use -i json)"
 }
 
 @test "-k reports a bad record and goes on with the next" {
-  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 -k --only feasible <<< $'{"contacts": []}\n{'"$CORNERS"'}'
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 -k --only feasible <<< $'{"qm": [0, 0], "contacts": []}\n{'"$CORNERS"'}'
   [ "$status" -eq 1 ]
   [ "$output" = '{"feasible":true}' ]
 }
 
 @test "no support region: null polygon when the contacts can squeeze, [] when nothing holds the CoM" {
-  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,com_margin,com_equilibrium <<< '{"contacts": [{"link": 0, "point": [1,0,0], "normal": [-1,0,0], "mu": 0.5}, {"link": 0, "point": [-1,0,0], "normal": [1,0,0], "mu": 0.5}]}
-{"contacts": [{"link": 0, "point": [1,0,0], "normal": [-1,0,0], "mu": 0}]}'
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,com_margin,com_equilibrium <<< '{"qm": [0, 0], "contacts": [{"link": 0, "point": [1,0,0], "normal": [-1,0,0], "mu": 0.5}, {"link": 0, "point": [-1,0,0], "normal": [1,0,0], "mu": 0.5}]}
+{"qm": [0, 0], "contacts": [{"link": 0, "point": [1,0,0], "normal": [-1,0,0], "mu": 0}]}'
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = '{"com_equilibrium":true,"support_polygon":null,"com_margin":null}' ]
   [ "${lines[1]}" = '{"com_equilibrium":false,"support_polygon":[],"com_margin":null}' ]
@@ -216,7 +216,7 @@ assert max(abs(x) for x in fixed["taum"]) < 1e-9, fixed  # the base holds it all
 }
 
 @test "a segment or a point of support: its vertices, four half-planes, the distance to it" {
-  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,support_halfplanes,com_margin,com_equilibrium <<< '{"contacts": [{"link": 0, "point": [0,0,-0.25], "normal": [0,0,1], "mu": 0.5}]}
+  run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --only support_polygon,support_halfplanes,com_margin,com_equilibrium <<< '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0,-0.25], "normal": [0,0,1], "mu": 0.5}]}
 {"contacts": [{"link": 0, "point": [1,0,-0.25], "normal": [0,0,1], "mu": 0}, {"link": 0, "point": [-1,0,-0.25], "normal": [0,0,1], "mu": 0}], "qm": [0.5, 0.2]}'
   [ "$status" -eq 0 ]
   [ "${lines[0]}" = '{"com_equilibrium":true,"support_polygon":[[0,0]],"support_halfplanes":[[0,-1,0],[0,1,0],[1,0,0],[-1,0,0]],"com_margin":0}' ]

@@ -34,7 +34,7 @@ close(acc["umdot"], st["umdot"], 1e-10, "umdot")
 }
 
 @test "spart-fd --fixed-base refuses a moving base" {
-  run --separate-stderr spart-fd -m "$MODELS/kuka_iiwa.urdf" --fixed-base <<< '{"u0": [0, 0, 1, 0, 0, 0]}'
+  run --separate-stderr spart-fd -m "$MODELS/kuka_iiwa.urdf" --fixed-base <<< '{"qm": [0, 0, 0, 0, 0, 0, 0], "u0": [0, 0, 1, 0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-fd: <stdin>:1: --fixed-base: u0 and u0dot must be zero" ]
 }
@@ -44,7 +44,7 @@ close(acc["umdot"], st["umdot"], 1e-10, "umdot")
 <robot name="r"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
 <joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint><link name="l"/></robot>
 URDF
-  run --separate-stderr spart-fd -m "$BATS_TEST_TMPDIR/m.urdf" <<< '{"taum": [1]}'
+  run --separate-stderr spart-fd -m "$BATS_TEST_TMPDIR/m.urdf" <<< '{"qm": [0], "taum": [1]}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "spart-fd: <stdin>:1: singular inertia at link 1: joint 1 can move without moving any mass" ]

@@ -42,7 +42,7 @@ close(out["G"], tau["tau0"] + tau["taum"], 1e-12, "G")
 }
 
 @test "--fixed-base writes the joint blocks only" {
-  run --separate-stderr spart-gim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --inverse <<< '{"um": [1,0,0,0,0,0,0]}'
+  run --separate-stderr spart-gim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --inverse <<< '{"qm": [0, 0, 0, 0, 0, 0, 0], "um": [1,0,0,0,0,0,0]}'
   [ "$status" -eq 0 ]
   check '
 import json
@@ -54,7 +54,7 @@ close(matmul(out["Hm"], out["Hinv"]), [[float(i == j) for j in range(7)] for i i
 }
 
 @test "C is written only when the record gives velocities" {
-  run --separate-stderr spart-gim -m "$MODELS/SC_3DoF.urdf" <<< $'{"r0": [0, 0, 0]}\n{"um": [0, 1, 0]}'
+  run --separate-stderr spart-gim -m "$MODELS/SC_3DoF.urdf" <<< $'{"qm": [0, 0, 0]}\n{"qm": [0, 0, 0], "um": [0, 1, 0]}'
   [ "$status" -eq 0 ]
   [[ "${lines[0]}" != *'"C"'* ]]
   [[ "${lines[1]}" == *'"C0":'*'"C":'* ]]

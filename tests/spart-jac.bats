@@ -46,17 +46,17 @@ close(matvec(N, st["u0"] + st["um"]), k["t0"] + [x for t in k["tL"] for x in t],
 }
 
 @test "a link out of range or unknown is bad input, found once before any record" {
-  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 99 <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 99 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "spart-jac: --link 99: model has links 0 to 7" ]
-  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link wrist -k <<< $'{"r0": [0, 0, 0]}\n{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link wrist -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]}\n{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-jac: --link: no link named 'wrist'" ]
   run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link wrist < /dev/null
   [ "$status" -eq 1 ]
   robot=$(urdf2robot "$MODELS/SC_3DoF.urdf" | tr -d '\n')
-  run --separate-stderr spart-jac --link 9 <<< "{\"robot\": $robot, \"r0\": [0, 0, 0]}"
+  run --separate-stderr spart-jac --link 9 <<< "{\"robot\": $robot, \"qm\": [0, 0, 0]}"
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-jac: <stdin>:1: --link 9: model has links 0 to 5" ]
 }
@@ -73,36 +73,36 @@ close(matvec(N, st["u0"] + st["um"]), k["t0"] + [x for t in k["tL"] for x in t],
 </robot>
 URDF
   m="$BATS_TEST_TMPDIR/named.urdf"
-  run --separate-stderr spart-jac -m "$m" --link 1 <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-jac -m "$m" --link 1 <<< '{"qm": [0, 0]}'
   [ "$status" -eq 1 ]
   [ -z "$output" ]
   [ "$stderr" = "spart-jac: --link 1: ambiguous: link 1, or link 2 named '1' (write id:1 or name:1)" ]
   # the CoM of link 1 is 1 m from the base's along x, that of link 2 at 2 m: J0's v row y
   # holds -x of the point from r0 (w x r)
-  run --separate-stderr spart-jac -m "$m" --link id:1 --only J0 <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-jac -m "$m" --link id:1 --only J0 <<< '{"qm": [0, 0]}'
   [ "$status" -eq 0 ]
   [ "$output" = '{"J0":[[1,0,0,0,0,0],[0,1,0,0,0,0],[0,0,1,0,0,0],[0,0,0,1,0,0],[0,0,1,0,1,0],[0,-1,0,0,0,1]]}' ]
-  [ "$(spart-jac -m "$m" --link a --only J0 <<< '{"r0": [0, 0, 0]}')" = "$output" ]
-  [ "$(spart-jac -m "$m" --link name:a --only J0 <<< '{"r0": [0, 0, 0]}')" = "$output" ]
-  run --separate-stderr spart-jac -m "$m" --link name:1 --only J0 <<< '{"r0": [0, 0, 0]}'
+  [ "$(spart-jac -m "$m" --link a --only J0 <<< '{"qm": [0, 0]}')" = "$output" ]
+  [ "$(spart-jac -m "$m" --link name:a --only J0 <<< '{"qm": [0, 0]}')" = "$output" ]
+  run --separate-stderr spart-jac -m "$m" --link name:1 --only J0 <<< '{"qm": [0, 0]}'
   [ "$status" -eq 0 ]
   [ "$output" = '{"J0":[[1,0,0,0,0,0],[0,1,0,0,0,0],[0,0,1,0,0,0],[0,0,0,1,0,0],[0,0,2,0,1,0],[0,-2,0,0,0,1]]}' ]
-  [ "$(spart-jac -m "$m" --link 2 --only J0 <<< '{"r0": [0, 0, 0]}')" = "$output" ]
-  [ "$(spart-jac -m "$m" --link id:2 --only J0 <<< '{"r0": [0, 0, 0]}')" = "$output" ]
+  [ "$(spart-jac -m "$m" --link 2 --only J0 <<< '{"qm": [0, 0]}')" = "$output" ]
+  [ "$(spart-jac -m "$m" --link id:2 --only J0 <<< '{"qm": [0, 0]}')" = "$output" ]
   # an id that is the link's own name is no ambiguity; prefixes are checked
-  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link id:lbr_iiwa_link_7 <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link id:lbr_iiwa_link_7 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-jac: --link id:lbr_iiwa_link_7: not a link id (id:N, N from 0 to 7)" ]
-  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link id:8 <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link id:8 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$stderr" = "spart-jac: --link id:8: model has links 0 to 7" ]
-  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link name:7 <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link name:7 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$stderr" = "spart-jac: --link: no link named '7'" ]
-  [ "$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link name:lbr_iiwa_link_7 <<< '{"r0": [0, 0, 0]}')" = \
-    "$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 7 <<< '{"r0": [0, 0, 0]}')" ]
+  [ "$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link name:lbr_iiwa_link_7 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}')" = \
+    "$(spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 7 <<< '{"qm": [0, 0, 0, 0, 0, 0, 0]}')" ]
 }
 
 @test "--dot needs no more than the velocities and adds J0dot and Jmdot" {
-  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 5 --dot <<< '{"um": [1, 2, 3]}'
+  run --separate-stderr spart-jac -m "$MODELS/SC_3DoF.urdf" --link 5 --dot <<< '{"qm": [0, 0, 0], "um": [1, 2, 3]}'
   [ "$status" -eq 0 ]
   [[ "$output" == '{"J0":'*'"Jm":'*'"J0dot":'*'"Jmdot":'* ]]
 }

@@ -4,7 +4,7 @@
 load helper
 
 @test "poses only without velocities, twists with um, twist rates with umdot" {
-  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" <<< $'{"r0": [0, 0, 0]}\n{"um": [1, 0, 0]}\n{"umdot": [1, 0, 0]}'
+  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" <<< $'{"qm": [0, 0, 0]}\n{"qm": [0, 0, 0], "um": [1, 0, 0]}\n{"qm": [0, 0, 0], "umdot": [1, 0, 0]}'
   [ "$status" -eq 0 ]
   keys() { python3 -c 'import json, sys; print(" ".join(json.loads(sys.argv[1])))' "$1"; }
   [ "$(keys "${lines[0]}")" = "RJ RL rJ rL e g r_com" ]
@@ -13,7 +13,7 @@ load helper
 }
 
 @test "CSV output names per-link matrices name_link_row_col" {
-  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" -o csv <<< '{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" -o csv <<< '{"qm": [0, 0, 0]}'
   [ "$status" -eq 0 ]
   [[ "${lines[0]}" == RJ_1_1_1,RJ_1_1_2,RJ_1_1_3,RJ_1_2_1,* ]]
   [[ "${lines[0]}" == *,r_com_1,r_com_2,r_com_3 ]]

@@ -6,7 +6,7 @@
 load helper
 
 # the free-floating spacecraft with two arms, moving, and constant joint torques
-SC='{"um":[0.3,-0.2,0.1,0.4,-0.5,0.2,0.1,-0.3,0.2,0.1,0.4,-0.2,0.3,0.1],"u0":[0.05,-0.02,0.03,0.1,0,-0.1]'
+SC='{"qm":[0,0,0,0,0,0,0,0,0,0,0,0,0,0],"um":[0.3,-0.2,0.1,0.4,-0.5,0.2,0.1,-0.3,0.2,0.1,0.4,-0.2,0.3,0.1],"u0":[0.05,-0.02,0.03,0.1,0,-0.1]'
 TAU='"taum":[0.1,-0.2,0.05,0.1,0.03,-0.02,0.01,0.05,0.1,-0.1,0.02,0.03,-0.01,0.02]'
 
 # momentum and energy of spart-sim's CSV SIM of model URDF, one JSON line a record
@@ -310,7 +310,7 @@ PY
 
 @test "R0 stays a rotation to 1e-12 while the spacecraft tumbles" {
   spart-sim -m "$MODELS/2_iiwa_base.urdf" --no-friction --duration 20 --every 1000 \
-    <<< '{"u0":[3,-2,5,0,0,0],"um":[1,-1,1,-1,1,-1,1,1,-1,1,-1,1,-1,1]}' > "$BATS_TEST_TMPDIR/sim.jsonl"
+    <<< '{"qm":[0,0,0,0,0,0,0,0,0,0,0,0,0,0],"u0":[3,-2,5,0,0,0],"um":[1,-1,1,-1,1,-1,1,1,-1,1,-1,1,-1,1]}' > "$BATS_TEST_TMPDIR/sim.jsonl"
   python3 - "$BATS_TEST_TMPDIR/sim.jsonl" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -328,7 +328,7 @@ PY
 
 @test "spart-sim's CSV is read back by spart-id, the time passing through" {
   spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --duration 0.01 -o csv --accelerations \
-    <<< '{"um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}' > "$BATS_TEST_TMPDIR/sim.csv"
+    <<< '{"qm": [0, 0, 0, 0, 0, 0, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}' > "$BATS_TEST_TMPDIR/sim.csv"
   run -0 spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base -o csv < "$BATS_TEST_TMPDIR/sim.csv"
   python3 - "$output" <<'PY'
 import csv, io, sys
@@ -380,7 +380,7 @@ PY
 }
 
 @test "spart-id on spart-sim's output returns the forces held, JSON and CSV" {
-  S='{"u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}'
+  S='{"qm": [0, 0, 0, 0, 0, 0, 0], "u0": [0.1, -0.2, 0.3, 0, 0.5, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1], "tau0": [0.5, 0, -1, 2, 0, 1], "taum": [1, 2, 3, 4, 5, 6, 7]}'
   for fmt in json csv; do
     spart-sim -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 --duration 0.01 --every 5 \
       --accelerations -o $fmt <<< "$S" | spart-id -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 \
@@ -423,7 +423,7 @@ PY
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --duration 1 --accelerations --only t,qm <<< '{"qm": [0]}'
   [ "$status" -eq 2 ]
   [ "${stderr%%$'\n'*}" = "spart-sim: --accelerations does nothing with --only t,qm: it changes only u0dot,umdot" ]
-  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.001 --accelerations --only t,umdot <<< '{"taum": [0.25]}'
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.001 --accelerations --only t,umdot <<< '{"qm": [0], "taum": [0.25]}'
   [ "$output" = $'{"t":0,"umdot":[0.5]}\n{"t":0.001,"umdot":[0.5]}' ]
 }
 
@@ -459,7 +459,7 @@ PY
 <robot name="r"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
 <joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint><link name="l"/></robot>
 URDF
-  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/m.urdf" --duration 1 <<< '{"taum": [1]}'
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/m.urdf" --duration 1 <<< '{"qm": [0], "taum": [1]}'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: <stdin>:1: t = 0: singular inertia at link 1: joint 1 can move without moving any mass" ]
   [ -z "$output" ]
@@ -468,7 +468,7 @@ URDF
 @test "a state that stops being finite is reported with the time and the field, exit 1" {
   one_joint
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 1 \
-    <<< '{"taum": [1e308]}'
+    <<< '{"qm": [0], "taum": [1e308]}'
   [ "$status" -eq 1 ]
   # um overflows first (2nd stage); spart_aba no longer fails on it, so the state is looked at
   [ "$stderr" = "spart-sim: <stdin>:1: t = 0: um is not finite within the step to t = 0.001" ]
@@ -535,7 +535,7 @@ PY
 
 @test "several initial states: a bad one, or a trajectory that fails, stops the run after the trajectories before it; -k goes on" {
   one_joint
-  printf '{"id": 1, "qm": [0]}\n{"id": 2, "qm": [0, 1]}\n{"id": 3, "taum": [1e308]}\n{"id": 4, "qm": [1]}\n' > "$BATS_TEST_TMPDIR/s.jsonl"
+  printf '{"id": 1, "qm": [0]}\n{"id": 2, "qm": [0, 1]}\n{"id": 3, "qm": [0], "taum": [1e308]}\n{"id": 4, "qm": [1]}\n' > "$BATS_TEST_TMPDIR/s.jsonl"
   run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 < "$BATS_TEST_TMPDIR/s.jsonl"
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: <stdin>:2: qm has 2 values, model needs 1" ]

@@ -152,8 +152,8 @@ for row in r:
 <link name="l"><inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
 <joint name="j" type="revolute"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/></joint></robot>
 URDF
-  a=$(printf 'wFm_1_1,wFm_1_2,wFm_1_3,wFm_1_4,wFm_1_5,wFm_1_6\n0,0,0,0,1,0\n' | spart-fd -o json -m "$BATS_TEST_TMPDIR/one.urdf")
-  b=$(spart-fd -o json -m "$BATS_TEST_TMPDIR/one.urdf" <<< '{"wFm": [[0, 0, 0, 0, 1, 0]]}')
+  a=$(printf 'qm_1,wFm_1_1,wFm_1_2,wFm_1_3,wFm_1_4,wFm_1_5,wFm_1_6\n0,0,0,0,0,1,0\n' | spart-fd -o json -m "$BATS_TEST_TMPDIR/one.urdf")
+  b=$(spart-fd -o json -m "$BATS_TEST_TMPDIR/one.urdf" <<< '{"qm": [0], "wFm": [[0, 0, 0, 0, 1, 0]]}')
   [ -n "$a" ]
   [ "$a" = "$b" ]
 }
@@ -169,11 +169,11 @@ URDF
 }
 
 @test "an unterminated JSON record costs only itself, with --keep-going" {
-  run --separate-stderr spart-id -m "$(M)" -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]\n{"qm": [1, 0, 0, 0, 0, 0, 0]}\n{"r0": [0, 0, 0]}'
+  run --separate-stderr spart-id -m "$(M)" -k <<< $'{"qm": [0, 0, 0, 0, 0, 0, 0]\n{"qm": [1, 0, 0, 0, 0, 0, 0]}\n{"qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$status" -eq 1 ]
   [ "${#lines[@]}" -eq 2 ]
   [ "${stderr_lines[0]}" = "spart-id: <stdin>:1: unterminated JSON object" ]
-  printf '\x1e{"qm": [0, 0\n\x1e{"r0": [0, 0, 0]}\n\x1e{"r0": [0, 0, 0]}\n' |
+  printf '\x1e{"qm": [0, 0\n\x1e{"qm": [0, 0, 0, 0, 0, 0, 0]}\n\x1e{"qm": [0, 0, 0, 0, 0, 0, 0]}\n' |
     { run --separate-stderr spart-id -m "$(M)" -k --seq;
       [ "$status" -eq 1 ]
       [ "${#lines[@]}" -eq 2 ]; }
@@ -202,9 +202,9 @@ URDF
 }
 
 @test "a rotation written with 6 decimals is a rotation; a skewed one is not" {
-  run --separate-stderr spart-kin -m "$(M)" <<< '{"R0": [[0.936293, -0.289629, 0.198669], [0.312992, 0.944702, -0.097843], [-0.159345, 0.153792, 0.975170]]}'
+  run --separate-stderr spart-kin -m "$(M)" <<< '{"R0": [[0.936293, -0.289629, 0.198669], [0.312992, 0.944702, -0.097843], [-0.159345, 0.153792, 0.975170]], "qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$status" -eq 0 ]
-  run --separate-stderr spart-kin -m "$(M)" <<< '{"R0": [[1, 0.01, 0], [0, 1, 0], [0, 0, 1]]}'
+  run --separate-stderr spart-kin -m "$(M)" <<< '{"R0": [[1, 0.01, 0], [0, 1, 0], [0, 0, 1]], "qm": [0, 0, 0, 0, 0, 0, 0]}'
   [ "$status" -eq 1 ]
   [[ "$stderr" == "spart-kin: <stdin>:1: R0 is not a rotation"* ]]
 }

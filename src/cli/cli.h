@@ -68,7 +68,7 @@ typedef struct cli_writer cli_writer;
    blocks, from the file descriptor when in has one, so nothing else should read in.  format is
    CLI_FMT_AUTO (JSON when the first line that is not blank starts with '{', '[' or RS, else
    CSV), JSON or CSV; seq: RFC 7464; reads: the fields (1 << CLI_F_*) the command uses (0: all),
-   the others being ignored in JSON and passed through in CSV. */
+   the others passing through to the output (JSON keys and CSV columns alike). */
 cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsigned reads);
 void cli_reader_free(cli_reader *rd);
 
@@ -113,6 +113,11 @@ int cli_reader_input(const cli_reader *rd);
 /* The state fields the command reads pass through to the output too (--keep-state), as the
    fields it does not read do. */
 void cli_reader_keep(cli_reader *rd);
+
+/* Write the joints' vectors (qm, qmdot, um, umdot, taum) keyed by the joint names of model m
+   (--by-name): JSON objects, CSV columns taum.JOINT (taum.JOINT.K for a joint of several
+   values); NULL: as arrays, taum_1... */
+void cli_writer_by_name(cli_writer *wr, const spart_model *m);
 
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
@@ -265,6 +270,7 @@ typedef struct cli_opts {
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
   int input, output; /* CLI_FMT_*; output AUTO: the input's format */
   int seq, unbuffered, keep_going, keep_state;
+  int by_name; /* --by-name: joint vectors written keyed by joint name */
   int jobs; /* -j N: threads computing records (jobs.c), 1 by default */
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
   int check_limits; /* --check-limits */

@@ -177,6 +177,7 @@ enum {
   OPT_ENERGY,
   OPT_CHECK_LIMITS,
   OPT_KEEP_STATE,
+  OPT_BY_NAME,
   OPT_JOBS,
   OPT_MIMIC
 };
@@ -195,6 +196,7 @@ static const struct {
     {{"keep-going", no_argument, NULL, 'k'}, 0},
     {{"only", required_argument, NULL, OPT_ONLY}, 0},
     {{"keep-state", no_argument, NULL, OPT_KEEP_STATE}, 0},
+    {{"by-name", no_argument, NULL, OPT_BY_NAME}, 0},
     {{"jobs", required_argument, NULL, 'j'}, 0},
     {{"help", no_argument, NULL, 'h'}, 0},
     {{"version", no_argument, NULL, 'V'}, 0},
@@ -231,6 +233,13 @@ static const struct {
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
 
+/* whether the tool writes a joint vector (qm, um, umdot, taum): --by-name names its values */
+static int joint_outputs(const cli_tool *t) {
+  return t->outputs && (cli_listed(t->outputs, "qm", 2) || cli_listed(t->outputs, "um", 2) ||
+                        cli_listed(t->outputs, "umdot", 5) || cli_listed(t->outputs, "taum", 4));
+}
+
+
 static void help(const cli_tool *t) {
   printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
   printf(
@@ -251,6 +260,10 @@ static void help(const cli_tool *t) {
 
       "      --keep-state     the state fields read pass through too, so that the next\n"
       "                       command of a pipeline has the state (CSV to CSV, JSON to JSON)\n");
+  if (joint_outputs(t)) {
+    printf("      --by-name        write qm, um, umdot, taum keyed by joint name: JSON objects,\n"
+           "                       CSV columns taum.JOINT (spart-records(5))\n");
+  }
   printf("  -j, --jobs N         compute with N threads (0: one a CPU; default 1), the output\n"
          "                       and the messages the same as with one\n");
   if (t->outputs) {
@@ -265,10 +278,12 @@ static void help(const cli_tool *t) {
       "u0 um u0dot umdot tau0 taum wF0 wFm; SI units, radians, angular parts first.  Every\n"
       "field of a record, state or the user's own (a time stamp), passes through to its\n"
       "output, the outputs after them (a field an output names is written as in_NAME), so\n"
-      "that commands chain.  A record must give a field this command reads, and a name like\n"
-      "one that is not (QM_1, qm1, qm_0) is an error.  A JSON array of records, quoted\n"
-      "cells, tab- or ';'-separated files and '#' lines before the header are read:\n"
-      "spart-records(5).\n"
+      "that commands chain.  A record must give a field this command reads, and qm when the\n"
+      "model has joints (never defaulted); a name like one that is not (QM_1, qm1, qm_0) or\n"
+      "another toolkit's (q, qd, qdd, tau, position...) is an error.  Joint vectors may be\n"
+      "keyed by joint name ({\"qm\": {\"JOINT\": 0.1, ...}}, CSV qm.JOINT).  A JSON array of\n"
+      "records, quoted cells, tab- or ';'-separated files and '#' lines before the header are\n"
+      "read: spart-records(5).\n"
       "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error%s.  See %s(1).\n",
       (t->opts & CLI_OPT_LIMITS) ? ", 4 a record left the joint\nlimits (--check-limits)" : "",
       t->name);
@@ -550,6 +565,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case 'k': o->keep_going = 1; break;
       case OPT_MIMIC: o->mimic = 1; break;
       case OPT_KEEP_STATE: o->keep_state = 1; break;
+      case OPT_BY_NAME: o->by_name = 1; break;
       case 'j': {
         char *end;
         errno = 0;
@@ -692,6 +708,10 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   if (o->mimic && !o->model) {
     return cli_usage(t->name, "--mimic needs -m FILE (a model in the records couples its mimic "
                      "joints by \"mimic_coupled\")");
+  }
+  if (o->by_name && !joint_outputs(t)) {
+    return cli_usage(t->name, "--by-name: %s writes no joint vector (qm, um, umdot, taum)",
+                     t->name);
   }
   return gates_check(o, t) ? CLI_EXIT_USAGE : sim_check(o, t);
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #define SPART_MAX_FIELDS 32 /* output fields in one record */
+#define CLI_COLNAME 512     /* bytes of an output's name in a form (a CSV column), with its 0 */
 #define CLI_WRITE_AT (1 << 16) /* bytes of whole records written at once (unless eager) */
 
 /* an output field: name, values, dims (-1 for none) */
@@ -28,8 +29,11 @@ typedef struct {
 typedef struct cli_format {
   int id; /* CLI_FMT_* */
   int (*record)(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err);
-  /* whether name is the name of an output in this form (a JSON key, a CSV column) */
-  int (*taken)(const cli_writer *wr, const char *name);
+  /* the name that value e of output field k takes in this form into col (n bytes): 1, or 0
+     when the value has no name of its own (a JSON key names the whole field: e = 0 only; a CSV
+     column names each value).  Pass-through names are checked against these (write.c), one
+     rule for both forms. */
+  int (*name)(const cli_writer *wr, int k, int e, char *col, size_t n);
 } cli_format;
 
 extern const cli_format cli_write_json, cli_write_csv;
@@ -64,6 +68,7 @@ struct cli_writer {
     char text[32];
   } memo[CLI_MEMO];
   int memo_on, memo_rows;
+  const spart_model *names; /* --by-name: the model whose joint names key qm, um... or NULL */
   long memo_hits, memo_vals;
 };
 
@@ -74,6 +79,11 @@ int cli_addstr(cli_writer *wr, const char *s);
 
 /* the dims of output field k into dims (nd of them); its number of values */
 int cli_dims(const cli_writer *wr, int k, int *dims, int *nd);
+
+/* whether output field k is written by joint name (--by-name): 0 no, 1 a vector of joint
+   coordinates (qm, qmdot), 2 of degrees of freedom (um, umdot, taum); *system: 1 when it has
+   a record's length (a --mimic follower has no value), 0 the tree's */
+int cli_by_name(const cli_writer *wr, int k, int *system);
 
 /* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
 int cli_check_finite(cli_writer *wr, long long line, spart_err *err);
@@ -140,6 +150,19 @@ size_t cli_writer_take(cli_writer *wr, char **buf, size_t *cap);
 /* what src's first record made (the CSV header, the pass-through names) into wr, new; 0, or
    -1 when out of memory */
 int cli_writer_share(cli_writer *wr, const cli_writer *src);
+
+/* states by joint name (names.c).  cli_joint_find: the body whose joint is named name (n
+   bytes), or -1.  cli_joint_span: the number of values of joint i (vel: in um, umdot, taum;
+   else in qm, qmdot) and the first's index in *at; system: in a record's vectors (a follower
+   of --mimic has none), else in the tree's.  cli_joint_of: the joint (body) that owns value e
+   and *coord, the value's place among the joint's, or -1.  cli_joint_refuse: the message for a
+   joint name field (qm...) cannot take: a follower's, a fixed joint's, or one the model does
+   not have (naming the nearest by edit distance); -SPART_EDATA with err filled. */
+int cli_joint_find(const spart_model *m, const char *name, size_t n);
+int cli_joint_span(const spart_model *m, int i, int vel, int system, int *at);
+int cli_joint_of(const spart_model *m, int vel, int system, int e, int *coord);
+int cli_joint_refuse(const spart_model *m, const char *field, const char *name, size_t n,
+                     long long line, spart_err *err);
 
 /* the input line of the reader's current record */
 long long cli_reader_line(const cli_reader *rd);

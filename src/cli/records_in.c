@@ -69,6 +69,7 @@ struct cli_reader {
                    system's (nqc, nvc), which st holds expanded to the tree's (nq, nv) */
   double *stbuf;
   const spart_model *stm; /* model the state was sized for */
+  unsigned char *given;   /* (nb) the joints a record names (by joint name) */
   column *cols;           /* CSV columns */
   int ncol;
   char **colname; /* CSV header names */
@@ -149,9 +150,11 @@ static int state_init(cli_reader *rd, const spart_model *m) {
   size_t n = state_len(m) + 1;
   free(rd->stbuf);
   free(rd->hbuf);
+  free(rd->given);
   rd->stbuf = malloc(n * sizeof(double));
   rd->hbuf = malloc(n * sizeof(double));
-  if (!rd->stbuf || !rd->hbuf) {
+  rd->given = malloc((size_t)m->nb);
+  if (!rd->stbuf || !rd->hbuf || !rd->given) {
     return -1;
   }
   state_carve(&rd->st, rd->stbuf, m);
@@ -216,6 +219,104 @@ static double *field_ptr(cli_reader *rd, const spart_model *m, int k, int *count
 }
 
 
+/* other toolkits' names for the state fields: a key or column named so is refused with the
+   name spart gives it, never passed through while the command computes at the default */
+static const struct {
+  const char *name, *who;
+  int field;
+} foreign[] = {
+    {"q", "Pinocchio, RigidBodyDynamics.jl, Robotics Toolbox", CLI_F_qm},
+    {"qd", "Robotics Toolbox", CLI_F_um},
+    {"qdd", "Robotics Toolbox", CLI_F_umdot},
+    {"dq", "libfranka", CLI_F_um},
+    {"ddq", "libfranka", CLI_F_umdot},
+    {"v", "Pinocchio, RigidBodyDynamics.jl", CLI_F_um},
+    {"vd", "RigidBodyDynamics.jl", CLI_F_umdot},
+    {"a", "Pinocchio", CLI_F_umdot},
+    {"tau", "Pinocchio, Robotics Toolbox", CLI_F_taum},
+    {"position", "ROS joint_states", CLI_F_qm},
+    {"velocity", "ROS joint_states", CLI_F_um},
+    {"effort", "ROS joint_states", CLI_F_taum},
+};
+
+
+/* the entry of foreign[] that a key or column (n bytes) is: the name itself, with digits
+   (q1), with _ and indices (qd_1, q_1_2), or with '.' and a joint's name (position.joint1);
+   -1 for none.  Case matters: V or A may be a logger's volts and amperes. */
+static int foreign_find(const char *h, size_t n) {
+  for (int f = 0; f < (int)(sizeof(foreign) / sizeof(foreign[0])); f++) {
+    size_t len = strlen(foreign[f].name);
+    if (n < len || memcmp(h, foreign[f].name, len) != 0) {
+      continue;
+    }
+    const char *r = h + len, *end = h + n;
+    if (r == end || *r == '.') {
+      return f;
+    }
+    size_t d = strspn(r, "0123456789");
+    if (d > 0 && (size_t)(end - r) == d) {
+      return f;
+    }
+    if (*r == '_' && r + 1 < end) {
+      for (r++; r < end && ((*r >= '0' && *r <= '9') || (*r == '_' && r[-1] != '_')); r++) {
+      }
+      if (r == end && end[-1] != '_') {
+        return f;
+      }
+    }
+  }
+  return -1;
+}
+
+
+/* the message for h (n bytes), another toolkit's name foreign[f]; what: "key" or "column" */
+static int foreign_refuse(int f, const char *what, const char *h, size_t n, long long line,
+                          spart_err *err) {
+  char txt[200];
+  return cli_errf(err, SPART_EDATA, line, "%s '%s': '%s' (%s) is %s here%s", what,
+                  spart_printable(txt, h, n), foreign[f].name, foreign[f].who,
+                  fields[foreign[f].field].name,
+                  strncmp(foreign[f].who, "ROS", 3) == 0
+                      ? " (a joint's may be keyed by its name: spart-records(5))"
+                      : "");
+}
+
+
+/* a record that gives no qm for a model with joint coordinates (nqc > 0), when the command
+   reads qm: the configuration is never defaulted.  has: the fields the record (or the CSV
+   header) gives; csv: the header's message.  0, or -SPART_EDATA with err filled. */
+static int qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, int csv,
+                      long long line, spart_err *err) {
+  if (!(rd->reads & 1u << CLI_F_qm) || m->nqc == 0 || (has & 1u << CLI_F_qm)) {
+    return 0;
+  }
+  /* outputs of another command (spart-id's taum into spart-fd, spart-fd's umdot into spart-id)
+     without the state they were computed at: that command's --keep-state passes it on */
+  static const int outs[] = {CLI_F_taum, CLI_F_tau0, CLI_F_umdot, CLI_F_u0dot};
+  char why[160] = "";
+  for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && !why[0]; i++) {
+    if (has & 1u << outs[i]) {
+      snprintf(why, sizeof(why),
+               "; if it is another command's output (it gives %s), give that command "
+               "--keep-state to pass on the state it read",
+               fields[outs[i]].name);
+    }
+  }
+  if (csv) {
+    char cols[40];
+    snprintf(cols, sizeof(cols), "qm_1..qm_%d", m->nqc);
+    cols[m->nqc > 1 ? sizeof(cols) - 1 : 4] = 0; /* one joint coordinate: qm_1 */
+    return cli_errf(err, SPART_EDATA, line,
+                    "the header has no %s: the model's joint configuration is never defaulted%s",
+                    cols, why);
+  }
+  return cli_errf(err, SPART_EDATA, line,
+                  "no qm: the model has %d joint coordinates and the record must give them (the "
+                  "configuration is never defaulted)%s",
+                  m->nqc, why);
+}
+
+
 static int field_find(const char *name, size_t len) {
   for (int k = 0; k < CLI_NFIELD; k++) {
     if (strlen(fields[k].name) == len && memcmp(fields[k].name, name, len) == 0) {
@@ -269,6 +370,7 @@ void cli_reader_free(cli_reader *rd) {
   spart_json_free(&rd->js);
   free(rd->stbuf);
   free(rd->hbuf);
+  free(rd->given);
   free(rd->arena);
   free(rd->aoff);
   free(rd->nr.name);
@@ -582,6 +684,76 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
 }
 
 
+/* whether field k may be given by joint name: the joints' vectors */
+static int by_name_field(int k) {
+  return k == CLI_F_qm || k == CLI_F_um || k == CLI_F_umdot || k == CLI_F_taum || k == CLI_F_qmdot;
+}
+
+
+/* field k (v, the record's vector) given as an object keyed by joint name, next in j: a number
+   for a joint of one value, an array for one of more (a ball joint's quaternion); every joint
+   with values named once */
+static int json_by_name(cli_reader *rd, spart_json *j, const spart_model *m, int k, double *v,
+                        long long line, spart_err *err) {
+  const char *field = fields[k].name;
+  int vel = fields[k].rows == -2, t = spart_json_next(j); /* the '{' */
+  if (t < 0) {
+    return json_fault(j, err);
+  }
+  memset(rd->given, 0, (size_t)m->nb);
+  while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
+    int at, i = cli_joint_find(m, j->str, j->strlen);
+    int n = i > 0 ? cli_joint_span(m, i, vel, 1, &at) : 0;
+    char label[300], txt[200];
+    if (n == 0) {
+      return cli_joint_refuse(m, field, j->str, j->strlen, line, err);
+    }
+    snprintf(label, sizeof(label), "%s.%s", field, spart_printable(txt, j->str, j->strlen));
+    if (rd->given[i]) {
+      return cli_errf(err, SPART_EDATA, line, "%s is given twice", label);
+    }
+    rd->given[i] = 1;
+    if (n > 1) {
+      if (json_values(j, v + at, n, 0, 1, label, line, err)) {
+        return -err->code;
+      }
+      continue;
+    }
+    t = spart_json_next(j);
+    if (t < 0) {
+      return json_fault(j, err);
+    }
+    double x = t == SPART_JSON_NUMBER ? spart_json_number(j) : NAN;
+    if (!isfinite(x)) {
+      return cli_errf(err, SPART_EDATA, line, "%s is not a finite number", label);
+    }
+    v[at] = x;
+  }
+  if (t != SPART_JSON_OBJECT_END) {
+    return json_fault(j, err);
+  }
+  for (int i = 1; i < m->nb; i++) {
+    int at;
+    if (!rd->given[i] && cli_joint_span(m, i, vel, 1, &at) > 0) {
+      return cli_errf(err, SPART_EDATA, line,
+                      "%s by joint name gives no '%s': every joint's values are given", field,
+                      m->jnt_name[i] ? m->jnt_name[i] : "?");
+    }
+  }
+  return 0;
+}
+
+
+/* whether the value that comes next in j (after blanks and the ':') is an object */
+static int json_next_object(const spart_json *j) {
+  size_t pos = j->pos;
+  while (pos < j->len && strchr(" \t\r\n:", j->s[pos]) && j->s[pos]) {
+    pos++;
+  }
+  return pos < j->len && j->s[pos] == '{';
+}
+
+
 /* the model of the record's "robot" member: the first record's, when no -m gave one */
 static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
   int t;
@@ -707,7 +879,7 @@ static int json_keep(cli_reader *rd, int k, size_t from, long long start, spart_
   if (jpass_room(rd) != 0) {
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
-  while (from < rd->js.pos && rd->rec[from] != '[') {
+  while (from < rd->js.pos && rd->rec[from] != '[' && rd->rec[from] != '{') {
     from++;
   }
   struct jpass *p = &rd->jpass[rd->njpass];
@@ -784,6 +956,9 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
                       "key '%s' is not a state field: the field is %s, an array (case matters)",
                       spart_printable(txt, j->str, j->strlen), fields[k].name);
     }
+    if (k < 0 && foreign_find(j->str, j->strlen) >= 0) {
+      return foreign_refuse(foreign_find(j->str, j->strlen), "key", j->str, j->strlen, start, err);
+    }
     if (k < 0 || !(rd->reads & 1u << k)) { /* the user's own, or a field this command does not
                                               read: it passes through */
       if (json_pass(rd, j, start, err) != 0) {
@@ -794,7 +969,10 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     rd->st.has |= 1u << k;
     double *v = field_ptr(rd, *m, k, &count);
     size_t from = j->pos; /* before the value: blanks, maybe the ':' */
-    if (json_values(j, v, count, field_rows(*m, k), fields[k].cols, fields[k].name, start, err)) {
+    if (by_name_field(k) && json_next_object(j) ? json_by_name(rd, j, *m, k, v, start, err)
+                                                : json_values(j, v, count, field_rows(*m, k),
+                                                              fields[k].cols, fields[k].name,
+                                                              start, err)) {
       return -err->code;
     }
     if (rd->keep && json_keep(rd, k, from, start, err) != 0) { /* --keep-state */
@@ -817,6 +995,9 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     }
     return cli_errf(err, SPART_EDATA, start, "the record gives no state field; expected some of %s",
                     want);
+  }
+  if (qm_missing(rd, *m, rd->st.has, 0, start, err) != 0) {
+    return -SPART_EDATA;
   }
   return 1;
 }
@@ -1007,6 +1188,45 @@ static long col_index(const char **p, long most) {
 }
 
 
+/* a column FIELD.JOINT (one value) or FIELD.JOINT.K (K from 1: a joint of several values) of
+   field k, name the text after "FIELD."; as csv_column */
+static int csv_by_name(const char *h, const char *name, int k, const spart_model *m,
+                       unsigned reads, column *c, spart_err *err, long long line) {
+  char txt[200];
+  size_t n = strlen(name);
+  int vel = fields[k].rows == -2, at = 0, coord = 0;
+  int i = cli_joint_find(m, name, n), count = i > 0 ? cli_joint_span(m, i, vel, 1, &at) : 0;
+  if (count > 1) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "column '%s': joint '%s' has %d values: columns %s.%s.1..%s.%s.%d",
+                    spart_printable(txt, h, strlen(h)), m->jnt_name[i], count, fields[k].name,
+                    m->jnt_name[i], fields[k].name, m->jnt_name[i], count);
+  }
+  const char *dot = strrchr(name, '.');
+  if (i < 0 && dot && dot[1] >= '1' && dot[1] <= '9' && strspn(dot + 1, "0123456789") ==
+      strlen(dot + 1) && strlen(dot + 1) < 6) { /* JOINT.K */
+    i = cli_joint_find(m, name, (size_t)(dot - name));
+    count = i > 0 ? cli_joint_span(m, i, vel, 1, &at) : 0;
+    coord = atoi(dot + 1) - 1;
+    if (count == 1 || (count > 1 && coord >= count)) {
+      return cli_errf(err, SPART_EDATA, line, "column '%s': joint '%s' has %d value%s%s%s%s",
+                      spart_printable(txt, h, strlen(h)), m->jnt_name[i], count,
+                      count == 1 ? ": the column is " : "s", count == 1 ? fields[k].name : "",
+                      count == 1 ? "." : "", count == 1 ? m->jnt_name[i] : "");
+    }
+    n = (size_t)(dot - name);
+  }
+  if (count == 0) {
+    return cli_joint_refuse(m, fields[k].name, name, n, line, err);
+  }
+  if (reads & 1u << k) {
+    c->field = k;
+    c->index = at + coord;
+  }
+  return 0;
+}
+
+
 /* map a header name to a state value: qm_3, R0_1_2, wFm_2_6.  Any other name passes through,
    unless it looks like a state value and is not one (QM_1, qm1, qm_0, qm_03, qm_+1, qm_8 of a
    7-joint robot, qm): that is an error. */
@@ -1017,6 +1237,10 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   int k = field_find(h, base);
   c->field = -1;
   c->index = 0;
+  size_t dot = strcspn(h, "._");
+  if (h[dot] == '.' && field_find(h, dot) >= 0 && by_name_field(field_find(h, dot))) {
+    return csv_by_name(h, h + dot + 1, field_find(h, dot), m, reads, c, err, line); /* qm.JOINT */
+  }
   if (k < 0) {
     /* another case of a field's name, or a field's name run into its index */
     int like = -1;
@@ -1029,6 +1253,9 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
                   "column '%s' is not a state column: state columns are %s_%s (case matters)",
                   spart_printable(txt, h, len), fields[like].name,
                   fields[like].rows == 3 || fields[like].rows == -1 ? "I_J" : "I");
+    }
+    if (foreign_find(h, len) >= 0) {
+      return foreign_refuse(foreign_find(h, len), "column", h, len, line, err);
     }
     return 0; /* a column of the user's own: it passes through */
   }
@@ -1205,6 +1432,34 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     }
   }
   free(sorted);
+  if (!bad) {
+    bad = qm_missing(rd, m, rd->has, 1, line, err);
+  }
+  if (bad) {
+    return -1;
+  }
+  /* no value twice (qm_1 and qm.JOINT both): the columns of each value */
+  int off[CLI_NFIELD + 1] = {0};
+  for (int k = 0; k < CLI_NFIELD; k++) {
+    off[k + 1] = off[k] + field_rows(m, k) * fields[k].cols;
+  }
+  int *who = calloc((size_t)off[CLI_NFIELD] + 1, sizeof(int));
+  if (!who) {
+    return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
+  }
+  for (int j = 0; j < n && !bad; j++) {
+    const column *c = &rd->cols[j];
+    int *w = c->field >= 0 ? &who[off[c->field] + c->index] : NULL;
+    if (w && *w) {
+      char a[200], b[200];
+      bad = cli_errf(err, SPART_EDATA, line, "columns '%s' and '%s' give the same value",
+                     spart_printable(a, rd->colname[*w - 1], strlen(rd->colname[*w - 1])),
+                     spart_printable(b, rd->colname[j], strlen(rd->colname[j])));
+    } else if (w) {
+      *w = j + 1;
+    }
+  }
+  free(who);
   if (bad) {
     return -1;
   }

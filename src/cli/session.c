@@ -274,6 +274,9 @@ int cli_next(cli_session *s) {
       s->m = m;
       s->m_borrowed = 1;
     }
+    if (s->o.by_name) {
+      cli_writer_by_name(s->wr, m);
+    }
     if (fixed_bad(s, s->st)) {
       bad_record(s, s->st->line, SPART_EDATA, FIXED_MOVES);
       continue;

@@ -71,6 +71,28 @@ void cli_writer_only(cli_writer *wr, const char *names) {
 }
 
 
+void cli_writer_by_name(cli_writer *wr, const spart_model *m) {
+  wr->names = m;
+}
+
+
+int cli_by_name(const cli_writer *wr, int k, int *system) {
+  const outfield *f = &wr->f[k];
+  const spart_model *m = wr->names;
+  if (!m || f->text || f->d0 < 0 || f->d1 >= 0) {
+    return 0;
+  }
+  int q = strcmp(f->name, "qm") == 0 || strcmp(f->name, "qmdot") == 0;
+  int v = strcmp(f->name, "um") == 0 || strcmp(f->name, "umdot") == 0 ||
+          strcmp(f->name, "taum") == 0;
+  if (!q && !v) {
+    return 0;
+  }
+  *system = f->n == (q ? m->nqc : m->nvc);
+  return *system || f->n == (q ? m->nq : m->nv) ? (q ? 1 : 2) : 0;
+}
+
+
 int cli_listed(const char *list, const char *name, size_t n) {
   for (const char *p = list;; p++) {
     size_t k = strcspn(p, ",");
@@ -171,8 +193,17 @@ int cli_check_finite(cli_writer *wr, long long line, spart_err *err) {
 /* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
    column's (the first p, renamed, and those after p as they came) */
 static int name_taken(const cli_writer *wr, const cli_reader *pr, int p, const char *name) {
-  if (wr->fmt->taken(wr, name)) {
-    return 1;
+  for (int k = 0; k < wr->nf; k++) {
+    size_t len = strlen(wr->f[k].name);
+    if (strncmp(name, wr->f[k].name, len) != 0) {
+      continue; /* every name of an output starts with the output's */
+    }
+    char col[CLI_COLNAME];
+    for (int e = 0; wr->fmt->name(wr, k, e, col, sizeof(col)); e++) {
+      if (strcmp(col, name) == 0) {
+        return 1;
+      }
+    }
   }
   for (int q = 0; q < cli_reader_npass(pr); q++) {
     if (q != p && strcmp(name, q < p ? wr->passname[q] : cli_reader_pass_name(pr, q)) == 0) {

@@ -36,36 +36,38 @@ static int add_pass(cli_writer *wr, const cli_reader *pr, int p) {
 }
 
 
-/* the CSV name of value e of output field k */
-static void col_name(const cli_writer *wr, int k, int e, char col[128]) {
-  int dims[3], nd;
+/* the CSV name of value e of output field k: name_i_j_k */
+static void col_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
+  int dims[3], nd, system, by = cli_by_name(wr, k, &system);
+  if (by) { /* --by-name: taum.JOINT, qm.JOINT.K */
+    int at = 0, coord = 0, i = cli_joint_of(wr->names, by == 2, system, e, &coord);
+    int count = i > 0 ? cli_joint_span(wr->names, i, by == 2, system, &at) : 0;
+    if (count == 1) {
+      snprintf(col, n, "%s.%s", wr->f[k].name, wr->names->jnt_name[i]);
+    } else {
+      snprintf(col, n, "%s.%s.%d", wr->f[k].name, wr->names->jnt_name[i], coord + 1);
+    }
+    return;
+  }
   cli_dims(wr, k, dims, &nd);
-  int len = snprintf(col, 128, "%s", wr->f[k].name), rest = e;
-  for (int j = 0; j < nd; j++) {
+  int len = snprintf(col, n, "%s", wr->f[k].name), rest = e;
+  for (int j = 0; j < nd && (size_t)len < n; j++) {
     int stride = 1;
     for (int i = j + 1; i < nd; i++) {
       stride *= dims[i];
     }
-    len += snprintf(col + len, 128 - (size_t)len, "_%d", rest / stride + 1);
+    len += snprintf(col + len, n - (size_t)len, "_%d", rest / stride + 1);
     rest %= stride;
   }
 }
 
 
-static int csv_taken(const cli_writer *wr, const char *name) {
-  for (int k = 0; k < wr->nf; k++) {
-    size_t len = strlen(wr->f[k].name);
-    if (strncmp(name, wr->f[k].name, len) == 0 && name[len] == '_') {
-      for (int e = 0; e < wr->f[k].n; e++) {
-        char col[128];
-        col_name(wr, k, e, col);
-        if (strcmp(col, name) == 0) {
-          return 1;
-        }
-      }
-    }
+static int csv_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
+  if (e >= wr->f[k].n) {
+    return 0;
   }
-  return 0;
+  col_name(wr, k, e, col, n);
+  return 1;
 }
 
 
@@ -78,8 +80,8 @@ static int header_row(cli_writer *wr, const cli_reader *pr) {
   }
   for (int k = 0; k < wr->nf && !bad; k++) {
     for (int e = 0; e < wr->f[k].n && !bad; e++, first = 0) {
-      char col[128];
-      col_name(wr, k, e, col);
+      char col[CLI_COLNAME];
+      col_name(wr, k, e, col, sizeof(col));
       bad = (!first && cli_addstr(wr, ",")) || cli_addstr(wr, col);
     }
   }
@@ -240,4 +242,4 @@ static int csv_record(cli_writer *wr, const cli_reader *pr, long long line, spar
 }
 
 
-const cli_format cli_write_csv = {CLI_FMT_CSV, csv_record, csv_taken};
+const cli_format cli_write_csv = {CLI_FMT_CSV, csv_record, csv_name};

@@ -135,13 +135,32 @@ static int not_utf8(const cli_reader *pr) {
 }
 
 
-static int json_taken(const cli_writer *wr, const char *name) {
-  for (int k = 0; k < wr->nf; k++) {
-    if (strcmp(name, wr->f[k].name) == 0) {
-      return 1;
+/* a joints' vector v (vel: of degrees of freedom, else of coordinates; system: a record's) as
+   an object keyed by joint name (--by-name): a number for a joint of one value, an array for
+   one of more */
+static int add_by_name(cli_writer *wr, const double *v, int vel, int system) {
+  const spart_model *m = wr->names;
+  int bad = cli_addstr(wr, "{"), first = 1;
+  for (int i = 1; i < m->nb && !bad; i++) {
+    int at, n = cli_joint_span(m, i, vel, system, &at);
+    if (n == 0) {
+      continue;
     }
+    bad = (!first && cli_addstr(wr, ",")) ||
+          add_json_string(wr, m->jnt_name[i], strlen(m->jnt_name[i])) || cli_addstr(wr, ":") ||
+          add_array(wr, v + at, n > 1, &n);
+    first = 0;
   }
-  return 0;
+  return bad || cli_addstr(wr, "}");
+}
+
+
+static int json_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
+  if (e > 0) {
+    return 0;
+  }
+  snprintf(col, n, "%s", wr->f[k].name);
+  return 1;
 }
 
 
@@ -178,7 +197,13 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
           (json ? cli_add(wr, json, nj) : add_json_cell(wr, cell, n)); /* UTF-8: see not_utf8 */
   }
   for (int k = 0; k < wr->nf && !bad; k++, first = 0) {
-    int dims[3], nd;
+    int dims[3], nd, system, by = cli_by_name(wr, k, &system);
+    if (by) {
+      bad = (!first && cli_addstr(wr, ",")) || cli_addstr(wr, "\"") ||
+            cli_addstr(wr, wr->f[k].name) || cli_addstr(wr, "\":") ||
+            add_by_name(wr, wr->f[k].v, by == 2, system);
+      continue;
+    }
     cli_dims(wr, k, dims, &nd);
     bad = (!first && cli_addstr(wr, ",")) || cli_addstr(wr, "\"") ||
           cli_addstr(wr, wr->f[k].name) || cli_addstr(wr, "\":") ||
@@ -191,4 +216,4 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
 }
 
 
-const cli_format cli_write_json = {CLI_FMT_JSON, json_record, json_taken};
+const cli_format cli_write_json = {CLI_FMT_JSON, json_record, json_name};
