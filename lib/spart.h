@@ -248,6 +248,16 @@ void spart_joint_integrate(const spart_model *m, int i, const double *q, const d
                            double *qout);
 void spart_joint_local_rate(const spart_model *m, int i, const double *q, const double *xi,
                             const double *v, double *xidot);
+/* The local coordinates xi (jnt_nv[i]) of joint i's configuration r around q, spart_joint_integrate's
+   inverse (Pinocchio's difference): r - q for a vector space, the log of conj(q) r for a
+   quaternion (the shorter way round), a floating joint's position move in the frame before; and
+   the velocity v (jnt_nv[i]) at q whose local rate at xi = 0 is xidot, so that v of the
+   difference is the velocity that moves q to r in unit time to first order (the error of a
+   controller in its velocity coordinates). */
+void spart_joint_difference(const spart_model *m, int i, const double *q, const double *r,
+                            double *xi);
+void spart_joint_v_of_local(const spart_model *m, int i, const double *q, const double *xidot,
+                            double *v);
 
 /* Attitude conversions (spart_attitude.c), SPART's: a DCM is SPART's direction cosine matrix,
    the transpose of the rotation R (body -> inertial) of spart's R0 and RL (R0 = DCM').
@@ -935,6 +945,8 @@ typedef struct spart_sim {
   /* counts since spart_sim_new: steps taken, steps DOPRI5 rejected, dynamics calls */
   long nstep, nreject, nfd;
   double h;   /* DOPRI5: the next step it will try (0: it chooses) */
+  struct spart_scene *scene; /* forces that depend on the time and the state (a controller,
+                                a ground: spart_scene.c) added to those held, or NULL */
   void *ws_;  /* the scratch */
   void *buf_; /* the one allocation */
 } spart_sim;
@@ -977,5 +989,123 @@ void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[
    1.4000000000000001), T for k = n. */
 long spart_sim_grid_steps(double T, double h);
 double spart_sim_grid_time(double T, double h, long k, long n);
+
+/* ---------------------------------------------------------------------------------------------
+ * the simulation's world (spart_control.c, spart_ground.c, spart_scene.c): forces that depend
+ * on the time and the state, evaluated at every stage of a step: a controller's joint forces
+ * and the contact forces of a ground plane
+ */
+
+/* a reference trajectory of the joints: n records at increasing times t (n), their qm (n x nq),
+   um (n x nv, or NULL) and umdot (n x nv, or NULL) */
+typedef struct spart_reference {
+  int n;
+  const double *t, *qm, *um, *umdot;
+} spart_reference;
+
+/* The reference at time t (spart_control.c): qm (nq), um (nv), umdot (nv).  Outside the records'
+   span (and with one record) the nearest record as it is (um, umdot 0 when not given).  Between
+   records a and b, each joint moves in its local coordinates around record a's configuration
+   (spart_joint_difference, spart_joint_integrate): by a cubic Hermite curve through both
+   configurations with the records' velocities as its rates when um is given, else along the
+   straight line at a constant rate; um is interpolated linearly (without um, the line's
+   rate), umdot linearly (without umdot, the rate of the linear um; without um either, 0).
+   *hint is the last interval found (start at 0), so that times that go forward cost O(1). */
+void spart_reference_at(const spart_model *m, const spart_reference *r, double t, int *hint,
+                        double *qm, double *um, double *umdot);
+
+/* control laws */
+enum {
+  SPART_CONTROL_PD = 1, /* Kp e + Kd edot + the gravity compensation */
+  SPART_CONTROL_CTC,    /* computed torque: inverse dynamics at umdot_ref + Kp e + Kd edot */
+  SPART_CONTROL_GRAVITY /* the gravity compensation alone */
+};
+
+/* a controller of the joints: its law, gains and reference, and what it saw */
+typedef struct spart_control {
+  int law;                    /* SPART_CONTROL_* */
+  const double *kp, *kd;      /* (nv) gains, per velocity coordinate (1/s^2, 1/s for ctc; N m /
+                                 rad, N m s / rad or N / m, N s / m for pd) */
+  const spart_reference *ref; /* the reference (not for SPART_CONTROL_GRAVITY) */
+  int flags;                  /* SPART_FD_FIXED, SPART_FD_FRICTION: the model computed torque
+                                 inverts (its friction included when the simulation has it) */
+  const double *gravity;      /* (3) or NULL */
+  /* counts since spart_control_new: evaluations, those where an effort limit bound, and the
+     first of those: its time and degree of freedom */
+  long neval, nclip;
+  double tclip;
+  int vclip;
+  void *ws_; /* the scratch */
+} spart_control;
+
+/* A controller for model m, law 0 until set; NULL when out of memory. */
+spart_control *spart_control_new(const spart_model *m);
+void spart_control_free(spart_control *c);
+
+/* Add the controller's joint forces at time t and the state (R0, qm, u0, um) to taum (nv): with
+   e the error of the joints' configuration (spart_joint_difference of the state to the reference,
+   as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity compensation g is
+   the joint forces of inverse dynamics with the base held still, at rest (spart_rnea at um = 0,
+   umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the state at umdot_ref + Kp e
+   + Kd edot, the fixed base's (spart_rnea) or the floating base's (spart_floating_id, tau0 = 0),
+   with the model's friction (spart_friction) when flags has SPART_FD_FRICTION; gravity: g.  The
+   external forces are not in the model inverted.  Each force is clipped to its joint's effort
+   limit (jnt_effort, when not 0) before it is added.  0, or -SPART_ENUM (a singular base
+   inertia, spart_floating_id) with err filled. */
+int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
+                         const double R0[9], const double *qm, const double u0[6],
+                         const double *um, double *taum, spart_err *err);
+
+/* a ground: the plane of the points x with normal . x = offset (normal unit, out of the
+   ground), and the contact spheres that touch it (a point is a sphere of radius 0) */
+typedef struct spart_ground {
+  double normal[3], offset;
+  double stiffness; /* k, N/m: the normal force k depth + ... at each contact */
+  double damping;   /* c, N s/m: ... - c times the normal velocity, never pulling */
+  double mu;        /* Coulomb friction coefficient */
+  double slip;      /* vs, m/s: the friction is mu fn vt / sqrt(|vt|^2 + vs^2) against the slip
+                       velocity vt */
+  int n;                /* contact spheres */
+  const int *body;      /* (n) the body each is on */
+  const double *centre; /* (n x 3) its centre in the body's URDF link frame */
+  const double *radius; /* (n) its radius */
+} spart_ground;
+
+/* The contact forces of the ground on the model at the state (R0, r0, qm, u0, um) (a compliant
+   contact, as a penalty method): at each sphere whose depth delta = radius - (normal . centre -
+   offset) is positive, at its point the furthest into the ground, the normal force fn =
+   max(0, k delta - c vn), vn the point's velocity along the normal, and the friction -mu fn vt /
+   sqrt(|vt|^2 + vs^2), vt its velocity along the plane; force (n x 3, inertial frame; NULL:
+   not written) the force on each sphere (0 when apart), and each one's wrench at its body's
+   CoM added to wF (nb x 6, inertial frame, as spart_rnea's).  Calls spart_fk and
+   spart_velocity. */
+void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
+                         const double R0[9], const double r0[3], const double *qm,
+                         const double u0[6], const double *um, double *wF, double *force);
+
+/* The potential energy stored in the contacts' springs, sum k delta^2 / 2 over the spheres in
+   the ground.  Calls spart_fk. */
+double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
+                           const double R0[9], const double r0[3], const double *qm);
+
+/* a simulation's world: a controller and a ground, either NULL */
+typedef struct spart_scene {
+  spart_control *control;
+  const spart_ground *ground;
+  void *ws_; /* the scratch */
+} spart_scene;
+
+/* A world for model m with neither; NULL when out of memory. */
+spart_scene *spart_scene_new(const spart_model *m);
+void spart_scene_free(spart_scene *w);
+
+/* The forces at time t and the state: the held ones taum (nv), wF (nb x 6) with the
+   controller's joint forces and the ground's wrenches added, in the world's scratch, *taum_out
+   and *wF_out pointing to them.  0, or -SPART_ENUM from spart_control_torque. */
+int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
+                       const double R0[9], const double r0[3], const double *qm,
+                       const double u0[6], const double *um, const double *taum,
+                       const double *wF, const double **taum_out, const double **wF_out,
+                       spart_err *err);
 
 #endif
