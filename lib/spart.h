@@ -1083,6 +1083,16 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
                          const double R0[9], const double r0[3], const double *qm,
                          const double u0[6], const double *um, double *wF, double *force);
 
+/* The contact spheres of model m's collision shapes (spart_model.shape_*): a sphere itself, a
+   capsule's two end spheres, a box's eight corners and the points of a cylinder's two rims
+   (SPART_GROUND_RIM each, radius 0); meshes have none.  Their bodies in body (most), centres
+   in the body's URDF link frame in centre (most x 3), radii in radius (most); NULL arrays with
+   most 0 only count them.  Returns how many there are (more than most when the arrays had no
+   room for all). */
+#define SPART_GROUND_RIM 8
+int spart_ground_spheres(const spart_model *m, int *body, double *centre, double *radius,
+                         int most);
+
 /* The potential energy stored in the contacts' springs, sum k delta^2 / 2 over the spheres in
    the ground.  Calls spart_fk. */
 double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
