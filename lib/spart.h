@@ -118,7 +118,53 @@ typedef struct spart_model {
   double *jnt_couple;   /* (nb x 2) a follower's q_i = k0 q_leader + k1, its chain of mimics
                            resolved to a free leader; 1 0 for every other joint */
   void *buf_;           /* the one allocation that holds the arrays above */
+  /* the links' shapes, collision and visual geometry (spart_shape.c; URDF <collision>,
+     <visual>), in body order and, within a body, in the order of the file; none: nshape 0 and
+     every pointer below NULL.  A shape's frame is given in its body's URDF link frame
+     (spart_link_frame: for link i > 0 the joint frame F_i, the frame URDF's <inertial>,
+     <collision> and <visual> origins are given in; for the base its URDF link frame, where
+     base_link.T puts the CoM), never in the CoM frame. */
+  int nshape;           /* shapes of all bodies */
+  int *shape_body;      /* (nshape) the body it belongs to, 0..nb-1, non-decreasing */
+  int *shape_kind;      /* (nshape) SPART_SHAPE_BOX .. SPART_SHAPE_MESH */
+  int *shape_role;      /* (nshape) SPART_SHAPE_COLLISION or SPART_SHAPE_VISUAL */
+  int *shape_mesh;      /* (nshape) a mesh's state, SPART_MESH_*; SPART_MESH_NONE for the others */
+  double *shape_rot;    /* (nshape x 9) the shape's frame in its body's URDF link frame */
+  double *shape_pos;    /* (nshape x 3) its origin there */
+  double *shape_size;   /* (nshape x 3) box: its lengths along x, y, z; cylinder and capsule:
+                           radius, length along z (a capsule's: of its cylinder, between the
+                           centres of its end spheres), 0; sphere: radius, 0, 0; mesh: the
+                           scale along x, y, z */
+  double *shape_bound;  /* (nshape x 6) the shape's bounding box in its frame, low x y z then
+                           high x y z (a mesh's: of its scaled vertices, when SPART_MESH_READ;
+                           zeros when it is a reference only) */
+  char **shape_name;    /* (nshape) URDF's name attribute, or NULL */
+  char **shape_file;    /* (nshape) a mesh's filename as the URDF gives it; NULL for the others */
+  void *shape_buf_;     /* the one allocation of the shapes' arrays */
+  int *body_automass;   /* (nb) 1 where the URDF reader gave the link its shapes' mass
+                           properties (SPART_AUTOMASS_*), or NULL when it gave none */
 } spart_model;
+
+/* shape kinds (spart_model.shape_kind) */
+enum {
+  SPART_SHAPE_BOX = 0,
+  SPART_SHAPE_CYLINDER, /* its axis along z, centred on its frame's origin */
+  SPART_SHAPE_SPHERE,
+  SPART_SHAPE_CAPSULE,  /* a cylinder along z with a hemisphere on each end */
+  SPART_SHAPE_MESH,     /* a triangle mesh from a file, in its frame times the scale */
+  SPART_SHAPE_KINDS
+};
+
+/* shape roles (spart_model.shape_role): what the URDF gave it as */
+enum { SPART_SHAPE_COLLISION = 1, SPART_SHAPE_VISUAL = 2 };
+
+/* a mesh's state (spart_model.shape_mesh) */
+enum {
+  SPART_MESH_NONE = 0, /* not a mesh */
+  SPART_MESH_READ,     /* an STL file read: shape_bound holds its bounding box */
+  SPART_MESH_MISSING,  /* its file was not found: a reference only */
+  SPART_MESH_FORMAT    /* a format that is not read (not STL): a reference only */
+};
 
 /* Allocate a model of nb bodies with all names NULL and every array zeroed but the rotations
    (identity); NULL when out of memory. */
@@ -126,6 +172,20 @@ spart_model *spart_model_new(int nb);
 
 /* Free a model and its names; NULL is allowed. */
 void spart_model_free(spart_model *m);
+
+/* Give model m room for nshape shapes (spart_model.nshape and its arrays, zeroed but the
+   rotations, identity; names NULL), replacing any it had.  0 or -SPART_ENOMEM. */
+int spart_model_shapes(spart_model *m, int nshape);
+
+/* The name of a shape kind ("box", "cylinder", "sphere", "capsule", "mesh"), or NULL; the kind
+   of such a name, or -1. */
+const char *spart_shape_kind_name(int kind);
+int spart_shape_kind_of(const char *name);
+
+/* The shapes of body i whose role is in roles (SPART_SHAPE_COLLISION, SPART_SHAPE_VISUAL or
+   both or'ed): their indices, in the model's order, in idx[0..most) (idx may be NULL when most
+   is 0).  Returns how many there are (more than most when idx had no room for all). */
+int spart_link_shapes(const spart_model *m, int i, int roles, int *idx, int most);
 
 /* Check a model built by hand or read from JSON: parent order, joint types, q numbering, finite
    numbers, non-negative masses, unit axes.  Sets m->nq and the joint model (spart_joint_setup).
@@ -285,6 +345,48 @@ void spart_rot_quat(double q[4], const double R[9]);
 /* the rotation matrix R of a unit quaternion q [w, x, y, z] (R = DCM', spart_quat_dcm's) */
 void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);
+
+/* How the URDF reader finds meshes and fills inertias from geometry (spart_urdf_parse_opts). */
+enum {
+  SPART_AUTOMASS_OFF = 0, /* a link with <inertial> but no <inertia> is refused */
+  SPART_AUTOMASS_MISSING, /* such a link, with collision geometry, gets its shapes' inertia */
+  SPART_AUTOMASS_ALL      /* every link with collision geometry gets its shapes' inertia */
+};
+typedef struct spart_urdf_opts {
+  const char *dir;              /* the directory a relative mesh filename is in (the URDF's);
+                                   NULL: the current directory */
+  const char *const *packages;  /* directories a package://NAME/PATH is looked for in, as
+                                   DIR/NAME/PATH or, when DIR's last part is NAME, DIR/PATH */
+  int npackages;
+  int automass;                 /* SPART_AUTOMASS_* (spart_geometry.c computes it) */
+  double density;               /* kg/m^3 for an automassed link without <mass>; 0: none, such a
+                                   link is refused */
+} spart_urdf_opts;
+
+/* The same as spart_urdf_parse and spart_model_load, with o (NULL: no packages, no automass,
+   meshes relative to the current directory; spart_model_load's: relative to the file). */
+spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf_opts *o,
+                                   spart_err *err);
+spart_model *spart_model_load_opts(const char *path, const spart_urdf_opts *o, spart_err *err);
+spart_model *spart_model_read_opts(int fd, const char *name, const spart_urdf_opts *o,
+                                   spart_err *err);
+
+/* A triangle mesh (spart_stl.c): vertices (nvert x 3) and triangles (ntri x 3 vertex indices,
+   counter-clockwise seen from outside for a closed mesh). */
+typedef struct spart_mesh {
+  int nvert, ntri;
+  double *vert;
+  int *tri;
+} spart_mesh;
+
+/* Read an STL file, binary (when its size is what its triangle count says) or ASCII, into mesh
+   (equal corners merged into one vertex).  0; -SPART_EIO when the file cannot be opened (err
+   says so, errno kept); -SPART_EDATA when it is not an STL (err without the file's name); or
+   -SPART_ENOMEM.  spart_stl_parse reads the len bytes at buf (path only for messages). */
+int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err);
+int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *mesh,
+                    spart_err *err);
+void spart_mesh_free(spart_mesh *mesh);
 
 /* Read a URDF document (a file) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
@@ -646,6 +748,11 @@ void spart_link_frame(const spart_model *m, const spart_data *d, int i, double R
 /* The pose of body i's URDF link frame in the inertial frame (spart-kin --frame, tf's): R (9)
    as spart_link_frame, its origin r (3) with r0 added.  Needs spart_fk. */
 void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[9], double r[3]);
+
+/* The pose of shape s in the inertial frame: its frame's orientation R (9) and origin r (3,
+   r0 added, as spart_link_pose).  Needs spart_fk. */
+void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R[9],
+                      double r[3]);
 
 /* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],
