@@ -8,6 +8,8 @@
 #include "spart.h"
 #include "spu.h"
 
+#define PI 3.14159265358979323846
+
 
 /* sphere j's centre from r0 (x) and its depth in the ground; needs spart_fk */
 static double depth(const spart_model *m, const spart_data *d, const spart_ground *g, int j,
@@ -50,7 +52,7 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
       }
       double ft = g->mu * fn / sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
       for (int k = 0; k < 3; k++) {
-        f[k] = fn * n[k] - ft * vt[k];
+        f[k] = fn * n[k] - ft * vt[k] + 0.0; /* + 0: no -0 written */
       }
       /* its wrench at the body's CoM */
       double tq[3];
@@ -78,4 +80,63 @@ double spart_ground_energy(const spart_model *m, spart_data *d, const spart_grou
     }
   }
   return e;
+}
+
+
+/* the contact spheres of one shape s: count, and when they fit (k + count <= most) their
+   bodies, centres in the link frame and radii from index k */
+static int shape_spheres(const spart_model *m, int s, int *body, double *centre, double *radius,
+                         int k, int most) {
+  const double *R = m->shape_rot + 9 * s, *o = m->shape_pos + 3 * s, *size = m->shape_size + 3 * s;
+  double p[2 * SPART_GROUND_RIM][3], r = 0;
+  int n = 0;
+  switch (m->shape_kind[s]) {
+    case SPART_SHAPE_SPHERE:
+      p[n][0] = p[n][1] = p[n][2] = 0, n++;
+      r = size[0];
+      break;
+    case SPART_SHAPE_CAPSULE:
+      for (int e = -1; e <= 1; e += 2, n++) {
+        p[n][0] = p[n][1] = 0, p[n][2] = e * size[1] / 2;
+      }
+      r = size[0];
+      break;
+    case SPART_SHAPE_BOX:
+      for (int c = 0; c < 8; c++, n++) {
+        for (int a = 0; a < 3; a++) {
+          p[n][a] = (c >> a & 1 ? 0.5 : -0.5) * size[a];
+        }
+      }
+      break;
+    case SPART_SHAPE_CYLINDER:
+      for (int e = -1; e <= 1; e += 2) {
+        for (int c = 0; c < SPART_GROUND_RIM; c++, n++) {
+          double a = 2 * PI * c / SPART_GROUND_RIM;
+          p[n][0] = size[0] * cos(a), p[n][1] = size[0] * sin(a), p[n][2] = e * size[1] / 2;
+        }
+      }
+      break;
+    default: return 0; /* a mesh */
+  }
+  for (int j = 0; j < n && k + n <= most; j++) {
+    body[k + j] = m->shape_body[s];
+    spu_mulmv3(centre + 3 * (k + j), R, p[j]);
+    for (int a = 0; a < 3; a++) {
+      centre[3 * (k + j) + a] += o[a];
+    }
+    radius[k + j] = r;
+  }
+  return n;
+}
+
+
+int spart_ground_spheres(const spart_model *m, int *body, double *centre, double *radius,
+                         int most) {
+  int k = 0;
+  for (int s = 0; s < m->nshape; s++) {
+    if (m->shape_role[s] == SPART_SHAPE_COLLISION) {
+      k += shape_spheres(m, s, body, centre, radius, k, most);
+    }
+  }
+  return k;
 }

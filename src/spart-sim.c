@@ -55,11 +55,11 @@ static const cli_tool tool = {
     "and cylinder rims with one plane; no self-collision):\n"
     "      --ground [NX,NY,NZ,D]  the plane n.x = D, n out of the ground (default: z = 0\n"
     "                       against gravity, n = -g/|g|, D = 0)\n"
-    "      --stiffness K    N/m a contact (default: the model's mass M times |g| over 1 mm)\n"
+    "      --stiffness K    N/m a contact (default: M |g| / 4 mm, M the model's mass)\n"
     "      --damping C      N s/m a contact (default: 2 sqrt(K m), m the lightest body with\n"
     "                       contacts)\n"
     "      --mu MU          Coulomb friction coefficient (default 1)\n"
-    "      --slip V         friction's slip velocity scale, m/s (default 0.01): the friction\n"
+    "      --slip V         friction's slip velocity scale, m/s (default 0.2): the friction\n"
     "                       is mu fn vt / sqrt(|vt|^2 + V^2)\n"
     "      --contact-forces write contact_forces (n x 3, inertial frame) in every record\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS |

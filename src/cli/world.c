@@ -344,8 +344,8 @@ static int ground(cli_session *s, cli_world *w) {
     }
     g->offset = 0;
   }
-  /* defaults: the whole robot on one contact 1 mm deep; the lightest body that has contacts
-     critically damped on it; mu 1; slip 0.01 m/s */
+  /* defaults: the whole robot on four contacts 1 mm deep; the lightest body that has contacts
+     critically damped on one; mu 1; slip 0.2 m/s */
   double mass = 0, light = INFINITY;
   for (int i = 0; i < m->nb; i++) {
     mass += m->body_mass[i];
@@ -355,10 +355,10 @@ static int ground(cli_session *s, cli_world *w) {
     light = mb > 0 && mb < light ? mb : light;
   }
   light = isfinite(light) ? light : mass;
-  g->stiffness = o->has_stiffness ? o->stiffness : mass * (g0 > 0 ? g0 : 9.81) / 1e-3;
+  g->stiffness = o->has_stiffness ? o->stiffness : mass * (g0 > 0 ? g0 : 9.81) / 4e-3;
   g->damping = o->has_damping ? o->damping : 2 * sqrt(g->stiffness * light);
   g->mu = o->has_mu ? o->mu : 1;
-  g->slip = o->has_slip ? o->slip : 0.01;
+  g->slip = o->has_slip ? o->slip : 0.2;
   g->n = n;
   g->body = w->body;
   g->centre = w->centre;
