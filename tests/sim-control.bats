@@ -216,3 +216,19 @@ for k in range(5):
     --reference "$BATS_TEST_TMPDIR/r4.json" <<< "$s"
   [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/r4.json:1: no qm: a reference gives the joints' positions" ]
 }
+
+@test "bash completion: spart-sim's new options, --control's laws" {
+  complete_words() {
+    PATH="$TOP/bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+      _ "$TOP/completion/spart.bash" "$@"
+  }
+  run -0 complete_words spart-sim --contr
+  [ "$output" = "--control" ]
+  run -0 complete_words spart-sim --contact
+  [ "$output" = "--contact-forces" ]
+  run -0 complete_words spart-sim --control ''
+  [ "$output" = "$(printf 'pd\nctc\ngravity')" ]
+  run -0 complete_words spart-sim --s
+  [ "$output" = "$(printf -- '--seq\n--slip\n--stiffness')" ]
+}
