@@ -181,3 +181,34 @@ PY
   [ "$stderr" = "spart-sim: --ground: the model has no collision shapes to touch it" ]
   [ -z "$output" ]
 }
+
+@test "the README's quadruped example runs: dropped, it lands and stands, gnuplot draws stand.png" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mkdir scripts && cp "$TOP/scripts/stand.gp" scripts/
+  # the block: from the q= line before nominal.json's to the line that writes stand.csv
+  python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+end = next(i for i, l in enumerate(lines) if l.endswith("> stand.csv"))
+start = max(i for i in range(end) if lines[i].startswith("    q="))
+print("\n".join(l[4:] for l in lines[start:end + 1]))' "$TOP/README.md" > example.sh
+  [ "$(wc -l < example.sh)" -eq 5 ]
+  bash -e example.sh
+  python3 - <<'PY'
+import csv, math
+rows = list(csv.DictReader(open("stand.csv")))
+assert len(rows) == 301 and rows[-1]["t"] == "3"
+z = [float(r["r0_3"]) for r in rows]
+touch = 0.4 * math.cos(0.4) + 0.02 + 0.01  # the base's CoM when the feet touch z = 0
+late = [h for r, h in zip(rows, z) if float(r["t"]) >= 0.7]
+print("lowest", min(z), "stands at", z[-1], "touching at", touch)
+assert z[0] == 0.5 and min(z) > 0.37          # it fell 0.1 m and did not collapse
+assert max(late) - min(late) < 1e-3            # standing from 0.7 s on
+assert 0 < touch - z[-1] < 0.005               # a few millimetres below touching
+PY
+  if command -v gnuplot > /dev/null; then
+    gnuplot scripts/stand.gp
+    [ "$(head -c 8 stand.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
+  fi
+}
