@@ -232,3 +232,43 @@ for k in range(5):
   run -0 complete_words spart-sim --s
   [ "$output" = "$(printf -- '--seq\n--slip\n--stiffness')" ]
 }
+
+@test "every joint kind under control (planar, ball, floating, prismatic), fixed and floating base: computed torque holds the reference still and brings a state back to it" {
+  cat > "$BATS_TEST_TMPDIR/kinds.urdf" <<'URDF'
+<robot name="kinds"><link name="b"><inertial><mass value="5"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="jp" type="planar"><parent link="b"/><child link="a"/><axis xyz="0 0 1"/><origin xyz="0 0 0.1"/></joint>
+<link name="a"><inertial><origin xyz="0.1 0 0"/><mass value="1"/><inertia ixx="0.01" iyy="0.02" izz="0.03" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="jb" type="ball"><parent link="a"/><child link="c"/><origin xyz="0.2 0 0"/></joint>
+<link name="c"><inertial><origin xyz="0 0 0.1"/><mass value="1"/><inertia ixx="0.02" iyy="0.01" izz="0.03" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="jf" type="floating"><parent link="c"/><child link="d"/><origin xyz="0 0 0.2"/></joint>
+<link name="d"><inertial><origin xyz="0.05 0 0"/><mass value="0.5"/><inertia ixx="0.01" iyy="0.01" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="jr" type="prismatic"><parent link="d"/><child link="e"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="100" velocity="1"/></joint>
+<link name="e"><inertial><mass value="0.3"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>
+URDF
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, math, sys
+d = sys.argv[1]
+def quat(ax, a):
+    n = math.sqrt(sum(x * x for x in ax))
+    return [math.cos(a / 2)] + [math.sin(a / 2) * x / n for x in ax]
+ref = [0.1, -0.2, 0.3] + quat([1, 2, 3], 0.7) + quat([0, 1, 1], -0.5) + [0.05, 0.02, -0.03, 0.1]
+open(d + "/ref.json", "w").write(json.dumps({"t": 0, "qm": ref}) + "\n")
+open(d + "/still.json", "w").write(json.dumps({"qm": ref}) + "\n")
+open(d + "/off.json", "w").write(json.dumps({"qm": [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]}) + "\n")
+PY
+  check='
+import json, sys
+ref = json.load(open(sys.argv[1]))["qm"]
+q = json.loads(sys.stdin.read().splitlines()[-1])["qm"]
+err = max(abs(a - b) for a, b in zip(q, ref))
+print("largest error:", err)
+assert err < float(sys.argv[2])'
+  spart-sim -m "$BATS_TEST_TMPDIR/kinds.urdf" --fixed-base --gravity 0,0,-9.81 --duration 2 \
+    --every 2000 --control ctc --kp 100 --kd 20 --reference "$BATS_TEST_TMPDIR/ref.json" \
+    < "$BATS_TEST_TMPDIR/still.json" | python3 -c "$check" "$BATS_TEST_TMPDIR/ref.json" 1e-15
+  for base in --fixed-base ""; do
+    spart-sim -m "$BATS_TEST_TMPDIR/kinds.urdf" $base --gravity 0,0,-9.81 --duration 5 \
+      --every 5000 --control ctc --kp 25 --kd 10 --reference "$BATS_TEST_TMPDIR/ref.json" \
+      < "$BATS_TEST_TMPDIR/off.json" | python3 -c "$check" "$BATS_TEST_TMPDIR/ref.json" 1e-8
+  done
+}
