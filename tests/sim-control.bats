@@ -196,6 +196,8 @@ for k in range(5):
   [ "${lines[0]}" = "spart-sim: --kp does nothing without --control" ]
   run -2 spart-sim -m "$IIWA" --duration 1 --control pd --kp 1 --kd 1 <<< "$s"
   [ "${lines[0]}" = "spart-sim: --control pd needs --reference FILE" ]
+  run -2 spart-sim -m "$IIWA" --duration 1 --control gravity <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --control gravity does nothing without --gravity" ]
   run -2 spart-sim -m "$IIWA" --duration 1 --control gravity --kp 1 <<< "$s"
   [ "${lines[0]}" = "spart-sim: --control gravity takes no --kp" ]
   run -2 --separate-stderr spart-sim -m "$IIWA" --duration 1 --control pd --kp 1,2 --kd 1 \

@@ -118,6 +118,9 @@ int cli_world_check(const cli_opts *o, const char *prog) {
                                                             : w->kp     ? "--kp"
                                                                         : "--kd");
   }
+  if (w->control == SPART_CONTROL_GRAVITY && !o->has_gravity) {
+    return cli_usage(prog, "--control gravity does nothing without --gravity");
+  }
   if (w->control && w->control != SPART_CONTROL_GRAVITY && !(w->kp && w->kd && w->reference)) {
     return cli_usage(prog, "--control %s needs %s", w->control == SPART_CONTROL_PD ? "pd" : "ctc",
                      !w->kp ? "--kp" : !w->kd ? "--kd" : "--reference FILE");
