@@ -184,8 +184,8 @@ static void clip_add(const spart_model *m, spart_control *c, double t, const dou
 
 
 int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
-                         const double R0[9], const double *qm, const double u0[6],
-                         const double *um, double *taum, spart_err *err) {
+                         const double R0[9], const double *qm, const double u0[6], const double *um,
+                         double *taum, spart_err *err) {
   control_ws *w = c->ws_;
   const int nv = m->nv;
   const int fixed = c->flags & SPART_FD_FIXED;
@@ -208,7 +208,8 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
       if (spart_floating_id(m, d, R0, qm, u0, um, a, NULL, c->gravity, tau + 6, u0dot) != 0) {
         return spart_err_set(err, SPART_ENUM, 0,
                              "t = %.17g: computed torque: singular inertia at link 0: the base "
-                             "can move without moving any mass", t);
+                             "can move without moving any mass",
+                             t);
       }
     }
     if (c->flags & SPART_FD_FRICTION) {

@@ -38,10 +38,9 @@ void spart_scene_free(spart_scene *w) {
 
 
 int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
-                       const double R0[9], const double r0[3], const double *qm,
-                       const double u0[6], const double *um, const double *taum,
-                       const double *wF, const double **taum_out, const double **wF_out,
-                       spart_err *err) {
+                       const double R0[9], const double r0[3], const double *qm, const double u0[6],
+                       const double *um, const double *taum, const double *wF,
+                       const double **taum_out, const double **wF_out, spart_err *err) {
   scene_ws *s = w->ws_;
   *taum_out = taum;
   *wF_out = wF;

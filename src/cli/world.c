@@ -11,9 +11,9 @@
 #include "cli.h"
 
 /* the options, in the order of cli_world_arg's c */
-static const char *const names[] = {"--control", "--kp",   "--kd",   "--reference",
-                                    "--ground",  "--mu",   "--stiffness", "--damping",
-                                    "--slip",    "--contact-forces"};
+static const char *const names[] = {
+    "--control", "--kp",        "--kd",      "--reference", "--ground",
+    "--mu",      "--stiffness", "--damping", "--slip",      "--contact-forces"};
 
 struct cli_world {
   spart_scene *scene;
@@ -47,8 +47,7 @@ int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, i
                    : strcmp(arg, "gravity") == 0 ? SPART_CONTROL_GRAVITY
                                                  : 0;
       return w->control ? -1
-                        : cli_usage(prog, "--control: expected pd, ctc or gravity, got '%s'",
-                                    arg);
+                        : cli_usage(prog, "--control: expected pd, ctc or gravity, got '%s'", arg);
     case 1:
     case 2:
       if ((c == 1 ? w->kp : w->kd) != NULL) {
@@ -76,8 +75,10 @@ int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, i
         if (cli_vec(arg, w->plane, 4) != 0 ||
             !((n2 = w->plane[0] * w->plane[0] + w->plane[1] * w->plane[1] +
                     w->plane[2] * w->plane[2]) > 0)) {
-          return cli_usage(prog, "--ground: expected NX,NY,NZ,D with a normal that is not zero, "
-                           "got '%s'", arg);
+          return cli_usage(prog,
+                           "--ground: expected NX,NY,NZ,D with a normal that is not zero, "
+                           "got '%s'",
+                           arg);
         }
         double n = sqrt(n2);
         for (int k = 0; k < 4; k++) {
@@ -114,23 +115,28 @@ int cli_world_check(const cli_opts *o, const char *prog) {
   const cli_world_opts *w = &o->world;
   int gains = w->kp || w->kd;
   if (w->control == SPART_CONTROL_GRAVITY && (gains || w->reference)) {
-    return cli_usage(prog, "--control gravity takes no %s", w->reference ? "--reference"
-                                                            : w->kp     ? "--kp"
-                                                                        : "--kd");
+    return cli_usage(prog, "--control gravity takes no %s",
+                     w->reference ? "--reference"
+                     : w->kp      ? "--kp"
+                                  : "--kd");
   }
   if (w->control == SPART_CONTROL_GRAVITY && !o->has_gravity) {
     return cli_usage(prog, "--control gravity does nothing without --gravity");
   }
   if (w->control && w->control != SPART_CONTROL_GRAVITY && !(w->kp && w->kd && w->reference)) {
     return cli_usage(prog, "--control %s needs %s", w->control == SPART_CONTROL_PD ? "pd" : "ctc",
-                     !w->kp ? "--kp" : !w->kd ? "--kd" : "--reference FILE");
+                     !w->kp   ? "--kp"
+                     : !w->kd ? "--kd"
+                              : "--reference FILE");
   }
   if (!w->control && (gains || w->reference)) {
     return cli_usage(prog, "%s does nothing without --control",
-                     w->kp ? "--kp" : w->kd ? "--kd" : "--reference");
+                     w->kp   ? "--kp"
+                     : w->kd ? "--kd"
+                             : "--reference");
   }
-  if (!w->ground && (w->has_mu || w->has_stiffness || w->has_damping || w->has_slip ||
-                     w->contact_forces)) {
+  if (!w->ground &&
+      (w->has_mu || w->has_stiffness || w->has_damping || w->has_slip || w->contact_forces)) {
     return cli_usage(prog, "%s does nothing without --ground",
                      w->has_mu          ? "--mu"
                      : w->has_stiffness ? "--stiffness"
@@ -139,11 +145,14 @@ int cli_world_check(const cli_opts *o, const char *prog) {
                                         : "--contact-forces");
   }
   if ((w->control || w->ground) && o->mimic) {
-    return cli_usage(prog, "%s with --mimic: the controller and the ground act on the tree's "
-                     "joints, not on coupled ones", w->control ? "--control" : "--ground");
+    return cli_usage(prog,
+                     "%s with --mimic: the controller and the ground act on the tree's "
+                     "joints, not on coupled ones",
+                     w->control ? "--control" : "--ground");
   }
   if (w->ground && !w->has_plane && !o->has_gravity) {
-    return cli_usage(prog, "--ground without a plane is the one through 0 against gravity: "
+    return cli_usage(prog,
+                     "--ground without a plane is the one through 0 against gravity: "
                      "give --gravity, or the plane NX,NY,NZ,D");
   }
   return -1;
@@ -204,8 +213,10 @@ static int gains(cli_session *s, int c, const char *text, double *g) {
     n += *p == ',';
   }
   if ((n != 1 && n != nv) || cli_vec(text, g, n) != 0) {
-    cli_error(s->tool->name, NULL, 0, "%s: expected one gain or %d (one a velocity coordinate), "
-              "got '%s'", names[c], nv, text);
+    cli_error(s->tool->name, NULL, 0,
+              "%s: expected one gain or %d (one a velocity coordinate), "
+              "got '%s'",
+              names[c], nv, text);
     s->status = CLI_EXIT_USAGE;
     return -1;
   }
@@ -228,9 +239,9 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
   const char *name = s->o.world.reference, *prog = s->tool->name;
   const size_t nq = (size_t)s->m->nq, nv = (size_t)s->m->nv;
   FILE *f = fmemopen((void *)text, len, "r");
-  cli_reader *rd = f ? cli_reader_new(f, name, CLI_FMT_AUTO, 0,
-                                      CLI_READS(qm) | CLI_READS(um) | CLI_READS(umdot))
-                     : NULL;
+  cli_reader *rd =
+      f ? cli_reader_new(f, name, CLI_FMT_AUTO, 0, CLI_READS(qm) | CLI_READS(um) | CLI_READS(umdot))
+        : NULL;
   int n = 0, cap = 0, rc = 0;
   unsigned has = 0;
   if (!rd) {
@@ -367,7 +378,8 @@ static int ground(cli_session *s, cli_world *w) {
   g->centre = w->centre;
   g->radius = w->radius;
   if (!(g->stiffness > 0) || !isfinite(g->damping)) {
-    cli_error(s->tool->name, NULL, 0, "--ground: the model has no mass: give --stiffness and "
+    cli_error(s->tool->name, NULL, 0,
+              "--ground: the model has no mass: give --stiffness and "
               "--damping");
     s->status = CLI_EXIT_DATA;
     return -1;
@@ -384,8 +396,8 @@ void cli_world_close(cli_session *s, cli_world *w) {
   if (c && c->nclip > 0 && s) {
     cli_error(s->tool->name, cli_reader_name(s->rd), s->st->line,
               "the controller's forces met the effort limits and were clipped in %ld of %ld "
-              "evaluations, first at t = %.17g on um_%d", c->nclip, c->neval, c->tclip,
-              c->vclip + 1);
+              "evaluations, first at t = %.17g on um_%d",
+              c->nclip, c->neval, c->tclip, c->vclip + 1);
   }
   spart_scene_free(w->scene);
   spart_control_free(c);

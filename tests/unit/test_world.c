@@ -187,8 +187,8 @@ static void ground(void) {
   check(fabs(e - 0.5 * 1000 * 0.005 * 0.005) < 1e-15, "the spring's energy k delta^2 / 2", NULL);
   /* the contact spheres of the other shapes (the visual sphere has none) */
   n = spart_ground_spheres(s, body, centre, radius, 32);
-  check(n == 8 + 2 * SPART_GROUND_RIM + 2, "a box's 8 corners, a cylinder's 2 rims, a capsule's 2 ends",
-        NULL);
+  check(n == 8 + 2 * SPART_GROUND_RIM + 2,
+        "a box's 8 corners, a cylinder's 2 rims, a capsule's 2 ends", NULL);
   int box = 1, rim = 1;
   for (int k = 0; k < 8; k++) {
     const double *c = centre + 3 * k;
@@ -205,8 +205,7 @@ static void ground(void) {
   check(fabs(c1[1] + c2[1]) < 1e-15 && fabs(fabs(c1[1]) - 0.15) < 1e-15 && fabs(c1[2]) < 1e-15 &&
             radius[n - 1] == 0.05,
         "the capsule's ends, turned by its frame", NULL);
-  check(spart_ground_spheres(s, body, centre, radius, 4) == n, "too little room: the count",
-        NULL);
+  check(spart_ground_spheres(s, body, centre, radius, 4) == n, "too little room: the count", NULL);
   spart_data_free(d);
   spart_model_free(m);
   spart_model_free(s);
