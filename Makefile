@@ -121,6 +121,9 @@ demo: all
 bench: all $(LIB)
 	sh scripts/bench.sh
 
+bench-world: all
+	sh scripts/bench_world.sh
+
 # the libFuzzer harnesses of fuzz/ (clang; sh scripts/fuzz-deps.sh), each for FUZZ_SECONDS
 FUZZ_SECONDS = 60
 fuzz: all
@@ -172,5 +175,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all unit test check sanitize asan tsan demo bench valgrind fuzz models lint-man format install uninstall clean
+.PHONY: all unit test check sanitize asan tsan demo bench bench-world valgrind fuzz models lint-man format install uninstall clean
 .DELETE_ON_ERROR:

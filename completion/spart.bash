@@ -1,5 +1,5 @@
 # bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
-# spart-cmp, urdf2robot, dh2robot).  The options come from each command's --help, so that
+# spart-sim, spart-cmp, urdf2robot, dh2robot).  The options come from each command's --help, so that
 # they are always those of the installed command.
 
 _spart() {
@@ -23,6 +23,17 @@ _spart() {
     --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max)
       return # a value of the user's own
       ;;
+    --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | -j | --jobs)
+      return # spart-sim's numbers
+      ;;
+    --control)
+      COMPREPLY=($(compgen -W 'pd ctc gravity' -- "$cur"))
+      return
+      ;;
+    --integrator)
+      COMPREPLY=($(compgen -W 'rk4 dopri5' -- "$cur"))
+      return
+      ;;
   esac
   if [[ $cur == -* ]]; then
     local opts
@@ -34,5 +45,5 @@ _spart() {
 }
 
 shopt -s extglob
-complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp \
-  urdf2robot dh2robot
+complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-sim \
+  spart-cmp urdf2robot dh2robot

@@ -118,7 +118,53 @@ typedef struct spart_model {
   double *jnt_couple;   /* (nb x 2) a follower's q_i = k0 q_leader + k1, its chain of mimics
                            resolved to a free leader; 1 0 for every other joint */
   void *buf_;           /* the one allocation that holds the arrays above */
+  /* the links' shapes, collision and visual geometry (spart_shape.c; URDF <collision>,
+     <visual>), in body order and, within a body, in the order of the file; none: nshape 0 and
+     every pointer below NULL.  A shape's frame is given in its body's URDF link frame
+     (spart_link_frame: for link i > 0 the joint frame F_i, the frame URDF's <inertial>,
+     <collision> and <visual> origins are given in; for the base its URDF link frame, where
+     base_link.T puts the CoM), never in the CoM frame. */
+  int nshape;           /* shapes of all bodies */
+  int *shape_body;      /* (nshape) the body it belongs to, 0..nb-1, non-decreasing */
+  int *shape_kind;      /* (nshape) SPART_SHAPE_BOX .. SPART_SHAPE_MESH */
+  int *shape_role;      /* (nshape) SPART_SHAPE_COLLISION or SPART_SHAPE_VISUAL */
+  int *shape_mesh;      /* (nshape) a mesh's state, SPART_MESH_*; SPART_MESH_NONE for the others */
+  double *shape_rot;    /* (nshape x 9) the shape's frame in its body's URDF link frame */
+  double *shape_pos;    /* (nshape x 3) its origin there */
+  double *shape_size;   /* (nshape x 3) box: its lengths along x, y, z; cylinder and capsule:
+                           radius, length along z (a capsule's: of its cylinder, between the
+                           centres of its end spheres), 0; sphere: radius, 0, 0; mesh: the
+                           scale along x, y, z */
+  double *shape_bound;  /* (nshape x 6) the shape's bounding box in its frame, low x y z then
+                           high x y z (a mesh's: of its scaled vertices, when SPART_MESH_READ;
+                           zeros when it is a reference only) */
+  char **shape_name;    /* (nshape) URDF's name attribute, or NULL */
+  char **shape_file;    /* (nshape) a mesh's filename as the URDF gives it; NULL for the others */
+  void *shape_buf_;     /* the one allocation of the shapes' arrays */
+  int *body_automass;   /* (nb) 1 where the URDF reader gave the link its shapes' mass
+                           properties (SPART_AUTOMASS_*), or NULL when it gave none */
 } spart_model;
+
+/* shape kinds (spart_model.shape_kind) */
+enum {
+  SPART_SHAPE_BOX = 0,
+  SPART_SHAPE_CYLINDER, /* its axis along z, centred on its frame's origin */
+  SPART_SHAPE_SPHERE,
+  SPART_SHAPE_CAPSULE,  /* a cylinder along z with a hemisphere on each end */
+  SPART_SHAPE_MESH,     /* a triangle mesh from a file, in its frame times the scale */
+  SPART_SHAPE_KINDS
+};
+
+/* shape roles (spart_model.shape_role): what the URDF gave it as */
+enum { SPART_SHAPE_COLLISION = 1, SPART_SHAPE_VISUAL = 2 };
+
+/* a mesh's state (spart_model.shape_mesh) */
+enum {
+  SPART_MESH_NONE = 0, /* not a mesh */
+  SPART_MESH_READ,     /* an STL file read: shape_bound holds its bounding box */
+  SPART_MESH_MISSING,  /* its file was not found: a reference only */
+  SPART_MESH_FORMAT    /* a format that is not read (not STL): a reference only */
+};
 
 /* Allocate a model of nb bodies with all names NULL and every array zeroed but the rotations
    (identity); NULL when out of memory. */
@@ -126,6 +172,20 @@ spart_model *spart_model_new(int nb);
 
 /* Free a model and its names; NULL is allowed. */
 void spart_model_free(spart_model *m);
+
+/* Give model m room for nshape shapes (spart_model.nshape and its arrays, zeroed but the
+   rotations, identity; names NULL), replacing any it had.  0 or -SPART_ENOMEM. */
+int spart_model_shapes(spart_model *m, int nshape);
+
+/* The name of a shape kind ("box", "cylinder", "sphere", "capsule", "mesh"), or NULL; the kind
+   of such a name, or -1. */
+const char *spart_shape_kind_name(int kind);
+int spart_shape_kind_of(const char *name);
+
+/* The shapes of body i whose role is in roles (SPART_SHAPE_COLLISION, SPART_SHAPE_VISUAL or
+   both or'ed): their indices, in the model's order, in idx[0..most) (idx may be NULL when most
+   is 0).  Returns how many there are (more than most when idx had no room for all). */
+int spart_link_shapes(const spart_model *m, int i, int roles, int *idx, int most);
 
 /* Check a model built by hand or read from JSON: parent order, joint types, q numbering, finite
    numbers, non-negative masses, unit axes.  Sets m->nq and the joint model (spart_joint_setup).
@@ -248,6 +308,16 @@ void spart_joint_integrate(const spart_model *m, int i, const double *q, const d
                            double *qout);
 void spart_joint_local_rate(const spart_model *m, int i, const double *q, const double *xi,
                             const double *v, double *xidot);
+/* The local coordinates xi (jnt_nv[i]) of joint i's configuration r around q, spart_joint_integrate's
+   inverse (Pinocchio's difference): r - q for a vector space, the log of conj(q) r for a
+   quaternion (the shorter way round), a floating joint's position move in the frame before; and
+   the velocity v (jnt_nv[i]) at q whose local rate at xi = 0 is xidot, so that v of the
+   difference is the velocity that moves q to r in unit time to first order (the error of a
+   controller in its velocity coordinates). */
+void spart_joint_difference(const spart_model *m, int i, const double *q, const double *r,
+                            double *xi);
+void spart_joint_v_of_local(const spart_model *m, int i, const double *q, const double *xidot,
+                            double *v);
 
 /* Attitude conversions (spart_attitude.c), SPART's: a DCM is SPART's direction cosine matrix,
    the transpose of the rotation R (body -> inertial) of spart's R0 and RL (R0 = DCM').
@@ -275,6 +345,48 @@ void spart_rot_quat(double q[4], const double R[9]);
 /* the rotation matrix R of a unit quaternion q [w, x, y, z] (R = DCM', spart_quat_dcm's) */
 void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);
+
+/* How the URDF reader finds meshes and fills inertias from geometry (spart_urdf_parse_opts). */
+enum {
+  SPART_AUTOMASS_OFF = 0, /* a link with <inertial> but no <inertia> is refused */
+  SPART_AUTOMASS_MISSING, /* such a link, with collision geometry, gets its shapes' inertia */
+  SPART_AUTOMASS_ALL      /* every link with collision geometry gets its shapes' inertia */
+};
+typedef struct spart_urdf_opts {
+  const char *dir;              /* the directory a relative mesh filename is in (the URDF's);
+                                   NULL: the current directory */
+  const char *const *packages;  /* directories a package://NAME/PATH is looked for in, as
+                                   DIR/NAME/PATH or, when DIR's last part is NAME, DIR/PATH */
+  int npackages;
+  int automass;                 /* SPART_AUTOMASS_* (spart_geometry.c computes it) */
+  double density;               /* kg/m^3 for an automassed link without <mass>; 0: none, such a
+                                   link is refused */
+} spart_urdf_opts;
+
+/* The same as spart_urdf_parse and spart_model_load, with o (NULL: no packages, no automass,
+   meshes relative to the current directory; spart_model_load's: relative to the file). */
+spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf_opts *o,
+                                   spart_err *err);
+spart_model *spart_model_load_opts(const char *path, const spart_urdf_opts *o, spart_err *err);
+spart_model *spart_model_read_opts(int fd, const char *name, const spart_urdf_opts *o,
+                                   spart_err *err);
+
+/* A triangle mesh (spart_stl.c): vertices (nvert x 3) and triangles (ntri x 3 vertex indices,
+   counter-clockwise seen from outside for a closed mesh). */
+typedef struct spart_mesh {
+  int nvert, ntri;
+  double *vert;
+  int *tri;
+} spart_mesh;
+
+/* Read an STL file, binary (when its size is what its triangle count says) or ASCII, into mesh
+   (equal corners merged into one vertex).  0; -SPART_EIO when the file cannot be opened (err
+   says so, errno kept); -SPART_EDATA when it is not an STL (err without the file's name); or
+   -SPART_ENOMEM.  spart_stl_parse reads the len bytes at buf (path only for messages). */
+int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err);
+int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *mesh,
+                    spart_err *err);
+void spart_mesh_free(spart_mesh *mesh);
 
 /* Read a URDF document (a file) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
@@ -637,6 +749,11 @@ void spart_link_frame(const spart_model *m, const spart_data *d, int i, double R
    as spart_link_frame, its origin r (3) with r0 added.  Needs spart_fk. */
 void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[9], double r[3]);
 
+/* The pose of shape s in the inertial frame: its frame's orientation R (9) and origin r (3,
+   r0 added, as spart_link_pose).  Needs spart_fk. */
+void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R[9],
+                      double r[3]);
+
 /* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],
                       double x[3]);
@@ -935,6 +1052,8 @@ typedef struct spart_sim {
   /* counts since spart_sim_new: steps taken, steps DOPRI5 rejected, dynamics calls */
   long nstep, nreject, nfd;
   double h;   /* DOPRI5: the next step it will try (0: it chooses) */
+  struct spart_scene *scene; /* forces that depend on the time and the state (a controller,
+                                a ground: spart_scene.c) added to those held, or NULL */
   void *ws_;  /* the scratch */
   void *buf_; /* the one allocation */
 } spart_sim;
@@ -977,5 +1096,133 @@ void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[
    1.4000000000000001), T for k = n. */
 long spart_sim_grid_steps(double T, double h);
 double spart_sim_grid_time(double T, double h, long k, long n);
+
+/* ---------------------------------------------------------------------------------------------
+ * the simulation's world (spart_control.c, spart_ground.c, spart_scene.c): forces that depend
+ * on the time and the state, evaluated at every stage of a step: a controller's joint forces
+ * and the contact forces of a ground plane
+ */
+
+/* a reference trajectory of the joints: n records at increasing times t (n), their qm (n x nq),
+   um (n x nv, or NULL) and umdot (n x nv, or NULL) */
+typedef struct spart_reference {
+  int n;
+  const double *t, *qm, *um, *umdot;
+} spart_reference;
+
+/* The reference at time t (spart_control.c): qm (nq), um (nv), umdot (nv).  Outside the records'
+   span (and with one record) the nearest record as it is (um, umdot 0 when not given).  Between
+   records a and b, each joint moves in its local coordinates around record a's configuration
+   (spart_joint_difference, spart_joint_integrate): by a cubic Hermite curve through both
+   configurations with the records' velocities as its rates when um is given, else along the
+   straight line at a constant rate; um is interpolated linearly (without um, the line's
+   rate), umdot linearly (without umdot, the rate of the linear um; without um either, 0).
+   *hint is the last interval found (start at 0), so that times that go forward cost O(1). */
+void spart_reference_at(const spart_model *m, const spart_reference *r, double t, int *hint,
+                        double *qm, double *um, double *umdot);
+
+/* control laws */
+enum {
+  SPART_CONTROL_PD = 1, /* Kp e + Kd edot + the gravity compensation */
+  SPART_CONTROL_CTC,    /* computed torque: inverse dynamics at umdot_ref + Kp e + Kd edot */
+  SPART_CONTROL_GRAVITY /* the gravity compensation alone */
+};
+
+/* a controller of the joints: its law, gains and reference, and what it saw */
+typedef struct spart_control {
+  int law;                    /* SPART_CONTROL_* */
+  const double *kp, *kd;      /* (nv) gains, per velocity coordinate (1/s^2, 1/s for ctc; N m /
+                                 rad, N m s / rad or N / m, N s / m for pd) */
+  const spart_reference *ref; /* the reference (not for SPART_CONTROL_GRAVITY) */
+  int flags;                  /* SPART_FD_FIXED, SPART_FD_FRICTION: the model computed torque
+                                 inverts (its friction included when the simulation has it) */
+  const double *gravity;      /* (3) or NULL */
+  /* counts since spart_control_new: evaluations, those where an effort limit bound, and the
+     first of those: its time and degree of freedom */
+  long neval, nclip;
+  double tclip;
+  int vclip;
+  void *ws_; /* the scratch */
+} spart_control;
+
+/* A controller for model m, law 0 until set; NULL when out of memory. */
+spart_control *spart_control_new(const spart_model *m);
+void spart_control_free(spart_control *c);
+
+/* Add the controller's joint forces at time t and the state (R0, qm, u0, um) to taum (nv): with
+   e the error of the joints' configuration (spart_joint_difference of the state to the reference,
+   as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity compensation g is
+   the joint forces of inverse dynamics with the base held still, at rest (spart_rnea at um = 0,
+   umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the state at umdot_ref + Kp e
+   + Kd edot, the fixed base's (spart_rnea) or the floating base's (spart_floating_id, tau0 = 0),
+   with the model's friction (spart_friction) when flags has SPART_FD_FRICTION; gravity: g.  The
+   external forces are not in the model inverted.  Each force is clipped to its joint's effort
+   limit (jnt_effort, when not 0) before it is added.  0, or -SPART_ENUM (a singular base
+   inertia, spart_floating_id) with err filled. */
+int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
+                         const double R0[9], const double *qm, const double u0[6],
+                         const double *um, double *taum, spart_err *err);
+
+/* a ground: the plane of the points x with normal . x = offset (normal unit, out of the
+   ground), and the contact spheres that touch it (a point is a sphere of radius 0) */
+typedef struct spart_ground {
+  double normal[3], offset;
+  double stiffness; /* k, N/m: the normal force k depth + ... at each contact */
+  double damping;   /* c, N s/m: ... - c times the normal velocity, never pulling */
+  double mu;        /* Coulomb friction coefficient */
+  double slip;      /* vs, m/s: the friction is mu fn vt / sqrt(|vt|^2 + vs^2) against the slip
+                       velocity vt */
+  int n;                /* contact spheres */
+  const int *body;      /* (n) the body each is on */
+  const double *centre; /* (n x 3) its centre in the body's URDF link frame */
+  const double *radius; /* (n) its radius */
+} spart_ground;
+
+/* The contact forces of the ground on the model at the state (R0, r0, qm, u0, um) (a compliant
+   contact, as a penalty method): at each sphere whose depth delta = radius - (normal . centre -
+   offset) is positive, at its point the furthest into the ground, the normal force fn =
+   max(0, k delta - c vn), vn the point's velocity along the normal, and the friction -mu fn vt /
+   sqrt(|vt|^2 + vs^2), vt its velocity along the plane; force (n x 3, inertial frame; NULL:
+   not written) the force on each sphere (0 when apart), and each one's wrench at its body's
+   CoM added to wF (nb x 6, inertial frame, as spart_rnea's).  Calls spart_fk and
+   spart_velocity. */
+void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
+                         const double R0[9], const double r0[3], const double *qm,
+                         const double u0[6], const double *um, double *wF, double *force);
+
+/* The contact spheres of model m's collision shapes (spart_model.shape_*): a sphere itself, a
+   capsule's two end spheres, a box's eight corners and the points of a cylinder's two rims
+   (SPART_GROUND_RIM each, radius 0); meshes have none.  Their bodies in body (most), centres
+   in the body's URDF link frame in centre (most x 3), radii in radius (most); NULL arrays with
+   most 0 only count them.  Returns how many there are (more than most when the arrays had no
+   room for all). */
+#define SPART_GROUND_RIM 8
+int spart_ground_spheres(const spart_model *m, int *body, double *centre, double *radius,
+                         int most);
+
+/* The potential energy stored in the contacts' springs, sum k delta^2 / 2 over the spheres in
+   the ground.  Calls spart_fk. */
+double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
+                           const double R0[9], const double r0[3], const double *qm);
+
+/* a simulation's world: a controller and a ground, either NULL */
+typedef struct spart_scene {
+  spart_control *control;
+  const spart_ground *ground;
+  void *ws_; /* the scratch */
+} spart_scene;
+
+/* A world for model m with neither; NULL when out of memory. */
+spart_scene *spart_scene_new(const spart_model *m);
+void spart_scene_free(spart_scene *w);
+
+/* The forces at time t and the state: the held ones taum (nv), wF (nb x 6) with the
+   controller's joint forces and the ground's wrenches added, in the world's scratch, *taum_out
+   and *wF_out pointing to them.  0, or -SPART_ENUM from spart_control_torque. */
+int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
+                       const double R0[9], const double r0[3], const double *qm,
+                       const double u0[6], const double *um, const double *taum,
+                       const double *wF, const double **taum_out, const double **wF_out,
+                       spart_err *err);
 
 #endif

@@ -21,6 +21,19 @@ int spart_err_set(spart_err *err, int code, int line, const char *fmt, ...)
 /* name, or kind ('L' or 'J') followed by i ("L3") in buf (n bytes) when name is NULL */
 const char *spart_name_or(char *buf, size_t n, const char *name, char kind, int i);
 
+/* ---- spart_shape.c ---- */
+
+/* Free the model's shapes (none left). */
+void spart_shapes_free(spart_model *m);
+
+/* Check the model's shapes (bodies in order, kinds, roles, finite numbers, rotations, sizes);
+   -0 becomes 0.  0 or -SPART_EDATA with err filled ("shapes[2]: ..."). */
+int spart_shapes_check(spart_model *m, spart_err *err);
+
+/* The bounding box (low x y z, high x y z) of a primitive of that kind and size, in its frame
+   (zeros for a mesh). */
+void spart_shape_box(int kind, const double size[3], double bound[6]);
+
 /* ---- spart_rnea.c ---- */
 
 /* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0):

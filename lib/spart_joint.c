@@ -183,6 +183,53 @@ static void floating_rate(const double *q, const double *xi, const double *v, do
 }
 
 
+/* the inverse of the exponential map: xi (3) with q exp(xi) = r, the shorter way round (the
+   rotation from q to r in the frame after q) */
+static void quat_log_between(const double *q, const double *r, double *xi) {
+  /* e = conj(q) r */
+  double e[4] = {q[0] * r[0] + q[1] * r[1] + q[2] * r[2] + q[3] * r[3],
+                 q[0] * r[1] - q[1] * r[0] - q[2] * r[3] + q[3] * r[2],
+                 q[0] * r[2] - q[2] * r[0] - q[3] * r[1] + q[1] * r[3],
+                 q[0] * r[3] - q[3] * r[0] - q[1] * r[2] + q[2] * r[1]};
+  if (e[0] < 0) {
+    for (int k = 0; k < 4; k++) {
+      e[k] = -e[k];
+    }
+  }
+  double n = sqrt(e[1] * e[1] + e[2] * e[2] + e[3] * e[3]);
+  double f = n > 1e-8 ? 2 * atan2(n, e[0]) / n : 2 / e[0];
+  for (int k = 0; k < 3; k++) {
+    xi[k] = f * e[k + 1];
+  }
+}
+
+
+/* a ball's local coordinates of r around q (ball_integrate's inverse) */
+static void ball_difference(const double *q, const double *r, double *xi) {
+  quat_log_between(q, r, xi);
+}
+
+
+/* a floating joint's: the turn, then the position's move in the frame before */
+static void floating_difference(const double *q, const double *r, double *xi) {
+  quat_log_between(q, r, xi);
+  for (int k = 0; k < 3; k++) {
+    xi[3 + k] = r[4 + k] - q[4 + k];
+  }
+}
+
+
+/* the velocity v at q whose local rate at xi = 0 is xidot (floating_rate's inverse there): the
+   position's rate turned into the frame after */
+static void floating_v_of_local(const double *q, const double *xid, double *v) {
+  double R[9], p[3];
+  spart_quat_rot(R, q);
+  spu_mulmtv3(p, R, xid + 3);
+  memmove(v, xid, 3 * sizeof(double));
+  memcpy(v + 3, p, sizeof p);
+}
+
+
 typedef void joint_xform(const double *q, double *restrict Q, double *restrict rho);
 typedef void joint_map(const double *q, const double *in, double *out);
 typedef void joint_rate(const double *q, const double *xi, const double *v, double *xidot);
@@ -205,19 +252,22 @@ static const struct {
   int quat;
   joint_map *integrate;
   joint_rate *local_rate;
+  joint_map *difference, *v_of_local;
 } kinds[] = {
-    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, -1, NULL, NULL},
-    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, -1, NULL, NULL},
+    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, -1, NULL, NULL, NULL,
+                         NULL},
+    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, -1, NULL, NULL,
+                            NULL, NULL},
     [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, -1, NULL,
-                             NULL},
+                             NULL, NULL, NULL},
     [SPART_JNT_FLOATING] = {"floating", 7, 6, {0, 1, 2, 3, 4, 5},
                             {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0,
                             floating_move, floating_qdot, floating_v, 0, floating_integrate,
-                            floating_rate},
+                            floating_rate, floating_difference, floating_v_of_local},
     [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_move,
-                        ball_qdot, ball_v, 0, ball_integrate, ball_rate},
+                        ball_qdot, ball_v, 0, ball_integrate, ball_rate, ball_difference, NULL},
     [SPART_JNT_PLANAR] = {"planar", 3, 3, {3, 4, 2}, {{0, 1}, {0, 1}, {1, 0}}, 1,
-                          planar_move, planar_qdot, planar_v, -1, NULL, NULL},
+                          planar_move, planar_qdot, planar_v, -1, NULL, NULL, NULL, NULL},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -638,4 +688,34 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
       jp[2 * k] = jp[2 * k + 1] = v[k];
     }
   }
+}
+
+
+void spart_joint_difference(const spart_model *m, int i, const double *q, const double *r,
+                            double *xi) {
+  joint_map *f = kinds[m->jnt_type[i]].difference;
+  if (f) {
+    f(q, r, xi);
+    return;
+  }
+  for (int k = 0; k < m->jnt_nq[i]; k++) {
+    xi[k] = r[k] - q[k];
+  }
+}
+
+
+/* the velocity whose local rate at xi = 0 is xidot: the kind's own, else v of qdot (xidot is
+   qdot there) */
+void spart_joint_v_of_local(const spart_model *m, int i, const double *q, const double *xidot,
+                            double *v) {
+  int t = m->jnt_type[i];
+  if (kinds[t].local_rate) {
+    if (kinds[t].v_of_local) {
+      kinds[t].v_of_local(q, xidot, v);
+    } else {
+      memmove(v, xidot, (size_t)m->jnt_nv[i] * sizeof(double));
+    }
+    return;
+  }
+  spart_joint_v_of_qdot(m, i, q, xidot, v);
 }

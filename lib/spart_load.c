@@ -193,7 +193,8 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
 
 /* the model of the text buf (len bytes, malloc'd: freed here) by the reader its content picks,
    or its name's .urdf */
-static spart_model *load(char *buf, size_t len, const char *name, spart_err *err) {
+static spart_model *load(char *buf, size_t len, const char *name, const spart_urdf_opts *o,
+                         spart_err *err) {
   size_t nlen = strlen(name);
   const char *p = buf;
   spart_model *m;
@@ -205,7 +206,7 @@ static spart_model *load(char *buf, size_t len, const char *name, spart_err *err
     p++;
   }
   if ((nlen >= 5 && strcmp(name + nlen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
-    m = spart_urdf_parse(buf, len, err);
+    m = spart_urdf_parse_opts(buf, len, o, err);
   } else if (memchr(buf, '\0', len)) {
     spart_err_set(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");
     m = NULL;
@@ -217,17 +218,62 @@ static spart_model *load(char *buf, size_t len, const char *name, spart_err *err
 }
 
 
-spart_model *spart_model_load(const char *path, spart_err *err) {
+/* o with its dir the directory of path, when o gives none (dir: room for it) */
+static const spart_urdf_opts *with_dir(const spart_urdf_opts *o, const char *path,
+                                       spart_urdf_opts *copy, char **dir) {
+  const char *slash = strrchr(path, '/');
+  *dir = NULL;
+  if (o && o->dir) {
+    return o;
+  }
+  if (o) {
+    *copy = *o;
+  } else {
+    memset(copy, 0, sizeof *copy);
+  }
+  if (slash) {
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    *dir = malloc(n + 1);
+    if (*dir) {
+      memcpy(*dir, path, n);
+      (*dir)[n] = '\0';
+    }
+    copy->dir = *dir;
+  }
+  return copy;
+}
+
+
+spart_model *spart_model_load_opts(const char *path, const spart_urdf_opts *o, spart_err *err) {
   size_t len = 0;
-  char *buf = spart_model_slurp(path, &len, err);
-  return buf ? load(buf, len, path, err) : NULL;
+  char *buf = spart_model_slurp(path, &len, err), *dir;
+  spart_urdf_opts copy;
+  spart_model *m;
+  if (!buf) {
+    return NULL;
+  }
+  o = with_dir(o, path, &copy, &dir);
+  m = load(buf, len, path, o, err);
+  free(dir);
+  return m;
+}
+
+
+spart_model *spart_model_load(const char *path, spart_err *err) {
+  return spart_model_load_opts(path, NULL, err);
+}
+
+
+spart_model *spart_model_read_opts(int fd, const char *name, const spart_urdf_opts *o,
+                                   spart_err *err) {
+  size_t len = 0;
+  char *buf = slurp(fd, name, &len, err);
+  return buf ? load(buf, len, name, o, err) : NULL;
 }
 
 
 spart_model *spart_model_read(int fd, const char *name, spart_err *err) {
-  size_t len = 0;
-  char *buf = slurp(fd, name, &len, err);
-  return buf ? load(buf, len, name, err) : NULL;
+  return spart_model_read_opts(fd, name, NULL, err);
 }
 
 
@@ -238,7 +284,10 @@ spart_model *spart_urdf_read(const char *path, spart_err *err) {
   if (!buf) {
     return NULL;
   }
-  m = spart_urdf_parse(buf, len, err);
+  spart_urdf_opts copy;
+  char *dir;
+  m = spart_urdf_parse_opts(buf, len, with_dir(NULL, path, &copy, &dir), err);
+  free(dir);
   free(buf);
   return m;
 }

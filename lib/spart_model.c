@@ -149,6 +149,7 @@ void spart_model_free(spart_model *m) {
     free(m->jnt_name[i]);
     free(m->jnt_mimic[i]);
   }
+  spart_shapes_free(m);
   free(m->name);
   free(m->buf_);
   free(m);
@@ -377,7 +378,7 @@ int spart_model_check(spart_model *m, spart_err *err) {
   if (oom) {
     return fail(err, SPART_ENOMEM, 0, "out of memory");
   }
-  if (check_mimic(m, err)) {
+  if (check_mimic(m, err) || spart_shapes_check(m, err)) {
     return -err->code;
   }
   m->nq = nq;

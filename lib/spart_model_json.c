@@ -248,6 +248,48 @@ static cJSON *json_joint(const spart_model *m, int i) {
 }
 
 
+
+/* a mesh's state (SPART_MESH_*) in the model JSON */
+static const char *const mesh_state[] = {"", "read", "missing", "format"};
+
+
+/* shape s: {"link", "role", "kind", "name", "T", its sizes; a mesh's file, scale, state and
+   bounds} */
+static cJSON *json_shape(const spart_model *m, int s) {
+  const int kind = m->shape_kind[s];
+  const double *sz = m->shape_size + 3 * s;
+  cJSON *o = cJSON_CreateObject();
+  int ok = o != NULL;
+  put(o, "link", cJSON_CreateNumber(m->shape_body[s]), &ok);
+  put(o, "role",
+      cJSON_CreateString(m->shape_role[s] == SPART_SHAPE_COLLISION ? "collision" : "visual"), &ok);
+  put(o, "kind", cJSON_CreateString(spart_shape_kind_name(kind)), &ok);
+  if (m->shape_name[s]) {
+    put(o, "name", cJSON_CreateString(m->shape_name[s]), &ok);
+  }
+  put(o, "T", json_T(m->shape_rot + 9 * s, m->shape_pos + 3 * s), &ok);
+  if (kind == SPART_SHAPE_BOX) {
+    put(o, "size", json_vec(sz, 3), &ok);
+  } else if (kind == SPART_SHAPE_SPHERE) {
+    put(o, "radius", json_num(sz[0]), &ok);
+  } else if (kind != SPART_SHAPE_MESH) {
+    put(o, "radius", json_num(sz[0]), &ok);
+    put(o, "length", json_num(sz[1]), &ok);
+  } else {
+    put(o, "file", cJSON_CreateString(m->shape_file[s]), &ok);
+    put(o, "scale", json_vec(sz, 3), &ok);
+    put(o, "mesh", cJSON_CreateString(mesh_state[m->shape_mesh[s]]), &ok);
+    if (m->shape_mesh[s] == SPART_MESH_READ) {
+      cJSON *b = cJSON_CreateArray();
+      put(o, "bounds", b, &ok);
+      put(b, NULL, json_vec(m->shape_bound + 6 * s, 3), &ok);
+      put(b, NULL, json_vec(m->shape_bound + 6 * s + 3, 3), &ok);
+    }
+  }
+  return kept(o, ok);
+}
+
+
 char *spart_model_json(const spart_model *m) {
   char nm[32];
   cJSON *root = cJSON_CreateObject(), *base = cJSON_CreateObject();
@@ -285,6 +327,13 @@ char *spart_model_json(const spart_model *m) {
     put(root, "links", links, &ok);
     put(root, "joints", joints, &ok);
     base = links = joints = NULL;
+    if (m->nshape > 0) {
+      cJSON *shapes = cJSON_CreateArray();
+      put(root, "shapes", shapes, &ok);
+      for (int k = 0; k < m->nshape && ok; k++) {
+        put(shapes, NULL, json_shape(m, k), &ok);
+      }
+    }
     if (m->nb - 1 <= CON_MAX) {
       put(root, "con", json_con(m), &ok);
     }
@@ -442,6 +491,111 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
 }
 
 
+
+/* "shapes"[s] into shape s */
+static int read_shape(spart_model *m, const cJSON *o, int s, spart_err *err) {
+  char where[32];
+  const cJSON *v;
+  double *sz = m->shape_size + 3 * s;
+  int kind;
+  snprintf(where, sizeof where, "shapes[%d]", s);
+  if (!cJSON_IsObject(o)) {
+    return spart_bad_field(err, "", where, "an object", o);
+  }
+  if (spart_get_int(o, where, "link", m->shape_body + s, err)) {
+    return -SPART_EDATA;
+  }
+  v = cJSON_GetObjectItemCaseSensitive(o, "role");
+  m->shape_role[s] = !cJSON_IsString(v)                          ? 0
+                     : strcmp(v->valuestring, "collision") == 0 ? SPART_SHAPE_COLLISION
+                     : strcmp(v->valuestring, "visual") == 0    ? SPART_SHAPE_VISUAL
+                                                                : 0;
+  if (!m->shape_role[s]) {
+    return spart_bad_field(err, where, "role", "\"collision\" or \"visual\"", v);
+  }
+  v = cJSON_GetObjectItemCaseSensitive(o, "kind");
+  kind = cJSON_IsString(v) ? spart_shape_kind_of(v->valuestring) : -1;
+  if (kind < 0) {
+    return spart_bad_field(err, where, "kind", "box, cylinder, sphere, capsule or mesh", v);
+  }
+  m->shape_kind[s] = kind;
+  v = cJSON_GetObjectItemCaseSensitive(o, "name");
+  if (v && !cJSON_IsString(v)) {
+    return spart_bad_field(err, where, "name", "a string", v);
+  }
+  if (v && !(m->shape_name[s] = strdup(v->valuestring))) {
+    return spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  if (spart_get_T(o, where, "T", m->shape_rot + 9 * s, m->shape_pos + 3 * s, err)) {
+    return -SPART_EDATA;
+  }
+  if (kind == SPART_SHAPE_BOX) {
+    return spart_get_vec(o, where, "size", 3, sz, err);
+  }
+  if (kind == SPART_SHAPE_SPHERE) {
+    return spart_get_num(o, where, "radius", sz, err);
+  }
+  if (kind != SPART_SHAPE_MESH) {
+    return spart_get_num(o, where, "radius", sz, err) ? -SPART_EDATA
+           : spart_get_num(o, where, "length", sz + 1, err);
+  }
+  v = cJSON_GetObjectItemCaseSensitive(o, "file");
+  if (!cJSON_IsString(v) || !v->valuestring[0]) {
+    return spart_bad_field(err, where, "file", "a file name", v);
+  }
+  if (!(m->shape_file[s] = strdup(v->valuestring))) {
+    return spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  if (spart_get_vec(o, where, "scale", 3, sz, err)) {
+    return -SPART_EDATA;
+  }
+  v = cJSON_GetObjectItemCaseSensitive(o, "mesh");
+  for (int k = SPART_MESH_READ; k <= SPART_MESH_FORMAT && cJSON_IsString(v); k++) {
+    m->shape_mesh[s] = strcmp(v->valuestring, mesh_state[k]) == 0 ? k : m->shape_mesh[s];
+  }
+  if (!m->shape_mesh[s]) {
+    return spart_bad_field(err, where, "mesh", "\"read\", \"missing\" or \"format\"", v);
+  }
+  if (m->shape_mesh[s] == SPART_MESH_READ) {
+    double b[6];
+    if (spart_get_mat(o, where, "bounds", 2, 3, b, err)) {
+      return -SPART_EDATA;
+    }
+    memcpy(m->shape_bound + 6 * s, b, sizeof b);
+  } else if (cJSON_GetObjectItemCaseSensitive(o, "bounds")) {
+    return spart_err_set(err, SPART_EDATA, 0, "%s.bounds: only a mesh that was read has bounds",
+                         where);
+  }
+  return 0;
+}
+
+
+/* the optional "shapes" array */
+static int read_shapes(spart_model *m, const cJSON *obj, spart_err *err) {
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, "shapes"), *o;
+  int s = 0;
+  if (!a) {
+    return 0;
+  }
+  if (!cJSON_IsArray(a)) {
+    return spart_bad_field(err, "", "shapes", "an array", a);
+  }
+  if (spart_model_shapes(m, cJSON_GetArraySize(a))) {
+    return spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  cJSON_ArrayForEach(o, a) {
+    if (read_shape(m, o, s, err)) {
+      return -err->code;
+    }
+    if (m->shape_kind[s] != SPART_SHAPE_MESH) {
+      spart_shape_box(m->shape_kind[s], m->shape_size + 3 * s, m->shape_bound + 6 * s);
+    }
+    s++;
+  }
+  return 0;
+}
+
+
 /* the body of spart_model_from_cjson, with the model allocated */
 static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
   const int nb = m->nb;
@@ -487,7 +641,7 @@ static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
   }
   free(lnames);
   free(jnames);
-  return rc;
+  return rc ? rc : read_shapes(m, obj, err);
 }
 
 

@@ -27,6 +27,7 @@ typedef struct {
   double *key;        /* (nf + 18 + nq + nv) the forces and the state they were computed for */
   int acc_ok;
   double t_end; /* the end of the step being taken */
+  double tc;    /* the time of the stage being evaluated (s->scene's forces depend on it) */
 } sim_ws;
 
 
@@ -228,9 +229,14 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
   if (at_start && acc_valid(s, w)) {
     memcpy(k + 6 + nv, w->acc, (size_t)(6 + nv) * sizeof(double));
   } else {
+    const double *taum = s->taum, *wF = s->wF;
     s->nfd++;
+    if (s->scene && spart_scene_forces(m, d, s->scene, w->tc, w->R0, w->r0, w->qm, w->u0, w->um,
+                                       s->taum, s->wF, &taum, &wF, err) != 0) {
+      return -SPART_ENUM;
+    }
     int rc = spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
-                                    s->taum, s->wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
+                                    taum, wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
     /* spart_aba need not fail on a state that is not finite (a leaf's inertia does not depend
        on its joint's position): the state is looked at whatever it returns */
     const char *bad = not_finite(w);
@@ -310,9 +316,11 @@ static void combine(double *y, const sim_ws *w, double h, const double *a, int n
 static int rk4(const spart_model *m, spart_data *d, spart_sim *s, double t_end, spart_err *err) {
   static const double a[4][4] = {{0}, {0.5}, {0, 0.5}, {0, 0, 1}};
   static const double b[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+  static const double c[4] = {0, 0.5, 0.5, 1};
   sim_ws *w = s->ws_;
   double h = t_end - s->t;
   for (int i = 0; i < 4; i++) {
+    w->tc = s->t + c[i] * h;
     combine(w->y, w, h, a[i], i);
     if (rate(m, d, s, w, w->y, w->k[i], i == 0, err) != 0) {
       return -SPART_ENUM;
@@ -334,6 +342,8 @@ static const double dp_a[7][6] = {
     {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
     {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
     {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+/* the stages' times, fractions of the step */
+static const double dp_c[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
 /* the fifth-order weights minus the fourth-order ones */
 static const double dp_e[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
                                -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
@@ -379,6 +389,7 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
                            "smooth enough for rtol %g, atol %g", t0, h, s->rtol, s->atol);
     }
     for (int i = 0; i < 7; i++) {
+      w->tc = t0 + dp_c[i] * h;
       combine(i < 6 ? w->y : w->yn, w, h, dp_a[i], i);
       if (rate(m, d, s, w, i < 6 ? w->y : w->yn, w->k[i], i == 0, err) != 0) {
         return -SPART_ENUM;
@@ -421,6 +432,7 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
   const int nv = w->nv;
   if (!acc_valid(s, w)) {
     w->t_end = s->t;
+    w->tc = s->t;
     memset(w->y, 0, (size_t)w->ny * sizeof(double));
     if (rate(m, d, s, w, w->y, w->k[0], 1, err) != 0) {
       return -SPART_ENUM;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -17,6 +18,7 @@
 #include <libxml/xmlerror.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 /* what the libxml2 callbacks learn, reached through ctxt->_private */
@@ -56,6 +58,9 @@ typedef struct urdf {
   named *jbyname; /* (nj) joints sorted by name */
   int nl, nj, root;
   int world, wjoint; /* the world idiom's link and floating joint, left out; -1 if none */
+  const spart_urdf_opts *opts; /* where meshes are, automass */
+  spart_mesh *mesh;  /* (nshape) the meshes read, for automass; empty for the others */
+  int nmesh;
 } urdf;
 
 
@@ -977,6 +982,261 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
 }
 
 
+
+/* ---------------------------------------------------------------------------------------------
+ * shapes: <collision> and <visual> geometry
+ */
+
+/* whether name ends in ext, ASCII case ignored */
+static int ends_with(const char *name, const char *ext) {
+  size_t n = strlen(name), e = strlen(ext);
+  if (n < e) {
+    return 0;
+  }
+  for (size_t k = 0; k < e; k++) {
+    if (tolower((unsigned char)name[n - e + k]) != ext[k]) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* the file a mesh filename names, malloc'd (NULL when out of memory, *none when it names none
+   that exists): package://NAME/PATH in each package directory (DIR/NAME/PATH, or DIR/PATH when
+   DIR ends in NAME), file://PATH, a relative name in the URDF's directory */
+static char *mesh_path(const urdf *u, const char *file, int *none) {
+  const spart_urdf_opts *o = u->opts;
+  char *p = NULL;
+  *none = 1;
+  if (strncmp(file, "package://", 10) == 0) {
+    const char *pkg = file + 10, *rest = strchr(pkg, '/');
+    size_t plen = rest ? (size_t)(rest - pkg) : strlen(pkg);
+    for (int d = 0; rest && o && d < o->npackages; d++) {
+      const char *dir = o->packages[d];
+      size_t dlen = strlen(dir);
+      while (dlen > 1 && dir[dlen - 1] == '/') {
+        dlen--;
+      }
+      size_t n = dlen + plen + strlen(rest) + 3;
+      const char *last = dir + dlen;
+      while (last > dir && last[-1] != '/') {
+        last--;
+      }
+      free(p);
+      p = malloc(n);
+      if (!p) {
+        return NULL;
+      }
+      snprintf(p, n, "%.*s/%.*s%s", (int)dlen, dir, (int)plen, pkg, rest);
+      if (access(p, R_OK) == 0) {
+        *none = 0;
+        return p;
+      }
+      if ((size_t)(dir + dlen - last) == plen && strncmp(last, pkg, plen) == 0) {
+        snprintf(p, n, "%.*s%s", (int)dlen, dir, rest);
+        if (access(p, R_OK) == 0) {
+          *none = 0;
+          return p;
+        }
+      }
+    }
+    free(p);
+    return strdup("");
+  }
+  if (strncmp(file, "file://", 7) == 0) {
+    p = strdup(file + 7);
+  } else if (file[0] == '/' || !o || !o->dir || !o->dir[0]) {
+    p = strdup(file);
+  } else {
+    size_t n = strlen(o->dir) + strlen(file) + 2;
+    p = malloc(n);
+    if (p) {
+      snprintf(p, n, "%s/%s", o->dir, file);
+    }
+  }
+  *none = p && access(p, R_OK) != 0;
+  return p;
+}
+
+
+/* a mesh's file: read when it is an STL that is there (its bounds into the model, the mesh into
+   u->mesh[s] for automass); a reference only otherwise */
+static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const char *owner) {
+  const char *file = m->shape_file[s];
+  double *b = m->shape_bound + 6 * s;
+  const double *sc = m->shape_size + 3 * s;
+  spart_mesh *mesh = u->mesh + s;
+  int none, rc;
+  char *path;
+
+  if (!ends_with(file, ".stl")) {
+    m->shape_mesh[s] = SPART_MESH_FORMAT;
+    return 0;
+  }
+  path = mesh_path(u, file, &none);
+  if (!path) {
+    return oom(u->err);
+  }
+  if (none) {
+    m->shape_mesh[s] = SPART_MESH_MISSING;
+    free(path);
+    return 0;
+  }
+  rc = spart_stl_read(path, mesh, u->err);
+  free(path);
+  if (rc == -SPART_ENOMEM) {
+    return rc;
+  }
+  if (rc) {
+    char msg[sizeof u->err->msg];
+    snprintf(msg, sizeof msg, "%s", u->err->msg);
+    return fail(u->err, line_of(el), "%s: mesh '%.200s': %s", owner, file, msg);
+  }
+  m->shape_mesh[s] = SPART_MESH_READ;
+  for (int v = 0; v < mesh->nvert; v++) {
+    for (int c = 0; c < 3; c++) {
+      double x = sc[c] * mesh->vert[3 * v + c];
+      if (v == 0 || x < b[c]) {
+        b[c] = x;
+      }
+      if (v == 0 || x > b[3 + c]) {
+        b[3 + c] = x;
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* the <geometry> of a <collision> or <visual> el into shape s */
+static int read_geometry(urdf *u, spart_model *m, int s, const xmlNode *el, const char *owner) {
+  static const char *const what[] = {"box", "cylinder", "sphere", "capsule", "mesh"};
+  xmlNode *geo = child_el(el, "geometry"), *g = NULL;
+  double *sz = m->shape_size + 3 * s;
+  char w[80];
+  int kind = -1, rc = 0;
+
+  for (xmlNode *c = geo ? geo->children : NULL; c && kind < 0; c = c->next) {
+    for (int k = 0; k < SPART_SHAPE_KINDS && c->type == XML_ELEMENT_NODE; k++) {
+      if (is_el(c, what[k])) {
+        kind = k;
+        g = c;
+      }
+    }
+    if (kind < 0 && c->type == XML_ELEMENT_NODE) {
+      return fail(u->err, line_of(c), "%s: unknown geometry <%s>", owner,
+                  (const char *)c->name);
+    }
+  }
+  if (!geo || kind < 0) {
+    return fail(u->err, line_of(geo ? geo : el), "%s: <%s> without %s", owner,
+                (const char *)el->name, geo ? "a shape in <geometry>" : "<geometry>");
+  }
+  m->shape_kind[s] = kind;
+  snprintf(w, sizeof w, "%s", what[kind]);
+  if (kind == SPART_SHAPE_BOX) {
+    rc = need_nums(u, g, "size", sz, 3, owner, "box size");
+  } else if (kind == SPART_SHAPE_SPHERE) {
+    rc = need_nums(u, g, "radius", sz, 1, owner, "sphere radius");
+  } else if (kind != SPART_SHAPE_MESH) {
+    snprintf(w, sizeof w, "%s radius", what[kind]);
+    rc = need_nums(u, g, "radius", sz, 1, owner, w);
+    snprintf(w, sizeof w, "%s length", what[kind]);
+    rc = rc ? rc : need_nums(u, g, "length", sz + 1, 1, owner, w);
+  } else {
+    char *file = prop(g, "filename");
+    sz[0] = sz[1] = sz[2] = 1;
+    if (!file || !file[0]) {
+      xmlFree(file);
+      return fail(u->err, line_of(g), "%s: <mesh> without filename", owner);
+    }
+    m->shape_file[s] = strdup(file);
+    xmlFree(file);
+    if (!m->shape_file[s]) {
+      return oom(u->err);
+    }
+    rc = attr_nums(u, g, "scale", sz, 3, owner, "mesh scale");
+    if (!rc && (sz[0] == 0 || sz[1] == 0 || sz[2] == 0)) {
+      return fail(u->err, line_of(g), "%s: mesh scale with a 0", owner);
+    }
+    return rc ? rc : read_mesh(u, m, s, g, owner);
+  }
+  for (int c = 0; c < 3 && !rc; c++) {
+    int used = kind == SPART_SHAPE_BOX || (kind != SPART_SHAPE_SPHERE && c < 2) || c == 0;
+    if (used && !(sz[c] > 0) && !(kind == SPART_SHAPE_CAPSULE && c == 1 && sz[c] == 0)) {
+      rc = fail(u->err, line_of(g), "%s: %s with a size %g that is not positive", owner,
+                what[kind], sz[c]);
+    }
+  }
+  if (!rc) {
+    spart_shape_box(kind, sz, m->shape_bound + 6 * s);
+  }
+  return rc;
+}
+
+
+/* the shapes of link l (body id) from s on, each <collision> and <visual> in file order; count
+   only (m NULL): how many */
+static int read_link_shapes(urdf *u, spart_model *m, int l, int id, int *s) {
+  char owner[300];
+  snprintf(owner, sizeof owner, "link '%s'", u->link[l].name);
+  for (xmlNode *c = u->link[l].node->children; c; c = c->next) {
+    int col = is_el(c, "collision");
+    char *name;
+    if (!col && !is_el(c, "visual")) {
+      continue;
+    }
+    if (!m) {
+      (*s)++;
+      continue;
+    }
+    m->shape_body[*s] = id;
+    m->shape_role[*s] = col ? SPART_SHAPE_COLLISION : SPART_SHAPE_VISUAL;
+    name = prop(c, "name");
+    if (name && name[0] && !(m->shape_name[*s] = strdup(name))) {
+      xmlFree(name);
+      return oom(u->err);
+    }
+    xmlFree(name);
+    if (origin(u, child_el(c, "origin"), m->shape_rot + 9 * *s, m->shape_pos + 3 * *s, owner,
+               col ? "collision origin" : "visual origin") ||
+        read_geometry(u, m, *s, c, owner)) {
+      return -u->err->code;
+    }
+    (*s)++;
+  }
+  return 0;
+}
+
+
+/* every link's shapes into the model, in body order */
+static int read_shapes(urdf *u, spart_model *m) {
+  int *link_of = malloc((size_t)m->nb * sizeof *link_of), n = 0, s = 0, rc = 0;
+  if (!link_of) {
+    return oom(u->err);
+  }
+  for (int l = 0; l < u->nl; l++) {
+    if (l != u->world) {
+      link_of[l == u->root ? 0 : u->link[l].id] = l;
+    }
+  }
+  for (int i = 0; i < m->nb; i++) {
+    read_link_shapes(u, NULL, link_of[i], i, &n);
+  }
+  if (n > 0) {
+    u->mesh = calloc((size_t)n, sizeof *u->mesh);
+    u->nmesh = n;
+    rc = !u->mesh || spart_model_shapes(m, n) ? oom(u->err) : 0;
+  }
+  for (int i = 0; i < m->nb && n > 0 && !rc; i++) {
+    rc = read_link_shapes(u, m, link_of[i], i, &s);
+  }
+  free(link_of);
+  return rc;
+}
+
+
 /* the model, in SPART's numbering */
 static spart_model *build(urdf *u) {
   spart_model *m = spart_model_new(u->nl - (u->world >= 0));
@@ -1004,6 +1264,7 @@ static spart_model *build(urdf *u) {
       rc = read_joint(u, m, j, u->jnt[j].id);
     }
   }
+  rc = rc ? rc : read_shapes(u, m);
 
   /* the base's CoM frame is the reference (joints 1.. hang from it); its T, the CoM frame in
      the URDF link frame, stays for the link frame's pose (spart_link_frame) */
@@ -1021,6 +1282,12 @@ static spart_model *build(urdf *u) {
 
 
 spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
+  return spart_urdf_parse_opts(buf, len, NULL, err);
+}
+
+
+spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf_opts *o,
+                                   spart_err *err) {
   spart_err dummy = {0};
   urdf u = {0};
   spart_model *m = NULL;
@@ -1029,6 +1296,7 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
   int rc;
 
   u.err = err ? err : &dummy;
+  u.opts = o;
   u.err->code = 0;
   u.err->line = 0;
   while (k < len && isspace((unsigned char)buf[k])) {
@@ -1076,6 +1344,10 @@ spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err) {
   free(u.jnt);
   free(u.byname);
   free(u.jbyname);
+  for (int s = 0; s < u.nmesh; s++) {
+    spart_mesh_free(u.mesh + s);
+  }
+  free(u.mesh);
   xmlFreeDoc(u.doc);
   return m;
 }

@@ -16,6 +16,8 @@
 #     with BASE, the peers also scaled by this machine's speed relative to the issue's (below).
 #  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
 #     outputs (force closure, the support polygon, the equilibrium torques) and all of them.
+#  5. spart-sim in a world (scripts/bench_world.sh, alone: make bench-world): 10 s at 1 kHz of
+#     the quadruped on the ground under PD and of kuka_iiwa under computed torque.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR,
 # CONTACT_ROWS (spart-contact records, default 2000);
 # BASE, another built tree of spart (its bin/ and its library, e.g. a worktree of an older
@@ -366,4 +368,7 @@ for robot in quad:quadruped:4 human:humanoid:8; do
       "$(echo "$1 $CONTACT_ROWS" | awk '{ print 1e6 * $1 / $2 }')"
   done
 done
+
+# 5. spart-sim in a world (ground contact, closed-loop control): its own script
+BENCH_DIR=$dir sh scripts/bench_world.sh
 rm -rf "$dir"

@@ -39,11 +39,34 @@ static const cli_tool tool = {
     "      --check-limits   report on stderr each time a joint leaves its limits (exit 1)\n"
     "      --fixed-base     the base does not move (u0 = 0)\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
-    "      --no-friction    leave out the joints' viscous and Coulomb friction\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS,
+    "      --no-friction    leave out the joints' viscous and Coulomb friction\n\n"
+    "Closed loop (forces added to the held ones at every stage of a step):\n"
+    "      --control LAW    pd (Kp e + Kd edot + gravity compensation), ctc (computed torque:\n"
+    "                       the model's inverse dynamics at umdot_ref + Kp e + Kd edot, its\n"
+    "                       friction included) or gravity (the compensation alone: inverse\n"
+    "                       dynamics at rest, the base held); each force clipped to its\n"
+    "                       joint's effort limit (a line on stderr when one binds)\n"
+    "      --kp K, --kd D   gains: one for all or one a velocity coordinate (K1,K2,...)\n"
+    "      --reference FILE records of t, qm and optionally um, umdot (JSON or CSV): cubic\n"
+    "                       Hermite between them with um, linear without; before the first\n"
+    "                       and after the last, that record; errors in each joint's tangent\n"
+    "                       space\n"
+    "Ground (compliant contact of the collision shapes' spheres, box corners, capsule ends\n"
+    "and cylinder rims with one plane; no self-collision):\n"
+    "      --ground [NX,NY,NZ,D]  the plane n.x = D, n out of the ground (default: z = 0\n"
+    "                       against gravity, n = -g/|g|, D = 0)\n"
+    "      --stiffness K    N/m a contact (default: M |g| / 4 mm, M the model's mass)\n"
+    "      --damping C      N s/m a contact (default: 2 sqrt(K m), m the lightest body with\n"
+    "                       contacts)\n"
+    "      --mu MU          Coulomb friction coefficient (default 1)\n"
+    "      --slip V         friction's slip velocity scale, m/s (default 0.2): the friction\n"
+    "                       is mu fn vt / sqrt(|vt|^2 + V^2)\n"
+    "      --contact-forces write contact_forces (n x 3, inertial frame) in every record\n",
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS |
+        CLI_OPT_WORLD,
     CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH | CLI_READS(u0dot) |
         CLI_READS(umdot),
-    "t,R0,r0,qm,u0,um,u0dot,umdot", gates};
+    "t,R0,r0,qm,u0,um,u0dot,umdot,contact_forces", gates};
 
 
 /* seconds on a monotonic clock */
@@ -72,8 +95,14 @@ static int hold(cli_session *s, cli_inputs *in, spart_sim *sim, double t) {
 }
 
 
-/* write the state of sim; 0, or -1 after reporting */
-static int put_state(cli_session *s, spart_sim *sim) {
+/* --reference FILE's text, read once before the trajectories (NULL: none); each trajectory
+   parses it (cli_world_open) */
+static char *reference_text;
+static size_t reference_len;
+
+
+/* write the state of sim (and its world's contact forces); 0, or -1 after reporting */
+static int put_state(cli_session *s, spart_sim *sim, cli_world *w) {
   const int accel = s->o.accelerations;
   spart_err err = {0};
   if (accel && spart_sim_accel(s->m, s->d, sim, &err) != 0) {
@@ -101,6 +130,7 @@ static int put_state(cli_session *s, spart_sim *sim) {
     cli_put(s->wr, "u0dot", sim->u0dot, 6, -1, -1);
     cli_put(s->wr, "umdot", umdot, s->m->nvc, -1, -1);
   }
+  cli_world_put(s, w, sim);
   cli_write(s);
   return s->stop ? -1 : 0;
 }
@@ -126,7 +156,7 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
 
 
 /* the trajectory from the current record; 0, or -1 after reporting */
-static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
+static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int *out) {
   const cli_opts *o = &s->o;
   const spart_model *m = s->m;
   const cli_state *st = s->st;
@@ -146,7 +176,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
     cli_fail(s, "%s", err.msg);
     return -1;
   }
-  if (put_state(s, sim) != 0) {
+  if (put_state(s, sim, w) != 0) {
     return -1;
   }
   if (o->check_limits) {
@@ -177,7 +207,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
         check_limits(s, sim, out);
       }
     }
-    if (put_state(s, sim) != 0) {
+    if (put_state(s, sim, w) != 0) {
       return -1;
     }
     if (s->tty && now() > tick + 0.5) {
@@ -200,12 +230,14 @@ static void trajectories(cli_session *s) {
   while (!s->stop && cli_next(s)) {
     spart_sim *sim = spart_sim_new(s->m);
     cli_inputs *in = NULL;
+    cli_world *w = NULL;
     out = out ? out : calloc((size_t)s->m->nb, sizeof(int));
     if (!sim || !out) {
       cli_error(tool.name, NULL, 0, "out of memory");
       s->status = CLI_EXIT_IO;
       s->stop = 1;
-    } else if (!s->o.inputs || (in = cli_inputs_open(s, inputs_text, inputs_len)) != NULL) {
+    } else if ((!s->o.inputs || (in = cli_inputs_open(s, inputs_text, inputs_len)) != NULL) &&
+               (w = cli_world_open(s, reference_text, reference_len)) != NULL) {
       memset(out, 0, (size_t)s->m->nb * sizeof(int));
       sim->method = s->o.integrator;
       sim->flags =
@@ -213,10 +245,12 @@ static void trajectories(cli_session *s) {
       sim->gravity = s->gravity;
       sim->rtol = s->o.rtol;
       sim->atol = s->o.atol;
-      run(s, sim, in, out);
+      sim->scene = cli_world_scene(w);
+      run(s, sim, in, w, out);
     } else {
-      s->stop = 1; /* a bad inputs file: the same for every trajectory */
+      s->stop = 1; /* a bad inputs or reference file: the same for every trajectory */
     }
+    cli_world_close(s, w);
     cli_inputs_close(in);
     spart_sim_free(sim);
   }
@@ -230,7 +264,9 @@ int main(int argc, char **argv) {
   if (!s) {
     return status;
   }
-  if (s->o.inputs && cli_inputs_read(s, &inputs_text, &inputs_len) != 0) {
+  if ((s->o.inputs && cli_inputs_read(s, &inputs_text, &inputs_len) != 0) ||
+      cli_world_read(s, &reference_text, &reference_len) != 0) {
+    free(inputs_text);
     return cli_session_close(s);
   }
   s->none = s->o.nfiles ? "no initial state in the files given" : "no initial state on stdin";
@@ -238,5 +274,6 @@ int main(int argc, char **argv) {
      output */
   status = cli_run(s, trajectories, 1);
   free(inputs_text);
+  free(reference_text);
   return status;
 }

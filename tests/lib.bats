@@ -97,3 +97,10 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [ "$status" -eq 0 ]
   [[ "${lines[-1]}" == "9 passed, 0 failed" ]]
 }
+
+@test "a simulation's world: joints' local coordinates inverted, a reference interpolated (Hermite, linear, held), a ground's forces in closed form, the contact spheres of each shape" {
+  run "$UNIT/test_world" "$BATS_TEST_DIRNAME/data"/joints/*.urdf
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  [[ "${lines[-1]}" == "23 passed, 0 failed" ]]
+}

@@ -1361,3 +1361,125 @@ EOF
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"nv.json:"*": joint 'j': negative velocity limit -2" ]]
 }
+
+# ---- shapes: <collision> and <visual> geometry (spart-model(5) "shapes") ----
+
+# a base with an <inertial> origin and a link, every primitive, origins turned
+shapes_urdf() {
+  urdf shapes.urdf <<'EOF'
+<robot name="shapes">
+  <link name="base">
+    <inertial><origin xyz="0.1 0.2 0.3" rpy="0.3 0 0"/><mass value="2"/>
+      <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision name="hull"><origin xyz="1 2 3" rpy="0 0 1.5707963267948966"/>
+      <geometry><box size="0.4 0.2 0.1"/></geometry></collision>
+    <visual><geometry><sphere radius="0.5"/></geometry></visual>
+  </link>
+  <link name="arm">
+    <inertial><origin xyz="0 0 0.5"/><mass value="1"/>
+      <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><origin xyz="0 0 0.5" rpy="1.5707963267948966 0 0"/>
+      <geometry><cylinder radius="0.05" length="1"/></geometry></visual>
+    <collision><geometry><capsule radius="0.1" length="0.8"/></geometry></collision>
+    <collision><origin xyz="0 0 1"/>
+      <geometry><mesh filename="package://nowhere/arm.dae" scale="2 2 2"/></geometry></collision>
+  </link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
+    <origin xyz="0 0 1"/><axis xyz="0 1 0"/></joint>
+</robot>
+EOF
+}
+
+@test "shapes: each <collision> and <visual> in link order, its frame in the URDF link frame, not the CoM's" {
+  f=$(shapes_urdf)
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/m.json"
+  m="$BATS_TEST_TMPDIR/m.json"
+  check "$m" 'len(d["shapes"]) == 5 and [s["link"] for s in d["shapes"]] == [0, 0, 1, 1, 1]'
+  check "$m" '[s["role"] for s in d["shapes"]] == ["collision", "visual", "visual", "collision", "collision"]'
+  check "$m" '[s["kind"] for s in d["shapes"]] == ["box", "sphere", "cylinder", "capsule", "mesh"]'
+  # the box: turned a quarter about z, at (1, 2, 3) of the base's URDF frame (not its CoM's)
+  check "$m" 'close(d["shapes"][0]["T"], [[0, -1, 0, 1], [1, 0, 0, 2], [0, 0, 1, 3], [0, 0, 0, 1]], 1e-15)'
+  check "$m" 'd["shapes"][0]["name"] == "hull" and d["shapes"][0]["size"] == [0.4, 0.2, 0.1]'
+  check "$m" 'd["shapes"][1]["radius"] == 0.5 and "name" not in d["shapes"][1]'
+  check "$m" 'close(d["shapes"][2]["T"], [[1, 0, 0, 0], [0, 0, -1, 0], [0, 1, 0, 0.5], [0, 0, 0, 1]], 1e-15)'
+  check "$m" 'd["shapes"][2]["radius"] == 0.05 and d["shapes"][2]["length"] == 1'
+  check "$m" 'd["shapes"][3]["radius"] == 0.1 and d["shapes"][3]["length"] == 0.8'
+  check "$m" 'd["shapes"][4]["file"] == "package://nowhere/arm.dae" and d["shapes"][4]["scale"] == [2, 2, 2]'
+  check "$m" 'd["shapes"][4]["mesh"] == "format" and "bounds" not in d["shapes"][4]'
+  # read back, the same bytes
+  run urdf2robot "$m"
+  [ "$status" -eq 0 ]
+  [ "$output" = "$(cat "$m")" ]
+}
+
+@test "shapes: every bundled URDF gives its models/*.json; those without geometry have no shapes, as before" {
+  for f in "$MODELS"/*.urdf; do
+    (cd "$MODELS" && urdf2robot "${f##*/}") | cmp - "${f%.urdf}.json"
+    if ! grep -q '<collision\|<visual' "$f"; then
+      ! grep -q '"shapes"' "${f%.urdf}.json"
+    else
+      grep -q '"shapes"' "${f%.urdf}.json"
+    fi
+  done
+}
+
+@test "shapes: the bundled quadruped's feet are collision spheres at the shanks' ends" {
+  m="$MODELS/quadruped.json"
+  for leg in fl fr hl hr; do
+    check "$m" '[(s["radius"], p(s["T"])) for s in d["shapes"] if s["role"] == "collision" and d["keys"]["link_id"]["'$leg'_shank"] == s["link"]] == [(0.02, [0, 0, -0.2])]'
+  done
+}
+
+@test "shapes: a bad shape is refused with its place" {
+  f=$(urdf b1.urdf <<'EOF'
+<robot name="b"><link name="a"><collision><geometry><box size="1 2"/></geometry></collision></link></robot>
+EOF
+)
+  bad "$f" "urdf2robot: $f:1: link 'a': box size: expected 3 numbers, got '1 2'"
+  f=$(urdf b2.urdf <<'EOF'
+<robot name="b"><link name="a"><visual><geometry><sphere radius="0"/></geometry></visual></link></robot>
+EOF
+)
+  bad "$f" "urdf2robot: $f:1: link 'a': sphere with a size 0 that is not positive"
+  f=$(urdf b3.urdf <<'EOF'
+<robot name="b"><link name="a"><visual><geometry><cone radius="1"/></geometry></visual></link></robot>
+EOF
+)
+  bad "$f" "urdf2robot: $f:1: link 'a': unknown geometry <cone>"
+  f=$(urdf b4.urdf <<'EOF'
+<robot name="b"><link name="a"><collision><origin xyz="0 0 0"/></collision></link></robot>
+EOF
+)
+  bad "$f" "urdf2robot: $f:1: link 'a': <collision> without <geometry>"
+  f=$(urdf b5.urdf <<'EOF'
+<robot name="b"><link name="a"><collision><geometry><mesh/></geometry></collision></link></robot>
+EOF
+)
+  bad "$f" "urdf2robot: $f:1: link 'a': <mesh> without filename"
+}
+
+@test "shapes: a model JSON's shapes are checked" {
+  f=$(shapes_urdf)
+  urdf2robot "$f" > "$BATS_TEST_TMPDIR/m.json"
+  python3 - "$BATS_TEST_TMPDIR/m.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for name, change in [("link", lambda s: s.update(link=5)), ("kind", lambda s: s.update(kind="cone")),
+                     ("role", lambda s: s.update(role="both")), ("radius", lambda s: s.update(radius=-1))]:
+    e = json.loads(json.dumps(d))
+    change(e["shapes"][1])
+    json.dump(e, open(sys.argv[1][:-5] + "-" + name + ".json", "w"), indent=1)
+PY
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/m-link.json"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"shapes[1].link: expected a link from 0 to 1, in order, got 5" ]]
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/m-kind.json"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"shapes[1].kind: expected box, cylinder, sphere, capsule or mesh, got a string"* ]]
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/m-role.json"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"shapes[1].role: expected"* ]]
+  run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/m-radius.json"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"shapes[1]: sphere size -1: expected a positive size" ]]
+}

@@ -208,7 +208,10 @@ enum {
   CLI_OPT_COM = 1 << 7,      /* --com */
   CLI_OPT_SIM = 1 << 8,      /* spart-sim's: --duration, --dt, --every, --integrator... */
   CLI_OPT_LIMITS = 1 << 9,   /* --check-limits */
-  CLI_OPT_CONTACT = 1 << 10  /* --edges, --max-torque */
+  CLI_OPT_CONTACT = 1 << 10, /* --edges, --max-torque */
+  CLI_OPT_WORLD = 1 << 11    /* spart-sim's world (world.c): --control, --kp, --kd,
+                                --reference, --ground, --mu, --stiffness, --damping, --slip,
+                                --contact-forces */
 };
 
 /* --attitude: the forms of a frame's orientation written (bits) */
@@ -264,6 +267,19 @@ typedef struct cli_tool {
   const cli_gate *gates; /* NULL: every output always, no option without effect to find */
 } cli_tool;
 
+/* spart-sim's world (world.c): a controller and a ground */
+typedef struct cli_world_opts {
+  int control;           /* --control: SPART_CONTROL_*, 0 none */
+  const char *kp, *kd;   /* --kp, --kd: one gain or one a velocity coordinate (comma-separated) */
+  const char *reference; /* --reference FILE */
+  int ground;            /* --ground */
+  int has_plane;         /* --ground NX,NY,NZ,D given: plane (the normal made unit, D with it) */
+  double plane[4];
+  double mu, stiffness, damping, slip; /* --mu, --stiffness, --damping, --slip when has_* */
+  int has_mu, has_stiffness, has_damping, has_slip;
+  int contact_forces; /* --contact-forces */
+} cli_world_opts;
+
 typedef struct cli_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
   int mimic;         /* --mimic: couple the model's mimic joints (spart_mimic_couple) */
@@ -289,6 +305,7 @@ typedef struct cli_opts {
   double rtol, atol;       /* --rtol, --atol (0: not given) */
   const char *inputs;      /* --inputs FILE, or NULL */
   int accelerations;       /* --accelerations */
+  cli_world_opts world;    /* --control, --ground... (world.c) */
   double point[3]; /* --point, in the link's URDF frame */
   const char *frame; /* --frame LINK,...: the URDF link frames to write, or NULL */
   int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
@@ -501,6 +518,31 @@ double cli_inputs_next(const cli_inputs *in);
 
 /* Close it; NULL is allowed. */
 void cli_inputs_close(cli_inputs *in);
+
+/* spart-sim's world (world.c): the option c (0 --control, 1 --kp, 2 --kd, 3 --reference, 4
+   --ground, which takes the next argument argv[optind] when it is NX,NY,NZ,D, 5 --mu, 6
+   --stiffness, 7 --damping, 8 --slip, 9 --contact-forces) with its value arg: -1 to go on, or
+   CLI_EXIT_USAGE after the message; cli_world_check: the options together, the same. */
+int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, int argc,
+                  char **argv);
+int cli_world_check(const cli_opts *o, const char *prog);
+
+/* --reference FILE read whole into *text (malloc'd, *len bytes; NULL without --reference), once
+   before the trajectories; 0, or -1 after reporting (s->status set). */
+int cli_world_read(cli_session *s, char **text, size_t *len);
+
+/* The world of a trajectory on the session's model: the controller with its gains and the
+   reference parsed from text, the ground with the contact spheres of the model's collision
+   shapes (spart_ground_spheres) and its parameters (given, or the defaults of spart-sim(1));
+   NULL after reporting (s->status set).  cli_world_scene: what spart_sim.scene takes (NULL for
+   a NULL world).  cli_world_put: the contact forces at sim's state (--contact-forces) put in
+   the record being written.  cli_world_close: report when the controller met the effort
+   limits (one line on stderr naming the trajectory's record; s NULL: not), then free. */
+typedef struct cli_world cli_world;
+cli_world *cli_world_open(cli_session *s, const char *text, size_t len);
+spart_scene *cli_world_scene(cli_world *w);
+void cli_world_put(cli_session *s, cli_world *w, const spart_sim *sim);
+void cli_world_close(cli_session *s, cli_world *w);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);

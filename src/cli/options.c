@@ -179,7 +179,17 @@ enum {
   OPT_KEEP_STATE,
   OPT_BY_NAME,
   OPT_JOBS,
-  OPT_MIMIC
+  OPT_MIMIC,
+  OPT_CONTROL, /* spart-sim's world (world.c), in cli_world_arg's order */
+  OPT_KP,
+  OPT_KD,
+  OPT_REFERENCE,
+  OPT_GROUND,
+  OPT_MU,
+  OPT_STIFFNESS,
+  OPT_DAMPING,
+  OPT_SLIP,
+  OPT_CONTACT_FORCES
 };
 
 static const struct {
@@ -229,6 +239,16 @@ static const struct {
     {{"energy", no_argument, NULL, OPT_ENERGY}, CLI_OPT_KIN},
     {{"com", no_argument, NULL, OPT_COM}, CLI_OPT_COM},
     {{"check-limits", no_argument, NULL, OPT_CHECK_LIMITS}, CLI_OPT_LIMITS},
+    {{"control", required_argument, NULL, OPT_CONTROL}, CLI_OPT_WORLD},
+    {{"kp", required_argument, NULL, OPT_KP}, CLI_OPT_WORLD},
+    {{"kd", required_argument, NULL, OPT_KD}, CLI_OPT_WORLD},
+    {{"reference", required_argument, NULL, OPT_REFERENCE}, CLI_OPT_WORLD},
+    {{"ground", optional_argument, NULL, OPT_GROUND}, CLI_OPT_WORLD},
+    {{"mu", required_argument, NULL, OPT_MU}, CLI_OPT_WORLD},
+    {{"stiffness", required_argument, NULL, OPT_STIFFNESS}, CLI_OPT_WORLD},
+    {{"damping", required_argument, NULL, OPT_DAMPING}, CLI_OPT_WORLD},
+    {{"slip", required_argument, NULL, OPT_SLIP}, CLI_OPT_WORLD},
+    {{"contact-forces", no_argument, NULL, OPT_CONTACT_FORCES}, CLI_OPT_WORLD},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -410,7 +430,7 @@ static int sim_check(cli_opts *o, const cli_tool *t) {
     return cli_usage(t->name, "--duration %g with --dt %g: more than 1e15 steps", o->duration,
                      o->dt);
   }
-  return -1;
+  return (t->opts & CLI_OPT_WORLD) ? cli_world_check(o, t->name) : -1;
 }
 
 
@@ -646,6 +666,22 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_INPUTS:
       case OPT_ACCEL: {
         int r = sim_arg(o, t, c, optarg);
+        if (r >= 0) {
+          return r;
+        }
+        break;
+      }
+      case OPT_CONTROL:
+      case OPT_KP:
+      case OPT_KD:
+      case OPT_REFERENCE:
+      case OPT_GROUND:
+      case OPT_MU:
+      case OPT_STIFFNESS:
+      case OPT_DAMPING:
+      case OPT_SLIP:
+      case OPT_CONTACT_FORCES: {
+        int r = cli_world_arg(&o->world, t->name, c - OPT_CONTROL, optarg, argc, argv);
         if (r >= 0) {
           return r;
         }

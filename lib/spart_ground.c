@@ -1,0 +1,142 @@
+/* spart_ground.c -- compliant contact of a model's contact spheres with a ground plane: a
+ * spring-damper normal force that never pulls and Coulomb friction regularised at low slip
+ * speed (a penalty method, as Klampt's; MuJoCo's soft contacts are constraints made soft, solved
+ * for at each step instead) */
+#include <math.h>
+#include <string.h>
+
+#include "spart.h"
+#include "spu.h"
+
+#define PI 3.14159265358979323846
+
+
+/* sphere j's centre from r0 (x) and its depth in the ground; needs spart_fk */
+static double depth(const spart_model *m, const spart_data *d, const spart_ground *g, int j,
+                    double x[3]) {
+  spart_link_point(m, d, g->body[j], g->centre + 3 * j, x);
+  double h = -g->offset;
+  for (int k = 0; k < 3; k++) {
+    h += g->normal[k] * (d->r0[k] + x[k]);
+  }
+  return g->radius[j] - h;
+}
+
+
+void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
+                         const double R0[9], const double r0[3], const double *qm,
+                         const double u0[6], const double *um, double *wF, double *force) {
+  const double *n = g->normal;
+  spart_fk(m, d, R0, r0, qm);
+  spart_velocity(m, d, u0, um);
+  for (int j = 0; j < g->n; j++) {
+    double x[3], f[3] = {0, 0, 0};
+    double delta = depth(m, d, g, j, x);
+    if (delta > 0) {
+      int i = g->body[j];
+      const double *w = d->t + 6 * i, *v = d->t + 6 * i + 3, *c = d->xpos + 3 * i;
+      /* the point deepest in the ground, from the body's CoM, and its velocity */
+      double p[3], vp[3], vt[3];
+      for (int k = 0; k < 3; k++) {
+        p[k] = x[k] - g->radius[j] * n[k] - c[k];
+      }
+      spu_cross(vp, w, p);
+      for (int k = 0; k < 3; k++) {
+        vp[k] += v[k];
+      }
+      double vn = spu_dot3(n, vp);
+      /* the normal force, never pulling; the friction against the slip */
+      double fn = fmax(0, g->stiffness * delta - g->damping * vn);
+      for (int k = 0; k < 3; k++) {
+        vt[k] = vp[k] - vn * n[k];
+      }
+      double ft = g->mu * fn / sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
+      for (int k = 0; k < 3; k++) {
+        f[k] = fn * n[k] - ft * vt[k] + 0.0; /* + 0: no -0 written */
+      }
+      /* its wrench at the body's CoM */
+      double tq[3];
+      spu_cross(tq, p, f);
+      for (int k = 0; k < 3; k++) {
+        wF[6 * i + k] += tq[k];
+        wF[6 * i + 3 + k] += f[k];
+      }
+    }
+    if (force) {
+      memcpy(force + 3 * j, f, sizeof f);
+    }
+  }
+}
+
+
+double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
+                           const double R0[9], const double r0[3], const double *qm) {
+  double e = 0;
+  spart_fk(m, d, R0, r0, qm);
+  for (int j = 0; j < g->n; j++) {
+    double x[3], delta = depth(m, d, g, j, x);
+    if (delta > 0) {
+      e += g->stiffness * delta * delta / 2;
+    }
+  }
+  return e;
+}
+
+
+/* the contact spheres of one shape s: count, and when they fit (k + count <= most) their
+   bodies, centres in the link frame and radii from index k */
+static int shape_spheres(const spart_model *m, int s, int *body, double *centre, double *radius,
+                         int k, int most) {
+  const double *R = m->shape_rot + 9 * s, *o = m->shape_pos + 3 * s, *size = m->shape_size + 3 * s;
+  double p[2 * SPART_GROUND_RIM][3], r = 0;
+  int n = 0;
+  switch (m->shape_kind[s]) {
+    case SPART_SHAPE_SPHERE:
+      p[n][0] = p[n][1] = p[n][2] = 0, n++;
+      r = size[0];
+      break;
+    case SPART_SHAPE_CAPSULE:
+      for (int e = -1; e <= 1; e += 2, n++) {
+        p[n][0] = p[n][1] = 0, p[n][2] = e * size[1] / 2;
+      }
+      r = size[0];
+      break;
+    case SPART_SHAPE_BOX:
+      for (int c = 0; c < 8; c++, n++) {
+        for (int a = 0; a < 3; a++) {
+          p[n][a] = (c >> a & 1 ? 0.5 : -0.5) * size[a];
+        }
+      }
+      break;
+    case SPART_SHAPE_CYLINDER:
+      for (int e = -1; e <= 1; e += 2) {
+        for (int c = 0; c < SPART_GROUND_RIM; c++, n++) {
+          double a = 2 * PI * c / SPART_GROUND_RIM;
+          p[n][0] = size[0] * cos(a), p[n][1] = size[0] * sin(a), p[n][2] = e * size[1] / 2;
+        }
+      }
+      break;
+    default: return 0; /* a mesh */
+  }
+  for (int j = 0; j < n && k + n <= most; j++) {
+    body[k + j] = m->shape_body[s];
+    spu_mulmv3(centre + 3 * (k + j), R, p[j]);
+    for (int a = 0; a < 3; a++) {
+      centre[3 * (k + j) + a] += o[a];
+    }
+    radius[k + j] = r;
+  }
+  return n;
+}
+
+
+int spart_ground_spheres(const spart_model *m, int *body, double *centre, double *radius,
+                         int most) {
+  int k = 0;
+  for (int s = 0; s < m->nshape; s++) {
+    if (m->shape_role[s] == SPART_SHAPE_COLLISION) {
+      k += shape_spheres(m, s, body, centre, radius, k, most);
+    }
+  }
+  return k;
+}

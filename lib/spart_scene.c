@@ -1,0 +1,60 @@
+/* spart_scene.c -- a simulation's world: the forces that depend on the time and the state (a
+ * controller's joint forces, a ground's contact forces) added to those held, at every stage of
+ * a step (spart_sim.c's rate) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+
+/* the scratch: the forces with the world's */
+typedef struct {
+  double *taum; /* (nv) */
+  double *wF;   /* (nb x 6) */
+} scene_ws;
+
+
+spart_scene *spart_scene_new(const spart_model *m) {
+  size_t n = (size_t)m->nv + 6 * (size_t)m->nb;
+  spart_scene *w = calloc(1, sizeof(*w));
+  scene_ws *s = calloc(1, sizeof(*s) + n * sizeof(double));
+  if (!w || !s) {
+    free(w);
+    free(s);
+    return NULL;
+  }
+  s->taum = (double *)(s + 1);
+  s->wF = s->taum + m->nv;
+  w->ws_ = s;
+  return w;
+}
+
+
+void spart_scene_free(spart_scene *w) {
+  if (w) {
+    free(w->ws_);
+    free(w);
+  }
+}
+
+
+int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
+                       const double R0[9], const double r0[3], const double *qm, const double u0[6],
+                       const double *um, const double *taum, const double *wF,
+                       const double **taum_out, const double **wF_out, spart_err *err) {
+  scene_ws *s = w->ws_;
+  *taum_out = taum;
+  *wF_out = wF;
+  if (w->control) {
+    memcpy(s->taum, taum, (size_t)m->nv * sizeof(double));
+    if (spart_control_torque(m, d, w->control, t, R0, qm, u0, um, s->taum, err) != 0) {
+      return -SPART_ENUM;
+    }
+    *taum_out = s->taum;
+  }
+  if (w->ground) {
+    memcpy(s->wF, wF, 6 * (size_t)m->nb * sizeof(double));
+    spart_ground_forces(m, d, w->ground, R0, r0, qm, u0, um, s->wF, NULL);
+    *wF_out = s->wF;
+  }
+  return 0;
+}

@@ -1,0 +1,207 @@
+/* spart_shape.c -- the links' shapes in the model: their arrays, kinds and checks, the shapes of
+ * a link, and a shape's pose */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+#include "spart_internal.h"
+#include "spu.h"
+
+/* doubles per shape: rot 9, pos 3, size 3, bound 6; ints: body, kind, role, mesh; names 2 */
+#define SDOUBLE 21
+#define SINT 4
+#define SNAME 2
+
+/* rotations must be orthonormal to this tolerance (as the model's) */
+#define ROT_TOL 1e-6
+
+static const char *const kind_name[SPART_SHAPE_KINDS] = {"box", "cylinder", "sphere", "capsule",
+                                                         "mesh"};
+
+
+const char *spart_shape_kind_name(int kind) {
+  return kind >= 0 && kind < SPART_SHAPE_KINDS ? kind_name[kind] : NULL;
+}
+
+
+int spart_shape_kind_of(const char *name) {
+  for (int k = 0; k < SPART_SHAPE_KINDS; k++) {
+    if (strcmp(name, kind_name[k]) == 0) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+
+/* free the shapes' names and arrays, none left */
+void spart_shapes_free(spart_model *m) {
+  for (int s = 0; s < m->nshape; s++) {
+    free(m->shape_name[s]);
+    free(m->shape_file[s]);
+  }
+  free(m->shape_buf_);
+  m->shape_buf_ = NULL;
+  m->nshape = 0;
+  m->shape_body = m->shape_kind = m->shape_role = m->shape_mesh = NULL;
+  m->shape_rot = m->shape_pos = m->shape_size = m->shape_bound = NULL;
+  m->shape_name = m->shape_file = NULL;
+}
+
+
+int spart_model_shapes(spart_model *m, int nshape) {
+  size_t n = (size_t)nshape;
+  double *d;
+  char **p;
+  int *k;
+
+  spart_shapes_free(m);
+  if (nshape <= 0) {
+    return 0;
+  }
+  if (n > SIZE_MAX / 1024 ||
+      !(m->shape_buf_ = calloc(n, SDOUBLE * sizeof(double) + SNAME * sizeof(char *) +
+                                      SINT * sizeof(int)))) {
+    return -SPART_ENOMEM;
+  }
+  d = m->shape_buf_;
+  m->shape_rot = d;
+  m->shape_pos = d + 9 * n;
+  m->shape_size = d + 12 * n;
+  m->shape_bound = d + 15 * n;
+  p = (char **)(d + SDOUBLE * n);
+  m->shape_name = p;
+  m->shape_file = p + n;
+  k = (int *)(p + SNAME * n);
+  m->shape_body = k;
+  m->shape_kind = k + n;
+  m->shape_role = k + 2 * n;
+  m->shape_mesh = k + 3 * n;
+  for (size_t s = 0; s < n; s++) {
+    m->shape_name[s] = m->shape_file[s] = NULL;
+    for (int c = 0; c < 9; c += 4) {
+      m->shape_rot[9 * s + c] = 1;
+    }
+  }
+  m->nshape = nshape;
+  return 0;
+}
+
+
+void spart_shape_box(int kind, const double size[3], double bound[6]) {
+  double h[3] = {0, 0, 0};
+  if (kind == SPART_SHAPE_BOX) {
+    h[0] = size[0] / 2;
+    h[1] = size[1] / 2;
+    h[2] = size[2] / 2;
+  } else if (kind == SPART_SHAPE_CYLINDER || kind == SPART_SHAPE_CAPSULE) {
+    h[0] = h[1] = size[0];
+    h[2] = size[1] / 2 + (kind == SPART_SHAPE_CAPSULE ? size[0] : 0);
+  } else if (kind == SPART_SHAPE_SPHERE) {
+    h[0] = h[1] = h[2] = size[0];
+  }
+  for (int c = 0; c < 3; c++) {
+    bound[c] = -h[c];
+    bound[3 + c] = h[c];
+  }
+}
+
+
+/* 1 if R is a proper rotation (orthonormal rows, determinant +1) */
+static int is_rotation(const double R[9]) {
+  double c[3];
+  for (int r = 0; r < 3; r++) {
+    for (int s = 0; s < 3; s++) {
+      if (fabs(spu_dot3(R + 3 * r, R + 3 * s) - (r == s)) > ROT_TOL) {
+        return 0;
+      }
+    }
+  }
+  spu_cross(c, R + 3, R + 6);
+  return spu_dot3(R, c) > 0;
+}
+
+
+int spart_shapes_check(spart_model *m, spart_err *err) {
+  for (int s = 0; s < m->nshape; s++) {
+    const int b = m->shape_body[s], kind = m->shape_kind[s];
+    const double *sz = m->shape_size + 3 * s;
+    double *v = m->shape_rot + 9 * s;
+    if (b < 0 || b >= m->nb || (s > 0 && b < m->shape_body[s - 1])) {
+      return spart_err_set(err, SPART_EDATA, 0, "shapes[%d].link: expected a link from %d to "
+                           "%d, in order, got %d", s, s > 0 ? m->shape_body[s - 1] : 0,
+                           m->nb - 1, b);
+    }
+    if (kind < 0 || kind >= SPART_SHAPE_KINDS) {
+      return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: unknown kind %d", s, kind);
+    }
+    if (m->shape_role[s] != SPART_SHAPE_COLLISION && m->shape_role[s] != SPART_SHAPE_VISUAL) {
+      return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: unknown role %d", s,
+                           m->shape_role[s]);
+    }
+    if ((kind == SPART_SHAPE_MESH) != (m->shape_file[s] != NULL) ||
+        (kind == SPART_SHAPE_MESH) != (m->shape_mesh[s] != SPART_MESH_NONE)) {
+      return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: a mesh and only a mesh has a file",
+                           s);
+    }
+    for (int k = 0; k < SDOUBLE; k++) {
+      double *x = k < 9 ? v + k : k < 12 ? m->shape_pos + 3 * s + k - 9
+                        : k < 15 ? m->shape_size + 3 * s + k - 12
+                                 : m->shape_bound + 6 * s + k - 15;
+      if (!isfinite(*x)) {
+        return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: a number is not finite", s);
+      }
+      *x = *x == 0 ? 0 : *x; /* -0 becomes 0, as the model's */
+    }
+    if (!is_rotation(v)) {
+      return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: T does not hold a rotation matrix",
+                           s);
+    }
+    /* sizes: positive where the kind has them, 0 where not; a mesh's scale not 0 */
+    for (int c = 0; c < 3; c++) {
+      int used = kind == SPART_SHAPE_BOX || kind == SPART_SHAPE_MESH ||
+                 ((kind == SPART_SHAPE_CYLINDER || kind == SPART_SHAPE_CAPSULE) && c < 2) ||
+                 (kind == SPART_SHAPE_SPHERE && c == 0);
+      int bad = !used                   ? sz[c] != 0
+                : kind == SPART_SHAPE_MESH ? sz[c] == 0
+                : kind == SPART_SHAPE_CAPSULE && c == 1 ? sz[c] < 0
+                                                        : !(sz[c] > 0);
+      if (bad) {
+        return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: %s size %g: expected %s", s,
+                             kind_name[kind], sz[c],
+                             !used ? "0 (not used by the kind)"
+                             : kind == SPART_SHAPE_MESH ? "a scale that is not 0"
+                                                        : "a positive size");
+      }
+    }
+  }
+  return 0;
+}
+
+
+int spart_link_shapes(const spart_model *m, int i, int roles, int *idx, int most) {
+  int n = 0;
+  for (int s = 0; s < m->nshape; s++) {
+    if (m->shape_body[s] == i && (m->shape_role[s] & roles)) {
+      if (n < most) {
+        idx[n] = s;
+      }
+      n++;
+    }
+  }
+  return n;
+}
+
+
+void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R[9],
+                      double r[3]) {
+  double RL[9], rL[3], x[3];
+  spart_link_pose(m, d, m->shape_body[s], RL, rL);
+  spu_mulmm3(R, RL, m->shape_rot + 9 * s);
+  spu_mulmv3(x, RL, m->shape_pos + 3 * s);
+  for (int k = 0; k < 3; k++) {
+    r[k] = rL[k] + x[k];
+  }
+}

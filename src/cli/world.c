@@ -1,0 +1,475 @@
+/* world.c -- spart-sim's world: a controller of the joints (--control, --kp, --kd, --reference)
+ * and a ground with compliant contact (--ground, --mu, --stiffness, --damping, --slip,
+ * --contact-forces); their options, the reference file read, the contact spheres of the model's
+ * collision shapes, the contact forces written, the effort limits' report */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* the options, in the order of cli_world_arg's c */
+static const char *const names[] = {
+    "--control", "--kp",        "--kd",      "--reference", "--ground",
+    "--mu",      "--stiffness", "--damping", "--slip",      "--contact-forces"};
+
+struct cli_world {
+  spart_scene *scene;
+  spart_control *control;
+  spart_ground ground;
+  spart_reference ref;
+  double *t, *qm, *um, *umdot; /* the reference's records */
+  double *kp, *kd;             /* (nv) */
+  int *body;                   /* (n) the contact spheres */
+  double *centre, *radius;
+  double *force, *wF; /* (n x 3) the contact forces written; (nb x 6) scratch */
+};
+
+
+/* a number, the whole of s, at least lo (above lo when open) */
+static int number(const char *s, double *v, double lo, int open) {
+  return cli_vec(s, v, 1) == 0 && (open ? *v > lo : *v >= lo) ? 0 : -1;
+}
+
+
+int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, int argc,
+                  char **argv) {
+  double v;
+  switch (c) {
+    case 0:
+      if (w->control) {
+        return cli_usage(prog, "--control given twice");
+      }
+      w->control = strcmp(arg, "pd") == 0        ? SPART_CONTROL_PD
+                   : strcmp(arg, "ctc") == 0     ? SPART_CONTROL_CTC
+                   : strcmp(arg, "gravity") == 0 ? SPART_CONTROL_GRAVITY
+                                                 : 0;
+      return w->control ? -1
+                        : cli_usage(prog, "--control: expected pd, ctc or gravity, got '%s'", arg);
+    case 1:
+    case 2:
+      if ((c == 1 ? w->kp : w->kd) != NULL) {
+        return cli_usage(prog, "%s given twice", names[c]);
+      }
+      *(c == 1 ? &w->kp : &w->kd) = arg;
+      return -1;
+    case 3:
+      if (w->reference) {
+        return cli_usage(prog, "--reference given twice");
+      }
+      w->reference = arg;
+      return -1;
+    case 4:
+      if (w->ground) {
+        return cli_usage(prog, "--ground given twice");
+      }
+      w->ground = 1;
+      /* --ground NX,NY,NZ,D as well as --ground=NX,NY,NZ,D */
+      if (!arg && optind < argc && cli_vec(argv[optind], w->plane, 4) == 0) {
+        arg = argv[optind++];
+      }
+      if (arg) {
+        double n2;
+        if (cli_vec(arg, w->plane, 4) != 0 ||
+            !((n2 = w->plane[0] * w->plane[0] + w->plane[1] * w->plane[1] +
+                    w->plane[2] * w->plane[2]) > 0)) {
+          return cli_usage(prog,
+                           "--ground: expected NX,NY,NZ,D with a normal that is not zero, "
+                           "got '%s'",
+                           arg);
+        }
+        double n = sqrt(n2);
+        for (int k = 0; k < 4; k++) {
+          w->plane[k] /= n;
+        }
+        w->has_plane = 1;
+      }
+      return -1;
+    case 5:
+    case 6:
+    case 7:
+    case 8: {
+      double *dst[4] = {&w->mu, &w->stiffness, &w->damping, &w->slip};
+      int *has[4] = {&w->has_mu, &w->has_stiffness, &w->has_damping, &w->has_slip};
+      static const char *const what[4] = {"a coefficient >= 0", "a stiffness > 0 in N/m",
+                                          "a damping >= 0 in N s/m", "a speed > 0 in m/s"};
+      int k = c - 5, open = k == 1 || k == 3;
+      if (*has[k]) {
+        return cli_usage(prog, "%s given twice", names[c]);
+      }
+      if (number(arg, &v, 0, open) != 0) {
+        return cli_usage(prog, "%s: expected %s, got '%s'", names[c], what[k], arg);
+      }
+      *dst[k] = v;
+      *has[k] = 1;
+      return -1;
+    }
+    default: w->contact_forces = 1; return -1;
+  }
+}
+
+
+int cli_world_check(const cli_opts *o, const char *prog) {
+  const cli_world_opts *w = &o->world;
+  int gains = w->kp || w->kd;
+  if (w->control == SPART_CONTROL_GRAVITY && (gains || w->reference)) {
+    return cli_usage(prog, "--control gravity takes no %s",
+                     w->reference ? "--reference"
+                     : w->kp      ? "--kp"
+                                  : "--kd");
+  }
+  if (w->control == SPART_CONTROL_GRAVITY && !o->has_gravity) {
+    return cli_usage(prog, "--control gravity does nothing without --gravity");
+  }
+  if (w->control && w->control != SPART_CONTROL_GRAVITY && !(w->kp && w->kd && w->reference)) {
+    return cli_usage(prog, "--control %s needs %s", w->control == SPART_CONTROL_PD ? "pd" : "ctc",
+                     !w->kp   ? "--kp"
+                     : !w->kd ? "--kd"
+                              : "--reference FILE");
+  }
+  if (!w->control && (gains || w->reference)) {
+    return cli_usage(prog, "%s does nothing without --control",
+                     w->kp   ? "--kp"
+                     : w->kd ? "--kd"
+                             : "--reference");
+  }
+  if (!w->ground &&
+      (w->has_mu || w->has_stiffness || w->has_damping || w->has_slip || w->contact_forces)) {
+    return cli_usage(prog, "%s does nothing without --ground",
+                     w->has_mu          ? "--mu"
+                     : w->has_stiffness ? "--stiffness"
+                     : w->has_damping   ? "--damping"
+                     : w->has_slip      ? "--slip"
+                                        : "--contact-forces");
+  }
+  if ((w->control || w->ground) && o->mimic) {
+    return cli_usage(prog,
+                     "%s with --mimic: the controller and the ground act on the tree's "
+                     "joints, not on coupled ones",
+                     w->control ? "--control" : "--ground");
+  }
+  if (w->ground && !w->has_plane && !o->has_gravity) {
+    return cli_usage(prog,
+                     "--ground without a plane is the one through 0 against gravity: "
+                     "give --gravity, or the plane NX,NY,NZ,D");
+  }
+  return -1;
+}
+
+
+int cli_world_read(cli_session *s, char **text, size_t *len) {
+  const char *name = s->o.world.reference;
+  size_t cap = 0;
+  *text = NULL;
+  *len = 0;
+  if (!name) {
+    return 0;
+  }
+  FILE *f = strcmp(name, "-") == 0 ? NULL : fopen(name, "r");
+  if (!f) {
+    cli_error(s->tool->name, NULL, 0, "--reference: cannot open %s: %s", name,
+              strcmp(name, "-") == 0 ? "the states come on standard input" : strerror(errno));
+    s->status = CLI_EXIT_DATA;
+    return -1;
+  }
+  for (;;) {
+    if (*len + 1 >= cap) {
+      char *t = realloc(*text, cap = cap ? 2 * cap : 1 << 16);
+      if (!t) {
+        cli_error(s->tool->name, NULL, 0, "out of memory");
+        s->status = CLI_EXIT_IO;
+        break;
+      }
+      *text = t;
+    }
+    size_t r = fread(*text + *len, 1, cap - 1 - *len, f);
+    *len += r;
+    if (r == 0) {
+      if (ferror(f)) {
+        cli_error(s->tool->name, NULL, 0, "%s: read error: %s", name, strerror(errno));
+        s->status = CLI_EXIT_IO;
+      }
+      break;
+    }
+  }
+  fclose(f);
+  if (s->status != CLI_EXIT_OK) {
+    free(*text);
+    *text = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+
+/* --kp or --kd (c 1 or 2): one number for all or one a velocity coordinate, each >= 0, into g
+   (nv); 0, or -1 after reporting */
+static int gains(cli_session *s, int c, const char *text, double *g) {
+  const int nv = s->m->nv;
+  int n = 1;
+  for (const char *p = text; *p; p++) {
+    n += *p == ',';
+  }
+  if ((n != 1 && n != nv) || cli_vec(text, g, n) != 0) {
+    cli_error(s->tool->name, NULL, 0,
+              "%s: expected one gain or %d (one a velocity coordinate), "
+              "got '%s'",
+              names[c], nv, text);
+    s->status = CLI_EXIT_USAGE;
+    return -1;
+  }
+  for (int k = 0; k < n; k++) {
+    if (!(g[k] >= 0)) {
+      cli_error(s->tool->name, NULL, 0, "%s: a gain < 0: '%s'", names[c], text);
+      s->status = CLI_EXIT_USAGE;
+      return -1;
+    }
+  }
+  for (int k = n; k < nv; k++) {
+    g[k] = g[0];
+  }
+  return 0;
+}
+
+
+/* the reference's records from text into w (grown as they come); 0, or -1 after reporting */
+static int reference(cli_session *s, cli_world *w, const char *text, size_t len) {
+  const char *name = s->o.world.reference, *prog = s->tool->name;
+  const size_t nq = (size_t)s->m->nq, nv = (size_t)s->m->nv;
+  FILE *f = fmemopen((void *)text, len, "r");
+  cli_reader *rd =
+      f ? cli_reader_new(f, name, CLI_FMT_AUTO, 0, CLI_READS(qm) | CLI_READS(um) | CLI_READS(umdot))
+        : NULL;
+  int n = 0, cap = 0, rc = 0;
+  unsigned has = 0;
+  if (!rd) {
+    cli_error(prog, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    rc = -1;
+  }
+  while (rc == 0) {
+    spart_err err = {0};
+    spart_model *m = s->m;
+    cli_state *st;
+    double t;
+    int r = cli_read(rd, &m, &st, &err);
+    if (r == 0) {
+      break;
+    }
+    const char *bad = NULL;
+    unsigned h = st ? st->has & (CLI_READS(qm) | CLI_READS(um) | CLI_READS(umdot)) : 0;
+    int pr = r < 0 ? 0 : cli_reader_pass_number(rd, "t", &t);
+    if (r < 0) {
+      bad = err.msg;
+    } else if (pr <= 0) {
+      bad = pr < 0 ? "t is not a finite number" : "no time 't'";
+    } else if (nq > 0 && !(h & CLI_READS(qm))) {
+      bad = "no qm: a reference gives the joints' positions";
+    } else if (n > 0 && h != has) {
+      bad = "um and umdot given in some records and not in others";
+    } else if (n > 0 && !(t > w->t[n - 1])) {
+      bad = "times must increase";
+    }
+    if (bad) {
+      cli_error(prog, name, r < 0 ? err.line : st->line, "%s", bad);
+      s->status = r < 0 && err.code != SPART_EDATA ? CLI_EXIT_IO : CLI_EXIT_DATA;
+      rc = -1;
+      break;
+    }
+    has = h;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 256;
+      double *p[4] = {realloc(w->t, (size_t)cap * sizeof(double)),
+                      realloc(w->qm, (size_t)cap * (nq + 1) * sizeof(double)),
+                      realloc(w->um, (size_t)cap * (nv + 1) * sizeof(double)),
+                      realloc(w->umdot, (size_t)cap * (nv + 1) * sizeof(double))};
+      w->t = p[0] ? p[0] : w->t;
+      w->qm = p[1] ? p[1] : w->qm;
+      w->um = p[2] ? p[2] : w->um;
+      w->umdot = p[3] ? p[3] : w->umdot;
+      if (!p[0] || !p[1] || !p[2] || !p[3]) {
+        cli_error(prog, NULL, 0, "out of memory");
+        s->status = CLI_EXIT_IO;
+        rc = -1;
+        break;
+      }
+    }
+    w->t[n] = t;
+    memcpy(w->qm + (size_t)n * nq, st->qm, nq * sizeof(double));
+    memcpy(w->um + (size_t)n * nv, st->um, nv * sizeof(double));
+    memcpy(w->umdot + (size_t)n * nv, st->umdot, nv * sizeof(double));
+    n++;
+  }
+  if (rc == 0 && n == 0) {
+    cli_error(prog, name, 0, "no records: expected a time t, qm, and optionally um, umdot");
+    s->status = CLI_EXIT_DATA;
+    rc = -1;
+  }
+  cli_reader_free(rd);
+  if (f) {
+    fclose(f);
+  }
+  w->ref.n = n;
+  w->ref.t = w->t;
+  w->ref.qm = w->qm;
+  w->ref.um = has & CLI_READS(um) ? w->um : NULL;
+  w->ref.umdot = has & CLI_READS(umdot) ? w->umdot : NULL;
+  return rc;
+}
+
+
+/* the ground: its plane, the contact spheres of the model's collision shapes, the parameters
+   given or their defaults; 0, or -1 after reporting */
+static int ground(cli_session *s, cli_world *w) {
+  const cli_world_opts *o = &s->o.world;
+  const spart_model *m = s->m;
+  spart_ground *g = &w->ground;
+  int n = spart_ground_spheres(m, NULL, NULL, NULL, 0);
+  w->body = malloc(((size_t)n + 1) * sizeof(int));
+  w->centre = malloc(((size_t)n + 1) * 4 * sizeof(double));
+  w->force = calloc(3 * (size_t)n + 1, sizeof(double));
+  w->wF = calloc(6 * (size_t)m->nb, sizeof(double));
+  if (!w->body || !w->centre || !w->force || !w->wF) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    return -1;
+  }
+  w->radius = w->centre + 3 * ((size_t)n + 1);
+  spart_ground_spheres(m, w->body, w->centre, w->radius, n);
+  if (n == 0) {
+    cli_error(s->tool->name, NULL, 0, "--ground: the model has no collision shapes to touch it");
+    s->status = CLI_EXIT_DATA;
+    return -1;
+  }
+  /* the plane: given, or through 0 against gravity */
+  double g0 = 9.81;
+  if (s->gravity) {
+    const double *gv = s->gravity;
+    g0 = sqrt(gv[0] * gv[0] + gv[1] * gv[1] + gv[2] * gv[2]);
+  }
+  if (o->has_plane) {
+    memcpy(g->normal, o->plane, 3 * sizeof(double));
+    g->offset = o->plane[3];
+  } else {
+    for (int k = 0; k < 3; k++) {
+      g->normal[k] = -s->gravity[k] / g0;
+    }
+    g->offset = 0;
+  }
+  /* defaults: the whole robot on four contacts 1 mm deep; the lightest body that has contacts
+     critically damped on one; mu 1; slip 0.2 m/s */
+  double mass = 0, light = INFINITY;
+  for (int i = 0; i < m->nb; i++) {
+    mass += m->body_mass[i];
+  }
+  for (int j = 0; j < n; j++) {
+    double mb = m->body_mass[w->body[j]];
+    light = mb > 0 && mb < light ? mb : light;
+  }
+  light = isfinite(light) ? light : mass;
+  g->stiffness = o->has_stiffness ? o->stiffness : mass * (g0 > 0 ? g0 : 9.81) / 4e-3;
+  g->damping = o->has_damping ? o->damping : 2 * sqrt(g->stiffness * light);
+  g->mu = o->has_mu ? o->mu : 1;
+  g->slip = o->has_slip ? o->slip : 0.2;
+  g->n = n;
+  g->body = w->body;
+  g->centre = w->centre;
+  g->radius = w->radius;
+  if (!(g->stiffness > 0) || !isfinite(g->damping)) {
+    cli_error(s->tool->name, NULL, 0,
+              "--ground: the model has no mass: give --stiffness and "
+              "--damping");
+    s->status = CLI_EXIT_DATA;
+    return -1;
+  }
+  return 0;
+}
+
+
+void cli_world_close(cli_session *s, cli_world *w) {
+  if (!w) {
+    return;
+  }
+  spart_control *c = w->control;
+  if (c && c->nclip > 0 && s) {
+    cli_error(s->tool->name, cli_reader_name(s->rd), s->st->line,
+              "the controller's forces met the effort limits and were clipped in %ld of %ld "
+              "evaluations, first at t = %.17g on um_%d",
+              c->nclip, c->neval, c->tclip, c->vclip + 1);
+  }
+  spart_scene_free(w->scene);
+  spart_control_free(c);
+  free(w->t);
+  free(w->qm);
+  free(w->um);
+  free(w->umdot);
+  free(w->kp);
+  free(w->body);
+  free(w->centre);
+  free(w->force);
+  free(w->wF);
+  free(w);
+}
+
+
+cli_world *cli_world_open(cli_session *s, const char *text, size_t len) {
+  const cli_world_opts *o = &s->o.world;
+  const spart_model *m = s->m;
+  cli_world *w = calloc(1, sizeof(*w));
+  if (!w || !(w->scene = spart_scene_new(m))) {
+    cli_error(s->tool->name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+    cli_world_close(NULL, w);
+    return NULL;
+  }
+  if (o->control) {
+    spart_control *c = w->control = spart_control_new(m);
+    w->kp = calloc(2 * (size_t)m->nv + 1, sizeof(double));
+    if (!c || !w->kp) {
+      cli_error(s->tool->name, NULL, 0, "out of memory");
+      s->status = CLI_EXIT_IO;
+      cli_world_close(NULL, w);
+      return NULL;
+    }
+    w->kd = w->kp + m->nv;
+    if ((o->kp && (gains(s, 1, o->kp, w->kp) != 0 || gains(s, 2, o->kd, w->kd) != 0)) ||
+        (o->reference && reference(s, w, text, len) != 0)) {
+      cli_world_close(NULL, w);
+      return NULL;
+    }
+    c->law = o->control;
+    c->kp = w->kp;
+    c->kd = w->kd;
+    c->ref = &w->ref;
+    c->flags = (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
+    c->gravity = s->gravity;
+    w->scene->control = c;
+  }
+  if (o->ground) {
+    if (ground(s, w) != 0) {
+      cli_world_close(NULL, w);
+      return NULL;
+    }
+    w->scene->ground = &w->ground;
+  }
+  return w;
+}
+
+
+spart_scene *cli_world_scene(cli_world *w) {
+  return w && (w->scene->control || w->scene->ground) ? w->scene : NULL;
+}
+
+
+void cli_world_put(cli_session *s, cli_world *w, const spart_sim *sim) {
+  if (!w || !s->o.world.contact_forces) {
+    return;
+  }
+  const spart_model *m = s->m;
+  memset(w->wF, 0, 6 * (size_t)m->nb * sizeof(double));
+  spart_ground_forces(m, s->d, &w->ground, sim->R0, sim->r0, sim->qm, sim->u0, sim->um, w->wF,
+                      w->force);
+  cli_put(s->wr, "contact_forces", w->force, w->ground.n, 3, -1);
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env bats
+# spart-sim --ground: compliant contact of the collision shapes with a plane, checked against
+# closed forms computed here: a box at rest on its four corners (height, forces), its energy
+# after the impact (kinetic + potential + the contacts' springs), a sphere rolling and sliding
+# down a slope, the bundled quadruped standing under PD (its feet from spart-kin --frame).
+
+load helper
+
+# a 1 kg box, a 0.2 m cube, its collision box; a 1 kg sphere of radius 0.1 (solid: 2/5 m r^2)
+bodies() {
+  cat > "$BATS_TEST_TMPDIR/box.urdf" <<'URDF'
+<robot name="box"><link name="box"><inertial><mass value="1"/><inertia ixx="0.0066666666666666667" iyy="0.0066666666666666667" izz="0.0066666666666666667" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link></robot>
+URDF
+  cat > "$BATS_TEST_TMPDIR/ball.urdf" <<'URDF'
+<robot name="ball"><link name="ball"><inertial><mass value="1"/><inertia ixx="0.004" iyy="0.004" izz="0.004" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><sphere radius="0.1"/></geometry></collision></link></robot>
+URDF
+}
+
+@test "a 1 kg box dropped from 0.5 m comes to rest within 2 s at 0.1 m less mg/(4k), its contact forces its weight, its energy never growing after the impact" {
+  bodies
+  for k in default 2000; do
+    opt=""; kk=$(python3 -c 'print(9.81 / 4e-3)')
+    if [ $k != default ]; then opt="--stiffness $k"; kk=$k; fi
+    echo '{"r0": [0, 0, 0.5]}' | spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 \
+      --ground $opt --duration 3 --contact-forces > "$BATS_TEST_TMPDIR/drop.jsonl"
+    python3 - "$BATS_TEST_TMPDIR/drop.jsonl" "$kk" <<'PY'
+import json, sys
+k = float(sys.argv[2])
+m, g, I = 1.0, 9.81, 1.0 / 150
+corners = [(x, y, z) for x in (-0.1, 0.1) for y in (-0.1, 0.1) for z in (-0.1, 0.1)]
+energy, first = [], None
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    R, p, u = r["R0"], r["r0"], r["u0"]
+    depth = [max(0.0, -(p[2] + sum(R[2][a] * c[a] for a in range(3)))) for c in corners]
+    if first is None and max(depth) > 0:
+        first = r["t"]
+    e = 0.5 * m * sum(v * v for v in u[3:]) + 0.5 * I * sum(w * w for w in u[:3]) + m * g * p[2] \
+        + sum(0.5 * k * d * d for d in depth)
+    energy.append((r["t"], e))
+    last = r
+# at rest by 2 s: the height, the velocity, the forces
+rest = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["t"] >= 2]
+want = 0.1 - m * g / (4 * k)
+for r in rest:
+    assert abs(r["r0"][2] - want) <= 1e-3 * want, (r["t"], r["r0"][2], want)
+    assert max(abs(v) for v in r["u0"]) < 1e-6, r["u0"]
+fz = sum(f[2] for f in last["contact_forces"])
+print("k", k, "height", last["r0"][2], "want", want, "forces", fz)
+assert abs(fz - m * g) <= 1e-6 * m * g, fz
+assert len(last["contact_forces"]) == 8 and all(len(f) == 3 for f in last["contact_forces"])
+# the energy: kept in the fall (RK4's error), never growing from the first impact on
+assert first is not None and 0.28 < first < 0.29, first  # sqrt(2 0.4 / g)
+fall = [e for t, e in energy if t < first]
+assert max(fall) - min(fall) < 1e-9, max(fall) - min(fall)
+after = [e for t, e in energy if t >= first]
+grow = max(b - a for a, b in zip(after, after[1:]))
+print("largest growth after the impact:", grow, "energy lost:", after[0] - after[-1])
+assert grow <= 1e-9, grow
+d = m * g / (4 * k)  # at rest: the CoM at 0.1 - d, four springs d deep
+assert abs(after[-1] - (m * g * (0.1 - d) + 4 * 0.5 * k * d * d)) < 1e-9, after[-1]
+PY
+  done
+}
+
+@test "a sphere on a 20 degree slope rolls at (5/7) g sin 20 with friction enough, and slides at g (sin 20 - 0.1 cos 20) with mu 0.1, within 1%" {
+  bodies
+  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
+  # at rest on the plane, pressed in by its static depth mg cos(20) / k
+  python3 -c '
+import json, math
+t = math.radians(20); d = 9.81 * math.cos(t) / (9.81 / 4e-3)
+print(json.dumps({"r0": [(0.1 - d) * -math.sin(t), 0, (0.1 - d) * math.cos(t)]}))' > "$BATS_TEST_TMPDIR/init.json"
+  fit='
+import json, math, sys
+t20, g = math.radians(20), 9.81
+down = [-math.cos(t20), 0, -math.sin(t20)]
+ts, ss = [], []
+for line in sys.stdin:
+    r = json.loads(line)
+    if r["t"] >= 1:
+        ts.append(r["t"]); ss.append(sum(a * b for a, b in zip(r["r0"], down)))
+# least squares: s = s0 + v0 t + a t^2 / 2
+A = [[1, t, t * t / 2] for t in ts]
+M = [[sum(a[p] * a[q] for a in A) for q in range(3)] + [sum(a[p] * s for a, s in zip(A, ss))]
+     for p in range(3)]
+for c in range(3):
+    for r in range(3):
+        if r != c:
+            f = M[r][c] / M[c][c]
+            M[r] = [x - f * y for x, y in zip(M[r], M[c])]
+a = M[2][3] / M[2][2]
+want = 5 / 7 * g * math.sin(t20) if sys.argv[1] == "roll" else g * (math.sin(t20) - 0.1 * math.cos(t20))
+print(sys.argv[1], a, want)
+assert abs(a - want) <= 0.01 * want'
+  spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 3 \
+    --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$fit" roll
+  spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.1 \
+    --slip 0.005 --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$fit" slide
+}
+
+@test "the bundled quadruped under PD to its nominal configuration stands for 5 s: base height within 1 cm of its steady value, feet sliding less than 1 mm" {
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  # the feet (spheres of 0.02 at the shanks' ends) touching z = 0: the hip 0.4 cos(0.4) above
+  echo "{\"r0\": [0.02, 0, $(python3 -c 'import math; print(0.4 * math.cos(0.4) + 0.02 + 0.01)')], \"qm\": $q}" |
+    spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 5 --every 10 \
+      --control pd --kp 300 --kd 1.5 --reference "$BATS_TEST_TMPDIR/ref.json" > "$BATS_TEST_TMPDIR/stand.jsonl"
+  spart-kin -m "$MODELS/quadruped.urdf" --frame fl_shank,fr_shank,hl_shank,hr_shank --only rF,RF \
+    < "$BATS_TEST_TMPDIR/stand.jsonl" > "$BATS_TEST_TMPDIR/feet.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/stand.jsonl" "$BATS_TEST_TMPDIR/feet.jsonl" <<'PY'
+import json, sys
+states = [json.loads(l) for l in open(sys.argv[1])]
+frames = [json.loads(l) for l in open(sys.argv[2])]
+assert len(states) == 501 and states[-1]["t"] == 5
+z = [s["r0"][2] for s in states]
+steady = z[-1]
+print("base height: steady", steady, "range", min(z), max(z))
+assert max(abs(h - steady) for h in z) < 0.01
+feet = [[[p[i] - 0.2 * R[i][2] for i in range(3)] for R, p in zip(f["RF"], f["rF"])] for f in frames]
+slide = max(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+            for fs in feet for a, b in zip(fs, feet[0]))
+print("largest foot slide:", slide, "feet heights:", [f[2] for f in feet[-1]])
+assert slide < 1e-3
+assert all(0.0185 < f[2] < 0.02 for f in feet[-1])  # pressed in, by less than a millimetre
+PY
+}
+
+@test "--ground NX,NY,NZ,D as its own argument or after '=', the default plane the same, contact_forces in CSV as n x 3 columns" {
+  bodies
+  echo '{"r0": [0, 0, 0.2]}' > "$BATS_TEST_TMPDIR/s.json"
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground --duration 0.5 --every 50 \
+    --contact-forces < "$BATS_TEST_TMPDIR/s.json" > "$BATS_TEST_TMPDIR/a"
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground 0,0,2,0 --duration 0.5 \
+    --every 50 --contact-forces < "$BATS_TEST_TMPDIR/s.json" > "$BATS_TEST_TMPDIR/b"
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground=0,0,1,0 --duration 0.5 \
+    --every 50 --contact-forces < "$BATS_TEST_TMPDIR/s.json" > "$BATS_TEST_TMPDIR/c"
+  cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+  cmp "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/c"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground --duration 0.5 \
+    --every 500 --contact-forces -o csv < "$BATS_TEST_TMPDIR/s.json"
+  [[ "${lines[0]}" == *,um_1,*contact_forces_1_1,contact_forces_1_2,contact_forces_1_3,* ]] ||
+    [[ "${lines[0]}" == *,contact_forces_1_1,contact_forces_1_2,contact_forces_1_3,* ]]
+  [[ "${lines[0]}" == *,contact_forces_8_3 ]]
+  # a plane 0.1 below: the box falls further
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground 0,0,1,-0.1 --duration 2 \
+    --every 2000 < "$BATS_TEST_TMPDIR/s.json" | tail -1 |
+    python3 -c 'import json, sys; z = json.loads(sys.stdin.read())["r0"][2]; print(z); assert abs(z - (0.1 - 0.1 - 0.001)) < 1e-6'
+}
+
+@test "spart-sim --ground with -j 2 over several initial states writes what one thread writes, byte for byte" {
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  for h in 0.40 0.45 0.5 0.55; do echo "{\"r0\": [0, 0, $h], \"qm\": $q}"; done > "$BATS_TEST_TMPDIR/init.json"
+  for j in 1 2; do
+    spart-sim -j $j -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 0.5 \
+      --every 20 --control pd --kp 300 --kd 1.5 --reference "$BATS_TEST_TMPDIR/ref.json" \
+      --contact-forces < "$BATS_TEST_TMPDIR/init.json" > "$BATS_TEST_TMPDIR/out$j"
+  done
+  cmp "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/out2"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 104 ]
+}
+
+@test "spart-sim --ground refuses what it cannot do: exit 2 for usage, 1 for a model without collision shapes" {
+  bodies
+  s='{"r0": [0, 0, 1]}'
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --ground without a plane is the one through 0 against gravity: give --gravity, or the plane NX,NY,NZ,D" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --mu 0.5 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --mu does nothing without --ground" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground=0,0,0,1 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --ground: expected NX,NY,NZ,D with a normal that is not zero, got '0,0,0,1'" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --stiffness -1 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --stiffness: expected a stiffness > 0 in N/m, got '-1'" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --slip 0 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --slip: expected a speed > 0 in m/s, got '0'" ]
+  run -1 --separate-stderr spart-sim -m "$MODELS/kuka_lwr.urdf" --fixed-base --duration 1 \
+    --ground 0,0,1,0 <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$stderr" = "spart-sim: --ground: the model has no collision shapes to touch it" ]
+  [ -z "$output" ]
+}
+
+@test "the README's quadruped example runs: dropped, it lands and stands, gnuplot draws stand.png" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mkdir scripts && cp "$TOP/scripts/stand.gp" scripts/
+  # the block: from the q= line before nominal.json's to the line that writes stand.csv
+  python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+end = next(i for i, l in enumerate(lines) if l.endswith("> stand.csv"))
+start = max(i for i in range(end) if lines[i].startswith("    q="))
+print("\n".join(l[4:] for l in lines[start:end + 1]))' "$TOP/README.md" > example.sh
+  [ "$(wc -l < example.sh)" -eq 5 ]
+  bash -e example.sh
+  python3 - <<'PY'
+import csv, math
+rows = list(csv.DictReader(open("stand.csv")))
+assert len(rows) == 301 and rows[-1]["t"] == "3"
+z = [float(r["r0_3"]) for r in rows]
+touch = 0.4 * math.cos(0.4) + 0.02 + 0.01  # the base's CoM when the feet touch z = 0
+late = [h for r, h in zip(rows, z) if float(r["t"]) >= 0.7]
+print("lowest", min(z), "stands at", z[-1], "touching at", touch)
+assert z[0] == 0.5 and min(z) > 0.37          # it fell 0.1 m and did not collapse
+assert max(late) - min(late) < 1e-3            # standing from 0.7 s on
+assert 0 < touch - z[-1] < 0.005               # a few millimetres below touching
+PY
+  if command -v gnuplot > /dev/null; then
+    gnuplot scripts/stand.gp
+    [ "$(head -c 8 stand.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
+  fi
+}

@@ -1,0 +1,223 @@
+/* test_world.c -- a simulation's world (lib/spart_control.c, lib/spart_ground.c) and the joints'
+ * local coordinates they use, by values computed here:
+ *  - spart_joint_difference inverts spart_joint_integrate for every kind of the models given
+ *  - the reference: a cubic's records with their rates give the cubic back between them
+ *    (Hermite), without rates the straight line, outside the records the nearest
+ *  - the ground: a sphere's normal force, friction and wrench in closed form, never pulling;
+ *    the contact spheres of a box, a cylinder, a capsule and a sphere
+ *
+ * usage: test_world MODEL.urdf... (models with every joint kind: tests/data/joints)
+ * prints one line per check, then "N passed, N failed"
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+
+static int npass, nfail;
+
+
+static void check(int ok, const char *what, const char *name) {
+  printf("%s %s%s%s\n", ok ? "ok" : "FAIL", name ? name : "", name ? ": " : "", what);
+  ok ? npass++ : nfail++;
+}
+
+
+/* a number in [-1, 1) from a fixed sequence */
+static double rnd(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return (double)(*s >> 8) / (double)(1u << 23) - 1;
+}
+
+
+/* every joint: xi of the configuration integrate(q, xi) around q is xi again */
+static void difference(const char *path) {
+  spart_err err = {0};
+  spart_model *m = spart_model_load(path, &err);
+  if (!m) {
+    check(0, err.msg, path);
+    return;
+  }
+  unsigned seed = 7;
+  double worst = 0;
+  for (int i = 1; i < m->nb; i++) {
+    int nq = m->jnt_nq[i], nv = m->jnt_nv[i];
+    for (int trial = 0; trial < 50 && nv > 0; trial++) {
+      double q[7] = {0}, r[7], xi[6], back[6];
+      for (int k = 0; k < nq; k++) {
+        q[k] = rnd(&seed);
+      }
+      if (nq == 4 || nq == 7) { /* a unit quaternion */
+        double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        for (int k = 0; k < 4; k++) {
+          q[k] /= n;
+        }
+      }
+      for (int k = 0; k < nv; k++) {
+        xi[k] = 1.5 * rnd(&seed); /* within a turn of pi: the shorter way is xi's */
+      }
+      spart_joint_integrate(m, i, q, xi, r);
+      spart_joint_difference(m, i, q, r, back);
+      for (int k = 0; k < nv; k++) {
+        worst = fmax(worst, fabs(back[k] - xi[k]));
+      }
+    }
+  }
+  check(worst < 1e-12, "difference(q, integrate(q, xi)) = xi, every joint", path);
+  spart_model_free(m);
+}
+
+
+/* a one-joint arm (a revolute joint) for the reference */
+static const char *arm =
+    "<robot name=\"arm\"><link name=\"b\"/><joint name=\"j\" type=\"continuous\"><parent "
+    "link=\"b\"/><child link=\"l\"/><axis xyz=\"0 0 1\"/></joint><link name=\"l\"><inertial>"
+    "<mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/>"
+    "</inertial></link></robot>";
+
+
+static double cubic(double t) {
+  return 0.3 - 0.5 * t + 0.7 * t * t - 0.4 * t * t * t;
+}
+
+
+static double cubic_rate(double t) {
+  return -0.5 + 1.4 * t - 1.2 * t * t;
+}
+
+
+static void reference(void) {
+  spart_err err = {0};
+  spart_model *m = spart_urdf_parse(arm, strlen(arm), &err);
+  if (!m) {
+    check(0, err.msg, "arm");
+    return;
+  }
+  double t[4] = {0, 0.3, 1.0, 1.2}, qm[4], um[4], q, u, a;
+  for (int k = 0; k < 4; k++) {
+    qm[k] = cubic(t[k]);
+    um[k] = cubic_rate(t[k]);
+  }
+  spart_reference r = {4, t, qm, um, NULL};
+  int hint = 0;
+  double worst = 0, worst_u = 0;
+  for (double s = 0; s <= 1.2; s += 0.01) {
+    spart_reference_at(m, &r, s, &hint, &q, &u, &a);
+    worst = fmax(worst, fabs(q - cubic(s)));
+    /* um: linear between the records' */
+    int k = s < 0.3 ? 0 : s < 1 ? 1 : 2;
+    double lin = um[k] + (s - t[k]) / (t[k + 1] - t[k]) * (um[k + 1] - um[k]);
+    worst_u = fmax(worst_u, fabs(u - (s >= 1.2 ? um[3] : lin)));
+  }
+  check(worst < 1e-14, "with um: a cubic's records give the cubic back (Hermite)", NULL);
+  check(worst_u < 1e-14, "um linear between the records", NULL);
+  spart_reference_at(m, &r, 0.65, &hint, &q, &u, &a);
+  check(fabs(a - (um[2] - um[1]) / 0.7) < 1e-14, "umdot: the rate of the linear um", NULL);
+  /* without um: the straight line at its rate */
+  r.um = NULL;
+  spart_reference_at(m, &r, 0.5, &hint, &q, &u, &a);
+  double want = qm[1] + (0.5 - 0.3) / 0.7 * (qm[2] - qm[1]);
+  check(fabs(q - want) < 1e-15 && fabs(u - (qm[2] - qm[1]) / 0.7) < 1e-14 && a == 0,
+        "without um: the straight line, at its rate, umdot 0", NULL);
+  /* outside: the nearest record as it is */
+  r.um = um;
+  spart_reference_at(m, &r, -1, &hint, &q, &u, &a);
+  check(q == qm[0] && u == um[0], "before the first record: the first", NULL);
+  spart_reference_at(m, &r, 5, &hint, &q, &u, &a);
+  check(q == qm[3] && u == um[3], "after the last: the last", NULL);
+  r.n = 1;
+  spart_reference_at(m, &r, 0.5, &hint, &q, &u, &a);
+  check(q == qm[0] && u == um[0], "one record: held", NULL);
+  spart_model_free(m);
+}
+
+
+/* a 2 kg sphere of radius 0.1 and the shapes that give contact spheres */
+static const char *ball =
+    "<robot name=\"ball\"><link name=\"b\"><inertial><mass value=\"2\"/><inertia ixx=\"0.008\" "
+    "iyy=\"0.008\" izz=\"0.008\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><geometry>"
+    "<sphere radius=\"0.1\"/></geometry></collision></link></robot>";
+static const char *shapes =
+    "<robot name=\"shapes\"><link name=\"b\"><inertial><mass value=\"2\"/><inertia ixx=\"1\" "
+    "iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+    "<collision><origin xyz=\"1 0 0\"/><geometry><box size=\"0.2 0.4 0.6\"/></geometry>"
+    "</collision><collision><geometry><cylinder radius=\"0.1\" length=\"0.5\"/></geometry>"
+    "</collision><collision><origin xyz=\"0 0 0\" rpy=\"1.5707963267948966 0 0\"/><geometry>"
+    "<capsule radius=\"0.05\" length=\"0.3\"/></geometry></collision><visual><geometry><sphere "
+    "radius=\"1\"/></geometry></visual></link></robot>";
+
+
+static void ground(void) {
+  spart_err err = {0};
+  spart_model *m = spart_urdf_parse(ball, strlen(ball), &err);
+  spart_model *s = spart_urdf_parse(shapes, strlen(shapes), &err);
+  if (!m || !s) {
+    check(0, err.msg, "ground");
+    spart_model_free(m);
+    return;
+  }
+  spart_data *d = spart_data_new(m);
+  int body[32];
+  double centre[96], radius[32];
+  int n = spart_ground_spheres(m, body, centre, radius, 32);
+  check(n == 1 && body[0] == 0 && radius[0] == 0.1 && centre[2] == 0, "a sphere: itself", NULL);
+  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, n, body, centre, radius};
+  /* 5 mm deep, moving down at 0.1 m/s and along x at 0.3 m/s, turning about y at 2 rad/s: the
+     lowest point moves along x at 0.3 - 2 * 0.1 (omega x (0, 0, -0.1)) */
+  const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.095};
+  const double u0[6] = {0, 2, 0, 0.3, 0, -0.1};
+  double wF[6] = {0}, f[3];
+  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, wF, f);
+  double fn = 1000 * 0.005 + 50 * 0.1, vt = 0.3 - 0.2;
+  double ft = -0.8 * fn * vt / sqrt(vt * vt + 0.01 * 0.01);
+  check(fabs(f[2] - fn) < 1e-12 && fabs(f[0] - ft) < 1e-12 && f[1] == 0,
+        "normal force k delta - c vn, friction -mu fn vt / sqrt(vt^2 + vs^2)", NULL);
+  /* the wrench at the CoM: the force, and (0, 0, -0.1) x f */
+  check(fabs(wF[3] - ft) < 1e-12 && fabs(wF[5] - fn) < 1e-12 && fabs(wF[1] - -0.1 * ft) < 1e-12 &&
+            wF[0] == 0 && wF[2] == 0,
+        "its wrench at the CoM: [p x f; f]", NULL);
+  /* leaving fast: no pull */
+  const double up[6] = {0, 0, 0, 0, 0, 1};
+  memset(wF, 0, sizeof wF);
+  spart_ground_forces(m, d, &g, R0, r0, NULL, up, NULL, wF, f);
+  check(f[0] == 0 && f[1] == 0 && f[2] == 0 && wF[5] == 0, "never pulling", NULL);
+  double e = spart_ground_energy(m, d, &g, R0, r0, NULL);
+  check(fabs(e - 0.5 * 1000 * 0.005 * 0.005) < 1e-15, "the spring's energy k delta^2 / 2", NULL);
+  /* the contact spheres of the other shapes (the visual sphere has none) */
+  n = spart_ground_spheres(s, body, centre, radius, 32);
+  check(n == 8 + 2 * SPART_GROUND_RIM + 2,
+        "a box's 8 corners, a cylinder's 2 rims, a capsule's 2 ends", NULL);
+  int box = 1, rim = 1;
+  for (int k = 0; k < 8; k++) {
+    const double *c = centre + 3 * k;
+    box &= fabs(fabs(c[0] - 1) - 0.1) < 1e-15 && fabs(fabs(c[1]) - 0.2) < 1e-15 &&
+           fabs(fabs(c[2]) - 0.3) < 1e-15 && radius[k] == 0;
+  }
+  for (int k = 8; k < 8 + 2 * SPART_GROUND_RIM; k++) {
+    const double *c = centre + 3 * k;
+    rim &= fabs(hypot(c[0], c[1]) - 0.1) < 1e-15 && fabs(fabs(c[2]) - 0.25) < 1e-15;
+  }
+  const double *c1 = centre + 3 * (n - 2), *c2 = centre + 3 * (n - 1);
+  check(box, "the box's corners, at its origin", NULL);
+  check(rim, "the cylinder's rims", NULL);
+  check(fabs(c1[1] + c2[1]) < 1e-15 && fabs(fabs(c1[1]) - 0.15) < 1e-15 && fabs(c1[2]) < 1e-15 &&
+            radius[n - 1] == 0.05,
+        "the capsule's ends, turned by its frame", NULL);
+  check(spart_ground_spheres(s, body, centre, radius, 4) == n, "too little room: the count", NULL);
+  spart_data_free(d);
+  spart_model_free(m);
+  spart_model_free(s);
+}
+
+
+int main(int argc, char **argv) {
+  for (int k = 1; k < argc; k++) {
+    difference(argv[k]);
+  }
+  reference();
+  ground();
+  printf("%d passed, %d failed\n", npass, nfail);
+  return nfail ? 1 : 0;
+}
