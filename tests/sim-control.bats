@@ -216,7 +216,7 @@ for k in range(5):
   printf '{"t": 0, "um": [0,0,0,0,0,0,0]}\n' > "$BATS_TEST_TMPDIR/r4.json"
   run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --control pd --kp 1 --kd 1 \
     --reference "$BATS_TEST_TMPDIR/r4.json" <<< "$s"
-  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/r4.json:1: no qm: a reference gives the joints' positions" ]
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/r4.json:1: no qm: the model has 7 joint coordinates and the record must give them (the configuration is never defaulted)" ]
 }
 
 @test "bash completion: spart-sim's new options, --control's laws" {
