@@ -20,6 +20,17 @@ _spart() {
       fi
       return
       ;;
+    --revolute)
+      COMPREPLY=($(compgen -W 'angle sincos' -- "$cur"))
+      return
+      ;;
+    --floating)
+      # urdf2robot's kind of floating joints (spart-id's --floating takes no value)
+      if [[ $1 == urdf2robot ]]; then
+        COMPREPLY=($(compgen -W 'quaternion spquat' -- "$cur"))
+        return
+      fi
+      ;;
     --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max)
       return # a value of the user's own
       ;;

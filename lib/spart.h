@@ -46,7 +46,10 @@ enum {
   SPART_JNT_PRISMATIC = 2,
   SPART_JNT_FLOATING = 3, /* q: unit quaternion [w x y z], position (7); v: twist [w; v] (6) */
   SPART_JNT_BALL = 4,     /* q: unit quaternion [w x y z] (4); v: angular velocity (3) */
-  SPART_JNT_PLANAR = 5    /* q: x, y, angle (3); v: vx, vy in the frame after, angle rate (3) */
+  SPART_JNT_PLANAR = 5,   /* q: x, y, angle (3); v: vx, vy in the frame after, angle rate (3) */
+  SPART_JNT_SINCOS = 6,   /* q: sin, cos of the angle (2); v: the angle's rate (1) */
+  SPART_JNT_SPQUAT = 7    /* q: the quaternion's stereographic projection, position (6); v: as
+                             SPART_JNT_FLOATING's (6) */
 };
 
 /* numerical failures, counted in spart_data.warn with the body in warn_body */
@@ -195,13 +198,22 @@ int spart_joint_rotates(int type);
 int spart_joint_has_axis(int type);
 int spart_joint_kinds(void);
 
-/* Normalise every quaternion in qm (nq) whose norm is within tol of 1; 0, or -SPART_EDATA with
-   err naming the first joint whose quaternion is further off (qm is then partly normalised). */
+/* Normalise every quaternion (and a sin-cos joint's [sin, cos]) in qm (nq) whose norm is within
+   tol of 1; 0, or -SPART_EDATA with err naming the first joint whose quaternion (or pair) is
+   further off (qm is then partly normalised). */
 int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err);
 
-/* Set the quaternions' w in qm to 1 (the rest of qm is left): qm = 0 then this is the neutral
-   configuration, every joint at its zero. */
+/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0
+   then this is the neutral configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
+
+/* Every joint of kind from made of kind to, the same motion in other coordinates
+   (RigidBodyDynamics.jl's revolute_joint_type and floating_joint_type of its URDF parser):
+   SPART_JNT_REVOLUTE to SPART_JNT_SINCOS or back, SPART_JNT_FLOATING to SPART_JNT_SPQUAT or
+   back; the coordinates renumbered (jnt_qadr, nq) and the model checked again.  0, or
+   -SPART_EDATA for another pair of kinds or from the check.  Before spart_mimic_couple (which
+   couples only revolute and prismatic joints). */
+int spart_joint_retype(spart_model *m, int from, int to, spart_err *err);
 
 /* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S, dof_screw and jnt_zaxis from
    jnt_type and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check
@@ -235,6 +247,9 @@ void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const d
                            double *v);
 void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
                            double *qdot);
+/* 1 when some joint's coordinate rates are not its velocity (a quaternion's, a sin-cos pair's,
+   a planar joint's, a projected quaternion's), 0 when qmdot is um. */
+int spart_joint_rates_differ(const spart_model *m);
 /* The same for every joint: the coordinate rates qmdot (n_q) of the velocities um (n_v) at qm. */
 void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, double *qmdot);
 

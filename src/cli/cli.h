@@ -331,6 +331,8 @@ typedef struct cli_convert {
   const char *in; /* FILE, "-" for stdin */
   int format;     /* CLI_CONV_* */
   int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
+  int kinds[2];   /* --revolute, --floating: the kind the revolute and floating joints are made
+                     (spart_joint_retype), or -1 to keep them */
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
