@@ -778,6 +778,16 @@ typedef struct spart_rnea_in {
 void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
                      const double *gravity, double *const tau[]);
 
+/* The joint reaction wrenches of the last spart_rnea (or spart_floating_id) on d, one record
+   (RigidBodyDynamics.jl's joint wrenches, the RNEA's backward-pass forces f_i): w ((nb-1) x 6,
+   joint 1 first), the wrench the parent exerts on the child across joint i, [torque; force] in
+   the inertial frame at the joint's position rJ (spart_fk's xposJ, not moved with a prismatic
+   joint), R0 (9), r0 (3), qm (nq) that record's.  Its projection on the joint's motion
+   subspace is the joint's taum less the armature's share (and the friction spart_friction
+   adds).  Runs spart_fk (d's poses become this state's). */
+void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
+                          const double r0[3], const double *qm, double *w);
+
 /* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
    sign of um (0 at rest), added to tau (nv) times sign: inverse dynamics adds them (+1), forward
    dynamics takes them from the joint forces (-1); spart_rnea, spart_crba and spart_aba include

@@ -203,7 +203,8 @@ enum {
   CLI_OPT_COM = 1 << 7,      /* --com */
   CLI_OPT_SIM = 1 << 8,      /* spart-sim's: --duration, --dt, --every, --integrator... */
   CLI_OPT_LIMITS = 1 << 9,   /* --check-limits */
-  CLI_OPT_CONTACT = 1 << 10  /* --edges, --max-torque */
+  CLI_OPT_CONTACT = 1 << 10, /* --edges, --max-torque */
+  CLI_OPT_WRENCHES = 1 << 11 /* spart-id's --joint-wrenches */
 };
 
 /* --attitude: the forms of a frame's orientation written (bits) */
@@ -235,7 +236,8 @@ enum {
   CLI_ON_MCB = 1 << 13,     /* --mcb */
   CLI_ON_MOMENTUM = 1 << 14, /* --momentum */
   CLI_ON_ENERGY = 1 << 15,  /* --energy */
-  CLI_ON_ACCELERATIONS = 1 << 16 /* --accelerations */
+  CLI_ON_ACCELERATIONS = 1 << 16, /* --accelerations */
+  CLI_ON_WRENCHES = 1 << 17       /* --joint-wrenches */
 };
 
 /* Which outputs an option combination writes, and what an option changes, so that an option
@@ -287,6 +289,7 @@ typedef struct cli_opts {
   const char *frame; /* --frame LINK,...: the URDF link frames to write, or NULL */
   int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
   int diffkin, inertia, mcb, com, momentum, energy;
+  int joint_wrenches; /* spart-id --joint-wrenches */
 } cli_opts;
 
 /* a running command: its options, model, data, reader, writer and exit status */

@@ -178,7 +178,8 @@ enum {
   OPT_CHECK_LIMITS,
   OPT_KEEP_STATE,
   OPT_JOBS,
-  OPT_MIMIC
+  OPT_MIMIC,
+  OPT_WRENCHES
 };
 
 static const struct {
@@ -227,6 +228,7 @@ static const struct {
     {{"energy", no_argument, NULL, OPT_ENERGY}, CLI_OPT_KIN},
     {{"com", no_argument, NULL, OPT_COM}, CLI_OPT_COM},
     {{"check-limits", no_argument, NULL, OPT_CHECK_LIMITS}, CLI_OPT_LIMITS},
+    {{"joint-wrenches", no_argument, NULL, OPT_WRENCHES}, CLI_OPT_WRENCHES},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -409,7 +411,8 @@ static unsigned gate_bits(const cli_opts *o) {
          (o->frame ? CLI_ON_FRAME : 0) | (o->diffkin ? CLI_ON_DIFFKIN : 0) |
          (o->inertia ? CLI_ON_INERTIA : 0) | (o->mcb ? CLI_ON_MCB : 0) |
          (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0) |
-         (o->accelerations ? CLI_ON_ACCELERATIONS : 0);
+         (o->accelerations ? CLI_ON_ACCELERATIONS : 0) |
+         (o->joint_wrenches ? CLI_ON_WRENCHES : 0);
 }
 
 
@@ -418,7 +421,8 @@ static const char *const gate_names[] = {"--fixed-base", "--floating", "--link",
                                          "--coriolis",   "--gravity",  "--inverse",
                                          "--com",        "--frame",    "--diffkin",
                                          "--inertia",    "--mcb",      "--momentum",
-                                         "--energy",     "--accelerations"};
+                                         "--energy",     "--accelerations",
+                                         "--joint-wrenches"};
 
 
 /* the name of the lowest bit of b */
@@ -607,6 +611,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
       case OPT_NO_FRICTION: o->no_friction = 1; break;
+      case OPT_WRENCHES: o->joint_wrenches = 1; break;
       case OPT_EDGES: {
         double k;
         if (cli_vec(optarg, &k, 1) != 0 || k != floor(k) || k < 3 || k > SPART_CONTACT_MAXEDGES) {
