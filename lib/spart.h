@@ -685,6 +685,18 @@ void spart_com_jacobian(const spart_model *m, spart_data *d, double J0[18], doub
    linear momentum].  Needs spart_velocity. */
 void spart_momentum(const spart_model *m, const spart_data *d, double h[6]);
 
+/* Centroidal momentum matrix (Orin and Goswami's A_G, Pinocchio's ccrba): AG (6 x (6+nv)),
+   row-major, with h = AG [u0; um] spart_momentum's momentum ([angular about the system's CoM;
+   linear], inertial frame): AG = sum_i [I_i, m_i [r_i - r_com]x; 0, m_i 1] J_i, J_i the
+   Jacobian of link i's CoM.  work: 6 (6+nv) doubles.  Needs spart_fk. */
+void spart_centroidal(const spart_model *m, const spart_data *d, double *AG, double *work);
+
+/* Its bias AGdot u (6): the rate of h at zero accelerations, sum_i [I_i alpha_i + w_i x I_i w_i
+   + (r_i - r_com) x m_i a_i; m_i a_i] for the twist rates [alpha_i; a_i] of u0dot = umdot = 0
+   (the term m_i (v_i - v_com) x v_i sums to 0).  Needs spart_velocity; runs spart_acceleration
+   (d->tdot is then that of zero accelerations). */
+void spart_centroidal_bias(const spart_model *m, spart_data *d, const double *um, double h[6]);
+
 /* Kinetic energy of the system, 1/2 u' H u.  Needs spart_velocity. */
 double spart_kinetic_energy(const spart_model *m, const spart_data *d);
 

@@ -106,3 +106,53 @@ URDF
   [ "$status" -eq 0 ]
   [[ "$output" == '{"J0":'*'"Jm":'*'"J0dot":'*'"Jmdot":'* ]]
 }
+
+@test "--centroidal: AG [u0; um] is spart-kin's momentum (1e-12); with --dot AGdot_u is the central difference of AG u along the motion at constant u" {
+  J="$BATS_TEST_DIRNAME/data/joints"
+  urdf2robot --revolute sincos "$J/ball_chain.urdf" > "$BATS_TEST_TMPDIR/sc.json"
+  check '
+import math
+def rodrigues(w, t):
+    th = math.sqrt(sum(x * x for x in w)) * t
+    K = [[0, -w[2] * t, w[1] * t], [w[2] * t, 0, -w[0] * t], [-w[1] * t, w[0] * t, 0]]
+    K2 = matmul(K, K)
+    s = math.sin(th) / th if th else 1
+    c = (1 - math.cos(th)) / th ** 2 if th else 0.5
+    return [[(r == k) + s * K[r][k] + c * K2[r][k] for k in range(3)] for r in range(3)]
+R0 = [[0.36, 0.48, -0.8], [-0.8, 0.6, 0], [0.48, 0.64, 0.6]]
+u0 = [0.2, -0.1, 0.3, 0.5, -0.2, 0.1]
+for m, nq, nv, plain in (("'"$MODELS"'/kuka_iiwa.urdf", 7, 7, True),
+                         ("'"$MODELS"'/2_iiwa_base.urdf", 14, 14, True),
+                         ("'"$MODELS"'/branched_arm.urdf", 6, 6, True),
+                         ("'"$J"'/floating_tree.urdf", 10, 9, False),
+                         ("'"$BATS_TEST_TMPDIR"'/sc.json", 8, 4, False)):
+    qm = [0.3 * math.sin(1.3 * k + 0.5) for k in range(nq)]
+    if not plain and nq == 10:   # the floating joint: a unit quaternion after joint 1
+        s = math.sqrt(sum(x * x for x in qm[1:5])); qm[1:5] = [x / s for x in qm[1:5]]
+    if not plain and nq == 8:    # sin-cos pairs
+        qm = [f(0.7 * k - 1) for k in range(4) for f in (math.sin, math.cos)]
+    um = [0.4 * math.cos(0.7 * k) for k in range(nv)]
+    st = {"R0": R0, "r0": [0.4, -0.3, 0.2], "qm": qm, "u0": u0, "um": um}
+    a = run(["spart-jac", "-m", m, "--centroidal", "--dot"], st)[0]
+    h = run(["spart-kin", "-m", m, "--momentum", "--only", "momentum"], st)[0]["momentum"]
+    assert sorted(a) == ["AG", "AGdot_u"], sorted(a)
+    assert len(a["AG"]) == 6 and all(len(r) == 6 + nv for r in a["AG"])
+    close(matvec(a["AG"], u0 + um), h, 1e-12, m + ": AG u = momentum")
+    if plain:  # qm moves at um: AG(t) u by central differences
+        e = 1e-5
+        def moved(t):
+            return dict(st, R0=matmul(R0, rodrigues(u0[:3], t)),
+                        r0=[p + t * v for p, v in zip(st["r0"], u0[3:])],
+                        qm=[q + t * v for q, v in zip(qm, um)])
+        hp, hm = (matvec(run(["spart-jac", "-m", m, "--centroidal"], moved(t))[0]["AG"], u0 + um)
+                  for t in (e, -e))
+        close(a["AGdot_u"], [(p - q) / (2 * e) for p, q in zip(hp, hm)], 1e-7,
+              m + ": AGdot_u = d(AG u)/dt")
+'
+  # the option is needed for its outputs, and --dot for AGdot_u
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --centroidal --only AGdot_u <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "spart-jac: --only AGdot_u: spart-jac writes it only with --dot"* ]]
+  run spart-jac -m "$MODELS/kuka_iiwa.urdf" --centroidal -o csv <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [[ "${lines[0]}" == "AG_1_1,AG_1_2,"*",AG_6_13" ]]
+}

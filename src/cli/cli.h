@@ -237,7 +237,8 @@ enum {
   CLI_ON_MOMENTUM = 1 << 14, /* --momentum */
   CLI_ON_ENERGY = 1 << 15,  /* --energy */
   CLI_ON_ACCELERATIONS = 1 << 16, /* --accelerations */
-  CLI_ON_WRENCHES = 1 << 17       /* --joint-wrenches */
+  CLI_ON_WRENCHES = 1 << 17,      /* --joint-wrenches */
+  CLI_ON_CENTROIDAL = 1 << 18     /* spart-jac's --centroidal */
 };
 
 /* Which outputs an option combination writes, and what an option changes, so that an option
@@ -290,6 +291,7 @@ typedef struct cli_opts {
   int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
   int diffkin, inertia, mcb, com, momentum, energy;
   int joint_wrenches; /* spart-id --joint-wrenches */
+  int centroidal;     /* spart-jac --centroidal */
 } cli_opts;
 
 /* a running command: its options, model, data, reader, writer and exit status */

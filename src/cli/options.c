@@ -179,7 +179,8 @@ enum {
   OPT_KEEP_STATE,
   OPT_JOBS,
   OPT_MIMIC,
-  OPT_WRENCHES
+  OPT_WRENCHES,
+  OPT_CENTROIDAL
 };
 
 static const struct {
@@ -229,6 +230,7 @@ static const struct {
     {{"com", no_argument, NULL, OPT_COM}, CLI_OPT_COM},
     {{"check-limits", no_argument, NULL, OPT_CHECK_LIMITS}, CLI_OPT_LIMITS},
     {{"joint-wrenches", no_argument, NULL, OPT_WRENCHES}, CLI_OPT_WRENCHES},
+    {{"centroidal", no_argument, NULL, OPT_CENTROIDAL}, CLI_OPT_LINK},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -412,7 +414,8 @@ static unsigned gate_bits(const cli_opts *o) {
          (o->inertia ? CLI_ON_INERTIA : 0) | (o->mcb ? CLI_ON_MCB : 0) |
          (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0) |
          (o->accelerations ? CLI_ON_ACCELERATIONS : 0) |
-         (o->joint_wrenches ? CLI_ON_WRENCHES : 0);
+         (o->joint_wrenches ? CLI_ON_WRENCHES : 0) |
+         (o->centroidal ? CLI_ON_CENTROIDAL : 0);
 }
 
 
@@ -422,7 +425,7 @@ static const char *const gate_names[] = {"--fixed-base", "--floating", "--link",
                                          "--com",        "--frame",    "--diffkin",
                                          "--inertia",    "--mcb",      "--momentum",
                                          "--energy",     "--accelerations",
-                                         "--joint-wrenches"};
+                                         "--joint-wrenches", "--centroidal"};
 
 
 /* the name of the lowest bit of b */
@@ -612,6 +615,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_INVERSE: o->inverse = 1; break;
       case OPT_NO_FRICTION: o->no_friction = 1; break;
       case OPT_WRENCHES: o->joint_wrenches = 1; break;
+      case OPT_CENTROIDAL: o->centroidal = 1; break;
       case OPT_EDGES: {
         double k;
         if (cli_vec(optarg, &k, 1) != 0 || k != floor(k) || k < 3 || k > SPART_CONTACT_MAXEDGES) {
@@ -679,8 +683,8 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   if (o->seq) {
     o->output = CLI_FMT_JSON;
   }
-  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com) {
-    return cli_usage(t->name, "--link ID|NAME, --noc or --com is required");
+  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com && !o->centroidal) {
+    return cli_usage(t->name, "--link ID|NAME, --noc, --com or --centroidal is required");
   }
   if (o->attitude && !o->frame) {
     return cli_usage(t->name, "--attitude needs --frame");
