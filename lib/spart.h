@@ -715,6 +715,20 @@ void spart_mcb(const spart_model *m, const spart_data *d, double M0[36], double 
 void spart_jacobian(const spart_model *m, const spart_data *d, int i, const double *point,
                     double J0[36], double *Jm);
 
+/* Reference frames of a Jacobian (Pinocchio's): SPART_REF_ALIGNED (LOCAL_WORLD_ALIGNED, the
+   twist [omega; v] of spart_jacobian: inertial axes, the velocity of the point),
+   SPART_REF_LOCAL (LOCAL: the same in the axes R of the body's frame, [R' omega; R' v]),
+   SPART_REF_WORLD (WORLD: inertial axes, the velocity of the body's point at the inertial
+   origin, [omega; v + p x omega], p the point's position with r0 added).  Angular part first,
+   as every twist here. */
+enum { SPART_REF_ALIGNED = 0, SPART_REF_LOCAL = 1, SPART_REF_WORLD = 2 };
+
+/* J (6 x ncols, row-major) of the point p (3, inertial frame, r0 added) given in
+   SPART_REF_ALIGNED turned into the reference ref (SPART_REF_*), R (9) the body frame's axes
+   for SPART_REF_LOCAL: J_local = diag(R', R') J, J_world = [1 0; [p]x 1] J. */
+void spart_jacobian_reference(int ref, const double R[9], const double p[3], int ncols,
+                              double *J);
+
 /* Time derivative of the Jacobian (SPART Jacobdot): J0dot (6x6), Jmdot (6 x nq).  point: as in
    spart_jacobian, moving with body i.  Needs spart_velocity. */
 void spart_jacobian_dot(const spart_model *m, const spart_data *d, int i, const double *point,

@@ -17,6 +17,7 @@ static const cli_gate gates[] = {{"J0,Jm", CLI_ON_LINK, 0, 0},
                                  {"N,Ndot", 0, 0, CLI_ON_NOC},
                                  {"J0_com,Jm_com", 0, 0, CLI_ON_COM},
                                  {"AG,AGdot_u", 0, 0, CLI_ON_CENTROIDAL},
+                                 {"J0,Jm", 0, 0, CLI_ON_REFERENCE},
                                  {NULL, 0, 0, 0}};
 
 static const cli_tool tool = {
@@ -40,7 +41,11 @@ static const cli_tool tool = {
     "      --dot            also the time derivatives J0dot, Jmdot (and Ndot with --noc)\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n"
     "      --com            the Jacobian of the system's CoM (--link then optional)\n"
-    "      --centroidal     the centroidal momentum matrix AG (--link then optional)\n",
+    "      --centroidal     the centroidal momentum matrix AG (--link then optional)\n"
+    "      --reference REF  the frame of J0, Jm: aligned (the default: inertial axes, the\n"
+    "                       point's velocity), local (the link's URDF frame's axes) or\n"
+    "                       world (inertial axes, the velocity of the link's point at the\n"
+    "                       inertial origin); [omega; v], angular first, in every one\n",
     CLI_OPT_LINK | CLI_OPT_COM, CLI_READS_VEL,
     "J0,Jm,r_point,J0dot,Jmdot,N,Ndot,J0_com,Jm_com,AG,AGdot_u", gates};
 
@@ -57,6 +62,16 @@ static void put_cols(cli_session *s, const char *name, const double *A, int rows
     *off += (size_t)rows * (size_t)nc;
   }
   cli_put(s->wr, name, A, rows, nc, -1);
+}
+
+
+/* --reference local|world: J0, Jm (J) of link i's point x (NULL: its CoM) in that frame */
+static void reference(cli_session *s, int i, const double *x, double *J) {
+  double R[9], o[3], pw[3];
+  spart_link_pose(s->m, s->d, i, R, o);
+  spart_world(s->d, x ? x : s->d->xpos + 3 * i, pw);
+  spart_jacobian_reference(s->o.reference, R, pw, 6, J);
+  spart_jacobian_reference(s->o.reference, R, pw, s->m->nv, J + 36);
 }
 
 
@@ -98,6 +113,9 @@ static int compute(cli_session *s) {
       spart_world(s->d, x, rp);
     }
     spart_jacobian(s->m, s->d, i, p, J, J + 36);
+    if (o->reference > 0) {
+      reference(s, i, p, J);
+    }
     cli_put(s->wr, "J0", J, 6, 6, -1);
     put_cols(s, "Jm", J + 36, 6, 0, W, &off);
     if (p) {

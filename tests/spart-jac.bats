@@ -156,3 +156,47 @@ for m, nq, nv, plain in (("'"$MODELS"'/kuka_iiwa.urdf", 7, 7, True),
   run spart-jac -m "$MODELS/kuka_iiwa.urdf" --centroidal -o csv <<< '{"qm": [0,0,0,0,0,0,0]}'
   [[ "${lines[0]}" == "AG_1_1,AG_1_2,"*",AG_6_13" ]]
 }
+
+@test "--reference local and world: the aligned Jacobian turned by the link frame's R' and moved to the origin by [1 0; [p]x 1] (1e-14)" {
+  check '
+def T(A):
+    return [list(r) for r in zip(*A)]
+def cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+m = "'"$MODELS"'/kuka_iiwa.urdf"
+st = {"R0": [[0.36, 0.48, -0.8], [-0.8, 0.6, 0], [0.48, 0.64, 0.6]], "r0": [1, -2, 0.5],
+      "qm": [0.1, 0.5, -0.3, -1, 0.2, 0.5, 0.7], "u0": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+      "um": [0.7, -0.6, 0.5, -0.4, 0.3, -0.2, 0.1]}
+for link in ("lbr_iiwa_link_7", "lbr_iiwa_link_3", "0"):
+    for pt in ([], ["--point", "0.1,-0.05,0.2"]):
+        J = {r: run(["spart-jac", "-m", m, "--link", link, "--reference", r] + pt, st)[0]
+             for r in ("aligned", "local", "world")}
+        plain = run(["spart-jac", "-m", m, "--link", link] + pt, st)[0]
+        assert plain["J0"] == J["aligned"]["J0"] and plain["Jm"] == J["aligned"]["Jm"]
+        name = "lbr_iiwa_link_0" if link == "0" else link
+        k = run(["spart-kin", "-m", m, "--frame", name], st)[0]
+        R = k["RF"][0]
+        p = J["aligned"]["r_point"] if pt else (k["rL"][int(link[-1]) - 1] if link != "0" else st["r0"])
+        for key in ("J0", "Jm"):
+            A = J["aligned"][key]
+            Rt = T(R)
+            cols = list(zip(*A))
+            loc = [matvec(Rt, list(c[:3])) + matvec(Rt, list(c[3:])) for c in cols]
+            close(J["local"][key], T(loc), 1e-14, f"{link} {pt} {key} local")
+            wor = [list(c[:3]) + [v + x for v, x in zip(c[3:], cross(p, c[:3]))] for c in cols]
+            close(J["world"][key], T(wor), 1e-14, f"{link} {pt} {key} world")
+        # the world frame: the twist of the body point at the origin, v_O = v_p - w x p
+        t = matvec(J["world"]["Jm"], st["um"])
+        ta = matvec(J["aligned"]["Jm"], st["um"])
+        close(t[3:], [a - b for a, b in zip(ta[3:], cross(ta[:3], p))], 1e-14, "v_O")
+'
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 3 --reference body <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --reference: expected world, local or aligned, got 'body'" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 3 --reference local --dot <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --reference local with --dot: the derivatives are given in the aligned frame only" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --com --reference world <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --reference does nothing without --link" ]
+}

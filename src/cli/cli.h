@@ -238,7 +238,8 @@ enum {
   CLI_ON_ENERGY = 1 << 15,  /* --energy */
   CLI_ON_ACCELERATIONS = 1 << 16, /* --accelerations */
   CLI_ON_WRENCHES = 1 << 17,      /* --joint-wrenches */
-  CLI_ON_CENTROIDAL = 1 << 18     /* spart-jac's --centroidal */
+  CLI_ON_CENTROIDAL = 1 << 18,    /* spart-jac's --centroidal */
+  CLI_ON_REFERENCE = 1 << 19      /* spart-jac's --reference */
 };
 
 /* Which outputs an option combination writes, and what an option changes, so that an option
@@ -292,6 +293,7 @@ typedef struct cli_opts {
   int diffkin, inertia, mcb, com, momentum, energy;
   int joint_wrenches; /* spart-id --joint-wrenches */
   int centroidal;     /* spart-jac --centroidal */
+  int reference;      /* spart-jac --reference: SPART_REF_*, -1 when not given */
 } cli_opts;
 
 /* a running command: its options, model, data, reader, writer and exit status */

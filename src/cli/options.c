@@ -180,7 +180,8 @@ enum {
   OPT_JOBS,
   OPT_MIMIC,
   OPT_WRENCHES,
-  OPT_CENTROIDAL
+  OPT_CENTROIDAL,
+  OPT_REFERENCE
 };
 
 static const struct {
@@ -231,6 +232,7 @@ static const struct {
     {{"check-limits", no_argument, NULL, OPT_CHECK_LIMITS}, CLI_OPT_LIMITS},
     {{"joint-wrenches", no_argument, NULL, OPT_WRENCHES}, CLI_OPT_WRENCHES},
     {{"centroidal", no_argument, NULL, OPT_CENTROIDAL}, CLI_OPT_LINK},
+    {{"reference", required_argument, NULL, OPT_REFERENCE}, CLI_OPT_LINK},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -335,6 +337,20 @@ static int positive_arg(const char *s, double *v) {
 }
 
 
+/* spart-jac's --reference world|local|aligned (SPART_REF_*); -1 to go on, or CLI_EXIT_USAGE
+   after the message */
+static int reference_arg(cli_opts *o, const cli_tool *t, const char *arg) {
+  static const char *const name[3] = {"aligned", "local", "world"};
+  for (int k = 0; k < 3; k++) {
+    if (strcmp(arg, name[k]) == 0) {
+      o->reference = k;
+      return -1;
+    }
+  }
+  return cli_usage(t->name, "--reference: expected world, local or aligned, got '%s'", arg);
+}
+
+
 /* spart-sim's options; -1 to go on, or CLI_EXIT_USAGE after the message */
 static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
   char *end;
@@ -415,7 +431,8 @@ static unsigned gate_bits(const cli_opts *o) {
          (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0) |
          (o->accelerations ? CLI_ON_ACCELERATIONS : 0) |
          (o->joint_wrenches ? CLI_ON_WRENCHES : 0) |
-         (o->centroidal ? CLI_ON_CENTROIDAL : 0);
+         (o->centroidal ? CLI_ON_CENTROIDAL : 0) |
+         (o->reference >= 0 ? CLI_ON_REFERENCE : 0);
 }
 
 
@@ -425,7 +442,8 @@ static const char *const gate_names[] = {"--fixed-base", "--floating", "--link",
                                          "--com",        "--frame",    "--diffkin",
                                          "--inertia",    "--mcb",      "--momentum",
                                          "--energy",     "--accelerations",
-                                         "--joint-wrenches", "--centroidal"};
+                                         "--joint-wrenches", "--centroidal",
+                                         "--reference"};
 
 
 /* the name of the lowest bit of b */
@@ -511,6 +529,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   int n = 0, nm = 0, ni = 0, no = 0, nl = 0, np = 0, ng = 0;
   memset(o, 0, sizeof(*o));
   o->jobs = 1;
+  o->reference = -1;
   o->edges = SPART_CONTACT_EDGES;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
@@ -616,6 +635,11 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_NO_FRICTION: o->no_friction = 1; break;
       case OPT_WRENCHES: o->joint_wrenches = 1; break;
       case OPT_CENTROIDAL: o->centroidal = 1; break;
+      case OPT_REFERENCE:
+        if (reference_arg(o, t, optarg) >= 0) {
+          return CLI_EXIT_USAGE;
+        }
+        break;
       case OPT_EDGES: {
         double k;
         if (cli_vec(optarg, &k, 1) != 0 || k != floor(k) || k < 3 || k > SPART_CONTACT_MAXEDGES) {
@@ -682,6 +706,10 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   }
   if (o->seq) {
     o->output = CLI_FMT_JSON;
+  }
+  if (o->reference > 0 && o->dot) {
+    return cli_usage(t->name, "--reference %s with --dot: the derivatives are given in the "
+                     "aligned frame only", o->reference == SPART_REF_LOCAL ? "local" : "world");
   }
   if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com && !o->centroidal) {
     return cli_usage(t->name, "--link ID|NAME, --noc, --com or --centroidal is required");
