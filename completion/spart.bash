@@ -1,6 +1,6 @@
 # bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
-# spart-cmp, urdf2robot, dh2robot).  The options come from each command's --help, so that
-# they are always those of the installed command.
+# spart-cmp, spart-states, urdf2robot, dh2robot).  The options come from each command's --help,
+# so that they are always those of the installed command.
 
 _spart() {
   local cur prev words cword
@@ -45,5 +45,5 @@ _spart() {
 }
 
 shopt -s extglob
-complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp \
+complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp spart-states \
   urdf2robot dh2robot

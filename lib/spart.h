@@ -19,6 +19,7 @@
 #define SPART_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SPART_VERSION_STRING SPART_VERSION
 
@@ -214,6 +215,27 @@ void spart_joint_neutral(const spart_model *m, double *qm);
    -SPART_EDATA for another pair of kinds or from the check.  Before spart_mimic_couple (which
    couples only revolute and prismatic joints). */
 int spart_joint_retype(spart_model *m, int from, int to, spart_err *err);
+
+/* A pseudo-random generator of spart's own (xoshiro256**, seeded by splitmix64), so that the
+   same seed gives the same numbers on every machine and C library. */
+typedef struct spart_rng {
+  uint64_t s[4];
+} spart_rng;
+void spart_rng_seed(spart_rng *r, uint64_t seed);
+/* a double uniform in [0, 1): 53 random bits */
+double spart_rng_uniform(spart_rng *r);
+
+/* A random state within the model's limits (RigidBodyDynamics.jl's rand_configuration!): qm
+   (nq) joint by joint, a limited one-coordinate joint's uniform in its limits (a sin-cos joint's
+   angle too), an unlimited angle in [-pi, pi], an unlimited displacement (prismatic, planar x
+   and y, a floating joint's position) in [-1, 1] m, a quaternion uniform on the unit sphere
+   (unit to rounding; a projected one with w >= 0, |p| <= 1); then, when not NULL, um (nv) in
+   +-each joint's velocity limit (+-1 without one), umdot (nv) in [-1, 1], taum (nv) in +-the
+   effort limit (+-1 without one).  qm is drawn from rq, the rest from rv: the same seeds give
+   the same qm whatever else is asked.  Only +, *, / and sqrt of IEEE doubles and spu_sincos:
+   the same bits on every machine. */
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, double *qm,
+                        double *um, double *umdot, double *taum);
 
 /* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S, dof_screw and jnt_zaxis from
    jnt_type and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check

@@ -812,3 +812,86 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
     }
   }
 }
+
+
+/* random states (spart_random_state): x uniform in [a, b] */
+static double uniform(spart_rng *r, double a, double b) {
+  return a + (b - a) * spart_rng_uniform(r);
+}
+
+
+/* a unit vector uniform on the sphere S^(n-1) (n 2 or 4): a point of the ball by rejection,
+   divided by its norm (no transcendental function: the same bits everywhere) */
+static void unit_random(spart_rng *r, int n, double *q) {
+  double s;
+  do {
+    s = 0;
+    for (int k = 0; k < n; k++) {
+      q[k] = uniform(r, -1, 1);
+      s += q[k] * q[k];
+    }
+  } while (s > 1 || s < 1e-4);
+  s = sqrt(s);
+  for (int k = 0; k < n; k++) {
+    q[k] /= s;
+  }
+}
+
+
+/* joint i's coordinates q at random within its limits (spart_random_state) */
+static void joint_random(const spart_model *m, int i, spart_rng *r, double *q) {
+  const int t = m->jnt_type[i], lim = m->jnt_limited[i];
+  const double *lo = m->jnt_range + 2 * i, pi = 3.14159265358979323846;
+  double a;
+  if (t == SPART_JNT_REVOLUTE || t == SPART_JNT_PRISMATIC) {
+    q[0] = lim ? uniform(r, lo[0], lo[1]) : t == SPART_JNT_REVOLUTE ? uniform(r, -pi, pi)
+                                                                     : uniform(r, -1, 1);
+  } else if (t == SPART_JNT_SINCOS) {
+    if (lim) {
+      a = uniform(r, lo[0], lo[1]);
+      spu_sincos(a, q, q + 1);
+    } else {
+      unit_random(r, 2, q);
+    }
+  } else if (t == SPART_JNT_BALL || t == SPART_JNT_FLOATING || t == SPART_JNT_SPQUAT) {
+    double qt[4];
+    unit_random(r, 4, qt);
+    if (t == SPART_JNT_SPQUAT) { /* the projection of the quaternion with w >= 0 */
+      double sg = qt[0] < 0 ? -1 : 1;
+      for (int k = 0; k < 3; k++) {
+        q[k] = sg * qt[1 + k] / (1 + sg * qt[0]);
+        q[3 + k] = uniform(r, -1, 1);
+      }
+    } else {
+      memcpy(q, qt, sizeof qt);
+      for (int k = 4; k < m->jnt_nq[i]; k++) {
+        q[k] = uniform(r, -1, 1);
+      }
+    }
+  } else if (t == SPART_JNT_PLANAR) {
+    q[0] = uniform(r, -1, 1);
+    q[1] = uniform(r, -1, 1);
+    q[2] = uniform(r, -pi, pi);
+  }
+}
+
+
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *r, double *qm,
+                        double *um, double *umdot, double *taum) {
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nq[i] > 0) {
+      joint_random(m, i, rq, qm + m->jnt_qadr[i]);
+    }
+  }
+  for (int v = 0; um && v < m->nv; v++) {
+    double x = m->jnt_velocity[m->dof_body[v]];
+    um[v] = x > 0 ? uniform(r, -x, x) : uniform(r, -1, 1);
+  }
+  for (int v = 0; umdot && v < m->nv; v++) {
+    umdot[v] = uniform(r, -1, 1);
+  }
+  for (int v = 0; taum && v < m->nv; v++) {
+    double x = m->jnt_effort[m->dof_body[v]];
+    taum[v] = x > 0 ? uniform(r, -x, x) : uniform(r, -1, 1);
+  }
+}

@@ -342,6 +342,18 @@ typedef struct cli_convert {
                      (spart_joint_retype), or -1 to keep them */
 } cli_convert;
 
+/* spart-states (states.c): its options, parsed by cli_states_parse (-1 to go on, else the exit
+   status after the message), and the records written by cli_states_write (the exit status) */
+typedef struct cli_states {
+  const char *model;                    /* -m FILE */
+  int random, zero, has_seed;           /* --random N, --zero, --seed given */
+  unsigned long long count, seed;       /* N, S */
+  int velocities, accelerations, forces; /* --velocities, --accelerations, --forces */
+  int output;                           /* CLI_FMT_JSON or CLI_FMT_CSV */
+} cli_states;
+int cli_states_parse(cli_states *o, int argc, char **argv);
+int cli_states_write(const cli_states *o);
+
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
    to go on, or an exit code (after --help, --version or a usage error, which it reports). */
 int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
