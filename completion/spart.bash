@@ -1,6 +1,7 @@
 # bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
-# spart-sim, spart-cmp, urdf2robot, dh2robot).  The options come from each command's --help, so that
-# they are always those of the installed command.
+# bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
+# spart-sim, spart-cmp, spart-states, urdf2robot, dh2robot).  The options come from each
+# command's --help, so that they are always those of the installed command.
 
 _spart() {
   local cur prev words cword
@@ -19,6 +20,17 @@ _spart() {
         COMPREPLY=($(compgen -W 'json csv' -- "$cur"))
       fi
       return
+      ;;
+    --revolute)
+      COMPREPLY=($(compgen -W 'angle sincos' -- "$cur"))
+      return
+      ;;
+    --floating)
+      # urdf2robot's kind of floating joints (spart-id's --floating takes no value)
+      if [[ $1 == urdf2robot ]]; then
+        COMPREPLY=($(compgen -W 'quaternion spquat' -- "$cur"))
+        return
+      fi
       ;;
     --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max)
       return # a value of the user's own
@@ -46,4 +58,4 @@ _spart() {
 
 shopt -s extglob
 complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-sim \
-  spart-cmp urdf2robot dh2robot
+  spart-cmp spart-states urdf2robot dh2robot

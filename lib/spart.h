@@ -19,6 +19,7 @@
 #define SPART_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define SPART_VERSION_STRING SPART_VERSION
 
@@ -46,7 +47,10 @@ enum {
   SPART_JNT_PRISMATIC = 2,
   SPART_JNT_FLOATING = 3, /* q: unit quaternion [w x y z], position (7); v: twist [w; v] (6) */
   SPART_JNT_BALL = 4,     /* q: unit quaternion [w x y z] (4); v: angular velocity (3) */
-  SPART_JNT_PLANAR = 5    /* q: x, y, angle (3); v: vx, vy in the frame after, angle rate (3) */
+  SPART_JNT_PLANAR = 5,   /* q: x, y, angle (3); v: vx, vy in the frame after, angle rate (3) */
+  SPART_JNT_SINCOS = 6,   /* q: sin, cos of the angle (2); v: the angle's rate (1) */
+  SPART_JNT_SPQUAT = 7    /* q: the quaternion's stereographic projection, position (6); v: as
+                             SPART_JNT_FLOATING's (6) */
 };
 
 /* numerical failures, counted in spart_data.warn with the body in warn_body */
@@ -255,13 +259,43 @@ int spart_joint_rotates(int type);
 int spart_joint_has_axis(int type);
 int spart_joint_kinds(void);
 
-/* Normalise every quaternion in qm (nq) whose norm is within tol of 1; 0, or -SPART_EDATA with
-   err naming the first joint whose quaternion is further off (qm is then partly normalised). */
+/* Normalise every quaternion (and a sin-cos joint's [sin, cos]) in qm (nq) whose norm is within
+   tol of 1; 0, or -SPART_EDATA with err naming the first joint whose quaternion (or pair) is
+   further off (qm is then partly normalised). */
 int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err);
 
-/* Set the quaternions' w in qm to 1 (the rest of qm is left): qm = 0 then this is the neutral
-   configuration, every joint at its zero. */
+/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0
+   then this is the neutral configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
+
+/* Every joint of kind from made of kind to, the same motion in other coordinates
+   (RigidBodyDynamics.jl's revolute_joint_type and floating_joint_type of its URDF parser):
+   SPART_JNT_REVOLUTE to SPART_JNT_SINCOS or back, SPART_JNT_FLOATING to SPART_JNT_SPQUAT or
+   back; the coordinates renumbered (jnt_qadr, nq) and the model checked again.  0, or
+   -SPART_EDATA for another pair of kinds or from the check.  Before spart_mimic_couple (which
+   couples only revolute and prismatic joints). */
+int spart_joint_retype(spart_model *m, int from, int to, spart_err *err);
+
+/* A pseudo-random generator of spart's own (xoshiro256**, seeded by splitmix64), so that the
+   same seed gives the same numbers on every machine and C library. */
+typedef struct spart_rng {
+  uint64_t s[4];
+} spart_rng;
+void spart_rng_seed(spart_rng *r, uint64_t seed);
+/* a double uniform in [0, 1): 53 random bits */
+double spart_rng_uniform(spart_rng *r);
+
+/* A random state within the model's limits (RigidBodyDynamics.jl's rand_configuration!): qm
+   (nq) joint by joint, a limited one-coordinate joint's uniform in its limits (a sin-cos joint's
+   angle too), an unlimited angle in [-pi, pi], an unlimited displacement (prismatic, planar x
+   and y, a floating joint's position) in [-1, 1] m, a quaternion uniform on the unit sphere
+   (unit to rounding; a projected one with w >= 0, |p| <= 1); then, when not NULL, um (nv) in
+   +-each joint's velocity limit (+-1 without one), umdot (nv) in [-1, 1], taum (nv) in +-the
+   effort limit (+-1 without one).  qm is drawn from rq, the rest from rv: the same seeds give
+   the same qm whatever else is asked.  Only +, *, / and sqrt of IEEE doubles and spu_sincos:
+   the same bits on every machine. */
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, double *qm,
+                        double *um, double *umdot, double *taum);
 
 /* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S, dof_screw and jnt_zaxis from
    jnt_type and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check
@@ -295,6 +329,9 @@ void spart_joint_v_of_qdot(const spart_model *m, int i, const double *q, const d
                            double *v);
 void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const double *v,
                            double *qdot);
+/* 1 when some joint's coordinate rates are not its velocity (a quaternion's, a sin-cos pair's,
+   a planar joint's, a projected quaternion's), 0 when qmdot is um. */
+int spart_joint_rates_differ(const spart_model *m);
 /* The same for every joint: the coordinate rates qmdot (n_q) of the velocities um (n_v) at qm. */
 void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, double *qmdot);
 
@@ -787,6 +824,18 @@ void spart_com_jacobian(const spart_model *m, spart_data *d, double J0[18], doub
    linear momentum].  Needs spart_velocity. */
 void spart_momentum(const spart_model *m, const spart_data *d, double h[6]);
 
+/* Centroidal momentum matrix (Orin and Goswami's A_G, Pinocchio's ccrba): AG (6 x (6+nv)),
+   row-major, with h = AG [u0; um] spart_momentum's momentum ([angular about the system's CoM;
+   linear], inertial frame): AG = sum_i [I_i, m_i [r_i - r_com]x; 0, m_i 1] J_i, J_i the
+   Jacobian of link i's CoM.  work: 6 (6+nv) doubles.  Needs spart_fk. */
+void spart_centroidal(const spart_model *m, const spart_data *d, double *AG, double *work);
+
+/* Its bias AGdot u (6): the rate of h at zero accelerations, sum_i [I_i alpha_i + w_i x I_i w_i
+   + (r_i - r_com) x m_i a_i; m_i a_i] for the twist rates [alpha_i; a_i] of u0dot = umdot = 0
+   (the term m_i (v_i - v_com) x v_i sums to 0).  Needs spart_velocity; runs spart_acceleration
+   (d->tdot is then that of zero accelerations). */
+void spart_centroidal_bias(const spart_model *m, spart_data *d, const double *um, double h[6]);
+
 /* Kinetic energy of the system, 1/2 u' H u.  Needs spart_velocity. */
 double spart_kinetic_energy(const spart_model *m, const spart_data *d);
 
@@ -804,6 +853,20 @@ void spart_mcb(const spart_model *m, const spart_data *d, double M0[36], double 
    spart_fk. */
 void spart_jacobian(const spart_model *m, const spart_data *d, int i, const double *point,
                     double J0[36], double *Jm);
+
+/* Reference frames of a Jacobian (Pinocchio's): SPART_REF_ALIGNED (LOCAL_WORLD_ALIGNED, the
+   twist [omega; v] of spart_jacobian: inertial axes, the velocity of the point),
+   SPART_REF_LOCAL (LOCAL: the same in the axes R of the body's frame, [R' omega; R' v]),
+   SPART_REF_WORLD (WORLD: inertial axes, the velocity of the body's point at the inertial
+   origin, [omega; v + p x omega], p the point's position with r0 added).  Angular part first,
+   as every twist here. */
+enum { SPART_REF_ALIGNED = 0, SPART_REF_LOCAL = 1, SPART_REF_WORLD = 2 };
+
+/* J (6 x ncols, row-major) of the point p (3, inertial frame, r0 added) given in
+   SPART_REF_ALIGNED turned into the reference ref (SPART_REF_*), R (9) the body frame's axes
+   for SPART_REF_LOCAL: J_local = diag(R', R') J, J_world = [1 0; [p]x 1] J. */
+void spart_jacobian_reference(int ref, const double R[9], const double p[3], int ncols,
+                              double *J);
 
 /* Time derivative of the Jacobian (SPART Jacobdot): J0dot (6x6), Jmdot (6 x nq).  point: as in
    spart_jacobian, moving with body i.  Needs spart_velocity. */
@@ -879,6 +942,16 @@ typedef struct spart_rnea_in {
 } spart_rnea_in;
 void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
                      const double *gravity, double *const tau[]);
+
+/* The joint reaction wrenches of the last spart_rnea (or spart_floating_id) on d, one record
+   (RigidBodyDynamics.jl's joint wrenches, the RNEA's backward-pass forces f_i): w ((nb-1) x 6,
+   joint 1 first), the wrench the parent exerts on the child across joint i, [torque; force] in
+   the inertial frame at the joint's position rJ (spart_fk's xposJ, not moved with a prismatic
+   joint), R0 (9), r0 (3), qm (nq) that record's.  Its projection on the joint's motion
+   subspace is the joint's taum less the armature's share (and the friction spart_friction
+   adds).  Runs spart_fk (d's poses become this state's). */
+void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
+                          const double r0[3], const double *qm, double *w);
 
 /* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
    sign of um (0 at rest), added to tau (nv) times sign: inverse dynamics adds them (+1), forward

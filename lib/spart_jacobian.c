@@ -123,3 +123,29 @@ void spart_noc(const spart_model *m, const spart_data *d, double *N) {
     jacob(m, d, i, d->xpos + 3 * i, row, ld, row + 6, ld);
   }
 }
+
+
+void spart_jacobian_reference(int ref, const double R[9], const double p[3], int ncols,
+                              double *J) {
+  for (int c = 0; c < ncols; c++) {
+    double w[3] = {J[c], J[ncols + c], J[2 * ncols + c]};
+    double v[3] = {J[3 * ncols + c], J[4 * ncols + c], J[5 * ncols + c]}, a[3], b[3];
+    if (ref == SPART_REF_LOCAL) { /* both parts in the body's axes */
+      spu_mulmtv3(a, R, w);
+      spu_mulmtv3(b, R, v);
+    } else if (ref == SPART_REF_WORLD) { /* the body's point at the origin: v - omega x p */
+      double x[3];
+      spu_cross(x, p, w);
+      for (int k = 0; k < 3; k++) {
+        a[k] = w[k];
+        b[k] = v[k] + x[k];
+      }
+    } else {
+      continue;
+    }
+    for (int k = 0; k < 3; k++) {
+      J[k * ncols + c] = a[k];
+      J[(3 + k) * ncols + c] = b[k];
+    }
+  }
+}

@@ -50,6 +50,47 @@ static void floating_move(const double *q, double *restrict Q, double *restrict 
 }
 
 
+/* the rotation about Q's z whose sine and cosine are s, c */
+static void turn_z(double *restrict Q, double s, double c) {
+  for (int l = 0; l < 9; l += 3) {
+    double x0 = Q[l], y0 = Q[l + 1];
+    Q[l] = c * x0 + s * y0;
+    Q[l + 1] = c * y0 - s * x0;
+  }
+}
+
+
+/* sin-cos revolute: the rotation about Q's z whose sine and cosine are q[0], q[1] (as given:
+   the readers normalise them) */
+static void sincos_move(const double *q, double *restrict Q, double *restrict rho) {
+  (void)rho;
+  turn_z(Q, q[0], q[1]);
+}
+
+
+/* the unit quaternion [w x y z] of the stereographic projection p (3) of one (modified
+   Rodrigues parameters): w = (1 - |p|^2) / (1 + |p|^2), [x y z] = 2 p / (1 + |p|^2) */
+static void spquat_quat(const double *p, double *qt) {
+  double n = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+  qt[0] = (1 - n) / (1 + n);
+  for (int k = 0; k < 3; k++) {
+    qt[1 + k] = 2 * p[k] / (1 + n);
+  }
+}
+
+
+/* spquat: the position p = q[3..5] of the frame after in Q, then Q R(quaternion of q[0..2]) */
+static void spquat_move(const double *q, double *restrict Q, double *restrict rho) {
+  double p[3], qt[4];
+  spu_mulmv3(p, Q, q + 3);
+  for (int k = 0; k < 3; k++) {
+    rho[k] += p[k];
+  }
+  spquat_quat(q, qt);
+  turn_quat(Q, qt);
+}
+
+
 /* planar: the translation x, y along Q's x and y, then the rotation theta about its z */
 static void planar_move(const double *q, double *restrict Q, double *restrict rho) {
   double s, c;
@@ -133,6 +174,61 @@ static void planar_v(const double *q, const double *qd, double *v) {
 }
 
 
+/* sin-cos revolute (RigidBodyDynamics.jl's SinCosRevolute): qdot = [c, -s] v, v = c sdot -
+   s cdot */
+static void sincos_qdot(const double *q, const double *v, double *qd) {
+  double s = q[0], c = q[1], w = v[0];
+  qd[0] = c * w;
+  qd[1] = -s * w;
+}
+
+
+static void sincos_v(const double *q, const double *qd, double *v) {
+  v[0] = q[1] * qd[0] - q[0] * qd[1];
+}
+
+
+/* the stereographic projection p of the quaternion moving at the angular velocity w in the
+   frame after (from qdot = q (0, w) / 2): pdot = ((1 - |p|^2) w + 2 p x w + 2 (p.w) p) / 4 */
+static void spquat_rate(const double *p, const double *w, double *pd) {
+  double n = spu_dot3(p, p), pw = spu_dot3(p, w), c[3];
+  spu_cross(c, p, w);
+  for (int k = 0; k < 3; k++) {
+    pd[k] = ((1 - n) * w[k] + 2 * c[k] + 2 * pw * p[k]) / 4;
+  }
+}
+
+
+/* its inverse: w = 4 ((1 - |p|^2) pdot - 2 p x pdot + 2 (p.pdot) p) / (1 + |p|^2)^2 (the map
+   above is (1 + |p|^2) / 4 times a rotation) */
+static void spquat_omega(const double *p, const double *pd, double *w) {
+  double n = spu_dot3(p, p), pp = spu_dot3(p, pd), c[3], f = 4 / ((1 + n) * (1 + n));
+  spu_cross(c, p, pd);
+  for (int k = 0; k < 3; k++) {
+    w[k] = f * ((1 - n) * pd[k] - 2 * c[k] + 2 * pp * p[k]);
+  }
+}
+
+
+/* spquat: as floating, the attitude's rate by the projection's map, the position's R v_lin */
+static void spquat_qdot(const double *q, const double *v, double *qd) {
+  double R[9], qt[4];
+  spquat_quat(q, qt);
+  spart_quat_rot(R, qt);
+  spquat_rate(q, v, qd);
+  spu_mulmv3(qd + 3, R, v + 3);
+}
+
+
+static void spquat_v(const double *q, const double *qd, double *v) {
+  double R[9], qt[4];
+  spquat_quat(q, qt);
+  spart_quat_rot(R, qt);
+  spquat_omega(q, qd, v);
+  spu_mulmtv3(v + 3, R, qd + 3);
+}
+
+
 /* the joints on a manifold (a quaternion): local coordinates xi around q.  A ball's q exp(xi),
    exp(xi) the quaternion of the turn by |xi| about xi, moving at dexp^-1(xi) w for its angular
    velocity w in the frame after (as the base's R0 exp([theta]x)); a floating joint's the same
@@ -183,6 +279,43 @@ static void floating_rate(const double *q, const double *xi, const double *v, do
 }
 
 
+/* sin-cos revolute: the angle turned by xi (RigidBodyDynamics.jl's global_coordinates: the
+   pair stays on the circle), xi moving at v */
+static void sincos_integrate(const double *q, const double *xi, double *out) {
+  double s, c;
+  spu_sincos(xi[0], &s, &c);
+  out[0] = q[0] * c + q[1] * s;
+  out[1] = q[1] * c - q[0] * s;
+}
+
+
+static void sincos_local_rate(const double *q, const double *xi, const double *v, double *xid) {
+  (void)q;
+  (void)xi;
+  xid[0] = v[0];
+}
+
+
+/* spquat: a floating joint's local coordinates on its quaternion q exp(xi), projected back
+   (continuous in xi: the projection's pole, the turn by 2 pi, is not reached by a step) */
+static void spquat_integrate(const double *q, const double *xi, double *out) {
+  double qt[4], r[4];
+  spquat_quat(q, qt);
+  quat_exp_mul(qt, xi, r);
+  for (int k = 0; k < 3; k++) {
+    out[k] = r[1 + k] / (1 + r[0]);
+    out[3 + k] = q[3 + k] + xi[3 + k];
+  }
+}
+
+
+static void spquat_local_rate(const double *q, const double *xi, const double *v, double *xid) {
+  double qf[7];
+  spquat_quat(q, qf);
+  floating_rate(qf, xi, v, xid);
+}
+
+
 /* the inverse of the exponential map: xi (3) with q exp(xi) = r, the shorter way round (the
    rotation from q to r in the frame after q) */
 static void quat_log_between(const double *q, const double *r, double *xi) {
@@ -230,6 +363,36 @@ static void floating_v_of_local(const double *q, const double *xid, double *v) {
 }
 
 
+/* a sin-cos pair's local coordinate of r around q (sincos_integrate's inverse): the angle from
+   q to r */
+static void sincos_difference(const double *q, const double *r, double *xi) {
+  xi[0] = atan2(r[0] * q[1] - r[1] * q[0], r[1] * q[1] + r[0] * q[0]);
+}
+
+
+/* an spquat joint's configuration as a floating joint's (quaternion, then position) */
+static void spquat_floating(const double *q, double *qf) {
+  spquat_quat(q, qf);
+  memcpy(qf + 4, q + 3, 3 * sizeof(double));
+}
+
+
+/* an spquat joint's local coordinates of r around q: those of the floating joints they are */
+static void spquat_difference(const double *q, const double *r, double *xi) {
+  double qf[7], rf[7];
+  spquat_floating(q, qf);
+  spquat_floating(r, rf);
+  floating_difference(qf, rf, xi);
+}
+
+
+static void spquat_v_of_local(const double *q, const double *xid, double *v) {
+  double qf[7];
+  spquat_floating(q, qf);
+  floating_v_of_local(qf, xid, v);
+}
+
+
 typedef void joint_xform(const double *q, double *restrict Q, double *restrict rho);
 typedef void joint_map(const double *q, const double *in, double *out);
 typedef void joint_rate(const double *q, const double *xi, const double *v, double *xidot);
@@ -238,9 +401,13 @@ typedef void joint_rate(const double *q, const double *xi, const double *v, doub
    column of S in F_i (dof_axis: 0..2 a rotation about, 3..5 a translation along an axis of F_i)
    and its screw (rotation, translation); whether F_i is turned so that the joint axis is its z
    (the kinds without an axis leave F_i the joint frame); the motion when it is not one screw
-   about and along z a coordinate (NULL), the maps qdot <-> v when v is not qdot (NULL), where
-   a unit quaternion starts in q (-1: none), and the local coordinates of a configuration space
-   that is not a vector space with their rate (NULL: q + xi, at the rate qdot of v) */
+   about and along z a coordinate (NULL), the maps qdot <-> v when v is not qdot (NULL), the
+   coordinates that are a unit vector (unit: where it starts in q, its length, 0 none, and the
+   one of them that is 1 at the zero configuration: a quaternion's w, a sin-cos pair's cos),
+   and the local coordinates of a configuration space that is not a vector space with their
+   rate (NULL: q + xi, at the rate qdot of v), and their inverse: the local coordinates of a
+   configuration around another (NULL: r - q) and the velocity of a local rate at xi = 0 (NULL:
+   the local rate is v, or v of qdot where the kind has no local coordinates) */
 static const struct {
   const char *name;
   int nq, nv;
@@ -249,25 +416,34 @@ static const struct {
   int has_axis;
   joint_xform *move;
   joint_map *qdot_of_v, *v_of_qdot;
-  int quat;
+  int unit[3];
   joint_map *integrate;
   joint_rate *local_rate;
   joint_map *difference, *v_of_local;
 } kinds[] = {
-    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, -1, NULL, NULL, NULL,
+    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, {0}, NULL, NULL, NULL,
                          NULL},
-    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, -1, NULL, NULL,
-                            NULL, NULL},
-    [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, -1, NULL,
+    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, {0}, NULL,
+                            NULL, NULL, NULL},
+    [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, {0}, NULL,
                              NULL, NULL, NULL},
     [SPART_JNT_FLOATING] = {"floating", 7, 6, {0, 1, 2, 3, 4, 5},
                             {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0,
-                            floating_move, floating_qdot, floating_v, 0, floating_integrate,
-                            floating_rate, floating_difference, floating_v_of_local},
+                            floating_move, floating_qdot, floating_v, {0, 4, 0},
+                            floating_integrate, floating_rate, floating_difference,
+                            floating_v_of_local},
     [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_move,
-                        ball_qdot, ball_v, 0, ball_integrate, ball_rate, ball_difference, NULL},
+                        ball_qdot, ball_v, {0, 4, 0}, ball_integrate, ball_rate, ball_difference,
+                        NULL},
     [SPART_JNT_PLANAR] = {"planar", 3, 3, {3, 4, 2}, {{0, 1}, {0, 1}, {1, 0}}, 1,
-                          planar_move, planar_qdot, planar_v, -1, NULL, NULL, NULL, NULL},
+                          planar_move, planar_qdot, planar_v, {0}, NULL, NULL, NULL, NULL},
+    [SPART_JNT_SINCOS] = {"sincos", 2, 1, {2}, {{1, 0}}, 1, sincos_move, sincos_qdot, sincos_v,
+                          {0, 2, 1}, sincos_integrate, sincos_local_rate, sincos_difference,
+                          NULL},
+    [SPART_JNT_SPQUAT] = {"spquat", 6, 6, {0, 1, 2, 3, 4, 5},
+                          {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0, spquat_move,
+                          spquat_qdot, spquat_v, {0}, spquat_integrate, spquat_local_rate,
+                          spquat_difference, spquat_v_of_local},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -361,6 +537,26 @@ void spart_joint_setup(spart_model *m) {
       m->dof_tree[sub[2 * i] + k] = m->jnt_vadr[i] + k;
     }
   }
+}
+
+
+int spart_joint_retype(spart_model *m, int from, int to, spart_err *err) {
+  static const int pairs[][2] = {{SPART_JNT_REVOLUTE, SPART_JNT_SINCOS},
+                                 {SPART_JNT_FLOATING, SPART_JNT_SPQUAT}};
+  int ok = 0, nq = 0;
+  for (int k = 0; k < 2; k++) {
+    ok |= (from == pairs[k][0] && to == pairs[k][1]) || (from == pairs[k][1] && to == pairs[k][0]);
+  }
+  if (!ok) {
+    return spart_err_set(err, SPART_EDATA, 0, "a %s joint cannot be made a %s joint",
+                         spart_joint_name(from), spart_joint_name(to));
+  }
+  for (int i = 1; i < m->nb; i++) {
+    m->jnt_type[i] = m->jnt_type[i] == from ? to : m->jnt_type[i];
+    m->jnt_qadr[i] = kinds[m->jnt_type[i]].nq > 0 ? nq : -1;
+    nq += kinds[m->jnt_type[i]].nq;
+  }
+  return spart_model_check(m, err);
 }
 
 
@@ -494,6 +690,16 @@ void spart_joint_qdot_of_v(const spart_model *m, int i, const double *q, const d
 }
 
 
+int spart_joint_rates_differ(const spart_model *m) {
+  for (int i = 1; i < m->nb; i++) {
+    if (kinds[m->jnt_type[i]].qdot_of_v) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, double *qmdot) {
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nq[i] > 0) {
@@ -506,19 +712,21 @@ void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, d
 
 int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err) {
   for (int i = 1; i < m->nb; i++) {
-    int k = kinds[m->jnt_type[i]].quat;
-    if (k >= 0) {
-      double *q = qm + m->jnt_qadr[i] + k;
-      double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-      if (!(fabs(n - 1) <= tol)) {
-        char b[64];
-        return spart_err_set(err, SPART_EDATA, 0,
-                             "joint '%s': quaternion of norm %.17g, expected 1 (within %g)",
-                             spart_name_or(b, sizeof b, m->jnt_name[i], 'J', i), n, tol);
-      }
-      for (int c = 0; c < 4; c++) {
-        q[c] /= n;
-      }
+    const int *u = kinds[m->jnt_type[i]].unit;
+    double *q = qm + m->jnt_qadr[i] + u[0], n = 0;
+    for (int c = 0; c < u[1]; c++) {
+      n += q[c] * q[c];
+    }
+    n = sqrt(n);
+    if (u[1] > 0 && !(fabs(n - 1) <= tol)) {
+      char b[64];
+      return spart_err_set(err, SPART_EDATA, 0,
+                           "joint '%s': %s of norm %.17g, expected 1 (within %g)",
+                           spart_name_or(b, sizeof b, m->jnt_name[i], 'J', i),
+                           u[1] == 4 ? "quaternion" : "[sin, cos]", n, tol);
+    }
+    for (int c = 0; c < u[1]; c++) {
+      q[c] /= n;
     }
   }
   return 0;
@@ -527,9 +735,9 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
 
 void spart_joint_neutral(const spart_model *m, double *qm) {
   for (int i = 1; i < m->nb; i++) {
-    int k = kinds[m->jnt_type[i]].quat;
-    if (k >= 0) {
-      qm[m->jnt_qadr[i] + k] = 1;
+    const int *u = kinds[m->jnt_type[i]].unit;
+    if (u[1] > 0) {
+      qm[m->jnt_qadr[i] + u[0] + u[2]] = 1;
     }
   }
 }
@@ -687,6 +895,89 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
     for (int k = 0; k < SPART_JP; k++) {
       jp[2 * k] = jp[2 * k + 1] = v[k];
     }
+  }
+}
+
+
+/* random states (spart_random_state): x uniform in [a, b] */
+static double uniform(spart_rng *r, double a, double b) {
+  return a + (b - a) * spart_rng_uniform(r);
+}
+
+
+/* a unit vector uniform on the sphere S^(n-1) (n 2 or 4): a point of the ball by rejection,
+   divided by its norm (no transcendental function: the same bits everywhere) */
+static void unit_random(spart_rng *r, int n, double *q) {
+  double s;
+  do {
+    s = 0;
+    for (int k = 0; k < n; k++) {
+      q[k] = uniform(r, -1, 1);
+      s += q[k] * q[k];
+    }
+  } while (s > 1 || s < 1e-4);
+  s = sqrt(s);
+  for (int k = 0; k < n; k++) {
+    q[k] /= s;
+  }
+}
+
+
+/* joint i's coordinates q at random within its limits (spart_random_state) */
+static void joint_random(const spart_model *m, int i, spart_rng *r, double *q) {
+  const int t = m->jnt_type[i], lim = m->jnt_limited[i];
+  const double *lo = m->jnt_range + 2 * i, pi = 3.14159265358979323846;
+  double a;
+  if (t == SPART_JNT_REVOLUTE || t == SPART_JNT_PRISMATIC) {
+    q[0] = lim ? uniform(r, lo[0], lo[1]) : t == SPART_JNT_REVOLUTE ? uniform(r, -pi, pi)
+                                                                     : uniform(r, -1, 1);
+  } else if (t == SPART_JNT_SINCOS) {
+    if (lim) {
+      a = uniform(r, lo[0], lo[1]);
+      spu_sincos(a, q, q + 1);
+    } else {
+      unit_random(r, 2, q);
+    }
+  } else if (t == SPART_JNT_BALL || t == SPART_JNT_FLOATING || t == SPART_JNT_SPQUAT) {
+    double qt[4];
+    unit_random(r, 4, qt);
+    if (t == SPART_JNT_SPQUAT) { /* the projection of the quaternion with w >= 0 */
+      double sg = qt[0] < 0 ? -1 : 1;
+      for (int k = 0; k < 3; k++) {
+        q[k] = sg * qt[1 + k] / (1 + sg * qt[0]);
+        q[3 + k] = uniform(r, -1, 1);
+      }
+    } else {
+      memcpy(q, qt, sizeof qt);
+      for (int k = 4; k < m->jnt_nq[i]; k++) {
+        q[k] = uniform(r, -1, 1);
+      }
+    }
+  } else if (t == SPART_JNT_PLANAR) {
+    q[0] = uniform(r, -1, 1);
+    q[1] = uniform(r, -1, 1);
+    q[2] = uniform(r, -pi, pi);
+  }
+}
+
+
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *r, double *qm,
+                        double *um, double *umdot, double *taum) {
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nq[i] > 0) {
+      joint_random(m, i, rq, qm + m->jnt_qadr[i]);
+    }
+  }
+  for (int v = 0; um && v < m->nv; v++) {
+    double x = m->jnt_velocity[m->dof_body[v]];
+    um[v] = x > 0 ? uniform(r, -x, x) : uniform(r, -1, 1);
+  }
+  for (int v = 0; umdot && v < m->nv; v++) {
+    umdot[v] = uniform(r, -1, 1);
+  }
+  for (int v = 0; taum && v < m->nv; v++) {
+    double x = m->jnt_effort[m->dof_body[v]];
+    taum[v] = x > 0 ? uniform(r, -x, x) : uniform(r, -1, 1);
   }
 }
 

@@ -89,6 +89,57 @@ void spart_momentum(const spart_model *m, const spart_data *d, double h[6]) {
 }
 
 
+void spart_centroidal(const spart_model *m, const spart_data *d, double *AG, double *work) {
+  const int nc = 6 + m->nv;
+  memset(AG, 0, 6 * (size_t)nc * sizeof(double));
+  /* each body's CoM Jacobian J_i, its momentum about the CoM [I w + arm x m v; m v] a column */
+  for (int i = 0; i < m->nb; i++) {
+    const double mi = m->body_mass[i];
+    double arm[3];
+    spart_jacobian(m, d, i, NULL, work, work + 36);
+    for (int k = 0; k < 3; k++) {
+      arm[k] = d->xpos[3 * i + k] - d->com[k];
+    }
+    for (int c = 0; c < nc; c++) {
+      const double *J = c < 6 ? work + c : work + 36 + (c - 6);
+      const int st = c < 6 ? 6 : m->nv; /* row stride of J0 or Jm */
+      double w[3] = {J[0], J[st], J[2 * st]}, p[3], Iw[3], x[3];
+      for (int k = 0; k < 3; k++) {
+        p[k] = mi * J[(3 + k) * st];
+      }
+      spu_mulsv3(Iw, d->xI + 6 * i, w);
+      spu_cross(x, arm, p);
+      for (int k = 0; k < 3; k++) {
+        AG[k * nc + c] += Iw[k] + x[k];
+        AG[(3 + k) * nc + c] += p[k];
+      }
+    }
+  }
+}
+
+
+void spart_centroidal_bias(const spart_model *m, spart_data *d, const double *um, double h[6]) {
+  spart_acceleration(m, d, um, NULL, NULL);
+  memset(h, 0, 6 * sizeof(double));
+  for (int i = 0; i < m->nb; i++) {
+    const double *t = d->t + 6 * i, *a = d->tdot + 6 * i, mi = m->body_mass[i];
+    double Ia[3], Iw[3], wIw[3], arm[3], p[3], x[3];
+    spu_mulsv3(Ia, d->xI + 6 * i, a);
+    spu_mulsv3(Iw, d->xI + 6 * i, t);
+    spu_cross(wIw, t, Iw);
+    for (int k = 0; k < 3; k++) {
+      arm[k] = d->xpos[3 * i + k] - d->com[k];
+      p[k] = mi * a[3 + k];
+    }
+    spu_cross(x, arm, p);
+    for (int k = 0; k < 3; k++) {
+      h[k] += Ia[k] + wIw[k] + x[k];
+      h[3 + k] += p[k];
+    }
+  }
+}
+
+
 double spart_kinetic_energy(const spart_model *m, const spart_data *d) {
   /* 1/2 sum (w_i . I_i w_i + m_i v_i . v_i) */
   double e = 0;

@@ -425,6 +425,31 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
 }
 
 
+void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
+                          const double r0[3], const double *qm, double *w) {
+  /* the backward pass left f_i (lane 0: the record) in F_i at its origin; F_i's world pose */
+  const v2 *F = (const v2 *)d->bf;
+  spart_fk(m, d, R0, r0, qm);
+  for (int i = 1; i < m->nb; i++) {
+    const double *W = d->xrotF + 9 * i, *o = d->xposF + 3 * i, *rJ = d->xposJ + 3 * i;
+    double n[3], f[3], nw[3], fw[3], dr[3], mf[3];
+    for (int k = 0; k < 3; k++) {
+      n[k] = F[6 * i + k][0];
+      f[k] = F[6 * i + 3 + k][0];
+      dr[k] = o[k] - rJ[k];
+    }
+    /* turned into the inertial frame, moved from F_i's origin to rJ: n + (o - rJ) x f */
+    spu_mulmv3(nw, W, n);
+    spu_mulmv3(fw, W, f);
+    spu_cross(mf, dr, fw);
+    for (int k = 0; k < 3; k++) {
+      w[6 * (i - 1) + k] = nw[k] + mf[k];
+      w[6 * (i - 1) + 3 + k] = fw[k];
+    }
+  }
+}
+
+
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau) {
   /* degree of freedom by degree of freedom, each with its joint's (dof_body) coefficients: one
      loop, not one over the joints and one over each joint's */

@@ -1,9 +1,11 @@
 /* spart-id -- inverse dynamics: joint and base forces for given accelerations */
 #include "cli.h"
 
-/* tau0 but with --floating, u0dot only with it */
-static const cli_gate gates[] = {
-    {"tau0", 0, CLI_ON_FLOATING, 0}, {"u0dot", CLI_ON_FLOATING, 0, 0}, {NULL, 0, 0, 0}};
+/* tau0 but with --floating, u0dot only with it, joint_wrenches only with --joint-wrenches */
+static const cli_gate gates[] = {{"tau0", 0, CLI_ON_FLOATING, 0},
+                                 {"u0dot", CLI_ON_FLOATING, 0, 0},
+                                 {"joint_wrenches", CLI_ON_WRENCHES, 0, 0},
+                                 {NULL, 0, 0, 0}};
 
 static const cli_tool tool = {
     "spart-id", "[OPTIONS] [-m MODEL] < STATES",
@@ -20,10 +22,14 @@ static const cli_tool tool = {
     "                       damping and friction; SPART has none); armature stays\n"
     "      --check-limits   report on stderr each record whose joint positions qm or\n"
     "                       velocities um (input) or forces taum (output) pass the model's\n"
-    "                       limits, one line a limit; exit 4 at the end if any did\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FLOATING | CLI_OPT_FRICTION | CLI_OPT_LIMITS,
+    "                       limits, one line a limit; exit 4 at the end if any did\n"
+    "      --joint-wrenches also joint_wrenches (n x 6): the wrench the parent exerts on the\n"
+    "                       child across each joint, [torque; force], inertial frame, at\n"
+    "                       the joint's position rJ\n",
+    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FLOATING | CLI_OPT_FRICTION | CLI_OPT_LIMITS |
+        CLI_OPT_WRENCHES,
     CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH,
-    "tau0,taum,u0dot", gates};
+    "tau0,taum,u0dot,joint_wrenches", gates};
 
 
 /* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */
@@ -41,10 +47,18 @@ static void put(cli_session *s, int k) {
   if (s->o.floating) {
     cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
     cli_put(s->wr, "u0dot", tau, 6, -1, -1);
-    return;
+  } else {
+    cli_put(s->wr, "tau0", tau, 6, -1, -1);
+    cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
   }
-  cli_put(s->wr, "tau0", tau, 6, -1, -1);
-  cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
+  if (s->o.joint_wrenches) { /* from this record's pass (records: one at a time) */
+    const int n = s->m->nb - 1;
+    double *w = cli_session_buf(s, 3, 6 * (size_t)n);
+    if (w) {
+      spart_joint_wrenches(s->m, s->d, s->st->R0, s->st->r0, s->st->qm, w);
+      cli_put(s->wr, "joint_wrenches", w, n, 6, -1);
+    }
+  }
 }
 
 
@@ -115,9 +129,11 @@ static int both(cli_session *s, const cli_state *const st[2]) {
 /* the records of the input (or of a block of it, with -j) */
 static void records(cli_session *s) {
   /* two records at once where the input has them at hand (not --floating: Floating_ID has no
-     paired form), each written in its turn */
+     paired form; not --joint-wrenches: they come from one record's pass), each written in its
+     turn */
   const cli_state *st[2];
-  for (int n; (n = cli_next_pair(s, s->o.floating ? 1 : 2, st)) > 0;) {
+  const int most = s->o.floating || s->o.joint_wrenches ? 1 : 2;
+  for (int n; (n = cli_next_pair(s, most, st)) > 0;) {
     if (n == 2 && both(s, st) != 0) {
       continue;
     }

@@ -9,16 +9,21 @@ static const cli_gate gates[] = {{"J0,Jm", CLI_ON_LINK, 0, 0},
                                  {"N", CLI_ON_NOC, 0, 0},
                                  {"Ndot", CLI_ON_NOC | CLI_ON_DOT, 0, 0},
                                  {"J0_com,Jm_com", CLI_ON_COM, 0, 0},
+                                 {"AG", CLI_ON_CENTROIDAL, 0, 0},
+                                 {"AGdot_u", CLI_ON_CENTROIDAL | CLI_ON_DOT, 0, 0},
                                  {"J0,Jm,r_point,J0dot,Jmdot", 0, 0, CLI_ON_LINK},
                                  {"J0,Jm,r_point,J0dot,Jmdot", 0, 0, CLI_ON_POINT},
-                                 {"J0dot,Jmdot,Ndot", 0, 0, CLI_ON_DOT},
+                                 {"J0dot,Jmdot,Ndot,AGdot_u", 0, 0, CLI_ON_DOT},
                                  {"N,Ndot", 0, 0, CLI_ON_NOC},
                                  {"J0_com,Jm_com", 0, 0, CLI_ON_COM},
+                                 {"AG,AGdot_u", 0, 0, CLI_ON_CENTROIDAL},
+                                 {"J0,Jm", 0, 0, CLI_ON_REFERENCE},
                                  {NULL, 0, 0, 0}};
 
 static const cli_tool tool = {
     "spart-jac",
-    "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [--com] [OPTIONS] [-m MODEL] < STATES",
+    "--link ID|NAME [--point X,Y,Z] [--dot] [--noc] [--com] [--centroidal] [OPTIONS] [-m MODEL]"
+    " < STATES",
     "Jacobians (SPART Jacob, Jacobdot, NOC, NOCdot).  For each state record, writes the\n"
     "geometric Jacobian of a point on a link: its twist [omega; v] (inertial frame) is\n"
     "J0 u0 + Jm um.\n\n"
@@ -26,15 +31,23 @@ static const cli_tool tool = {
     "with --dot also J0dot, Jmdot (needs the velocities); with --noc, N (6(n+1) x (6+n_v)):\n"
     "the twists of the base and of every link CoM, [t0; tL] = N [u0; um], and with --dot\n"
     "also Ndot; with --com, J0_com (3x6), Jm_com (3 x n_v): the velocity of the system's CoM\n"
-    "is J0_com u0 + Jm_com um.\n\n"
+    "is J0_com u0 + Jm_com um; with --centroidal, AG (6 x (6+n_v)): the momentum about the\n"
+    "system's CoM, [angular; linear] as spart-kin --momentum, is AG [u0; um], and with --dot\n"
+    "also AGdot_u (6), its rate at zero accelerations.\n\n"
     "Options:\n"
     "  -l, --link ID|NAME   the link: its id (0 is the base) or its URDF name\n"
     "      --point X,Y,Z    a point fixed to the link (a tool frame), in the link's URDF frame\n"
     "                       (the frame its <inertial> origin is given in); default: the CoM\n"
     "      --dot            also the time derivatives J0dot, Jmdot (and Ndot with --noc)\n"
     "      --noc            the natural orthogonal complement N (--link then optional)\n"
-    "      --com            the Jacobian of the system's CoM (--link then optional)\n",
-    CLI_OPT_LINK | CLI_OPT_COM, CLI_READS_VEL, "J0,Jm,r_point,J0dot,Jmdot,N,Ndot,J0_com,Jm_com", gates};
+    "      --com            the Jacobian of the system's CoM (--link then optional)\n"
+    "      --centroidal     the centroidal momentum matrix AG (--link then optional)\n"
+    "      --reference REF  the frame of J0, Jm: aligned (the default: inertial axes, the\n"
+    "                       point's velocity), local (the link's URDF frame's axes) or\n"
+    "                       world (inertial axes, the velocity of the link's point at the\n"
+    "                       inertial origin); [omega; v], angular first, in every one\n",
+    CLI_OPT_LINK | CLI_OPT_COM, CLI_READS_VEL,
+    "J0,Jm,r_point,J0dot,Jmdot,N,Ndot,J0_com,Jm_com,AG,AGdot_u", gates};
 
 
 /* put a matrix of rows x (b + n_v) columns: for coupled mimic joints (W not NULL) the
@@ -52,6 +65,33 @@ static void put_cols(cli_session *s, const char *name, const double *A, int rows
 }
 
 
+/* --reference local|world: J0, Jm (J) of link i's point x (NULL: its CoM) in that frame */
+static void reference(cli_session *s, int i, const double *x, double *J) {
+  double R[9], o[3], pw[3];
+  spart_link_pose(s->m, s->d, i, R, o);
+  spart_world(s->d, x ? x : s->d->xpos + 3 * i, pw);
+  spart_jacobian_reference(s->o.reference, R, pw, 6, J);
+  spart_jacobian_reference(s->o.reference, R, pw, s->m->nv, J + 36);
+}
+
+
+/* --centroidal: AG, with --dot AGdot_u; 0, or -1 */
+static int centroidal(cli_session *s, double *W, size_t *off) {
+  const size_t nc = 6 + (size_t)s->m->nv;
+  double *A = cli_session_buf(s, 3, 12 * nc + 6);
+  if (!A) {
+    return -1;
+  }
+  spart_centroidal(s->m, s->d, A, A + 6 * nc);
+  put_cols(s, "AG", A, 6, 6, W, off);
+  if (s->o.dot) {
+    spart_centroidal_bias(s->m, s->d, s->st->um, A + 12 * nc);
+    cli_put(s->wr, "AGdot_u", A + 12 * nc, 6, -1, -1);
+  }
+  return 0;
+}
+
+
 /* the Jacobian of the point, its derivative, the NOC */
 static int compute(cli_session *s) {
   cli_session_kinematics(s);
@@ -61,8 +101,8 @@ static int compute(cli_session *s) {
   size_t nN = 6 * ((size_t)n + 1) * (6 + (size_t)nq), off = 0;
   double *J = cli_session_buf(s, 0, 2 * (36 + 6 * (size_t)nq) + 3 + 18 + 3 * (size_t)nq);
   double *N = o->noc ? cli_session_buf(s, 1, (o->dot ? 2 : 1) * nN) : NULL;
-  /* coupled mimic joints: room for the system's Jm, Jmdot, N, Ndot, Jm_com */
-  double *W = s->m->coupled ? cli_session_buf(s, 2, 2 * nN + 15 * (size_t)nq + 1) : NULL;
+  /* coupled mimic joints: room for the system's Jm, Jmdot, N, Ndot, Jm_com, AG */
+  double *W = s->m->coupled ? cli_session_buf(s, 2, 2 * nN + 21 * (size_t)nq + 37) : NULL;
   if (i < 0 || !J || (o->noc && !N) || (s->m->coupled && !W)) {
     return -1;
   }
@@ -73,6 +113,9 @@ static int compute(cli_session *s) {
       spart_world(s->d, x, rp);
     }
     spart_jacobian(s->m, s->d, i, p, J, J + 36);
+    if (o->reference > 0) {
+      reference(s, i, p, J);
+    }
     cli_put(s->wr, "J0", J, 6, 6, -1);
     put_cols(s, "Jm", J + 36, 6, 0, W, &off);
     if (p) {
@@ -98,7 +141,7 @@ static int compute(cli_session *s) {
     cli_put(s->wr, "J0_com", Jc, 3, 6, -1);
     put_cols(s, "Jm_com", Jc + 18, 3, 0, W, &off);
   }
-  return 0;
+  return o->centroidal ? centroidal(s, W, &off) : 0;
 }
 
 

@@ -123,7 +123,7 @@ static void rates(cli_session *s, double *qd) {
   const cli_state *st = s->st;
   const spart_model *m = s->m;
   double *qdc = qd + m->nq, *umc = qdc + m->nqc;
-  if (m->nq != m->nv && (st->has & 1u << CLI_F_um)) {
+  if (spart_joint_rates_differ(m) && (st->has & 1u << CLI_F_um)) {
     spart_qdot_of_v(m, st->qm, st->um, qd);
     spart_mimic_qc(m, qd, qdc);
     cli_put(s->wr, "qmdot", m->coupled ? qdc : qd, m->nqc, -1, -1);

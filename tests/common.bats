@@ -46,7 +46,7 @@ args() { [ "$1" = spart-jac ] && echo "--link 3" || true; }
   [ "${stderr_lines[0]}" = "spart-fd: --output: expected json or csv, got 'xml'" ]
   run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf"
   [ "$status" -eq 2 ]
-  [ "${stderr_lines[0]}" = "spart-jac: --link ID|NAME, --noc or --com is required" ]
+  [ "${stderr_lines[0]}" = "spart-jac: --link ID|NAME, --noc, --com or --centroidal is required" ]
 }
 
 @test "a missing model file is bad input: one line, exit 1, no output" {
@@ -275,7 +275,7 @@ PY
     run --separate-stderr spart-id --only "$bad" -m "$MODELS/kuka_iiwa.urdf"
     [ "$status" -eq 2 ]
     [ -z "$output" ]
-    [[ "${stderr_lines[0]}" == "spart-id: --only: '"*"' is not an output of spart-id (tau0,taum,u0dot)" ]]
+    [[ "${stderr_lines[0]}" == "spart-id: --only: '"*"' is not an output of spart-id (tau0,taum,u0dot,joint_wrenches)" ]]
   done
   run --separate-stderr spart-id --only taum --only tau0 -m "$MODELS/kuka_iiwa.urdf"
   [ "$status" -eq 2 ]
@@ -303,7 +303,7 @@ PY
   }
   check "spart-jac: --dot does nothing without --link" spart-jac --com --dot
   check "spart-jac: --point does nothing without --link" spart-jac --noc --point 0,0,0.1
-  check "spart-jac: --dot does nothing with --only J0: it changes only J0dot,Jmdot,Ndot" \
+  check "spart-jac: --dot does nothing with --only J0: it changes only J0dot,Jmdot,Ndot,AGdot_u" \
     spart-jac --link 3 --dot --only J0
   check "spart-jac: --noc does nothing with --only J0,Jm: it changes only N,Ndot" \
     spart-jac --link 3 --noc --only J0,Jm

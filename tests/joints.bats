@@ -74,9 +74,9 @@ with_world() {
   run --separate-stderr urdf2robot "$T/g.json"
   [ "$status" -ne 0 ]
   [[ "$stderr" == *"n_v: expected 9 (the joints' degrees of freedom), got 10" ]]
-  sed 's/"type":	3/"type":	6/' "$T/f.json" > "$T/g.json"
+  sed 's/"type":	3/"type":	8/' "$T/f.json" > "$T/g.json"
   run --separate-stderr urdf2robot "$T/g.json"
-  [[ "$stderr" == *"type 6, expected 0 (fixed), 1 (revolute), 2 (prismatic), 3 (floating), 4 (ball) or 5 (planar)"* ]]
+  [[ "$stderr" == *"type 8, expected 0 (fixed), 1 (revolute), 2 (prismatic), 3 (floating), 4 (ball), 5 (planar), 6 (sincos) or 7 (spquat)"* ]]
 }
 
 @test "records: qm has n_q entries, um, umdot, taum n_v; CSV columns qm_1..qm_<n_q>, um_1..um_<n_v>" {
@@ -132,8 +132,11 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
 @test "spart-kin writes qmdot for um (quaternion rates q (0, w) / 2) and um for qmdot" {
   run spart-kin -m "$J/ball.urdf" --only qmdot <<< '{"qm": [1, 0, 0, 0, 0.3], "um": [0.2, 0.4, 0.6, 0.8]}'
   [ "$output" = '{"qmdot":[0,0.1,0.2,0.3,0.8]}' ]
-  # a model whose n_q = n_v (planar: qmdot is R(theta) v, but the same length) writes none
+  # a model whose n_q = n_v but whose rates are not um (planar: qmdot is R(theta) v) writes
+  # them too (cos(pi/2) in doubles); one whose rates are um writes none
   run spart-kin -m "$J/planar.urdf" --only qmdot <<< '{"qm": [0, 0, 1.5707963267948966, 0], "um": [1, 2, 3, 4]}'
+  [ "$output" = '{"qmdot":[-2,1.0000000000000002,3,4]}' ]
+  run spart-kin -m "$J/ball_chain.urdf" --only qmdot <<< '{"qm": [0, 0, 1, 0], "um": [1, 2, 3, 4]}'
   [ "$output" = '{}' ]
   # the planar joint's qmdot given: um = [R(theta)' (xdot, ydot); thetadot]
   run spart-kin -m "$J/planar.urdf" --only um <<< '{"qm": [0, 0, 1.5707963267948966, 0], "qmdot": [0, 1, 3, 4]}'
@@ -144,7 +147,7 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
   [ "$stderr" = "spart-kin: <stdin>:1: um and qmdot are both given: give one" ]
 }
 
-@test "every command on ball, planar and floating joints gives the chain's answers mapped by the velocity map (1e-9)" {
+@test "every command on ball, planar, floating, sin-cos and spquat joints gives the chain's answers mapped by the velocity map (1e-9)" {
   run python3 "$BATS_TEST_DIRNAME/kindcheck.py" "$J"
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
@@ -152,11 +155,12 @@ assert max(abs(x - y) for k in a for x, y in zip(a[k], b[k])) < 1e-12' "$a" "$b"
   for what in "spart-kin RL" "spart-kin --diffkin" "Jmdot E + Jm E' = Jmdot of the chain" "spart-gim H of the chain" \
       "spart-gim G of the chain" "spart-id --gravity" "spart-fd then spart-id: taum" \
       "d(kinetic energy)/dt" "spart-gim H positive definite" "Jmdot = central difference"; do
-    for k in "ball (fixed" "ball (floating" "planar (fixed" "planar (floating" "floating (fixed" "floating (floating"; do
+    for k in "ball (fixed" "ball (floating" "planar (fixed" "planar (floating" "floating (fixed" "floating (floating" \
+        "sincos (fixed" "sincos (floating" "spquat (fixed" "spquat (floating"; do
       grep "^ok " <<< "$output" | grep -F "$k base): " | grep -qF "$what" || { echo "missing: $k $what"; false; }
     done
   done
-  for k in ball planar floating; do
+  for k in ball planar floating sincos spquat; do
     [[ "$output" == *"ok $k: spart-contact --fixed-base feasible"* ]]
     [[ "$output" == *"ok $k: spart-sim then spart-kin rL of every link at t = 0.2"* ]]
   done
@@ -217,4 +221,82 @@ print(json.dumps(r))' "$rec" "${model##*/}")
   # the wrong plane is found out
   run python3 "$BATS_TEST_DIRNAME/kindcheck.py" "$J" --planar "0 1 0" "1 0 0" "0 0 1"
   [ "$status" -eq 1 ]
+}
+
+@test "urdf2robot --revolute sincos, --floating spquat: kinds 6 and 7 with their n_q, read back the same; bad values are usage errors" {
+  run urdf2robot --revolute sincos "$J/ball_chain.urdf"
+  [ "$status" -eq 0 ]
+  echo "$output" > "$T/sc.json"
+  python3 - "$T/sc.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["n_q"] == 8 and m["n_v"] == 4, (m["n_q"], m["n_v"])
+assert [j["type"] for j in m["joints"]] == [6, 6, 6, 6], [j["type"] for j in m["joints"]]
+assert [j["q_id"] for j in m["joints"]] == [1, 3, 5, 7]
+PY
+  run urdf2robot "$T/sc.json"
+  [ "$output" = "$(cat "$T/sc.json")" ]
+  # and back: the model JSON made revolute again is the URDF's
+  [ "$(urdf2robot --revolute angle "$T/sc.json")" = "$(urdf2robot "$J/ball_chain.urdf")" ]
+  run urdf2robot --floating spquat -s "$J/floating_tree.urdf"
+  [[ "$output" == *"spquat nq 6 nv 6"* ]]
+  [[ "$output" == *"n_q 9"* ]]
+  [ "$(urdf2robot --floating quaternion "$J/floating_tree.urdf")" = "$(urdf2robot "$J/floating_tree.urdf")" ]
+  run --separate-stderr urdf2robot --revolute cos "$J/ball_chain.urdf"
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "urdf2robot: --revolute: expected angle or sincos, got 'cos'" ]
+  run --separate-stderr urdf2robot --floating euler "$J/floating_tree.urdf"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "urdf2robot: --floating: expected quaternion or spquat, got 'euler'"* ]]
+  # a model JSON's type 8 is no kind
+  sed 's/"type":\t6/"type":\t8/' "$T/sc.json" > "$T/bad.json"
+  run --separate-stderr urdf2robot "$T/bad.json"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"type 8, expected 0 (fixed), "*"6 (sincos) or 7 (spquat)" ]]
+}
+
+@test "a sin-cos pair is normalised within 1e-6 of unit norm, else refused naming the joint; spart-kin gives its rates" {
+  urdf2robot --revolute sincos "$J/ball_chain.urdf" > "$T/sc.json"
+  run spart-kin -m "$T/sc.json" --only qmdot <<< '{"qm": [0.6, 0.8000001, 0, 1, 0, 1, 0, 1], "um": [2, 0, 0, 0]}'
+  [ "$status" -eq 0 ]
+  python3 -c "import json,sys; q=json.loads(sys.argv[1])['qmdot']; assert abs(q[0]-1.6)<1e-6 and abs(q[1]+1.2)<1e-6 and q[2:]==[0]*6, q" "$output"
+  run --separate-stderr spart-kin -m "$T/sc.json" <<< '{"qm": [0.6, 0.9, 0, 1, 0, 1, 0, 1]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-kin: <stdin>:1: joint 'sh_z': [sin, cos] of norm 1.08"*", expected 1 (within 1e-06)" ]]
+}
+
+@test "sin-cos and spquat joints in spart-sim: the pair on its circle to 1e-12, momentum kept to 1e-9, energy to 1e-8" {
+  urdf2robot --revolute sincos "$J/ball_chain.urdf" > "$T/sc.json"
+  urdf2robot --floating spquat "$J/floating_tree.urdf" > "$T/sp.json"
+  # model|qm|um|where a sin-cos pair starts in qm (-1: none)
+  while IFS='|' read -r model qm um a; do
+    rec="{\"qm\":[$qm],\"u0\":[0.2,-0.1,0.3,0.5,-0.2,0.1],\"um\":[$um]}"
+    spart-sim -m "$model" --no-friction --duration 10 -o csv <<< "$rec" > "$T/sim.csv"
+    spart-kin -m "$model" --momentum --energy --only momentum,kinetic_energy -o json \
+      < "$T/sim.csv" > "$T/kin.jsonl"
+    python3 - "$T/sim.csv" "$T/kin.jsonl" "$a" <<'PY'
+import csv, json, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kin = [json.loads(l) for l in open(sys.argv[2])]
+a = int(sys.argv[3])
+assert len(rows) == 10001 == len(kin), len(rows)
+if a >= 0:
+    worst = max(abs(math.hypot(float(r["qm_%d" % (a + 1)]), float(r["qm_%d" % (a + 2)])) - 1)
+                for r in rows)
+    assert worst <= 1e-12, worst
+    # it turns past pi: no wrap in [sin, cos]
+    angles = [math.atan2(float(r["qm_%d" % (a + 1)]), float(r["qm_%d" % (a + 2)])) for r in rows]
+    assert max(abs(x - y) for x, y in zip(angles, angles[1:])) > 6, "never crossed pi"
+norm = lambda v: math.sqrt(sum(x * x for x in v))
+h0, e0 = kin[0]["momentum"], kin[0]["kinetic_energy"]
+for k in kin:
+    h = k["momentum"]
+    for i, j in ((0, 3), (3, 6)):
+        assert norm([x - y for x, y in zip(h[i:j], h0[i:j])]) / norm(h0[i:j]) < 1e-9, k
+    assert abs(k["kinetic_energy"] - e0) < 1e-8 * e0, (k["kinetic_energy"], e0)
+PY
+  done <<EOF2
+$T/sc.json|0,1,0,1,0,1,0.6,0.8|0.5,-0.4,0.3,2|6
+$T/sp.json|0.2,0.1,-0.2,0.3,0.4,0.3,-0.1,0.05,0.2|0.5,1.1,-0.7,0.9,0.3,-0.4,0.2,0.6,-0.3|-1
+EOF2
 }

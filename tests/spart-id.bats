@@ -54,3 +54,38 @@ close(tau["taum"], want, 1e-10, "taum")
       json=$(spart-id -m "$MODELS/kuka_iiwa.urdf" -o csv <<< '{"qm": [0.1,0.2,0.3,0.4,0.5,0.6,0.7], "umdot": [0,0,2,0,0,0,0]}')
       [ "0.5,$(sed -n 2p <<< "$json")" = "${lines[1]}" ]; }
 }
+
+@test "--joint-wrenches: S'w = taum (1e-12), each link's Newton-Euler balance and the base's tau0 (1e-9), from spart-kin's outputs" {
+  J="$BATS_TEST_DIRNAME/data/joints"
+  urdf2robot --revolute sincos "$J/ball_chain.urdf" > "$BATS_TEST_TMPDIR/sc.json"
+  urdf2robot --floating spquat "$J/floating_tree.urdf" > "$BATS_TEST_TMPDIR/sp.json"
+  for m in "$MODELS/kuka_iiwa.urdf" "$MODELS/2_iiwa_base.urdf" "$MODELS/branched_arm.urdf" \
+      "$MODELS/box_slider.urdf" "$J/floating_tree.urdf" "$J/ball.urdf" "$J/planar.urdf" \
+      "$BATS_TEST_TMPDIR/sc.json" "$BATS_TEST_TMPDIR/sp.json"; do
+    for fb in "" --fixed-base; do
+      run python3 "$BATS_TEST_DIRNAME/wrenchcheck.py" "$m" $fb
+      echo "$output"
+      [ "$status" -eq 0 ]
+    done
+  done
+}
+
+@test "--joint-wrenches: n x 6 in CSV as joint_wrenches_i_k; taum the same bits with and without it, in pairs, one by one and with -j 2" {
+  m="$MODELS/kuka_iiwa.urdf"
+  for k in 1 2 3 4 5; do
+    echo "{\"qm\": [0.$k, 0.5, 0, -1, 0, 0.5, 0], \"um\": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.$k], \"umdot\": [1, 0, 0, 0, 0, 0, $k]}"
+  done > "$BATS_TEST_TMPDIR/s.jsonl"
+  spart-id -m "$m" --fixed-base --gravity 0,0,-9.81 --only taum < "$BATS_TEST_TMPDIR/s.jsonl" > "$BATS_TEST_TMPDIR/a"
+  spart-id -m "$m" --fixed-base --gravity 0,0,-9.81 --joint-wrenches < "$BATS_TEST_TMPDIR/s.jsonl" > "$BATS_TEST_TMPDIR/w"
+  jq -c '{taum}' "$BATS_TEST_TMPDIR/w" | cmp - "$BATS_TEST_TMPDIR/a"
+  [ "$(jq -c '.joint_wrenches | length, (.[0] | length)' "$BATS_TEST_TMPDIR/w" | sort -u | tr '\n' ' ')" = "6 7 " ]
+  spart-id -m "$m" --fixed-base --gravity 0,0,-9.81 --joint-wrenches -j 2 < "$BATS_TEST_TMPDIR/s.jsonl" | cmp - "$BATS_TEST_TMPDIR/w"
+  run spart-id -m "$m" --fixed-base --joint-wrenches --only joint_wrenches -o csv < "$BATS_TEST_TMPDIR/s.jsonl"
+  [ "${lines[0]%%,joint_wrenches_2_1*}" = "joint_wrenches_1_1,joint_wrenches_1_2,joint_wrenches_1_3,joint_wrenches_1_4,joint_wrenches_1_5,joint_wrenches_1_6" ]
+  [[ "${lines[0]}" == *",joint_wrenches_7_6" ]]
+  [ "${#lines[@]}" -eq 6 ]
+  # the output only with the option
+  run --separate-stderr spart-id -m "$m" --only joint_wrenches < "$BATS_TEST_TMPDIR/s.jsonl"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "spart-id: --only joint_wrenches: spart-id writes it only with --joint-wrenches"* ]]
+}

@@ -106,3 +106,97 @@ URDF
   [ "$status" -eq 0 ]
   [[ "$output" == '{"J0":'*'"Jm":'*'"J0dot":'*'"Jmdot":'* ]]
 }
+
+@test "--centroidal: AG [u0; um] is spart-kin's momentum (1e-12); with --dot AGdot_u is the central difference of AG u along the motion at constant u" {
+  J="$BATS_TEST_DIRNAME/data/joints"
+  urdf2robot --revolute sincos "$J/ball_chain.urdf" > "$BATS_TEST_TMPDIR/sc.json"
+  check '
+import math
+def rodrigues(w, t):
+    th = math.sqrt(sum(x * x for x in w)) * t
+    K = [[0, -w[2] * t, w[1] * t], [w[2] * t, 0, -w[0] * t], [-w[1] * t, w[0] * t, 0]]
+    K2 = matmul(K, K)
+    s = math.sin(th) / th if th else 1
+    c = (1 - math.cos(th)) / th ** 2 if th else 0.5
+    return [[(r == k) + s * K[r][k] + c * K2[r][k] for k in range(3)] for r in range(3)]
+R0 = [[0.36, 0.48, -0.8], [-0.8, 0.6, 0], [0.48, 0.64, 0.6]]
+u0 = [0.2, -0.1, 0.3, 0.5, -0.2, 0.1]
+for m, nq, nv, plain in (("'"$MODELS"'/kuka_iiwa.urdf", 7, 7, True),
+                         ("'"$MODELS"'/2_iiwa_base.urdf", 14, 14, True),
+                         ("'"$MODELS"'/branched_arm.urdf", 6, 6, True),
+                         ("'"$J"'/floating_tree.urdf", 10, 9, False),
+                         ("'"$BATS_TEST_TMPDIR"'/sc.json", 8, 4, False)):
+    qm = [0.3 * math.sin(1.3 * k + 0.5) for k in range(nq)]
+    if not plain and nq == 10:   # the floating joint: a unit quaternion after joint 1
+        s = math.sqrt(sum(x * x for x in qm[1:5])); qm[1:5] = [x / s for x in qm[1:5]]
+    if not plain and nq == 8:    # sin-cos pairs
+        qm = [f(0.7 * k - 1) for k in range(4) for f in (math.sin, math.cos)]
+    um = [0.4 * math.cos(0.7 * k) for k in range(nv)]
+    st = {"R0": R0, "r0": [0.4, -0.3, 0.2], "qm": qm, "u0": u0, "um": um}
+    a = run(["spart-jac", "-m", m, "--centroidal", "--dot"], st)[0]
+    h = run(["spart-kin", "-m", m, "--momentum", "--only", "momentum"], st)[0]["momentum"]
+    assert sorted(a) == ["AG", "AGdot_u"], sorted(a)
+    assert len(a["AG"]) == 6 and all(len(r) == 6 + nv for r in a["AG"])
+    close(matvec(a["AG"], u0 + um), h, 1e-12, m + ": AG u = momentum")
+    if plain:  # qm moves at um: AG(t) u by central differences
+        e = 1e-5
+        def moved(t):
+            return dict(st, R0=matmul(R0, rodrigues(u0[:3], t)),
+                        r0=[p + t * v for p, v in zip(st["r0"], u0[3:])],
+                        qm=[q + t * v for q, v in zip(qm, um)])
+        hp, hm = (matvec(run(["spart-jac", "-m", m, "--centroidal"], moved(t))[0]["AG"], u0 + um)
+                  for t in (e, -e))
+        close(a["AGdot_u"], [(p - q) / (2 * e) for p, q in zip(hp, hm)], 1e-7,
+              m + ": AGdot_u = d(AG u)/dt")
+'
+  # the option is needed for its outputs, and --dot for AGdot_u
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --centroidal --only AGdot_u <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == "spart-jac: --only AGdot_u: spart-jac writes it only with --dot"* ]]
+  run spart-jac -m "$MODELS/kuka_iiwa.urdf" --centroidal -o csv <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [[ "${lines[0]}" == "AG_1_1,AG_1_2,"*",AG_6_13" ]]
+}
+
+@test "--reference local and world: the aligned Jacobian turned by the link frame's R' and moved to the origin by [1 0; [p]x 1] (1e-14)" {
+  check '
+def T(A):
+    return [list(r) for r in zip(*A)]
+def cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+m = "'"$MODELS"'/kuka_iiwa.urdf"
+st = {"R0": [[0.36, 0.48, -0.8], [-0.8, 0.6, 0], [0.48, 0.64, 0.6]], "r0": [1, -2, 0.5],
+      "qm": [0.1, 0.5, -0.3, -1, 0.2, 0.5, 0.7], "u0": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+      "um": [0.7, -0.6, 0.5, -0.4, 0.3, -0.2, 0.1]}
+for link in ("lbr_iiwa_link_7", "lbr_iiwa_link_3", "0"):
+    for pt in ([], ["--point", "0.1,-0.05,0.2"]):
+        J = {r: run(["spart-jac", "-m", m, "--link", link, "--reference", r] + pt, st)[0]
+             for r in ("aligned", "local", "world")}
+        plain = run(["spart-jac", "-m", m, "--link", link] + pt, st)[0]
+        assert plain["J0"] == J["aligned"]["J0"] and plain["Jm"] == J["aligned"]["Jm"]
+        name = "lbr_iiwa_link_0" if link == "0" else link
+        k = run(["spart-kin", "-m", m, "--frame", name], st)[0]
+        R = k["RF"][0]
+        p = J["aligned"]["r_point"] if pt else (k["rL"][int(link[-1]) - 1] if link != "0" else st["r0"])
+        for key in ("J0", "Jm"):
+            A = J["aligned"][key]
+            Rt = T(R)
+            cols = list(zip(*A))
+            loc = [matvec(Rt, list(c[:3])) + matvec(Rt, list(c[3:])) for c in cols]
+            close(J["local"][key], T(loc), 1e-14, f"{link} {pt} {key} local")
+            wor = [list(c[:3]) + [v + x for v, x in zip(c[3:], cross(p, c[:3]))] for c in cols]
+            close(J["world"][key], T(wor), 1e-14, f"{link} {pt} {key} world")
+        # the world frame: the twist of the body point at the origin, v_O = v_p - w x p
+        t = matvec(J["world"]["Jm"], st["um"])
+        ta = matvec(J["aligned"]["Jm"], st["um"])
+        close(t[3:], [a - b for a, b in zip(ta[3:], cross(ta[:3], p))], 1e-14, "v_O")
+'
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 3 --reference body <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --reference: expected world, local or aligned, got 'body'" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --link 3 --reference local --dot <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --reference local with --dot: the derivatives are given in the aligned frame only" ]
+  run --separate-stderr spart-jac -m "$MODELS/kuka_iiwa.urdf" --com --reference world <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$status" -eq 2 ]
+  [ "${stderr_lines[0]}" = "spart-jac: --reference does nothing without --link" ]
+}

@@ -209,9 +209,10 @@ enum {
   CLI_OPT_SIM = 1 << 8,      /* spart-sim's: --duration, --dt, --every, --integrator... */
   CLI_OPT_LIMITS = 1 << 9,   /* --check-limits */
   CLI_OPT_CONTACT = 1 << 10, /* --edges, --max-torque */
-  CLI_OPT_WORLD = 1 << 11    /* spart-sim's world (world.c): --control, --kp, --kd,
+  CLI_OPT_WORLD = 1 << 11,   /* spart-sim's world (world.c): --control, --kp, --kd,
                                 --reference, --ground, --mu, --stiffness, --damping, --slip,
                                 --contact-forces */
+  CLI_OPT_WRENCHES = 1 << 12 /* spart-id's --joint-wrenches */
 };
 
 /* --attitude: the forms of a frame's orientation written (bits) */
@@ -243,7 +244,10 @@ enum {
   CLI_ON_MCB = 1 << 13,     /* --mcb */
   CLI_ON_MOMENTUM = 1 << 14, /* --momentum */
   CLI_ON_ENERGY = 1 << 15,  /* --energy */
-  CLI_ON_ACCELERATIONS = 1 << 16 /* --accelerations */
+  CLI_ON_ACCELERATIONS = 1 << 16, /* --accelerations */
+  CLI_ON_WRENCHES = 1 << 17,      /* --joint-wrenches */
+  CLI_ON_CENTROIDAL = 1 << 18,    /* spart-jac's --centroidal */
+  CLI_ON_REFERENCE = 1 << 19      /* spart-jac's --reference */
 };
 
 /* Which outputs an option combination writes, and what an option changes, so that an option
@@ -310,6 +314,9 @@ typedef struct cli_opts {
   const char *frame; /* --frame LINK,...: the URDF link frames to write, or NULL */
   int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
   int diffkin, inertia, mcb, com, momentum, energy;
+  int joint_wrenches; /* spart-id --joint-wrenches */
+  int centroidal;     /* spart-jac --centroidal */
+  int reference;      /* spart-jac --reference: SPART_REF_*, -1 when not given */
 } cli_opts;
 
 /* a running command: its options, model, data, reader, writer and exit status */
@@ -354,7 +361,21 @@ typedef struct cli_convert {
   const char *in; /* FILE, "-" for stdin */
   int format;     /* CLI_CONV_* */
   int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
+  int kinds[2];   /* --revolute, --floating: the kind the revolute and floating joints are made
+                     (spart_joint_retype), or -1 to keep them */
 } cli_convert;
+
+/* spart-states (states.c): its options, parsed by cli_states_parse (-1 to go on, else the exit
+   status after the message), and the records written by cli_states_write (the exit status) */
+typedef struct cli_states {
+  const char *model;                    /* -m FILE */
+  int random, zero, has_seed;           /* --random N, --zero, --seed given */
+  unsigned long long count, seed;       /* N, S */
+  int velocities, accelerations, forces; /* --velocities, --accelerations, --forces */
+  int output;                           /* CLI_FMT_JSON or CLI_FMT_CSV */
+} cli_states;
+int cli_states_parse(cli_states *o, int argc, char **argv);
+int cli_states_write(const cli_states *o);
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
    to go on, or an exit code (after --help, --version or a usage error, which it reports). */

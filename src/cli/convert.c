@@ -40,10 +40,28 @@ static int output_arg(cli_convert *o, const char *arg, const char **given) {
 }
 
 
+/* --revolute angle|sincos, --floating quaternion|spquat: the kind the revolute (w 0) or floating
+   (w 1) joints are made (the pair's other kind's too); -1 to go on, or CLI_EXIT_USAGE after the
+   message */
+static int kind_arg(cli_convert *o, int w, const char *arg) {
+  static const char *const word[2][2] = {{"angle", "sincos"}, {"quaternion", "spquat"}};
+  static const int kind[2][2] = {{SPART_JNT_REVOLUTE, SPART_JNT_SINCOS},
+                                 {SPART_JNT_FLOATING, SPART_JNT_SPQUAT}};
+  for (int k = 0; k < 2; k++) {
+    if (strcmp(arg, word[w][k]) == 0) {
+      o->kinds[w] = kind[w][k];
+      return -1;
+    }
+  }
+  return cli_usage(o->prog, "%s: expected %s or %s, got '%s'", w ? "--floating" : "--revolute",
+                   word[w][0], word[w][1], arg);
+}
+
+
 static void help(const cli_convert *o, const char *about) {
   const int urdf = strcmp(o->prog, "urdf2robot") == 0;
-  printf("Usage: %s [-o json|summary|dot]%s [FILE|-]\n%s\n", o->prog, urdf ? " [--mimic]" : "",
-         about);
+  printf("Usage: %s [-o json|summary|dot]%s [FILE|-]\n%s\n", o->prog,
+         urdf ? " [--mimic] [--revolute angle|sincos] [--floating quaternion|spquat]" : "", about);
   fputs("  -o, --output FORMAT  json (the model JSON, the default), summary or dot; the\n"
         "                     output goes to standard output (redirect it: > FILE)\n"
         "  -s, --summary      same as -o summary: a human-readable tree with masses and\n"
@@ -53,7 +71,14 @@ static void help(const cli_convert *o, const char *about) {
         stdout);
   if (urdf) {
     fputs("      --mimic        couple each mimic joint to its leader (q = multiplier\n"
-          "                     q_leader + offset): the followers are no coordinates\n",
+          "                     q_leader + offset): the followers are no coordinates\n"
+          "      --revolute KIND  angle (the default: q the angle) or sincos (q = [sin, cos]\n"
+          "                     of the angle, one velocity: RigidBodyDynamics.jl's\n"
+          "                     SinCosRevolute) for every revolute and continuous joint\n"
+          "      --floating KIND  quaternion (the default: [w x y z], then the position) or\n"
+          "                     spquat (the quaternion's stereographic projection, then the\n"
+          "                     position: RigidBodyDynamics.jl's SPQuatFloating) for every\n"
+          "                     floating joint of the tree\n",
           stdout);
   }
   fputs("  -h, --help         show this help and exit\n"
@@ -71,10 +96,12 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
                                       {"help", no_argument, NULL, 'h'},
                                       {"version", no_argument, NULL, 'V'},
                                       {"mimic", no_argument, NULL, 'M'},
+                                      {"revolute", required_argument, NULL, 'R'},
+                                      {"floating", required_argument, NULL, 'F'},
                                       {NULL, 0, NULL, 0}};
-  /* --mimic for urdf2robot only: a DH arm has no mimic joints */
-  const int n = strcmp(prog, "urdf2robot") == 0 ? 6 : 5;
-  struct option longopts[7];
+  /* --mimic, --revolute, --floating for urdf2robot only: a DH arm has none of them */
+  const int n = strcmp(prog, "urdf2robot") == 0 ? 8 : 5;
+  struct option longopts[9];
   memcpy(longopts, all, (size_t)n * sizeof all[0]);
   memset(&longopts[n], 0, sizeof longopts[n]);
   const char *given = NULL; /* the option that gave the format */
@@ -83,6 +110,7 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   o->in = "-";
   o->format = CLI_CONV_JSON;
   o->mimic = 0;
+  o->kinds[0] = o->kinds[1] = -1;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
@@ -93,6 +121,8 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
       r = set_format(o, CLI_CONV_DOT, "--dot", &given);
     } else if (c == 'M') {
       o->mimic = 1;
+    } else if (c == 'R' || c == 'F') {
+      r = kind_arg(o, c == 'F', optarg);
     } else if (c == 'o') {
       r = output_arg(o, optarg, &given);
     } else if (c == 'h') {
@@ -118,6 +148,16 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 spart_model *cli_convert_read(const cli_convert *o, int *status) {
   spart_err err = {0};
   spart_model *m = cli_model_load(o->in, &err);
+  /* --revolute, --floating: each joint of the pair's other kind made the one asked for */
+  static const int pair[2][2] = {{SPART_JNT_REVOLUTE, SPART_JNT_SINCOS},
+                                 {SPART_JNT_FLOATING, SPART_JNT_SPQUAT}};
+  for (int w = 0; w < 2 && m; w++) {
+    const int to = o->kinds[w], from = to == pair[w][0] ? pair[w][1] : pair[w][0];
+    if (to >= 0 && spart_joint_retype(m, from, to, &err) != 0) {
+      spart_model_free(m);
+      m = NULL;
+    }
+  }
   if (m && o->mimic && spart_mimic_couple(m, &err) != 0) {
     spart_model_free(m);
     m = NULL;

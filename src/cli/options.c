@@ -189,7 +189,10 @@ enum {
   OPT_STIFFNESS,
   OPT_DAMPING,
   OPT_SLIP,
-  OPT_CONTACT_FORCES
+  OPT_CONTACT_FORCES,
+  OPT_WRENCHES,
+  OPT_CENTROIDAL,
+  OPT_JAC_REFERENCE
 };
 
 static const struct {
@@ -249,6 +252,9 @@ static const struct {
     {{"damping", required_argument, NULL, OPT_DAMPING}, CLI_OPT_WORLD},
     {{"slip", required_argument, NULL, OPT_SLIP}, CLI_OPT_WORLD},
     {{"contact-forces", no_argument, NULL, OPT_CONTACT_FORCES}, CLI_OPT_WORLD},
+    {{"joint-wrenches", no_argument, NULL, OPT_WRENCHES}, CLI_OPT_WRENCHES},
+    {{"centroidal", no_argument, NULL, OPT_CENTROIDAL}, CLI_OPT_LINK},
+    {{"reference", required_argument, NULL, OPT_JAC_REFERENCE}, CLI_OPT_LINK},
 };
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
@@ -366,6 +372,20 @@ static int positive_arg(const char *s, double *v) {
 }
 
 
+/* spart-jac's --reference world|local|aligned (SPART_REF_*); -1 to go on, or CLI_EXIT_USAGE
+   after the message */
+static int reference_arg(cli_opts *o, const cli_tool *t, const char *arg) {
+  static const char *const name[3] = {"aligned", "local", "world"};
+  for (int k = 0; k < 3; k++) {
+    if (strcmp(arg, name[k]) == 0) {
+      o->reference = k;
+      return -1;
+    }
+  }
+  return cli_usage(t->name, "--reference: expected world, local or aligned, got '%s'", arg);
+}
+
+
 /* spart-sim's options; -1 to go on, or CLI_EXIT_USAGE after the message */
 static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
   char *end;
@@ -444,7 +464,10 @@ static unsigned gate_bits(const cli_opts *o) {
          (o->frame ? CLI_ON_FRAME : 0) | (o->diffkin ? CLI_ON_DIFFKIN : 0) |
          (o->inertia ? CLI_ON_INERTIA : 0) | (o->mcb ? CLI_ON_MCB : 0) |
          (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0) |
-         (o->accelerations ? CLI_ON_ACCELERATIONS : 0);
+         (o->accelerations ? CLI_ON_ACCELERATIONS : 0) |
+         (o->joint_wrenches ? CLI_ON_WRENCHES : 0) |
+         (o->centroidal ? CLI_ON_CENTROIDAL : 0) |
+         (o->reference >= 0 ? CLI_ON_REFERENCE : 0);
 }
 
 
@@ -453,7 +476,9 @@ static const char *const gate_names[] = {"--fixed-base", "--floating", "--link",
                                          "--coriolis",   "--gravity",  "--inverse",
                                          "--com",        "--frame",    "--diffkin",
                                          "--inertia",    "--mcb",      "--momentum",
-                                         "--energy",     "--accelerations"};
+                                         "--energy",     "--accelerations",
+                                         "--joint-wrenches", "--centroidal",
+                                         "--reference"};
 
 
 /* the name of the lowest bit of b */
@@ -539,6 +564,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   int n = 0, nm = 0, ni = 0, no = 0, nl = 0, np = 0, ng = 0;
   memset(o, 0, sizeof(*o));
   o->jobs = 1;
+  o->reference = -1;
   o->edges = SPART_CONTACT_EDGES;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
@@ -643,6 +669,13 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_CORIOLIS: o->coriolis = 1; break;
       case OPT_INVERSE: o->inverse = 1; break;
       case OPT_NO_FRICTION: o->no_friction = 1; break;
+      case OPT_WRENCHES: o->joint_wrenches = 1; break;
+      case OPT_CENTROIDAL: o->centroidal = 1; break;
+      case OPT_JAC_REFERENCE:
+        if (reference_arg(o, t, optarg) >= 0) {
+          return CLI_EXIT_USAGE;
+        }
+        break;
       case OPT_EDGES: {
         double k;
         if (cli_vec(optarg, &k, 1) != 0 || k != floor(k) || k < 3 || k > SPART_CONTACT_MAXEDGES) {
@@ -726,8 +759,12 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   if (o->seq) {
     o->output = CLI_FMT_JSON;
   }
-  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com) {
-    return cli_usage(t->name, "--link ID|NAME, --noc or --com is required");
+  if (o->reference > 0 && o->dot) {
+    return cli_usage(t->name, "--reference %s with --dot: the derivatives are given in the "
+                     "aligned frame only", o->reference == SPART_REF_LOCAL ? "local" : "world");
+  }
+  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com && !o->centroidal) {
+    return cli_usage(t->name, "--link ID|NAME, --noc, --com or --centroidal is required");
   }
   if (o->attitude && !o->frame) {
     return cli_usage(t->name, "--attitude needs --frame");
