@@ -21,7 +21,7 @@ typedef struct sx {
   double c;
 } sx;
 
-enum { N_IN, N_ADD, N_SUB, N_MUL, N_DIV, N_NEG, N_SIN, N_COS, N_GT0, N_LT0 };
+enum { N_IN, N_ADD, N_SUB, N_MUL, N_DIV, N_NEG, N_SIN, N_COS, N_GT0, N_LT0, N_SC };
 
 typedef struct node {
   int op;
@@ -45,6 +45,8 @@ typedef struct cg {
   out *o;
   int no, ocap;
   int oom;
+  const char *prefix; /* of the file's sincos */
+  int sincos;         /* some function calls it */
 } cg;
 
 static const sx ZERO = {-1, 0}, ONE = {-1, 1};
@@ -358,12 +360,19 @@ static void cg_write(cg *g, FILE *f) {
     if (!x->live) {
       continue;
     }
+    if (x->op == N_SC) {
+      fprintf(f, "  double s%d, c%d;\n  %s_sincos(", k, k, g->prefix);
+      put_sx(f, x->a);
+      fprintf(f, ", &s%d, &c%d);\n", k, k);
+      g->sincos = 1;
+      continue;
+    }
     fprintf(f, "  const double t%d = ", k);
     switch (x->op) {
     case N_IN: fprintf(f, "%s[%d]", x->arr, x->idx); break;
     case N_NEG: fputc('-', f), put_sx(f, x->a); break;
-    case N_SIN: fputs("sin(", f), put_sx(f, x->a), fputc(')', f); break;
-    case N_COS: fputs("cos(", f), put_sx(f, x->a), fputc(')', f); break;
+    case N_SIN: fprintf(f, "s%d", x->a.id); break;
+    case N_COS: fprintf(f, "c%d", x->a.id); break;
     case N_GT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" > 0)", f); break;
     case N_LT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" < 0)", f); break;
     default: put_sx(f, x->a), fputs(sym[x->op], f), put_sx(f, x->b); break;
@@ -416,7 +425,8 @@ static void xup(gen *G, const sx *q) {
     sx x = q[m->jnt_qadr[i]];
     if (h[0] != 0) {
       sx ang = mul(g, cst(h[0]), x);
-      sx s = op2(g, N_SIN, ang, ZERO), c = op2(g, N_COS, ang, ZERO);
+      sx sc = op2(g, N_SC, ang, ZERO); /* the sine and cosine of one call */
+      sx s = op2(g, N_SIN, sc, ZERO), c = op2(g, N_COS, sc, ZERO);
       for (int l = 0; l < 9; l += 3) {
         Q[l] = add(g, mul(g, c, cst(T[l])), mul(g, s, cst(T[l + 1])));
         Q[l + 1] = sub(g, mul(g, c, cst(T[l + 1])), mul(g, s, cst(T[l])));
@@ -1161,6 +1171,36 @@ static void unused(FILE *f, const char *text, int fixed) {
 }
 
 
+/* the file's sine and cosine of one angle: x = k pi/2 + r, |r| <= pi/4, pi/2 in three parts so
+   that k times each is exact for |k| < 2^20, then the Taylor series of both to r^15 and r^16
+   (the first term left out is below 7e-17 at pi/4), the quadrant by a table; libm's sin and cos
+   beyond 1e5 and at 0 (-0 stays -0).  What spart's own joints compute (lib/spu_vec.c), in C99. */
+static void put_sincos(FILE *f, const char *P) {
+  fprintf(f,
+          "\nstatic void %s_sincos(double x, double *s, double *c) {\n"
+          "  if (!(fabs(x) < 1e5) || x == 0) {\n"
+          "    *s = sin(x);\n"
+          "    *c = cos(x);\n"
+          "    return;\n"
+          "  }\n"
+          "  const double k = (x * 0x1.45f306dc9c883p-1 + 0x1.8p52) - 0x1.8p52;\n"
+          "  const double r = ((x - k * 0x1.921fb544p+0) - k * 0x1.0b4611a6p-34) -\n"
+          "                   k * 0x1.3198a2e037073p-69;\n"
+          "  const int n = (int)k & 3;\n"
+          "  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;\n"
+          "  const double ps = (-1.0 / 6 + 1.0 / 120 * r2) + (-1.0 / 5040 + 1.0 / 362880 * r2) * r4 +\n"
+          "                    ((-1.0 / 39916800 + 1.0 / 6227020800 * r2) - 1.0 / 1307674368000 * r4) * r8;\n"
+          "  const double pc = (1.0 / 24 - 1.0 / 720 * r2) + (1.0 / 40320 - 1.0 / 3628800 * r2) * r4 +\n"
+          "                    ((1.0 / 479001600 - 1.0 / 87178291200 * r2) + 1.0 / 20922789888000 * r4) * r8;\n"
+          "  const double sr = r + r * r2 * ps, cr = 1 - r2 * 0.5 + r2 * r2 * pc;\n"
+          "  const double v[5] = {sr, cr, -sr, -cr, sr};\n"
+          "  *s = v[n];\n"
+          "  *c = v[n + 1];\n"
+          "}\n",
+          P);
+}
+
+
 int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
                       const cli_codegen *o) {
   const char *P = o->prefix;
@@ -1195,6 +1235,13 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
   }
   fprintf(f, "#include <math.h>\n");
   gen G = {{0}, m, d, o->fixed_base, NULL, NULL};
+  G.g.prefix = P;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *body_f = open_memstream(&text, &len);
+  if (!body_f) {
+    return -1;
+  }
   G.Q = calloc((size_t)m->nb * 12, sizeof(sx));
   if (!G.Q) {
     return -1;
@@ -1205,14 +1252,21 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     if (!(o->functions & (unsigned)protos[k].fn)) {
       continue;
     }
-    const char *text = o->fixed_base ? protos[k].fixed : protos[k].floating;
-    fputc('\n', f);
-    put_proto(f, o, protos + k, " {\n");
-    unused(f, text, o->fixed_base);
-    body[k](&G, f);
-    fputs("}\n", f);
+    const char *ptext = o->fixed_base ? protos[k].fixed : protos[k].floating;
+    fputc('\n', body_f);
+    put_proto(body_f, o, protos + k, " {\n");
+    unused(body_f, ptext, o->fixed_base);
+    body[k](&G, body_f);
+    fputs("}\n", body_f);
   }
-  int oom = G.g.oom;
+  int oom = G.g.oom || fclose(body_f) != 0;
+  if (!oom && G.g.sincos) {
+    put_sincos(f, P);
+  }
+  if (!oom) {
+    fwrite(text, 1, len, f);
+  }
+  free(text);
   cg_free(&G.g);
   free(G.Q);
   return oom || ferror(f) ? -1 : 0;
