@@ -405,39 +405,46 @@ static const double *jc(const gen *G, int i) {
 }
 
 
-/* the joint transforms of every body at the coordinates q (spart_xup's one_screw) */
-static void xup(gen *G, const sx *q) {
+/* the joint transform of body i at the coordinates q (spart_xup's one_screw) */
+static void xup_one(gen *G, const sx *q, int i) {
   const spart_model *m = G->m;
   cg *g = &G->g;
-  for (int i = 1; i < m->nb; i++) {
-    const double *T = jc(G, i) + SPART_JC_T, *r = jc(G, i) + SPART_JC_R;
-    sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i;
-    for (int k = 0; k < 9; k++) {
-      Q[k] = cst(T[k]);
+  const double *T = jc(G, i) + SPART_JC_T, *r = jc(G, i) + SPART_JC_R;
+  sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i;
+  for (int k = 0; k < 9; k++) {
+    Q[k] = cst(T[k]);
+  }
+  for (int k = 0; k < 3; k++) {
+    rho[k] = cst(r[k]);
+  }
+  if (m->jnt_nv[i] == 0) {
+    return;
+  }
+  const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
+  sx x = q[m->jnt_qadr[i]];
+  if (h[0] != 0) {
+    sx ang = mul(g, cst(h[0]), x);
+    sx sc = op2(g, N_SC, ang, ZERO); /* the sine and cosine of one call */
+    sx s = op2(g, N_SIN, sc, ZERO), c = op2(g, N_COS, sc, ZERO);
+    for (int l = 0; l < 9; l += 3) {
+      Q[l] = add(g, mul(g, c, cst(T[l])), mul(g, s, cst(T[l + 1])));
+      Q[l + 1] = sub(g, mul(g, c, cst(T[l + 1])), mul(g, s, cst(T[l])));
     }
-    for (int k = 0; k < 3; k++) {
-      rho[k] = cst(r[k]);
+  }
+  if (h[1] != 0) {
+    sx z = mul(g, cst(h[1]), x);
+    for (int l = 0; l < 3; l++) {
+      rho[l] = add(g, rho[l], mul(g, z, cst(T[3 * l + 2])));
     }
-    if (m->jnt_nv[i] == 0) {
-      continue;
-    }
-    const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
-    sx x = q[m->jnt_qadr[i]];
-    if (h[0] != 0) {
-      sx ang = mul(g, cst(h[0]), x);
-      sx sc = op2(g, N_SC, ang, ZERO); /* the sine and cosine of one call */
-      sx s = op2(g, N_SIN, sc, ZERO), c = op2(g, N_COS, sc, ZERO);
-      for (int l = 0; l < 9; l += 3) {
-        Q[l] = add(g, mul(g, c, cst(T[l])), mul(g, s, cst(T[l + 1])));
-        Q[l + 1] = sub(g, mul(g, c, cst(T[l + 1])), mul(g, s, cst(T[l])));
-      }
-    }
-    if (h[1] != 0) {
-      sx z = mul(g, cst(h[1]), x);
-      for (int l = 0; l < 3; l++) {
-        rho[l] = add(g, rho[l], mul(g, z, cst(T[3 * l + 2])));
-      }
-    }
+  }
+}
+
+
+/* the joint transforms of every body (the nodes are made where first needed: a pass that
+   takes them body by body makes each just before its use, fewer values held at once) */
+static void xup(gen *G, const sx *q) {
+  for (int i = 1; i < G->m->nb; i++) {
+    xup_one(G, q, i);
   }
 }
 
@@ -521,7 +528,6 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     return;
   }
   sx *A = V + 6 * nb, *F = A + 6 * nb, g0[3], wv[3];
-  xup(G, q);
 
   /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g)] - [0; w0 x v0] */
   for (int k = 0; k < 3; k++) {
@@ -541,6 +547,7 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
   for (int i = 1; i < nb; i++) {
     int p = m->body_parent[i];
     sx *vi = V + 6 * i, *ai = A + 6 * i;
+    xup_one(G, q, i);
     motion_down(g, vi, G->Q + 9 * i, G->rho + 3 * i, V + 6 * p);
     motion_down(g, ai, G->Q + 9 * i, G->rho + 3 * i, A + 6 * p);
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
