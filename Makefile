@@ -121,6 +121,10 @@ demo: all
 bench: all $(LIB)
 	sh scripts/bench.sh
 
+# spart-codegen's part of make bench alone
+bench-codegen: all $(LIB)
+	BENCH_ONLY=codegen sh scripts/bench.sh
+
 # the libFuzzer harnesses of fuzz/ (clang; sh scripts/fuzz-deps.sh), each for FUZZ_SECONDS
 FUZZ_SECONDS = 60
 fuzz: all
@@ -172,5 +176,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all unit test check sanitize asan tsan demo bench valgrind fuzz models lint-man format install uninstall clean
+.PHONY: all unit test check sanitize asan tsan demo bench bench-codegen valgrind fuzz models lint-man format install uninstall clean
 .DELETE_ON_ERROR:
