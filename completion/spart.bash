@@ -1,6 +1,6 @@
 # bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
-# spart-cmp, urdf2robot, dh2robot).  The options come from each command's --help, so that
-# they are always those of the installed command.
+# spart-cmp, spart-codegen, urdf2robot, dh2robot).  The options come from each command's --help,
+# so that they are always those of the installed command.
 
 _spart() {
   local cur prev words cword
@@ -20,7 +20,12 @@ _spart() {
       fi
       return
       ;;
-    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max)
+    --functions)
+      # the first of the list (the rest are the user's to type after a comma)
+      COMPREPLY=($(compgen -W 'id mass fd fk jac' -- "$cur"))
+      return
+      ;;
+    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix)
       return # a value of the user's own
       ;;
   esac
@@ -35,4 +40,4 @@ _spart() {
 
 shopt -s extglob
 complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp \
-  urdf2robot dh2robot
+  spart-codegen urdf2robot dh2robot

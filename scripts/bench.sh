@@ -78,12 +78,13 @@ codegen_bench() {
   bin/spart-codegen -m "$cmodel" $cflag --header > "$cdir/robot.h"
   echo "spart-codegen $cmodel ($ckind base): the generated code (-O2) and libspart, per call"
   for ccomp in gcc clang; do
-    if [ "$ccomp" = gcc ]; then clib=build/libspart.a; else clib=$dir/clang/libspart.a; fi
+    # each libspart as make built it, linked as bench_lib is (its LTO)
+    if [ "$ccomp" = gcc ]; then clib=build/libspart.a clto=-flto=auto; else clib=$dir/clang/libspart.a clto=-flto; fi
     if ! command -v $ccomp > /dev/null 2>&1 || [ ! -f "$clib" ]; then
       echo "  $ccomp: not installed"
       continue
     fi
-    $ccomp -std=c99 -O2 -D_POSIX_C_SOURCE=200809L -Ilib -I"$cdir" -o "$cdir/bench_$ccomp" \
+    $ccomp -std=c99 -O2 $clto -D_POSIX_C_SOURCE=200809L -Ilib -I"$cdir" -o "$cdir/bench_$ccomp" \
       bench/bench_codegen.c "$cdir/robot.c" "$clib" -lcjson -lglpk \
       $(pkg-config --libs libxml-2.0) -lm
     for i in 1 2 3; do "$cdir/bench_$ccomp" "$cmodel"; done | awk -v comp="$ccomp" '

@@ -143,6 +143,13 @@ EOF
   python3 -c "import sys; sys.exit(not float(sys.argv[1]) < 1e-3)" "$err"
   printf '%s\n' "$output" > run.csv
   [ "$(wc -l < run.csv)" -eq 22 ]
+  # the README shows these lines of it, and the commands of its header
+  for l in 'iiwa_id(q, v, acc, g, tau);' 'iiwa_fd(q, v, tau, g, a);' \
+    'acc[k] = ar[k] + kd * (vr[k] - v[k]) + kp * (qr[k] - q[k]);' \
+    'cc -std=c99 -O2 -I. -o controller examples/controller.c iiwa.c -lm'; do
+    grep -qF "$l" "$TOP/examples/controller.c"
+    grep -qF "$l" "$TOP/README.md"
+  done
   # the torques it commanded, computed again by spart-id from the records' states
   spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 -o csv < run.csv > tau.csv
   python3 - tau.csv << 'EOF'
@@ -166,4 +173,22 @@ EOF
   [ "$status" -eq 0 ]
   [ -s iiwa.o ]
   [ -s sc.c ]
+}
+
+@test "bash completion completes spart-codegen's options, its models and --functions' names" {
+  complete_words() {
+    bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+      _ "$TOP/completion/spart.bash" "$@"
+  }
+  cd "$BATS_TEST_TMPDIR" && touch arm.urdf notes.txt
+  run -0 complete_words spart-codegen --fi
+  [ "$output" = "$(printf -- '--fixed-base')" ]
+  run -0 complete_words spart-codegen --fu
+  [ "$output" = "--functions" ]
+  run -0 complete_words spart-codegen --functions m
+  [ "$output" = "mass" ]
+  run -0 complete_words spart-codegen -m ''
+  [ "$output" = "arm.urdf" ]
+  run -0 bash -c ". '$TOP/completion/spart.bash'; complete -p spart-codegen"
 }
