@@ -59,8 +59,14 @@ compilers() {
 <joint name="j" type="ball"><parent link="a"/><child link="c"/></joint></robot>
 EOF
   run -1 --separate-stderr spart-codegen -m ball.urdf
-  [ "$stderr" = "spart-codegen: ball.urdf: only revolute, prismatic, screw and fixed joints are generated" ]
+  [ "$stderr" = "spart-codegen: ball.urdf: only revolute, continuous, prismatic and fixed joints are generated" ]
   [ -z "$output" ]
+  # mimic joints coupled to their leaders (urdf2robot --mimic) are refused; free, they are joints
+  urdf2robot --mimic "$TOP/tests/data/gripper_mimic.urdf" > coupled.json
+  run -1 --separate-stderr spart-codegen -m coupled.json
+  [ "$stderr" = "spart-codegen: coupled.json: coupled mimic joints are not generated (leave out --mimic: they stay free joints)" ]
+  [ -z "$output" ]
+  run -0 spart-codegen -m "$TOP/tests/data/gripper_mimic.urdf" --fixed-base
 }
 
 @test "every bundled model's code compiles alone with -std=c99 -Wall -Wextra -Werror, fixed and floating" {

@@ -859,7 +859,7 @@ const char *cli_codegen_refuse(const spart_model *m) {
   }
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nv[i] > 0 && m->jnt_zaxis[i] < 0) {
-      return "only revolute, prismatic, screw and fixed joints are generated";
+      return "only revolute, continuous, prismatic and fixed joints are generated";
     }
     if (m->jnt_nv[i] > 0 && m->jnt_nq[i] != m->jnt_nv[i]) {
       return "only joints with as many coordinates as degrees of freedom are generated";
