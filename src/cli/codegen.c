@@ -917,7 +917,8 @@ static void put_proto(FILE *f, const cli_codegen *o, const proto *p, const char 
 }
 
 
-/* the argument names of the state: fixed base (q, v, a, tau) or floating (qm, um, ...) */
+/* the functions' bodies, each from its arguments (fixed base: q, v, a, tau; floating: R0, qm,
+   u0, um, ...; the base's missing arguments are constants, identity and zeros) to its outputs */
 static void body_id(gen *G, FILE *f) {
   const spart_model *m = G->m;
   int n = 6 + m->nv, fixed = G->fixed;
