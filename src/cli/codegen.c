@@ -147,6 +147,11 @@ static sx mk(cg *g, node x) {
 
 
 static sx op2(cg *g, int op, sx a, sx b) {
+  if ((op == N_ADD || op == N_MUL) && a.id > b.id && b.id >= 0) {
+    sx t = a; /* one order of the operands: a b and b a are one node */
+    a = b;
+    b = t;
+  }
   node x = {op, a, b, NULL, 0, 0};
   return mk(g, x);
 }
@@ -198,6 +203,9 @@ static sx sub(cg *g, sx a, sx b) {
   }
   if (is_c(a, 0)) {
     return neg(g, b);
+  }
+  if (sx_same(a, b)) {
+    return ZERO; /* x - x of a finite x (w x w of a cross product) */
   }
   if (b.id >= 0 && g->n[b.id].op == N_NEG) {
     return op2(g, N_ADD, a, g->n[b.id].a);
