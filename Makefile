@@ -124,6 +124,10 @@ bench: all $(LIB)
 bench-world: all
 	sh scripts/bench_world.sh
 
+# spart-codegen's part of make bench alone
+bench-codegen: all $(LIB)
+	BENCH_ONLY=codegen sh scripts/bench.sh
+
 # the libFuzzer harnesses of fuzz/ (clang; sh scripts/fuzz-deps.sh), each for FUZZ_SECONDS
 FUZZ_SECONDS = 60
 fuzz: all
@@ -175,5 +179,5 @@ uninstall:
 clean:
 	rm -rf build bin
 
-.PHONY: all unit test check sanitize asan tsan demo bench bench-world valgrind fuzz models lint-man format install uninstall clean
+.PHONY: all unit test check sanitize asan tsan demo bench bench-world bench-codegen valgrind fuzz models lint-man format install uninstall clean
 .DELETE_ON_ERROR:

@@ -1,7 +1,7 @@
 # bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
 # bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
-# spart-sim, spart-cmp, spart-states, urdf2robot, dh2robot).  The options come from each
-# command's --help, so that they are always those of the installed command.
+# spart-sim, spart-cmp, spart-states, spart-codegen, urdf2robot, dh2robot).  The options come
+# from each command's --help, so that they are always those of the installed command.
 
 _spart() {
   local cur prev words cword
@@ -32,7 +32,12 @@ _spart() {
         return
       fi
       ;;
-    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max)
+    --functions)
+      # the first of the list (the rest are the user's to type after a comma)
+      COMPREPLY=($(compgen -W 'id mass fd fk jac' -- "$cur"))
+      return
+      ;;
+    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix)
       return # a value of the user's own
       ;;
     --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | -j | --jobs)
@@ -58,4 +63,4 @@ _spart() {
 
 shopt -s extglob
 complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-sim \
-  spart-cmp spart-states urdf2robot dh2robot
+  spart-cmp spart-states spart-codegen urdf2robot dh2robot

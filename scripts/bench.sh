@@ -16,7 +16,12 @@
 #     with BASE, the peers also scaled by this machine's speed relative to the issue's (below).
 #  4. spart-contact: microseconds per record of the legged robots on their feet, each group of
 #     outputs (force closure, the support polygon, the equilibrium torques) and all of them.
-#  5. spart-sim in a world (scripts/bench_world.sh, alone: make bench-world): 10 s at 1 kHz of
+#  5. spart-codegen (codegen_bench): the code it writes for kuka_iiwa (fixed base) and
+#     2_iiwa_base (floating), built with GCC and Clang (-O2), against libspart built by the same
+#     compiler, in one process taking turns batch by batch (bench/bench_codegen.c): inverse
+#     dynamics, mass matrix, forward dynamics, medians and best batches, best of 3 runs.
+#     BENCH_ONLY=codegen (make bench-codegen) runs this part alone.
+#  6. spart-sim in a world (scripts/bench_world.sh, alone: make bench-world): 10 s at 1 kHz of
 #     the quadruped on the ground under PD and of kuka_iiwa under computed torque.
 # Environment: ROWS (default 1000000), BIG (10M-row run: 1 to do it, default 1), BENCH_DIR,
 # CONTACT_ROWS (spart-contact records, default 2000);
@@ -61,6 +66,56 @@ if [ -n "$base" ]; then
   $cc -std=c11 -O3 -D_POSIX_C_SOURCE=200809L -I"$base/lib" -flto=auto -o "$dir/bench_lib_base" \
     "$base/bench/bench_lib.c" $blibs -lcjson -lglpk $(pkg-config --libs libxml-2.0) -lm
   echo "(BASE=$base: its figures beside, and this tree's speed over its)"
+fi
+
+# spart-codegen's code against libspart (bench/bench_codegen.c), GCC and Clang, the best of three
+# runs of each figure: codegen_bench MODEL fixed|floating
+codegen_bench() {
+  cmodel=$1 ckind=$2
+  cflag=
+  [ "$ckind" = fixed ] && cflag=--fixed-base
+  cdir=$dir/codegen
+  mkdir -p "$cdir"
+  bin/spart-codegen -m "$cmodel" $cflag > "$cdir/robot.c"
+  bin/spart-codegen -m "$cmodel" $cflag --header > "$cdir/robot.h"
+  echo "spart-codegen $cmodel ($ckind base): the generated code (-O2) and libspart, per call"
+  for ccomp in gcc clang; do
+    # each libspart as make built it, linked as bench_lib is (its LTO)
+    if [ "$ccomp" = gcc ]; then clib=build/libspart.a clto=-flto=auto; else clib=$dir/clang/libspart.a clto=-flto; fi
+    if ! command -v $ccomp > /dev/null 2>&1 || [ ! -f "$clib" ]; then
+      echo "  $ccomp: not installed"
+      continue
+    fi
+    $ccomp -std=c99 -O2 $clto -D_POSIX_C_SOURCE=200809L -Ilib -I"$cdir" -o "$cdir/bench_$ccomp" \
+      bench/bench_codegen.c "$cdir/robot.c" "$clib" -lcjson -lglpk \
+      $(pkg-config --libs libxml-2.0) -lm
+    for i in 1 2 3; do "$cdir/bench_$ccomp" "$cmodel"; done | awk -v comp="$ccomp" '
+      /generated median/ {
+        name = $1 " " $2
+        gm = $5; gb = $9 + 0; lm = $12; lb = $16 + 0
+        if (!(name in bgm)) { order[++n] = name; bgm[name] = gm; bgb[name] = gb; blm[name] = lm; blb[name] = lb }
+        if (gm < bgm[name]) bgm[name] = gm
+        if (gb < bgb[name]) bgb[name] = gb
+        if (lm < blm[name]) blm[name] = lm
+        if (lb < blb[name]) blb[name] = lb
+      }
+      END {
+        for (i = 1; i <= n; i++) {
+          k = order[i]
+          printf "  %-5s %-17s generated median %.3f us, best batch %.3f; libspart %.3f, %.3f: %.2fx, %.2fx\n",
+            comp, k, bgm[k], bgb[k], blm[k], blb[k], blm[k] / bgm[k], blb[k] / bgb[k]
+        }
+      }'
+  done
+}
+codegen_section() {
+  echo "== spart-codegen against libspart (medians and best batches of 64 calls, best of 3 runs)"
+  codegen_bench models/kuka_iiwa.urdf fixed
+  codegen_bench models/2_iiwa_base.urdf floating
+}
+if [ "${BENCH_ONLY:-}" = codegen ]; then
+  codegen_section
+  exit 0
 fi
 
 # seconds of user+system time, and peak memory in KiB, of a command reading $1
@@ -335,6 +390,7 @@ done
 per_call models/2_iiwa_base.urdf floating
 echo "  against issue 18's best peers (each compiler's speed over the peer's, above 1: faster):"
 peers models/2_iiwa_base.urdf floating 1.034 0.962 2.617 0.890 1.299 2.813
+codegen_section
 # spart-contact: records of the bundled legged robots on their feet, the legs swept; seconds per
 # record of each group of outputs (--only solves only the programs its outputs need)
 echo "== spart-contact per record (GLPK's simplex; ${CONTACT_ROWS:=2000} records, 8-edge cones)"

@@ -1,0 +1,1289 @@
+/* codegen.c -- a model's algorithms as C99 source specialised to it (spart-codegen): the
+ * algorithms of lib/ (spart_rnea, spart_crba, spart_fk, spart_jacobian) run once on symbols
+ * instead of numbers, each operation folded when an operand is a constant of the model (0 and 1
+ * of the joint axes and transforms drop out) and the rest written as straight-line C.  The
+ * model's numbers come from the library (the joint constants d->jc of spart_joint_constants,
+ * the degrees of freedom's axes and screws of spart_joint_setup); this file only writes text. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * the expressions: a value is a constant or a node (one line `const double tN = ...;`), nodes
+ * hashed so that an expression met twice is one node (the trigonometry of a joint once)
+ */
+
+typedef struct sx {
+  int id;   /* the node, or -1: the constant c */
+  double c;
+} sx;
+
+enum { N_IN, N_ADD, N_SUB, N_MUL, N_DIV, N_NEG, N_SIN, N_COS, N_GT0, N_LT0, N_SC };
+
+typedef struct node {
+  int op;
+  sx a, b;
+  const char *arr; /* N_IN: the argument array and the index in it */
+  int idx;
+  int live;
+} node;
+
+typedef struct out {
+  const char *arr;
+  int idx;
+  sx v;
+} out;
+
+typedef struct cg {
+  node *n;
+  int nn, cap;
+  int *hash; /* open addressing: node ids + 1, 0 empty */
+  int hcap;
+  out *o;
+  int no, ocap;
+  int oom;
+  const char *prefix; /* of the file's sincos */
+  int sincos;         /* some function calls it */
+} cg;
+
+static const sx ZERO = {-1, 0}, ONE = {-1, 1};
+
+
+static sx cst(double c) {
+  return (sx){-1, c};
+}
+
+
+static int is_c(sx a, double c) {
+  return a.id < 0 && a.c == c;
+}
+
+
+static uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+
+static uint64_t sx_bits(sx a) {
+  uint64_t b;
+  if (a.id >= 0) {
+    return (uint64_t)a.id + 1;
+  }
+  memcpy(&b, &a.c, sizeof b);
+  return b ^ 0x5555555555555555ull;
+}
+
+
+static int sx_same(sx a, sx b) {
+  return a.id == b.id && (a.id >= 0 || memcmp(&a.c, &b.c, sizeof a.c) == 0);
+}
+
+
+static uint64_t node_hash(const node *x) {
+  uint64_t h = mix(mix(mix((uint64_t)x->op, sx_bits(x->a)), sx_bits(x->b)), (uint64_t)x->idx);
+  return mix(h, (uint64_t)(uintptr_t)x->arr);
+}
+
+
+static int node_same(const node *x, const node *y) {
+  return x->op == y->op && sx_same(x->a, y->a) && sx_same(x->b, y->b) && x->arr == y->arr &&
+         x->idx == y->idx;
+}
+
+
+static int rehash(cg *g, int cap) {
+  int *h = calloc((size_t)cap, sizeof(int));
+  if (!h) {
+    return -1;
+  }
+  for (int k = 0; k < g->nn; k++) {
+    size_t p = node_hash(g->n + k) & (size_t)(cap - 1);
+    while (h[p]) {
+      p = (p + 1) & (size_t)(cap - 1);
+    }
+    h[p] = k + 1;
+  }
+  free(g->hash);
+  g->hash = h;
+  g->hcap = cap;
+  return 0;
+}
+
+
+/* the node of x, made when new */
+static sx mk(cg *g, node x) {
+  if (g->oom) {
+    return ZERO;
+  }
+  if (2 * (g->nn + 1) > g->hcap && rehash(g, g->hcap ? 2 * g->hcap : 1024) != 0) {
+    g->oom = 1;
+    return ZERO;
+  }
+  size_t p = node_hash(&x) & (size_t)(g->hcap - 1);
+  for (; g->hash[p]; p = (p + 1) & (size_t)(g->hcap - 1)) {
+    if (node_same(g->n + g->hash[p] - 1, &x)) {
+      return (sx){g->hash[p] - 1, 0};
+    }
+  }
+  if (g->nn == g->cap) {
+    int cap = g->cap ? 2 * g->cap : 1024;
+    node *n = realloc(g->n, (size_t)cap * sizeof(node));
+    if (!n) {
+      g->oom = 1;
+      return ZERO;
+    }
+    g->n = n;
+    g->cap = cap;
+  }
+  x.live = 0;
+  g->n[g->nn] = x;
+  g->hash[p] = g->nn + 1;
+  return (sx){g->nn++, 0};
+}
+
+
+static sx op2(cg *g, int op, sx a, sx b) {
+  if ((op == N_ADD || op == N_MUL) && a.id > b.id && b.id >= 0) {
+    sx t = a; /* one order of the operands: a b and b a are one node */
+    a = b;
+    b = t;
+  }
+  node x = {op, a, b, NULL, 0, 0};
+  return mk(g, x);
+}
+
+
+static sx in(cg *g, const char *arr, int idx) {
+  node x = {N_IN, ZERO, ZERO, arr, idx, 0};
+  return mk(g, x);
+}
+
+
+static sx neg(cg *g, sx a) {
+  if (a.id < 0) {
+    return cst(-a.c);
+  }
+  if (g->n[a.id].op == N_NEG) {
+    return g->n[a.id].a;
+  }
+  return op2(g, N_NEG, a, ZERO);
+}
+
+
+static sx add(cg *g, sx a, sx b) {
+  if (a.id < 0 && b.id < 0) {
+    return cst(a.c + b.c);
+  }
+  if (is_c(a, 0)) {
+    return b;
+  }
+  if (is_c(b, 0)) {
+    return a;
+  }
+  if (b.id >= 0 && g->n[b.id].op == N_NEG) {
+    return op2(g, N_SUB, a, g->n[b.id].a);
+  }
+  if (a.id >= 0 && g->n[a.id].op == N_NEG) {
+    return op2(g, N_SUB, b, g->n[a.id].a);
+  }
+  return op2(g, N_ADD, a, b);
+}
+
+
+static sx sub(cg *g, sx a, sx b) {
+  if (a.id < 0 && b.id < 0) {
+    return cst(a.c - b.c);
+  }
+  if (is_c(b, 0)) {
+    return a;
+  }
+  if (is_c(a, 0)) {
+    return neg(g, b);
+  }
+  if (sx_same(a, b)) {
+    return ZERO; /* x - x of a finite x (w x w of a cross product) */
+  }
+  if (b.id >= 0 && g->n[b.id].op == N_NEG) {
+    return op2(g, N_ADD, a, g->n[b.id].a);
+  }
+  return op2(g, N_SUB, a, b);
+}
+
+
+static sx mul(cg *g, sx a, sx b) {
+  if (a.id < 0 && b.id < 0) {
+    return cst(a.c * b.c);
+  }
+  if (b.id < 0) { /* the constant first */
+    sx t = a;
+    a = b;
+    b = t;
+  }
+  if (a.id < 0) {
+    if (a.c == 0) {
+      return ZERO;
+    }
+    if (a.c == 1) {
+      return b;
+    }
+    if (a.c == -1) {
+      return neg(g, b);
+    }
+  }
+  return op2(g, N_MUL, a, b);
+}
+
+
+static sx divide(cg *g, sx a, sx b) {
+  if (a.id < 0 && b.id < 0) {
+    return cst(a.c / b.c);
+  }
+  if (is_c(b, 1)) {
+    return a;
+  }
+  if (is_c(a, 0)) {
+    return ZERO;
+  }
+  return op2(g, N_DIV, a, b);
+}
+
+
+/* a0 b0 + a1 b1 + a2 b2 */
+static sx dot3(cg *g, const sx a[3], const sx b[3]) {
+  return add(g, add(g, mul(g, a[0], b[0]), mul(g, a[1], b[1])), mul(g, a[2], b[2]));
+}
+
+
+static void cross3(cg *g, sx r[3], const sx a[3], const sx b[3]) {
+  sx x = sub(g, mul(g, a[1], b[2]), mul(g, a[2], b[1]));
+  sx y = sub(g, mul(g, a[2], b[0]), mul(g, a[0], b[2]));
+  sx z = sub(g, mul(g, a[0], b[1]), mul(g, a[1], b[0]));
+  r[0] = x, r[1] = y, r[2] = z;
+}
+
+
+/* r = R v, r = R' v (R row-major) */
+static void mulmv(cg *g, sx r[3], const sx R[9], const sx v[3]) {
+  sx t[3];
+  for (int k = 0; k < 3; k++) {
+    t[k] = dot3(g, R + 3 * k, v);
+  }
+  memcpy(r, t, sizeof t);
+}
+
+
+static void mulmtv(cg *g, sx r[3], const sx R[9], const sx v[3]) {
+  sx t[3];
+  for (int k = 0; k < 3; k++) {
+    sx c[3] = {R[k], R[3 + k], R[6 + k]};
+    t[k] = dot3(g, c, v);
+  }
+  memcpy(r, t, sizeof t);
+}
+
+
+/* r = I v for a symmetric I (6: xx yy zz xy xz yz) */
+static void mulsv(cg *g, sx r[3], const sx I[6], const sx v[3]) {
+  const sx r0[3] = {I[0], I[3], I[4]}, r1[3] = {I[3], I[1], I[5]}, r2[3] = {I[4], I[5], I[2]};
+  sx t[3] = {dot3(g, r0, v), dot3(g, r1, v), dot3(g, r2, v)};
+  memcpy(r, t, sizeof t);
+}
+
+
+static void output(cg *g, const char *arr, int idx, sx v) {
+  if (g->oom) {
+    return;
+  }
+  if (g->no == g->ocap) {
+    int cap = g->ocap ? 2 * g->ocap : 256;
+    out *o = realloc(g->o, (size_t)cap * sizeof(out));
+    if (!o) {
+      g->oom = 1;
+      return;
+    }
+    g->o = o;
+    g->ocap = cap;
+  }
+  g->o[g->no++] = (out){arr, idx, v};
+}
+
+
+static void cg_reset(cg *g) {
+  g->nn = g->no = 0;
+  if (g->hash) {
+    memset(g->hash, 0, (size_t)g->hcap * sizeof(int));
+  }
+}
+
+
+static void cg_free(cg *g) {
+  free(g->n);
+  free(g->hash);
+  free(g->o);
+}
+
+
+/* the text of a constant: shortest digits that read back, negative ones in parentheses */
+static void put_const(FILE *f, double c) {
+  char buf[40];
+  spu_dtoa(buf, c);
+  if (!strpbrk(buf, ".eEn")) {
+    strcat(buf, ".0");
+  }
+  fprintf(f, c < 0 ? "(%s)" : "%s", buf);
+}
+
+
+static void put_sx(FILE *f, sx a) {
+  if (a.id < 0) {
+    put_const(f, a.c);
+  } else {
+    fprintf(f, "t%d", a.id);
+  }
+}
+
+
+static void mark(cg *g, sx a) {
+  if (a.id >= 0 && !g->n[a.id].live) {
+    node *x = g->n + a.id;
+    x->live = 1;
+    mark(g, x->a); /* operands are older nodes: a chain of at most nn */
+    mark(g, x->b);
+  }
+}
+
+
+/* the body of a function: the nodes its outputs need, in order, then the outputs */
+static void cg_write(cg *g, FILE *f) {
+  static const char *const sym[] = {"", " + ", " - ", " * ", " / "};
+  for (int k = 0; k < g->no; k++) {
+    mark(g, g->o[k].v);
+  }
+  for (int k = 0; k < g->nn; k++) {
+    const node *x = g->n + k;
+    if (!x->live) {
+      continue;
+    }
+    if (x->op == N_SC) {
+      fprintf(f, "  double s%d, c%d;\n  %s_sincos(", k, k, g->prefix);
+      put_sx(f, x->a);
+      fprintf(f, ", &s%d, &c%d);\n", k, k);
+      g->sincos = 1;
+      continue;
+    }
+    fprintf(f, "  const double t%d = ", k);
+    switch (x->op) {
+    case N_IN: fprintf(f, "%s[%d]", x->arr, x->idx); break;
+    case N_NEG: fputc('-', f), put_sx(f, x->a); break;
+    case N_SIN: fprintf(f, "s%d", x->a.id); break;
+    case N_COS: fprintf(f, "c%d", x->a.id); break;
+    case N_GT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" > 0)", f); break;
+    case N_LT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" < 0)", f); break;
+    default: put_sx(f, x->a), fputs(sym[x->op], f), put_sx(f, x->b); break;
+    }
+    fputs(";\n", f);
+  }
+  for (int k = 0; k < g->no; k++) {
+    fprintf(f, "  %s[%d] = ", g->o[k].arr, g->o[k].idx);
+    put_sx(f, g->o[k].v);
+    fputs(";\n", f);
+  }
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * the algorithms on symbols: lib/'s passes in the joint frames F_i (spart_joint_constants)
+ */
+
+typedef struct gen {
+  cg g;
+  const spart_model *m;
+  const spart_data *d;
+  int fixed;
+  sx *Q, *rho; /* (nb x 9), (nb x 3): F_i in F_p (spart_xup's) */
+} gen;
+
+
+static const double *jc(const gen *G, int i) {
+  return G->d->jc + SPART_JC * i;
+}
+
+
+/* the joint transform of body i at the coordinates q (spart_xup's one_screw) */
+static void xup_one(gen *G, const sx *q, int i) {
+  const spart_model *m = G->m;
+  cg *g = &G->g;
+  const double *T = jc(G, i) + SPART_JC_T, *r = jc(G, i) + SPART_JC_R;
+  sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i;
+  for (int k = 0; k < 9; k++) {
+    Q[k] = cst(T[k]);
+  }
+  for (int k = 0; k < 3; k++) {
+    rho[k] = cst(r[k]);
+  }
+  if (m->jnt_nv[i] == 0) {
+    return;
+  }
+  const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
+  sx x = q[m->jnt_qadr[i]];
+  if (h[0] != 0) {
+    sx ang = mul(g, cst(h[0]), x);
+    sx sc = op2(g, N_SC, ang, ZERO); /* the sine and cosine of one call */
+    sx s = op2(g, N_SIN, sc, ZERO), c = op2(g, N_COS, sc, ZERO);
+    for (int l = 0; l < 9; l += 3) {
+      Q[l] = add(g, mul(g, c, cst(T[l])), mul(g, s, cst(T[l + 1])));
+      Q[l + 1] = sub(g, mul(g, c, cst(T[l + 1])), mul(g, s, cst(T[l])));
+    }
+  }
+  if (h[1] != 0) {
+    sx z = mul(g, cst(h[1]), x);
+    for (int l = 0; l < 3; l++) {
+      rho[l] = add(g, rho[l], mul(g, z, cst(T[3 * l + 2])));
+    }
+  }
+}
+
+
+/* the joint transforms of every body (the nodes are made where first needed: a pass that
+   takes them body by body makes each just before its use, fewer values held at once) */
+static void xup(gen *G, const sx *q) {
+  for (int i = 1; i < G->m->nb; i++) {
+    xup_one(G, q, i);
+  }
+}
+
+
+/* res = X m: [Q' w; Q' (v + w x rho)] (spart_rnea's motion_down) */
+static void motion_down(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx mo[6]) {
+  sx wr[3], v[3], r[6];
+  cross3(g, wr, mo, rho);
+  for (int k = 0; k < 3; k++) {
+    v[k] = add(g, mo[3 + k], wr[k]);
+  }
+  mulmtv(g, r, Q, mo);
+  mulmtv(g, r + 3, Q, v);
+  memcpy(res, r, sizeof r);
+}
+
+
+/* res = X' f: [Q n + rho x Q f; Q f] (spart_rnea's force_up) */
+static void force_up(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx f[6]) {
+  sx r[6], rf[3];
+  mulmv(g, r, Q, f);
+  mulmv(g, r + 3, Q, f + 3);
+  cross3(g, rf, rho, r + 3);
+  for (int k = 0; k < 3; k++) {
+    r[k] = add(g, r[k], rf[k]);
+  }
+  memcpy(res, r, sizeof r);
+}
+
+
+/* the Newton-Euler force of a body at its CoM c (NULL: the origin) moved to the origin
+   (spart_rnea's body_force, then c x f added) */
+static void body_force(cg *g, sx f[6], const double *Ic, double mass, const double *c,
+                       const sx v[6], const sx a[6]) {
+  sx I[6], Iw[3], wIw[3], wv[3], vc[3], ac[3], cc[3], m = cst(mass);
+  for (int k = 0; k < 6; k++) {
+    I[k] = cst(Ic[k]);
+  }
+  for (int k = 0; k < 3; k++) {
+    vc[k] = v[3 + k];
+    ac[k] = a[3 + k];
+    cc[k] = cst(c ? c[k] : 0);
+  }
+  if (c) {
+    sx wc[3], alc[3];
+    cross3(g, wc, v, cc);
+    cross3(g, alc, a, cc);
+    for (int k = 0; k < 3; k++) {
+      vc[k] = add(g, vc[k], wc[k]);
+      ac[k] = add(g, ac[k], alc[k]);
+    }
+  }
+  mulsv(g, f, I, a);
+  mulsv(g, Iw, I, v);
+  cross3(g, wIw, v, Iw);
+  cross3(g, wv, v, vc);
+  for (int k = 0; k < 3; k++) {
+    f[k] = add(g, f[k], wIw[k]);
+    f[3 + k] = mul(g, m, add(g, ac[k], wv[k]));
+  }
+  if (c) {
+    sx nc[3];
+    cross3(g, nc, cc, f + 3);
+    for (int k = 0; k < 3; k++) {
+      f[k] = add(g, f[k], nc[k]);
+    }
+  }
+}
+
+
+/* inverse dynamics (spart_rnea): tau (6 + nv) at R0 (9), q, v = [u0; um], a = [u0dot; umdot]
+   (6 + nv each), gravity g (3), with the armature; the friction is the caller's */
+static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, const sx g3[3],
+                 sx *tau) {
+  const spart_model *m = G->m;
+  cg *g = &G->g;
+  int nb = m->nb;
+  sx *V = calloc((size_t)nb * 18, sizeof(sx));
+  if (!V) {
+    g->oom = 1;
+    return;
+  }
+  sx *A = V + 6 * nb, *F = A + 6 * nb, g0[3], wv[3];
+
+  /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g)] - [0; w0 x v0] */
+  for (int k = 0; k < 3; k++) {
+    V[k] = v[k];
+    A[k] = a[k];
+  }
+  mulmtv(g, V + 3, R0, v + 3);
+  mulmtv(g, A + 3, R0, a + 3);
+  mulmtv(g, g0, R0, g3);
+  cross3(g, wv, V, V + 3);
+  for (int k = 0; k < 3; k++) {
+    A[3 + k] = sub(g, A[3 + k], add(g, g0[k], wv[k]));
+  }
+  body_force(g, F, jc(G, 0) + SPART_JC_IC, m->body_mass[0], NULL, V, A);
+
+  /* forward pass: v_i = X v_p + S qd, a_i = X a_p + S qdd + v_i x S qd, f_i = I a + v x* I v */
+  for (int i = 1; i < nb; i++) {
+    int p = m->body_parent[i];
+    sx *vi = V + 6 * i, *ai = A + 6 * i;
+    xup_one(G, q, i);
+    motion_down(g, vi, G->Q + 9 * i, G->rho + 3 * i, V + 6 * p);
+    motion_down(g, ai, G->Q + 9 * i, G->rho + 3 * i, A + 6 * p);
+    for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
+      sx S[6], vxS[6], c[3];
+      for (int k = 0; k < 6; k++) {
+        S[k] = cst(m->dof_S[6 * j + k]);
+      }
+      /* v x S = [w x s_w; w x s_v + v x s_w] */
+      cross3(g, vxS, vi, S);
+      cross3(g, vxS + 3, vi, S + 3);
+      cross3(g, c, vi + 3, S);
+      for (int k = 0; k < 6; k++) {
+        sx t = k < 3 ? vxS[k] : add(g, vxS[k], c[k - 3]);
+        ai[k] = add(g, ai[k], add(g, mul(g, S[k], a[6 + j]), mul(g, t, v[6 + j])));
+      }
+      for (int k = 0; k < 6; k++) {
+        vi[k] = add(g, vi[k], mul(g, S[k], v[6 + j]));
+      }
+    }
+    body_force(g, F + 6 * i, jc(G, i) + SPART_JC_IC, m->body_mass[i], jc(G, i) + SPART_JC_C,
+               vi, ai);
+  }
+
+  /* backward pass: tau_i = S_i' f_i + armature qdd, f_p += X_i' f_i */
+  for (int i = nb - 1; i > 0; i--) {
+    sx *f = F + 6 * i, *fp = F + 6 * m->body_parent[i], fx[6];
+    for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
+      sx t = ZERO;
+      for (int k = 0; k < 6; k++) {
+        t = add(g, t, mul(g, cst(m->dof_S[6 * j + k]), f[k]));
+      }
+      tau[6 + j] = add(g, t, mul(g, cst(m->jnt_armature[i]), a[6 + j]));
+    }
+    force_up(g, fx, G->Q + 9 * i, G->rho + 3 * i, f);
+    for (int k = 0; k < 6; k++) {
+      fp[k] = add(g, fp[k], fx[k]);
+    }
+  }
+
+  /* base: tau0 = [torque (base frame); R0 force] */
+  for (int k = 0; k < 3; k++) {
+    tau[k] = F[k];
+  }
+  mulmv(g, tau + 3, R0, F + 3);
+  free(V);
+}
+
+
+/* the friction forces of the joints at the velocities um (spart_friction), into fr (nv) */
+static void friction(gen *G, const sx *um, sx *fr) {
+  const spart_model *m = G->m;
+  cg *g = &G->g;
+  for (int j = 0; j < m->nv; j++) {
+    int i = m->dof_body[j];
+    const double *c = m->jnt_friction + 2 * i;
+    sx t = mul(g, cst(m->jnt_damping[i]), um[j]);
+    if (c[0] != 0) {
+      t = add(g, t, mul(g, cst(c[0]), op2(g, N_GT0, um[j], ZERO)));
+    }
+    if (c[1] != 0) {
+      t = add(g, t, mul(g, cst(c[1]), op2(g, N_LT0, um[j], ZERO)));
+    }
+    fr[j] = t;
+  }
+}
+
+
+/* the compact inertia (m, h, J: xx yy zz xy xz yz) X' I X of a child's I in its parent's frame
+   (spu_inertparent_add's: turned, J = Q J_i Q', h = Q h_i, then moved by rho, spu_inertshift) */
+static void inert_up(cg *g, sx res[10], const sx Q[9], const sx rho[3], const sx I[10]) {
+  static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
+  sx J[9], QJ[9], Jt[9], h[3], r[10];
+  for (int k = 0; k < 9; k++) {
+    J[k] = I[4 + sym[k]];
+  }
+  for (int a = 0; a < 3; a++) {
+    for (int b = 0; b < 3; b++) {
+      const sx col[3] = {J[b], J[3 + b], J[6 + b]};
+      QJ[3 * a + b] = dot3(g, Q + 3 * a, col);
+    }
+  }
+  for (int a = 0; a < 3; a++) {
+    for (int b = a; b < 3; b++) {
+      Jt[3 * a + b] = dot3(g, QJ + 3 * a, Q + 3 * b);
+    }
+  }
+  mulmv(g, h, Q, I + 1);
+  /* h' = h + m d;  J' = J - d h' - h d' + 2 (h.d) 1 - m (d d' - |d|^2 1) */
+  sx m = I[0], hd = dot3(g, h, rho), dd = dot3(g, rho, rho);
+  sx diag = add(g, mul(g, cst(2), hd), mul(g, m, dd));
+  static const int pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
+  for (int k = 0; k < 6; k++) {
+    int a = pa[k], b = pb[k];
+    sx t = sub(g, Jt[3 * a + b], add(g, mul(g, rho[a], h[b]), mul(g, h[a], rho[b])));
+    t = sub(g, t, mul(g, m, mul(g, rho[a], rho[b])));
+    r[4 + k] = a == b ? add(g, t, diag) : t;
+  }
+  r[0] = m;
+  for (int k = 0; k < 3; k++) {
+    r[1 + k] = add(g, h[k], mul(g, m, rho[k]));
+  }
+  memcpy(res, r, sizeof r);
+}
+
+
+/* the force I S of a compact inertia for the motion S: [J w + h x v; m v - h x w] */
+static void inert_mul(cg *g, sx f[6], const sx I[10], const sx S[6]) {
+  static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
+  sx J[9], hv[3], hw[3];
+  for (int k = 0; k < 9; k++) {
+    J[k] = I[4 + sym[k]];
+  }
+  mulmv(g, f, J, S);
+  cross3(g, hv, I + 1, S + 3);
+  cross3(g, hw, I + 1, S);
+  for (int k = 0; k < 3; k++) {
+    f[k] = add(g, f[k], hv[k]);
+    f[3 + k] = sub(g, mul(g, I[0], S[3 + k]), hw[k]);
+  }
+}
+
+
+/* the generalized inertia matrix (spart_crba): H ((6 + nv)^2, row-major) at R0 (9), q; the
+   joints' armature on its diagonal */
+static void crba(gen *G, const sx R0[9], const sx *q, sx *H) {
+  const spart_model *m = G->m;
+  cg *g = &G->g;
+  int nb = m->nb, n = 6 + m->nv;
+  sx *IC = calloc((size_t)nb * 10, sizeof(sx));
+  if (!IC) {
+    g->oom = 1;
+    return;
+  }
+  xup(G, q);
+  for (int k = 0; k < n * n; k++) {
+    H[k] = ZERO;
+  }
+  /* the bodies alone (the base about its CoM), then IC_p += X_i' IC_i X_i (RBDA table 6.2) */
+  for (int i = 0; i < nb; i++) {
+    for (int k = 0; k < 10; k++) {
+      IC[10 * i + k] = cst(jc(G, i)[SPART_JC_IO + k]);
+    }
+  }
+  for (int i = nb - 1; i > 0; i--) {
+    sx t[10], *p = IC + 10 * m->body_parent[i];
+    inert_up(g, t, G->Q + 9 * i, G->rho + 3 * i, IC + 10 * i);
+    for (int k = 0; k < 10; k++) {
+      p[k] = add(g, p[k], t[k]);
+    }
+  }
+
+  /* each degree of freedom: F = IC_i S, H_jj = S' F, then carried up the tree, H_kj = S_k' F at
+     every degree of freedom k above, B' F at the base */
+  for (int j = 0; j < m->nv; j++) {
+    int i = m->dof_body[j];
+    sx S[6], F[6];
+    for (int k = 0; k < 6; k++) {
+      S[k] = cst(m->dof_S[6 * j + k]);
+    }
+    inert_mul(g, F, IC + 10 * i, S);
+    for (int b = i; b > 0; b = m->body_parent[b]) {
+      for (int k = m->jnt_vadr[b], end = k + m->jnt_nv[b]; k < end && k <= j; k++) {
+        sx t = ZERO;
+        for (int c = 0; c < 6; c++) {
+          t = add(g, t, mul(g, cst(m->dof_S[6 * k + c]), F[c]));
+        }
+        if (k == j) {
+          t = add(g, t, cst(m->jnt_armature[i]));
+        }
+        H[(6 + k) * n + 6 + j] = H[(6 + j) * n + 6 + k] = t;
+      }
+      force_up(g, F, G->Q + 9 * b, G->rho + 3 * b, F); /* into the parent's frame */
+    }
+    sx f0[3];
+    mulmv(g, f0, R0, F + 3);
+    for (int k = 0; k < 3; k++) {
+      H[k * n + 6 + j] = H[(6 + j) * n + k] = F[k];
+      H[(3 + k) * n + 6 + j] = H[(6 + j) * n + 3 + k] = f0[k];
+    }
+  }
+
+  /* the base: H0 = [J, [h]x R0'; R0 [h]x', m 1] (spart_base_inertia) */
+  static const int sym[9] = {0, 3, 4, 3, 1, 5, 4, 5, 2};
+  const sx *I0 = IC;
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      H[n * r + c] = I0[4 + sym[3 * r + c]];
+      H[n * (r + 3) + c + 3] = r == c ? I0[0] : ZERO;
+    }
+  }
+  for (int c = 0; c < 3; c++) {
+    sx k[3];
+    cross3(g, k, I0 + 1, R0 + 3 * c);
+    for (int r = 0; r < 3; r++) {
+      H[n * r + 3 + c] = H[n * (3 + c) + r] = k[r];
+    }
+  }
+  free(IC);
+}
+
+
+/* the parent of each degree of freedom of u = [u0; um] in the tree of H (-1 for the first):
+   the base's six a chain, a joint's first the last of the nearest joint above (jnt_up), the
+   base's last at the root; fixed: the joints alone (the base's are not in the system) */
+static void dof_parents(const spart_model *m, int fixed, int *lam) {
+  for (int k = 0; k < 6; k++) {
+    lam[k] = fixed ? -1 : k - 1;
+  }
+  for (int j = 0; j < m->nv; j++) {
+    int i = m->dof_body[j], up = m->jnt_up[i];
+    if (j > m->jnt_vadr[i]) {
+      lam[6 + j] = 6 + j - 1;
+    } else if (up > 0) {
+      lam[6 + j] = 6 + m->jnt_vadr[up] + m->jnt_nv[up] - 1;
+    } else {
+      lam[6 + j] = fixed ? -1 : 5;
+    }
+  }
+}
+
+
+/* x = H^-1 b for the degrees of freedom lo..n-1 of H (n x n, row-major, overwritten), in place
+   in b: H = L' D L with the tree's sparsity (Featherstone's LTDL, RBDA 6.5), lam the parents */
+static void ltdl_solve(cg *g, sx *H, int n, int lo, const int *lam, sx *b) {
+  for (int k = n - 1; k >= lo; k--) {
+    sx inv = divide(g, ONE, H[k * n + k]);
+    for (int i = lam[k]; i >= lo; i = lam[i]) {
+      sx a = mul(g, H[k * n + i], inv);
+      for (int j = i; j >= lo; j = lam[j]) {
+        H[i * n + j] = sub(g, H[i * n + j], mul(g, a, H[k * n + j]));
+      }
+      H[k * n + i] = a;
+    }
+    H[k * n + k] = inv; /* kept as its inverse */
+  }
+  /* L' y = b, D z = y, L x = z */
+  for (int i = n - 1; i >= lo; i--) {
+    for (int j = lam[i]; j >= lo; j = lam[j]) {
+      b[j] = sub(g, b[j], mul(g, H[i * n + j], b[i]));
+    }
+  }
+  for (int i = lo; i < n; i++) {
+    b[i] = mul(g, b[i], H[i * n + i]);
+  }
+  for (int i = lo; i < n; i++) {
+    for (int j = lam[i]; j >= lo; j = lam[j]) {
+      b[i] = sub(g, b[i], mul(g, H[i * n + j], b[j]));
+    }
+  }
+}
+
+
+/* the pose of every link's CoM frame (spart_fk): T (nb x 16) row-major 4x4, [0] the base */
+static void fk(gen *G, const sx R0[9], const sx r0[3], const sx *q, sx *T) {
+  const spart_model *m = G->m;
+  cg *g = &G->g;
+  int nb = m->nb;
+  sx *R = calloc((size_t)nb * 12, sizeof(sx));
+  if (!R) {
+    g->oom = 1;
+    return;
+  }
+  sx *p = R + 9 * nb;
+  xup(G, q);
+  memcpy(R, R0, 9 * sizeof(sx));
+  memcpy(p, r0, 3 * sizeof(sx));
+  for (int i = 1; i < nb; i++) {
+    int par = m->body_parent[i];
+    sx *Ri = R + 9 * i, *Rp = R + 9 * par, *Q = G->Q + 9 * i, t[3];
+    for (int a = 0; a < 3; a++) {
+      for (int b = 0; b < 3; b++) {
+        const sx col[3] = {Q[b], Q[3 + b], Q[6 + b]};
+        Ri[3 * a + b] = dot3(g, Rp + 3 * a, col);
+      }
+    }
+    mulmv(g, t, Rp, G->rho + 3 * i);
+    for (int k = 0; k < 3; k++) {
+      p[3 * i + k] = add(g, p[3 * par + k], t[k]);
+    }
+  }
+  /* the link frames: RL = R CR, rL = p + R c */
+  for (int i = 0; i < nb; i++) {
+    const double *CR = jc(G, i) + SPART_JC_CR, *c = jc(G, i) + SPART_JC_C;
+    sx *Ti = T + 16 * i, cc[3] = {cst(c[0]), cst(c[1]), cst(c[2])}, t[3];
+    for (int a = 0; a < 3; a++) {
+      for (int b = 0; b < 3; b++) {
+        const sx col[3] = {cst(CR[b]), cst(CR[3 + b]), cst(CR[6 + b])};
+        Ti[4 * a + b] = dot3(g, R + 9 * i + 3 * a, col);
+      }
+    }
+    mulmv(g, t, R + 9 * i, cc);
+    for (int k = 0; k < 3; k++) {
+      Ti[4 * k + 3] = add(g, p[3 * i + k], t[k]);
+      Ti[12 + k] = ZERO;
+    }
+    Ti[15] = ONE;
+  }
+  free(R);
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * the file
+ */
+
+const char *cli_codegen_refuse(const spart_model *m) {
+  if (m->coupled) {
+    return "coupled mimic joints are not generated (leave out --mimic: they stay free joints)";
+  }
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nv[i] > 0 && m->jnt_zaxis[i] < 0) {
+      return "only revolute, continuous, prismatic and fixed joints are generated";
+    }
+    if (m->jnt_nv[i] > 0 && m->jnt_nq[i] != m->jnt_nv[i]) {
+      return "only joints with as many coordinates as degrees of freedom are generated";
+    }
+  }
+  return NULL;
+}
+
+
+static void begin(gen *G) {
+  cg_reset(&G->g);
+}
+
+
+/* the inputs of an argument array, or n zeros when arr is NULL */
+static void inputs(gen *G, sx *x, const char *arr, int n) {
+  for (int k = 0; k < n; k++) {
+    x[k] = arr ? in(&G->g, arr, k) : ZERO;
+  }
+}
+
+
+static void identity(sx R[9]) {
+  for (int k = 0; k < 9; k++) {
+    R[k] = k % 4 == 0 ? ONE : ZERO;
+  }
+}
+
+
+typedef struct proto {
+  int fn;
+  const char *fixed, *floating;
+} proto;
+
+static const proto protos[] = {
+    {CLI_CG_ID, "id(const double *q, const double *v, const double *a, const double *g, "
+                "double *tau)",
+     "id(const double *R0, const double *qm, const double *u0, const double *um, "
+     "const double *u0dot, const double *umdot, const double *g, double *tau0, double *taum)"},
+    {CLI_CG_MASS, "mass(const double *q, double *H)", "mass(const double *R0, const double *qm, "
+                                                      "double *H)"},
+    {CLI_CG_FD, "fd(const double *q, const double *v, const double *tau, const double *g, "
+                "double *a)",
+     "fd(const double *R0, const double *qm, const double *u0, const double *um, "
+     "const double *tau0, const double *taum, const double *g, double *u0dot, double *umdot)"},
+    {CLI_CG_FK, "fk(const double *q, double *T)", "fk(const double *R0, const double *r0, "
+                                                  "const double *qm, double *T)"},
+    {CLI_CG_JAC, "jac(const double *q, double *J)",
+     "jac(const double *R0, const double *r0, const double *qm, double *J0, double *Jm)"},
+};
+
+
+static void put_proto(FILE *f, const cli_codegen *o, const proto *p, const char *end) {
+  fprintf(f, "void %s_%s%s", o->prefix, o->fixed_base ? p->fixed : p->floating, end);
+}
+
+
+/* the functions' bodies, each from its arguments (fixed base: q, v, a, tau; floating: R0, qm,
+   u0, um, ...; the base's missing arguments are constants, identity and zeros) to its outputs */
+static void body_id(gen *G, FILE *f) {
+  const spart_model *m = G->m;
+  int n = 6 + m->nv, fixed = G->fixed;
+  sx R0[9], g3[3], *x = calloc((size_t)(m->nq + 3 * n), sizeof(sx));
+  if (!x) {
+    G->g.oom = 1;
+    return;
+  }
+  sx *q = x, *v = q + m->nq, *a = v + n, *tau = a + n;
+  begin(G);
+  if (fixed) {
+    identity(R0);
+  } else {
+    inputs(G, R0, "R0", 9);
+  }
+  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  inputs(G, v, fixed ? NULL : "u0", 6);
+  inputs(G, v + 6, fixed ? "v" : "um", m->nv);
+  inputs(G, a, fixed ? NULL : "u0dot", 6);
+  inputs(G, a + 6, fixed ? "a" : "umdot", m->nv);
+  inputs(G, g3, "g", 3);
+  rnea(G, R0, q, v, a, g3, tau);
+  sx *frv = calloc((size_t)m->nv + 1, sizeof(sx));
+  if (!frv) {
+    G->g.oom = 1;
+    free(x);
+    return;
+  }
+  friction(G, v + 6, frv);
+  if (!fixed) {
+    for (int k = 0; k < 6; k++) {
+      output(&G->g, "tau0", k, tau[k]);
+    }
+  }
+  for (int j = 0; j < m->nv; j++) {
+    output(&G->g, fixed ? "tau" : "taum", j, add(&G->g, tau[6 + j], frv[j]));
+  }
+  cg_write(&G->g, f);
+  free(frv);
+  free(x);
+}
+
+
+static void body_mass(gen *G, FILE *f) {
+  const spart_model *m = G->m;
+  int n = 6 + m->nv, fixed = G->fixed, lo = fixed ? 6 : 0, nn = n - lo;
+  sx R0[9], *x = calloc((size_t)(m->nq + n * n), sizeof(sx));
+  if (!x) {
+    G->g.oom = 1;
+    return;
+  }
+  sx *q = x, *H = q + m->nq;
+  begin(G);
+  if (fixed) {
+    identity(R0);
+  } else {
+    inputs(G, R0, "R0", 9);
+  }
+  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  crba(G, R0, q, H);
+  for (int r = lo; r < n; r++) {
+    for (int c = lo; c < n; c++) {
+      output(&G->g, "H", (r - lo) * nn + c - lo, H[r * n + c]);
+    }
+  }
+  cg_write(&G->g, f);
+  free(x);
+}
+
+
+static void body_fd(gen *G, FILE *f) {
+  const spart_model *m = G->m;
+  int n = 6 + m->nv, fixed = G->fixed, lo = fixed ? 6 : 0;
+  sx R0[9], g3[3], *x = calloc((size_t)(m->nq + 5 * n + n * n), sizeof(sx));
+  int *lam = calloc((size_t)n, sizeof(int));
+  if (!x || !lam) {
+    free(x);
+    free(lam);
+    G->g.oom = 1;
+    return;
+  }
+  sx *q = x, *v = q + m->nq, *tau = v + n, *zero = tau + n, *bias = zero + n, *b = bias + n;
+  sx *H = b + n;
+  begin(G);
+  if (fixed) {
+    identity(R0);
+  } else {
+    inputs(G, R0, "R0", 9);
+  }
+  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  inputs(G, v, fixed ? NULL : "u0", 6);
+  inputs(G, v + 6, fixed ? "v" : "um", m->nv);
+  inputs(G, tau, fixed ? NULL : "tau0", 6);
+  inputs(G, tau + 6, fixed ? "tau" : "taum", m->nv);
+  inputs(G, zero, NULL, n);
+  inputs(G, g3, "g", 3);
+  /* H udot = tau - friction - c, c the forces at udot = 0 (spart_rnea), H by spart_crba */
+  rnea(G, R0, q, v, zero, g3, bias);
+  friction(G, v + 6, b + 6);
+  for (int k = 0; k < 6; k++) {
+    b[k] = sub(&G->g, tau[k], bias[k]);
+  }
+  for (int j = 0; j < m->nv; j++) {
+    b[6 + j] = sub(&G->g, sub(&G->g, tau[6 + j], b[6 + j]), bias[6 + j]);
+  }
+  crba(G, R0, q, H);
+  dof_parents(m, fixed, lam);
+  ltdl_solve(&G->g, H, n, lo, lam, b);
+  if (!fixed) {
+    for (int k = 0; k < 6; k++) {
+      output(&G->g, "u0dot", k, b[k]);
+    }
+  }
+  for (int j = 0; j < m->nv; j++) {
+    output(&G->g, fixed ? "a" : "umdot", j, b[6 + j]);
+  }
+  cg_write(&G->g, f);
+  free(lam);
+  free(x);
+}
+
+
+static void body_fk(gen *G, FILE *f) {
+  const spart_model *m = G->m;
+  int fixed = G->fixed;
+  sx R0[9], r0[3], *x = calloc((size_t)(m->nq + 16 * m->nb), sizeof(sx));
+  if (!x) {
+    G->g.oom = 1;
+    return;
+  }
+  sx *q = x, *T = q + m->nq;
+  begin(G);
+  if (fixed) {
+    identity(R0);
+  } else {
+    inputs(G, R0, "R0", 9);
+  }
+  inputs(G, r0, fixed ? NULL : "r0", 3);
+  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  fk(G, R0, r0, q, T);
+  for (int k = 16; k < 16 * m->nb; k++) {
+    output(&G->g, "T", k - 16, T[k]);
+  }
+  cg_write(&G->g, f);
+  free(x);
+}
+
+
+/* the Jacobian of every link's CoM (spart_jacobian at the CoM): for a degree of freedom k of a
+   joint on the path to link i, [S_w; S_v + S_w x (rL_i - p_k)] turned into the inertial frame
+   (pm's column at the CoM), 0 elsewhere; the base's [R0, 0; -[rL_i - r0]x R0, 1] */
+static void body_jac(gen *G, FILE *f) {
+  const spart_model *m = G->m;
+  cg *g = &G->g;
+  int fixed = G->fixed, nb = m->nb, nv = m->nv;
+  sx R0[9], r0[3], *x = calloc((size_t)(m->nq + 16 * nb + 12 * nb), sizeof(sx));
+  if (!x) {
+    g->oom = 1;
+    return;
+  }
+  sx *q = x, *T = q + m->nq, *R = T + 16 * nb, *p = R + 9 * nb;
+  begin(G);
+  if (fixed) {
+    identity(R0);
+  } else {
+    inputs(G, R0, "R0", 9);
+  }
+  inputs(G, r0, fixed ? NULL : "r0", 3);
+  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  fk(G, R0, r0, q, T);
+  /* the joint frames F_i in the inertial frame again (fk's, the same nodes) */
+  memcpy(R, R0, 9 * sizeof(sx));
+  memcpy(p, r0, 3 * sizeof(sx));
+  for (int i = 1; i < nb; i++) {
+    int par = m->body_parent[i];
+    sx *Ri = R + 9 * i, *Rp = R + 9 * par, *Q = G->Q + 9 * i, t[3];
+    for (int a = 0; a < 3; a++) {
+      for (int b = 0; b < 3; b++) {
+        const sx col[3] = {Q[b], Q[3 + b], Q[6 + b]};
+        Ri[3 * a + b] = dot3(g, Rp + 3 * a, col);
+      }
+    }
+    mulmv(g, t, Rp, G->rho + 3 * i);
+    for (int k = 0; k < 3; k++) {
+      p[3 * i + k] = add(g, p[3 * par + k], t[k]);
+    }
+  }
+  for (int i = 1; i < nb; i++) {
+    const sx rL[3] = {T[16 * i + 3], T[16 * i + 7], T[16 * i + 11]};
+    int row0 = 6 * nv * (i - 1);
+    for (int j = 0; j < nv; j++) {
+      int b = m->dof_body[j], on = 0;
+      for (int k = i; k > 0 && !on; k = m->body_parent[k]) {
+        on = k == b;
+      }
+      sx col[6] = {ZERO, ZERO, ZERO, ZERO, ZERO, ZERO};
+      if (on) {
+        sx Sw[3], Sv[3], w[3], lin[3], d[3], wd[3];
+        for (int k = 0; k < 3; k++) {
+          Sw[k] = cst(m->dof_S[6 * j + k]);
+          Sv[k] = cst(m->dof_S[6 * j + 3 + k]);
+          d[k] = sub(g, rL[k], p[3 * b + k]);
+        }
+        mulmv(g, w, R + 9 * b, Sw);
+        mulmv(g, lin, R + 9 * b, Sv);
+        cross3(g, wd, w, d);
+        for (int k = 0; k < 3; k++) {
+          col[k] = w[k];
+          col[3 + k] = add(g, lin[k], wd[k]);
+        }
+      }
+      for (int r = 0; r < 6; r++) {
+        output(g, fixed ? "J" : "Jm", row0 + r * nv + j, col[r]);
+      }
+    }
+    if (!fixed) {
+      sx d[3];
+      for (int k = 0; k < 3; k++) {
+        d[k] = sub(g, rL[k], r0[k]);
+      }
+      for (int c = 0; c < 3; c++) {
+        const sx e[3] = {R0[c], R0[3 + c], R0[6 + c]};
+        sx wd[3];
+        cross3(g, wd, e, d);
+        for (int r = 0; r < 3; r++) {
+          output(g, "J0", 36 * (i - 1) + 6 * r + c, e[r]);
+          output(g, "J0", 36 * (i - 1) + 6 * r + 3 + c, ZERO);
+          output(g, "J0", 36 * (i - 1) + 6 * (3 + r) + c, wd[r]);
+          output(g, "J0", 36 * (i - 1) + 6 * (3 + r) + 3 + c, r == c ? ONE : ZERO);
+        }
+      }
+    }
+  }
+  cg_write(&G->g, f);
+  free(x);
+}
+
+
+/* the argument names a function of the state has (for the (void) of the unused ones) */
+static const char *const fixed_args[] = {"q", "v", "a", "g", "tau", "H", "T", "J", NULL};
+static const char *const floating_args[] = {"R0",  "r0",   "qm",   "u0",   "um",    "u0dot",
+                                            "umdot", "tau0", "taum", "g",    "H",     "T",
+                                            "J0",  "Jm",   NULL};
+
+
+/* (void) each argument of the prototype text, so that a model without joints compiles clean */
+static void unused(FILE *f, const char *text, int fixed) {
+  for (const char *const *a = fixed ? fixed_args : floating_args; *a; a++) {
+    char pat[16];
+    snprintf(pat, sizeof pat, "*%s,", *a);
+    int has = strstr(text, pat) != NULL;
+    snprintf(pat, sizeof pat, "*%s)", *a);
+    has = has || strstr(text, pat) != NULL;
+    if (has) {
+      fprintf(f, "  (void)%s;\n", *a);
+    }
+  }
+}
+
+
+/* the file's sine and cosine of one angle: x = k pi/2 + r, |r| <= pi/4, pi/2 in three parts so
+   that k times each is exact for |k| < 2^20, then the Taylor series of both to r^15 and r^16
+   (the first term left out is below 7e-17 at pi/4), the quadrant by a table; libm's sin and cos
+   beyond 1e5 and at 0 (-0 stays -0).  What spart's own joints compute (lib/spu_vec.c), in C99. */
+static void put_sincos(FILE *f, const char *P) {
+  fprintf(f,
+          "\nstatic void %s_sincos(double x, double *s, double *c) {\n"
+          "  if (!(fabs(x) < 1e5) || x == 0) {\n"
+          "    *s = sin(x);\n"
+          "    *c = cos(x);\n"
+          "    return;\n"
+          "  }\n"
+          "  const double k = (x * 0x1.45f306dc9c883p-1 + 0x1.8p52) - 0x1.8p52;\n"
+          "  const double r = ((x - k * 0x1.921fb544p+0) - k * 0x1.0b4611a6p-34) -\n"
+          "                   k * 0x1.3198a2e037073p-69;\n"
+          "  const int n = (int)k & 3;\n"
+          "  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;\n"
+          "  const double ps = (-1.0 / 6 + 1.0 / 120 * r2) + (-1.0 / 5040 + 1.0 / 362880 * r2) * r4 +\n"
+          "                    ((-1.0 / 39916800 + 1.0 / 6227020800 * r2) - 1.0 / 1307674368000 * r4) * r8;\n"
+          "  const double pc = (1.0 / 24 - 1.0 / 720 * r2) + (1.0 / 40320 - 1.0 / 3628800 * r2) * r4 +\n"
+          "                    ((1.0 / 479001600 - 1.0 / 87178291200 * r2) + 1.0 / 20922789888000 * r4) * r8;\n"
+          "  const double sr = r + r * r2 * ps, cr = 1 - r2 * 0.5 + r2 * r2 * pc;\n"
+          "  const double v[5] = {sr, cr, -sr, -cr, sr};\n"
+          "  *s = v[n];\n"
+          "  *c = v[n + 1];\n"
+          "}\n",
+          P);
+}
+
+
+int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
+                      const cli_codegen *o) {
+  const char *P = o->prefix;
+  int nv = m->nv, n = o->fixed_base ? nv : 6 + nv;
+  fprintf(f,
+          "/* %s -- the dynamics of the robot '%s' (%d links, %d joint degrees of freedom, %s "
+          "base), written by spart-codegen for this model alone: C99, <math.h> only.\n"
+          " * Arrays row-major, SI units, angles in radians; spart-codegen(1). */\n",
+          o->header ? "declarations" : "source", m->name ? m->name : "", m->nb - 1, nv,
+          o->fixed_base ? "fixed" : "floating");
+  if (o->header) {
+    char guard[96];
+    size_t k = 0;
+    for (const char *c = P; *c && k + 8 < sizeof guard; c++) {
+      guard[k++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+    }
+    guard[k] = 0;
+    fprintf(f, "#ifndef %s_CODEGEN_H\n#define %s_CODEGEN_H\n\n", guard, guard);
+    fprintf(f, "#define %s_NQ %d /* coordinates q */\n#define %s_NV %d /* degrees of freedom v */\n",
+            P, m->nq, P, nv);
+    fprintf(f, "#define %s_NLINKS %d /* links 1..n (the base is 0) */\n", P, m->nb - 1);
+    fprintf(f, "#define %s_N %d /* the order of H: %s */\n", P, n,
+            o->fixed_base ? "nv" : "6 + nv");
+    fprintf(f, "#define %s_FIXED_BASE %d\n\n", P, o->fixed_base);
+    for (size_t k2 = 0; k2 < sizeof protos / sizeof protos[0]; k2++) {
+      if (o->functions & (unsigned)protos[k2].fn) {
+        put_proto(f, o, protos + k2, ";\n");
+      }
+    }
+    fprintf(f, "\n#endif\n");
+    return ferror(f) ? -1 : 0;
+  }
+  fprintf(f, "#include <math.h>\n");
+  gen G = {{0}, m, d, o->fixed_base, NULL, NULL};
+  G.g.prefix = P;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *body_f = open_memstream(&text, &len);
+  if (!body_f) {
+    return -1;
+  }
+  G.Q = calloc((size_t)m->nb * 12, sizeof(sx));
+  if (!G.Q) {
+    return -1;
+  }
+  G.rho = G.Q + 9 * m->nb;
+  void (*body[])(gen *, FILE *) = {body_id, body_mass, body_fd, body_fk, body_jac};
+  for (size_t k = 0; k < sizeof protos / sizeof protos[0]; k++) {
+    if (!(o->functions & (unsigned)protos[k].fn)) {
+      continue;
+    }
+    const char *ptext = o->fixed_base ? protos[k].fixed : protos[k].floating;
+    fputc('\n', body_f);
+    put_proto(body_f, o, protos + k, " {\n");
+    unused(body_f, ptext, o->fixed_base);
+    body[k](&G, body_f);
+    fputs("}\n", body_f);
+  }
+  int oom = G.g.oom || fclose(body_f) != 0;
+  if (!oom && G.g.sincos) {
+    put_sincos(f, P);
+  }
+  if (!oom) {
+    fwrite(text, 1, len, f);
+  }
+  free(text);
+  cg_free(&G.g);
+  free(G.Q);
+  return oom || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env bats
+# spart-codegen: a model's dynamics as C99 source; the code compiles alone (GCC and Clang), links
+# with -lm only, and gives spart-id's, spart-gim's, spart-fd's, spart-kin's and spart-jac's
+# numbers (tests/codegencheck.py, with the driver tests/codegen_driver.c) on every bundled model.
+
+load helper
+
+# the source and declarations of MODEL (fixed|floating) as robot.c and robot.h in the current
+# directory: gen MODEL KIND [OPTIONS...]
+gen() {
+  local m=$1 kind=$2
+  shift 2
+  local fb=()
+  [ "$kind" = fixed ] && fb=(--fixed-base)
+  spart-codegen -m "$m" "${fb[@]}" "$@" > robot.c
+  spart-codegen -m "$m" "${fb[@]}" "$@" --header > robot.h
+}
+
+# the compilers the checks use: GCC and Clang (the one missing is skipped with a note)
+compilers() {
+  local c
+  for c in gcc clang; do
+    if command -v $c > /dev/null; then echo $c; else echo "# $c not installed" >&3; fi
+  done
+}
+
+@test "--help writes the usage with every option and exits 0" {
+  run -0 --separate-stderr spart-codegen --help
+  [[ "$output" == Usage:* ]]
+  for o in --model --prefix --header --functions --fixed-base --help --version; do
+    [[ "$output" == *"$o"* ]]
+  done
+  [ -z "$stderr" ]
+}
+
+@test "bad usage is one line and exit 2: an unknown option, no model, a bad prefix or function" {
+  run -2 --separate-stderr spart-codegen --nope
+  [ "${stderr_lines[0]}" = "spart-codegen: unknown option '--nope'" ]
+  [ "${stderr_lines[1]}" = "Try 'spart-codegen --help'." ]
+  run -2 --separate-stderr spart-codegen
+  [ "${stderr_lines[0]}" = "spart-codegen: no model: give -m MODEL" ]
+  run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --prefix 9lives
+  [ "${stderr_lines[0]}" = "spart-codegen: --prefix: expected a C identifier, got '9lives'" ]
+  run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --functions id,crba
+  [ "${stderr_lines[0]}" = "spart-codegen: --functions: unknown function 'crba' (id, mass, fd, fk, jac)" ]
+  [ -z "$output" ]
+}
+
+@test "a model it cannot read, or a joint it does not generate, is one line and exit 1, no source" {
+  cd "$BATS_TEST_TMPDIR"
+  printf '<robot name="r"><link name="a"/>\n<link name="b"/></robot>\n' > two_roots.urdf
+  run -1 --separate-stderr spart-codegen -m two_roots.urdf
+  [ "${#stderr_lines[@]}" -eq 1 ]
+  [[ "${stderr_lines[0]}" == "spart-codegen: two_roots.urdf"* ]]
+  [ -z "$output" ]
+  cat > ball.urdf << 'EOF'
+<robot name="b"><link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+<link name="c"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+<joint name="j" type="ball"><parent link="a"/><child link="c"/></joint></robot>
+EOF
+  run -1 --separate-stderr spart-codegen -m ball.urdf
+  [ "$stderr" = "spart-codegen: ball.urdf: only revolute, continuous, prismatic and fixed joints are generated" ]
+  [ -z "$output" ]
+  # mimic joints coupled to their leaders (urdf2robot --mimic) are refused; free, they are joints
+  urdf2robot --mimic "$TOP/tests/data/gripper_mimic.urdf" > coupled.json
+  run -1 --separate-stderr spart-codegen -m coupled.json
+  [ "$stderr" = "spart-codegen: coupled.json: coupled mimic joints are not generated (leave out --mimic: they stay free joints)" ]
+  [ -z "$output" ]
+  run -0 spart-codegen -m "$TOP/tests/data/gripper_mimic.urdf" --fixed-base
+}
+
+@test "every bundled model's code compiles alone with -std=c99 -Wall -Wextra -Werror, fixed and floating" {
+  cd "$BATS_TEST_TMPDIR"
+  local m kind c
+  for m in "$MODELS"/*.urdf "$MODELS"/*.dh.json; do
+    for kind in fixed floating; do
+      gen "$m" $kind
+      for c in $(compilers); do
+        $c -std=c99 -Wall -Wextra -Werror -c robot.c -o robot.o || { echo "$c $m $kind"; false; }
+      done
+      # only <math.h>, and no loop: everything unrolled (the sine and cosine's table aside)
+      [ "$(grep -c '#include' robot.c)" -eq 1 ]
+      grep -q '#include <math.h>' robot.c
+      ! grep -qE '\b(for|while) *\(' robot.c
+    done
+  done
+}
+
+@test "the generated code equals spart-id, -gim, -fd, -kin and -jac at random states on every bundled model" {
+  cd "$BATS_TEST_TMPDIR"
+  local m kind c
+  for m in "$MODELS"/*.urdf "$MODELS"/*.dh.json; do
+    for kind in fixed floating; do
+      gen "$m" $kind
+      for c in $(compilers); do
+        # the driver links the code with -lm alone
+        $c -std=c99 -O2 -I. -o drv "$TOP/tests/codegen_driver.c" robot.c -lm
+        run python3 "$TOP/tests/codegencheck.py" "$m" $kind ./drv 4 7
+        echo "$c ${m##*/} $kind: $output"
+        [ "$status" -eq 0 ]
+      done
+    done
+  done
+}
+
+@test "the code of a drive train's friction and armature gives spart-id's and spart-fd's with them" {
+  # puma560's DH table has motors, gears and Coulomb friction; without --no-friction spart's
+  # commands apply them, as the code does; its torques differ from the rigid bodies' alone
+  cd "$BATS_TEST_TMPDIR"
+  gen "$MODELS/puma560.dh.json" fixed
+  cc -std=c99 -O2 -I. -o drv "$TOP/tests/codegen_driver.c" robot.c -lm
+  run -0 python3 "$TOP/tests/codegencheck.py" "$MODELS/puma560.dh.json" fixed ./drv 6 3
+  grep -q 'double)(t[0-9]* > 0)' robot.c
+  s='{"qm": [0,0.8,-0.8,0,0.5,0], "um": [0.1,-0.2,0.3,0,0,1]}'
+  a=$(echo "$s" | spart-id -m "$MODELS/puma560.dh.json" --fixed-base --only taum)
+  b=$(echo "$s" | spart-id -m "$MODELS/puma560.dh.json" --fixed-base --only taum --no-friction)
+  [ "$a" != "$b" ]
+}
+
+@test "--functions writes only those; --prefix names them; --header declares them and the sizes" {
+  cd "$BATS_TEST_TMPDIR"
+  spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix arm --functions fd,id > arm.c
+  spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix arm --functions fd,id --header > arm.h
+  cc -std=c99 -Wall -Wextra -Werror -c arm.c
+  run -0 sh -c "nm arm.o | awk '\$2 == \"T\" { print \$3 }' | sort"
+  [ "$output" = "$(printf 'arm_fd\narm_id')" ]
+  grep -q '^#define arm_NV 7 ' arm.h
+  grep -q '^#define arm_FIXED_BASE 1$' arm.h
+  [ "$(grep -c '^void arm_' arm.h)" -eq 2 ]
+  # the declarations are the definitions' (a conflicting one would not compile)
+  printf '#include "arm.h"\n' | cat - arm.c > both.c
+  cc -std=c99 -Wall -Wextra -Werror -c both.c
+  # the floating base's forms take spart's state
+  spart-codegen -m "$MODELS/2_iiwa_base.urdf" --header > sc.h
+  grep -q '^void robot_id(const double \*R0, const double \*qm, const double \*u0, const double \*um, const double \*u0dot, const double \*umdot, const double \*g, double \*tau0, double \*taum);$' sc.h
+  grep -q '^#define robot_N 20 ' sc.h
+}
+
+@test "the README's controller compiles on the generated code, runs, and its torques are spart-id's" {
+  cd "$BATS_TEST_TMPDIR"
+  spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix iiwa > iiwa.c
+  spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix iiwa --header > iiwa.h
+  cc -std=c99 -O2 -Wall -Wextra -Werror -I. -o controller "$TOP/examples/controller.c" iiwa.c -lm
+  run -0 --separate-stderr ./controller
+  [[ "$stderr" == "largest tracking error "* ]]
+  # it tracks: the model it controls is the model it simulates
+  err=${stderr#largest tracking error }
+  err=${err% rad}
+  python3 -c "import sys; sys.exit(not float(sys.argv[1]) < 1e-3)" "$err"
+  printf '%s\n' "$output" > run.csv
+  [ "$(wc -l < run.csv)" -eq 22 ]
+  # the README shows these lines of it, and the commands of its header
+  for l in 'iiwa_id(q, v, acc, g, tau);' 'iiwa_fd(q, v, tau, g, a);' \
+    'acc[k] = ar[k] + kd * (vr[k] - v[k]) + kp * (qr[k] - q[k]);' \
+    'cc -std=c99 -O2 -I. -o controller examples/controller.c iiwa.c -lm'; do
+    grep -qF "$l" "$TOP/examples/controller.c"
+    grep -qF "$l" "$TOP/README.md"
+  done
+  # the torques it commanded, computed again by spart-id from the records' states
+  spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 -o csv < run.csv > tau.csv
+  python3 - tau.csv << 'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 21
+for r in rows:
+    for k in range(1, 8):
+        a, b = float(r["taum_%d" % k]), float(r["in_taum_%d" % k])
+        assert abs(a - b) <= 1e-9 * max(1, abs(a)), (r["time"], k, a, b)
+EOF
+}
+
+@test "the man page's examples run" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  man_examples "$TOP/man/spart-codegen.1" examples.sh
+  [ -s examples.sh ]
+  run --separate-stderr bash -e examples.sh
+  echo "$stderr"
+  [ "$status" -eq 0 ]
+  [ -s iiwa.o ]
+  [ -s sc.c ]
+}
+
+@test "bash completion completes spart-codegen's options, its models and --functions' names" {
+  complete_words() {
+    bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+      _ "$TOP/completion/spart.bash" "$@"
+  }
+  cd "$BATS_TEST_TMPDIR" && touch arm.urdf notes.txt
+  run -0 complete_words spart-codegen --fi
+  [ "$output" = "$(printf -- '--fixed-base')" ]
+  run -0 complete_words spart-codegen --fu
+  [ "$output" = "--functions" ]
+  run -0 complete_words spart-codegen --functions m
+  [ "$output" = "mass" ]
+  run -0 complete_words spart-codegen -m ''
+  [ "$output" = "arm.urdf" ]
+  run -0 bash -c ". '$TOP/completion/spart.bash'; complete -p spart-codegen"
+}
