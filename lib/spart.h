@@ -20,7 +20,12 @@
 
 #include <stddef.h>
 
-#define SPART_VERSION_STRING SPART_VERSION
+/* the library's version (the Makefile's VERSION, which the commands' --version prints) */
+#define SPART_VERSION_STRING "0.1.0"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* error codes returned (negated) by library calls */
 enum {
@@ -977,5 +982,9 @@ void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[
    1.4000000000000001), T for k = n. */
 long spart_sim_grid_steps(double T, double h);
 double spart_sim_grid_time(double T, double h, long k, long n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
