@@ -122,6 +122,12 @@ typedef struct spart_model {
   int *jnt_vadrc;       /* (nb) the same in the system's um */
   double *jnt_couple;   /* (nb x 2) a follower's q_i = k0 q_leader + k1, its chain of mimics
                            resolved to a free leader; 1 0 for every other joint */
+  /* what the model says of its use (the model JSON's "fixed_base" and "gravity"); the algorithms
+     take the base mode and the gravity as arguments, the caller deciding: */
+  int fixed_base;       /* 1: the base is fixed to the world (a URDF whose root is a link named
+                           world without <inertial>, with a fixed joint to the robot) */
+  int has_gravity;      /* 1: gravity holds the gravity the model was given */
+  double gravity[3];    /* (urdf2robot --gravity) */
   void *buf_;           /* the one allocation that holds the arrays above */
 } spart_model;
 

@@ -56,6 +56,7 @@ typedef struct urdf {
   named *jbyname; /* (nj) joints sorted by name */
   int nl, nj, root;
   int world, wjoint; /* the world idiom's link and floating joint, left out; -1 if none */
+  int fixed_world;   /* the root is a link named world bolted to the robot: a fixed base */
 } urdf;
 
 
@@ -620,6 +621,11 @@ static void find_world(urdf *u) {
     u->wjoint = j;
     u->root = u->jnt[j].child;
   }
+  /* ROS's arm on a table: a root named world, massless, with a fixed joint to the robot, is
+     the world itself; it stays the base (body 0, where the joint's origin places the robot)
+     and the model says the base is fixed */
+  u->fixed_world = n == 1 && u->jnt[j].type == SPART_JNT_FIXED &&
+                   strcmp((const char *)u->link[u->root].name, "world") == 0;
 }
 
 
@@ -1012,6 +1018,7 @@ static spart_model *build(urdf *u) {
     m->jnt_qadr[i] = k > 0 ? nq : -1;
     nq += k;
   }
+  m->fixed_base = u->fixed_world;
   if (rc || spart_model_check(m, u->err)) {
     spart_model_free(m);
     return NULL;

@@ -267,6 +267,7 @@ typedef struct cli_opts {
   int seq, unbuffered, keep_going, keep_state;
   int jobs; /* -j N: threads computing records (jobs.c), 1 by default */
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
+  int floating_base; /* --floating-base: not fixed, whatever the model says */
   int check_limits; /* --check-limits */
   int has_gravity;
   double gravity[3];
@@ -288,6 +289,11 @@ typedef struct cli_opts {
   int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
   int diffkin, inertia, mcb, com, momentum, energy;
 } cli_opts;
+
+/* An output --only names that the options o do not write, an option given that changes no
+   output written: a usage error (reported), CLI_EXIT_USAGE; 0 when there is none.  o: the
+   options in effect (the model's fixed base and gravity included), given: those given. */
+int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t);
 
 /* a running command: its options, model, data, reader, writer and exit status */
 typedef struct cli_session {
@@ -331,6 +337,9 @@ typedef struct cli_convert {
   const char *in; /* FILE, "-" for stdin */
   int format;     /* CLI_CONV_* */
   int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
+  int base;       /* --fixed-base 1, --floating-base 0, else -1: the model's (a URDF's world) */
+  int has_gravity; /* --gravity: gravity kept in the model */
+  double gravity[3];
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
