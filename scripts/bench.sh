@@ -33,7 +33,7 @@ ROUNDS=${ROUNDS:-10}
 BATCHES=${BATCHES:-2000}
 part=${BENCH_PART:-all}
 case $part in all | per-call) ;; *) echo "bench.sh: BENCH_PART: all or per-call, not '$part'" >&2; exit 2 ;; esac
-dir=${BENCH_DIR:-${TMPDIR:-/tmp}/spart-bench}
+dir=${BENCH_DIR:-${TMPDIR:-/tmp}/spart-bench.$$} # one a run: two runs at once do not share it
 mkdir -p "$dir"
 cc=${CC:-cc}
 flags="-std=c11 -O3 -D_POSIX_C_SOURCE=200809L -Ilib"
