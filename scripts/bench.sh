@@ -221,8 +221,12 @@ here="$(date -u +%Y-%m-%d), $(nproc) CPUs online, $cpu"
 echo "== per call, no I/O: measured here ($here)"
 echo "  libspart as make builds it (-O3, LTO; bench/bench_lib.c): GCC $($cc -dumpfullversion -dumpversion 2> /dev/null | head -n 1)$([ -n "$clang_lib" ] &&
   echo ", Clang $(clang -dumpversion 2> /dev/null)")"
-echo "  each figure: the time a call of the best batch (64 calls) of all, and the median over $ROUNDS rounds"
-echo "  of each round's median of $BATCHES batches, with the rounds' range and spread (a moving clock shows there)"
+if [ -n "$base" ]; then
+  echo "  each figure: the lowest of 3 runs' median batch (64 calls), this tree's and BASE's interleaved"
+else
+  echo "  each figure: the time a call of the best batch (64 calls) of all, and the median over $ROUNDS rounds"
+  echo "  of each round's median of $BATCHES batches, with the rounds' range and spread (a moving clock shows there)"
+fi
 # the lowest of the medians of the lines bench_lib printed, each algorithm (with BASE)
 best_of() {
   awk '
