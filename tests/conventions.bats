@@ -179,6 +179,7 @@ assert abs(u - 9.81 * 0.5 / 0.35) < 1e-12, u' "$output"
 
 @test "the README says what -l and the quaternions are: -l is spart-jac's link, tf's order is [x,y,z,w]" {
   run -1 grep -q 'as tf gives it' "$TOP/README.md"
+  run -1 grep -q 'as tf would give it' "$TOP/man/spart-kin.1"
   grep -q '\[x, *y, *z, *w\]' "$TOP/README.md"
   # every command that takes --link takes -l for it; spart-kin's links are --frame's
   local cmd
