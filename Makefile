@@ -40,6 +40,8 @@ TOOLS    = $(patsubst src/%.c,$(BIN)/%,$(TOOL_SRC))
 UNIT     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 MAN1     = $(wildcard man/*.1)
 MAN5     = $(wildcard man/*.5)
+MAN3     = $(wildcard man/*.3)
+MAN7     = $(wildcard man/*.7)
 MODELS   = $(wildcard models/*.urdf models/*.json)
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(CLI_INC) $(XML_CFLAGS) $(CPPFLAGS)
 
@@ -47,6 +49,8 @@ ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(
 INSTALLED = $(addprefix $(BINDIR)/,$(notdir $(TOOLS))) \
             $(addprefix $(MANPREFIX)/man1/,$(notdir $(MAN1))) \
             $(addprefix $(MANPREFIX)/man5/,$(notdir $(MAN5))) \
+            $(addprefix $(MANPREFIX)/man3/,$(notdir $(MAN3))) \
+            $(addprefix $(MANPREFIX)/man7/,$(notdir $(MAN7))) \
             $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(PKGCONFIGDIR)/spart.pc \
             $(addprefix $(DATADIR)/models/,$(notdir $(MODELS))) \
             $(addprefix $(COMPLETIONDIR)/,$(notdir $(TOOLS)))
@@ -143,8 +147,11 @@ valgrind: all
 models: $(BIN)/urdf2robot
 	for f in models/*.urdf; do $(BIN)/urdf2robot "$$f" > "$${f%.urdf}.json" || exit 1; done
 
+# mandoc's lint, and groff's warnings (all of them: -ww) where groff is installed
 lint-man:
-	mandoc -Tlint -Wwarning $(MAN1) $(MAN5)
+	mandoc -Tlint -Wwarning $(MAN1) $(MAN3) $(MAN5) $(MAN7)
+	if command -v groff > /dev/null; then for f in $(MAN1) $(MAN3) $(MAN5) $(MAN7); do \
+	  groff -ww -z -mandoc "$$f" 2>&1 | grep . && exit 1; done; fi; true
 
 format:
 	clang-format -i lib/*.c lib/*.h src/*.c $(wildcard src/cli/*.[ch]) tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
@@ -159,6 +166,10 @@ install: all $(LIB)
 	  > $(DESTDIR)$(MANPREFIX)/man1/$${f##*/} || exit 1; done
 	for f in $(MAN5); do sed 's| models/| $(DATADIR)/models/|g' "$$f" \
 	  > $(DESTDIR)$(MANPREFIX)/man5/$${f##*/} || exit 1; done
+	for f in $(MAN3); do sed 's|"models/| "$(DATADIR)/models/|g' "$$f" \
+	  > $(DESTDIR)$(MANPREFIX)/man3/$${f##*/} || exit 1; done
+	for f in $(MAN7); do sed 's| models/| $(DATADIR)/models/|g' "$$f" \
+	  > $(DESTDIR)$(MANPREFIX)/man7/$${f##*/} || exit 1; done
 	cp -f $(MODELS) $(DESTDIR)$(DATADIR)/models/
 	for t in $(notdir $(TOOLS)); do cp -f completion/spart.bash $(DESTDIR)$(COMPLETIONDIR)/$$t || exit 1; done
 	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/

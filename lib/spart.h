@@ -21,7 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SPART_VERSION_STRING SPART_VERSION
+/* the library's version (the Makefile's VERSION, which the commands' --version prints) */
+#define SPART_VERSION_STRING "0.1.0"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* error codes returned (negated) by library calls */
 enum {
@@ -121,6 +126,12 @@ typedef struct spart_model {
   int *jnt_vadrc;       /* (nb) the same in the system's um */
   double *jnt_couple;   /* (nb x 2) a follower's q_i = k0 q_leader + k1, its chain of mimics
                            resolved to a free leader; 1 0 for every other joint */
+  /* what the model says of its use (the model JSON's "fixed_base" and "gravity"); the algorithms
+     take the base mode and the gravity as arguments, the caller deciding: */
+  int fixed_base;       /* 1: the base is fixed to the world (a URDF whose root is a link named
+                           world without <inertial>, with a fixed joint to the robot) */
+  int has_gravity;      /* 1: gravity holds the gravity the model was given */
+  double gravity[3];    /* (urdf2robot --gravity) */
   void *buf_;           /* the one allocation that holds the arrays above */
   /* the links' shapes, collision and visual geometry (spart_shape.c; URDF <collision>,
      <visual>), in body order and, within a body, in the order of the file; none: nshape 0 and
@@ -1297,5 +1308,9 @@ int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, doub
                        const double u0[6], const double *um, const double *taum,
                        const double *wF, const double **taum_out, const double **wF_out,
                        spart_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -310,6 +310,14 @@ char *spart_model_json(const spart_model *m) {
     /* urdf2robot --mimic: the mimic joints follow their leaders (spart-model(5)) */
     put(root, "mimic_coupled", cJSON_CreateTrue(), &ok);
   }
+  if (m->fixed_base) {
+    /* the base fixed to the world (a URDF's world link, urdf2robot --fixed-base) */
+    put(root, "fixed_base", cJSON_CreateTrue(), &ok);
+  }
+  if (m->has_gravity) {
+    /* urdf2robot --gravity: the gravity the commands use when not given theirs */
+    put(root, "gravity", json_vec(m->gravity, 3), &ok);
+  }
   put(base, "name", cJSON_CreateString(spart_name_or(nm, sizeof nm, m->body_name[0], 'L', 0)), &ok);
   put(base, "mass", json_num(m->body_mass[0]), &ok);
   put(base, "inertia", json_inertia(m->body_inertia), &ok);
@@ -753,6 +761,18 @@ spart_model *spart_model_json_read(const cJSON *obj, spart_err *err, char *path,
     return NULL;
   }
   m->coupled = cJSON_IsTrue(v);
+  v = cJSON_GetObjectItemCaseSensitive(obj, "fixed_base");
+  if (v && !cJSON_IsBool(v)) {
+    spart_bad_field(err, "", "fixed_base", "true or false", v);
+    spart_model_free(m);
+    return NULL;
+  }
+  m->fixed_base = cJSON_IsTrue(v);
+  m->has_gravity = cJSON_GetObjectItemCaseSensitive(obj, "gravity") != NULL;
+  if (m->has_gravity && spart_get_vec(obj, "", "gravity", 3, m->gravity, err)) {
+    spart_model_free(m);
+    return NULL;
+  }
   if (read_model(m, obj, err) || spart_model_check(m, err)) {
     spart_message_path(err->msg, m, path, pathlen);
     spart_model_free(m);

@@ -61,6 +61,7 @@ typedef struct urdf {
   const spart_urdf_opts *opts; /* where meshes are, automass */
   spart_mesh *mesh;  /* (nshape) the meshes read, for automass; empty for the others */
   int nmesh;
+  int fixed_world;   /* the root is a link named world bolted to the robot: a fixed base */
 } urdf;
 
 
@@ -625,6 +626,11 @@ static void find_world(urdf *u) {
     u->wjoint = j;
     u->root = u->jnt[j].child;
   }
+  /* ROS's arm on a table: a root named world, massless, with a fixed joint to the robot, is
+     the world itself; it stays the base (body 0, where the joint's origin places the robot)
+     and the model says the base is fixed */
+  u->fixed_world = n == 1 && u->jnt[j].type == SPART_JNT_FIXED &&
+                   strcmp((const char *)u->link[u->root].name, "world") == 0;
 }
 
 
@@ -1273,6 +1279,7 @@ static spart_model *build(urdf *u) {
     m->jnt_qadr[i] = k > 0 ? nq : -1;
     nq += k;
   }
+  m->fixed_base = u->fixed_world;
   if (rc || spart_model_check(m, u->err)) {
     spart_model_free(m);
     return NULL;

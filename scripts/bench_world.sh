@@ -50,7 +50,7 @@ best() {
   echo "$b"
 }
 
-echo "== spart-sim in a world: 10 s at 1 kHz, every state written, CPU s (best of $RUNS)"
+echo "== spart-sim in a world, measured here: 10 s at 1 kHz, every state written, CPU s (best of $RUNS)"
 s=$(best "$dir/quad_init.json" bin/spart-sim -m models/quadruped.urdf --gravity 0,0,-9.81 \
   --ground --duration 10 --control pd --kp 300 --kd 1.5 --reference "$dir/quad_ref.json")
 printf '%-52s %6s s  (target 0.5)  %s states\n' "quadruped dropped on --ground, PD standing" "$s" \

@@ -1,7 +1,8 @@
 # swing.gp -- the README's spacecraft: the arm's shoulder angle and the base's yaw in reaction,
 # from swing.csv (spart-sim -o csv: t is column 1, R0_1_1 2, R0_2_1 5, qm_1 14).
-#   gnuplot -p scripts/swing.gp            (a window), or
-#   gnuplot -e "set terminal png; set output 'swing.png'" scripts/swing.gp
+#   gnuplot -e "set terminal png; set output 'swing.png'" scripts/swing.gp   (a picture: the
+#   gnuplot-nox of scripts/deps.sh has no window), or, with a gnuplot that has one,
+#   gnuplot -p scripts/swing.gp
 set datafile separator ','
 set key top left
 set xlabel 't (s)'

@@ -36,7 +36,8 @@ static const cli_tool tool = {
     "                       takes the one at each step's start); before the first, the\n"
     "                       initial record's forces; every trajectory reads it all\n"
     "      --accelerations  write u0dot and umdot too\n"
-    "      --check-limits   report on stderr each time a joint leaves its limits (exit 1)\n"
+    "      --check-limits   report on stderr each time a joint leaves its limits (position,\n"
+    "                       velocity, the effort of the forces held), go on, exit 4\n"
     "      --fixed-base     the base does not move (u0 = 0)\n"
     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
     "      --no-friction    leave out the joints' viscous and Coulomb friction\n\n"
@@ -136,21 +137,45 @@ static int put_state(cli_session *s, spart_sim *sim, cli_world *w) {
 }
 
 
-/* --check-limits: report each joint that has left its limits since the last call (outside:
-   spart_sim_limits' flags), naming the initial record (its trajectory) as the other messages do */
+/* --check-limits: report each limit of a joint (position, velocity, the effort of the forces
+   held) that the state has passed since the last call, naming the initial record (its
+   trajectory) as the other messages do; outside: per joint, the SPART_LIMIT_* bits passed at the
+   last call, [0] whether this trajectory has passed one (it counts once for the exit status 4) */
 static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
+  enum { MOST = 64 };
+  static const char *const bound[] = {"< lower", "> upper", "exceeds velocity limit",
+                                      "exceeds effort limit"};
   const spart_model *m = s->m;
-  if (spart_sim_limits(m, sim->qm, outside) == 0) {
-    return;
-  }
-  for (int i = 1; i < m->nb; i++) {
-    if (outside[i] == 2) {
-      const double q = sim->qm[m->jnt_qadr[i]], *r = m->jnt_range + 2 * i;
+  spart_limit_hit hit[MOST];
+  int n = spart_limits_check(m, sim->qm, sim->um, sim->taum, hit, MOST);
+  for (int k = 0; k < n && k < MOST; k++) {
+    const spart_limit_hit *h = &hit[k];
+    int i = h->joint, bit = 1 << h->kind;
+    if (outside[i] & bit << 4) {
+      continue; /* (reported this call: a joint of several coordinates) */
+    }
+    outside[i] |= bit << 4;
+    if (outside[i] & bit) {
+      continue; /* passed at the last call too */
+    }
+    if (h->kind <= SPART_LIMIT_UPPER) {
       cli_error(tool.name, cli_reader_name(s->rd), s->st->line,
                 "t = %.17g: joint %d '%s' leaves its limits: qm_%d = %.17g %s", sim->t, i,
-                m->jnt_name[i], m->jnt_qadr[i] + 1, q, q < r[0] ? "< lower" : "> upper");
-      s->status = CLI_EXIT_DATA;
+                m->jnt_name[i], h->index + 1, h->value, bound[h->kind]);
+    } else {
+      cli_error(tool.name, cli_reader_name(s->rd), s->st->line,
+                "t = %.17g: joint %d '%s' leaves its limits: %s_%d = %.17g %s %.17g", sim->t, i,
+                m->jnt_name[i], h->kind == SPART_LIMIT_VELOCITY ? "um" : "taum", h->index + 1,
+                h->value, bound[h->kind], h->limit);
     }
+    if (!outside[0]) {
+      outside[0] = 1;
+      s->nlimits++; /* exit 4 at the end, as spart-id and spart-kin */
+    }
+  }
+  /* the bits of this call become the last call's */
+  for (int i = 1; i < m->nb; i++) {
+    outside[i] = outside[i] >> 4;
   }
 }
 

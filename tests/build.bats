@@ -33,6 +33,8 @@ expected() {
   for f in "$TOP"/src/*.c; do echo "$1/bin/$(basename "$f" .c)"; done
   for f in "$TOP"/man/*.1; do echo "$1/share/man/man1/${f##*/}"; done
   for f in "$TOP"/man/*.5; do echo "$1/share/man/man5/${f##*/}"; done
+  for f in "$TOP"/man/*.3; do echo "$1/share/man/man3/${f##*/}"; done
+  for f in "$TOP"/man/*.7; do echo "$1/share/man/man7/${f##*/}"; done
   printf '%s\n' "$1/include/spart.h" "$1/lib/libspart.a" "$1/lib/pkgconfig/spart.pc"
   for f in "$TOP"/models/*.urdf "$TOP"/models/*.json; do echo "$1/share/spart/models/${f##*/}"; done
   for f in "$TOP"/src/*.c; do echo "$1/share/bash-completion/completions/$(basename "$f" .c)"; done
@@ -67,6 +69,10 @@ expected() {
   sed 's| models/| /opt/spart/share/spart/models/|g' "$TOP/man/spart-model.5" |
     cmp - "$root/opt/spart/share/man/man5/spart-model.5"
   grep -q ' /opt/spart/share/spart/models/kuka_iiwa.urdf' "$root/opt/spart/share/man/man1/spart-id.1"
+  # the toolkit at a glance and the library have their pages: man 7 spart, man 3 spart
+  [ -s "$root/opt/spart/share/man/man7/spart.7" ]
+  [ -s "$root/opt/spart/share/man/man3/spart.3" ]
+  grep -q '"/opt/spart/share/spart/models/kuka_iiwa.urdf"' "$root/opt/spart/share/man/man3/spart.3"
   run -0 mk "$COPY" uninstall DESTDIR="$root" PREFIX=/opt/spart
   run -0 find "$root" -type f
   [ -z "$output" ]
@@ -128,6 +134,85 @@ for a, b in zip(lib, cmd):
     assert abs(a - b) <= 1e-12 * scale, (a, b)
 print("ok")
 PY
+}
+
+@test "spart.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program links" {
+  command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
+  command -v g++ > /dev/null 2>&1 || skip "no g++ (scripts/deps.sh installs it)"
+  local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
+  run -0 mk "$COPY" install PREFIX="$p"
+  export PKG_CONFIG_PATH="$p/lib/pkgconfig"
+  cat > "$t/nq.cpp" <<'CXX'
+#include <cstdio>
+#include <spart.h>
+
+int main(int argc, char **argv) {
+  spart_err err = spart_err();
+  spart_model *m = argc == 2 ? spart_model_load(argv[1], &err) : nullptr;
+  if (m == nullptr) {
+    std::fprintf(stderr, "nq: %s\n", err.msg);
+    return 1;
+  }
+  std::printf("%s %d %d\n", SPART_VERSION_STRING, m->nq, m->nb);
+  spart_model_free(m);
+  return 0;
+}
+CXX
+  # shellcheck disable=SC2046
+  run -0 g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror $(pkg-config --cflags spart) \
+    -o "$t/nq" "$t/nq.cpp" $(pkg-config --libs spart)
+  run -0 "$t/nq" "$MODELS/kuka_iiwa.urdf"
+  [ "$output" = "$(sed -n 's/^VERSION *= *//p' "$TOP/Makefile") 7 8" ]
+  # the same version in C, and the commands' --version
+  printf '#include <stdio.h>\n#include <spart.h>\nint main(void) { puts(SPART_VERSION_STRING); return 0; }\n' > "$t/v.c"
+  # shellcheck disable=SC2046
+  run -0 cc -std=c11 -Wall -Werror $(pkg-config --cflags spart) -o "$t/v" "$t/v.c"
+  run -0 "$t/v"
+  [ "$output" = "$(sed -n 's/^VERSION *= *//p' "$TOP/Makefile")" ]
+  run -0 "$p/bin/spart-id" --version
+  [ "$output" = "spart-id $(sed -n 's/^VERSION *= *//p' "$TOP/Makefile")" ]
+}
+
+@test "man 3 spart's example program, as man shows it, builds on the installed library and runs" {
+  command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
+  local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
+  run -0 mk "$COPY" install PREFIX="$p"
+  export PKG_CONFIG_PATH="$p/lib/pkgconfig"
+  # the literal block of EXAMPLES: from its #include to the closing brace
+  mandoc -Tascii -O width=1000 "$p/share/man/man3/spart.3" | col -b |
+    sed -n '/^EXAMPLES/,/^SEE ALSO/p' | sed 's/^     //' | sed -n '/^#include/,/^}$/p' > "$t/example.c"
+  [ "$(grep -c '^#include' "$t/example.c")" -eq 3 ]
+  # shellcheck disable=SC2046
+  run -0 cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags spart) -o "$t/example" \
+    "$t/example.c" $(pkg-config --libs spart) -lm
+  cd "$t"
+  run -0 ./example
+  [ "$(echo "$output" | tail -n 1 | awk '{ print ($4 < 1e-9) }')" = 1 ]
+  # its torques are spart-id's for the same state (the library's spart_rnea has no friction)
+  echo "$output" | head -n 7 | awk '{ print $2 }' > lib.out
+  echo '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0], "um": [1, 0, 0, 0, 0, 0, 0], "umdot": [0, 0, 0.5, 0, 0, 0, 0]}' |
+    "$p/bin/spart-id" -m "$p/share/spart/models/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 \
+      --no-friction --only taum | python3 -c 'import json, sys; [print(repr(x)) for x in json.load(sys.stdin)["taum"]]' > cmd.out
+  run -0 python3 - lib.out cmd.out <<'PY'
+import sys
+a = [float(x) for x in open(sys.argv[1])]
+b = [float(x) for x in open(sys.argv[2])]
+assert len(a) == len(b) == 7 and max(abs(x) for x in a) > 1, (a, b)
+assert all(abs(x - y) <= 1e-12 * max(map(abs, b)) for x, y in zip(a, b)), (a, b)
+PY
+}
+
+@test "the man pages give no troff warnings (groff -ww) and mandoc's lint is clean" {
+  command -v groff > /dev/null 2>&1 || skip "no groff"
+  local f
+  for f in "$TOP"/man/*.[1-9]; do
+    run groff -ww -z -mandoc "$f"
+    echo "$f: $output"
+    [ "$status" -eq 0 ] && [ -z "$output" ]
+  done
+  command -v mandoc > /dev/null 2>&1 || skip "no mandoc"
+  run -0 mandoc -Tlint -Wwarning "$TOP"/man/*.[1-9]
+  [ -z "$output" ]
 }
 
 @test "after make install, every man page's example runs with the installed commands and models" {

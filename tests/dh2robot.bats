@@ -289,7 +289,7 @@ close(j["limit"], [-math.pi / 4, 5 * math.pi / 4], 1e-15, "J2 limit")
 @test "dh2robot: --help, --version, usage errors, -o FORMAT, stdin, a full disk" {
   run --separate-stderr dh2robot --help
   [ "$status" -eq 0 ] && [ -z "$stderr" ]
-  [ "${lines[0]}" = "Usage: dh2robot [-o json|summary|dot] [FILE|-]" ]
+  [ "${lines[0]}" = "Usage: dh2robot [-o json|summary|dot] [--gravity G] [--fixed-base|--floating-base] [FILE|-]" ]
   [[ "$output" == *"SPART's DH structure"*"a Toolbox table"*"--summary"*"Exit status: 0 success"* ]]
   run dh2robot --version
   [[ "$output" =~ ^dh2robot\ [0-9]+\.[0-9]+\.[0-9]+$ ]]

@@ -289,8 +289,9 @@ PY
     echo "{\"qm\": [2.9, 0, 0, 0, 0, 0, 0], \"um\": [1.$k, 0, 0, 0, 0, 0, 0]}"
   done > "$BATS_TEST_TMPDIR/far.jsonl"
   same 2 "$BATS_TEST_TMPDIR/far.jsonl" "${sim[@]}" --check-limits
-  [ "$status" -eq 1 ]
-  [ "$(cut -d: -f3 "$BATS_TEST_TMPDIR/errn" | uniq | tr '\n' ' ')" = '1 2 3 4 5 ' ]
+  [ "$status" -eq 4 ]
+  [ "$(grep -v 'records leave the joint limits$' "$BATS_TEST_TMPDIR/errn" | cut -d: -f3 | uniq | tr '\n' ' ')" = '1 2 3 4 5 ' ]
+  [ "$(tail -n 1 "$BATS_TEST_TMPDIR/errn")" = "spart-sim: 5 of 5 records leave the joint limits" ]
   printf 't,taum_1,taum_2,taum_3,taum_4,taum_5,taum_6,taum_7\n0,1,0,0,0,0,0,0\n0.1,-2,0,0,0,0,0,0.5\n' > "$BATS_TEST_TMPDIR/in.csv"
   same 4 "$BATS_TEST_TMPDIR/s.csv" "${sim[@]}" --inputs "$BATS_TEST_TMPDIR/in.csv"
   same 0 "$BATS_TEST_TMPDIR/s.jsonl" "${sim[@]}"

@@ -602,7 +602,8 @@ EOF
   [ "${lines[1]}" = '0 a\nb  mass 0' ]
   [ "${lines[2]}" = '  1 c\td\\e  mass 1  <- joint 1 j\r\x7f1 revolute axis 1 0 0 q 1' ]
   [ "${lines[3]}" = "total mass 1" ]
-  [ "${lines[6]}" = \
+  [ "${lines[6]}" = "base: floating (--fixed-base to hold it)" ]
+  [ "${lines[8]}" = \
     "warning: link 1 'c\\td\\\\e': principal inertias 1 1 3 violate the triangle inequality" ]
   # no control character but the line ends, in the tree and in warnings
   [[ "$output" != *[$'\t\r\e\x7f']* ]]

@@ -293,6 +293,7 @@ typedef struct cli_opts {
   int by_name; /* --by-name: joint vectors written keyed by joint name */
   int jobs; /* -j N: threads computing records (jobs.c), 1 by default */
   int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
+  int floating_base; /* --floating-base: not fixed, whatever the model says */
   int check_limits; /* --check-limits */
   int has_gravity;
   double gravity[3];
@@ -318,6 +319,11 @@ typedef struct cli_opts {
   int centroidal;     /* spart-jac --centroidal */
   int reference;      /* spart-jac --reference: SPART_REF_*, -1 when not given */
 } cli_opts;
+
+/* An output --only names that the options o do not write, an option given that changes no
+   output written: a usage error (reported), CLI_EXIT_USAGE; 0 when there is none.  o: the
+   options in effect (the model's fixed base and gravity included), given: those given. */
+int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t);
 
 /* a running command: its options, model, data, reader, writer and exit status */
 typedef struct cli_session {
@@ -363,6 +369,9 @@ typedef struct cli_convert {
   int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
   int kinds[2];   /* --revolute, --floating: the kind the revolute and floating joints are made
                      (spart_joint_retype), or -1 to keep them */
+  int base;       /* --fixed-base 1, --floating-base 0, else -1: the model's (a URDF's world) */
+  int has_gravity; /* --gravity: gravity kept in the model */
+  double gravity[3];
 } cli_convert;
 
 /* spart-states (states.c): its options, parsed by cli_states_parse (-1 to go on, else the exit

@@ -60,7 +60,8 @@ static int kind_arg(cli_convert *o, int w, const char *arg) {
 
 static void help(const cli_convert *o, const char *about) {
   const int urdf = strcmp(o->prog, "urdf2robot") == 0;
-  printf("Usage: %s [-o json|summary|dot]%s [FILE|-]\n%s\n", o->prog,
+  printf("Usage: %s [-o json|summary|dot]%s [--gravity G] [--fixed-base|--floating-base] "
+         "[FILE|-]\n%s\n", o->prog,
          urdf ? " [--mimic] [--revolute angle|sincos] [--floating quaternion|spquat]" : "", about);
   fputs("  -o, --output FORMAT  json (the model JSON, the default), summary or dot; the\n"
         "                     output goes to standard output (redirect it: > FILE)\n"
@@ -81,6 +82,13 @@ static void help(const cli_convert *o, const char *about) {
           "                     floating joint of the tree\n",
           stdout);
   }
+  fputs("      --gravity G    gx,gy,gz: the gravity kept with the model, which every command\n"
+        "                     uses unless given --gravity\n"
+        "      --fixed-base   the model's base is fixed to the world: every command reads it\n"
+        "                     as with --fixed-base (a URDF whose root is a link named world\n"
+        "                     without <inertial>, with a fixed joint to the robot, says so)\n"
+        "      --floating-base  the model's base is free, whatever the URDF says\n",
+        stdout);
   fputs("  -h, --help         show this help and exit\n"
         "  -V, --version      show the version and exit\n\n"
         "Exit status: 0 success, 1 bad input, 2 bad usage, 3 I/O or system error.\n",
@@ -95,13 +103,16 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
                                       {"output", required_argument, NULL, 'o'},
                                       {"help", no_argument, NULL, 'h'},
                                       {"version", no_argument, NULL, 'V'},
+                                      {"gravity", required_argument, NULL, 'G'},
+                                      {"fixed-base", no_argument, NULL, 'F'},
+                                      {"floating-base", no_argument, NULL, 'B'},
                                       {"mimic", no_argument, NULL, 'M'},
                                       {"revolute", required_argument, NULL, 'R'},
-                                      {"floating", required_argument, NULL, 'F'},
+                                      {"floating", required_argument, NULL, 'K'},
                                       {NULL, 0, NULL, 0}};
   /* --mimic, --revolute, --floating for urdf2robot only: a DH arm has none of them */
-  const int n = strcmp(prog, "urdf2robot") == 0 ? 8 : 5;
-  struct option longopts[9];
+  const int n = strcmp(prog, "urdf2robot") == 0 ? 11 : 8;
+  struct option longopts[12];
   memcpy(longopts, all, (size_t)n * sizeof all[0]);
   memset(&longopts[n], 0, sizeof longopts[n]);
   const char *given = NULL; /* the option that gave the format */
@@ -111,6 +122,8 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   o->format = CLI_CONV_JSON;
   o->mimic = 0;
   o->kinds[0] = o->kinds[1] = -1;
+  o->base = -1;
+  o->has_gravity = 0;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
@@ -121,8 +134,21 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
       r = set_format(o, CLI_CONV_DOT, "--dot", &given);
     } else if (c == 'M') {
       o->mimic = 1;
-    } else if (c == 'R' || c == 'F') {
-      r = kind_arg(o, c == 'F', optarg);
+    } else if (c == 'R' || c == 'K') {
+      r = kind_arg(o, c == 'K', optarg);
+    } else if (c == 'G') {
+      if (o->has_gravity) {
+        return cli_usage(prog, "--gravity given twice");
+      }
+      if (cli_vec(optarg, o->gravity, 3) != 0) {
+        return cli_usage(prog, "--gravity: expected gx,gy,gz, got '%s'", optarg);
+      }
+      o->has_gravity = 1;
+    } else if (c == 'F' || c == 'B') {
+      if (o->base >= 0 && o->base != (c == 'F')) {
+        return cli_usage(prog, "--fixed-base and --floating-base may not be combined");
+      }
+      o->base = c == 'F';
     } else if (c == 'o') {
       r = output_arg(o, optarg, &given);
     } else if (c == 'h') {
@@ -163,6 +189,13 @@ spart_model *cli_convert_read(const cli_convert *o, int *status) {
     m = NULL;
   }
   if (m) {
+    if (o->base >= 0) {
+      m->fixed_base = o->base;
+    }
+    if (o->has_gravity) {
+      memcpy(m->gravity, o->gravity, sizeof m->gravity);
+      m->has_gravity = 1;
+    }
     return m;
   }
   if (err.code == SPART_EDATA) {

@@ -148,6 +148,7 @@ enum {
   OPT_CSV = 256,
   OPT_SEQ,
   OPT_FIXED,
+  OPT_FLOATING_BASE,
   OPT_GRAVITY,
   OPT_FLOATING,
   OPT_POINT,
@@ -214,6 +215,7 @@ static const struct {
     {{"help", no_argument, NULL, 'h'}, 0},
     {{"version", no_argument, NULL, 'V'}, 0},
     {{"fixed-base", no_argument, NULL, OPT_FIXED}, CLI_OPT_FIXED},
+    {{"floating-base", no_argument, NULL, OPT_FLOATING_BASE}, CLI_OPT_FIXED},
     {{"gravity", required_argument, NULL, OPT_GRAVITY}, CLI_OPT_GRAVITY},
     {{"floating", no_argument, NULL, OPT_FLOATING}, CLI_OPT_FLOATING},
     {{"link", required_argument, NULL, 'l'}, CLI_OPT_LINK},
@@ -296,6 +298,15 @@ static void help(const cli_tool *t) {
     printf("      --only NAMES     write only the outputs named (comma-separated) of:\n"
            "                       %s\n",
            t->outputs);
+  }
+  if (t->opts & CLI_OPT_FIXED) {
+    printf("      --floating-base  the base is free though the model says it is fixed (a URDF\n"
+           "                       whose root is a link named world with a fixed joint, or\n"
+           "                       \"fixed_base\" in a model JSON: read as with --fixed-base)\n");
+  }
+  if (t->opts & CLI_OPT_GRAVITY) {
+    printf("  (no --gravity)       the model's \"gravity\" if it has one (urdf2robot --gravity),\n"
+           "                       else none\n");
   }
   printf(
       "  -h, --help           show this help\n"
@@ -508,8 +519,8 @@ static int gate_open(const cli_tool *t, unsigned on, const char *name, size_t n,
 
 /* an output --only names that the options do not write, an option that changes no output
    written: a usage error; 0 when there is none */
-static int gates_check(const cli_opts *o, const cli_tool *t) {
-  unsigned on = gate_bits(o);
+int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t) {
+  unsigned on = gate_bits(o), asked = gate_bits(given);
   const cli_gate *why = NULL;
   for (const char *p = o->only; p && *p; p += *p == ',') {
     size_t n = strcspn(p, ",");
@@ -521,7 +532,7 @@ static int gates_check(const cli_opts *o, const cli_tool *t) {
     p += n;
   }
   for (const cli_gate *g = t->gates; g && g->outputs; g++) {
-    if (!g->opt || !(g->opt & on)) {
+    if (!g->opt || !(g->opt & on & asked)) { /* an option given, not the model's */
       continue;
     }
     /* the outputs it changes: is one of them written? */
@@ -639,6 +650,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case 'h': help(t); return cli_finish(t->name, CLI_EXIT_OK);
       case 'V': return cli_version(t->name);
       case OPT_FIXED: o->fixed_base = 1; break;
+      case OPT_FLOATING_BASE: o->floating_base = 1; break;
       case OPT_GRAVITY:
         if (twice(t, "--gravity", &ng)) {
           return CLI_EXIT_USAGE;
@@ -778,6 +790,9 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   if (o->floating && o->fixed_base) {
     return cli_usage(t->name, "--floating and --fixed-base may not be combined");
   }
+  if (o->floating_base && o->fixed_base) {
+    return cli_usage(t->name, "--floating-base and --fixed-base may not be combined");
+  }
   if (o->mimic && !o->model) {
     return cli_usage(t->name, "--mimic needs -m FILE (a model in the records couples its mimic "
                      "joints by \"mimic_coupled\")");
@@ -786,5 +801,6 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
     return cli_usage(t->name, "--by-name: %s writes no joint vector (qm, um, umdot, taum)",
                      t->name);
   }
-  return gates_check(o, t) ? CLI_EXIT_USAGE : sim_check(o, t);
+  /* with -m, once the model is read: its fixed base and gravity count (cli_session_open) */
+  return !o->model && cli_gates_check(o, o, t) ? CLI_EXIT_USAGE : sim_check(o, t);
 }

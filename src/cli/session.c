@@ -56,6 +56,25 @@ spart_model *cli_model_load(const char *path, spart_err *err) {
 }
 
 
+/* what the model says where the options say nothing (spart-model(5)): a base fixed to the world
+   is read as with --fixed-base (not with --floating-base, nor spart-id's --floating), its
+   gravity as --gravity; 0, or CLI_EXIT_USAGE after the message (an output --only names that the
+   base fixed does not write) */
+static int model_defaults(cli_session *s) {
+  const cli_tool *t = s->tool;
+  cli_opts given = s->o;
+  if ((t->opts & CLI_OPT_FIXED) && s->m->fixed_base && !s->o.floating_base && !s->o.floating) {
+    s->o.fixed_base = 1;
+  }
+  if ((t->opts & CLI_OPT_GRAVITY) && s->m->has_gravity && !s->o.has_gravity) {
+    memcpy(s->o.gravity, s->m->gravity, sizeof s->o.gravity);
+    s->o.has_gravity = 1;
+    s->gravity = s->o.gravity;
+  }
+  return cli_gates_check(&given, &s->o, t);
+}
+
+
 cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status) {
   cli_session *s = calloc(1, sizeof(*s));
   spart_err err = {0};
@@ -81,6 +100,12 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
       cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
       /* a model that cannot be read is bad input (SPEC.md); no memory for it is a system error */
       *status = err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
+      free(s);
+      return NULL;
+    }
+    if (model_defaults(s) != 0) {
+      *status = CLI_EXIT_USAGE;
+      spart_model_free(s->m);
       free(s);
       return NULL;
     }
@@ -273,6 +298,11 @@ int cli_next(cli_session *s) {
     if (!s->m) {
       s->m = m;
       s->m_borrowed = 1;
+      if (model_defaults(s) != 0) { /* the first record's model */
+        s->status = CLI_EXIT_USAGE;
+        s->stop = 1;
+        return 0;
+      }
     }
     if (s->o.by_name) {
       cli_writer_by_name(s->wr, m);

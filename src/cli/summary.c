@@ -200,6 +200,15 @@ char *cli_model_summary(const spart_model *m) {
     sb_printf(&b, "n_v %d\n", m->nv);
   }
   sb_printf(&b, "n_links_joints %d\n", m->nb - 1);
+  /* how the commands read it: the base mode and the gravity the model keeps */
+  sb_printf(&b, "base: %s\n", m->fixed_base ? "fixed to the world (read as with --fixed-base)"
+                                             : "floating (--fixed-base to hold it)");
+  if (m->has_gravity) {
+    sb_printf(&b, "gravity %g %g %g (used unless --gravity is given)\n", m->gravity[0],
+              m->gravity[1], m->gravity[2]);
+  } else {
+    sb_printf(&b, "gravity: none (give --gravity)\n");
+  }
 
   /* what each link carries, itself included: mass, and whether any inertia is not zero (a
      massless flywheel on a revolute joint) */

@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# make bench says where its figures come from: each figure measured here says so (the date, the
+# CPU, the compilers), each per-call figure is a best batch and a median over rounds with their
+# range; every figure of a peer (Pinocchio, RBDL, KDL), which cannot be built here, is labelled
+# recorded, with its date and machine, and is never rescaled.  The bench's per-call part runs on
+# a tiny configuration (10 batches, one round): its output's form is checked, not its times.
+
+load helper
+
+setup_file() {
+  OUT="$BATS_FILE_TMPDIR/bench.out"
+  export OUT
+  BENCH_PART=per-call ROUNDS=2 BATCHES=10 BENCH_CLANG=0 BENCH_DIR="$BATS_FILE_TMPDIR/b" \
+    sh "$TOP/scripts/bench.sh" > "$OUT" 2> "$BATS_FILE_TMPDIR/bench.err" || true
+}
+
+@test "make bench's per-call part runs and labels its own figures measured here: date, CPU, compiler" {
+  cat "$BATS_FILE_TMPDIR/bench.err"
+  cat "$OUT"
+  grep -q "^== per call, no I/O: measured here ($(date -u +%Y-%m-%d), [0-9]* CPUs online, .*)$" "$OUT"
+  grep -q "GCC [0-9]" "$OUT"
+  # the two models, five algorithms each, every one the best batch, the median over the rounds,
+  # their range and spread
+  [ "$(grep -c 'us/call' "$OUT")" -eq 10 ]
+  run -0 python3 - "$OUT" <<'PY'
+import re, sys
+pat = re.compile(r"GCC +best (\d+\.\d+), median (\d+\.\d+) us/call \(rounds (\d+\.\d+)-(\d+\.\d+), spread \d+%\)$")
+n = 0
+for line in open(sys.argv[1]):
+    if "us/call" in line:
+        m = pat.search(line)
+        assert m, line
+        best, med, lo, hi = map(float, m.groups())
+        assert 0 < best <= lo <= med <= hi, line
+        n += 1
+assert n == 10, n
+PY
+}
+
+@test "every peer figure make bench prints is labelled recorded, with its date and machine; none is measured or scaled" {
+  local peers='Pinocchio|RBDL|KDL'
+  grep -Eq "$peers" "$OUT"
+  # every line that names a peer says recorded; every line with a peer's ratio gives the source
+  run -0 python3 - "$OUT" <<'PY'
+import re, sys
+peer = re.compile(r"Pinocchio|RBDL|KDL")
+ratio = re.compile(r"\d\.\d+-\d\.\d+|\d+\.\d+ *us|\d+\.\d+x")
+lines = open(sys.argv[1]).read().splitlines()
+named = [l for l in lines if peer.search(l)]
+assert named, "no peer named"
+for l in named:
+    assert "recorded" in l, "a peer not labelled recorded: " + l
+    assert "measured on this machine" not in l and "scaled" not in l, l
+    if ratio.search(l):
+        assert "2026-11-28" in l and "AMD EPYC" in l and "not measured here" in l, l
+# the source in full once: the run's date, machine, versions, compilers and flags
+head = [l for l in lines if l.startswith("== the peers")]
+assert len(head) == 1, head
+for w in ("2026-11-28", "AMD EPYC (znver3)", "Pinocchio 3.7.0", "RBDL 3.3.1", "GCC 12", "Clang 14",
+          "-O3 -march=native", "interleaved and pinned", "30 rounds"):
+    assert w in head[0], (w, head[0])
+# no absolute peer time (microseconds) anywhere: ratios only
+for l in named:
+    assert not re.search(r"\d+\.\d+ *us", l), l
+PY
+}
+
+@test "the README's per-call and peer claims are labelled: spart's measured (best batch, median, spread), the peers' recorded" {
+  run -0 python3 - "$TOP/README.md" <<'PY'
+import re, sys
+text = re.sub(r"\s+", " ", open(sys.argv[1]).read())
+sentences = re.split(r"(?<=\.) (?=[A-Z`])", text)
+peer = re.compile(r"Pinocchio|RBDL|KDL")
+for s in sentences:
+    if peer.search(s):
+        assert "measured on the same kind of machine" not in s, s
+        if re.search(r"\d\.\d+", s):
+            assert "recorded" in s.lower() and "2026-11-28" in s, s
+# the per-call claims: best batch and median with the spread
+per = [s for s in sentences if "us/call" in s or re.search(r"\d+\.\d+ us\b", s)]
+assert per, "no per-call figure"
+assert any("best batch" in s and "median" in s for s in per), per
+PY
+}
