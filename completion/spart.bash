@@ -20,7 +20,11 @@ _spart() {
       fi
       return
       ;;
-    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max)
+    --package-path)
+      COMPREPLY=($(compgen -d -- "$cur"))
+      return
+      ;;
+    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --density)
       return # a value of the user's own
       ;;
   esac

@@ -378,6 +378,29 @@ int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *m
                     spart_err *err);
 void spart_mesh_free(spart_mesh *mesh);
 
+/* Mass properties at unit density (spart_geometry.c), in the shape's frame: the volume, the
+   centroid c (3) and the inertia about it (6: xx yy zz xy xz yz; times a density, a mass's).
+   spart_primitive_volume: a box, cylinder, sphere or capsule of spart_model's shape_size by
+   their closed forms, 0 or -SPART_EDATA for another kind.  spart_mesh_volume: a closed mesh
+   times scale (3), by the signed tetrahedra of its triangles with the origin; 0 or
+   -SPART_EDATA when its volume is not positive (the triangles face inwards).
+   spart_mesh_closed: 1 when every edge is shared by exactly two triangles that agree on their
+   orientation, 0 if not, -SPART_ENOMEM. */
+int spart_primitive_volume(int kind, const double size[3], double *vol, double c[3],
+                           double I[6]);
+int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol, double c[3],
+                      double I[6]);
+int spart_mesh_closed(const spart_mesh *mesh);
+
+/* Klampt's automass for body i: its collision shapes (meshes[s] the mesh of each mesh shape s,
+   read; NULL when it has none) at one uniform density, mass / their volume when mass >= 0,
+   else density (> 0), give its mass, CoM (body_pos, in its URDF link frame, body_rot the
+   identity: the CoM frame has the link frame's axes) and inertia about the CoM, by the
+   parallel-axis theorem.  0, or -SPART_EDATA with err filled (no collision shapes, a mesh not
+   read, open or inside out, no mass and no density) or -SPART_ENOMEM. */
+int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
+                   double density, spart_err *err);
+
 /* Read a URDF document (a file) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
 spart_model *spart_urdf_read(const char *path, spart_err *err);

@@ -331,6 +331,10 @@ typedef struct cli_convert {
   const char *in; /* FILE, "-" for stdin */
   int format;     /* CLI_CONV_* */
   int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
+  int automass;   /* --automass[=all]: SPART_AUTOMASS_* */
+  double density; /* --density RHO, 0 if not given */
+  const char **packages; /* --package-path DIR, each (malloc'd array of argv's strings) */
+  int npackages;
 } cli_convert;
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
@@ -395,8 +399,14 @@ void cli_cmp_free(cli_cmp *c);
    usage error, which it reports). */
 int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv);
 
-/* The model of the file path (spart_model_load), or of stdin for "-" ("<stdin>" in messages). */
+/* The model of the file path (spart_model_load), or of stdin for "-" ("<stdin>" in messages);
+   a URDF's package:// meshes are looked for in ROS_PACKAGE_PATH's directories. */
 spart_model *cli_model_load(const char *path, spart_err *err);
+
+/* The same with the package directories packages (npackages; before ROS_PACKAGE_PATH's), and
+   automass (SPART_AUTOMASS_*) at density (spart_urdf_opts). */
+spart_model *cli_model_load_with(const char *path, const char *const *packages, int npackages,
+                                 int automass, double density, spart_err *err);
 
 /* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
  *status set). */

@@ -42,7 +42,9 @@ static int output_arg(cli_convert *o, const char *arg, const char **given) {
 
 static void help(const cli_convert *o, const char *about) {
   const int urdf = strcmp(o->prog, "urdf2robot") == 0;
-  printf("Usage: %s [-o json|summary|dot]%s [FILE|-]\n%s\n", o->prog, urdf ? " [--mimic]" : "",
+  printf("Usage: %s [-o json|summary|dot]%s [FILE|-]\n%s\n", o->prog,
+         urdf ? " [--mimic] [--automass[=all]] [--density RHO]\n       [--package-path DIR]"
+              : "",
          about);
   fputs("  -o, --output FORMAT  json (the model JSON, the default), summary or dot; the\n"
         "                     output goes to standard output (redirect it: > FILE)\n"
@@ -53,7 +55,17 @@ static void help(const cli_convert *o, const char *about) {
         stdout);
   if (urdf) {
     fputs("      --mimic        couple each mimic joint to its leader (q = multiplier\n"
-          "                     q_leader + offset): the followers are no coordinates\n",
+          "                     q_leader + offset): the followers are no coordinates\n"
+          "      --automass[=all]\n"
+          "                     give each link with collision geometry but no <inertia>\n"
+          "                     (=all: each link with collision geometry) the mass, CoM\n"
+          "                     and inertia of its collision shapes at uniform density\n"
+          "      --density RHO  that density (kg/m^3) for a link without <mass>; a link\n"
+          "                     with <mass> has its mass spread over its shapes\n"
+          "      --package-path DIR\n"
+          "                     look for package://NAME/... meshes in DIR/NAME (or DIR\n"
+          "                     itself when it is named NAME), before ROS_PACKAGE_PATH's\n"
+          "                     directories; may be given again\n",
           stdout);
   }
   fputs("  -h, --help         show this help and exit\n"
@@ -71,10 +83,14 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
                                       {"help", no_argument, NULL, 'h'},
                                       {"version", no_argument, NULL, 'V'},
                                       {"mimic", no_argument, NULL, 'M'},
+                                      {"automass", optional_argument, NULL, 'A'},
+                                      {"density", required_argument, NULL, 'R'},
+                                      {"package-path", required_argument, NULL, 'P'},
                                       {NULL, 0, NULL, 0}};
-  /* --mimic for urdf2robot only: a DH arm has no mimic joints */
-  const int n = strcmp(prog, "urdf2robot") == 0 ? 6 : 5;
-  struct option longopts[7];
+  /* --mimic and the geometry's options for urdf2robot only: a DH arm has no mimic joints and no
+     shapes */
+  const int n = strcmp(prog, "urdf2robot") == 0 ? 9 : 5;
+  struct option longopts[10];
   memcpy(longopts, all, (size_t)n * sizeof all[0]);
   memset(&longopts[n], 0, sizeof longopts[n]);
   const char *given = NULL; /* the option that gave the format */
@@ -83,6 +99,10 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   o->in = "-";
   o->format = CLI_CONV_JSON;
   o->mimic = 0;
+  o->automass = SPART_AUTOMASS_OFF;
+  o->density = 0;
+  o->npackages = 0;
+  o->packages = NULL;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
@@ -93,6 +113,25 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
       r = set_format(o, CLI_CONV_DOT, "--dot", &given);
     } else if (c == 'M') {
       o->mimic = 1;
+    } else if (c == 'A') {
+      if (optarg && strcmp(optarg, "all") != 0) {
+        return cli_usage(prog, "--automass: expected nothing or =all, got '%s'", optarg);
+      }
+      o->automass = optarg ? SPART_AUTOMASS_ALL : SPART_AUTOMASS_MISSING;
+    } else if (c == 'R') {
+      if (cli_vec(optarg, &o->density, 1) || !(o->density > 0)) {
+        return cli_usage(prog, "--density: expected a positive number (kg/m^3), got '%s'",
+                         optarg);
+      }
+    } else if (c == 'P') {
+      if (!o->packages) {
+        o->packages = malloc((size_t)argc * sizeof *o->packages);
+        if (!o->packages) {
+          cli_error(prog, NULL, 0, "out of memory");
+          return CLI_EXIT_IO;
+        }
+      }
+      o->packages[o->npackages++] = optarg;
     } else if (c == 'o') {
       r = output_arg(o, optarg, &given);
     } else if (c == 'h') {
@@ -110,6 +149,9 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   if (argc - optind > 1) {
     return cli_usage(prog, "too many arguments: one FILE at most");
   }
+  if (o->density > 0 && !o->automass) {
+    return cli_usage(prog, "--density is for --automass");
+  }
   o->in = optind < argc ? argv[optind] : o->in;
   return -1;
 }
@@ -117,7 +159,10 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 
 spart_model *cli_convert_read(const cli_convert *o, int *status) {
   spart_err err = {0};
-  spart_model *m = cli_model_load(o->in, &err);
+  spart_model *m = cli_model_load_with(o->in, o->packages, o->npackages, o->automass,
+                                       o->density, &err);
+  const char *hint = "";
+  free(o->packages);
   if (m && o->mimic && spart_mimic_couple(m, &err) != 0) {
     spart_model_free(m);
     m = NULL;
@@ -125,8 +170,12 @@ spart_model *cli_convert_read(const cli_convert *o, int *status) {
   if (m) {
     return m;
   }
+  /* a URDF link without <inertia>: automass can give it one */
+  if (!o->automass && strstr(err.msg, ": <inertial> without <inertia>")) {
+    hint = " (--automass gives it its collision shapes' inertia)";
+  }
   if (err.code == SPART_EDATA) {
-    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err.line, "%s", err.msg);
+    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err.line, "%s%s", err.msg, hint);
   } else {
     cli_error(o->prog, NULL, 0, "%s", err.msg);
   }
