@@ -767,6 +767,21 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
 void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R[9],
                       double r[3]);
 
+/* rim points of a flat disk (a cylinder standing on an end) in spart_support_points */
+#define SPART_DISK_POINTS 16
+
+/* Where the collision shapes of body i touch a support below them: the lowest points along
+   gravity (3, nonzero) of the whole link, those within 1e-9 of the largest extent of its
+   shapes' bounding boxes of the lowest: a sphere's bottom, a box's lowest corners (four when a
+   face is level), a capsule's lowest end's bottom (both when it lies level), a cylinder's
+   lowest rim point of each end that is lowest, or SPART_DISK_POINTS points evenly on the rim
+   of an end that is level (an inscribed polygon).  Each into pts (3 a point, most of them) in
+   body i's URDF link frame (as spart_contact.point).  Returns how many there are (more than
+   most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
+   is a mesh (its index in *mesh), -3 when out of memory.  Needs spart_fk. */
+int spart_support_points(const spart_model *m, const spart_data *d, int i,
+                         const double gravity[3], double *pts, int most, int *mesh);
+
 /* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],
                       double x[3]);
