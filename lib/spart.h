@@ -782,6 +782,27 @@ void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
                          const double gravity[3], double *pts, int most, int *mesh);
 
+/* Views of a picture (spart_view.c): orthographic projections onto a plane, the image's
+   right and up axes and the direction toward the viewer in the inertial frame.  Front: seen
+   from +x (right +y, up +z); side: from -y (right +x, up +z); top: from +z (right +x, up +y);
+   isometric: from (1, -1, 1) (right (1, 1, 0)/sqrt 2, up z-ward). */
+enum { SPART_VIEW_FRONT = 0, SPART_VIEW_SIDE, SPART_VIEW_TOP, SPART_VIEW_ISO, SPART_VIEWS };
+void spart_view_axes(int view, double right[3], double up[3], double toward[3]);
+/* x (inertial) in the view: uvd = [right; up; toward the viewer] coordinates */
+void spart_view_project(int view, const double x[3], double uvd[3]);
+
+/* points of a round shape's outline: its circles are drawn with this many */
+#define SPART_OUTLINE_ARC 32
+/* the most vertices of an outline */
+#define SPART_OUTLINE_MAX (2 * SPART_OUTLINE_ARC)
+
+/* The outline of shape s in the view at the state spart_fk left: the convex polygon its
+   projection fills (a mesh: its bounding box's), counter-clockwise, into uv (at most
+   SPART_OUTLINE_MAX x 2), and the depth of its frame's origin toward the viewer in *depth.
+   Returns its vertices, 0 for a mesh that was not read (nothing to draw).  Needs spart_fk. */
+int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int view, double *uv,
+                        double *depth);
+
 /* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],
                       double x[3]);
