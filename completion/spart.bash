@@ -20,6 +20,10 @@ _spart() {
       fi
       return
       ;;
+    --view)
+      COMPREPLY=($(compgen -W 'front side top iso' -- "$cur"))
+      return
+      ;;
     --package-path)
       COMPREPLY=($(compgen -d -- "$cur"))
       return
@@ -39,4 +43,4 @@ _spart() {
 
 shopt -s extglob
 complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp \
-  urdf2robot dh2robot
+  spart-contact spart-sim spart-draw urdf2robot dh2robot
