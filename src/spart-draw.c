@@ -128,10 +128,15 @@ static void draw(cli_session *s) {
     }
   }
   scale = scale > 0 ? scale : 1;
-  /* shapes: visual, else collision */
+  /* shapes: visual, else collision (a link whose visual shapes are all meshes not read has
+     none to draw) */
   for (int s2 = 0; s2 < m->nshape; s2++) {
-    int i = m->shape_body[s2], vis = spart_link_shapes(m, i, SPART_SHAPE_VISUAL, NULL, 0) > 0;
+    int i = m->shape_body[s2], vis = 0;
     int cls = m->shape_role[s2] == SPART_SHAPE_VISUAL ? CLI_SVG_VISUAL : CLI_SVG_COLLISION;
+    for (int k = 0; k < m->nshape; k++) {
+      vis |= m->shape_body[k] == i && m->shape_role[k] == SPART_SHAPE_VISUAL &&
+             (m->shape_kind[k] != SPART_SHAPE_MESH || m->shape_mesh[k] == SPART_MESH_READ);
+    }
     if ((cls == CLI_SVG_VISUAL) == vis) {
       int n = spart_shape_outline(m, d, s2, view, uv, &depth);
       if (n > 0) {
