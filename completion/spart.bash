@@ -37,7 +37,15 @@ _spart() {
       COMPREPLY=($(compgen -W 'id mass fd fk jac' -- "$cur"))
       return
       ;;
-    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix)
+    --view)
+      COMPREPLY=($(compgen -W 'front side top iso' -- "$cur"))
+      return
+      ;;
+    --package-path)
+      COMPREPLY=($(compgen -d -- "$cur"))
+      return
+      ;;
+    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix | --density)
       return # a value of the user's own
       ;;
     --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | -j | --jobs)
@@ -63,4 +71,4 @@ _spart() {
 
 shopt -s extglob
 complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-sim \
-  spart-cmp spart-states spart-codegen urdf2robot dh2robot
+  spart-cmp spart-contact spart-states spart-codegen spart-draw urdf2robot dh2robot

@@ -436,6 +436,29 @@ int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *m
                     spart_err *err);
 void spart_mesh_free(spart_mesh *mesh);
 
+/* Mass properties at unit density (spart_geometry.c), in the shape's frame: the volume, the
+   centroid c (3) and the inertia about it (6: xx yy zz xy xz yz; times a density, a mass's).
+   spart_primitive_volume: a box, cylinder, sphere or capsule of spart_model's shape_size by
+   their closed forms, 0 or -SPART_EDATA for another kind.  spart_mesh_volume: a closed mesh
+   times scale (3), by the signed tetrahedra of its triangles with the origin; 0 or
+   -SPART_EDATA when its volume is not positive (the triangles face inwards).
+   spart_mesh_closed: 1 when every edge is shared by exactly two triangles that agree on their
+   orientation, 0 if not, -SPART_ENOMEM. */
+int spart_primitive_volume(int kind, const double size[3], double *vol, double c[3],
+                           double I[6]);
+int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol, double c[3],
+                      double I[6]);
+int spart_mesh_closed(const spart_mesh *mesh);
+
+/* Klampt's automass for body i: its collision shapes (meshes[s] the mesh of each mesh shape s,
+   read; NULL when it has none) at one uniform density, mass / their volume when mass >= 0,
+   else density (> 0), give its mass, CoM (body_pos, in its URDF link frame, body_rot the
+   identity: the CoM frame has the link frame's axes) and inertia about the CoM, by the
+   parallel-axis theorem.  0, or -SPART_EDATA with err filled (no collision shapes, a mesh not
+   read, open or inside out, no mass and no density) or -SPART_ENOMEM. */
+int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
+                   double density, spart_err *err);
+
 /* Read a URDF document (a file) into a model with SPART's numbering.
    Never touches the network, never expands entities. */
 spart_model *spart_urdf_read(const char *path, spart_err *err);
@@ -801,6 +824,42 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
    r0 added, as spart_link_pose).  Needs spart_fk. */
 void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R[9],
                       double r[3]);
+
+/* rim points of a flat disk (a cylinder standing on an end) in spart_support_points */
+#define SPART_DISK_POINTS 16
+
+/* Where the collision shapes of body i touch a support below them: the lowest points along
+   gravity (3, nonzero) of the whole link, those within 1e-9 of the largest extent of its
+   shapes' bounding boxes of the lowest: a sphere's bottom, a box's lowest corners (four when a
+   face is level), a capsule's lowest end's bottom (both when it lies level), a cylinder's
+   lowest rim point of each end that is lowest, or SPART_DISK_POINTS points evenly on the rim
+   of an end that is level (an inscribed polygon).  Each into pts (3 a point, most of them) in
+   body i's URDF link frame (as spart_contact.point).  Returns how many there are (more than
+   most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
+   is a mesh (its index in *mesh), -3 when out of memory.  Needs spart_fk. */
+int spart_support_points(const spart_model *m, const spart_data *d, int i,
+                         const double gravity[3], double *pts, int most, int *mesh);
+
+/* Views of a picture (spart_view.c): orthographic projections onto a plane, the image's
+   right and up axes and the direction toward the viewer in the inertial frame.  Front: seen
+   from +x (right +y, up +z); side: from -y (right +x, up +z); top: from +z (right +x, up +y);
+   isometric: from (1, -1, 1) (right (1, 1, 0)/sqrt 2, up z-ward). */
+enum { SPART_VIEW_FRONT = 0, SPART_VIEW_SIDE, SPART_VIEW_TOP, SPART_VIEW_ISO, SPART_VIEWS };
+void spart_view_axes(int view, double right[3], double up[3], double toward[3]);
+/* x (inertial) in the view: uvd = [right; up; toward the viewer] coordinates */
+void spart_view_project(int view, const double x[3], double uvd[3]);
+
+/* points of a round shape's outline: its circles are drawn with this many */
+#define SPART_OUTLINE_ARC 32
+/* the most vertices of an outline */
+#define SPART_OUTLINE_MAX (2 * SPART_OUTLINE_ARC)
+
+/* The outline of shape s in the view at the state spart_fk left: the convex polygon its
+   projection fills (a mesh: its bounding box's), counter-clockwise, into uv (at most
+   SPART_OUTLINE_MAX x 2), and the depth of its frame's origin toward the viewer in *depth.
+   Returns its vertices, 0 for a mesh that was not read (nothing to draw).  Needs spart_fk. */
+int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int view, double *uv,
+                        double *depth);
 
 /* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],

@@ -150,6 +150,7 @@ void spart_model_free(spart_model *m) {
     free(m->jnt_mimic[i]);
   }
   spart_shapes_free(m);
+  free(m->body_automass);
   free(m->name);
   free(m->buf_);
   free(m);

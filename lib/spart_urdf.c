@@ -62,6 +62,9 @@ typedef struct urdf {
   spart_mesh *mesh;  /* (nshape) the meshes read, for automass; empty for the others */
   int nmesh;
   int fixed_world;   /* the root is a link named world bolted to the robot: a fixed base */
+  int *auto_need;    /* (nb) automass: 0 not for this link, 1 when it has collision shapes, 2
+                        needed (an <inertial> without <inertia>) */
+  double *auto_mass; /* (nb) its <mass>, -1 when it gives none */
 } urdf;
 
 
@@ -817,6 +820,16 @@ static int origin(urdf *u, const xmlNode *el, double R[9], double p[3], const ch
 }
 
 
+/* body id for automass (need 1: when it has collision shapes, 2: it must), with its <mass>
+   (-1: none) */
+static void mark_automass(urdf *u, int id, int need, double mass) {
+  if (u->auto_need && u->opts && u->opts->automass) {
+    u->auto_need[id] = need;
+    u->auto_mass[id] = mass;
+  }
+}
+
+
 /* link l's <inertial> into body id: CoM frame, mass, inertia.  As for urdfdom, a link without
    <inertial> is massless at the link frame, and an <inertial> needs <mass value> and <inertia>
    with all six attributes. */
@@ -834,6 +847,7 @@ static int read_link(urdf *u, spart_model *m, int l, int id) {
     return oom(u->err);
   }
   if (!in) {
+    mark_automass(u, id, 1, -1);
     return 0;
   }
   if (origin(u, child_el(in, "origin"), m->body_rot + 9 * id, m->body_pos + 3 * id, owner,
@@ -849,8 +863,15 @@ static int read_link(urdf *u, spart_model *m, int l, int id) {
   if (m->body_mass[id] < 0) {
     return fail(u->err, line_of(mass), "%s: negative mass %g", owner, m->body_mass[id]);
   }
+  if (!inertia && u->opts && u->opts->automass) {
+    mark_automass(u, id, 2, m->body_mass[id]);
+    return 0;
+  }
   if (!inertia) {
     return fail(u->err, line_of(in), "%s: <inertial> without <inertia>", owner);
+  }
+  if (u->opts && u->opts->automass == SPART_AUTOMASS_ALL) {
+    mark_automass(u, id, 1, m->body_mass[id]);
   }
   for (int k = 0; k < 6; k++) {
     char w[16];
@@ -1243,6 +1264,63 @@ static int read_shapes(urdf *u, spart_model *m) {
 }
 
 
+
+/* ---------------------------------------------------------------------------------------------
+ * automass: inertias from the collision shapes (spart_geometry.c)
+ */
+
+static int alloc_automass(urdf *u, int nb) {
+  if (!u->opts || !u->opts->automass) {
+    return 0;
+  }
+  u->auto_need = calloc((size_t)nb, sizeof *u->auto_need);
+  u->auto_mass = calloc((size_t)nb, sizeof *u->auto_mass);
+  return u->auto_need && u->auto_mass ? 0 : oom(u->err);
+}
+
+
+/* the links marked for automass get their shapes' mass properties; the model notes which */
+static int automass(urdf *u, spart_model *m) {
+  int *link_of;
+  if (!u->auto_need) {
+    return 0;
+  }
+  link_of = malloc((size_t)m->nb * sizeof *link_of);
+  m->body_automass = calloc((size_t)m->nb, sizeof *m->body_automass);
+  if (!link_of || !m->body_automass) {
+    free(link_of);
+    return oom(u->err);
+  }
+  for (int l = 0; l < u->nl; l++) {
+    if (l != u->world) {
+      link_of[l == u->root ? 0 : u->link[l].id] = l;
+    }
+  }
+  for (int i = 0; i < m->nb; i++) {
+    const xmlNode *node = u->link[link_of[i]].node;
+    int rc, shapes = spart_link_shapes(m, i, SPART_SHAPE_COLLISION, NULL, 0);
+    if (!u->auto_need[i] || (!shapes && u->auto_need[i] == 1)) {
+      continue;
+    }
+    if (!shapes) {
+      free(link_of);
+      return fail(u->err, line_of(child_el(node, "inertial")), "link '%s': <inertial> without "
+                  "<inertia>, and no collision geometry to give it one", m->body_name[i]);
+    }
+    rc = spart_automass(m, i, u->mesh, u->auto_mass[i], u->opts->density, u->err);
+    if (rc) {
+      free(link_of);
+      if (rc == -SPART_EDATA) {
+        u->err->line = line_of(node);
+      }
+      return rc;
+    }
+    m->body_automass[i] = 1;
+  }
+  free(link_of);
+  return 0;
+}
+
 /* the model, in SPART's numbering */
 static spart_model *build(urdf *u) {
   spart_model *m = spart_model_new(u->nl - (u->world >= 0));
@@ -1259,18 +1337,21 @@ static spart_model *build(urdf *u) {
   rc = m->name ? 0 : oom(u->err);
   m->body_parent[0] = -1;
 
-  /* links first (joint frames need their parent's CoM frame), then joints, in file order */
+  /* links first (joint frames need their parent's CoM frame), their shapes and the CoM frames
+     automass gives, then joints, in file order */
+  rc = rc ? rc : alloc_automass(u, m->nb);
   for (int l = 0; l < u->nl && !rc; l++) {
     if (l != u->world) {
       rc = read_link(u, m, l, l == u->root ? 0 : u->link[l].id);
     }
   }
+  rc = rc ? rc : read_shapes(u, m);
+  rc = rc ? rc : automass(u, m);
   for (int j = 0; j < u->nj && !rc; j++) {
     if (j != u->wjoint) {
       rc = read_joint(u, m, j, u->jnt[j].id);
     }
   }
-  rc = rc ? rc : read_shapes(u, m);
 
   /* the base's CoM frame is the reference (joints 1.. hang from it); its T, the CoM frame in
      the URDF link frame, stays for the link frame's pose (spart_link_frame) */
@@ -1355,6 +1436,8 @@ spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf
     spart_mesh_free(u.mesh + s);
   }
   free(u.mesh);
+  free(u.auto_need);
+  free(u.auto_mass);
   xmlFreeDoc(u.doc);
   return m;
 }

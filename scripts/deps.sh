@@ -18,6 +18,8 @@ parallel:/usr/bin/parallel
 mandoc:/usr/bin/mandoc
 bsdextrautils:/usr/bin/col
 gnuplot-nox:/usr/bin/gnuplot
+librsvg2-bin:/usr/bin/rsvg-convert
+libxml2-utils:/usr/bin/xmllint
 "
 # the tests check that they leave a git checkout's tree as they found it
 if [ -d "$(dirname "$0")/../.git" ] || [ -f "$(dirname "$0")/../.git" ]; then

@@ -243,8 +243,12 @@ PY
   [ "$output" = "--check-limits" ]
   run -0 complete_words spart-cmp --r
   [ "$output" = "--rtol" ]
-  run -0 complete_words urdf2robot --d
+  run -0 complete_words urdf2robot --do
   [ "$output" = "--dot" ]
+  run -0 complete_words urdf2robot --d
+  [ "$output" = "$(printf -- '--density\n--dot')" ]
+  run -0 complete_words spart-draw --view ''
+  [ "$output" = "$(printf 'front\nside\ntop\niso')" ]
   # (models and directories, not other files)
   run -0 complete_words spart-kin -m ''
   [ "$output" = "$(printf 'arm.urdf\nprefix')" ]
@@ -253,7 +257,7 @@ PY
   # the converters' -o is a format too
   run -0 complete_words urdf2robot -o ''
   [ "$output" = "$(printf 'json\nsummary\ndot')" ]
-  for c in spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp urdf2robot dh2robot; do
+  for c in spart-id spart-fd spart-gim spart-jac spart-kin spart-cmp spart-draw urdf2robot dh2robot; do
     [ -f "$p/share/bash-completion/completions/$c" ]
     run -0 complete_words "$c" --h
     [[ "$output" == *--help* ]]

@@ -222,3 +222,91 @@ assert max(abs(x) for x in fixed["taum"]) < 1e-9, fixed  # the base holds it all
   [ "${lines[0]}" = '{"com_equilibrium":true,"support_polygon":[[0,0]],"support_halfplanes":[[0,-1,0],[0,1,0],[1,0,0],[-1,0,0]],"com_margin":0}' ]
   [ "${lines[1]}" = '{"com_equilibrium":false,"support_polygon":[[1,0],[-1,0]],"support_halfplanes":[[0,1,0],[0,-1,0],[-1,0,1],[1,0,1]],"com_margin":-0.1}' ]
 }
+
+# ---- contacts from the links' collision shapes ----
+
+@test "contacts from geometry: the quadruped's feet spheres give the hull of their bottom points (python from the URDF and spart-kin)" {
+  q='[0.1, 0.4, -0.8, -0.1, 0.4, -0.8, 0.1, 0.4, -0.8, -0.1, 0.4, -0.8]'
+  echo "{\"qm\": $q, \"contacts\": [{\"link\": \"fl_shank\", \"mu\": 0.8}, {\"link\": \"fr_shank\", \"mu\": 0.8}, {\"link\": 9, \"mu\": 0.5}, {\"link\": \"hr_shank\", \"mu\": 0.8}]}" |
+    spart-contact -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 > "$BATS_TEST_TMPDIR/c.json"
+  echo "{\"qm\": $q}" | spart-kin -m "$MODELS/quadruped.urdf" --frame fl_shank,fr_shank,hl_shank,hr_shank > "$BATS_TEST_TMPDIR/k.json"
+  python3 - "$MODELS/quadruped.urdf" "$BATS_TEST_TMPDIR/k.json" "$BATS_TEST_TMPDIR/c.json" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+robot = ET.parse(sys.argv[1]).getroot()
+kin, con = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+pts = []
+for k, leg in enumerate(["fl", "fr", "hl", "hr"]):
+    link = [l for l in robot.findall("link") if l.get("name") == leg + "_shank"][0]
+    col = link.find("collision")
+    o = [float(x) for x in col.find("origin").get("xyz").split()]
+    r = float(col.find("geometry/sphere").get("radius"))
+    R, p = kin["RF"][k], kin["rF"][k]
+    c = [p[i] + sum(R[i][j] * o[j] for j in range(3)) for i in range(3)]
+    pts.append((c[0], c[1], c[2] - r))
+# the convex hull, counter-clockwise seen from above (gravity along -z: the plane's x, y)
+P = sorted((x, y) for x, y, z in pts)
+def cross(o, a, b): return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+lo, hi = [], []
+for q in P:
+    while len(lo) >= 2 and cross(lo[-2], lo[-1], q) <= 0: lo.pop()
+    lo.append(q)
+for q in reversed(P):
+    while len(hi) >= 2 and cross(hi[-2], hi[-1], q) <= 0: hi.pop()
+    hi.append(q)
+hull = lo[:-1] + hi[:-1]
+got = con["support_polygon"]
+assert len(got) == len(hull) == 4, (got, hull)
+s = min(range(4), key=lambda k: (got[k][0] - hull[0][0]) ** 2 + (got[k][1] - hull[0][1]) ** 2)
+for k in range(4):
+    g, h = got[(s + k) % 4], hull[k]
+    assert abs(g[0] - h[0]) <= 1e-9 and abs(g[1] - h[1]) <= 1e-9, (got, hull)
+assert len(con["contact_forces"]) == 4
+PY
+}
+
+@test "contacts from geometry: a box's lowest face's four corners, a tilted box's lowest edge, a standing cylinder's rim" {
+  cat > "$BATS_TEST_TMPDIR/b.urdf" <<'EOF'
+<robot name="b">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0.1 0 -0.5"/><geometry><box size="0.4 0.2 0.1"/></geometry></collision></link>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><cylinder radius="0.1" length="0.2"/></geometry></collision></link>
+  <joint name="j" type="fixed"><parent link="base"/><child link="c"/><origin xyz="1 0 -0.45"/></joint>
+</robot>
+EOF
+  run spart-contact -m "$BATS_TEST_TMPDIR/b.urdf" --gravity 0,0,-9.81 --only support_polygon <<< '{"contacts": [{"link": "base", "mu": 0.5}]}'
+  [ "$status" -eq 0 ]
+  python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])["support_polygon"]
+want = [[0.3, -0.1], [0.3, 0.1], [-0.1, 0.1], [-0.1, -0.1]]
+assert len(p) == 4 and all(any(abs(a[0] - b[0]) < 1e-12 and abs(a[1] - b[1]) < 1e-12 for b in p) for a in want), p' "$output"
+  # turned 0.3 about x: the lowest edge only, a segment
+  run spart-contact -m "$BATS_TEST_TMPDIR/b.urdf" --gravity 0,0,-9.81 --only support_polygon <<< '{"R0": [[1, 0, 0], [0, 0.955336489125606, -0.29552020666134], [0, 0.29552020666134, 0.955336489125606]], "contacts": [{"link": "base", "mu": 0.5}]}'
+  [ "$status" -eq 0 ]
+  python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+p = d["support_polygon"]
+assert len(p) == 2 and sorted(round(x, 12) for x, y in p) == [-0.1, 0.3], d' "$output"
+  # the cylinder standing on its end: 16 rim points, the hull an inscribed 16-gon of radius 0.1
+  run spart-contact -m "$BATS_TEST_TMPDIR/b.urdf" --gravity 0,0,-9.81 --only support_polygon <<< '{"contacts": [{"link": "c", "mu": 0.5}]}'
+  [ "$status" -eq 0 ]
+  python3 -c '
+import json, math, sys
+p = json.loads(sys.argv[1])["support_polygon"]
+assert len(p) == 16, p
+assert all(abs(math.hypot(x - 1, y) - 0.1) < 1e-12 for x, y in p), p' "$output"
+}
+
+@test "contacts from geometry: a link without collision shapes, a mesh, a normal without a point are refused" {
+  run --separate-stderr spart-contact -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 <<< '{"qm": [0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8], "contacts": [{"link": "fl_hip", "mu": 0.5}]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-contact: <stdin>:1: contacts[0]: link 'fl_hip' has no collision shapes: give a point" ]
+  run --separate-stderr spart-contact -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 <<< '{"qm": [0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8], "contacts": [{"link": "fl_shank", "normal": [0, 0, 1], "mu": 0.5}]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"contacts[0].normal without a point: a contact from the link's collision shapes has its normal against gravity" ]]
+  run --separate-stderr spart-contact -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 <<< '{"qm": [0,0,0,0,0,0,0], "contacts": [{"link": 0, "mu": 0.5}]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"contacts[0]: link 'lbr_iiwa_link_0' has a collision mesh ('meshes_kuka_iiwa/link_0.stl'): its lowest points are not found from a mesh; give points" ]]
+}

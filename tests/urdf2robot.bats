@@ -935,7 +935,7 @@ EOF
     "urdf2robot: $BATS_TEST_TMPDIR/valu.urdf:5: link 'a': <mass> without value"
   sed '/<inertia /d' "$f" > "$BATS_TEST_TMPDIR/noinertia.urdf"
   bad "$BATS_TEST_TMPDIR/noinertia.urdf" \
-    "urdf2robot: $BATS_TEST_TMPDIR/noinertia.urdf:3: link 'a': <inertial> without <inertia>"
+    "urdf2robot: $BATS_TEST_TMPDIR/noinertia.urdf:3: link 'a': <inertial> without <inertia> (--automass gives it its collision shapes' inertia)"
   for a in ixx ixy ixz iyy iyz izz; do
     sed "s| $a=\"[^\"]*\"||" "$f" > "$BATS_TEST_TMPDIR/no$a.urdf"
     bad "$BATS_TEST_TMPDIR/no$a.urdf" \
@@ -1483,4 +1483,366 @@ PY
   run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/m-radius.json"
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"shapes[1]: sphere size -1: expected a positive size" ]]
+}
+
+# ---- meshes and automass ----
+
+# write meshes into DIR: a cube of side 2 (binary STL, cube.stl), an icosphere of radius 1
+# subdivided LEVEL times (ASCII STL, ico.stl), the cube with one triangle left out (open.stl)
+# and turned inside out (inside.stl), an OBJ file (x.obj): meshes DIR LEVEL
+meshes() {
+  python3 - "$1" "$2" <<'PY'
+import math, struct, sys
+d, level = sys.argv[1], int(sys.argv[2])
+def binary(name, tris):
+    with open(d + "/" + name, "wb") as f:
+        f.write(b"solid but binary".ljust(80, b" "))
+        f.write(struct.pack("<I", len(tris)))
+        for t in tris:
+            f.write(struct.pack("<3f", 0, 0, 0))
+            for v in t:
+                f.write(struct.pack("<3f", *v))
+            f.write(b"\0\0")
+def ascii(name, tris):
+    with open(d + "/" + name, "w") as f:
+        f.write("solid ico\n")
+        for t in tris:
+            f.write(" facet normal 0 0 0\n  outer loop\n")
+            for v in t:
+                f.write("   vertex %.17g %.17g %.17g\n" % v)
+            f.write("  endloop\n endfacet\n")
+        f.write("endsolid ico\n")
+# the cube [-1, 1]^3, outward triangles
+cube = []
+for ax in range(3):
+    for s in (-1, 1):
+        u, w = (ax + 1) % 3, (ax + 2) % 3
+        def pt(a, b):
+            p = [0, 0, 0]; p[ax] = s; p[u] = a; p[w] = b; return tuple(float(x) for x in p)
+        q = [pt(-1, -1), pt(1, -1), pt(1, 1), pt(-1, 1)]
+        if s < 0:
+            q = q[::-1]
+        cube += [(q[0], q[1], q[2]), (q[0], q[2], q[3])]
+binary("cube.stl", cube)
+binary("open.stl", cube[:-1])
+binary("inside.stl", [t[::-1] for t in cube])
+# the icosphere
+t = (1 + 5 ** 0.5) / 2
+V = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t), (0, 1, -t),
+     (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]
+F = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4), (11, 10, 2),
+     (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9), (4, 9, 5),
+     (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+def unit(p):
+    n = math.sqrt(sum(x * x for x in p)); return tuple(x / n for x in p)
+V = [unit(v) for v in V]
+for _ in range(level):
+    cache, F2 = {}, []
+    def mid(a, b):
+        k = (min(a, b), max(a, b))
+        if k not in cache:
+            cache[k] = len(V); V.append(unit(tuple((x + y) / 2 for x, y in zip(V[a], V[b]))))
+        return cache[k]
+    for a, b, c in F:
+        ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
+        F2 += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+    F = F2
+ascii("ico.stl", [tuple(V[i] for i in f) for f in F])
+# the smallest distance from the centre to a face's plane: the mesh holds that ball
+rmin = 1
+for f in F:
+    a, b, c = (V[i] for i in f)
+    n = [(b[1]-a[1])*(c[2]-a[2])-(b[2]-a[2])*(c[1]-a[1]), (b[2]-a[2])*(c[0]-a[0])-(b[0]-a[0])*(c[2]-a[2]),
+         (b[0]-a[0])*(c[1]-a[1])-(b[1]-a[1])*(c[0]-a[0])]
+    rmin = min(rmin, abs(sum(x * y for x, y in zip(n, a))) / math.sqrt(sum(x * x for x in n)))
+open(d + "/rmin", "w").write(repr(rmin))
+open(d + "/x.obj", "w").write("v 0 0 0\n")
+PY
+}
+
+# a one-link robot whose link 'a' holds the collision geometry GEOM and the <inertial> INERTIAL
+# (its base 'b' has mass 1): geom_urdf NAME INERTIAL GEOM
+geom_urdf() {
+  urdf "$1" <<EOF
+<robot name="g">
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="a">$2
+    $3
+  </link>
+  <joint name="j" type="revolute"><parent link="b"/><child link="a"/><origin xyz="0.1 0.2 0.3" rpy="0.1 0.2 0.3"/><axis xyz="0 0 1"/></joint>
+</robot>
+EOF
+}
+
+# the link 'a' of model JSON FILE against mass M, CoM C (3) and inertia I (3x3), to TOL: link_is
+# FILE M C I TOL
+link_is() {
+  python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = d["links"][0]
+M, C, I, tol = float(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4]), float(sys.argv[5])
+got = [l["mass"]] + [r[3] for r in l["T"][:3]] + sum(l["inertia"], [])
+want = [M] + C + sum(I, [])
+R = [r[:3] for r in l["T"][:3]]
+bad = [(k, g, w) for k, (g, w) in enumerate(zip(got, want)) if abs(g - w) > tol * max(1, abs(w))]
+if bad or R != [[1, 0, 0], [0, 1, 0], [0, 0, 1]]:
+    sys.exit("got %r, want %r: %r" % (got, want, bad))
+PY
+}
+
+# inertia of a shape with principal moments P (3) turned by rpy and moved to p, about the
+# composite CoM, in the link frame: python
+PYROT='
+import math
+def rpy(r, p, y):
+    cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(y), math.sin(y)
+    return [[cy*cp, cy*sp*sr - sy*cr, cy*sp*cr + sy*sr], [sy*cp, sy*sp*sr + cy*cr, sy*sp*cr - cy*sr], [-sp, cp*sr, cp*cr]]
+def turn(R, P):
+    return [[sum(R[i][k] * P[k] * R[j][k] for k in range(3)) for j in range(3)] for i in range(3)]
+def shift(I, m, d):
+    return [[I[i][j] + m * ((i == j) * sum(x * x for x in d) - d[i] * d[j]) for j in range(3)] for i in range(3)]
+def add(A, B):
+    return [[A[i][j] + B[i][j] for j in range(3)] for i in range(3)]
+'
+
+@test "automass: a box a x b x c of mass m: m(b^2+c^2)/12 ... about its centre, moved and turned by its origin" {
+  f=$(geom_urdf box.urdf '<inertial><mass value="3"/></inertial>' \
+      '<collision><origin xyz="0.5 -0.25 2" rpy="0.4 -0.7 1.2"/><geometry><box size="0.3 0.5 0.7"/></geometry></collision>')
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/m.json"
+  I=$(python3 -c "$PYROT"'
+import json
+a, b, c, m = 0.3, 0.5, 0.7, 3
+P = [m * (b*b + c*c) / 12, m * (a*a + c*c) / 12, m * (a*a + b*b) / 12]
+print(json.dumps(turn(rpy(0.4, -0.7, 1.2), P)))')
+  link_is "$BATS_TEST_TMPDIR/m.json" 3 '[0.5, -0.25, 2]' "$I" 1e-14
+  # unturned, the diagonal itself
+  f=$(geom_urdf box0.urdf '<inertial><mass value="3"/></inertial>' \
+      '<collision><geometry><box size="0.3 0.5 0.7"/></geometry></collision>')
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/m0.json"
+  link_is "$BATS_TEST_TMPDIR/m0.json" 3 '[0, 0, 0]' '[[0.185, 0, 0], [0, 0.145, 0], [0, 0, 0.085]]' 1e-15
+}
+
+@test "automass: cylinder, sphere and capsule by their closed forms, from <mass> or --density" {
+  f=$(geom_urdf cyl.urdf '<inertial><mass value="2"/></inertial>' \
+      '<collision><origin xyz="0 0 1" rpy="1.5707963267948966 0 0"/><geometry><cylinder radius="0.1" length="0.6"/></geometry></collision>')
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/c.json"
+  I=$(python3 -c "$PYROT"'
+import json
+r, h, m = 0.1, 0.6, 2
+print(json.dumps(turn(rpy(math.pi / 2, 0, 0), [m * (3*r*r + h*h) / 12, m * (3*r*r + h*h) / 12, m * r*r / 2])))')
+  link_is "$BATS_TEST_TMPDIR/c.json" 2 '[0, 0, 1]' "$I" 1e-14
+  # a sphere of radius 0.2 at 1000 kg/m^3, no <inertial> at all
+  f=$(geom_urdf sph.urdf '' '<collision><geometry><sphere radius="0.2"/></geometry></collision>')
+  urdf2robot --automass --density 1000 "$f" > "$BATS_TEST_TMPDIR/s.json"
+  read -r M J < <(python3 -c 'import math; m = 1000 * 4 / 3 * math.pi * 0.2**3; print(repr(m), repr(0.4 * m * 0.04))')
+  link_is "$BATS_TEST_TMPDIR/s.json" "$M" '[0, 0, 0]' "[[$J, 0, 0], [0, $J, 0], [0, 0, $J]]" 1e-14
+  # a capsule: its cylinder and two hemispheres (3r/8 from their flat faces, 83/320 m r^2 about
+  # their CoMs across the axis), put together here by the parallel-axis theorem
+  f=$(geom_urdf cap.urdf '<inertial><mass value="5"/></inertial>' \
+      '<collision><geometry><capsule radius="0.1" length="0.4"/></geometry></collision>')
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/k.json"
+  I=$(python3 -c '
+import json, math
+r, h, M = 0.1, 0.4, 5
+vc, vh = math.pi * r*r * h, 2 / 3 * math.pi * r**3
+rho = M / (vc + 2 * vh)
+mc, mh = rho * vc, rho * vh
+d = h / 2 + 3 * r / 8
+ixx = mc * (3*r*r + h*h) / 12 + 2 * (83 / 320 * mh * r*r + mh * d*d)
+izz = mc * r*r / 2 + 2 * (2 / 5 * mh * r*r)
+print(json.dumps([[ixx, 0, 0], [0, ixx, 0], [0, 0, izz]]))')
+  link_is "$BATS_TEST_TMPDIR/k.json" 5 '[0, 0, 0]' "$I" 1e-13
+}
+
+@test "automass: several shapes put together by the parallel-axis theorem; visual shapes do not count" {
+  f=$(geom_urdf two.urdf '<inertial><mass value="4"/></inertial>' \
+      '<collision><origin xyz="0.2 0 0" rpy="0 0 0.5"/><geometry><box size="0.2 0.1 0.3"/></geometry></collision>
+    <collision><origin xyz="-0.1 0.3 0.1"/><geometry><sphere radius="0.15"/></geometry></collision>
+    <visual><geometry><box size="5 5 5"/></geometry></visual>')
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/t.json"
+  read -r C I < <(python3 -c "$PYROT"'
+import json
+vb, vs = 0.2 * 0.1 * 0.3, 4 / 3 * math.pi * 0.15**3
+rho = 4 / (vb + vs)
+mb, ms = rho * vb, rho * vs
+pb, ps = [0.2, 0, 0], [-0.1, 0.3, 0.1]
+c = [(mb * x + ms * y) / 4 for x, y in zip(pb, ps)]
+Ib = turn(rpy(0, 0, 0.5), [mb * (0.01 + 0.09) / 12, mb * (0.04 + 0.09) / 12, mb * (0.04 + 0.01) / 12])
+Is = turn(rpy(0, 0, 0), [0.4 * ms * 0.0225] * 3)
+I = add(shift(Ib, mb, [x - y for x, y in zip(pb, c)]), shift(Is, ms, [x - y for x, y in zip(ps, c)]))
+print(json.dumps(c).replace(" ", ""), json.dumps(I).replace(" ", ""))')
+  link_is "$BATS_TEST_TMPDIR/t.json" 4 "$C" "$I" 1e-14
+  run urdf2robot --automass --summary "$f"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"automass: link 1 'a' mass 4, CoM ("*") from its collision shapes"* ]]
+  [[ "$output" != *"automass: link 0"* ]]
+}
+
+@test "automass: an STL cube is the box, an STL icosphere the sphere within its faceting" {
+  meshes "$BATS_TEST_TMPDIR" 3
+  f=$(geom_urdf cube.urdf '<inertial><mass value="2"/></inertial>' \
+      '<collision><origin xyz="1 2 3" rpy="0.3 0.2 0.1"/><geometry><mesh filename="cube.stl" scale="0.1 0.2 0.3"/></geometry></collision>')
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/cube.json"
+  I=$(python3 -c "$PYROT"'
+import json
+a, b, c, m = 0.2, 0.4, 0.6, 2
+print(json.dumps(turn(rpy(0.3, 0.2, 0.1), [m * (b*b + c*c) / 12, m * (a*a + c*c) / 12, m * (a*a + b*b) / 12])))')
+  link_is "$BATS_TEST_TMPDIR/cube.json" 2 '[1, 2, 3]' "$I" 1e-12
+  check "$BATS_TEST_TMPDIR/cube.json" 'close(d["shapes"][0]["bounds"], [[-0.1, -0.2, -0.3], [0.1, 0.2, 0.3]], 1e-8) and d["shapes"][0]["mesh"] == "read"'
+  # the icosphere (1280 faces, ASCII) of radius 1 at 1000 kg/m^3 holds the ball of radius rmin
+  # (its faces' nearest distance) and lies in the unit ball: its volume is between theirs, and
+  # so is each moment over the mass, 2/5 r^2 (faceting's error at this level: 1 - rmin = 0.4%)
+  f=$(geom_urdf ico.urdf '' '<collision><geometry><mesh filename="ico.stl"/></geometry></collision>')
+  urdf2robot --automass --density 1000 "$f" > "$BATS_TEST_TMPDIR/ico.json"
+  python3 - "$BATS_TEST_TMPDIR/ico.json" "$(cat "$BATS_TEST_TMPDIR/rmin")" <<'PY'
+import json, math, sys
+l = json.load(open(sys.argv[1]))["links"][0]
+rmin, m = float(sys.argv[2]), l["mass"]
+assert 0.995 < rmin < 0.997, rmin
+assert 1000 * 4 / 3 * math.pi * rmin**3 < m < 1000 * 4 / 3 * math.pi, m
+for k in range(3):
+    assert 0.4 * rmin**2 < l["inertia"][k][k] / m < 0.4, l["inertia"]
+    assert abs(l["T"][k][3]) < 1e-12
+    for j in range(3):
+        assert j == k or abs(l["inertia"][k][j]) < 1e-12 * m
+PY
+}
+
+@test "automass: spart-gim's H of an automassed model is that of the model written with those inertias" {
+  f=$(urdf auto.urdf <<'EOF'
+<robot name="auto">
+  <link name="b"><inertial><mass value="2"/></inertial>
+    <collision><origin xyz="0.1 0 0"/><geometry><box size="0.4 0.3 0.2"/></geometry></collision></link>
+  <link name="a"><inertial><mass value="1.5"/></inertial>
+    <collision><origin xyz="0 0 0.25" rpy="0.2 0.1 0"/><geometry><cylinder radius="0.05" length="0.5"/></geometry></collision>
+    <collision><origin xyz="0 0 0.5"/><geometry><sphere radius="0.08"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="b"/><child link="a"/><origin xyz="0.2 0 0.1"/><axis xyz="0 1 0"/></joint>
+</robot>
+EOF
+)
+  # the same robot with the inertias written out, computed here
+  python3 -c "$PYROT"'
+import sys
+def box(m, a, b, c): return [m * (b*b + c*c) / 12, m * (a*a + c*c) / 12, m * (a*a + b*b) / 12]
+vc, vs = math.pi * 0.05**2 * 0.5, 4 / 3 * math.pi * 0.08**3
+rho = 1.5 / (vc + vs)
+mc, ms = rho * vc, rho * vs
+pc, ps = [0, 0, 0.25], [0, 0, 0.5]
+c = [(mc * x + ms * y) / 1.5 for x, y in zip(pc, ps)]
+Ic = turn(rpy(0.2, 0.1, 0), [mc * (3 * 0.0025 + 0.25) / 12] * 2 + [mc * 0.0025 / 2])
+Is = turn(rpy(0, 0, 0), [0.4 * ms * 0.0064] * 3)
+I = add(shift(Ic, mc, [x - y for x, y in zip(pc, c)]), shift(Is, ms, [x - y for x, y in zip(ps, c)]))
+B = box(2, 0.4, 0.3, 0.2)
+def inertial(m, c, I):
+    return ("<inertial><origin xyz=\"%r %r %r\"/><mass value=\"%r\"/><inertia ixx=\"%r\" iyy=\"%r\" izz=\"%r\" ixy=\"%r\" ixz=\"%r\" iyz=\"%r\"/></inertial>"
+            % (c[0], c[1], c[2], m, I[0][0], I[1][1], I[2][2], I[0][1], I[0][2], I[1][2]))
+open(sys.argv[1], "w").write("""<robot name="hand">
+  <link name="b">%s</link>
+  <link name="a">%s</link>
+  <joint name="j" type="revolute"><parent link="b"/><child link="a"/><origin xyz="0.2 0 0.1"/><axis xyz="0 1 0"/></joint>
+</robot>""" % (inertial(2, [0.1, 0, 0], [[B[0], 0, 0], [0, B[1], 0], [0, 0, B[2]]]), inertial(1.5, c, I)))
+' "$BATS_TEST_TMPDIR/hand.urdf"
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/auto.json"
+  for q in 0 0.7 -2.1; do
+    echo "{\"R0\": [[0.36, 0.48, -0.8], [-0.8, 0.6, 0], [0.48, 0.64, 0.6]], \"qm\": [$q]}"
+  done > "$BATS_TEST_TMPDIR/states.jsonl"
+  spart-gim -m "$BATS_TEST_TMPDIR/auto.json" < "$BATS_TEST_TMPDIR/states.jsonl" > "$BATS_TEST_TMPDIR/a.out"
+  spart-gim -m "$BATS_TEST_TMPDIR/hand.urdf" < "$BATS_TEST_TMPDIR/states.jsonl" > "$BATS_TEST_TMPDIR/h.out"
+  python3 - "$BATS_TEST_TMPDIR/a.out" "$BATS_TEST_TMPDIR/h.out" <<'PY'
+import json, sys
+A = [json.loads(l) for l in open(sys.argv[1])]
+B = [json.loads(l) for l in open(sys.argv[2])]
+assert len(A) == len(B) == 3
+def flat(x): return sum((flat(y) for y in x), []) if isinstance(x, list) else [x]
+for a, b in zip(A, B):
+    for k in ("H0", "H0m", "Hm"):
+        x, y = flat(a[k]), flat(b[k])
+        assert len(x) == len(y) and max(abs(u - v) for u, v in zip(x, y)) <= 1e-12, (k, x, y)
+PY
+}
+
+@test "automass: a missing <inertia> names --automass; an open, inside-out, missing or other mesh is refused by name" {
+  meshes "$BATS_TEST_TMPDIR" 0
+  f=$(geom_urdf open.urdf '<inertial><mass value="1"/></inertial>' \
+      '<collision><geometry><mesh filename="open.stl"/></geometry></collision>')
+  bad "$f" "urdf2robot: $f:3: link 'a': <inertial> without <inertia> (--automass gives it its collision shapes' inertia)"
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'open.stl' is not closed (an edge is not shared by exactly two triangles that agree on their orientation)" ]
+  f=$(geom_urdf inside.urdf '<inertial><mass value="1"/></inertial>' \
+      '<collision><geometry><mesh filename="inside.stl"/></geometry></collision>')
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'inside.stl' has no positive volume (its triangles face inwards)" ]
+  f=$(geom_urdf gone.urdf '<inertial><mass value="1"/></inertial>' \
+      '<collision><geometry><mesh filename="gone.stl"/></geometry></collision>')
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'gone.stl' was not found" ]
+  f=$(geom_urdf obj.urdf '<inertial><mass value="1"/></inertial>' \
+      '<collision><geometry><mesh filename="x.obj"/></geometry></collision>')
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'x.obj' is not an STL file" ]
+  # no mass and no density; no collision geometry where <inertia> is missing
+  f=$(geom_urdf nomass.urdf '' '<collision><geometry><sphere radius="1"/></geometry></collision>')
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: no <mass> and no density given" ]
+  f=$(geom_urdf nogeom.urdf '<inertial><mass value="1"/></inertial>' '<visual><geometry><sphere radius="1"/></geometry></visual>')
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': <inertial> without <inertia>, and no collision geometry to give it one" ]
+  # usage
+  run --separate-stderr urdf2robot --density 5 "$f"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *"--density is for --automass"* ]]
+  run --separate-stderr urdf2robot --automass --density -1 "$f"
+  [ "$status" -eq 2 ]
+  run --separate-stderr urdf2robot --automass=some "$f"
+  [ "$status" -eq 2 ]
+}
+
+@test "automass=all replaces every link's inertia that has collision geometry; without it nothing changes" {
+  f=$(geom_urdf all.urdf '<inertial><origin xyz="9 9 9"/><mass value="3"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>' \
+      '<collision><geometry><box size="0.3 0.5 0.7"/></geometry></collision>')
+  urdf2robot --automass=all "$f" > "$BATS_TEST_TMPDIR/all.json"
+  link_is "$BATS_TEST_TMPDIR/all.json" 3 '[0, 0, 0]' '[[0.185, 0, 0], [0, 0.145, 0], [0, 0, 0.085]]' 1e-15
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/some.json"
+  link_is "$BATS_TEST_TMPDIR/some.json" 3 '[9, 9, 9]' '[[1, 0, 0], [0, 1, 0], [0, 0, 1]]' 0
+  # the base (no collision geometry) keeps its own
+  check "$BATS_TEST_TMPDIR/all.json" 'd["base_link"]["mass"] == 1'
+}
+
+@test "meshes: STL read relative to the URDF or through package:// (--package-path, ROS_PACKAGE_PATH); others kept as references" {
+  mkdir -p "$BATS_TEST_TMPDIR/pk/share/mybot/meshes" "$BATS_TEST_TMPDIR/other"
+  meshes "$BATS_TEST_TMPDIR/pk/share/mybot/meshes" 1
+  f=$(geom_urdf pkg.urdf '' '<visual><geometry><mesh filename="package://mybot/meshes/ico.stl" scale="2 2 2"/></geometry></visual>
+    <visual><geometry><mesh filename="package://mybot/meshes/x.obj"/></geometry></visual>
+    <visual><geometry><mesh filename="package://mybot/meshes/none.stl"/></geometry></visual>')
+  mv "$f" "$BATS_TEST_TMPDIR/other/"
+  f="$BATS_TEST_TMPDIR/other/pkg.urdf"
+  run urdf2robot --summary "$f"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"visual mesh 'package://mybot/meshes/ico.stl' scale 2 2 2 at (0, 0, 0): not found, kept as a reference"* ]]
+  [[ "$output" == *"'package://mybot/meshes/x.obj' at (0, 0, 0): not read (only STL is), kept as a reference"* ]]
+  # the package's directory, or a directory that holds it
+  for dir in "$BATS_TEST_TMPDIR/pk/share" "$BATS_TEST_TMPDIR/pk/share/mybot"; do
+    run urdf2robot --summary --package-path "$dir" "$f"
+    [[ "$output" == *"'package://mybot/meshes/ico.stl' scale 2 2 2 at (0, 0, 0): read"* ]]
+    [[ "$output" == *"'package://mybot/meshes/none.stl' at (0, 0, 0): not found, kept as a reference"* ]]
+  done
+  ROS_PACKAGE_PATH="/nonexistent:$BATS_TEST_TMPDIR/pk/share" urdf2robot "$f" > "$BATS_TEST_TMPDIR/p.json"
+  check "$BATS_TEST_TMPDIR/p.json" '[s["mesh"] for s in d["shapes"]] == ["read", "format", "missing"]'
+  check "$BATS_TEST_TMPDIR/p.json" 'close(d["shapes"][0]["bounds"], [[-2, -2, -2], [2, 2, 2]], 1e-7)'
+  # a relative name is relative to the URDF, wherever urdf2robot runs
+  f=$(geom_urdf rel.urdf '' '<visual><geometry><mesh filename="pk/share/mybot/meshes/cube.stl"/></geometry></visual>')
+  (cd / && urdf2robot "$f") > "$BATS_TEST_TMPDIR/r.json"
+  check "$BATS_TEST_TMPDIR/r.json" 'd["shapes"][0]["mesh"] == "read" and d["shapes"][0]["bounds"] == [[-1, -1, -1], [1, 1, 1]]'
+  # a broken STL is bad data, named
+  printf 'solid x\n facet normal 0 0 0\n outer loop\n vertex 0 0 0\n vertex 1 0 0\n endloop\n' > "$BATS_TEST_TMPDIR/pk/share/mybot/meshes/cube.stl"
+  run --separate-stderr urdf2robot "$f"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"link 'a': mesh 'pk/share/mybot/meshes/cube.stl': a facet without three vertices" ]]
 }

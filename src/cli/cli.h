@@ -372,6 +372,10 @@ typedef struct cli_convert {
   int base;       /* --fixed-base 1, --floating-base 0, else -1: the model's (a URDF's world) */
   int has_gravity; /* --gravity: gravity kept in the model */
   double gravity[3];
+  int automass;   /* --automass[=all]: SPART_AUTOMASS_* */
+  double density; /* --density RHO, 0 if not given */
+  const char **packages; /* --package-path DIR, each (malloc'd array of argv's strings) */
+  int npackages;
 } cli_convert;
 
 /* spart-states (states.c): its options, parsed by cli_states_parse (-1 to go on, else the exit
@@ -406,6 +410,40 @@ int cli_convert_write(const cli_convert *o, spart_model *m);
    child link. */
 char *cli_model_summary(const spart_model *m);
 char *cli_model_dot(const spart_model *m);
+
+/* spart-draw's picture (svg.c): items in the view's plane (u right, v up, the picture's units
+   those of the model), by frame (a record), each of a class that sets its layer and style */
+enum {
+  CLI_SVG_SUPPORT = 0, /* the support polygon, under everything */
+  CLI_SVG_VISUAL,      /* a visual shape's outline */
+  CLI_SVG_COLLISION,   /* a collision shape's (a link without visual shapes) */
+  CLI_SVG_BONE,        /* the skeleton: joint to joint */
+  CLI_SVG_AXIS,        /* a joint's axis */
+  CLI_SVG_JOINT,       /* a joint's origin (a dot) */
+  CLI_SVG_COM,         /* the system's CoM */
+  CLI_SVG_COMP,        /* its projection on the support along gravity */
+  CLI_SVG_CLASSES
+};
+typedef struct cli_svg_item {
+  int frame, cls, n;
+  double depth; /* toward the viewer: the far ones drawn first, within a layer */
+  double r;     /* a dot's radius (its one point the centre), 0 for a line or polygon */
+  double *pts;  /* (n x 2) */
+} cli_svg_item;
+typedef struct cli_svg {
+  cli_svg_item *item;
+  int n, cap;
+  double lo[2], hi[2]; /* what the items cover */
+} cli_svg;
+
+/* Add an item (uv: n x 2, copied); 0 or -1 when out of memory. */
+int cli_svg_add(cli_svg *g, int frame, int cls, double depth, const double *uv, int n,
+                double r);
+/* Write the picture of nframes frames to f: one after the other every seconds, looping (SVG
+   animation; a renderer without animation shows the first), or side by side (strip); 0 or -1
+   on a write error. */
+int cli_svg_write(FILE *f, cli_svg *g, int nframes, int strip, double seconds);
+void cli_svg_free(cli_svg *g);
 
 /* spart-cmp's comparison of two streams' records (compare.c): the options, then what was seen */
 #define CLI_CMP_MAXTOL 64 /* --atol and --rtol given */
@@ -448,8 +486,14 @@ void cli_cmp_free(cli_cmp *c);
    usage error, which it reports). */
 int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv);
 
-/* The model of the file path (spart_model_load), or of stdin for "-" ("<stdin>" in messages). */
+/* The model of the file path (spart_model_load), or of stdin for "-" ("<stdin>" in messages);
+   a URDF's package:// meshes are looked for in ROS_PACKAGE_PATH's directories. */
 spart_model *cli_model_load(const char *path, spart_err *err);
+
+/* The same with the package directories packages (npackages; before ROS_PACKAGE_PATH's), and
+   automass (SPART_AUTOMASS_*) at density (spart_urdf_opts). */
+spart_model *cli_model_load_with(const char *path, const char *const *packages, int npackages,
+                                 int automass, double density, spart_err *err);
 
 /* Open the session: load the model (-m) and make the reader and writer.  NULL on failure (reported,
  *status set). */

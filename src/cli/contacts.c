@@ -107,6 +107,15 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
   if (t != SPART_JSON_OBJECT_END) {
     return bad(s, j, -1, "");
   }
+  if ((seen & (KEY_LINK | KEY_MU)) == (KEY_LINK | KEY_MU) && !(seen & KEY_POINT)) {
+    /* a link without a point: its collision shapes where they touch (from_geometry) */
+    if (seen & KEY_NORMAL) {
+      return bad(s, j, k, ".normal without a point: a contact from the link's collision shapes "
+                          "has its normal against gravity");
+    }
+    c->point[0] = NAN;
+    return 0;
+  }
   if (seen != KEY_ALL) {
     int q = 0;
     while (seen & 1 << q) {
@@ -127,6 +136,80 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
   return 0;
 }
 
+
+
+/* each contact without a point (point[0] NaN) made the points where its link's collision shapes
+   touch a support along gravity (spart_support_points), with the normal against gravity and
+   its mu; 0 or -1 after reporting */
+static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
+  const cli_state *st = s->st;
+  const spart_model *m = s->m;
+  int geo = 0, n = 0, r = 0;
+  spart_contact *out;
+  double up[3], gn;
+  for (int k = 0; k < *nc; k++) {
+    geo += isnan((*c)[k].point[0]);
+  }
+  if (!geo) {
+    return 0;
+  }
+  if (!s->gravity || !((gn = sqrt(s->gravity[0] * s->gravity[0] + s->gravity[1] * s->gravity[1] +
+                                  s->gravity[2] * s->gravity[2])) > 0)) {
+    cli_fail(s, "contacts: a contact from a link's collision shapes needs --gravity");
+    return -1;
+  }
+  for (int q = 0; q < 3; q++) {
+    up[q] = -s->gravity[q] / gn;
+  }
+  spart_fk(m, s->d, st->R0, st->r0, st->qm);
+  /* the most points: SPART_DISK_POINTS for each end of each shape */
+  size_t most = (size_t)*nc + 2 * SPART_DISK_POINTS * ((size_t)m->nshape + 1) * (size_t)geo;
+  out = malloc(most * sizeof *out);
+  double *pts = malloc(most * 3 * sizeof *pts);
+  for (int k = 0; k < *nc && out && pts && !r; k++) {
+    const spart_contact *e = *c + k;
+    int mesh = -1, np;
+    if (!isnan(e->point[0])) {
+      out[n++] = *e;
+      continue;
+    }
+    np = spart_support_points(m, s->d, e->body, s->gravity, pts, (int)(most - (size_t)n),
+                              &mesh);
+    if (np == -1) {
+      cli_fail(s, "contacts[%d]: link '%s' has no collision shapes: give a point", k,
+               m->body_name[e->body]);
+      r = -1;
+    } else if (np == -2) {
+      cli_fail(s, "contacts[%d]: link '%s' has a collision mesh ('%s'): its lowest points are "
+               "not found from a mesh; give points", k, m->body_name[e->body],
+               m->shape_file[mesh]);
+      r = -1;
+    } else if (np < 0 || (size_t)np > most - (size_t)n) {
+      cli_fail(s, "contacts: out of memory");
+      r = -1;
+    }
+    for (int q = 0; q < np && !r; q++) {
+      out[n] = *e;
+      memcpy(out[n].point, pts + 3 * q, sizeof out[n].point);
+      memcpy(out[n].normal, up, sizeof up);
+      n++;
+    }
+  }
+  if (!r && (!out || !pts)) {
+    cli_fail(s, "contacts: out of memory");
+    r = -1;
+  }
+  free(pts);
+  if (r) {
+    free(out);
+    return -1;
+  }
+  free(*c);
+  *c = out;
+  *cap = (int)most;
+  *nc = n;
+  return 0;
+}
 
 int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
   const cli_state *st = s->st;
@@ -164,5 +247,5 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
     r = bad(s, &j, -1, "no contacts (an empty list)");
   }
   spart_json_free(&j);
-  return r;
+  return r ? r : from_geometry(s, c, cap, nc);
 }

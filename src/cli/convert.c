@@ -62,7 +62,10 @@ static void help(const cli_convert *o, const char *about) {
   const int urdf = strcmp(o->prog, "urdf2robot") == 0;
   printf("Usage: %s [-o json|summary|dot]%s [--gravity G] [--fixed-base|--floating-base] "
          "[FILE|-]\n%s\n", o->prog,
-         urdf ? " [--mimic] [--revolute angle|sincos] [--floating quaternion|spquat]" : "", about);
+         urdf ? " [--mimic] [--revolute angle|sincos] [--floating quaternion|spquat]\n"
+                "       [--automass[=all]] [--density RHO] [--package-path DIR]"
+              : "",
+         about);
   fputs("  -o, --output FORMAT  json (the model JSON, the default), summary or dot; the\n"
         "                     output goes to standard output (redirect it: > FILE)\n"
         "  -s, --summary      same as -o summary: a human-readable tree with masses and\n"
@@ -79,7 +82,17 @@ static void help(const cli_convert *o, const char *about) {
           "      --floating KIND  quaternion (the default: [w x y z], then the position) or\n"
           "                     spquat (the quaternion's stereographic projection, then the\n"
           "                     position: RigidBodyDynamics.jl's SPQuatFloating) for every\n"
-          "                     floating joint of the tree\n",
+          "                     floating joint of the tree\n"
+          "      --automass[=all]\n"
+          "                     give each link with collision geometry but no <inertia>\n"
+          "                     (=all: each link with collision geometry) the mass, CoM\n"
+          "                     and inertia of its collision shapes at uniform density\n"
+          "      --density RHO  that density (kg/m^3) for a link without <mass>; a link\n"
+          "                     with <mass> has its mass spread over its shapes\n"
+          "      --package-path DIR\n"
+          "                     look for package://NAME/... meshes in DIR/NAME (or DIR\n"
+          "                     itself when it is named NAME), before ROS_PACKAGE_PATH's\n"
+          "                     directories; may be given again\n",
           stdout);
   }
   fputs("      --gravity G    gx,gy,gz: the gravity kept with the model, which every command\n"
@@ -109,10 +122,14 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
                                       {"mimic", no_argument, NULL, 'M'},
                                       {"revolute", required_argument, NULL, 'R'},
                                       {"floating", required_argument, NULL, 'K'},
+                                      {"automass", optional_argument, NULL, 'A'},
+                                      {"density", required_argument, NULL, 'Y'},
+                                      {"package-path", required_argument, NULL, 'P'},
                                       {NULL, 0, NULL, 0}};
-  /* --mimic, --revolute, --floating for urdf2robot only: a DH arm has none of them */
-  const int n = strcmp(prog, "urdf2robot") == 0 ? 11 : 8;
-  struct option longopts[12];
+  /* --mimic, --revolute, --floating and the geometry's options for urdf2robot only: a DH arm
+     has no mimic joints, no kinds to choose and no shapes */
+  const int n = strcmp(prog, "urdf2robot") == 0 ? 14 : 8;
+  struct option longopts[15];
   memcpy(longopts, all, (size_t)n * sizeof all[0]);
   memset(&longopts[n], 0, sizeof longopts[n]);
   const char *given = NULL; /* the option that gave the format */
@@ -124,6 +141,10 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   o->kinds[0] = o->kinds[1] = -1;
   o->base = -1;
   o->has_gravity = 0;
+  o->automass = SPART_AUTOMASS_OFF;
+  o->density = 0;
+  o->npackages = 0;
+  o->packages = NULL;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, ":so:hV", longopts, NULL)) != -1) {
@@ -149,6 +170,25 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
         return cli_usage(prog, "--fixed-base and --floating-base may not be combined");
       }
       o->base = c == 'F';
+    } else if (c == 'A') {
+      if (optarg && strcmp(optarg, "all") != 0) {
+        return cli_usage(prog, "--automass: expected nothing or =all, got '%s'", optarg);
+      }
+      o->automass = optarg ? SPART_AUTOMASS_ALL : SPART_AUTOMASS_MISSING;
+    } else if (c == 'Y') {
+      if (cli_vec(optarg, &o->density, 1) || !(o->density > 0)) {
+        return cli_usage(prog, "--density: expected a positive number (kg/m^3), got '%s'",
+                         optarg);
+      }
+    } else if (c == 'P') {
+      if (!o->packages) {
+        o->packages = malloc((size_t)argc * sizeof *o->packages);
+        if (!o->packages) {
+          cli_error(prog, NULL, 0, "out of memory");
+          return CLI_EXIT_IO;
+        }
+      }
+      o->packages[o->npackages++] = optarg;
     } else if (c == 'o') {
       r = output_arg(o, optarg, &given);
     } else if (c == 'h') {
@@ -166,6 +206,9 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
   if (argc - optind > 1) {
     return cli_usage(prog, "too many arguments: one FILE at most");
   }
+  if (o->density > 0 && !o->automass) {
+    return cli_usage(prog, "--density is for --automass");
+  }
   o->in = optind < argc ? argv[optind] : o->in;
   return -1;
 }
@@ -173,7 +216,10 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 
 spart_model *cli_convert_read(const cli_convert *o, int *status) {
   spart_err err = {0};
-  spart_model *m = cli_model_load(o->in, &err);
+  spart_model *m = cli_model_load_with(o->in, o->packages, o->npackages, o->automass,
+                                       o->density, &err);
+  const char *hint = "";
+  free(o->packages);
   /* --revolute, --floating: each joint of the pair's other kind made the one asked for */
   static const int pair[2][2] = {{SPART_JNT_REVOLUTE, SPART_JNT_SINCOS},
                                  {SPART_JNT_FLOATING, SPART_JNT_SPQUAT}};
@@ -198,8 +244,12 @@ spart_model *cli_convert_read(const cli_convert *o, int *status) {
     }
     return m;
   }
+  /* a URDF link without <inertia>: automass can give it one */
+  if (!o->automass && strstr(err.msg, ": <inertial> without <inertia>")) {
+    hint = " (--automass gives it its collision shapes' inertia)";
+  }
   if (err.code == SPART_EDATA) {
-    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err.line, "%s", err.msg);
+    cli_error(o->prog, strcmp(o->in, "-") ? o->in : "<stdin>", err.line, "%s%s", err.msg, hint);
   } else {
     cli_error(o->prog, NULL, 0, "%s", err.msg);
   }

@@ -50,9 +50,50 @@ static void in_close(cli_session *s) {
 }
 
 
+spart_model *cli_model_load_with(const char *path, const char *const *packages, int npackages,
+                                 int automass, double density, spart_err *err) {
+  /* the package directories given, then ROS_PACKAGE_PATH's (DIR:DIR...) */
+  const char *env = getenv("ROS_PACKAGE_PATH");
+  char *copy = env ? strdup(env) : NULL;
+  size_t n = (size_t)npackages + 1;
+  const char **dirs;
+  spart_urdf_opts o = {0};
+  spart_model *m;
+  for (const char *c = copy; c && *c; c++) {
+    n += *c == ':';
+  }
+  dirs = malloc(n * sizeof *dirs);
+  if (!dirs || (env && !copy)) {
+    free(dirs);
+    free(copy);
+    cli_errf(err, SPART_ENOMEM, 0, "out of memory");
+    return NULL;
+  }
+  for (int k = 0; k < npackages; k++) {
+    dirs[o.npackages++] = packages[k];
+  }
+  for (char *tok = copy, *next; tok; tok = next) {
+    next = strchr(tok, ':');
+    if (next) {
+      *next++ = '\0';
+    }
+    if (*tok) {
+      dirs[o.npackages++] = tok;
+    }
+  }
+  o.packages = dirs;
+  o.automass = automass;
+  o.density = density;
+  m = strcmp(path, "-") == 0 ? spart_model_read_opts(STDIN_FILENO, "<stdin>", &o, err)
+                             : spart_model_load_opts(path, &o, err);
+  free(dirs);
+  free(copy);
+  return m;
+}
+
+
 spart_model *cli_model_load(const char *path, spart_err *err) {
-  return strcmp(path, "-") == 0 ? spart_model_read(STDIN_FILENO, "<stdin>", err)
-                                : spart_model_load(path, err);
+  return cli_model_load_with(path, NULL, 0, SPART_AUTOMASS_OFF, 0, err);
 }
 
 

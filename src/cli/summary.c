@@ -172,6 +172,53 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
 }
 
 
+
+/* the shapes, one line each (none for a model without), then the links automass gave their
+   mass properties */
+static void shapes_lines(sbuf *b, const spart_model *m) {
+  static const char *const state[] = {"", "read", "not found, kept as a reference",
+                                      "not read (only STL is), kept as a reference"};
+  for (int s = 0; s < m->nshape; s++) {
+    const double *z = m->shape_size + 3 * s, *p = m->shape_pos + 3 * s;
+    const int kind = m->shape_kind[s];
+    sb_printf(b, "shape: ");
+    sb_who(b, m, 'L', m->shape_body[s]);
+    sb_printf(b, " %s %s",
+              m->shape_role[s] == SPART_SHAPE_COLLISION ? "collision" : "visual",
+              spart_shape_kind_name(kind));
+    if (m->shape_name[s]) {
+      sb_printf(b, " '");
+      sb_name(b, m->shape_name[s]);
+      sb_printf(b, "'");
+    }
+    if (kind == SPART_SHAPE_BOX) {
+      sb_printf(b, " %g x %g x %g", z[0], z[1], z[2]);
+    } else if (kind == SPART_SHAPE_SPHERE) {
+      sb_printf(b, " radius %g", z[0]);
+    } else if (kind != SPART_SHAPE_MESH) {
+      sb_printf(b, " radius %g length %g", z[0], z[1]);
+    } else {
+      sb_printf(b, " '");
+      sb_name(b, m->shape_file[s]);
+      sb_printf(b, "'");
+      if (z[0] != 1 || z[1] != 1 || z[2] != 1) {
+        sb_printf(b, " scale %g %g %g", z[0], z[1], z[2]);
+      }
+    }
+    sb_printf(b, " at (%g, %g, %g)", p[0], p[1], p[2]);
+    sb_printf(b, "%s%s\n", kind == SPART_SHAPE_MESH ? ": " : "", state[m->shape_mesh[s]]);
+  }
+  for (int i = 0; m->body_automass && i < m->nb; i++) {
+    if (m->body_automass[i]) {
+      const double *c = m->body_pos + 3 * i;
+      sb_printf(b, "automass: ");
+      sb_who(b, m, 'L', i);
+      sb_printf(b, " mass %g, CoM (%g, %g, %g) from its collision shapes\n", m->body_mass[i],
+                c[0], c[1], c[2]);
+    }
+  }
+}
+
 char *cli_model_summary(const spart_model *m) {
   int *depth = calloc((size_t)m->nb, sizeof *depth);
   int *inert = malloc((size_t)m->nb * sizeof *inert);
@@ -228,6 +275,8 @@ char *cli_model_summary(const spart_model *m) {
   if (m->coupled) {
     sb_printf(&b, "coupled n_q %d, n_v %d: the lengths of qm and um\n", m->nqc, m->nvc);
   }
+
+  shapes_lines(&b, m);
 
   /* warnings: a moving joint that carries nothing (a singular mass matrix; a massless sensor or
      tool frame on a fixed joint is normal), odd inertias */

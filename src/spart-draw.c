@@ -1,0 +1,249 @@
+/* spart-draw -- an SVG picture of the robot at each state record: its links' shapes, skeleton,
+ * CoM and, for records with contacts, the support polygon and the CoM's projection on it */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_tool tool = {
+    "spart-draw", "[OPTIONS] [--view front|side|top|iso] [--frames] [-m MODEL] < STATES",
+    "Draw the robot at each state record as SVG on standard output: each link's shapes\n"
+    "(visual, else collision; a mesh read as its bounding box), the skeleton (joint to joint,\n"
+    "joint origins as dots and their axes), the system's CoM (black) and, for a record with\n"
+    "contacts (as spart-contact's, --gravity then needed), the support polygon (green) and the\n"
+    "CoM's projection on it along gravity.  Several records make an animation (one record a\n"
+    "second), or with --frames a strip of pictures side by side.\n\n"
+    "Options:\n"
+    "      --view VIEW      front (from +x), side (from -y, the default), top (from +z) or\n"
+    "                       iso (from (1,-1,1)): an orthographic projection\n"
+    "      --frames         the records' pictures side by side, not animated\n"
+    "      --gravity GX,GY,GZ  the gravity of the support polygon (records with contacts)\n",
+    CLI_OPT_GRAVITY, CLI_READS_POSE | CLI_READS_CONTACTS, NULL, NULL};
+
+static int view = SPART_VIEW_SIDE, strip = 0, frame = 0, oom = 0;
+static cli_svg pic;
+
+
+static void add(int cls, double depth, const double *uv, int n, double r) {
+  oom |= cli_svg_add(&pic, frame, cls, depth, uv, n, r) != 0;
+}
+
+
+/* a point from r0 (as d->xpos) in the view */
+static void at(const spart_data *d, const double x[3], double uvd[3]) {
+  double w[3];
+  spart_world(d, x, w);
+  spart_view_project(view, w, uvd);
+}
+
+
+/* the support polygon and the CoM's projection, for a record with contacts */
+static void support(cli_session *s, double scale) {
+  spart_contact *c = NULL;
+  int cap = 0, nc;
+  if (cli_contacts(s, &c, &cap, &nc) != 0) {
+    free(c);
+    return;
+  }
+  if (!s->gravity) {
+    cli_fail(s, "contacts: the support polygon needs --gravity");
+    free(c);
+    return;
+  }
+  int vcap = 4 * nc * SPART_CONTACT_EDGES + 16;
+  double *vert = malloc(2 * (size_t)vcap * sizeof *vert), *half = malloc(3 * (size_t)vcap * sizeof *half);
+  double *x = malloc(3 * (size_t)nc * sizeof *x), U[3], V[3], n[3], gn, h = INFINITY;
+  spart_support sp = {.cap = vcap, .vert = vert, .half = half, .margin = NAN};
+  spart_err err = {0};
+  if (!vert || !half || !x) {
+    oom = 1;
+  } else if (spart_support_polygon(s->m, s->d, nc, c, SPART_CONTACT_EDGES, s->gravity, &sp,
+                                   &err) != 0) {
+    cli_fail(s, "%s", err.msg);
+  } else {
+    spart_support_axes(s->gravity, U, V);
+    gn = sqrt(s->gravity[0] * s->gravity[0] + s->gravity[1] * s->gravity[1] +
+              s->gravity[2] * s->gravity[2]);
+    for (int k = 0; k < 3; k++) {
+      n[k] = -s->gravity[k] / gn;
+    }
+    /* the support's plane: through the lowest contact point */
+    spart_contact_points(s->m, s->d, nc, c, x);
+    for (int k = 0; k < nc; k++) {
+      double w[3];
+      spart_world(s->d, x + 3 * k, w);
+      h = fmin(h, w[0] * n[0] + w[1] * n[1] + w[2] * n[2]);
+    }
+    double *uv = malloc(2 * (size_t)(sp.nvert + 1) * sizeof *uv), depth = 0;
+    for (int k = 0; uv && k < sp.nvert && sp.bounded; k++) {
+      double X[3], q[3];
+      for (int j = 0; j < 3; j++) {
+        X[j] = sp.vert[2 * k] * U[j] + sp.vert[2 * k + 1] * V[j] + h * n[j];
+      }
+      spart_view_project(view, X, q);
+      uv[2 * k] = q[0];
+      uv[2 * k + 1] = q[1];
+      depth += q[2] / sp.nvert;
+    }
+    if (uv && sp.bounded && sp.nvert > 0) {
+      add(CLI_SVG_SUPPORT, depth, uv, sp.nvert, 0);
+    }
+    if (uv) {
+      double com[3], X[3], q[3], off;
+      spart_world(s->d, s->d->com, com);
+      off = com[0] * n[0] + com[1] * n[1] + com[2] * n[2] - h;
+      for (int j = 0; j < 3; j++) {
+        X[j] = com[j] - off * n[j];
+      }
+      spart_view_project(view, X, q);
+      add(CLI_SVG_COMP, q[2], q, 1, scale / 60);
+    }
+    oom |= !uv;
+    free(uv);
+  }
+  free(vert);
+  free(half);
+  free(x);
+  free(c);
+}
+
+
+/* the picture of the current record, as frame `frame` */
+static void draw(cli_session *s) {
+  const spart_model *m = s->m;
+  spart_data *d = s->d;
+  const cli_state *st = s->st;
+  double uv[2 * SPART_OUTLINE_MAX], depth, scale = 0, a[3], b[3], seg[4];
+  spart_fk(m, d, st->R0, st->r0, st->qm);
+  /* the robot's size, for dots and axes: its joints' spread */
+  for (int i = 1; i < m->nb; i++) {
+    scale = fmax(scale, sqrt(d->xposJ[3 * i] * d->xposJ[3 * i] + d->xposJ[3 * i + 1] * d->xposJ[3 * i + 1] +
+                             d->xposJ[3 * i + 2] * d->xposJ[3 * i + 2]));
+  }
+  for (int s2 = 0; s2 < m->nshape; s2++) {
+    for (int k = 0; k < 6; k++) {
+      scale = fmax(scale, fabs(m->shape_bound[6 * s2 + k]));
+    }
+  }
+  scale = scale > 0 ? scale : 1;
+  /* shapes: visual, else collision (a link whose visual shapes are all meshes not read has
+     none to draw) */
+  for (int s2 = 0; s2 < m->nshape; s2++) {
+    int i = m->shape_body[s2], vis = 0;
+    int cls = m->shape_role[s2] == SPART_SHAPE_VISUAL ? CLI_SVG_VISUAL : CLI_SVG_COLLISION;
+    for (int k = 0; k < m->nshape; k++) {
+      vis |= m->shape_body[k] == i && m->shape_role[k] == SPART_SHAPE_VISUAL &&
+             (m->shape_kind[k] != SPART_SHAPE_MESH || m->shape_mesh[k] == SPART_MESH_READ);
+    }
+    if ((cls == CLI_SVG_VISUAL) == vis) {
+      int n = spart_shape_outline(m, d, s2, view, uv, &depth);
+      if (n > 0) {
+        add(cls, depth, uv, n, 0);
+      }
+    }
+  }
+  /* the skeleton: each joint from its parent's (the base: its URDF link frame's origin) */
+  for (int i = 1; i < m->nb; i++) {
+    int p = m->body_parent[i];
+    double R[9], o[3];
+    if (p == 0) {
+      spart_link_frame(m, d, 0, R, o);
+      at(d, o, a);
+    } else {
+      at(d, d->xposJ + 3 * p, a);
+    }
+    at(d, d->xposJ + 3 * i, b);
+    seg[0] = a[0], seg[1] = a[1], seg[2] = b[0], seg[3] = b[1];
+    add(CLI_SVG_BONE, 0, seg, 2, 0);
+    if (spart_joint_has_axis(m->jnt_type[i])) {
+      double e[3];
+      for (int k = 0; k < 3; k++) {
+        e[k] = d->xposJ[3 * i + k] + 0.15 * scale * d->xaxis[3 * i + k];
+      }
+      at(d, e, a);
+      seg[0] = b[0], seg[1] = b[1], seg[2] = a[0], seg[3] = a[1];
+      add(CLI_SVG_AXIS, 0, seg, 2, 0);
+    }
+    add(CLI_SVG_JOINT, b[2], b, 1, scale / 50);
+  }
+  at(d, d->com, a);
+  add(CLI_SVG_COM, a[2], a, 1, scale / 40);
+  if (st->contacts) {
+    support(s, scale);
+  }
+  frame++;
+}
+
+
+static void records(cli_session *s) {
+  while (cli_next(s)) {
+    draw(s);
+  }
+}
+
+
+/* take --view VIEW and --frames out of argv (the session's options are the others) */
+static int own_options(int *argc, char **argv) {
+  static const char *const names[SPART_VIEWS] = {"front", "side", "top", "iso"};
+  int out = 1;
+  for (int k = 1; k < *argc; k++) {
+    const char *v = NULL;
+    if (strcmp(argv[k], "--") == 0) {
+      while (k < *argc) {
+        argv[out++] = argv[k++];
+      }
+      break;
+    }
+    if (strcmp(argv[k], "--frames") == 0) {
+      strip = 1;
+      continue;
+    }
+    if (strcmp(argv[k], "--view") == 0) {
+      if (k + 1 == *argc) {
+        return cli_usage(tool.name, "--view: expected front, side, top or iso");
+      }
+      v = argv[++k];
+    } else if (strncmp(argv[k], "--view=", 7) == 0) {
+      v = argv[k] + 7;
+    }
+    if (v) {
+      view = -1;
+      for (int q = 0; q < SPART_VIEWS; q++) {
+        view = strcmp(v, names[q]) == 0 ? q : view;
+      }
+      if (view < 0) {
+        return cli_usage(tool.name, "--view: expected front, side, top or iso, got '%s'", v);
+      }
+      continue;
+    }
+    argv[out++] = argv[k];
+  }
+  argv[out] = NULL;
+  *argc = out;
+  return -1;
+}
+
+
+int main(int argc, char **argv) {
+  int status = own_options(&argc, argv);
+  cli_session *s;
+  if (status >= 0) {
+    return status;
+  }
+  s = cli_session_start(&tool, argc, argv, &status);
+  if (!s) {
+    return status;
+  }
+  records(s);
+  /* the picture, when every record was drawn (written before the session closes stdout) */
+  if (oom) {
+    cli_error(tool.name, NULL, 0, "out of memory");
+    s->status = CLI_EXIT_IO;
+  } else if (s->status == CLI_EXIT_OK && frame > 0 && cli_svg_write(stdout, &pic, frame, strip, 1.0)) {
+    s->status = CLI_EXIT_IO;
+  }
+  cli_svg_free(&pic);
+  return cli_session_close(s);
+}

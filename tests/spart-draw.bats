@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# spart-draw: SVG pictures of the robot at state records, checked as XML (xmllint) and as
+# rendered pixels (rsvg-convert, scripts/deps.sh)
+
+bats_require_minimum_version 1.5.0
+load helper
+
+# a box of 0.2 on a prismatic joint along x over a massless base: box_robot FILE
+box_robot() {
+  cat > "$1" <<'EOF'
+<robot name="boxbot">
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="s"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="0.2 0.2 0.2"/></geometry></visual></link>
+  <joint name="x" type="prismatic"><parent link="b"/><child link="s"/><origin xyz="0 0.5 0"/><axis xyz="1 0 0"/>
+    <limit lower="-5" upper="5" effort="1" velocity="1"/></joint>
+</robot>
+EOF
+}
+
+@test "spart-draw: every bundled robot in every view is valid SVG that rsvg-convert renders" {
+  for f in "$MODELS"/*.urdf; do
+    n=$(urdf2robot "$f" | python3 -c 'import json, sys; print(json.load(sys.stdin)["n_q"])')
+    python3 -c "import json; print(json.dumps({'qm': [0.3] * $n}))" > "$BATS_TEST_TMPDIR/s.jsonl"
+    for v in front side top iso; do
+      spart-draw -m "$f" --view "$v" < "$BATS_TEST_TMPDIR/s.jsonl" > "$BATS_TEST_TMPDIR/p.svg"
+      xmllint --noout "$BATS_TEST_TMPDIR/p.svg"
+      rsvg-convert "$BATS_TEST_TMPDIR/p.svg" -o "$BATS_TEST_TMPDIR/p.png"
+      [ -s "$BATS_TEST_TMPDIR/p.png" ]
+    done
+  done
+}
+
+@test "spart-draw: the box is drawn where the kinematics put it (rendered pixels of two states)" {
+  box_robot "$BATS_TEST_TMPDIR/box.urdf"
+  printf '{"qm": [0]}\n{"qm": [1]}\n' |
+    spart-draw -m "$BATS_TEST_TMPDIR/box.urdf" --view top --frames > "$BATS_TEST_TMPDIR/b.svg"
+  xmllint --noout "$BATS_TEST_TMPDIR/b.svg"
+  rsvg-convert "$BATS_TEST_TMPDIR/b.svg" -o "$BATS_TEST_TMPDIR/b.png"
+  python3 - "$BATS_TEST_TMPDIR/b.svg" "$BATS_TEST_TMPDIR/b.png" <<'PY'
+import re, struct, sys, zlib
+svg = open(sys.argv[1]).read()
+W = int(re.search(r'width="(\d+)"', svg).group(1))
+vb = [float(x) for x in re.search(r'viewBox="([^"]+)"', svg).group(1).split()]
+scale = W / vb[2]          # pixels a metre
+w = vb[2] / 2              # each frame's width, metres
+# decode the PNG (8-bit RGBA, not interlaced)
+data = open(sys.argv[2], "rb").read()
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        pw, ph, depth, ctype = struct.unpack(">IIBB", body[:10])
+        assert depth == 8 and ctype == 6
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw, rows, prev, k = zlib.decompress(idat), [], bytearray(pw * 4), 0
+for y in range(ph):
+    f, line = raw[k], bytearray(raw[k + 1:k + 1 + pw * 4]); k += 1 + pw * 4
+    for i in range(len(line)):
+        a = line[i - 4] if i >= 4 else 0; b = prev[i]; c = prev[i - 4] if i >= 4 else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line); prev = line
+# the box's fill: #90a4ae at 0.85 over white
+want = [round(0.85 * v + 0.15 * 255) for v in (0x90, 0xa4, 0xae)]
+xs = [[], []]
+for y in range(ph):
+    for x in range(pw):
+        px = rows[y][4 * x:4 * x + 3]
+        if all(abs(px[i] - want[i]) <= 3 for i in range(3)):
+            xs[0 if x < pw / 2 else 1].append(x)
+(l0, r0), (l1, r1) = (min(xs[0]), max(xs[0])), (min(xs[1]), max(xs[1]))
+# 0.2 m wide in each, and moved by the frame's width plus the joint's 1 m
+for l, r in ((l0, r0), (l1, r1)):
+    assert abs((r - l + 1) - 0.2 * scale) <= 3, (l, r, scale)
+assert abs((l1 - l0) - (w + 1) * scale) <= 2, (l0, l1, w, scale)
+PY
+}
+
+@test "spart-draw: several records are an animation, the first frame shown; contacts draw the support polygon" {
+  q='[0.1, 0.4, -0.8, -0.1, 0.4, -0.8, 0.1, 0.4, -0.8, -0.1, 0.4, -0.8]'
+  c='[{"link": "fl_shank", "mu": 0.8}, {"link": "fr_shank", "mu": 0.8}, {"link": "hl_shank", "mu": 0.8}, {"link": "hr_shank", "mu": 0.8}]'
+  printf '{"qm": %s, "contacts": %s}\n{"qm": %s}\n' "$q" "$c" "$q" |
+    spart-draw -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --view iso > "$BATS_TEST_TMPDIR/a.svg"
+  xmllint --noout "$BATS_TEST_TMPDIR/a.svg"
+  [ "$(grep -c '<animate ' "$BATS_TEST_TMPDIR/a.svg")" -eq 2 ]
+  [ "$(grep -c 'fill="#c8e6c9"' "$BATS_TEST_TMPDIR/a.svg")" -eq 1 ]
+  rsvg-convert "$BATS_TEST_TMPDIR/a.svg" -o "$BATS_TEST_TMPDIR/a.png"
+  # contacts without --gravity; a bad view
+  run --separate-stderr spart-draw -m "$MODELS/quadruped.urdf" <<< "{\"qm\": $q, \"contacts\": $c}"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"needs --gravity"* ]]
+  [ -z "$output" ]
+  run --separate-stderr spart-draw -m "$MODELS/quadruped.urdf" --view back <<< "{\"qm\": $q}"
+  [ "$status" -eq 2 ]
+  [[ "$stderr" == *"--view: expected front, side, top or iso, got 'back'"* ]]
+}
+
+@test "spart-draw: --help names its options" {
+  run spart-draw --help
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"--view VIEW"* && "$output" == *"--frames"* ]]
+}
