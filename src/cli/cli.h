@@ -366,6 +366,7 @@ typedef struct cli_cmp {
   cli_cmp_tolerance tols[CLI_CMP_MAXTOL];
   int ntol;
   const char *fields; /* --fields NAMES, or NULL: every field */
+  unsigned long long seen; /* --fields: bit k, the k-th name (the first 64) matched a value */
   long max;           /* differences listed at most */
   int quiet;          /* nothing written */
   const char *a, *b;  /* the inputs' names in messages */
@@ -380,8 +381,12 @@ typedef struct cli_cmp {
 int cli_cmp_tol(cli_cmp *c, const char *prog, const char *opt, const char *s, int rel);
 
 /* Compare the next two records field by field, listing the differences on stdout (the first
-   max of them) and noting each field's largest errors; 0, or -1 out of memory. */
-int cli_cmp_records(cli_cmp *c, const cli_named *ra, const cli_named *rb);
+   max of them) and noting each field's largest errors; 0, -1 out of memory, or -2 after the
+   message (prog's) of a record where two values flatten to one name. */
+int cli_cmp_records(cli_cmp *c, const char *prog, const cli_named *ra, const cli_named *rb);
+
+/* The first --fields name that matched no value of any record, or NULL (its length in *len). */
+const char *cli_cmp_unseen(const cli_cmp *c, size_t *len);
 
 /* One input ended before the other (a_goes_on: the first goes on): a difference. */
 void cli_cmp_ended(cli_cmp *c, int a_goes_on);
