@@ -160,17 +160,25 @@ static int acc_valid(const spart_sim *s, const sim_ws *w) {
 }
 
 
+/* x as the records write it (the shortest decimal that reads back to it), in buf (32 bytes) */
+static const char *num(char buf[32], double x) {
+  buf[spu_dtoa(buf, x)] = 0;
+  return buf;
+}
+
+
 /* the message of a singular inertia at d->warn_body, at time t */
 static int singular(const spart_data *d, double t, spart_err *err) {
   int i = d->warn_body[SPART_WARN_SINGULAR];
+  char b[32];
   if (i == 0) {
     return spart_err_set(err, SPART_ENUM, 0,
-                         "t = %.17g: singular inertia at link 0: the base can move without "
-                         "moving any mass", t);
+                         "t = %s: singular inertia at link 0: the base can move without "
+                         "moving any mass", num(b, t));
   }
   return spart_err_set(err, SPART_ENUM, 0,
-                       "t = %.17g: singular inertia at link %d: joint %d can move without moving "
-                       "any mass", t, i, i);
+                       "t = %s: singular inertia at link %d: joint %d can move without moving "
+                       "any mass", num(b, t), i, i);
 }
 
 
@@ -236,9 +244,9 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     const char *bad = not_finite(w);
     if (rc != 0 || bad) {
       if (bad) { /* not a singular inertia: what it was computed from had overflowed */
-        return spart_err_set(err, SPART_ENUM, 0,
-                             "t = %.17g: %s is not finite within the step to t = %.17g", s->t,
-                             bad, w->t_end);
+        char b0[32], b1[32];
+        return spart_err_set(err, SPART_ENUM, 0, "t = %s: %s is not finite within the step to "
+                             "t = %s", num(b0, s->t), bad, num(b1, w->t_end));
       }
       return singular(d, s->t, err);
     }
@@ -271,9 +279,9 @@ static int commit(const spart_model *m, spart_sim *s, sim_ws *w, const double *y
                   spart_err *err) {
   for (int j = 0; j < w->ny; j++) {
     if (!isfinite(y[j])) {
-      return spart_err_set(err, SPART_ENUM, 0,
-                           "t = %.17g: %s is not finite after the step from t = %.17g", t,
-                           part_name(j, w->nv), s->t);
+      char b0[32], b1[32];
+      return spart_err_set(err, SPART_ENUM, 0, "t = %s: %s is not finite after the step from "
+                           "t = %s", num(b0, t), part_name(j, w->nv), num(b1, s->t));
     }
   }
   state_at(m, s, w, y);
@@ -408,8 +416,9 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err) {
   if (!(t_end > s->t)) {
-    return spart_err_set(err, SPART_ENUM, 0, "t = %.17g: the step ends at %.17g, not later",
-                         s->t, t_end);
+    char b0[32], b1[32];
+    return spart_err_set(err, SPART_ENUM, 0, "t = %s: the step ends at %s, not later",
+                         num(b0, s->t), num(b1, t_end));
   }
   ((sim_ws *)s->ws_)->t_end = t_end;
   return s->method == SPART_SIM_DOPRI5 ? dopri5(m, d, s, t_end, err) : rk4(m, d, s, t_end, err);

@@ -31,9 +31,10 @@ static const cli_tool tool = {
     "                       adaptive, landing on every output and input time)\n"
     "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"
     "      --inputs FILE    forces over time, JSON (lines or an array) or CSV: a time t (s,\n"
-    "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0) a\n"
-    "                       record, each held from its t to the next (zero-order hold; rk4\n"
-    "                       takes the one at each step's start); before the first, the\n"
+    "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0;\n"
+    "                       no other key) a record, all read before the run, each held\n"
+    "                       from its t to the next (zero-order hold; rk4 takes the one\n"
+    "                       at each step's start); before the first, the\n"
     "                       initial record's forces; every trajectory reads it all\n"
     "      --accelerations  write u0dot and umdot too\n"
     "      --check-limits   report on stderr each time a joint leaves its limits (exit 1)\n"
@@ -116,9 +117,12 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
   for (int i = 1; i < m->nb; i++) {
     if (outside[i] == 2) {
       const double q = sim->qm[m->jnt_qadr[i]], *r = m->jnt_range + 2 * i;
+      char bt[32], bq[32]; /* as the records write them */
+      bt[spu_dtoa(bt, sim->t)] = 0;
+      bq[spu_dtoa(bq, q)] = 0;
       cli_error(tool.name, cli_reader_name(s->rd), s->st->line,
-                "t = %.17g: joint %d '%s' leaves its limits: qm_%d = %.17g %s", sim->t, i,
-                m->jnt_name[i], m->jnt_qadr[i] + 1, q, q < r[0] ? "< lower" : "> upper");
+                "t = %s: joint %d '%s' leaves its limits: qm_%d = %s %s", bt, i, m->jnt_name[i],
+                m->jnt_qadr[i] + 1, bq, q < r[0] ? "< lower" : "> upper");
       s->status = CLI_EXIT_DATA;
     }
   }

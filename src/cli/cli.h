@@ -111,8 +111,10 @@ int cli_reader_format(const cli_reader *rd);
 int cli_reader_input(const cli_reader *rd);
 
 /* The state fields the command reads pass through to the output too (--keep-state), as the
-   fields it does not read do. */
-void cli_reader_keep(cli_reader *rd);
+   fields it does not read do; not those it writes itself (outputs, comma-separated, as
+   cli_tool's), whether --only writes them or not: a value of the input beside the output's
+   could be of another instant (spart-sim's initial qm beside a later umdot). */
+void cli_reader_keep(cli_reader *rd, const char *outputs);
 
 /* The model a reader took from the input (NULL if none). */
 const spart_model *cli_reader_model(const cli_reader *rd);
@@ -217,6 +219,8 @@ enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
 #define CLI_READS_WRENCH (CLI_READS(wF0) | CLI_READS(wFm))
 #define CLI_READS_CONTACTS (1u << 16) /* the JSON key "contacts", kept as text (src/cli/contacts.c);
                                          a CSV input is refused */
+#define CLI_READS_NONE_OK (1u << 17) /* a record may give none of the fields read (they default:
+                                        spart-sim's --inputs, a time alone holding zero forces) */
 /* the options an output depends on (cli_gate), as bits */
 enum {
   CLI_ON_FIXED = 1 << 0,    /* --fixed-base */

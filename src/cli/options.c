@@ -250,7 +250,8 @@ static void help(const cli_tool *t) {
       "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
 
       "      --keep-state     the state fields read pass through too, so that the next\n"
-      "                       command of a pipeline has the state (CSV to CSV, JSON to JSON)\n");
+      "                       command of a pipeline has the state (CSV to CSV, JSON to JSON);\n"
+      "                       not those the command writes itself, even left out by --only\n");
   printf("  -j, --jobs N         compute with N threads (0: one a CPU; default 1), the output\n"
          "                       and the messages the same as with one\n");
   if (t->outputs) {
