@@ -199,6 +199,12 @@ int spart_joint_kinds(void);
    err naming the first joint whose quaternion is further off (qm is then partly normalised). */
 int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err);
 
+/* Whether the rates qmdot (nq) of every quaternion in qm are tangent to it: the part along the
+   quaternion within tol of qmdot's size (a unit quaternion's rate has none); 0, or -SPART_EDATA
+   with err naming the first joint whose rate is not. */
+int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
+                              double tol, spart_err *err);
+
 /* Set the quaternions' w in qm to 1 (the rest of qm is left): qm = 0 then this is the neutral
    configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);

@@ -475,6 +475,30 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
 }
 
 
+int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
+                               double tol, spart_err *err) {
+  for (int i = 1; i < m->nb; i++) {
+    int k = kinds[m->jnt_type[i]].quat;
+    if (k >= 0) {
+      const double *q = qm + m->jnt_qadr[i] + k, *qd = qmdot + m->jnt_qadr[i] + k;
+      double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+      double along = (q[0] * qd[0] + q[1] * qd[1] + q[2] * qd[2] + q[3] * qd[3]) / n;
+      double size = sqrt(qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2] + qd[3] * qd[3]);
+      if (!(fabs(along) <= tol * size)) {
+        char b[64], ba[32], bs[32];
+        ba[spu_dtoa(ba, along)] = 0;
+        bs[spu_dtoa(bs, size)] = 0;
+        return spart_err_set(err, SPART_EDATA, 0,
+                             "joint '%s': qmdot has a part %s along the quaternion (of %s): the "
+                             "rate of a unit quaternion is tangent to it (within %g)",
+                             spart_name_or(b, sizeof b, m->jnt_name[i], 'J', i), ba, bs, tol);
+      }
+    }
+  }
+  return 0;
+}
+
+
 void spart_joint_neutral(const spart_model *m, double *qm) {
   for (int i = 1; i < m->nb; i++) {
     int k = kinds[m->jnt_type[i]].quat;

@@ -1399,6 +1399,10 @@ static int joint_rates(const spart_model *m, cli_state *st, unsigned given, spar
   if (given & 1u << CLI_F_um) {
     return cli_errf(err, SPART_EDATA, st->line, "um and qmdot are both given: give one");
   }
+  if (m->nq != m->nv && spart_joint_rates_tangent(m, st->qm, st->qmdot, 1e-6, err) != 0) {
+    err->line = st->line;
+    return -SPART_EDATA; /* not projected away: the rate given is not one of a unit quaternion */
+  }
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nq[i] > 0) {
       spart_joint_v_of_qdot(m, i, st->qm + m->jnt_qadr[i], st->qmdot + m->jnt_qadr[i],
