@@ -27,6 +27,8 @@ typedef struct {
   double *key;        /* (nf + 18 + nq + nv) the forces and the state they were computed for */
   int acc_ok;
   double t_end; /* the end of the step being taken */
+  double *stab_tau; /* (nv) the joint forces less the smoothed friction (coulomb_v > 0) */
+  double *stab; /* spart_sim_rk4_limit's scratch (its own allocation, made at its first call) */
 } sim_ws;
 
 
@@ -67,7 +69,7 @@ spart_sim *spart_sim_new(const spart_model *m) {
      and its key */
   size_t nw = spart_forward_dynamics_work(m);
   size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nw + (6 + nv) +
-             (nf + 18 + nq + nv);
+             (nf + 18 + nq + nv) + nv;
   spart_sim *s = calloc(1, sizeof(*s));
   sim_ws *w = calloc(1, sizeof(*w));
   double *p = calloc(n, sizeof(double));
@@ -96,7 +98,8 @@ spart_sim *spart_sim_new(const spart_model *m) {
   w->um = p, p += nv;
   w->work = p, p += nw;
   w->acc = p, p += 6 + nv;
-  w->key = p;
+  w->key = p, p += nf + 18 + nq + nv;
+  w->stab_tau = p;
   w->nq = (int)nq;
   w->nv = (int)nv;
   w->ny = (int)ny;
@@ -106,12 +109,14 @@ spart_sim *spart_sim_new(const spart_model *m) {
   s->flags = SPART_FD_FRICTION;
   s->rtol = 1e-6;
   s->atol = 1e-9;
+  s->max_steps = 0;
   return s;
 }
 
 
 void spart_sim_free(spart_sim *s) {
   if (s) {
+    free(((sim_ws *)s->ws_)->stab);
     free(s->ws_);
     free(s->buf_);
     free(s);
@@ -237,8 +242,17 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     memcpy(k + 6 + nv, w->acc, (size_t)(6 + nv) * sizeof(double));
   } else {
     s->nfd++;
-    int rc = spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
-                                    s->taum, s->wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
+    int flags = s->flags;
+    const double *taum = s->taum;
+    if ((flags & SPART_FD_FRICTION) && s->coulomb_v > 0) { /* the smoothed law: its forces here */
+      double *f = w->stab_tau;
+      memcpy(f, s->taum, (size_t)nv * sizeof(double));
+      spart_friction_smooth(m, w->um, -1, s->coulomb_v, f);
+      taum = f;
+      flags &= ~SPART_FD_FRICTION;
+    }
+    int rc = spart_forward_dynamics(m, d, flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
+                                    taum, s->wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
     /* spart_aba need not fail on a state that is not finite (a leaf's inertia does not depend
        on its joint's position): the state is looked at whatever it returns */
     const char *bad = not_finite(w);
@@ -366,6 +380,18 @@ static double dp_error(const spart_sim *s, sim_ws *w, double h) {
 }
 
 
+/* the message of DOPRI5 stopped after n steps short of t_end (spart_sim's max_steps) */
+static int too_many_steps(const spart_sim *s, long n, double t_end, spart_err *err) {
+  char b0[32], b1[32];
+  const char *why = s->coulomb_v > 0 || !(s->flags & SPART_FD_FRICTION)
+                        ? "the dynamics are too stiff for these tolerances"
+                        : "a joint held by Coulomb friction, or too stiff dynamics";
+  return spart_err_set(err, SPART_ENUM, 0,
+                       "t = %s: dopri5 took %ld steps without reaching t = %s (its step is now "
+                       "%.3g s): %s", num(b0, s->t), n, num(b1, t_end), s->h, why);
+}
+
+
 /* adaptive Dormand-Prince steps from s->t to t_end, the last one cut to end on it */
 static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                   spart_err *err) {
@@ -374,17 +400,21 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
   if (s->h <= 0) {
     s->h = fmin(1e-3, t_end - s->t);
   }
-  while (s->t < t_end) {
+  for (long n = 0; s->t < t_end; n++) {
     double h = s->h, t0 = s->t;
+    if (s->max_steps > 0 && n >= s->max_steps) {
+      return too_many_steps(s, n, t_end, err);
+    }
     int cut = h >= t_end - t0;
     if (cut || t0 + 1.01 * h >= t_end) { /* end on t_end, not just short of it */
       h = t_end - t0;
       cut = 1;
     }
     if (!(h > 1e-14 * fmax(1, fabs(t0)))) {
+      char b[32];
       return spart_err_set(err, SPART_ENUM, 0,
-                           "t = %.17g: the step fell to %g s: the dynamics are too stiff or not "
-                           "smooth enough for rtol %g, atol %g", t0, h, s->rtol, s->atol);
+                           "t = %s: the step fell to %g s: the dynamics are too stiff or not "
+                           "smooth enough for rtol %g, atol %g", num(b, t0), h, s->rtol, s->atol);
     }
     for (int i = 0; i < 7; i++) {
       combine(i < 6 ? w->y : w->yn, w, h, dp_a[i], i);
@@ -486,4 +516,70 @@ double spart_sim_grid_time(double T, double h, long k, long n) {
     return T;
   }
   return fabs(per_s * h - 1) < 1e-15 ? (double)k / per_s : (double)k * h;
+}
+
+
+/* ---- RK4's stability for the joints' damping (spart_sim_rk4_limit) ---- */
+
+double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s) {
+  sim_ws *w = s->ws_;
+  const int fixed = (s->flags & SPART_FD_FIXED) != 0, off = fixed ? 0 : 6, n = off + m->nv;
+  int damped = 0;
+  for (int a = 0; a < m->nv; a++) {
+    damped |= m->jnt_damping[m->dof_body[a]] > 0;
+  }
+  if (!damped || m->coupled || !(s->flags & SPART_FD_FRICTION)) {
+    return INFINITY;
+  }
+  if (!w->stab) { /* H, its inverse and the Cholesky scratch (n x n each), sqrt(D), x, y (n) */
+    w->stab = calloc(3 * (size_t)n * (size_t)n + 3 * (size_t)n, sizeof(double));
+    if (!w->stab) {
+      return INFINITY; /* no check rather than no run: the run itself needs no more memory */
+    }
+    for (int i = 0; i < n; i++) {
+      w->stab[3 * n * n + n + i] = 1; /* the first start vector */
+    }
+  }
+  double *H = w->stab, *Hi = H + n * n, *work = Hi + n * n, *sd = work + n * n, *x = sd + n,
+         *y = x + n;
+  spart_crba(m, d, s->R0, s->qm, fixed, H);
+  if (spart_spd_inverse(H, n, work, Hi) != 0) {
+    return 0;
+  }
+  for (int i = 0; i < n; i++) {
+    sd[i] = i < off ? 0 : sqrt(fmax(0, m->jnt_damping[m->dof_body[i - off]]));
+  }
+  /* the largest eigenvalue of S = sqrt(D) H^-1 sqrt(D) (symmetric, positive semidefinite, with
+     H^-1 D's eigenvalues) by power iteration: its Rayleigh quotient approaches it from below */
+  double lambda = 0;
+  for (int it = 0; it < 60; it++) {
+    double nx = 0, xy = 0;
+    for (int i = 0; i < n; i++) {
+      double acc = 0;
+      for (int j = 0; j < n; j++) {
+        acc += Hi[i * n + j] * sd[j] * x[j];
+      }
+      y[i] = sd[i] * acc;
+    }
+    for (int i = 0; i < n; i++) {
+      nx += x[i] * x[i];
+      xy += x[i] * y[i];
+    }
+    double l = nx > 0 ? xy / nx : 0, ny = 0;
+    for (int i = 0; i < n; i++) {
+      ny += y[i] * y[i];
+    }
+    if (!(ny > 0)) {
+      break;
+    }
+    for (int i = 0; i < n; i++) {
+      x[i] = y[i] / sqrt(ny);
+    }
+    if (it > 4 && fabs(l - lambda) <= 1e-6 * l) {
+      lambda = l;
+      break;
+    }
+    lambda = l;
+  }
+  return lambda > 0 ? 2.785 / lambda : INFINITY;
 }

@@ -129,6 +129,23 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
 }
 
 
+/* rk4: whether its step is stable at the state for the joints' damping (spart_sim_rk4_limit);
+   0, or -1 after reporting the time and the largest stable step */
+static int rk4_stable(cli_session *s, spart_sim *sim) {
+  double hmax = spart_sim_rk4_limit(s->m, s->d, sim);
+  if (s->o.dt <= hmax) {
+    return 0;
+  }
+  char bt[32], bh[32];
+  bt[spu_dtoa(bt, sim->t)] = 0;
+  bh[spu_dtoa(bh, hmax)] = 0;
+  cli_fail(s, "t = %s: --dt %g is past rk4's stability for the joints' damping: the largest "
+           "stable step here is %.3g s (use a smaller --dt, or --integrator dopri5)", bt,
+           s->o.dt, hmax);
+  return -1;
+}
+
+
 /* the trajectory from the current record; 0, or -1 after reporting */
 static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
   const cli_opts *o = &s->o;
@@ -150,6 +167,12 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
     cli_fail(s, "%s", err.msg);
     return -1;
   }
+  /* rk4 past its stability diverges (a trajectory of wrong numbers): refused before anything
+     is written, and checked again every 64 steps as the inertia changes */
+  const int rk4 = o->integrator == SPART_SIM_RK4;
+  if (rk4 && rk4_stable(s, sim) != 0) {
+    return -1;
+  }
   if (put_state(s, sim) != 0) {
     return -1;
   }
@@ -161,18 +184,28 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
     double tout = spart_sim_grid_time(o->duration, o->dt, kn, nstep);
     /* rk4: the grid's steps, each with the forces held at its start, the limits after each;
        dopri5: to the next time written or of an input, the limits at the times written */
-    for (int rk4 = o->integrator == SPART_SIM_RK4; rk4 ? k < kn : sim->t < tout; k += rk4) {
+    for (; rk4 ? k < kn : sim->t < tout; k += rk4) {
       if (hold(s, in, sim, sim->t) != 0) {
         return -1;
       }
       double t1 = rk4 ? spart_sim_grid_time(o->duration, o->dt, k + 1, nstep)
                       : fmin(cli_inputs_next(in), tout);
       if (spart_sim_step(m, s->d, sim, t1, &err) != 0) {
-        cli_fail(s, "%s", err.msg);
+        /* the step limit's message names Coulomb friction: the option that smooths it */
+        cli_fail(s, "%s%s", err.msg, strstr(err.msg, "Coulomb") ? " (--coulomb-scale V smooths "
+                 "it)" : "");
         return -1;
       }
       if (o->check_limits && rk4) {
         check_limits(s, sim, out);
+      }
+      if (rk4 && (k & 63) == 63 && rk4_stable(s, sim) != 0) {
+        return -1;
+      }
+      if (s->tty && now() > tick + 0.5) { /* progress, also within a long wait for a record */
+        tick = now();
+        fprintf(stderr, "\r%s: t = %.6g of %g s, %.0f steps/s", tool.name, sim->t, o->duration,
+                (double)sim->nstep / (tick - start));
       }
     }
     if (o->integrator != SPART_SIM_RK4) {
@@ -183,11 +216,6 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
     }
     if (put_state(s, sim) != 0) {
       return -1;
-    }
-    if (s->tty && now() > tick + 0.5) {
-      tick = now();
-      fprintf(stderr, "\r%s: t = %.6g of %g s, %.0f steps/s", tool.name, sim->t, o->duration,
-              (double)sim->nstep / (tick - start));
     }
   }
   if (s->tty && tick > start) {
@@ -217,6 +245,8 @@ static void trajectories(cli_session *s) {
       sim->gravity = s->gravity;
       sim->rtol = s->o.rtol;
       sim->atol = s->o.atol;
+      sim->coulomb_v = s->o.coulomb_v;
+      sim->max_steps = s->o.max_steps;
       run(s, sim, in, out);
     } else {
       s->stop = 1; /* a bad inputs file: the same for every trajectory */

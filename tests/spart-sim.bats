@@ -39,7 +39,7 @@ URDF
   [ "${stderr%%$'\n'*}" = "spart-sim: --duration T is required" ]
   run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 1 --rtol 1e-3 <<< '{}'
   [ "$status" -eq 2 ]
-  [ "${stderr%%$'\n'*}" = "spart-sim: --rtol and --atol are dopri5's: add --integrator dopri5" ]
+  [ "${stderr%%$'\n'*}" = "spart-sim: --rtol, --atol and --max-steps are dopri5's: add --integrator dopri5" ]
   run --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 1 --dt -1 <<< '{}'
   [ "$status" -eq 2 ]
   [ "${stderr%%$'\n'*}" = "spart-sim: --dt: expected a step > 0 in s, got '-1'" ]
@@ -789,4 +789,57 @@ URDF
   # the same texts as in the record of t = 0.2
   q=$(grep '"t":0.2,' <<< "$output" | sed 's/.*"qm":\[\([^]]*\)\].*/\1/')
   [ "$stderr" = "spart-sim: <stdin>:1: t = 0.2: joint 1 'j' leaves its limits: qm_1 = $q > upper" ]
+}
+
+@test "rk4 past its stability for the joints' damping is refused with the largest stable step, not written diverged" {
+  st='{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}'
+  opts=(-m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --duration 0.05 --only t,qm)
+  for dt in 0.01 0.006; do
+    run --separate-stderr spart-sim "${opts[@]}" --dt $dt <<< "$st"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ] # nothing written
+    [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is past rk4's stability for the joints' damping: the largest stable step here is "*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  done
+  hmax=$(sed 's/.*stable step here is \([^ ]*\) s.*/\1/' <<< "$stderr")
+  # the step named is stable: a run at 0.97 of it (and at 0.001) agrees with dopri5 at a tight
+  # tolerance (1e-6 rad), an independent integration
+  run -0 spart-sim "${opts[@]}" --integrator dopri5 --rtol 1e-11 --atol 1e-13 --dt 0.05 <<< "$st"
+  ref=${lines[-1]}
+  for dt in $(python3 -c "print(0.05 / __import__('math').ceil(0.05 / (0.97 * $hmax)))") 0.001; do
+    run -0 spart-sim "${opts[@]}" --dt $dt <<< "$st"
+    python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert a["t"] == b["t"] == 0.05, (a["t"], b["t"])
+assert max(abs(x - y) for x, y in zip(a["qm"], b["qm"])) < 1e-6, (a, b)
+' "${lines[-1]}" "$ref"
+  done
+}
+
+@test "dopri5 on a joint held by Coulomb friction ends with one line naming the cause; --coulomb-scale gets through" {
+  # the puma560's joints have Coulomb friction: held still under gravity they stick
+  opts=(-m "$MODELS/puma560.dh.json" --fixed-base --gravity 0,0,-9.81 --integrator dopri5 --duration 0.1)
+  run --separate-stderr timeout 120 spart-sim "${opts[@]}" --max-steps 20000 <<< '{"qm": [0, 0, 0, 0, 0, 0]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = "*": dopri5 took 20000 steps without reaching t = 0.001 (its step is now "*" s): a joint held by Coulomb friction, or too stiff dynamics (--coulomb-scale V smooths it)" ]]
+  [ "$(wc -l <<< "$stderr")" -eq 1 ]
+  [ "${#lines[@]}" -eq 1 ] # t = 0 only
+  # the default limit ends it too
+  run --separate-stderr timeout 300 spart-sim "${opts[@]}" --only t <<< '{"qm": [0, 0, 0, 0, 0, 0]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"dopri5 took 100000 steps without reaching"* ]]
+  # the smoothed law: a run, and the same as rk4 at a fine step with the same law (1e-7 rad)
+  run -0 spart-sim "${opts[@]}" --coulomb-scale 0.01 --rtol 1e-10 --atol 1e-12 --dt 0.1 --only t,qm <<< '{"qm": [0, 0, 0, 0, 0, 0]}'
+  a=${lines[-1]}
+  run -0 spart-sim -m "$MODELS/puma560.dh.json" --fixed-base --gravity 0,0,-9.81 --duration 0.1 \
+    --coulomb-scale 0.01 --dt 0.0001 --only t,qm <<< '{"qm": [0, 0, 0, 0, 0, 0]}'
+  python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert a["t"] == b["t"] == 0.1
+assert max(abs(x - y) for x, y in zip(a["qm"], b["qm"])) < 1e-7, (a, b)
+assert abs(a["qm"][1]) > 1e-3 # the arm sags: the friction does not hold it
+' "$a" "${lines[-1]}"
+  run -2 spart-sim "${opts[@]}" --coulomb-scale 0 <<< '{"qm": [0, 0, 0, 0, 0, 0]}'
+  run -2 spart-sim -m "$MODELS/puma560.dh.json" --duration 1 --max-steps 10 <<< '{"qm": [0, 0, 0, 0, 0, 0]}'
 }

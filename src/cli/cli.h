@@ -285,6 +285,8 @@ typedef struct cli_opts {
   long every;              /* --every K */
   int integrator;          /* --integrator: SPART_SIM_* */
   double rtol, atol;       /* --rtol, --atol (0: not given) */
+  double coulomb_v;        /* --coulomb-scale V (0: the discontinuous law) */
+  long max_steps;          /* --max-steps N (dopri5's steps a call; -1: not given) */
   const char *inputs;      /* --inputs FILE, or NULL */
   int accelerations;       /* --accelerations */
   double point[3]; /* --point, in the link's URDF frame */

@@ -167,6 +167,8 @@ enum {
   OPT_ATOL,
   OPT_INPUTS,
   OPT_ACCEL,
+  OPT_COULOMB_V,
+  OPT_MAX_STEPS,
   OPT_FRAME,
   OPT_ATTITUDE,
   OPT_DIFFKIN,
@@ -218,6 +220,8 @@ static const struct {
     {{"atol", required_argument, NULL, OPT_ATOL}, CLI_OPT_SIM},
     {{"inputs", required_argument, NULL, OPT_INPUTS}, CLI_OPT_SIM},
     {{"accelerations", no_argument, NULL, OPT_ACCEL}, CLI_OPT_SIM},
+    {{"coulomb-scale", required_argument, NULL, OPT_COULOMB_V}, CLI_OPT_SIM},
+    {{"max-steps", required_argument, NULL, OPT_MAX_STEPS}, CLI_OPT_SIM},
     {{"frame", required_argument, NULL, OPT_FRAME}, CLI_OPT_KIN},
     {{"attitude", required_argument, NULL, OPT_ATTITUDE}, CLI_OPT_KIN},
     {{"diffkin", no_argument, NULL, OPT_DIFFKIN}, CLI_OPT_KIN},
@@ -368,6 +372,16 @@ static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
       }
       return -1;
     case OPT_INPUTS: o->inputs = arg; return -1;
+    case OPT_COULOMB_V:
+      return positive_arg(arg, &o->coulomb_v) == 0
+                 ? -1
+                 : cli_usage(t->name, "--coulomb-scale: expected a velocity > 0, got '%s'", arg);
+    case OPT_MAX_STEPS:
+      errno = 0;
+      o->max_steps = strtol(arg, &end, 10);
+      return *arg >= '0' && *arg <= '9' && *end == 0 && errno == 0 && o->max_steps >= 0
+                 ? -1
+                 : cli_usage(t->name, "--max-steps: expected a whole number >= 0, got '%s'", arg);
     default: o->accelerations = 1; return -1; /* OPT_ACCEL */
   }
 }
@@ -385,9 +399,11 @@ static int sim_check(cli_opts *o, const cli_tool *t) {
     return cli_usage(t->name, "--keep-state with --inputs: the initial record's forces, kept, "
                      "are not those held from the inputs");
   }
-  if ((o->rtol > 0 || o->atol > 0) && o->integrator != SPART_SIM_DOPRI5) {
-    return cli_usage(t->name, "--rtol and --atol are dopri5's: add --integrator dopri5");
+  if ((o->rtol > 0 || o->atol > 0 || o->max_steps >= 0) && o->integrator != SPART_SIM_DOPRI5) {
+    return cli_usage(t->name, "--rtol, --atol and --max-steps are dopri5's: add --integrator "
+                     "dopri5");
   }
+  o->max_steps = o->max_steps >= 0 ? o->max_steps : 100000;
   o->dt = o->dt > 0 ? o->dt : 1e-3;
   o->every = o->every > 0 ? o->every : 1;
   o->rtol = o->rtol > 0 ? o->rtol : 1e-6;
@@ -505,6 +521,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   int n = 0, nm = 0, ni = 0, no = 0, nl = 0, np = 0, ng = 0;
   memset(o, 0, sizeof(*o));
   o->jobs = 1;
+  o->max_steps = -1;
   o->edges = SPART_CONTACT_EDGES;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
@@ -629,6 +646,8 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_RTOL:
       case OPT_ATOL:
       case OPT_INPUTS:
+      case OPT_COULOMB_V:
+      case OPT_MAX_STEPS:
       case OPT_ACCEL: {
         int r = sim_arg(o, t, c, optarg);
         if (r >= 0) {
