@@ -247,8 +247,13 @@ static void help(const cli_tool *t) {
       "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n"
       "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
       "                       blank starts with '{', '[' or RS, else csv)\n"
-      "      --csv            same as --input csv\n"
-      "  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n"
+      "      --csv            same as --input csv\n");
+  if (t->opts & CLI_OPT_CONTACT) { /* the outputs' shapes vary: JSON only */
+    printf("  -o, --output FORMAT  json (one object a line), the only one\n");
+  } else {
+    printf("  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n");
+  }
+  printf(
       "      --seq            JSON records as RFC 7464 text sequences (JSON output)\n"
       "  -u, --unbuffered     flush the output after every record\n"
       "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
