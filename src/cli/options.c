@@ -244,14 +244,15 @@ static void help(const cli_tool *t) {
       "                       description (dh2robot); without it, the first record holds\n"
       "                       it: {\"robot\": MODEL, STATE...}\n"
       "      --mimic          couple the model's mimic joints to their leaders (urdf2robot\n"
-      "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n"
-      "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
-      "                       blank starts with '{', '[' or RS, else csv)\n"
-      "      --csv            same as --input csv\n");
-  if (t->opts & CLI_OPT_CONTACT) { /* the outputs' shapes vary: JSON only */
-    printf("  -o, --output FORMAT  json (one object a line), the only one\n");
+      "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n");
+  if (t->opts & CLI_OPT_CONTACT) { /* contacts and the outputs' shapes vary: JSON only */
+    printf("  -i, --input FORMAT   json, the only one (contacts are JSON)\n"
+           "  -o, --output FORMAT  json (one object a line), the only one\n");
   } else {
-    printf("  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n");
+    printf("  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
+           "                       blank starts with '{', '[' or RS, else csv)\n"
+           "      --csv            same as --input csv\n"
+           "  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n");
   }
   printf(
       "      --seq            JSON records as RFC 7464 text sequences (JSON output)\n"
