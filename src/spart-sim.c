@@ -150,7 +150,8 @@ static int rk4_stable(cli_session *s, spart_sim *sim) {
 }
 
 
-/* the trajectory from the current record; 0, or -1 after reporting */
+/* the trajectory from the current record; 0, or after reporting -1 (nothing written) or -2
+   (the states before the fault written) */
 static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
   const cli_opts *o = &s->o;
   const spart_model *m = s->m;
@@ -190,7 +191,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
        dopri5: to the next time written or of an input, the limits at the times written */
     for (; rk4 ? k < kn : sim->t < tout; k += rk4) {
       if (hold(s, in, sim, sim->t) != 0) {
-        return -1;
+        return -2; /* after the first state written */
       }
       double t1 = rk4 ? spart_sim_grid_time(o->duration, o->dt, k + 1, nstep)
                       : fmin(cli_inputs_next(in), tout);
@@ -198,13 +199,13 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
         /* the step limit's message names Coulomb friction: the option that smooths it */
         cli_fail(s, "%s%s", err.msg, strstr(err.msg, "Coulomb") ? " (--coulomb-scale V smooths "
                  "it)" : "");
-        return -1;
+        return -2; /* after the first state written */
       }
       if (o->check_limits && rk4) {
         check_limits(s, sim, out);
       }
       if (rk4 && (k & 63) == 63 && rk4_stable(s, sim) != 0) {
-        return -1;
+        return -2; /* after the first state written */
       }
       if (s->tty && now() > tick + 0.5) { /* progress, also within a long wait for a record */
         tick = now();
@@ -219,7 +220,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, int *out) {
       }
     }
     if (put_state(s, sim) != 0) {
-      return -1;
+      return -2; /* after the first state written */
     }
   }
   if (s->tty && tick > start) {
@@ -251,7 +252,12 @@ static void trajectories(cli_session *s) {
       sim->atol = s->o.atol;
       sim->coulomb_v = s->o.coulomb_v;
       sim->max_steps = s->o.max_steps;
-      run(s, sim, in, out);
+      long nbad = s->nbad;
+      /* a trajectory that fails after its first state is written is partly written, not
+         skipped (-k's count says which) */
+      if (run(s, sim, in, out) == -2 && s->nbad > nbad) {
+        s->npart++;
+      }
     } else {
       s->stop = 1; /* a bad inputs file: the same for every trajectory */
     }

@@ -545,7 +545,11 @@ PY
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-sim: <stdin>:2: qm has 2 values, model needs 1
 spart-sim: <stdin>:3: t = 0: um is not finite within the step to t = 0.001
-spart-sim: 2 bad records skipped" ]
+spart-sim: 2 bad records: 1 skipped, 1 partly written" ]
+  # the same count with threads
+  run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/one.urdf" --fixed-base --duration 0.002 -k -j 3 < "$BATS_TEST_TMPDIR/s.jsonl"
+  [ "$status" -eq 1 ]
+  [ "${stderr##*$'\n'}" = "spart-sim: 2 bad records: 1 skipped, 1 partly written" ]
   # the first, the third's t = 0 (written before its step failed), the fourth
   [ "$(printf '%s\n' "${lines[@]}" | cut -d, -f1-2 | tr '\n' ' ')" = '{"id":1,"t":0 {"id":1,"t":0.001 {"id":1,"t":0.002 {"id":3,"t":0 {"id":4,"t":0 {"id":4,"t":0.001 {"id":4,"t":0.002 ' ]
   # a bad --inputs file stops the run at the first trajectory, -k or not

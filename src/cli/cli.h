@@ -311,6 +311,7 @@ typedef struct cli_session {
   int stop;              /* no more records: an error without --keep-going */
   int m_borrowed;        /* the model belongs to the reader */
   long nbad;             /* bad records */
+  long npart;            /* of them, those partly written before the fault (spart-sim) */
   int link;              /* --link resolved, or -1 */
   int *frames, nframes;  /* --frame resolved, or NULL */
   long nrec;             /* records read */
