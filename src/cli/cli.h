@@ -111,9 +111,9 @@ int cli_reader_format(const cli_reader *rd);
 int cli_reader_input(const cli_reader *rd);
 
 /* The state fields the command reads pass through to the output too (--keep-state), as the
-   fields it does not read do; not those it writes itself (outputs, comma-separated, as
-   cli_tool's), whether --only writes them or not: a value of the input beside the output's
-   could be of another instant (spart-sim's initial qm beside a later umdot). */
+   fields it does not read do; not those in outputs (comma-separated, as cli_tool's; NULL:
+   none), whether --only writes them or not: spart-sim's, whose output is of another instant
+   than its input (its initial qm beside a later umdot). */
 void cli_reader_keep(cli_reader *rd, const char *outputs);
 
 /* The model a reader took from the input (NULL if none). */

@@ -449,7 +449,7 @@ static cli_session *worker_new(cli_session *s, int fmt, const cli_session *from)
   w->later.code = 0;
   w->marks = NULL;
   if (w->rd && s->o.keep_state) {
-    cli_reader_keep(w->rd, s->tool->outputs);
+    cli_reader_keep(w->rd, (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL);
   }
   if (w->wr) {
     cli_writer_only(w->wr, s->o.only);

@@ -106,7 +106,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   }
   s->rd = cli_reader_new(s->in, in_name(o, s->file), o->input, o->seq, t->reads);
   if (s->rd && o->keep_state) {
-    cli_reader_keep(s->rd, t->outputs);
+    cli_reader_keep(s->rd, (t->opts & CLI_OPT_SIM) ? t->outputs : NULL);
   }
   s->wr = cli_writer_new(stdout, o->output, o->seq, o->unbuffered);
   if (s->wr) {
