@@ -275,8 +275,15 @@ int spart_joint_kinds(void);
    further off (qm is then partly normalised). */
 int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_err *err);
 
-/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0
-   then this is the neutral configuration, every joint at its zero. */
+/* Whether the rates qmdot (nq) of every unit vector in qm (a quaternion, a sin-cos pair) are
+   tangent to it: the part along it within tol of the rate's size (a unit vector's rate has
+   none); 0, or -SPART_EDATA
+   with err naming the first joint whose rate is not. */
+int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
+                              double tol, spart_err *err);
+
+/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0 then this is the neutral
+   configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
 
 /* Every joint of kind from made of kind to, the same motion in other coordinates
@@ -1028,6 +1035,10 @@ void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9
    dynamics takes them from the joint forces (-1); spart_rnea, spart_crba and spart_aba include
    the armature. */
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau);
+/* The same with the Coulomb part smoothed: f tanh(um / v) for the velocity scale v > 0 (within
+   a few v of rest the force grows with um, as a stiff viscous law; f beyond). */
+void spart_friction_smooth(const spart_model *m, const double *um, double sign, double v,
+                           double *tau);
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nv) and u0dot (6)
    for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
@@ -1197,6 +1208,12 @@ typedef struct spart_sim {
   double h;   /* DOPRI5: the next step it will try (0: it chooses) */
   struct spart_scene *scene; /* forces that depend on the time and the state (a controller,
                                 a ground: spart_scene.c) added to those held, or NULL */
+  /* DOPRI5's way through a joint held by Coulomb friction: coulomb_v > 0 smooths each joint's
+     Coulomb force f to f tanh(um / coulomb_v) (0: the discontinuous law, which a joint
+     sticking makes DOPRI5 resolve with ever smaller steps); max_steps > 0: a call of
+     spart_sim_step that takes more steps (rejected ones too) fails, naming the step size */
+  double coulomb_v;
+  long max_steps;
   void *ws_;  /* the scratch */
   void *buf_; /* the one allocation */
 } spart_sim;
@@ -1219,6 +1236,14 @@ int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_e
    computed at the same state and forces are reused, and kept for the next step's first stage).
    Returns 0 or -SPART_ENUM with err filled. */
 int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err);
+
+/* The largest RK4 step that is stable for the joints' viscous damping at the state: RK4 is
+   stable on the negative real axis down to h lambda = -2.785, and the damping's fastest decay
+   rate lambda is the largest eigenvalue of H^-1 D (H the mass matrix, D the joints' damping on
+   its diagonal), by power iteration (warm-started from the last call's vector).  INFINITY
+   without damping (or with mimic joints, whose coupled inertia it does not form); 0 when H is
+   not positive definite. */
+double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s);
 
 /* The joints with limits (a limited one-coordinate joint's jnt_range) that qm has left: outside
    (nb flags, zero at the start) says for each joint 0 inside, 1 outside and already at the last

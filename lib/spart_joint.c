@@ -733,6 +733,38 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
 }
 
 
+int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
+                               double tol, spart_err *err) {
+  for (int i = 1; i < m->nb; i++) {
+    const int *u = kinds[m->jnt_type[i]].unit;
+    const double *q = qm + m->jnt_qadr[i] + u[0], *qd = qmdot + m->jnt_qadr[i] + u[0];
+    double n = 0, dot = 0, size = 0;
+    for (int c = 0; c < u[1]; c++) {
+      n += q[c] * q[c];
+      dot += q[c] * qd[c];
+      size += qd[c] * qd[c];
+    }
+    if (u[1] == 0) {
+      continue;
+    }
+    double along = dot / sqrt(n);
+    size = sqrt(size);
+    if (!(fabs(along) <= tol * size)) {
+      char b[64], ba[32], bs[32];
+      ba[spu_dtoa(ba, along)] = 0;
+      bs[spu_dtoa(bs, size)] = 0;
+      return spart_err_set(err, SPART_EDATA, 0,
+                           "joint '%s': qmdot has a part %s along the %s (of %s): the rate of a "
+                           "unit %s is tangent to it (within %g)",
+                           spart_name_or(b, sizeof b, m->jnt_name[i], 'J', i), ba,
+                           u[1] == 4 ? "quaternion" : "[sin, cos] pair", bs,
+                           u[1] == 4 ? "quaternion" : "pair", tol);
+    }
+  }
+  return 0;
+}
+
+
 void spart_joint_neutral(const spart_model *m, double *qm) {
   for (int i = 1; i < m->nb; i++) {
     const int *u = kinds[m->jnt_type[i]].unit;

@@ -191,6 +191,26 @@ char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
 }
 
 
+/* whether buf is UTF-16 text that starts (after blanks) with '<': XML, whatever its name (a
+   byte order mark FF FE or FE FF, or a first character '<' with a NUL byte beside it) */
+static int utf16_xml(const char *buf, size_t len) {
+  const unsigned char *b = (const unsigned char *)buf;
+  if (len >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF))) {
+    return 1;
+  }
+  for (size_t k = 0; k + 1 < len; k += 2) {
+    unsigned c = b[k] ? b[k] : b[k + 1], other = b[k] ? b[k + 1] : b[k];
+    if (other != 0 || c == 0) {
+      return 0; /* not one ASCII character in UTF-16 */
+    }
+    if (!isspace((int)c)) {
+      return c == '<';
+    }
+  }
+  return 0;
+}
+
+
 /* the model of the text buf (len bytes, malloc'd: freed here) by the reader its content picks,
    or its name's .urdf */
 static spart_model *load(char *buf, size_t len, const char *name, const spart_urdf_opts *o,
@@ -205,7 +225,8 @@ static spart_model *load(char *buf, size_t len, const char *name, const spart_ur
   while (p < buf + len && isspace((unsigned char)*p)) {
     p++;
   }
-  if ((nlen >= 5 && strcmp(name + nlen - 5, ".urdf") == 0) || (p < buf + len && *p == '<')) {
+  if ((nlen >= 5 && strcmp(name + nlen - 5, ".urdf") == 0) || (p < buf + len && *p == '<') ||
+      utf16_xml(buf, len)) {
     m = spart_urdf_parse_opts(buf, len, o, err);
   } else if (memchr(buf, '\0', len)) {
     spart_err_set(err, SPART_EDATA, 0, "not JSON: a NUL byte in the input");

@@ -1,5 +1,6 @@
 /* spart_rnea.c -- inverse dynamics by recursive Newton-Euler (SPART ID, Floating_ID), O(n), and
  * the drive train's friction */
+#include <math.h>
 #include <string.h>
 
 #include "spart.h"
@@ -460,6 +461,19 @@ void spart_friction(const spart_model *m, const double *um, double sign, double 
     /* the Coulomb part without a branch on the sign of um (random): one of the two terms is f
        exactly, the other +-0 */
     double coulomb = friction[2 * i] * (um[a] > 0) + friction[2 * i + 1] * (um[a] < 0);
+    tau[a] += sign * (damping[i] * um[a] + coulomb);
+  }
+}
+
+
+void spart_friction_smooth(const spart_model *m, const double *um, double sign, double v,
+                           double *tau) {
+  const int *body = m->dof_body;
+  const double *damping = m->jnt_damping, *friction = m->jnt_friction;
+  for (int a = 0; a < m->nv; a++) {
+    int i = body[a];
+    double th = tanh(um[a] / v);
+    double coulomb = friction[2 * i] * fmax(th, 0) + friction[2 * i + 1] * fmax(-th, 0);
     tau[a] += sign * (damping[i] * um[a] + coulomb);
   }
 }

@@ -28,6 +28,8 @@ typedef struct {
   int acc_ok;
   double t_end; /* the end of the step being taken */
   double tc;    /* the time of the stage being evaluated (s->scene's forces depend on it) */
+  double *stab_tau; /* (nv) the joint forces less the smoothed friction (coulomb_v > 0) */
+  double *stab; /* spart_sim_rk4_limit's scratch (its own allocation, made at its first call) */
 } sim_ws;
 
 
@@ -68,7 +70,7 @@ spart_sim *spart_sim_new(const spart_model *m) {
      and its key */
   size_t nw = spart_forward_dynamics_work(m);
   size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nw + (6 + nv) +
-             (nf + 18 + nq + nv);
+             (nf + 18 + nq + nv) + nv;
   spart_sim *s = calloc(1, sizeof(*s));
   sim_ws *w = calloc(1, sizeof(*w));
   double *p = calloc(n, sizeof(double));
@@ -97,7 +99,8 @@ spart_sim *spart_sim_new(const spart_model *m) {
   w->um = p, p += nv;
   w->work = p, p += nw;
   w->acc = p, p += 6 + nv;
-  w->key = p;
+  w->key = p, p += nf + 18 + nq + nv;
+  w->stab_tau = p;
   w->nq = (int)nq;
   w->nv = (int)nv;
   w->ny = (int)ny;
@@ -107,12 +110,14 @@ spart_sim *spart_sim_new(const spart_model *m) {
   s->flags = SPART_FD_FRICTION;
   s->rtol = 1e-6;
   s->atol = 1e-9;
+  s->max_steps = 0;
   return s;
 }
 
 
 void spart_sim_free(spart_sim *s) {
   if (s) {
+    free(((sim_ws *)s->ws_)->stab);
     free(s->ws_);
     free(s->buf_);
     free(s);
@@ -161,17 +166,25 @@ static int acc_valid(const spart_sim *s, const sim_ws *w) {
 }
 
 
+/* x as the records write it (the shortest decimal that reads back to it), in buf (32 bytes) */
+static const char *num(char buf[32], double x) {
+  buf[spu_dtoa(buf, x)] = 0;
+  return buf;
+}
+
+
 /* the message of a singular inertia at d->warn_body, at time t */
 static int singular(const spart_data *d, double t, spart_err *err) {
   int i = d->warn_body[SPART_WARN_SINGULAR];
+  char b[32];
   if (i == 0) {
     return spart_err_set(err, SPART_ENUM, 0,
-                         "t = %.17g: singular inertia at link 0: the base can move without "
-                         "moving any mass", t);
+                         "t = %s: singular inertia at link 0: the base can move without "
+                         "moving any mass", num(b, t));
   }
   return spart_err_set(err, SPART_ENUM, 0,
-                       "t = %.17g: singular inertia at link %d: joint %d can move without moving "
-                       "any mass", t, i, i);
+                       "t = %s: singular inertia at link %d: joint %d can move without moving "
+                       "any mass", num(b, t), i, i);
 }
 
 
@@ -231,20 +244,28 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
   } else {
     const double *taum = s->taum, *wF = s->wF;
     s->nfd++;
+    int flags = s->flags;
     if (s->scene && spart_scene_forces(m, d, s->scene, w->tc, w->R0, w->r0, w->qm, w->u0, w->um,
                                        s->taum, s->wF, &taum, &wF, err) != 0) {
       return -SPART_ENUM;
     }
-    int rc = spart_forward_dynamics(m, d, s->flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
+    if ((flags & SPART_FD_FRICTION) && s->coulomb_v > 0) { /* the smoothed law: its forces here */
+      double *f = w->stab_tau;
+      memcpy(f, taum, (size_t)nv * sizeof(double));
+      spart_friction_smooth(m, w->um, -1, s->coulomb_v, f);
+      taum = f;
+      flags &= ~SPART_FD_FRICTION;
+    }
+    int rc = spart_forward_dynamics(m, d, flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
                                     taum, wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
     /* spart_aba need not fail on a state that is not finite (a leaf's inertia does not depend
        on its joint's position): the state is looked at whatever it returns */
     const char *bad = not_finite(w);
     if (rc != 0 || bad) {
       if (bad) { /* not a singular inertia: what it was computed from had overflowed */
-        return spart_err_set(err, SPART_ENUM, 0,
-                             "t = %.17g: %s is not finite within the step to t = %.17g", s->t,
-                             bad, w->t_end);
+        char b0[32], b1[32];
+        return spart_err_set(err, SPART_ENUM, 0, "t = %s: %s is not finite within the step to "
+                             "t = %s", num(b0, s->t), bad, num(b1, w->t_end));
       }
       return singular(d, s->t, err);
     }
@@ -277,9 +298,9 @@ static int commit(const spart_model *m, spart_sim *s, sim_ws *w, const double *y
                   spart_err *err) {
   for (int j = 0; j < w->ny; j++) {
     if (!isfinite(y[j])) {
-      return spart_err_set(err, SPART_ENUM, 0,
-                           "t = %.17g: %s is not finite after the step from t = %.17g", t,
-                           part_name(j, w->nv), s->t);
+      char b0[32], b1[32];
+      return spart_err_set(err, SPART_ENUM, 0, "t = %s: %s is not finite after the step from "
+                           "t = %s", num(b0, t), part_name(j, w->nv), num(b1, s->t));
     }
   }
   state_at(m, s, w, y);
@@ -368,6 +389,18 @@ static double dp_error(const spart_sim *s, sim_ws *w, double h) {
 }
 
 
+/* the message of DOPRI5 stopped after n steps short of t_end (spart_sim's max_steps) */
+static int too_many_steps(const spart_sim *s, long n, double t_end, spart_err *err) {
+  char b0[32], b1[32];
+  const char *why = s->coulomb_v > 0 || !(s->flags & SPART_FD_FRICTION)
+                        ? "the dynamics are too stiff for these tolerances"
+                        : "a joint held by Coulomb friction, or too stiff dynamics";
+  return spart_err_set(err, SPART_ENUM, 0,
+                       "t = %s: dopri5 took %ld steps without reaching t = %s (its step is now "
+                       "%.3g s): %s", num(b0, s->t), n, num(b1, t_end), s->h, why);
+}
+
+
 /* adaptive Dormand-Prince steps from s->t to t_end, the last one cut to end on it */
 static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                   spart_err *err) {
@@ -376,17 +409,21 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
   if (s->h <= 0) {
     s->h = fmin(1e-3, t_end - s->t);
   }
-  while (s->t < t_end) {
+  for (long n = 0; s->t < t_end; n++) {
     double h = s->h, t0 = s->t;
+    if (s->max_steps > 0 && n >= s->max_steps) {
+      return too_many_steps(s, n, t_end, err);
+    }
     int cut = h >= t_end - t0;
     if (cut || t0 + 1.01 * h >= t_end) { /* end on t_end, not just short of it */
       h = t_end - t0;
       cut = 1;
     }
     if (!(h > 1e-14 * fmax(1, fabs(t0)))) {
+      char b[32];
       return spart_err_set(err, SPART_ENUM, 0,
-                           "t = %.17g: the step fell to %g s: the dynamics are too stiff or not "
-                           "smooth enough for rtol %g, atol %g", t0, h, s->rtol, s->atol);
+                           "t = %s: the step fell to %g s: the dynamics are too stiff or not "
+                           "smooth enough for rtol %g, atol %g", num(b, t0), h, s->rtol, s->atol);
     }
     for (int i = 0; i < 7; i++) {
       w->tc = t0 + dp_c[i] * h;
@@ -419,8 +456,9 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err) {
   if (!(t_end > s->t)) {
-    return spart_err_set(err, SPART_ENUM, 0, "t = %.17g: the step ends at %.17g, not later",
-                         s->t, t_end);
+    char b0[32], b1[32];
+    return spart_err_set(err, SPART_ENUM, 0, "t = %s: the step ends at %s, not later",
+                         num(b0, s->t), num(b1, t_end));
   }
   ((sim_ws *)s->ws_)->t_end = t_end;
   return s->method == SPART_SIM_DOPRI5 ? dopri5(m, d, s, t_end, err) : rk4(m, d, s, t_end, err);
@@ -489,4 +527,70 @@ double spart_sim_grid_time(double T, double h, long k, long n) {
     return T;
   }
   return fabs(per_s * h - 1) < 1e-15 ? (double)k / per_s : (double)k * h;
+}
+
+
+/* ---- RK4's stability for the joints' damping (spart_sim_rk4_limit) ---- */
+
+double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s) {
+  sim_ws *w = s->ws_;
+  const int fixed = (s->flags & SPART_FD_FIXED) != 0, off = fixed ? 0 : 6, n = off + m->nv;
+  int damped = 0;
+  for (int a = 0; a < m->nv; a++) {
+    damped |= m->jnt_damping[m->dof_body[a]] > 0;
+  }
+  if (!damped || m->coupled || !(s->flags & SPART_FD_FRICTION)) {
+    return INFINITY;
+  }
+  if (!w->stab) { /* H, its inverse and the Cholesky scratch (n x n each), sqrt(D), x, y (n) */
+    w->stab = calloc(3 * (size_t)n * (size_t)n + 3 * (size_t)n, sizeof(double));
+    if (!w->stab) {
+      return INFINITY; /* no check rather than no run: the run itself needs no more memory */
+    }
+    for (int i = 0; i < n; i++) {
+      w->stab[3 * n * n + n + i] = 1; /* the first start vector */
+    }
+  }
+  double *H = w->stab, *Hi = H + n * n, *work = Hi + n * n, *sd = work + n * n, *x = sd + n,
+         *y = x + n;
+  spart_crba(m, d, s->R0, s->qm, fixed, H);
+  if (spart_spd_inverse(H, n, work, Hi) != 0) {
+    return 0;
+  }
+  for (int i = 0; i < n; i++) {
+    sd[i] = i < off ? 0 : sqrt(fmax(0, m->jnt_damping[m->dof_body[i - off]]));
+  }
+  /* the largest eigenvalue of S = sqrt(D) H^-1 sqrt(D) (symmetric, positive semidefinite, with
+     H^-1 D's eigenvalues) by power iteration: its Rayleigh quotient approaches it from below */
+  double lambda = 0;
+  for (int it = 0; it < 60; it++) {
+    double nx = 0, xy = 0;
+    for (int i = 0; i < n; i++) {
+      double acc = 0;
+      for (int j = 0; j < n; j++) {
+        acc += Hi[i * n + j] * sd[j] * x[j];
+      }
+      y[i] = sd[i] * acc;
+    }
+    for (int i = 0; i < n; i++) {
+      nx += x[i] * x[i];
+      xy += x[i] * y[i];
+    }
+    double l = nx > 0 ? xy / nx : 0, ny = 0;
+    for (int i = 0; i < n; i++) {
+      ny += y[i] * y[i];
+    }
+    if (!(ny > 0)) {
+      break;
+    }
+    for (int i = 0; i < n; i++) {
+      x[i] = y[i] / sqrt(ny);
+    }
+    if (it > 4 && fabs(l - lambda) <= 1e-6 * l) {
+      lambda = l;
+      break;
+    }
+    lambda = l;
+  }
+  return lambda > 0 ? 2.785 / lambda : INFINITY;
 }

@@ -18,20 +18,31 @@ static const char usage_text[] =
     "Compare two streams of records (JSON objects or CSV rows, in any mix; '-' is stdin for\n"
     "one of them) record by record, field by field: a JSON array is its CSV columns (taum is\n"
     "taum_1, taum_2, ...), numbers agree when |a - b| <= atol + rtol * max(|a|, |b|), other\n"
-    "values when their texts are the same.  Writes the first differences and the largest\n"
-    "error of each field on stdout.\n\n"
+    "values (NaN too) when their texts are the same; an infinity only with itself.  Writes\n"
+    "the first differences and the largest error of each field on stdout.\n\n"
     "Options:\n"
     "      --atol [FIELD=]A  absolute tolerance, of FIELD only (taum: taum and taum_I...)\n"
     "                        when named; repeatable (default 0)\n"
     "      --rtol [FIELD=]R  relative tolerance, the same way (default 0)\n"
-    "  -f, --fields NAMES    compare only these fields (comma-separated), which both must\n"
-    "                        have; others are ignored (default: every field, in both)\n"
+    "  -f, --fields NAMES    compare only these fields (comma-separated, at most 64),\n"
+    "                        which both must have (a name no record has: exit 2); others\n"
+    "                        are ignored (default: every field, in both)\n"
     "  -n, --max N           list at most N differences (default 10; 0: none)\n"
     "  -q, --quiet           write nothing: the exit status says it\n"
     "  -h, --help            show this help\n"
     "  -V, --version         show the version\n\n"
     "Exit status: 0 equal within the tolerances, 1 not, 2 trouble (bad usage, an input that\n"
-    "cannot be read).  See spart-cmp(1).\n";
+    "cannot be read, two values of one name in a record).  See spart-cmp(1).\n";
+
+/* the names in a comma-separated list */
+static int count_names(const char *s) {
+  int n = 1;
+  for (; *s; s++) {
+    n += *s == ',';
+  }
+  return n;
+}
+
 
 /* the options and the two inputs into c, *path_a and *path_b; -1 to go on, or the exit code */
 static int parse(cli_cmp *c, const char **path_a, const char **path_b, int argc, char **argv) {
@@ -50,7 +61,12 @@ static int parse(cli_cmp *c, const char **path_a, const char **path_b, int argc,
           return TROUBLE;
         }
         break;
-      case 'f': c->fields = optarg; break;
+      case 'f':
+        c->fields = optarg;
+        if (count_names(optarg) > 64) {
+          return cli_usage(PROG, "--fields: more than 64 names");
+        }
+        break;
       case 'n':
         c->max = strtol(optarg, &end, 10);
         if (end == optarg || *end || c->max < 0) {
@@ -124,10 +140,19 @@ int main(int argc, char **argv) {
         cli_cmp_ended(&c, na);
       }
       break;
-    } else if (cli_cmp_records(&c, x, y) != 0) {
-      cli_error(PROG, NULL, 0, "out of memory");
+    } else if ((na = cli_cmp_records(&c, PROG, x, y)) != 0) {
+      if (na == -1) {
+        cli_error(PROG, NULL, 0, "out of memory");
+      }
       status = TROUBLE;
     }
+  }
+  size_t len = 0;
+  const char *unseen = status != TROUBLE ? cli_cmp_unseen(&c, &len) : NULL;
+  if (unseen) {
+    cli_error(PROG, NULL, 0, "--fields: no record of %s or %s has a field '%.*s'", c.a, c.b,
+              (int)len, unseen);
+    status = TROUBLE;
   }
   if (status != TROUBLE) {
     status = c.ndiff ? DIFFER : EQUAL;

@@ -21,7 +21,7 @@ static const cli_tool tool = {
     "robot (G = [0; taum] + sum J_i' f_i, G from inverse dynamics at the record's state),\n"
     "minimising max |taum_k|; or, when none exist, reason.\n\n"
     "Options:\n"
-    "      --gravity G      gx,gy,gz (required, not zero)\n"
+    "      --gravity G      gx,gy,gz (required, not zero; not for --only force_closure)\n"
     "      --edges K        friction cone edges, 3..64 (default 8)\n"
     "      --max-torque T   bound every |taum_k| by T (the model has no effort limits)\n"
     "      --fixed-base     the base is held: its reaction is free, the joints' rows only\n"
@@ -137,9 +137,12 @@ int main(int argc, char **argv) {
   if (!s) {
     return status;
   }
-  if (!s->gravity || (s->gravity[0] == 0 && s->gravity[1] == 0 && s->gravity[2] == 0)) {
+  /* force closure does not depend on gravity: --only force_closure needs none */
+  if ((!s->gravity || (s->gravity[0] == 0 && s->gravity[1] == 0 && s->gravity[2] == 0)) &&
+      wanted(s, "com_equilibrium,support_polygon,support_halfplanes,com_margin,feasible,taum,"
+                "contact_forces,reason")) {
     cli_usage(tool.name, "--gravity gx,gy,gz (not zero) is required: the support polygon is "
-                         "orthogonal to it");
+                         "orthogonal to it (--only force_closure needs none)");
     cli_session_close(s);
     return CLI_EXIT_USAGE;
   }

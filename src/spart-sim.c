@@ -25,15 +25,20 @@ static const cli_tool tool = {
     "umdot (n_v), those of the state written.\n\n"
     "Options:\n"
     "      --duration T     simulate T seconds (required)\n"
-    "      --dt H           the step (rk4) or the output grid (dopri5), s (default 0.001)\n"
+    "      --dt H           the step (rk4) or the output grid (dopri5), s (default 0.001);\n"
+    "                       rk4 past its stability for the joints' damping: an error\n"
     "      --every K        write every K-th step (default 1)\n"
     "      --integrator I   rk4 (fixed step, the default) or dopri5 (Dormand-Prince 5(4),\n"
     "                       adaptive, landing on every output and input time)\n"
-    "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"
+    "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"    "      --max-steps N    dopri5's most steps between two times it lands on, then an\n"
+    "                       error naming the cause (default 100000; 0: no limit)\n"
+    "      --coulomb-scale V  smooth the joints' Coulomb friction f to f tanh(um / V)\n"
+    "                       (a joint stuck by friction stalls dopri5's step without it)\n"
     "      --inputs FILE    forces over time, JSON (lines or an array) or CSV: a time t (s,\n"
-    "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0) a\n"
-    "                       record, each held from its t to the next (zero-order hold; rk4\n"
-    "                       takes the one at each step's start); before the first, the\n"
+    "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0;\n"
+    "                       no other key) a record, all read before the run, each held\n"
+    "                       from its t to the next (zero-order hold; rk4 takes the one\n"
+    "                       at each step's start); before the first, the\n"
     "                       initial record's forces; every trajectory reads it all\n"
     "      --accelerations  write u0dot and umdot too\n"
     "      --check-limits   report on stderr each time a joint leaves its limits (position,\n"
@@ -158,15 +163,19 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
     if (outside[i] & bit) {
       continue; /* passed at the last call too */
     }
+    char bt[32], bv[32], bl[32]; /* as the records write them */
+    bt[spu_dtoa(bt, sim->t)] = 0;
+    bv[spu_dtoa(bv, h->value)] = 0;
     if (h->kind <= SPART_LIMIT_UPPER) {
       cli_error(tool.name, cli_reader_name(s->rd), s->st->line,
-                "t = %.17g: joint %d '%s' leaves its limits: qm_%d = %.17g %s", sim->t, i,
-                m->jnt_name[i], h->index + 1, h->value, bound[h->kind]);
+                "t = %s: joint %d '%s' leaves its limits: qm_%d = %s %s", bt, i, m->jnt_name[i],
+                h->index + 1, bv, bound[h->kind]);
     } else {
+      bl[spu_dtoa(bl, h->limit)] = 0;
       cli_error(tool.name, cli_reader_name(s->rd), s->st->line,
-                "t = %.17g: joint %d '%s' leaves its limits: %s_%d = %.17g %s %.17g", sim->t, i,
+                "t = %s: joint %d '%s' leaves its limits: %s_%d = %s %s %s", bt, i,
                 m->jnt_name[i], h->kind == SPART_LIMIT_VELOCITY ? "um" : "taum", h->index + 1,
-                h->value, bound[h->kind], h->limit);
+                bv, bound[h->kind], bl);
     }
     if (!outside[0]) {
       outside[0] = 1;
@@ -180,7 +189,25 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
 }
 
 
-/* the trajectory from the current record; 0, or -1 after reporting */
+/* rk4: whether its step is stable at the state for the joints' damping (spart_sim_rk4_limit);
+   0, or -1 after reporting the time and the largest stable step */
+static int rk4_stable(cli_session *s, spart_sim *sim) {
+  double hmax = spart_sim_rk4_limit(s->m, s->d, sim);
+  if (s->o.dt <= hmax) {
+    return 0;
+  }
+  char bt[32], bh[32];
+  bt[spu_dtoa(bt, sim->t)] = 0;
+  bh[spu_dtoa(bh, hmax)] = 0;
+  cli_fail(s, "t = %s: --dt %g is past rk4's stability for the joints' damping: the largest "
+           "stable step here is %.3g s (use a smaller --dt, or --integrator dopri5)", bt,
+           s->o.dt, hmax);
+  return -1;
+}
+
+
+/* the trajectory from the current record; 0, or after reporting -1 (nothing written) or -2
+   (the states before the fault written) */
 static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int *out) {
   const cli_opts *o = &s->o;
   const spart_model *m = s->m;
@@ -201,6 +228,12 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
     cli_fail(s, "%s", err.msg);
     return -1;
   }
+  /* rk4 past its stability diverges (a trajectory of wrong numbers): refused before anything
+     is written, and checked again every 64 steps as the inertia changes */
+  const int rk4 = o->integrator == SPART_SIM_RK4;
+  if (rk4 && rk4_stable(s, sim) != 0) {
+    return -1;
+  }
   if (put_state(s, sim, w) != 0) {
     return -1;
   }
@@ -212,18 +245,28 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
     double tout = spart_sim_grid_time(o->duration, o->dt, kn, nstep);
     /* rk4: the grid's steps, each with the forces held at its start, the limits after each;
        dopri5: to the next time written or of an input, the limits at the times written */
-    for (int rk4 = o->integrator == SPART_SIM_RK4; rk4 ? k < kn : sim->t < tout; k += rk4) {
+    for (; rk4 ? k < kn : sim->t < tout; k += rk4) {
       if (hold(s, in, sim, sim->t) != 0) {
-        return -1;
+        return -2; /* after the first state written */
       }
       double t1 = rk4 ? spart_sim_grid_time(o->duration, o->dt, k + 1, nstep)
                       : fmin(cli_inputs_next(in), tout);
       if (spart_sim_step(m, s->d, sim, t1, &err) != 0) {
-        cli_fail(s, "%s", err.msg);
-        return -1;
+        /* the step limit's message names Coulomb friction: the option that smooths it */
+        cli_fail(s, "%s%s", err.msg, strstr(err.msg, "Coulomb") ? " (--coulomb-scale V smooths "
+                 "it)" : "");
+        return -2; /* after the first state written */
       }
       if (o->check_limits && rk4) {
         check_limits(s, sim, out);
+      }
+      if (rk4 && (k & 63) == 63 && rk4_stable(s, sim) != 0) {
+        return -2; /* after the first state written */
+      }
+      if (s->tty && now() > tick + 0.5) { /* progress, also within a long wait for a record */
+        tick = now();
+        fprintf(stderr, "\r%s: t = %.6g of %g s, %.0f steps/s", tool.name, sim->t, o->duration,
+                (double)sim->nstep / (tick - start));
       }
     }
     if (o->integrator != SPART_SIM_RK4) {
@@ -233,12 +276,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
       }
     }
     if (put_state(s, sim, w) != 0) {
-      return -1;
-    }
-    if (s->tty && now() > tick + 0.5) {
-      tick = now();
-      fprintf(stderr, "\r%s: t = %.6g of %g s, %.0f steps/s", tool.name, sim->t, o->duration,
-              (double)sim->nstep / (tick - start));
+      return -2; /* after the first state written */
     }
   }
   if (s->tty && tick > start) {
@@ -271,7 +309,14 @@ static void trajectories(cli_session *s) {
       sim->rtol = s->o.rtol;
       sim->atol = s->o.atol;
       sim->scene = cli_world_scene(w);
-      run(s, sim, in, w, out);
+      sim->coulomb_v = s->o.coulomb_v;
+      sim->max_steps = s->o.max_steps;
+      long nbad = s->nbad;
+      /* a trajectory that fails after its first state is written is partly written, not
+         skipped (-k's count says which) */
+      if (run(s, sim, in, w, out) == -2 && s->nbad > nbad) {
+        s->npart++;
+      }
     } else {
       s->stop = 1; /* a bad inputs or reference file: the same for every trajectory */
     }

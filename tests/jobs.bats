@@ -314,7 +314,7 @@ PY
     same 3 "$BATS_TEST_TMPDIR/$f" "${sim[@]}" -k
     [ "$status" -eq 1 ]
     grep -q '^spart-sim: <stdin>:[56]: t = 0: um is not finite within the step to t = 0.001$' "$BATS_TEST_TMPDIR/errn"
-    [ "$(tail -n 1 "$BATS_TEST_TMPDIR/errn")" = 'spart-sim: 2 bad records skipped' ]
+    [ "$(tail -n 1 "$BATS_TEST_TMPDIR/errn")" = 'spart-sim: 2 bad records: 1 skipped, 1 partly written' ]
     [ "$(wc -l < "$BATS_TEST_TMPDIR/outn")" -ge $((7 * 101)) ]
   done
   # with the failing trajectory the first: the others wait, none is written

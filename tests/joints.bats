@@ -300,3 +300,37 @@ $T/sc.json|0,1,0,1,0,1,0.6,0.8|0.5,-0.4,0.3,2|6
 $T/sp.json|0.2,0.1,-0.2,0.3,0.4,0.3,-0.1,0.05,0.2|0.5,1.1,-0.7,0.9,0.3,-0.4,0.2,0.6,-0.3|-1
 EOF2
 }
+
+@test "a qmdot with a part along its quaternion is refused, as a non-unit quaternion is, not projected away" {
+  run --separate-stderr spart-kin -m "$J/ball.urdf" --only um <<< '{"qm": [1, 0, 0, 0, 0.3], "qmdot": [0.5, 0.1, 0.2, 0.3, 0.8]}'
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == "spart-kin: <stdin>:1: joint '"*"': qmdot has a part 0.5 along the quaternion (of "*"): the rate of a unit quaternion is tangent to it (within 1e-06)" ]]
+  [ -z "$output" ]
+  # spart-sim's initial state too
+  run --separate-stderr spart-sim -m "$J/ball.urdf" --duration 0.001 <<< '{"qm": [1, 0, 0, 0, 0.3], "qmdot": [0.5, 0.1, 0.2, 0.3, 0.8]}'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  # a tangent rate at a turned quaternion, to rounding: q (0, w) / 2 computed here, and um = w
+  read -r rec w < <(python3 -c '
+import json, math
+c, s = math.cos(0.35), math.sin(0.35)
+q = [c, s * 0.6, 0, s * 0.8]
+w = [0.3, -1.1, 0.7]
+p = [0] + w
+qd = [(q[0] * p[0] - q[1] * p[1] - q[2] * p[2] - q[3] * p[3]) / 2,
+      (q[0] * p[1] + q[1] * p[0] + q[2] * p[3] - q[3] * p[2]) / 2,
+      (q[0] * p[2] - q[1] * p[3] + q[2] * p[0] + q[3] * p[1]) / 2,
+      (q[0] * p[3] + q[1] * p[2] - q[2] * p[1] + q[3] * p[0]) / 2]
+print(json.dumps({"qm": q + [0.3], "qmdot": qd + [0.8]}).replace(" ", ""), ",".join(map(str, w)))
+')
+  run -0 spart-kin -m "$J/ball.urdf" --only um <<< "$rec"
+  python3 -c '
+import json, sys
+um = json.loads(sys.argv[1])["um"]
+w = [float(x) for x in sys.argv[2].split(",")]
+assert all(abs(a - b) < 1e-12 for a, b in zip(um, w + [0.8])), (um, w)
+' "$output" "$w"
+  # the part along q just past 1e-6 of the rate: refused
+  run -1 spart-kin -m "$J/ball.urdf" --only um <<< '{"qm": [1, 0, 0, 0, 0.3], "qmdot": [2e-6, 1, 0, 0, 0]}'
+  run -0 spart-kin -m "$J/ball.urdf" --only um <<< '{"qm": [1, 0, 0, 0, 0.3], "qmdot": [5e-7, 1, 0, 0, 0]}'
+}

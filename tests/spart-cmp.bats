@@ -113,3 +113,53 @@ setup() {
   [ "$status" -eq 0 ]
   [[ "$output" == *"1 records: equal within the tolerances" ]]
 }
+
+@test "--fields naming a field that no record has is trouble (exit 2), not equal" {
+  printf '{"taum": [1, 2]}\n' > a.json
+  printf '{"taum": [6, 12]}\n' > b.json
+  run -2 spart-cmp -f tuam a.json b.json
+  [ "$output" = "spart-cmp: --fields: no record of a.json or b.json has a field 'tuam'" ]
+  run -2 spart-cmp -f taum,tuam a.json b.json
+  run -1 spart-cmp -f taum a.json b.json
+  # a field in one stream only is found, and a difference
+  printf '{"tuam": [1, 2]}\n' > c.json
+  run -1 spart-cmp -f tuam a.json c.json
+  [ "${lines[0]}" = "record 1 (a.json:1, c.json:1): tuam_1: only in c.json" ]
+}
+
+@test "a finite value and an infinity never agree, whatever the tolerance; equal infinities do" {
+  printf 'x,y\n5,1\n' > a.csv
+  printf 'x,y\ninf,1\n' > b.csv
+  printf 'x,y\n-inf,1\n' > c.csv
+  for tol in "" "--rtol 0.5" "--rtol 1e300" "--atol 1e308 --rtol 1"; do
+    run -1 spart-cmp $tol a.csv b.csv
+    [ "${lines[0]}" = "record 1 (a.csv:2, b.csv:2): x: 5 vs inf: an infinity agrees only with itself" ]
+    run -1 spart-cmp $tol b.csv a.csv
+    run -1 spart-cmp $tol b.csv c.csv
+    run -0 spart-cmp $tol b.csv b.csv
+    run -0 spart-cmp $tol c.csv c.csv
+  done
+}
+
+@test "NaN agrees with NaN of the same text only, as spart-cmp(1) says" {
+  printf 'x\nnan\n' > a.csv
+  printf 'x\nnan\n' > b.csv
+  printf 'x\n1\n' > c.csv
+  printf '{"x": null}\n' > d.json
+  run -0 spart-cmp a.csv b.csv
+  run -1 spart-cmp --atol 1e300 a.csv c.csv
+  [ "${lines[0]}" = "record 1 (a.csv:2, c.csv:2): x: 'nan' vs '1'" ]
+  run -1 spart-cmp a.csv d.json
+  [ "${lines[0]}" = "record 1 (a.csv:2, d.json:1): x: 'nan' vs 'null'" ]
+  grep -q 'NaN' "$TOP/man/spart-cmp.1"
+}
+
+@test "two values that flatten to one name are refused (exit 2)" {
+  printf '{"a_1": 5, "a": [4]}\n' > a.json
+  printf '{"a": [4]}\n' > b.json
+  run -2 spart-cmp a.json b.json
+  [ "$output" = "spart-cmp: a.json:1: two values named 'a_1' (a key, or an array's flattened column, given twice): which to compare is not known" ]
+  run -2 spart-cmp b.json a.json
+  printf 'a_1,a_1\n4,5\n' > c.csv
+  run -2 spart-cmp c.csv c.csv
+}

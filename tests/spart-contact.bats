@@ -16,7 +16,7 @@ CORNERS='"qm": [0, 0], "contacts": [{"link": "box", "point": [1, 0.5, -0.25], "n
   [[ "$output" == *"support_halfplanes"* && "$output" == *"--edges K"* ]]
   run --separate-stderr spart-contact -m "$BOX" <<< "{$CORNERS}"
   [ "$status" -eq 2 ]
-  [ "${stderr%%$'\n'*}" = "spart-contact: --gravity gx,gy,gz (not zero) is required: the support polygon is orthogonal to it" ]
+  [ "${stderr%%$'\n'*}" = "spart-contact: --gravity gx,gy,gz (not zero) is required: the support polygon is orthogonal to it (--only force_closure needs none)" ]
   run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 --edges 2 <<< "{$CORNERS}"
   [ "$status" -eq 2 ]
   [ "${stderr%%$'\n'*}" = "spart-contact: --edges: expected a whole number 3..64, got '2'" ]
@@ -309,4 +309,34 @@ assert all(abs(math.hypot(x - 1, y) - 0.1) < 1e-12 for x, y in p), p' "$output"
   run --separate-stderr spart-contact -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 <<< '{"qm": [0,0,0,0,0,0,0], "contacts": [{"link": 0, "mu": 0.5}]}'
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"contacts[0]: link 'lbr_iiwa_link_0' has a collision mesh ('meshes_kuka_iiwa/link_0.stl'): its lowest points are not found from a mesh; give points" ]]
+}
+
+@test "messages say what is true: mu not finite, a short normal is a direction, --only force_closure needs no gravity, --help offers no csv" {
+  bad() {
+    run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 <<< "$1"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [ "$stderr" = "$2" ]
+  }
+  bad '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,1], "mu": 1e400}]}' \
+    "spart-contact: <stdin>:1: contacts[0].mu is not finite: a friction coefficient is a finite number >= 0"
+  bad '{"qm": [0, 0], "contacts": [{"link": 0, "point": [0,0,0], "normal": [0,0,4e-320], "mu": 0}]}' \
+    "spart-contact: <stdin>:1: contacts[0].normal is too short to give a direction (its components are below 2.2e-308, where doubles lose digits)"
+  # a normal of any length but zero is its direction: 1e-300 and 1e300 as 1
+  for n in 1e-300 1e-13 1 1e300; do
+    c=$(sed "s/\"normal\": \[0, 0, 2\]/\"normal\": [0, 0, $n]/" <<< "$CORNERS")
+    run -0 spart-contact -m "$BOX" --gravity 0,0,-9.81 <<< "{$c}"
+    printf '%s\n' "$output" > "$BATS_TEST_TMPDIR/n$n"
+  done
+  cmp "$BATS_TEST_TMPDIR/n1" "$BATS_TEST_TMPDIR/n1e-300"
+  cmp "$BATS_TEST_TMPDIR/n1" "$BATS_TEST_TMPDIR/n1e-13"
+  cmp "$BATS_TEST_TMPDIR/n1" "$BATS_TEST_TMPDIR/n1e300"
+  # force closure without gravity: the same answer as with it
+  run -0 spart-contact -m "$BOX" --only force_closure <<< "{$CORNERS}"
+  [ "$output" = "$(spart-contact -m "$BOX" --gravity 0,0,-9.81 --only force_closure <<< "{$CORNERS}")" ]
+  run -2 spart-contact -m "$BOX" --only force_closure,feasible <<< "{$CORNERS}"
+  # --help does not offer the CSV it refuses
+  run -0 spart-contact --help
+  [[ "$output" != *"or csv"* ]]
+  [[ "$output" == *"-o, --output FORMAT  json (one object a line), the only one"* ]]
 }

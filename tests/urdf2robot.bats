@@ -1846,3 +1846,18 @@ PY
   [ "$status" -eq 1 ]
   [[ "$stderr" == *"link 'a': mesh 'pk/share/mybot/meshes/cube.stl': a facet without three vertices" ]]
 }
+
+@test "a UTF-16 URDF is read as XML whatever its file name (with or without a byte order mark)" {
+  python3 -c '
+import sys
+s = open(sys.argv[1]).read()
+open(sys.argv[2] + "/a.json", "wb").write(s.encode("utf-16"))
+open(sys.argv[2] + "/b", "wb").write(s.encode("utf-16-be"))
+open(sys.argv[2] + "/c.model", "wb").write(s.encode("utf-16-le"))
+' "$MODELS/kuka_iiwa.urdf" "$BATS_TEST_TMPDIR"
+  ref=$(spart-id -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 <<< '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}')
+  for f in a.json b c.model; do
+    run -0 spart-id -m "$BATS_TEST_TMPDIR/$f" --fixed-base --gravity 0,0,-9.81 <<< '{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}'
+    [ "$output" = "$ref" ]
+  done
+}

@@ -111,8 +111,10 @@ int cli_reader_format(const cli_reader *rd);
 int cli_reader_input(const cli_reader *rd);
 
 /* The state fields the command reads pass through to the output too (--keep-state), as the
-   fields it does not read do. */
-void cli_reader_keep(cli_reader *rd);
+   fields it does not read do; not those in outputs (comma-separated, as cli_tool's; NULL:
+   none), whether --only writes them or not: spart-sim's, whose output is of another instant
+   than its input (its initial qm beside a later umdot). */
+void cli_reader_keep(cli_reader *rd, const char *outputs);
 
 /* Write the joints' vectors (qm, qmdot, um, umdot, taum) keyed by the joint names of model m
    (--by-name): JSON objects, CSV columns taum.JOINT (taum.JOINT.K for a joint of several
@@ -226,6 +228,8 @@ enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
 #define CLI_READS_WRENCH (CLI_READS(wF0) | CLI_READS(wFm))
 #define CLI_READS_CONTACTS (1u << 16) /* the JSON key "contacts", kept as text (src/cli/contacts.c);
                                          a CSV input is refused */
+#define CLI_READS_NONE_OK (1u << 17) /* a record may give none of the fields read (they default:
+                                        spart-sim's --inputs, a time alone holding zero forces) */
 /* the options an output depends on (cli_gate), as bits */
 enum {
   CLI_ON_FIXED = 1 << 0,    /* --fixed-base */
@@ -308,6 +312,8 @@ typedef struct cli_opts {
   long every;              /* --every K */
   int integrator;          /* --integrator: SPART_SIM_* */
   double rtol, atol;       /* --rtol, --atol (0: not given) */
+  double coulomb_v;        /* --coulomb-scale V (0: the discontinuous law) */
+  long max_steps;          /* --max-steps N (dopri5's steps a call; -1: not given) */
   const char *inputs;      /* --inputs FILE, or NULL */
   int accelerations;       /* --accelerations */
   cli_world_opts world;    /* --control, --ground... (world.c) */
@@ -341,6 +347,7 @@ typedef struct cli_session {
   int stop;              /* no more records: an error without --keep-going */
   int m_borrowed;        /* the model belongs to the reader */
   long nbad;             /* bad records */
+  long npart;            /* of them, those partly written before the fault (spart-sim) */
   int link;              /* --link resolved, or -1 */
   int *frames, nframes;  /* --frame resolved, or NULL */
   long nrec;             /* records read */
@@ -457,6 +464,7 @@ typedef struct cli_cmp {
   cli_cmp_tolerance tols[CLI_CMP_MAXTOL];
   int ntol;
   const char *fields; /* --fields NAMES, or NULL: every field */
+  unsigned long long seen; /* --fields: bit k, the k-th name (the first 64) matched a value */
   long max;           /* differences listed at most */
   int quiet;          /* nothing written */
   const char *a, *b;  /* the inputs' names in messages */
@@ -471,8 +479,12 @@ typedef struct cli_cmp {
 int cli_cmp_tol(cli_cmp *c, const char *prog, const char *opt, const char *s, int rel);
 
 /* Compare the next two records field by field, listing the differences on stdout (the first
-   max of them) and noting each field's largest errors; 0, or -1 out of memory. */
-int cli_cmp_records(cli_cmp *c, const cli_named *ra, const cli_named *rb);
+   max of them) and noting each field's largest errors; 0, -1 out of memory, or -2 after the
+   message (prog's) of a record where two values flatten to one name. */
+int cli_cmp_records(cli_cmp *c, const char *prog, const cli_named *ra, const cli_named *rb);
+
+/* The first --fields name that matched no value of any record, or NULL (its length in *len). */
+const char *cli_cmp_unseen(const cli_cmp *c, size_t *len);
 
 /* One input ended before the other (a_goes_on: the first goes on): a difference. */
 void cli_cmp_ended(cli_cmp *c, int a_goes_on);

@@ -84,14 +84,16 @@ static void tolerance(const cli_cmp *c, const char *name, double *atol, double *
 }
 
 
-/* whether --fields takes name */
-static int wanted(const cli_cmp *c, const char *name) {
+/* whether --fields takes name, noting which of its names did */
+static int wanted(cli_cmp *c, const char *name) {
   if (!c->fields) {
     return 1;
   }
-  for (const char *p = c->fields;;) {
+  int k = 0;
+  for (const char *p = c->fields;; k++) {
     size_t n = strcspn(p, ",");
     if (n > 0 && of_field(name, p, n)) {
+      c->seen |= k < 64 ? 1ULL << k : 0;
       return 1;
     }
     if (!p[n]) {
@@ -99,6 +101,20 @@ static int wanted(const cli_cmp *c, const char *name) {
     }
     p += n + 1;
   }
+}
+
+
+const char *cli_cmp_unseen(const cli_cmp *c, size_t *len) {
+  int k = 0;
+  for (const char *p = c->fields; p; k++) {
+    size_t n = strcspn(p, ",");
+    if (n > 0 && k < 64 && !(c->seen & 1ULL << k)) {
+      *len = n;
+      return p;
+    }
+    p = p[n] ? p + n + 1 : NULL;
+  }
+  return NULL;
 }
 
 
@@ -146,7 +162,10 @@ static const cli_named *sort_rec;
 static int by_name(const void *x, const void *y) {
   return strcmp(sort_rec->name[*(const int *)x], sort_rec->name[*(const int *)y]);
 }
-static int sorted(const cli_cmp *c, const cli_named *r, int **idx, int *cap) {
+/* n: the wanted ones, or -1 out of memory, or -2 after the message of two values of one name
+   (a JSON key a_1 beside an array a flattened to a_1, or a key twice) */
+static int sorted(cli_cmp *c, const char *prog, const char *input, const cli_named *r, int **idx,
+                  int *cap) {
   int n = 0;
   if (r->n > *cap) {
     int *p = realloc(*idx, (size_t)r->n * sizeof *p);
@@ -157,12 +176,21 @@ static int sorted(const cli_cmp *c, const cli_named *r, int **idx, int *cap) {
     *cap = r->n;
   }
   for (int k = 0; k < r->n; k++) {
-    if (wanted(c, r->name[k])) {
-      (*idx)[n++] = k;
-    }
+    (*idx)[k] = k;
   }
   sort_rec = r;
-  qsort(*idx, (size_t)n, sizeof **idx, by_name);
+  qsort(*idx, (size_t)r->n, sizeof **idx, by_name);
+  for (int k = 0; k < r->n; k++) {
+    const char *name = r->name[(*idx)[k]];
+    if (k > 0 && strcmp(name, r->name[(*idx)[k - 1]]) == 0) {
+      cli_error(prog, input, r->line, "two values named '%s' (a key, or an array's flattened "
+                "column, given twice): which to compare is not known", name);
+      return -2;
+    }
+    if (wanted(c, name)) {
+      (*idx)[n++] = (*idx)[k];
+    }
+  }
   return n;
 }
 
@@ -179,6 +207,11 @@ static int compare_value(cli_cmp *c, const cli_named *ra, int i, const cli_named
   }
   double atol, rtol, e = fabs(x - y), big = fmax(fabs(x), fabs(y));
   double rel = e == 0 ? 0 : e / big;
+  if (isinf(x) || isinf(y)) { /* no tolerance takes a finite value to an infinity */
+    e = x == y ? 0 : INFINITY;
+    rel = x == y ? 0 : 1;
+    big = 0;
+  }
   struct cli_cmp_stat *s = field_stat(c, name);
   if (!s) {
     return -1;
@@ -193,7 +226,12 @@ static int compare_value(cli_cmp *c, const cli_named *ra, int i, const cli_named
     s->rel_rec = c->nrec;
   }
   tolerance(c, name, &atol, &rtol);
-  if (!(e <= atol + rtol * big)) {
+  if (isinf(e)) {
+    char tx[32], ty[32];
+    tx[spu_dtoa(tx, x)] = 0;
+    ty[spu_dtoa(ty, y)] = 0;
+    differ(c, ra, rb, "%s: %s vs %s: an infinity agrees only with itself", name, tx, ty);
+  } else if (!(e <= atol + rtol * big)) {
     char tx[32], ty[32];
     tx[spu_dtoa(tx, x)] = 0;
     ty[spu_dtoa(ty, y)] = 0;
@@ -204,12 +242,13 @@ static int compare_value(cli_cmp *c, const cli_named *ra, int i, const cli_named
 }
 
 
-int cli_cmp_records(cli_cmp *c, const cli_named *ra, const cli_named *rb) {
+int cli_cmp_records(cli_cmp *c, const char *prog, const cli_named *ra, const cli_named *rb) {
   c->nrec++;
-  int na = sorted(c, ra, &c->ia, &c->ca), nb = na < 0 ? -1 : sorted(c, rb, &c->ib, &c->cb);
+  int na = sorted(c, prog, c->a, ra, &c->ia, &c->ca);
+  int nb = na < 0 ? na : sorted(c, prog, c->b, rb, &c->ib, &c->cb);
   const int *ia = c->ia, *ib = c->ib;
   if (nb < 0) {
-    return -1;
+    return nb;
   }
   for (int p = 0, q = 0; p < na || q < nb;) {
     int d = p == na ? 1 : q == nb ? -1 : strcmp(ra->name[ia[p]], rb->name[ib[q]]);

@@ -1,5 +1,6 @@
 /* contacts.c -- the "contacts" list of a state record (spart-contact): the JSON text the reader
  * kept (CLI_READS_CONTACTS), read by the strict scanner into the library's point contacts. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,10 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
         return bad(s, j, k, ".mu: expected a number");
       }
       c->mu = spart_json_number(j);
-      if (!(c->mu >= 0) || !isfinite(c->mu)) {
+      if (!isfinite(c->mu)) {
+        return bad(s, j, k, ".mu is not finite: a friction coefficient is a finite number >= 0");
+      }
+      if (!(c->mu >= 0)) {
         return bad(s, j, k, ".mu is negative: a friction coefficient is >= 0");
       }
     }
@@ -125,11 +129,25 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
     snprintf(what, sizeof(what), ": no \"%s\"", names[q]);
     return bad(s, j, k, what);
   }
-  double n = sqrt(c->normal[0] * c->normal[0] + c->normal[1] * c->normal[1] +
-                  c->normal[2] * c->normal[2]);
-  if (!(n > 1e-12)) {
+  /* any length but zero: scaled by its largest component first, so that a short normal
+     (1e-300) is a direction as a long one is; one whose components are all subnormal has lost
+     its direction's digits to underflow */
+  double big = fmax(fabs(c->normal[0]), fmax(fabs(c->normal[1]), fabs(c->normal[2])));
+  if (!isfinite(big)) {
+    return bad(s, j, k, ".normal is not finite");
+  }
+  if (big == 0) {
     return bad(s, j, k, ".normal is zero");
   }
+  if (big < DBL_MIN) {
+    return bad(s, j, k, ".normal is too short to give a direction (its components are below "
+               "2.2e-308, where doubles lose digits)");
+  }
+  for (int q = 0; q < 3; q++) {
+    c->normal[q] /= big;
+  }
+  double n = sqrt(c->normal[0] * c->normal[0] + c->normal[1] * c->normal[1] +
+                  c->normal[2] * c->normal[2]);
   for (int q = 0; q < 3; q++) {
     c->normal[q] /= n;
   }

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "records.h"
 
 struct cli_inputs {
   FILE *f;
@@ -42,9 +43,24 @@ static int next(cli_session *s, cli_inputs *in) {
     s->status = CLI_EXIT_DATA;
     return -1;
   }
+  /* nothing but the forces and t: a state, a misspelt force would be dropped unread */
+  for (int p = 0; p < cli_reader_npass(in->rd); p++) {
+    const char *key = cli_reader_pass_name(in->rd, p);
+    if (strcmp(key, "t") != 0) {
+      char txt[SPART_PRINTABLE];
+      int csv = cli_reader_format(in->rd) == CLI_FMT_CSV;
+      cli_error(s->tool->name, name, st->line, "%s '%s' is not an input: a record gives t and "
+                "any of tau0, taum, wF0, wFm", csv ? "column" : "key",
+                spart_printable(txt, key, strlen(key)));
+      s->status = CLI_EXIT_DATA;
+      return -1;
+    }
+  }
   if (in->has && !(in->t > t0)) {
-    cli_error(s->tool->name, name, st->line, "t = %.17g after t = %.17g: times must increase",
-              in->t, t0);
+    char b0[32], b1[32];
+    b0[spu_dtoa(b0, in->t)] = 0;
+    b1[spu_dtoa(b1, t0)] = 0;
+    cli_error(s->tool->name, name, st->line, "t = %s after t = %s: times must increase", b0, b1);
     s->status = CLI_EXIT_DATA;
     return -1;
   }
@@ -110,7 +126,8 @@ int cli_inputs_read(cli_session *s, char **text, size_t *len) {
 }
 
 
-cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len) {
+/* the inputs opened, not yet read; NULL after reporting */
+static cli_inputs *open_raw(cli_session *s, const char *text, size_t len) {
   const char *name = s->o.inputs;
   cli_inputs *in = calloc(1, sizeof(*in));
   if (!in) {
@@ -133,21 +150,39 @@ cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len) {
     return NULL;
   }
   in->rd = cli_reader_new(in->f, name, CLI_FMT_AUTO, 0,
-                          CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH);
+                          CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH |
+                              CLI_READS_NONE_OK);
   if (!in->rd) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     cli_inputs_close(in);
     return NULL;
   }
-  if (next(s, in) != 0) {
-    cli_inputs_close(in);
+  return in;
+}
+
+
+cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len) {
+  /* every record read once before the run: a bad one (a time out of order past the duration
+     too) is refused before a state is written */
+  cli_inputs *in = open_raw(s, text, len);
+  long n = 0;
+  do {
+    if (!in || next(s, in) != 0) {
+      cli_inputs_close(in);
+      return NULL;
+    }
+    n += in->has;
+  } while (in->has);
+  cli_inputs_close(in);
+  if (n == 0) {
+    cli_error(s->tool->name, s->o.inputs, 0, "no records: expected a time t and any of tau0, "
+              "taum, wF0, wFm");
+    s->status = CLI_EXIT_DATA;
     return NULL;
   }
-  if (!in->has) {
-    cli_error(s->tool->name, name, 0, "no records: expected a time t and any of tau0, taum, "
-              "wF0, wFm");
-    s->status = CLI_EXIT_DATA;
+  in = open_raw(s, text, len);
+  if (in && next(s, in) != 0) {
     cli_inputs_close(in);
     return NULL;
   }

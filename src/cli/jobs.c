@@ -28,7 +28,7 @@
    block began; nrec: the worker's): a point where one thread may have written (cli_run_mark) */
 typedef struct mark {
   size_t out, err;
-  long nrec, nbad, nlimits;
+  long nrec, nbad, npart, nlimits;
 } mark;
 
 typedef struct pool pool;
@@ -60,7 +60,7 @@ struct job {
   struct cli_marks mk;   /* the records' ends */
   long nrec0;            /* the worker's records before the block */
   int status, stop, dead;
-  long nbad, nrec, nlimits;
+  long nbad, npart, nrec, nlimits;
 };
 
 /* the input, read by the worker whose turn it is and cut at record boundaries: buf[0, cut) is
@@ -441,7 +441,7 @@ static cli_session *worker_new(cli_session *s, int fmt, const cli_session *from)
   w->status = CLI_EXIT_OK;
   w->stop = 0;
   w->m_borrowed = 1;
-  w->nbad = w->nrec = w->nlimits = 0;
+  w->nbad = w->npart = w->nrec = w->nlimits = 0;
   memset(w->buf, 0, sizeof(w->buf));
   memset(w->nbuf, 0, sizeof(w->nbuf));
   w->held = w->front = 0;
@@ -449,7 +449,7 @@ static cli_session *worker_new(cli_session *s, int fmt, const cli_session *from)
   w->later.code = 0;
   w->marks = NULL;
   if (w->rd && s->o.keep_state) {
-    cli_reader_keep(w->rd);
+    cli_reader_keep(w->rd, (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL);
   }
   if (w->wr) {
     cli_writer_only(w->wr, s->o.only);
@@ -508,7 +508,7 @@ void cli_run_mark(cli_session *s) {
     }
   }
   if (!k->fail) {
-    k->m[k->n++] = (mark){s->wr->pend, cli_error_at(), s->nrec, s->nbad, s->nlimits};
+    k->m[k->n++] = (mark){s->wr->pend, cli_error_at(), s->nrec, s->nbad, s->npart, s->nlimits};
   }
   if (look) {
     turn(k->p, s, k->j);
@@ -521,7 +521,7 @@ static void run_block(pool *p, cli_session *w, job *j) {
   j->nrec0 = w->nrec;
   w->stop = 0;
   w->status = CLI_EXIT_OK;
-  w->nbad = w->nlimits = 0;
+  w->nbad = w->npart = w->nlimits = 0;
   j->msg.len = 0;
   j->mk.n = 0;
   j->mk.fail = 0;
@@ -541,6 +541,7 @@ static void run_block(pool *p, cli_session *w, job *j) {
   j->stop = w->stop;
   j->dead = cli_reader_dead(w->rd);
   j->nbad = w->nbad;
+  j->npart = w->npart;
   j->nrec = w->nrec - j->nrec0;
   j->nlimits = w->nlimits;
 }
@@ -630,6 +631,7 @@ static int write_marks(pool *p, job *j, const char *out, size_t *o, size_t *e) {
     }
     if (put(p, out + *o, m->out - *o) != 0) {
       s->nbad += m->nbad;
+      s->npart += m->npart;
       s->nrec += m->nrec - j->nrec0;
       s->nlimits += m->nlimits;
       write_failed(s);
@@ -660,6 +662,7 @@ static void write_block(pool *p, job *j) {
   }
   merge_status(s, j->status);
   s->nbad += j->nbad;
+  s->npart += j->npart;
   s->nrec += j->nrec;
   s->nlimits += j->nlimits;
   s->stop |= j->stop || j->dead;
@@ -814,7 +817,7 @@ static void serial(pool *p, cli_session *w, cutter *c) {
   cli_session *s = p->s;
   w->stop = 0;
   w->status = CLI_EXIT_OK;
-  w->nbad = w->nlimits = 0;
+  w->nbad = w->npart = w->nlimits = 0;
   long nrec = w->nrec;
   w->wr->hold = 0;
   w->wr->pend = 0;
@@ -833,6 +836,7 @@ static void serial(pool *p, cli_session *w, cutter *c) {
   w->wr->pend = 0;
   merge_status(s, w->status);
   s->nbad += w->nbad;
+  s->npart += w->npart;
   s->nrec += w->nrec - nrec;
   s->nlimits += w->nlimits;
   s->stop |= w->stop;

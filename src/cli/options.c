@@ -168,6 +168,8 @@ enum {
   OPT_ATOL,
   OPT_INPUTS,
   OPT_ACCEL,
+  OPT_COULOMB_V,
+  OPT_MAX_STEPS,
   OPT_FRAME,
   OPT_ATTITUDE,
   OPT_DIFFKIN,
@@ -235,6 +237,8 @@ static const struct {
     {{"atol", required_argument, NULL, OPT_ATOL}, CLI_OPT_SIM},
     {{"inputs", required_argument, NULL, OPT_INPUTS}, CLI_OPT_SIM},
     {{"accelerations", no_argument, NULL, OPT_ACCEL}, CLI_OPT_SIM},
+    {{"coulomb-scale", required_argument, NULL, OPT_COULOMB_V}, CLI_OPT_SIM},
+    {{"max-steps", required_argument, NULL, OPT_MAX_STEPS}, CLI_OPT_SIM},
     {{"frame", required_argument, NULL, OPT_FRAME}, CLI_OPT_KIN},
     {{"attitude", required_argument, NULL, OPT_ATTITUDE}, CLI_OPT_KIN},
     {{"diffkin", no_argument, NULL, OPT_DIFFKIN}, CLI_OPT_KIN},
@@ -277,17 +281,24 @@ static void help(const cli_tool *t) {
       "                       description (dh2robot); without it, the first record holds\n"
       "                       it: {\"robot\": MODEL, STATE...}\n"
       "      --mimic          couple the model's mimic joints to their leaders (urdf2robot\n"
-      "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n"
-      "  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
-      "                       blank starts with '{', '[' or RS, else csv)\n"
-      "      --csv            same as --input csv\n"
-      "  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n"
+      "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n");
+  if (t->opts & CLI_OPT_CONTACT) { /* contacts and the outputs' shapes vary: JSON only */
+    printf("  -i, --input FORMAT   json, the only one (contacts are JSON)\n"
+           "  -o, --output FORMAT  json (one object a line), the only one\n");
+  } else {
+    printf("  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
+           "                       blank starts with '{', '[' or RS, else csv)\n"
+           "      --csv            same as --input csv\n"
+           "  -o, --output FORMAT  json (one object a line) or csv; default: the input's format\n");
+  }
+  printf(
       "      --seq            JSON records as RFC 7464 text sequences (JSON output)\n"
       "  -u, --unbuffered     flush the output after every record\n"
       "  -k, --keep-going     report bad records, skip them, go on (exit 1 at the end)\n"
 
       "      --keep-state     the state fields read pass through too, so that the next\n"
-      "                       command of a pipeline has the state (CSV to CSV, JSON to JSON)\n");
+      "                       command of a pipeline has the state (CSV to CSV, JSON to JSON);\n"
+      "                       not those the command writes itself, even left out by --only\n");
   if (joint_outputs(t)) {
     printf("      --by-name        write qm, um, umdot, taum keyed by joint name: JSON objects,\n"
            "                       CSV columns taum.JOINT (spart-records(5))\n");
@@ -433,6 +444,16 @@ static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
       }
       return -1;
     case OPT_INPUTS: o->inputs = arg; return -1;
+    case OPT_COULOMB_V:
+      return positive_arg(arg, &o->coulomb_v) == 0
+                 ? -1
+                 : cli_usage(t->name, "--coulomb-scale: expected a velocity > 0, got '%s'", arg);
+    case OPT_MAX_STEPS:
+      errno = 0;
+      o->max_steps = strtol(arg, &end, 10);
+      return *arg >= '0' && *arg <= '9' && *end == 0 && errno == 0 && o->max_steps >= 0
+                 ? -1
+                 : cli_usage(t->name, "--max-steps: expected a whole number >= 0, got '%s'", arg);
     default: o->accelerations = 1; return -1; /* OPT_ACCEL */
   }
 }
@@ -450,9 +471,11 @@ static int sim_check(cli_opts *o, const cli_tool *t) {
     return cli_usage(t->name, "--keep-state with --inputs: the initial record's forces, kept, "
                      "are not those held from the inputs");
   }
-  if ((o->rtol > 0 || o->atol > 0) && o->integrator != SPART_SIM_DOPRI5) {
-    return cli_usage(t->name, "--rtol and --atol are dopri5's: add --integrator dopri5");
+  if ((o->rtol > 0 || o->atol > 0 || o->max_steps >= 0) && o->integrator != SPART_SIM_DOPRI5) {
+    return cli_usage(t->name, "--rtol, --atol and --max-steps are dopri5's: add --integrator "
+                     "dopri5");
   }
+  o->max_steps = o->max_steps >= 0 ? o->max_steps : 100000;
   o->dt = o->dt > 0 ? o->dt : 1e-3;
   o->every = o->every > 0 ? o->every : 1;
   o->rtol = o->rtol > 0 ? o->rtol : 1e-6;
@@ -576,6 +599,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   memset(o, 0, sizeof(*o));
   o->jobs = 1;
   o->reference = -1;
+  o->max_steps = -1;
   o->edges = SPART_CONTACT_EDGES;
   for (int k = 0; k < NOPTIONS; k++) {
     if ((options[k].need & t->opts) == options[k].need &&
@@ -709,6 +733,8 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_RTOL:
       case OPT_ATOL:
       case OPT_INPUTS:
+      case OPT_COULOMB_V:
+      case OPT_MAX_STEPS:
       case OPT_ACCEL: {
         int r = sim_arg(o, t, c, optarg);
         if (r >= 0) {

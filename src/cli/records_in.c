@@ -36,7 +36,7 @@ struct cli_reader {
   int format, seq;
   int format0; /* the format asked for (CLI_FMT_AUTO: each input's own) */
   int input;   /* inputs read so far, counting from 0 (cli_reader_next_input) */
-  int keep;    /* the state fields read pass through too (--keep-state) */
+  unsigned keep; /* the state fields read that pass through too (--keep-state), 1 << CLI_F_* */
   long long array; /* the line of the '[' of the JSON array of records being read, or 0 */
   /* the JSON record's members that pass through: key (decoded) and CSV text (a string decoded,
      a number, true or false as they came, null empty) in jtext, value as it came in rec; csv -1
@@ -975,7 +975,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
                                                               start, err)) {
       return -err->code;
     }
-    if (rd->keep && json_keep(rd, k, from, start, err) != 0) { /* --keep-state */
+    if ((rd->keep & 1u << k) && json_keep(rd, k, from, start, err) != 0) { /* --keep-state */
       return -err->code;
     }
   }
@@ -985,8 +985,8 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
   if (t != SPART_JSON_END) {
     return json_fault(j, err);
   }
-  if (!(rd->st.has & rd->reads) && !rd->st.contacts) { /* never the defaults alone: the record
-                                                          gives no state (or contacts) */
+  if (!(rd->st.has & rd->reads) && !rd->st.contacts && !(rd->reads & CLI_READS_NONE_OK)) {
+    /* never the defaults alone: the record gives no state (or contacts) */
     char want[200] = "";
     for (int k = 0, n = 0; k < CLI_NFIELD; k++) {
       if (rd->reads & 1u << k) {
@@ -1399,7 +1399,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     } else {
       bad = csv_column(rd->colname[j], m, rd->reads, &rd->cols[j], err, line);
     }
-    if (rd->cols[j].field < 0 || rd->keep) { /* --keep-state: the state columns too */
+    if (rd->cols[j].field < 0 || (rd->keep & 1u << rd->cols[j].field)) { /* --keep-state */
       rd->pass[rd->npass++] = j;
     }
     if (rd->cols[j].field < 0) {
@@ -1409,7 +1409,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     rd->has |= 1u << rd->cols[j].field;
   }
   /* some field the command reads (a '#' before the header, a file of other columns) */
-  if (!bad && !(rd->has & rd->reads)) {
+  if (!bad && !(rd->has & rd->reads) && !(rd->reads & CLI_READS_NONE_OK)) {
     char want[600], also[100] = "";
     expected_columns(want, sizeof(want), m, rd->reads);
     if (hint) {
@@ -1653,6 +1653,10 @@ static int base_quaternion(cli_state *st, spart_err *err) {
 static int joint_rates(const spart_model *m, cli_state *st, unsigned given, spart_err *err) {
   if (given & 1u << CLI_F_um) {
     return cli_errf(err, SPART_EDATA, st->line, "um and qmdot are both given: give one");
+  }
+  if (m->nq != m->nv && spart_joint_rates_tangent(m, st->qm, st->qmdot, 1e-6, err) != 0) {
+    err->line = st->line;
+    return -SPART_EDATA; /* not projected away: the rate given is not one of a unit quaternion */
   }
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nq[i] > 0) {
@@ -2130,8 +2134,18 @@ void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
 }
 
 
-void cli_reader_keep(cli_reader *rd) {
-  rd->keep = 1;
+void cli_reader_keep(cli_reader *rd, const char *outputs) {
+  unsigned out = 0;
+  for (const char *p = outputs; p && *p;) {
+    size_t n = strcspn(p, ",");
+    int k = field_find(p, n);
+    out |= k >= 0 ? 1u << k : 0;
+    p += n + (p[n] == ',');
+  }
+  /* the stand-ins go with what they stand for: q0 with R0, qmdot with um (and qm) */
+  out |= out & 1u << CLI_F_R0 ? 1u << CLI_F_q0 : 0;
+  out |= out & (1u << CLI_F_um | 1u << CLI_F_qm) ? 1u << CLI_F_qmdot : 0;
+  rd->keep = ((1u << CLI_NFIELD) - 1) & ~out;
 }
 
 

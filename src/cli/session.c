@@ -155,7 +155,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
     if ((o->link && cli_session_link(s) < 0) || (o->frame && !cli_session_frames(s, &nf))) {
       *status = CLI_EXIT_DATA; /* reported by cli_session_link */
       s->status = CLI_EXIT_DATA;
-      s->nbad = 0;
+      s->nbad = s->npart = 0;
       cli_session_close(s);
       return NULL;
     }
@@ -165,14 +165,14 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
     bad_record(s, 0, SPART_EDATA, err.msg);
     if (s->stop || ++s->file >= o->nfiles) {
       *status = s->status;
-      s->nbad = 0;
+      s->nbad = s->npart = 0;
       cli_session_close(s);
       return NULL;
     }
   }
   s->rd = cli_reader_new(s->in, in_name(o, s->file), o->input, o->seq, t->reads);
   if (s->rd && o->keep_state) {
-    cli_reader_keep(s->rd);
+    cli_reader_keep(s->rd, (t->opts & CLI_OPT_SIM) ? t->outputs : NULL);
   }
   s->wr = cli_writer_new(stdout, o->output, o->seq, o->unbuffered);
   if (s->wr) {
@@ -539,8 +539,11 @@ int cli_session_close(cli_session *s) {
     cli_error(s->tool->name, NULL, 0, "%s", s->none);
     s->status = CLI_EXIT_DATA;
   }
-  if (s->nbad > 0 && s->o.keep_going) {
+  if (s->nbad > 0 && s->o.keep_going && s->npart == 0) {
     cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
+  } else if (s->nbad > 0 && s->o.keep_going) { /* the records before a fault are written */
+    cli_error(s->tool->name, NULL, 0, "%ld bad records: %ld skipped, %ld partly written",
+              s->nbad, s->nbad - s->npart, s->npart);
   }
   if (s->wr) {
     spart_err err; /* the records the writer holds back */
