@@ -5,7 +5,7 @@ usage: golden.py REF.json...   (the commands come from PATH; the models from ../
 
 Each file in tests/reference was computed by the SPART toolkit (MATLAB) for one of its example
 models at a random state: "state" holds the inputs, "expected" the outputs under the names of
-SPEC.md ("fd" is SPART's FD, "floating" its Floating_ID).  A value matches when it is within
+spart-records(5) ("fd" is SPART's FD, "floating" its Floating_ID).  A value matches when it is within
 1e-9 of the expected one, relative to the largest magnitude of that output.
 """
 import json

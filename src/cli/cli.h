@@ -8,7 +8,7 @@
 
 #include "spart.h"
 
-/* exit codes of every command (SPEC.md fixes 1 and 2) */
+/* exit codes of every command (each man page's EXIT STATUS) */
 enum { CLI_EXIT_OK = 0, CLI_EXIT_DATA = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 };
 /* --check-limits: every record read and computed, and some left the joint limits */
 enum { CLI_EXIT_LIMITS = 4 };
@@ -18,7 +18,7 @@ enum { CLI_EXIT_LIMITS = 4 };
  * write_json.c, write_csv.c)
  */
 
-/* state fields, in SPEC.md's order; bit (1 << CLI_F_*) of cli_state.has */
+/* state fields, in spart-records(5)'s order; bit (1 << CLI_F_*) of cli_state.has */
 enum {
   CLI_F_R0,
   CLI_F_r0,
@@ -39,7 +39,8 @@ enum {
 /* input and output formats */
 enum { CLI_FMT_AUTO = 0, CLI_FMT_JSON, CLI_FMT_CSV };
 
-/* one input record; fields the record does not give keep their defaults (SPEC.md) */
+/* one input record; fields the record does not give keep their defaults (spart-records(5); qm
+   has none when the model has joints) */
 typedef struct cli_state {
   double R0[9];    /* base orientation, row-major; identity */
   double r0[3];    /* base CoM position */

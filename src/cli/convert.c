@@ -253,7 +253,7 @@ spart_model *cli_convert_read(const cli_convert *o, int *status) {
   } else {
     cli_error(o->prog, NULL, 0, "%s", err.msg);
   }
-  /* an input that cannot be read is bad input (SPEC.md); out of memory is a system error */
+  /* an input that cannot be read is bad input (exit 1); out of memory is a system error */
   *status = err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
   return NULL;
 }

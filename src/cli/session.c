@@ -139,7 +139,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
     if (!s->m) {
       /* a file that cannot be opened names itself in the message */
       cli_error(t->name, err.code == SPART_EIO ? NULL : o->model, err.line, "%s", err.msg);
-      /* a model that cannot be read is bad input (SPEC.md); no memory for it is a system error */
+      /* a model that cannot be read is bad input (exit 1); no memory for it is a system error */
       *status = err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
       free(s);
       return NULL;
