@@ -88,6 +88,10 @@ spart_model *spart_model_json_read(const struct cJSON *obj, spart_err *err, char
    (spart_model_json.c) */
 void spart_message_path(const char *msg, const spart_model *m, char *path, size_t n);
 
+/* 1 if R (3x3, row-major) is a proper rotation: orthonormal rows to 1e-6, determinant +1
+   (spart_model.c; the model's and the shapes' frames) */
+int spart_is_rotation(const double R[9]);
+
 /* a DH description, SPART's ("man") or a Robotics Toolbox table ("dh") (spart_dh_json.c) */
 spart_model *spart_dh_json_read(const struct cJSON *obj, spart_err *err);
 

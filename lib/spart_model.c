@@ -167,8 +167,7 @@ static int all_finite(const double *v, int n) {
 }
 
 
-/* 1 if R is a proper rotation (orthonormal rows, determinant +1) */
-static int is_rotation(const double R[9]) {
+int spart_is_rotation(const double R[9]) {
   double c[3];
   for (int r = 0; r < 3; r++) {
     for (int s = 0; s < 3; s++) {
@@ -305,7 +304,7 @@ int spart_model_check(spart_model *m, spart_err *err) {
     if (m->body_mass[i] < 0) {
       return fail(err, SPART_EDATA, 0, "%s: negative mass %g", who, m->body_mass[i]);
     }
-    if (!is_rotation(m->body_rot + 9 * i)) {
+    if (!spart_is_rotation(m->body_rot + 9 * i)) {
       return fail(err, SPART_EDATA, 0, "%s: T does not hold a rotation matrix", who);
     }
   }
@@ -341,7 +340,7 @@ int spart_model_check(spart_model *m, spart_err *err) {
         !all_finite(m->jnt_rot + 9 * i, 9)) {
       return fail(err, SPART_EDATA, 0, "%s: a number is not finite", who);
     }
-    if (!is_rotation(m->jnt_rot + 9 * i)) {
+    if (!spart_is_rotation(m->jnt_rot + 9 * i)) {
       return fail(err, SPART_EDATA, 0, "%s: T does not hold a rotation matrix", who);
     }
     if (check_drive(m, i, who, err)) {

@@ -15,7 +15,6 @@
 #define SNAME 2
 
 /* rotations must be orthonormal to this tolerance (as the model's) */
-#define ROT_TOL 1e-6
 
 static const char *const kind_name[SPART_SHAPE_KINDS] = {"box", "cylinder", "sphere", "capsule",
                                                          "mesh"};
@@ -109,21 +108,6 @@ void spart_shape_box(int kind, const double size[3], double bound[6]) {
 }
 
 
-/* 1 if R is a proper rotation (orthonormal rows, determinant +1) */
-static int is_rotation(const double R[9]) {
-  double c[3];
-  for (int r = 0; r < 3; r++) {
-    for (int s = 0; s < 3; s++) {
-      if (fabs(spu_dot3(R + 3 * r, R + 3 * s) - (r == s)) > ROT_TOL) {
-        return 0;
-      }
-    }
-  }
-  spu_cross(c, R + 3, R + 6);
-  return spu_dot3(R, c) > 0;
-}
-
-
 int spart_shapes_check(spart_model *m, spart_err *err) {
   for (int s = 0; s < m->nshape; s++) {
     const int b = m->shape_body[s], kind = m->shape_kind[s];
@@ -155,7 +139,7 @@ int spart_shapes_check(spart_model *m, spart_err *err) {
       }
       *x = *x == 0 ? 0 : *x; /* -0 becomes 0, as the model's */
     }
-    if (!is_rotation(v)) {
+    if (!spart_is_rotation(v)) {
       return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: T does not hold a rotation matrix",
                            s);
     }

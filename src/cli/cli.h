@@ -589,6 +589,11 @@ void cli_run_mark(cli_session *s);
    (s->status set). */
 int cli_inputs_read(cli_session *s, char **text, size_t *len);
 
+/* The stream f (then closed) read whole into *text (malloc'd, *len bytes, room for one more);
+   0, or -1 after reporting a read error of name or no memory (s->status set, *text NULL).
+   *text NULL and *len 0 on entry. */
+int cli_read_whole(cli_session *s, FILE *f, const char *name, char **text, size_t *len);
+
 /* Open s->o.inputs, or the text cli_inputs_read gave (not NULL), and read its first record (a
    file with none is refused), for the session's model: NULL after reporting (s->status set). */
 typedef struct cli_inputs cli_inputs;

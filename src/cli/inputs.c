@@ -90,14 +90,19 @@ int cli_inputs_read(cli_session *s, char **text, size_t *len) {
     return 0; /* a file each trajectory opens (and one that is not there, refused by the first) */
   }
   FILE *f = fopen(name, "r");
-  size_t cap = 0;
   if (!f) {
     cli_error(s->tool->name, NULL, 0, "cannot open %s: %s", name, strerror(errno));
     s->status = CLI_EXIT_DATA;
     return -1;
   }
+  return cli_read_whole(s, f, name, text, len);
+}
+
+
+int cli_read_whole(cli_session *s, FILE *f, const char *name, char **text, size_t *len) {
+  size_t cap = 0;
   for (;;) {
-    if (*len == cap) {
+    if (*len + 1 >= cap) {
       char *t = realloc(*text, cap = cap ? 2 * cap : 1 << 16);
       if (!t) {
         cli_error(s->tool->name, NULL, 0, "out of memory");
@@ -106,7 +111,7 @@ int cli_inputs_read(cli_session *s, char **text, size_t *len) {
       }
       *text = t;
     }
-    size_t r = fread(*text + *len, 1, cap - *len, f);
+    size_t r = fread(*text + *len, 1, cap - 1 - *len, f);
     *len += r;
     if (r == 0) {
       if (ferror(f)) {

@@ -161,7 +161,6 @@ int cli_world_check(const cli_opts *o, const char *prog) {
 
 int cli_world_read(cli_session *s, char **text, size_t *len) {
   const char *name = s->o.world.reference;
-  size_t cap = 0;
   *text = NULL;
   *len = 0;
   if (!name) {
@@ -174,33 +173,7 @@ int cli_world_read(cli_session *s, char **text, size_t *len) {
     s->status = CLI_EXIT_DATA;
     return -1;
   }
-  for (;;) {
-    if (*len + 1 >= cap) {
-      char *t = realloc(*text, cap = cap ? 2 * cap : 1 << 16);
-      if (!t) {
-        cli_error(s->tool->name, NULL, 0, "out of memory");
-        s->status = CLI_EXIT_IO;
-        break;
-      }
-      *text = t;
-    }
-    size_t r = fread(*text + *len, 1, cap - 1 - *len, f);
-    *len += r;
-    if (r == 0) {
-      if (ferror(f)) {
-        cli_error(s->tool->name, NULL, 0, "%s: read error: %s", name, strerror(errno));
-        s->status = CLI_EXIT_IO;
-      }
-      break;
-    }
-  }
-  fclose(f);
-  if (s->status != CLI_EXIT_OK) {
-    free(*text);
-    *text = NULL;
-    return -1;
-  }
-  return 0;
+  return cli_read_whole(s, f, name, text, len);
 }
 
 
@@ -252,14 +225,14 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
   while (rc == 0) {
     spart_err err = {0};
     spart_model *m = s->m;
-    cli_state *st;
+    cli_state *st = NULL; /* set only when a record was read (r > 0) */
     double t;
     int r = cli_read(rd, &m, &st, &err);
     if (r == 0) {
       break;
     }
     const char *bad = NULL;
-    unsigned h = st ? st->has & (CLI_READS(qm) | CLI_READS(um) | CLI_READS(umdot)) : 0;
+    unsigned h = r > 0 ? st->has & (CLI_READS(qm) | CLI_READS(um) | CLI_READS(umdot)) : 0;
     int pr = r < 0 ? 0 : cli_reader_pass_number(rd, "t", &t);
     if (r < 0) {
       bad = err.msg;
