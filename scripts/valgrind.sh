@@ -41,7 +41,7 @@ check 0 "$st" "$bin/spart-id" -m "$m"
 check 0 "$st" "$bin/spart-id" -m "$m" --floating
 check 0 '{"qm": [1,2,3,4,5,6,7]}' "$bin/spart-id" -m models/kuka_iiwa.urdf -o csv
 check 0 '{"qm": [1,2,3,4,5,6,7]}' "$bin/spart-fd" -m models/kuka_iiwa.urdf --fixed-base
-check 0 "{\"robot\": $("$bin/urdf2robot" models/SC_3DoF.urdf | tr -d '\n'), \"um\": [1, 2, 3]}" \
+check 0 "{\"robot\": $("$bin/urdf2robot" models/SC_3DoF.urdf | tr -d '\n'), \"qm\": [0.1, 0.2, 0.3], \"um\": [1, 2, 3]}" \
   "$bin/spart-gim"
 for f in models/*.dh.json; do
   check 0 "" "$bin/dh2robot" "$f"
