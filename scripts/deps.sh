@@ -18,6 +18,7 @@ parallel:/usr/bin/parallel
 mandoc:/usr/bin/mandoc
 bsdextrautils:/usr/bin/col
 gnuplot-nox:/usr/bin/gnuplot
+jq:/usr/bin/jq
 librsvg2-bin:/usr/bin/rsvg-convert
 libxml2-utils:/usr/bin/xmllint
 "
