@@ -13,7 +13,7 @@ for f in build/tsan/bin/*; do
   c=${f##*/}
   rm -f "$wrap/$c" # a link an older run made: writing through it would overwrite the command
   case $c in
-    urdf2robot | dh2robot | spart-cmp) ln -sf "$top/$f" "$wrap/$c" ;;
+    urdf2robot | dh2robot | spart-cmp | spart-states | spart-codegen) ln -sf "$top/$f" "$wrap/$c" ;;
     *) printf '#!/bin/sh\nexec "%s" -j 3 "$@"\n' "$top/$f" > "$wrap/$c" && chmod +x "$wrap/$c" ;;
   esac
 done
