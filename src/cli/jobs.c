@@ -390,8 +390,8 @@ static int detect(cutter *c) {
   }
   while (c->fmt == CLI_FMT_AUTO) {
     if (i >= c->len) {
-      if (!more(c)) {
-        return 0;
+      if (c->len > MOST_PENDING || !more(c)) {
+        return 0; /* blanks only so far: one thread reads them as they come (memory bounded) */
       }
       continue;
     }
