@@ -251,6 +251,20 @@ PY
   [ "$big" -lt $((small + 1024)) ]
 }
 
+@test "-j 3: blank lines before the input's first text are not held in memory (200 MB of them)" {
+  [ -x /usr/bin/time ] || skip "no /usr/bin/time"
+  if sanitized spart-id; then
+    skip "a sanitizer's memory (its quarantine of freed blocks) is not the reader's"
+  fi
+  { head -c 200000000 /dev/zero | tr '\0' '\n'; cat "$BATS_FILE_TMPDIR/t.csv"; } |
+    /usr/bin/time -f %M -o "$BATS_TEST_TMPDIR/rss" spart-id -m "$(M)" -j 3 > "$BATS_TEST_TMPDIR/j3"
+  spart-id -m "$(M)" < "$BATS_FILE_TMPDIR/t.csv" > "$BATS_TEST_TMPDIR/j1"
+  cmp "$BATS_TEST_TMPDIR/j1" "$BATS_TEST_TMPDIR/j3"
+  rss=$(cat "$BATS_TEST_TMPDIR/rss")
+  echo "200 MB of blank lines, then 6000 rows: $rss KiB" >&2
+  [ "$rss" -lt 100000 ] # it held them all (200 MB) before the fix
+}
+
 # N initial states of the iiwa, each with an id, as JSON lines in FILE.jsonl and CSV in
 # FILE.csv, the K-th (from 1) bad when K is given (two qm: a CSV row of 17 cells), and the one
 # after it failing (a torque that overflows the velocities): states N FILE [K]
