@@ -136,9 +136,9 @@ static void carry_rows(double *F, int ld, int lo, int hi, const double Q[9], con
 }
 
 
-/* the transform of F_i in the frame of the body t above it (m->jnt_up), Q at rho: spart_xup's through
-   the joints without a degree of freedom in between, so that nothing is carried through them
-   twice */
+/* the transform of F_i in the frame of the body t above it (m->jnt_up), Q at rho: spart_xup's
+   through the joints without a degree of freedom in between, so that nothing is carried through
+   them twice */
 static void fold_fixed(const spart_model *m, const spart_data *d, int i, int t, double Q[9],
                        double rho[3]) {
   memcpy(Q, d->Xrot + 9 * i, 9 * sizeof(double));
