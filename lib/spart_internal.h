@@ -51,9 +51,8 @@ void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], co
    arguments and results as the entry point's; each overwrites d->t, d->tdot, d->c, d->f and
    the poses of spart_fk, and leaves spart_xup's joint transforms. */
 void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                    const double *u0, const double *um, const double *u0dot,
-                    const double *umdot, const double *wF, const double *gravity,
-                    double *tau);
+                    const double *u0, const double *um, const double *u0dot, const double *umdot,
+                    const double *wF, const double *gravity, double *tau);
 void spart_crba_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                     int fixed_base, double *H);
 int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],

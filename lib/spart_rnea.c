@@ -10,6 +10,12 @@
 #include "spu.h"
 
 
+/* x[k], or 0 where x is not given */
+static double given(const double *x, int k) {
+  return x ? x[k] : 0;
+}
+
+
 /* The recursion as RBDA (Featherstone, Rigid Body Dynamics Algorithms, 2008) table 5.1 states
    it, spatial_v2's ID.m, over the joint table: body i's parent p = body_parent[i]; its joint's
    transform X_i from F_p to F_i (spart_xup, the joint module's jcalc at qm) and motion subspace
@@ -33,47 +39,9 @@
 
    v, a, f of body i are held in d->t, d->tdot, d->f (6 a body, in F_i): this pass's own, not
    the twists of spart_velocity. */
-
-
-/* x[k], or 0 where x is not given */
-static double given(const double *x, int k) {
-  return x ? x[k] : 0;
-}
-
-
-void spart_ref_wrench(const spart_data *d, int i, const double *wF, double fx[6]) {
-  /* wF_i (inertial frame, at the CoM c_i) turned into F_i (R_i = d->xrotF) and moved to F_i's
-     origin: [R_i' n + c_i x R_i' f; R_i' f] */
-  const double *R = d->xrotF + 9 * i, *c = d->jc + SPART_JC * i + SPART_JC_C;
-  double n[3], cf[3];
-  memset(fx, 0, 6 * sizeof(double));
-  if (!wF) {
-    return;
-  }
-  spu_mulmtv3(n, R, wF + 6 * i);
-  spu_mulmtv3(fx + 3, R, wF + 6 * i + 3);
-  spu_cross(cf, c, fx + 3);
-  for (int k = 0; k < 3; k++) {
-    fx[k] = n[k] + (i > 0 ? cf[k] : 0); /* the base's F_0 is at its CoM */
-  }
-}
-
-
-void spart_ref_inertia(const spart_model *m, const spart_data *d, int i, double I[36]) {
-  double base[10];
-  const double *Ic = d->jc + SPART_JC * i + SPART_JC_IO;
-  if (i == 0) {
-    spu_inertbody(base, m->body_mass[0], m->body_inertia);
-    Ic = base;
-  }
-  spu_inert_to_mat6(I, Ic);
-}
-
-
 void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                    const double *u0, const double *um, const double *u0dot,
-                    const double *umdot, const double *wF, const double *gravity,
-                    double *tau) {
+                    const double *u0, const double *um, const double *u0dot, const double *umdot,
+                    const double *wF, const double *gravity, double *tau) {
   static const double zero[3] = {0, 0, 0};
   double *v = d->t, *a = d->tdot, *f = d->f, I[36], X[36], Iv[6], vIv[6], fx[6];
   if (wF) {
@@ -146,6 +114,37 @@ void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], con
     }
   }
   spu_rotlin(tau, R0, f); /* B' f_0 = [n_0; R0 f_0] */
+}
+
+
+/* the references' common parts (spart_internal.h): a body's external wrench and inertia */
+
+void spart_ref_wrench(const spart_data *d, int i, const double *wF, double fx[6]) {
+  /* wF_i (inertial frame, at the CoM c_i) turned into F_i (R_i = d->xrotF) and moved to F_i's
+     origin: [R_i' n + c_i x R_i' f; R_i' f] */
+  const double *R = d->xrotF + 9 * i, *c = d->jc + SPART_JC * i + SPART_JC_C;
+  double n[3], cf[3];
+  memset(fx, 0, 6 * sizeof(double));
+  if (!wF) {
+    return;
+  }
+  spu_mulmtv3(n, R, wF + 6 * i);
+  spu_mulmtv3(fx + 3, R, wF + 6 * i + 3);
+  spu_cross(cf, c, fx + 3);
+  for (int k = 0; k < 3; k++) {
+    fx[k] = n[k] + (i > 0 ? cf[k] : 0); /* the base's F_0 is at its CoM */
+  }
+}
+
+
+void spart_ref_inertia(const spart_model *m, const spart_data *d, int i, double I[36]) {
+  double base[10];
+  const double *Ic = d->jc + SPART_JC * i + SPART_JC_IO;
+  if (i == 0) {
+    spu_inertbody(base, m->body_mass[0], m->body_inertia);
+    Ic = base;
+  }
+  spu_inert_to_mat6(I, Ic);
 }
 
 

@@ -65,8 +65,8 @@ static void compare(worst *w, const double *got, const double *ref, int n) {
 
 static void report(const char *model, const char *what, const worst *w) {
   int ok = w->n > 0 && w->bad == 0;
-  printf("%s %s: %s (%d cases, worst error %.3g of scale %.3g)\n", ok ? "ok" : "FAIL", model,
-         what, w->n, w->err, w->scale);
+  printf("%s %s: %s (%d cases, worst error %.3g of scale %.3g)\n", ok ? "ok" : "FAIL", model, what,
+         w->n, w->err, w->scale);
   ok ? npass++ : nfail++;
 }
 
@@ -223,9 +223,9 @@ static void check_model(const char *name, const spart_model *m, uint64_t seed, w
     /* two records in the two lanes, each against its reference: every rate given (the dense
        path), then the second without umdot nor wrenches (the other) */
     for (int dense = 1; dense >= 0; dense--) {
-      spart_rnea_in in[2] = {{s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF},
-                             {t.R0, t.qm, t.u0, t.um, t.u0dot, dense ? t.umdot : NULL,
-                              dense ? t.wF : NULL}};
+      spart_rnea_in in[2] = {
+          {s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF},
+          {t.R0, t.qm, t.u0, t.um, t.u0dot, dense ? t.umdot : NULL, dense ? t.wF : NULL}};
       double *tau[2] = {a, a2};
       spart_rnea_pair(m, d, 2, in, g, tau);
       spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, b);
@@ -268,8 +268,8 @@ static void check_model(const char *name, const spart_model *m, uint64_t seed, w
     /* ABA */
     for (int fixed = 0; fixed < 2; fixed++) {
       int ra = spart_aba(m, d, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, a, a + 6);
-      int rb = spart_aba_ref(m, e, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, b,
-                             b + 6);
+      int rb =
+          spart_aba_ref(m, e, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, b, b + 6);
       if (ra != 0 || rb != 0) {
         w[fixed ? ABA_FIXED : ABA].bad++;
         continue;
