@@ -32,7 +32,8 @@
 
    Each pivot (D_a, and the base's IA_0) passes spu_pivot_ok against its spart_dof_scale, as
    spart_aba's.  Held in d: v_i, c_i, a_i in d->t, d->c, d->f; IA_i, pA_i in d->IA, d->pA (6x6
-   and 6 a body); U, D, u in d->U, d->D, d->u; the scales in d->work. */
+   and 6 a body); U, D, u in d->U, d->D, d->u; the scales in d->work; spart_fk's poses are
+   this state's. */
 int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
                   const double *qm, const double *u0, const double *um, const double *tau0,
                   const double *taum, const double *wF, const double *gravity, double u0dot[6],

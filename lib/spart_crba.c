@@ -14,7 +14,7 @@
    joint table as spart_rnea_ref's (spart_rnea.c): X_i, S_a, I_i.  IC_i, the composite inertia
    of the subtree of body i about F_i's origin (6x6, in d->IA), starts as I_i and takes each
    child's as the children are done; then the column of each degree of freedom a of joint i is
-   the force F = IC_i S_a carried down to the base, projected on each joint it passes:
+   the force F = IC_i S_a carried toward the base, projected on each joint it passes:
 
      IC_i = I_i for every body
      for i = n .. 1:  IC_p += X_i' IC_i X_i
@@ -28,7 +28,8 @@
        H_0a = H_a0' = B' F                       at the base: its motions B = diag(1, R0')
      H_00 = B' IC_0 B
 
-   With a fixed base H is the joints' block alone (the rows and columns of the base left out). */
+   With a fixed base H is the joints' block alone (the rows and columns of the base left out).
+   Leaves spart_xup's joint transforms in d; d->IA holds the IC_i. */
 void spart_crba_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                     int fixed_base, double *H) {
   int off = fixed_base ? 0 : 6, n = off + m->nv;

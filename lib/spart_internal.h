@@ -48,8 +48,8 @@ void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], co
    specialised: where to read an algorithm.  The library's entry points (spart_rnea,
    spart_crba, spart_aba) run the fast paths (spart_rnea_pair.c, spart_crba_fast.c,
    spart_aba_fast.c); tests/unit/test_recursions.c holds each equal to its reference.  Same
-   arguments and results as the entry point's; each overwrites d->t, d->tdot, d->c, d->f and
-   the poses of spart_fk, and leaves spart_xup's joint transforms. */
+   arguments and results as the entry point's; the parts of d each overwrites are said above
+   it, and each leaves spart_xup's joint transforms. */
 void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                     const double *u0, const double *um, const double *u0dot, const double *umdot,
                     const double *wF, const double *gravity, double *tau);

@@ -38,7 +38,7 @@ static double given(const double *x, int k) {
      tau0 = B' f_0
 
    v, a, f of body i are held in d->t, d->tdot, d->f (6 a body, in F_i): this pass's own, not
-   the twists of spart_velocity. */
+   the twists of spart_velocity; with wrenches, spart_fk's poses are this state's. */
 void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                     const double *u0, const double *um, const double *u0dot, const double *umdot,
                     const double *wF, const double *gravity, double *tau) {
