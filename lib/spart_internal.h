@@ -34,7 +34,7 @@ int spart_shapes_check(spart_model *m, spart_err *err);
    (zeros for a mesh). */
 void spart_shape_box(int kind, const double size[3], double bound[6]);
 
-/* ---- spart_rnea.c ---- */
+/* ---- spart_rnea_pair.c ---- */
 
 /* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0):
    the bias forces of spart_aba.  Leaves, as pairs of equal doubles, the joint transforms in
@@ -42,6 +42,29 @@ void spart_shape_box(int kind, const double size[3], double bound[6]);
    d->bf: link i's in F_i at its origin, the base's in its CoM frame. */
 void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                      const double *u0, const double *um, const double *wF, const double *gravity);
+
+/* ---- the reference recursions (spart_rnea.c, spart_crba.c, spart_aba.c) ----
+   RNEA, CRBA and ABA as RBDA states them, one lane, 6x6 matrices, no kind or layout
+   specialised: where to read an algorithm.  The library's entry points (spart_rnea,
+   spart_crba, spart_aba) run the fast paths (spart_rnea_pair.c, spart_crba_fast.c,
+   spart_aba_fast.c); tests/unit/test_recursions.c holds each equal to its reference.  Same
+   arguments and results as the entry point's; the parts of d each overwrites are said above
+   it, and each leaves spart_xup's joint transforms. */
+void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                    const double *u0, const double *um, const double *u0dot, const double *umdot,
+                    const double *wF, const double *gravity, double *tau);
+void spart_crba_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                    int fixed_base, double *H);
+int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
+                  const double *qm, const double *u0, const double *um, const double *tau0,
+                  const double *taum, const double *wF, const double *gravity, double u0dot[6],
+                  double *umdot);
+
+/* Their common parts: the external wrench fx (6) of body i, wF's (nb x 6, inertial frame, at
+   the CoMs; NULL: none) row i in F_i at its origin (needs spart_fk); the spatial inertia I
+   (6x6) of body i about F_i's origin in F_i (the base's about its CoM). */
+void spart_ref_wrench(const spart_data *d, int i, const double *wF, double fx[6]);
+void spart_ref_inertia(const spart_model *m, const spart_data *d, int i, double I[36]);
 
 /* ---- typed fields of a cJSON object (spart_cjson.c) ----
    where ("links[2]", "" at the top) and key name the field in messages; each returns 0, or

@@ -1,394 +1,150 @@
-/* spart_rnea.c -- inverse dynamics by recursive Newton-Euler (SPART ID, Floating_ID), O(n), and
- * the drive train's friction */
+/* spart_rnea.c -- inverse dynamics by recursive Newton-Euler (SPART ID, Floating_ID), O(n): the
+ * recursion as the textbook states it (spart_rnea_ref), the floating base's inverse dynamics
+ * on the library's RNEA, and the drive train's friction.  spart_rnea itself runs the fast path
+ * (spart_rnea_pair.c), held equal to spart_rnea_ref by tests/unit/test_recursions.c. */
 #include <math.h>
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 
-/* Two records at once: every quantity of the passes is a pair of doubles, one for each record
-   (GCC's vector types: one SSE2 instruction does both), the model's constants pairs of the same
-   value (d->jp).  Each lane does exactly the operations a record alone would, so a record's
-   results do not depend on what it is paired with. */
-#define RNEA_INLINE static inline __attribute__((always_inline))
-
-/* a pair from the values of two records, 0 where a record gives none */
-RNEA_INLINE v2 pair(const double *a, const double *b, int k) {
-  return (v2){a ? a[k] : 0, b ? b[k] : 0};
+/* x[k], or 0 where x is not given */
+static double given(const double *x, int k) {
+  return x ? x[k] : 0;
 }
 
 
-/* the same for the joint rates um, umdot, which both records give when dense (a constant where
-   it is called: no test then) */
-RNEA_INLINE v2 rate_pair(int dense, const double *a, const double *b, int k) {
-  return dense ? (v2){a[k], b[k]} : pair(a, b, k);
-}
+/* The recursion as RBDA (Featherstone, Rigid Body Dynamics Algorithms, 2008) table 5.1 states
+   it, spatial_v2's ID.m, over the joint table: body i's parent p = body_parent[i]; its joint's
+   transform X_i from F_p to F_i (spart_xup, the joint module's jcalc at qm) and motion subspace
+   S_i, a column S_a = dof_S[a] for each of its degrees of freedom a (jnt_vadr[i] ..
+   + jnt_nv[i]); its spatial inertia I_i about F_i's origin in F_i (the joint module's
+   constants, spart_joint_constants).  Every motion and force is a 6-vector [angular; linear] in
+   a body's frame F_i at its origin.  The base (body 0, F_0 its CoM frame) is the free body whose
+   motion is given, B u0 with B = diag(1, R0'), and gravity is an acceleration of the base
+   (RBDA 5.3), so that every body feels it:
 
+     v_0 = B u0,  a_0 = B u0dot - [0; w0 x v0 + R0' g],  f_0 = I_0 a_0 + v_0 x* I_0 v_0 - fx_0
+     for i = 1 .. n (parents before children):
+       vJ  = S_i qd_i                                    the joint's velocity
+       v_i = X_i v_p + vJ
+       a_i = X_i a_p + S_i qdd_i + c_J + v_i x vJ        c_J = Sdot qd (spart_joint_bias: 0)
+       f_i = I_i a_i + v_i x* I_i v_i - fx_i             fx_i the external wrench, in F_i
+     for i = n .. 1 (children before parents):
+       tau_a = S_a' f_i + armature_i qdd_a               each degree of freedom a of joint i
+       f_p  += X_i' f_i
+     tau0 = B' f_0
 
-RNEA_INLINE void cross2(v2 r[3], const v2 a[3], const v2 b[3]) {
-  r[0] = a[1] * b[2] - a[2] * b[1];
-  r[1] = a[2] * b[0] - a[0] * b[2];
-  r[2] = a[0] * b[1] - a[1] * b[0];
-}
+   v, a, f of body i are held in d->t, d->tdot, d->f (6 a body, in F_i): this pass's own, not
+   the twists of spart_velocity; with wrenches, spart_fk's poses are this state's. */
+void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
+                    const double *u0, const double *um, const double *u0dot, const double *umdot,
+                    const double *wF, const double *gravity, double *tau) {
+  static const double zero[3] = {0, 0, 0};
+  double *v = d->t, *a = d->tdot, *f = d->f, I[36], X[36], Iv[6], vIv[6], fx[6];
+  if (wF) {
+    spart_fk(m, d, R0, zero, qm); /* F_i's orientations, for the external wrenches */
+  }
+  spart_xup(m, d, qm);
 
-
-/* r = R' v, r = R v */
-RNEA_INLINE void mulmtv2(v2 r[3], const v2 R[9], const v2 v[3]) {
-  r[0] = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
-  r[1] = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
-  r[2] = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
-}
-
-
-RNEA_INLINE void mulmv2(v2 r[3], const v2 R[9], const v2 v[3]) {
-  r[0] = R[0] * v[0] + R[1] * v[1] + R[2] * v[2];
-  r[1] = R[3] * v[0] + R[4] * v[1] + R[5] * v[2];
-  r[2] = R[6] * v[0] + R[7] * v[1] + R[8] * v[2];
-}
-
-
-/* r = I v for a symmetric I (6: xx yy zz xy xz yz) */
-RNEA_INLINE void mulsv2(v2 r[3], const v2 I[6], const v2 v[3]) {
-  r[0] = I[0] * v[0] + I[3] * v[1] + I[4] * v[2];
-  r[1] = I[3] * v[0] + I[1] * v[1] + I[5] * v[2];
-  r[2] = I[4] * v[0] + I[5] * v[1] + I[2] * v[2];
-}
-
-
-/* the Newton-Euler force of a body at its CoM, c from its frame's origin, in its frame: the
-   velocity-product and acceleration parts [Ic alpha + w x Ic w; m (ac + w x vc)] (Featherstone's
-   I a + v x* I v), with vc, ac the velocity and acceleration [w; v], [alpha; a] at the origin
-   moved to the CoM (v + w x c); when c is NULL the origin is the CoM */
-RNEA_INLINE void body_force(v2 f[6], const v2 I[6], v2 mass, const v2 *c, const v2 v[6],
-                            const v2 a[6]) {
-  v2 Iw[3], wIw[3], wv[3], vc[3], ac[3];
+  /* the base */
+  double vw[3], R0g[3];
+  for (int k = 0; k < 6; k++) {
+    v[k] = given(u0, k);
+    a[k] = given(u0dot, k);
+  }
+  double lin[3] = {given(u0, 3), given(u0, 4), given(u0, 5)};
+  double lindot[3] = {given(u0dot, 3), given(u0dot, 4), given(u0dot, 5)};
+  spu_mulmtv3(v + 3, R0, lin);
+  spu_mulmtv3(a + 3, R0, lindot);
+  spu_cross(vw, v, v + 3);
+  spu_mulmtv3(R0g, R0, gravity ? gravity : zero);
   for (int k = 0; k < 3; k++) {
-    vc[k] = v[3 + k];
-    ac[k] = a[3 + k];
-  }
-  if (c) {
-    v2 wc[3], alc[3];
-    cross2(wc, v, c);
-    cross2(alc, a, c);
-    for (int k = 0; k < 3; k++) {
-      vc[k] += wc[k];
-      ac[k] += alc[k];
-    }
-  }
-  mulsv2(f, I, a);
-  mulsv2(Iw, I, v);
-  cross2(wIw, v, Iw);
-  cross2(wv, v, vc);
-  for (int k = 0; k < 3; k++) {
-    f[k] += wIw[k];
-    f[3 + k] = mass * (ac[k] + wv[k]);
-  }
-}
-
-
-/* f -= the external wrenches wF (inertial frame, at the CoM; a record without: 0) seen in the
-   frame R */
-static void sub_wrench(v2 f[6], const v2 R[9], const double *wa, const double *wb) {
-  for (int h = 0; h < 6; h += 3) {
-    v2 w[3], in[3] = {pair(wa, wb, h), pair(wa, wb, h + 1), pair(wa, wb, h + 2)};
-    mulmtv2(w, R, in);
-    for (int k = 0; k < 3; k++) {
-      f[h + k] -= w[k];
-    }
-  }
-}
-
-
-/* res = X m: a motion vector [w; v] of the parent at its frame's origin, moved to the child's
-   origin rho away (parent frame) and turned into the child's frame Q: [Q' w; Q' (v + w x rho)] */
-RNEA_INLINE void motion_down(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 m[6]) {
-  v2 wr[3], v[3];
-  cross2(wr, m, rho);
-  for (int k = 0; k < 3; k++) {
-    v[k] = m[3 + k] + wr[k];
-  }
-  mulmtv2(res, Q, m);
-  mulmtv2(res + 3, Q, v);
-}
-
-
-/* res = X' f: a force of the child seen in the parent's frame at its origin:
-   [Q n + rho x Q f; Q f] */
-RNEA_INLINE void force_up(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 f[6]) {
-  v2 rf[3];
-  mulmv2(res, Q, f);
-  mulmv2(res + 3, Q, f + 3);
-  cross2(rf, rho, res + 3);
-  for (int k = 0; k < 3; k++) {
-    res[k] += rf[k];
-  }
-}
-
-
-/* the transform of a joint of several coordinates (spart_joint_transform), record by record */
-static void xup2_multi(const spart_model *m, const spart_data *d, int i, const double *qa,
-                       const double *qb, int j, v2 Q[9], v2 rho[3]) {
-  const double *c = d->jc + SPART_JC * i;
-  double Qa[9], Qb[9], ra[3], rb[3];
-  spart_joint_transform(m, i, qa + j, c + SPART_JC_T, c + SPART_JC_R, Qa, ra);
-  spart_joint_transform(m, i, qb + j, c + SPART_JC_T, c + SPART_JC_R, Qb, rb);
-  for (int k = 0; k < 9; k++) {
-    Q[k] = (v2){Qa[k], Qb[k]};
-  }
-  for (int k = 0; k < 3; k++) {
-    rho[k] = (v2){ra[k], rb[k]};
-  }
-}
-
-
-/* the joint transform of body i (spart_joint_transform) for both records, K its constants, the
-   joint's coordinate at qa[j] and qb[j] (the same when same): T, r then, when the joint is one
-   unit screw (m->jnt_zaxis: s = 2 about, s = 5 along F_i's z), the coordinate's turn or
-   shift; a joint of no coordinate is T, r; any other (s < 0) has its own transform. */
-RNEA_INLINE void xup2(const spart_model *m, const spart_data *d, int i, const v2 *K,
-                      const double *qa, const double *qb, int j, int same, int s, v2 Q[9],
-                      v2 rho[3]) {
-  const v2 *T = K + SPART_JP_T, *r = K + SPART_JP_R;
-  if (s < 0 && m->jnt_nq[i] > 0) {
-    xup2_multi(m, d, i, qa, qb, j, Q, rho);
-    return;
-  }
-  if (s == 2) {
-    double sn[2], cs[2];
-    if (same) {
-      spu_sincos(qa[j], sn, cs);
-      sn[1] = sn[0];
-      cs[1] = cs[0];
-    } else {
-      const double q[2] = {qa[j], qb[j]};
-      spu_sincos2(q, sn, cs); /* both at once */
-    }
-    v2 sq = {sn[0], sn[1]}, cq = {cs[0], cs[1]};
-    for (int k = 0; k < 9; k += 3) {
-      Q[k] = cq * T[k] + sq * T[k + 1];
-      Q[k + 1] = cq * T[k + 1] - sq * T[k];
-      Q[k + 2] = T[k + 2];
-    }
-    for (int k = 0; k < 3; k++) {
-      rho[k] = r[k];
-    }
-    return;
-  }
-  for (int k = 0; k < 9; k++) {
-    Q[k] = T[k];
-  }
-  for (int k = 0; k < 3; k++) {
-    rho[k] = r[k];
-  }
-  if (s == 5) {
-    v2 x = {qa[j], qb[j]};
-    for (int k = 0; k < 3; k++) {
-      rho[k] += x * T[3 * k + 2];
-    }
-  }
-}
-
-
-/* a += S qdd + (X v_p) x S qd for a degree of freedom S = e_s in F_i (dof_axis), v = X v_p:
-   for a rotation about axis s, [w x e_s; v_lin x e_s] qd, for a translation along axis s - 3,
-   [0; w x e_(s-3)] qd; none of it reads v[s].  s is a constant where the passes know it (the
-   indices fold), a variable for the joints of several degrees of freedom. */
-RNEA_INLINE void dof_acc(v2 a[6], const v2 v[6], int s, v2 qd, v2 qdd) {
-  static const unsigned char X[6][4] = {{1, 2, 2, 1}, {2, 0, 0, 2}, {0, 1, 1, 0},
-                                        {4, 2, 5, 1}, {5, 0, 3, 2}, {3, 1, 4, 0}};
-  const unsigned char *t = X[s];
-  a[s] += qdd;
-  a[t[0]] += v[t[1]] * qd;
-  a[t[2]] -= v[t[3]] * qd;
-  if (s < 3) {
-    a[t[0] + 3] += v[t[1] + 3] * qd;
-    a[t[2] + 3] -= v[t[3] + 3] * qd;
-  }
-}
-
-
-/* body i's step of the forward pass, its joint transform in d->bQ, d->brho: v_i = X_i v_p +
-   S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1), then the Newton-Euler force at the
-   CoM moved to F_i's origin; s the axis of the joint's one unit screw (m->jnt_zaxis, a constant
-   here), -1 for the others: their degrees of freedom one by one */
-RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const spart_rnea_in *x,
-                              const spart_rnea_in *y, int wrench, int s, int dense) {
-  int p = m->body_parent[i];
-  const v2 *K = (const v2 *)d->jp + SPART_JP * i, *com = K + SPART_JP_C;
-  v2 *Q = (v2 *)d->bQ + 9 * i, *rho = (v2 *)d->brho + 3 * i, *v = (v2 *)d->bv + 6 * i;
-  v2 *a = (v2 *)d->ba + 6 * i, *f = (v2 *)d->bf + 6 * i, nc[3];
-  motion_down(v, Q, rho, (v2 *)d->bv + 6 * p);
-  motion_down(a, Q, rho, (v2 *)d->ba + 6 * p);
-  if (s >= 0) {
-    int dof = m->jnt_vadr[i];
-    v2 qd = rate_pair(dense, x->um, y->um, dof);
-    dof_acc(a, v, s, qd, rate_pair(dense, x->umdot, y->umdot, dof));
-    v[s] += qd;
-  } else {
-    /* v_i x S qd = (X v_p) x S qd: S qd x S qd = 0, and a joint of several degrees of freedom
-       must not cross them with each other, so v takes them after */
-    int dof0 = m->jnt_vadr[i], dofend = dof0 + m->jnt_nv[i];
-    for (int dof = dof0; dof < dofend; dof++) {
-      dof_acc(a, v, m->dof_axis[dof], rate_pair(dense, x->um, y->um, dof),
-              rate_pair(dense, x->umdot, y->umdot, dof));
-    }
-    for (int dof = dof0; dof < dofend; dof++) {
-      v[m->dof_axis[dof]] += rate_pair(dense, x->um, y->um, dof);
-    }
-  }
-  body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
-  if (wrench) {
-    v2 *R = (v2 *)d->bR + 9 * i, *Rp = (v2 *)d->bR + 9 * p;
-    for (int r = 0; r < 3; r++) {
-      for (int c = 0; c < 3; c++) {
-        R[3 * r + c] = Rp[3 * r] * Q[c] + Rp[3 * r + 1] * Q[3 + c] + Rp[3 * r + 2] * Q[6 + c];
-      }
-    }
-    sub_wrench(f, R, x->wF ? x->wF + 6 * i : NULL, y->wF ? y->wF + 6 * i : NULL);
-  }
-  cross2(nc, com, f + 3);
-  for (int k = 0; k < 3; k++) {
-    f[k] += nc[k];
-  }
-}
-
-
-/* the forward pass of n = 1 or 2 records (lane 1: the second record, or the first again): the
-   joint transforms (d->bQ, d->brho), velocities (d->bv), accelerations (d->ba) and each body's
-   force in F_i at F_i's origin (d->bf), the base's in its CoM frame; dense: both give um and
-   umdot */
-RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                              const v2 R0[9], const double *gravity, int dense) {
-  const spart_rnea_in *x = in, *y = in + (n > 1);
-  const v2 *JP = (const v2 *)d->jp;
-  v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *RR = (v2 *)d->bR;
-  v2 *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
-  int wrench = x->wF || y->wF;
-
-  /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g) - w0 x v0]
-     (spatial, with gravity as an acceleration of the base, Featherstone RBDA 5.3) */
-  for (int k = 0; k < 3; k++) {
-    V[k] = pair(x->u0, y->u0, k);
-    A[k] = pair(x->u0dot, y->u0dot, k);
-    V[3 + k] = A[3 + k] = (v2){0, 0};
-  }
-  if (x->u0 || y->u0) {
-    v2 u[3] = {pair(x->u0, y->u0, 3), pair(x->u0, y->u0, 4), pair(x->u0, y->u0, 5)};
-    mulmtv2(V + 3, R0, u);
-  }
-  if (x->u0dot || y->u0dot) {
-    v2 u[3] = {pair(x->u0dot, y->u0dot, 3), pair(x->u0dot, y->u0dot, 4),
-               pair(x->u0dot, y->u0dot, 5)};
-    mulmtv2(A + 3, R0, u);
-  }
-  if (gravity) {
-    v2 g[3] = {{gravity[0], gravity[0]}, {gravity[1], gravity[1]}, {gravity[2], gravity[2]}};
-    mulmtv2(g0, R0, g);
-  }
-  cross2(wv, V, V + 3);
-  for (int k = 0; k < 3; k++) {
-    A[3 + k] -= g0[k] + wv[k];
-  }
-  body_force(F, JP + SPART_JP_IC, JP[SPART_JP_M], NULL, V, A);
-  if (wrench) {
-    memcpy(RR, R0, 9 * sizeof(v2));
-    sub_wrench(F, R0, x->wF, y->wF);
+    a[3 + k] -= vw[k] + R0g[k];
   }
 
-  /* forward pass in the joint frames F_i (spart_joint_constants): first every joint transform
-     (d->bQ, d->brho), which depend on no other body, so that their sines and cosines overlap
-     instead of holding up the recursion; then the bodies from the base out, the common joints
-     (one unit screw about or along z) with their axis a constant */
-  for (int i = 1; i < m->nb; i++) {
-    int s = m->jnt_zaxis[i];
-    xup2(m, d, i, JP + SPART_JP * i, x->qm, y->qm, m->jnt_qadr[i], n == 1, s, XQ + 9 * i,
-         XR + 3 * i);
-  }
-  for (int i = 1; i < m->nb; i++) {
-    int s = m->jnt_zaxis[i];
-    if (s == 2) {
-      body_forward(m, d, i, x, y, wrench, 2, dense);
-    } else if (s == 5) {
-      body_forward(m, d, i, x, y, wrench, 5, dense);
-    } else {
-      body_forward(m, d, i, x, y, wrench, -1, dense);
-    }
-  }
-}
-
-
-void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                     const double *u0, const double *um, const double *wF,
-                     const double *gravity) {
-  spart_rnea_in in = {R0, qm, u0, um, NULL, NULL, wF};
-  v2 R[9];
-  for (int k = 0; k < 9; k++) {
-    R[k] = (v2){R0[k], R0[k]};
-  }
-  rnea_forward(m, d, 1, &in, R, gravity, 0);
-}
-
-
-/* spart_rnea_pair, dense as rnea_forward's */
-RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                           const double *gravity, double *const tau[], int dense) {
-  const spart_rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
-  const v2 *JP = (const v2 *)d->jp;
-  v2 *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, R0[9];
-  for (int k = 0; k < 9; k++) {
-    R0[k] = (v2){x->R0[k], y->R0[k]};
-  }
-  rnea_forward(m, d, n, in, R0, gravity, dense);
-
-  /* backward pass: tau_i = S_i' f_i (+ the armature), f_p += X_i' f_i */
-  for (int i = m->nb - 1; i > 0; i--) {
+  /* forward: velocities, accelerations and forces, the base's then every link's */
+  for (int i = 0; i < m->nb; i++) {
     int p = m->body_parent[i];
-    const v2 *f = F + 6 * i;
-    v2 *fp = F + 6 * p, fx[6];
-    for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
-      v2 t = f[m->dof_axis[j]] +
-             JP[SPART_JP * i + SPART_JP_ARM] * rate_pair(dense, x->umdot, y->umdot, j);
-      tau[0][6 + j] = t[0];
-      if (n > 1) {
-        tau[1][6 + j] = t[1];
+    double *vi = v + 6 * i, *ai = a + 6 * i, *fi = f + 6 * i;
+    if (i > 0) {
+      const double *q = m->jnt_nq[i] > 0 ? qm + m->jnt_qadr[i] : NULL;
+      double vJ[6] = {0, 0, 0, 0, 0, 0}, cJ[6], vxvJ[6];
+      spu_xform6(X, d->Xrot + 9 * i, d->Xpos + 3 * i);
+      spu_mulm6v(vi, X, v + 6 * p);
+      spu_mulm6v(ai, X, a + 6 * p);
+      for (int s = m->jnt_vadr[i]; s < m->jnt_vadr[i] + m->jnt_nv[i]; s++) {
+        const double *S = m->dof_S + 6 * s;
+        for (int k = 0; k < 6; k++) {
+          vJ[k] += S[k] * given(um, s);
+          ai[k] += S[k] * given(umdot, s);
+        }
+      }
+      spart_joint_bias(m, i, q, vJ, cJ);
+      for (int k = 0; k < 6; k++) {
+        vi[k] += vJ[k];
+      }
+      spu_crossm6(vxvJ, vi, vJ);
+      for (int k = 0; k < 6; k++) {
+        ai[k] += cJ[k] + vxvJ[k];
       }
     }
-    force_up(fx, XQ + 9 * i, XR + 3 * i, f);
+    spart_ref_inertia(m, d, i, I);
+    spu_mulm6v(fi, I, ai);
+    spu_mulm6v(Iv, I, vi);
+    spu_crossf6(vIv, vi, Iv);
+    spart_ref_wrench(d, i, wF, fx);
     for (int k = 0; k < 6; k++) {
-      fp[k] += fx[k];
+      fi[k] += vIv[k] - fx[k];
     }
   }
 
-  /* base: tau0 = [torque (base frame); R0 force] (spu_rotlin) */
-  v2 f0[3];
-  mulmv2(f0, R0, F + 3);
-  for (int l = 0; l < n; l++) {
-    for (int k = 0; k < 3; k++) {
-      tau[l][k] = F[k][l];
-      tau[l][3 + k] = f0[k][l];
+  /* backward: each joint's forces, and the body's force to its parent */
+  for (int i = m->nb - 1; i > 0; i--) {
+    double *fi = f + 6 * i, fp[6];
+    for (int s = m->jnt_vadr[i]; s < m->jnt_vadr[i] + m->jnt_nv[i]; s++) {
+      tau[6 + s] = spu_dot6(m->dof_S + 6 * s, fi) + m->jnt_armature[i] * given(umdot, s);
     }
+    spu_xform6(X, d->Xrot + 9 * i, d->Xpos + 3 * i);
+    spu_mulm6tv(fp, X, fi);
+    for (int k = 0; k < 6; k++) {
+      f[6 * m->body_parent[i] + k] += fp[k];
+    }
+  }
+  spu_rotlin(tau, R0, f); /* B' f_0 = [n_0; R0 f_0] */
+}
+
+
+/* the references' common parts (spart_internal.h): a body's external wrench and inertia */
+
+void spart_ref_wrench(const spart_data *d, int i, const double *wF, double fx[6]) {
+  /* wF_i (inertial frame, at the CoM c_i) turned into F_i (R_i = d->xrotF) and moved to F_i's
+     origin: [R_i' n + c_i x R_i' f; R_i' f] */
+  const double *R = d->xrotF + 9 * i, *c = d->jc + SPART_JC * i + SPART_JC_C;
+  double n[3], cf[3];
+  memset(fx, 0, 6 * sizeof(double));
+  if (!wF) {
+    return;
+  }
+  spu_mulmtv3(n, R, wF + 6 * i);
+  spu_mulmtv3(fx + 3, R, wF + 6 * i + 3);
+  spu_cross(cf, c, fx + 3);
+  for (int k = 0; k < 3; k++) {
+    fx[k] = n[k] + (i > 0 ? cf[k] : 0); /* the base's F_0 is at its CoM */
   }
 }
 
 
-void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                     const double *gravity, double *const tau[]) {
-  const spart_rnea_in *x = in, *y = in + (n > 1);
-  /* the usual case, every rate given, in a copy of its own without a test for each */
-  if (x->um && y->um && x->umdot && y->umdot) {
-    rnea_pair(m, d, n, in, gravity, tau, 1);
-  } else {
-    rnea_pair(m, d, n, in, gravity, tau, 0);
+void spart_ref_inertia(const spart_model *m, const spart_data *d, int i, double I[36]) {
+  double base[10];
+  const double *Ic = d->jc + SPART_JC * i + SPART_JC_IO;
+  if (i == 0) {
+    spu_inertbody(base, m->body_mass[0], m->body_inertia);
+    Ic = base;
   }
-}
-
-
-void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                const double *u0, const double *um, const double *u0dot, const double *umdot,
-                const double *wF, const double *gravity, double *tau) {
-  spart_rnea_in in = {R0, qm, u0, um, u0dot, umdot, wF};
-  spart_rnea_pair(m, d, 1, &in, gravity, &tau);
+  spu_inert_to_mat6(I, Ic);
 }
 
 
@@ -423,31 +179,6 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
   spart_rnea(m, d, R0, qm, u0, um, u0dot, umdot, wF, gravity, tau);
   memcpy(taum, tau + 6, (size_t)m->nv * sizeof(double));
   return 0;
-}
-
-
-void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
-                          const double r0[3], const double *qm, double *w) {
-  /* the backward pass left f_i (lane 0: the record) in F_i at its origin; F_i's world pose */
-  const v2 *F = (const v2 *)d->bf;
-  spart_fk(m, d, R0, r0, qm);
-  for (int i = 1; i < m->nb; i++) {
-    const double *W = d->xrotF + 9 * i, *o = d->xposF + 3 * i, *rJ = d->xposJ + 3 * i;
-    double n[3], f[3], nw[3], fw[3], dr[3], mf[3];
-    for (int k = 0; k < 3; k++) {
-      n[k] = F[6 * i + k][0];
-      f[k] = F[6 * i + 3 + k][0];
-      dr[k] = o[k] - rJ[k];
-    }
-    /* turned into the inertial frame, moved from F_i's origin to rJ: n + (o - rJ) x f */
-    spu_mulmv3(nw, W, n);
-    spu_mulmv3(fw, W, f);
-    spu_cross(mf, dr, fw);
-    for (int k = 0; k < 3; k++) {
-      w[6 * (i - 1) + k] = nw[k] + mf[k];
-      w[6 * (i - 1) + 3 + k] = fw[k];
-    }
-  }
 }
 
 

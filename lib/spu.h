@@ -124,6 +124,27 @@ void spu_mat6_downdate(double M[36], const double U[6], double D);
 /* res = M * v for a 6x6 row-major M */
 void spu_mulm6v(double res[6], const double M[36], const double v[6]);
 
+/* ---- the same algebra as 6x6 matrices (spu_spatial.c), Featherstone's Pluecker forms, for the
+   reference recursions (spart_rnea_ref, spart_crba_ref, spart_aba_ref): motion vectors [w; v]
+   and forces [n; f] in one frame at its origin ---- */
+
+/* X (6x6, row-major): the motion transform from a parent frame to a child frame whose axes are
+   Q (9, the child's axes in the parent's, row-major) with its origin at rho (3, in the
+   parent's): X m = [Q' w; Q' (v + w x rho)] (RBDA's [E 0; -E [r]x E], E = Q', r = rho); X' f
+   carries a child's force to the parent */
+void spu_xform6(double X[36], const double Q[9], const double rho[3]);
+
+/* res = M' v for a 6x6 row-major M (res may not alias v) */
+void spu_mulm6tv(double res[6], const double M[36], const double v[6]);
+
+/* res = v x m (RBDA's crm(v) m) and res = v x* f (crf(v) f) for a motion v (res may alias
+   neither) */
+void spu_crossm6(double res[6], const double v[6], const double m[6]);
+void spu_crossf6(double res[6], const double v[6], const double f[6]);
+
+/* res += X' M X for 6x6 row-major X and M (res may alias neither) */
+void spu_mat6_congruence_add(double res[36], const double X[36], const double M[36]);
+
 /* ---- numbers in text (spu_num.c): declared in spart.h, the commands use them too ---- */
 
 /* ---- small dense linear algebra (spu_linalg.c) ---- */

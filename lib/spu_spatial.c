@@ -213,3 +213,75 @@ void spu_mulm6v(double res[6], const double M[36], const double v[6]) {
     res[r] = a[0] * v[0] + a[1] * v[1] + a[2] * v[2] + a[3] * v[3] + a[4] * v[4] + a[5] * v[5];
   }
 }
+
+
+/* the 6x6 forms of the reference recursions (spart_rnea_ref, spart_crba_ref, spart_aba_ref) */
+
+void spu_xform6(double X[36], const double Q[9], const double rho[3]) {
+  /* [E 0; -E [r]x E], E = Q', r = rho: row k of the lower left block takes w to
+     q_k . (w x rho) = (rho x q_k) . w, q_k column k of Q */
+  memset(X, 0, 36 * sizeof(double));
+  for (int k = 0; k < 3; k++) {
+    const double q[3] = {Q[k], Q[3 + k], Q[6 + k]};
+    double qr[3];
+    spu_cross(qr, rho, q);
+    for (int c = 0; c < 3; c++) {
+      X[6 * k + c] = X[6 * (3 + k) + 3 + c] = q[c];
+      X[6 * (3 + k) + c] = qr[c];
+    }
+  }
+}
+
+
+void spu_mulm6tv(double res[6], const double M[36], const double v[6]) {
+  for (int c = 0; c < 6; c++) {
+    res[c] = 0;
+    for (int r = 0; r < 6; r++) {
+      res[c] += M[6 * r + c] * v[r];
+    }
+  }
+}
+
+
+void spu_crossm6(double res[6], const double v[6], const double m[6]) {
+  /* [w x m_w; w x m_v + v_lin x m_w] */
+  double a[3];
+  spu_cross(res, v, m);
+  spu_cross(res + 3, v, m + 3);
+  spu_cross(a, v + 3, m);
+  for (int k = 0; k < 3; k++) {
+    res[3 + k] += a[k];
+  }
+}
+
+
+void spu_crossf6(double res[6], const double v[6], const double f[6]) {
+  /* [w x n + v_lin x f; w x f] */
+  double a[3];
+  spu_cross(res, v, f);
+  spu_cross(a, v + 3, f + 3);
+  spu_cross(res + 3, v, f + 3);
+  for (int k = 0; k < 3; k++) {
+    res[k] += a[k];
+  }
+}
+
+
+void spu_mat6_congruence_add(double res[36], const double X[36], const double M[36]) {
+  double MX[36];
+  for (int r = 0; r < 6; r++) {
+    for (int c = 0; c < 6; c++) {
+      MX[6 * r + c] = 0;
+      for (int k = 0; k < 6; k++) {
+        MX[6 * r + c] += M[6 * r + k] * X[6 * k + c];
+      }
+    }
+  }
+  for (int r = 0; r < 6; r++) {
+    for (int c = 0; c < 6; c++) {
+      for (int k = 0; k < 6; k++) {
+        res[6 * r + c] += X[6 * k + r] * MX[6 * k + c];
+      }
+    }
+  }
+}

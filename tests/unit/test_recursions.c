@@ -1,0 +1,340 @@
+/* test_recursions.c -- the fast paths the commands run against the reference recursions that
+ * state RNEA, CRBA and ABA as RBDA does (spart_rnea_ref, spart_crba_ref, spart_aba_ref):
+ *  - spart_rnea (the two-lane path with one record) and spart_rnea_pair with two different
+ *    records, each lane, against spart_rnea_ref: flying base, and a base held still (u0 = u0dot
+ *    = 0), with gravity, external wrenches, the armature, every rate given or some not
+ *  - spart_floating_id against the floating base's inverse dynamics made of the references:
+ *    u0dot = -H00 \ tau0(u0dot = 0) with H00 from spart_crba_ref, taum = spart_rnea_ref at it
+ *  - spart_crba against spart_crba_ref, floating and fixed base
+ *  - spart_aba against spart_aba_ref, floating and fixed base
+ * on every model given (URDF, JSON, DH) and on random trees of every joint kind (fixed joints
+ * among them, branching, random frames, axes, inertias and armature), at random states (the
+ * joints' by spart_random_state, seeded).
+ *
+ * Tolerance: the largest difference at most 1e-12 times the largest magnitude of the reference's
+ * result.  The two sides do the same arithmetic in another order and grouping (6x6 products
+ * against compact and paired forms), so they differ by rounding: a few ulps per operation, grown
+ * by the depth of the tree and, for ABA and the floating base's solve, by the conditioning of
+ * the inertias: below 1e-13 of the scale here (5e-14 the worst seen, on 200 random trees and
+ * every model).  A wrong term (a sign, an axis, a frame, a missing armature or wrench) moves the
+ * result by its own size, far above (each such change tried fails the test).
+ *
+ * usage: test_recursions TREES MODEL...   (TREES random trees; prints one line per model and
+ *        check, then "N passed, N failed") */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spart.h"
+#include "spart_internal.h"
+#include "spu.h"
+
+#define TOL 1e-12
+#define STATES 8 /* random states a model and base */
+
+static int npass, nfail;
+
+
+/* the worst of a comparison over a model's states, reported once */
+typedef struct {
+  double err, scale; /* the worst relative difference's error and scale */
+  int n, bad;
+} worst;
+
+
+static void compare(worst *w, const double *got, const double *ref, int n) {
+  double err = 0, scale = 0;
+  for (int k = 0; k < n; k++) {
+    scale = fmax(scale, fabs(ref[k]));
+  }
+  for (int k = 0; k < n; k++) {
+    err = fmax(err, fabs(got[k] - ref[k]));
+  }
+  scale = fmax(scale, 1e-300);
+  if (!(err <= TOL * scale)) {
+    w->bad++;
+  }
+  if (w->n == 0 || !(err / scale <= w->err / w->scale)) {
+    w->err = err;
+    w->scale = scale;
+  }
+  w->n++;
+}
+
+
+static void report(const char *model, const char *what, const worst *w) {
+  int ok = w->n > 0 && w->bad == 0;
+  printf("%s %s: %s (%d cases, worst error %.3g of scale %.3g)\n", ok ? "ok" : "FAIL", model, what,
+         w->n, w->err, w->scale);
+  ok ? npass++ : nfail++;
+}
+
+
+static double urand(spart_rng *r, double lo, double hi) {
+  return lo + (hi - lo) * spart_rng_uniform(r);
+}
+
+
+/* a random rotation (a unit quaternion uniform on the sphere, from four normal-ish numbers) */
+static void random_rotation(spart_rng *r, double R[9]) {
+  double q[4], n = 0;
+  do {
+    n = 0;
+    for (int k = 0; k < 4; k++) {
+      q[k] = urand(r, -1, 1);
+      n += q[k] * q[k];
+    }
+  } while (n > 1 || n < 1e-3);
+  n = sqrt(n);
+  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
+  double M[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  memcpy(R, M, sizeof M);
+}
+
+
+/* a rotational inertia about the CoM: principal moments that make a body (each below the sum
+   of the others) turned by a random rotation, as xx yy zz xy xz yz */
+static void random_inertia(spart_rng *r, double I[6]) {
+  double R[9], d[3] = {urand(r, 0.05, 0.09), urand(r, 0.05, 0.09), urand(r, 0.05, 0.09)};
+  static const int rc[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+  random_rotation(r, R);
+  for (int e = 0; e < 6; e++) {
+    double s = 0;
+    for (int k = 0; k < 3; k++) {
+      s += R[3 * rc[e][0] + k] * d[k] * R[3 * rc[e][1] + k];
+    }
+    I[e] = s;
+  }
+}
+
+
+/* a random tree of nb bodies: each joint's parent any body before it, its kind any of the joint
+   module's, its frame, axis, the link's CoM frame, mass and inertia random, some armature */
+static spart_model *random_tree(spart_rng *r, int nb) {
+  spart_model *m = spart_model_new(nb);
+  spart_err err;
+  int nq = 0;
+  m->body_parent[0] = -1;
+  m->body_mass[0] = urand(r, 1, 4);
+  random_inertia(r, m->body_inertia);
+  for (int i = 1; i < nb; i++) {
+    int t = (int)(spart_rng_uniform(r) * spart_joint_kinds());
+    m->body_parent[i] = (int)(spart_rng_uniform(r) * i);
+    m->jnt_type[i] = t;
+    m->jnt_qadr[i] = spart_joint_nq(t) > 0 ? nq : -1;
+    nq += spart_joint_nq(t);
+    for (int k = 0; k < 3; k++) {
+      m->jnt_axis[3 * i + k] = urand(r, -1, 1);
+      m->jnt_pos[3 * i + k] = urand(r, -0.4, 0.4);
+      m->body_pos[3 * i + k] = urand(r, -0.2, 0.2);
+    }
+    random_rotation(r, m->jnt_rot + 9 * i);
+    random_rotation(r, m->body_rot + 9 * i);
+    m->body_mass[i] = urand(r, 0.5, 2);
+    random_inertia(r, m->body_inertia + 6 * i);
+    m->jnt_armature[i] = spart_joint_nv(t) > 0 ? urand(r, 0, 0.2) : 0;
+  }
+  if (spart_model_check(m, &err) != 0) {
+    printf("FAIL random tree: %s\n", err.msg);
+    exit(1);
+  }
+  return m;
+}
+
+
+/* a random state: the joints' from spart_random_state; the base's and the forces uniform */
+typedef struct {
+  double R0[9], u0[6], u0dot[6], tau0[6];
+  double *qm, *um, *umdot, *taum, *wF;
+} state;
+
+
+static void random_state(const spart_model *m, spart_rng *r, state *s) {
+  random_rotation(r, s->R0);
+  for (int k = 0; k < 6; k++) {
+    s->u0[k] = urand(r, -1, 1);
+    s->u0dot[k] = urand(r, -1, 1);
+    s->tau0[k] = urand(r, -1, 1);
+  }
+  spart_random_state(m, r, r, s->qm, s->um, s->umdot, s->taum);
+  for (int k = 0; k < 6 * m->nb; k++) {
+    s->wF[k] = urand(r, -0.5, 0.5);
+  }
+}
+
+
+static void state_alloc(const spart_model *m, state *s) {
+  size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+  s->qm = calloc(nq + 3 * nv + 6 * (size_t)m->nb + 1, sizeof(double));
+  s->um = s->qm + nq;
+  s->umdot = s->um + nv;
+  s->taum = s->umdot + nv;
+  s->wF = s->taum + nv;
+}
+
+
+/* the comparisons, each the worst over the states of a model (or of all the random trees) */
+enum { ID, ID_STILL, PAIR, SPARSE, FID, CRBA, CRBA_FIXED, ABA, ABA_FIXED, NCHECK };
+static const char *const what[NCHECK] = {
+    "spart_rnea = spart_rnea_ref, flying base",
+    "spart_rnea = spart_rnea_ref, base held still",
+    "spart_rnea_pair's two lanes = spart_rnea_ref, every rate given",
+    "spart_rnea_pair's two lanes = spart_rnea_ref, rates and wrenches left out",
+    "spart_floating_id = Floating_ID of spart_rnea_ref and spart_crba_ref",
+    "spart_crba = spart_crba_ref, floating base",
+    "spart_crba = spart_crba_ref, fixed base",
+    "spart_aba = spart_aba_ref, floating base",
+    "spart_aba = spart_aba_ref, fixed base"};
+
+
+/* the checks of one model at STATES random states from the seed, into w */
+static void check_model(const char *name, const spart_model *m, uint64_t seed, worst w[NCHECK]) {
+  static const double g[3] = {0.3, -0.5, -9.81};
+  int n = 6 + m->nv;
+  spart_data *d = spart_data_new(m), *e = spart_data_new(m);
+  double *a = calloc(3 * (size_t)n * n + 8, sizeof(double)), *b, *a2;
+  state s, t;
+  spart_rng r;
+  spart_rng_seed(&r, seed);
+  state_alloc(m, &s);
+  state_alloc(m, &t);
+  if (!d || !e || !a || !s.qm || !t.qm) {
+    printf("FAIL %s: out of memory\n", name);
+    exit(1);
+  }
+  b = a + (size_t)n * n;
+  a2 = b + (size_t)n * n;
+
+  for (int k = 0; k < STATES; k++) {
+    random_state(m, &r, &s);
+    random_state(m, &r, &t);
+
+    /* RNEA: a flying base, then one held still; gravity and wrenches on */
+    spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, b);
+    spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, a);
+    compare(w + ID, a, b, n);
+    spart_rnea_ref(m, e, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, b);
+    spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, a);
+    compare(w + ID_STILL, a, b, n);
+
+    /* two records in the two lanes, each against its reference: every rate given (the dense
+       path), then the second without umdot nor wrenches (the other) */
+    for (int dense = 1; dense >= 0; dense--) {
+      spart_rnea_in in[2] = {
+          {s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF},
+          {t.R0, t.qm, t.u0, t.um, t.u0dot, dense ? t.umdot : NULL, dense ? t.wF : NULL}};
+      double *tau[2] = {a, a2};
+      spart_rnea_pair(m, d, 2, in, g, tau);
+      spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, b);
+      compare(w + (dense ? PAIR : SPARSE), a, b, n);
+      spart_rnea_ref(m, e, t.R0, t.qm, t.u0, t.um, t.u0dot, in[1].umdot, in[1].wF, g, b);
+      compare(w + (dense ? PAIR : SPARSE), a2, b, n);
+    }
+
+    /* Floating_ID of the references: tau0 at u0dot = 0, H00 u0dot = -tau0, taum at u0dot */
+    double u0dot[6], want[6], *H = b, *tau = a2;
+    if (spart_floating_id(m, d, s.R0, s.qm, s.u0, s.um, s.umdot, s.wF, g, a + 6, a) == 0) {
+      double H00[36];
+      spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, NULL, s.umdot, s.wF, g, tau);
+      spart_crba_ref(m, e, s.R0, s.qm, 0, H);
+      for (int r6 = 0; r6 < 6; r6++) {
+        memcpy(H00 + 6 * r6, H + r6 * n, 6 * sizeof(double));
+        want[r6] = -tau[r6];
+      }
+      if (spu_cholsolve(H00, want, 6, 1, NULL) != 0) {
+        printf("FAIL %s: the base's inertia is singular\n", name);
+        nfail++;
+        continue;
+      }
+      memcpy(u0dot, want, sizeof u0dot);
+      spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, u0dot, s.umdot, s.wF, g, tau);
+      memcpy(tau, u0dot, sizeof u0dot); /* [u0dot; taum], as a */
+      compare(w + FID, a, tau, n);
+    } else {
+      w[FID].bad++;
+    }
+
+    /* CRBA */
+    spart_crba(m, d, s.R0, s.qm, 0, a);
+    spart_crba_ref(m, e, s.R0, s.qm, 0, b);
+    compare(w + CRBA, a, b, n * n);
+    spart_crba(m, d, s.R0, s.qm, 1, a);
+    spart_crba_ref(m, e, s.R0, s.qm, 1, b);
+    compare(w + CRBA_FIXED, a, b, m->nv * m->nv);
+
+    /* ABA */
+    for (int fixed = 0; fixed < 2; fixed++) {
+      int ra = spart_aba(m, d, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, a, a + 6);
+      int rb =
+          spart_aba_ref(m, e, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, b, b + 6);
+      if (ra != 0 || rb != 0) {
+        w[fixed ? ABA_FIXED : ABA].bad++;
+        continue;
+      }
+      compare(w + (fixed ? ABA_FIXED : ABA), a, b, n);
+    }
+  }
+  free(a);
+  free(s.qm);
+  free(t.qm);
+  spart_data_free(d);
+  spart_data_free(e);
+}
+
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_recursions TREES MODEL...\n");
+    return 2;
+  }
+  int trees = atoi(argv[1]);
+  for (int k = 2; k < argc; k++) {
+    spart_err err = {0};
+    spart_model *m = spart_model_load(argv[k], &err);
+    const char *name = strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k];
+    if (!m) {
+      printf("FAIL %s: %s\n", name, err.msg);
+      nfail++;
+      continue;
+    }
+    worst w[NCHECK] = {{0}};
+    check_model(name, m, 1000 + (uint64_t)k, w);
+    for (int c = 0; c < NCHECK; c++) {
+      report(name, what[c], w + c);
+    }
+    spart_model_free(m);
+  }
+
+  /* random trees: every kind, in proportion, over all of them */
+  spart_rng r;
+  int kinds[16] = {0}, bodies = 0;
+  worst w[NCHECK] = {{0}};
+  spart_rng_seed(&r, 26);
+  for (int k = 0; k < trees; k++) {
+    char name[32];
+    spart_model *m = random_tree(&r, 2 + (int)(spart_rng_uniform(&r) * 11));
+    for (int i = 1; i < m->nb; i++) {
+      kinds[m->jnt_type[i] & 15]++;
+    }
+    bodies += m->nb;
+    snprintf(name, sizeof name, "random tree %d", k);
+    check_model(name, m, 5000 + (uint64_t)k, w);
+    spart_model_free(m);
+  }
+  for (int c = 0; c < NCHECK && trees > 0; c++) {
+    char name[64];
+    snprintf(name, sizeof name, "%d random trees (%d bodies)", trees, bodies);
+    report(name, what[c], w + c);
+  }
+  for (int t = 0; t < spart_joint_kinds() && trees > 0; t++) {
+    int ok = kinds[t] > 0;
+    printf("%s random trees: %d joints of kind %s\n", ok ? "ok" : "FAIL", kinds[t],
+           spart_joint_name(t));
+    ok ? npass++ : nfail++;
+  }
+  printf("%d passed, %d failed\n", npass, nfail);
+  return nfail != 0;
+}
