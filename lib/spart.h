@@ -590,10 +590,6 @@ spart_model *spart_model_load(const char *path, spart_err *err);
    call it, e.g. "<stdin>"; a name in .urdf picks the URDF reader as a path does). */
 spart_model *spart_model_read(int fd, const char *name, spart_err *err);
 
-/* Read a whole file into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
-   (SPART_EIO: "cannot open FILE: strerror") on failure. */
-char *spart_model_slurp(const char *path, size_t *len, spart_err *err);
-
 /* The model JSON text (SPART's robot structure plus keys), malloc'd; NULL when out of memory. */
 char *spart_model_json(const spart_model *m);
 

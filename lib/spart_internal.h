@@ -11,7 +11,7 @@
 
 struct cJSON;
 
-/* ---- spart_model.c ---- */
+/* ---- spart_err.c (lib/base) ---- */
 
 /* Fill err (when not NULL) with code, line and the message, control characters as '?' so that
    it is one line; returns -code. */
@@ -21,7 +21,25 @@ int spart_err_set(spart_err *err, int code, int line, const char *fmt, ...)
 /* name, or kind ('L' or 'J') followed by i ("L3") in buf (n bytes) when name is NULL */
 const char *spart_name_or(char *buf, size_t n, const char *name, char kind, int i);
 
-/* ---- spart_shape.c ---- */
+/* 1 if R (3x3, row-major) is a proper rotation: orthonormal rows to 1e-6, determinant +1
+   (spart_attitude.c; the model's and the shapes' frames) */
+int spart_is_rotation(const double R[9]);
+
+/* ---- spart_model.c (lib/model) ---- */
+
+/* The model's own numbers, the doubles per body at the start of its one allocation (masses,
+   inertias, frames, drive trains, limits: not the joint model's), *n of them (spart_check.c
+   makes their -0 0). */
+double *spart_model_doubles(spart_model *m, size_t *n);
+
+/* ---- spart_joint.c (lib/model) ---- */
+
+/* spart_joint_retype without the check that follows (spart_check.c's spart_joint_retype): every
+   joint of kind from made of kind to and the coordinates renumbered; 0, or -SPART_EDATA for a
+   pair of kinds that is not one */
+int spart_joint_retype_only(spart_model *m, int from, int to, spart_err *err);
+
+/* ---- spart_shape.c (lib/model) ---- */
 
 /* Free the model's shapes (none left). */
 void spart_shapes_free(spart_model *m);
@@ -33,6 +51,14 @@ int spart_shapes_check(spart_model *m, spart_err *err);
 /* The bounding box (low x y z, high x y z) of a primitive of that kind and size, in its frame
    (zeros for a mesh). */
 void spart_shape_box(int kind, const double size[3], double bound[6]);
+
+/* ---- spart_file.c (lib/read) ---- */
+
+/* A whole file read into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
+   (SPART_EIO: "cannot open FILE: strerror") on failure.  spart_slurp_fd: the same from the open
+   file descriptor fd, read to its end and left open (where: what messages call it). */
+char *spart_slurp(const char *path, size_t *len, spart_err *err);
+char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
 
 /* ---- spart_rnea.c ---- */
 
@@ -87,10 +113,6 @@ spart_model *spart_model_json_read(const struct cJSON *obj, spart_err *err, char
    model m (or NULL) a check message names is ("link 'a': ..." is "links[0]"); "" if none
    (spart_model_json.c) */
 void spart_message_path(const char *msg, const spart_model *m, char *path, size_t n);
-
-/* 1 if R (3x3, row-major) is a proper rotation: orthonormal rows to 1e-6, determinant +1
-   (spart_model.c; the model's and the shapes' frames) */
-int spart_is_rotation(const double R[9]);
 
 /* a DH description, SPART's ("man") or a Robotics Toolbox table ("dh") (spart_dh_json.c) */
 spart_model *spart_dh_json_read(const struct cJSON *obj, spart_err *err);
