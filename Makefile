@@ -52,7 +52,8 @@ INSTALLED = $(addprefix $(BINDIR)/,$(notdir $(TOOLS))) \
             $(addprefix $(MANPREFIX)/man5/,$(notdir $(MAN5))) \
             $(addprefix $(MANPREFIX)/man3/,$(notdir $(MAN3))) \
             $(addprefix $(MANPREFIX)/man7/,$(notdir $(MAN7))) \
-            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(PKGCONFIGDIR)/spart.pc \
+            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(INCLUDEDIR)/spart_text.h \
+            $(PKGCONFIGDIR)/spart.pc \
             $(addprefix $(DATADIR)/models/,$(notdir $(MODELS))) \
             $(addprefix $(COMPLETIONDIR)/,$(notdir $(TOOLS)))
 
@@ -174,14 +175,17 @@ install: all $(LIB)
 	cp -f $(MODELS) $(DESTDIR)$(DATADIR)/models/
 	for t in $(notdir $(TOOLS)); do cp -f completion/spart.bash $(DESTDIR)$(COMPLETIONDIR)/$$t || exit 1; done
 	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
-	cp -f lib/spart.h $(DESTDIR)$(INCLUDEDIR)/
-	# libspart is a static library only: what it links with is in Libs and Requires, so that
-	# `pkg-config --libs spart` links on a machine without the static archives of libxml2's own
-	# dependencies (zlib, lzma, ICU), which --static would ask for
+	cp -f lib/spart.h lib/spart_text.h $(DESTDIR)$(INCLUDEDIR)/
+	# libspart is a static library only: a program takes from it the files it calls.  Libs is
+	# what the model, the data and the algorithms need (-lspart -lm); the readers' libraries
+	# (cJSON, libxml2) and the contact statics' (GLPK) are in Libs.private, which
+	# `pkg-config --static --libs spart` adds: a program that loads a model file links with that
+	# (lib/README.md).  libxml2's own flags are written here, not as Requires.private, so that
+	# --static does not ask for the static archives of its dependencies (zlib, lzma, ICU)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: spart' 'Description: multibody kinematics and dynamics (SPART)' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lcjson -lglpk -lm' \
-	  'Requires: libxml-2.0' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lm' \
+	  'Libs.private: -lcjson -lglpk $(XML_LIBS)' \
 	  > $(DESTDIR)$(PKGCONFIGDIR)/spart.pc
 
 uninstall:

@@ -112,3 +112,10 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [ "$status" -eq 0 ]
   [[ "$output" == "ok: "*" files in 5 layers, "*" no circle" ]]
 }
+
+@test "every name libspart exports is declared in its headers, and each of the installed headers' is used by a command or tested (scripts/exports.sh)" {
+  run sh "$TOP/scripts/exports.sh" "$(dirname "$UNIT")"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "ok: "*" names of spart.h and spart_text.h, each used or tested" ]]
+}

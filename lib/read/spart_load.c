@@ -9,8 +9,8 @@
 #include "spart_internal.h"
 
 
-/* spart_model_from_cjson; path (pathlen bytes) receives where in the document a fault the checks
-   find is ("links[2]"), "" if the message says where */
+/* the model of a cJSON object, a model JSON or a DH description; path (pathlen bytes) receives
+   where in the document a fault the checks find is ("links[2]"), "" if the message says where */
 static spart_model *from_cjson(const cJSON *obj, spart_err *err, char *path, size_t pathlen) {
   spart_err dummy = {0};
 
@@ -27,12 +27,6 @@ static spart_model *from_cjson(const cJSON *obj, spart_err *err, char *path, siz
     return spart_dh_json_read(obj, err);
   }
   return spart_model_json_read(obj, err, path, pathlen);
-}
-
-
-spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
-  char path[256];
-  return from_cjson(obj, err, path, sizeof path);
 }
 
 
@@ -233,20 +227,4 @@ spart_model *spart_model_read_opts(int fd, const char *name, const spart_urdf_op
 
 spart_model *spart_model_read(int fd, const char *name, spart_err *err) {
   return spart_model_read_opts(fd, name, NULL, err);
-}
-
-
-spart_model *spart_urdf_read(const char *path, spart_err *err) {
-  size_t len = 0;
-  char *buf = spart_slurp(path, &len, err);
-  spart_model *m;
-  if (!buf) {
-    return NULL;
-  }
-  spart_urdf_opts copy;
-  char *dir;
-  m = spart_urdf_parse_opts(buf, len, with_dir(NULL, path, &copy, &dir), err);
-  free(dir);
-  free(buf);
-  return m;
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "spart_internal.h"
+#include "spart_text.h"
 
 /* ---------------------------------------------------------------------------------------------
  * the expressions: a value is a constant or a node (one line `const double tN = ...;`), nodes
