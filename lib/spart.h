@@ -86,7 +86,7 @@ typedef struct spart_model {
   int *jnt_nv;          /* (nb) its degrees of freedom in um (its velocity); [0] 0 */
   int *jnt_vadr;        /* (nb) index of its first degree of freedom in um, -1 if it has none */
   int *dof_body;        /* (nv) the body whose joint owns degree of freedom v */
-  int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint_constants): k =
+  int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint.c): k =
                            0..2 a rotation about, 3..5 a translation along F_i's axis k - 3 */
   int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
                            angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
@@ -265,8 +265,8 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
 int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
                               double tol, spart_err *err);
 
-/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0 then this is the neutral
-   configuration, every joint at its zero. */
+/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0
+   then this is the neutral configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
 
 /* Every joint of kind from made of kind to, the same motion in other coordinates
@@ -340,9 +340,10 @@ void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, d
    quaternion stays on its manifold. */
 void spart_joint_integrate(const spart_model *m, int i, const double *q, const double *xi,
                            double *qout);
-/* The local coordinates xi (jnt_nv[i]) of joint i's configuration r around q, spart_joint_integrate's
-   inverse (Pinocchio's difference): r - q for a vector space, the log of conj(q) r for a
-   quaternion (the shorter way round), a floating joint's position move in the frame before. */
+/* The local coordinates xi (jnt_nv[i]) of joint i's configuration r around q,
+   spart_joint_integrate's inverse (Pinocchio's difference): r - q for a vector space, the log of
+   conj(q) r for a quaternion (the shorter way round), a floating joint's position move in the
+   frame before. */
 void spart_joint_difference(const spart_model *m, int i, const double *q, const double *r,
                             double *xi);
 
@@ -373,7 +374,7 @@ void spart_rot_quat(double q[4], const double R[9]);
 void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);
 
-/* How the URDF reader finds meshes and fills inertias from geometry (spart_urdf_parse_opts). */
+/* How the URDF reader finds meshes and fills inertias from geometry (spart_model_load_opts). */
 enum {
   SPART_AUTOMASS_OFF = 0, /* a link with <inertial> but no <inertia> is refused */
   SPART_AUTOMASS_MISSING, /* such a link, with collision geometry, gets its shapes' inertia */
@@ -459,7 +460,7 @@ typedef struct spart_data {
   /* computed by spart_joint_frames */
   double *xrotJ; /* (nb x 9) joint frame orientations RJ; [0] unused */
 
-  /* computed by spart_fk: the joint frames F_i (spart_joint_constants; F_0 the base's CoM
+  /* computed by spart_fk: the joint frames F_i (spart_joint.c; F_0 the base's CoM
      frame) in the inertial frame, and SPART's quantities derived from them */
   double *xrotF; /* (nb x 9) F_i's orientation; [0] = R0 */
   double *xposF; /* (nb x 3) F_i's origin - r0 (a joint's position moved with the joint); [0] = 0 */
@@ -538,7 +539,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
-/* The joint transforms Xup of every body in the joint frames F_i (spart_joint_constants):
+/* The joint transforms Xup of every body in the joint frames F_i (spart_joint.c):
    d->Xrot, d->Xpos.  qm: nq. */
 void spart_xup(const spart_model *m, spart_data *d, const double *qm);
 
@@ -841,7 +842,8 @@ typedef struct spart_support {
   int cap;         /* in: the vertices vert may hold */
   double *vert;    /* in: (cap x 2); out: the polygon's vertices, counter-clockwise seen against
                       gravity, none repeated and none on an edge */
-  double *half;    /* in: (max(cap, 4) x 3); out: its half-planes [a1, a2, b], a . x <= b, |a| = 1 */
+  double *half;    /* in: (max(cap, 4) x 3); out: its half-planes [a1, a2, b], a . x <= b,
+                      |a| = 1 */
   int nvert;       /* vertices: 0, no CoM is held; 1 or 2, a point or a segment */
   int nhalf;       /* half-planes: one an edge, or 4 for a point or a segment (0 when empty) */
   int bounded;     /* 0: the contacts can hold the CoM arbitrarily far (no polygon, no margin) */
@@ -884,10 +886,11 @@ enum {
 };
 
 /* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction when
-   flags has SPART_FD_FRICTION, then spart_aba, or spart_mimic_fd for a model whose mimic joints
-   are coupled (the state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv)
-   for R0 (9), r0 (3), qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6)
-   (each NULL = 0) and gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
+   flags has SPART_FD_FRICTION, then spart_aba, or K' H K ucdot = K' (tau - c) by spart_crba,
+   spart_rnea and Cholesky (spart_mimic_fd.c) for a model whose mimic joints are coupled (the
+   state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv) for R0 (9), r0 (3),
+   qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6) (each NULL = 0) and
+   gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
    Returns 0 or -SPART_ENUM when an articulated inertia is singular (the body in
    d->warn_body). */
 size_t spart_forward_dynamics_work(const spart_model *m);
