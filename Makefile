@@ -25,10 +25,11 @@ XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0)
 LIBS      = -lcjson -lglpk $(XML_LIBS) -lm -lpthread
 
-# what there is: every lib/*.c is in libspart.a, every src/*.c is a command, every
-# tests/unit/*.c a unit driver; src/cli/*.c (the command-line framework), when there, is
-# libspart-cli.a, linked into every command before libspart.a
-LIB_SRC  := $(wildcard lib/*.c)
+# what there is: every lib/LAYER/*.c is in libspart.a (the layers' folders: lib/README.md), every
+# src/*.c is a command, every tests/unit/*.c a unit driver; src/cli/*.c (the command-line
+# framework), when there, is libspart-cli.a, linked into every command before libspart.a
+LIB_DIRS := lib/base lib/model lib/read lib/algo lib/sim
+LIB_SRC  := $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 CLI_SRC  := $(wildcard src/cli/*.c)
 TOOL_SRC := $(wildcard src/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
@@ -43,7 +44,7 @@ MAN5     = $(wildcard man/*.5)
 MAN3     = $(wildcard man/*.3)
 MAN7     = $(wildcard man/*.7)
 MODELS   = $(wildcard models/*.urdf models/*.json)
-ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib $(CLI_INC) $(XML_CFLAGS) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"$(VERSION)\" -Ilib -Ilib/base $(CLI_INC) $(XML_CFLAGS) $(CPPFLAGS)
 
 # what make install puts, relative to DESTDIR: one list for install and uninstall
 INSTALLED = $(addprefix $(BINDIR)/,$(notdir $(TOOLS))) \
@@ -51,7 +52,8 @@ INSTALLED = $(addprefix $(BINDIR)/,$(notdir $(TOOLS))) \
             $(addprefix $(MANPREFIX)/man5/,$(notdir $(MAN5))) \
             $(addprefix $(MANPREFIX)/man3/,$(notdir $(MAN3))) \
             $(addprefix $(MANPREFIX)/man7/,$(notdir $(MAN7))) \
-            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(PKGCONFIGDIR)/spart.pc \
+            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(INCLUDEDIR)/spart_text.h \
+            $(PKGCONFIGDIR)/spart.pc \
             $(addprefix $(DATADIR)/models/,$(notdir $(MODELS))) \
             $(addprefix $(COMPLETIONDIR)/,$(notdir $(TOOLS)))
 
@@ -154,7 +156,7 @@ lint-man:
 	  groff -ww -z -mandoc "$$f" 2>&1 | grep . && exit 1; done; fi; true
 
 format:
-	clang-format -i lib/*.c lib/*.h src/*.c $(wildcard src/cli/*.[ch]) tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
+	clang-format -i $(LIB_SRC) lib/*.h lib/*/*.h src/*.c $(wildcard src/cli/*.[ch]) tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
 
 # commands, man pages, the example models (share/spart/models: the man pages' examples name
 # them there), bash completion (one file a command, as bash-completion loads them), and for C
@@ -173,14 +175,17 @@ install: all $(LIB)
 	cp -f $(MODELS) $(DESTDIR)$(DATADIR)/models/
 	for t in $(notdir $(TOOLS)); do cp -f completion/spart.bash $(DESTDIR)$(COMPLETIONDIR)/$$t || exit 1; done
 	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
-	cp -f lib/spart.h $(DESTDIR)$(INCLUDEDIR)/
-	# libspart is a static library only: what it links with is in Libs and Requires, so that
-	# `pkg-config --libs spart` links on a machine without the static archives of libxml2's own
-	# dependencies (zlib, lzma, ICU), which --static would ask for
+	cp -f lib/spart.h lib/spart_text.h $(DESTDIR)$(INCLUDEDIR)/
+	# libspart is a static library only: a program takes from it the files it calls.  Libs is
+	# what the model, the data and the algorithms need (-lspart -lm); the readers' libraries
+	# (cJSON, libxml2) and the contact statics' (GLPK) are in Libs.private, which
+	# `pkg-config --static --libs spart` adds: a program that loads a model file links with that
+	# (lib/README.md).  libxml2's own flags are written here, not as Requires.private, so that
+	# --static does not ask for the static archives of its dependencies (zlib, lzma, ICU)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: spart' 'Description: multibody kinematics and dynamics (SPART)' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lcjson -lglpk -lm' \
-	  'Requires: libxml-2.0' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lm' \
+	  'Libs.private: -lcjson -lglpk $(XML_LIBS)' \
 	  > $(DESTDIR)$(PKGCONFIGDIR)/spart.pc
 
 uninstall:

@@ -86,7 +86,7 @@ typedef struct spart_model {
   int *jnt_nv;          /* (nb) its degrees of freedom in um (its velocity); [0] 0 */
   int *jnt_vadr;        /* (nb) index of its first degree of freedom in um, -1 if it has none */
   int *dof_body;        /* (nv) the body whose joint owns degree of freedom v */
-  int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint_constants): k =
+  int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint.c): k =
                            0..2 a rotation about, 3..5 a translation along F_i's axis k - 3 */
   int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
                            angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
@@ -188,19 +188,8 @@ spart_model *spart_model_new(int nb);
 /* Free a model and its names; NULL is allowed. */
 void spart_model_free(spart_model *m);
 
-/* Give model m room for nshape shapes (spart_model.nshape and its arrays, zeroed but the
-   rotations, identity; names NULL), replacing any it had.  0 or -SPART_ENOMEM. */
-int spart_model_shapes(spart_model *m, int nshape);
-
-/* The name of a shape kind ("box", "cylinder", "sphere", "capsule", "mesh"), or NULL; the kind
-   of such a name, or -1. */
+/* The name of a shape kind ("box", "cylinder", "sphere", "capsule", "mesh"), or NULL. */
 const char *spart_shape_kind_name(int kind);
-int spart_shape_kind_of(const char *name);
-
-/* The shapes of body i whose role is in roles (SPART_SHAPE_COLLISION, SPART_SHAPE_VISUAL or
-   both or'ed): their indices, in the model's order, in idx[0..most) (idx may be NULL when most
-   is 0).  Returns how many there are (more than most when idx had no room for all). */
-int spart_link_shapes(const spart_model *m, int i, int roles, int *idx, int most);
 
 /* Check a model built by hand or read from JSON: parent order, joint types, q numbering, finite
    numbers, non-negative masses, unit axes.  Sets m->nq and the joint model (spart_joint_setup).
@@ -220,10 +209,6 @@ int spart_model_check(spart_model *m, spart_err *err);
    (the model then uncoupled) when a follower or its leader is not a revolute or prismatic
    joint, when the two are of different kinds, or when mimics form a cycle. */
 int spart_mimic_couple(spart_model *m, spart_err *err);
-
-/* The maps of the couplings (nqc, nvc, jnt_qadrc, jnt_vadrc, jnt_couple) for m->coupled, as
-   spart_model_check calls it; 0 or -SPART_EDATA with err filled. */
-int spart_mimic_setup(spart_model *m, spart_err *err);
 
 /* The tree's coordinates q (nq) of the system's qc (nqc): q = K qc + o; the tree's rates or
    velocities of the system's: qdot = K qcdot (nq), v = K vc (nv). */
@@ -263,12 +248,10 @@ int spart_joint_nq(int type);
 int spart_joint_nv(int type);
 /* the kind's name ("revolute"; "unknown" for a type that is none), and whether one of its degrees
    of freedom turns (then a body it moves has an inertia to show, not only a mass); whether it
-   uses jnt_axis (revolute, prismatic: the axis; planar: the plane's normal); the number of kinds
-   (types 0 .. spart_joint_kinds() - 1) */
+   uses jnt_axis (revolute, prismatic: the axis; planar: the plane's normal) */
 const char *spart_joint_name(int type);
 int spart_joint_rotates(int type);
 int spart_joint_has_axis(int type);
-int spart_joint_kinds(void);
 
 /* Normalise every quaternion (and a sin-cos joint's [sin, cos]) in qm (nq) whose norm is within
    tol of 1; 0, or -SPART_EDATA with err naming the first joint whose quaternion (or pair) is
@@ -282,8 +265,8 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
 int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
                               double tol, spart_err *err);
 
-/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0 then this is the neutral
-   configuration, every joint at its zero. */
+/* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0
+   then this is the neutral configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
 
 /* Every joint of kind from made of kind to, the same motion in other coordinates
@@ -300,8 +283,6 @@ typedef struct spart_rng {
   uint64_t s[4];
 } spart_rng;
 void spart_rng_seed(spart_rng *r, uint64_t seed);
-/* a double uniform in [0, 1): 53 random bits */
-double spart_rng_uniform(spart_rng *r);
 
 /* A random state within the model's limits (RigidBodyDynamics.jl's rand_configuration!): qm
    (nq) joint by joint, a limited one-coordinate joint's uniform in its limits (a sin-cos joint's
@@ -322,7 +303,7 @@ void spart_joint_setup(spart_model *m);
 
 /* The transform of joint i at its coordinates q (jnt_nq[i]) (Featherstone's jcalc with the
    joint's fixed part): the frame F_i in its parent's F_p, Q (9) and origin rho (3), from T, r,
-   F_i in F_p at q = 0 (spart_joint_constants' SPART_JC_T, SPART_JC_R). */
+   F_i in F_p at q = 0 (the joint's constants, d->jc). */
 void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
                            const double r[3], double Q[9], double rho[3]);
 
@@ -355,24 +336,16 @@ void spart_qdot_of_v(const spart_model *m, const double *qm, const double *um, d
 
 /* The configuration qout (jnt_nq[i]) of joint i reached from q by the local coordinates xi
    (jnt_nv[i]) of its configuration space around q (Pinocchio's integrate: q + xi for a vector
-   space, q exp(xi) for a quaternion), and the rate xidot (jnt_nv[i]) of those coordinates at
-   xi for the joint velocity v (qdot of v at q + xi for a vector space; dexp^-1(xi) v for a
-   quaternion; a floating joint's position moving at its linear velocity in the frame before).
-   Integrators move the joints with these, so that a quaternion stays on its manifold. */
+   space, q exp(xi) for a quaternion).  Integrators move the joints with it, so that a
+   quaternion stays on its manifold. */
 void spart_joint_integrate(const spart_model *m, int i, const double *q, const double *xi,
                            double *qout);
-void spart_joint_local_rate(const spart_model *m, int i, const double *q, const double *xi,
-                            const double *v, double *xidot);
-/* The local coordinates xi (jnt_nv[i]) of joint i's configuration r around q, spart_joint_integrate's
-   inverse (Pinocchio's difference): r - q for a vector space, the log of conj(q) r for a
-   quaternion (the shorter way round), a floating joint's position move in the frame before; and
-   the velocity v (jnt_nv[i]) at q whose local rate at xi = 0 is xidot, so that v of the
-   difference is the velocity that moves q to r in unit time to first order (the error of a
-   controller in its velocity coordinates). */
+/* The local coordinates xi (jnt_nv[i]) of joint i's configuration r around q,
+   spart_joint_integrate's inverse (Pinocchio's difference): r - q for a vector space, the log of
+   conj(q) r for a quaternion (the shorter way round), a floating joint's position move in the
+   frame before. */
 void spart_joint_difference(const spart_model *m, int i, const double *q, const double *r,
                             double *xi);
-void spart_joint_v_of_local(const spart_model *m, int i, const double *q, const double *xidot,
-                            double *v);
 
 /* Attitude conversions (spart_attitude.c), SPART's: a DCM is SPART's direction cosine matrix,
    the transpose of the rotation R (body -> inertial) of spart's R0 and RL (R0 = DCM').
@@ -401,7 +374,7 @@ void spart_rot_quat(double q[4], const double R[9]);
 void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);
 
-/* How the URDF reader finds meshes and fills inertias from geometry (spart_urdf_parse_opts). */
+/* How the URDF reader finds meshes and fills inertias from geometry (spart_model_load_opts). */
 enum {
   SPART_AUTOMASS_OFF = 0, /* a link with <inertial> but no <inertia> is refused */
   SPART_AUTOMASS_MISSING, /* such a link, with collision geometry, gets its shapes' inertia */
@@ -418,57 +391,11 @@ typedef struct spart_urdf_opts {
                                    link is refused */
 } spart_urdf_opts;
 
-/* The same as spart_urdf_parse and spart_model_load, with o (NULL: no packages, no automass,
-   meshes relative to the current directory; spart_model_load's: relative to the file). */
-spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf_opts *o,
-                                   spart_err *err);
+/* The same as spart_model_load and spart_model_read, with o (NULL: no packages, no automass,
+   meshes relative to the file; spart_model_read's: relative to the current directory). */
 spart_model *spart_model_load_opts(const char *path, const spart_urdf_opts *o, spart_err *err);
 spart_model *spart_model_read_opts(int fd, const char *name, const spart_urdf_opts *o,
                                    spart_err *err);
-
-/* A triangle mesh (spart_stl.c): vertices (nvert x 3) and triangles (ntri x 3 vertex indices,
-   counter-clockwise seen from outside for a closed mesh). */
-typedef struct spart_mesh {
-  int nvert, ntri;
-  double *vert;
-  int *tri;
-} spart_mesh;
-
-/* Read an STL file, binary (when its size is what its triangle count says) or ASCII, into mesh
-   (equal corners merged into one vertex).  0; -SPART_EIO when the file cannot be opened (err
-   says so, errno kept); -SPART_EDATA when it is not an STL (err without the file's name); or
-   -SPART_ENOMEM.  spart_stl_parse reads the len bytes at buf (path only for messages). */
-int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err);
-int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *mesh,
-                    spart_err *err);
-void spart_mesh_free(spart_mesh *mesh);
-
-/* Mass properties at unit density (spart_geometry.c), in the shape's frame: the volume, the
-   centroid c (3) and the inertia about it (6: xx yy zz xy xz yz; times a density, a mass's).
-   spart_primitive_volume: a box, cylinder, sphere or capsule of spart_model's shape_size by
-   their closed forms, 0 or -SPART_EDATA for another kind.  spart_mesh_volume: a closed mesh
-   times scale (3), by the signed tetrahedra of its triangles with the origin; 0 or
-   -SPART_EDATA when its volume is not positive (the triangles face inwards).
-   spart_mesh_closed: 1 when every edge is shared by exactly two triangles that agree on their
-   orientation, 0 if not, -SPART_ENOMEM. */
-int spart_primitive_volume(int kind, const double size[3], double *vol, double c[3],
-                           double I[6]);
-int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol, double c[3],
-                      double I[6]);
-int spart_mesh_closed(const spart_mesh *mesh);
-
-/* Klampt's automass for body i: its collision shapes (meshes[s] the mesh of each mesh shape s,
-   read; NULL when it has none) at one uniform density, mass / their volume when mass >= 0,
-   else density (> 0), give its mass, CoM (body_pos, in its URDF link frame, body_rot the
-   identity: the CoM frame has the link frame's axes) and inertia about the CoM, by the
-   parallel-axis theorem.  0, or -SPART_EDATA with err filled (no collision shapes, a mesh not
-   read, open or inside out, no mass and no density) or -SPART_ENOMEM. */
-int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
-                   double density, spart_err *err);
-
-/* Read a URDF document (a file) into a model with SPART's numbering.
-   Never touches the network, never expands entities. */
-spart_model *spart_urdf_read(const char *path, spart_err *err);
 
 /* Same, from a buffer; name is used only in messages. */
 spart_model *spart_urdf_parse(const char *buf, size_t len, spart_err *err);
@@ -480,109 +407,6 @@ spart_model *spart_model_parse(const char *text, spart_err *err);
    (a path "links[2].mass" in the message is where). */
 spart_model *spart_model_parse_at(const char *text, long line, spart_err *err);
 
-/* Read a model from the cJSON tree of a model JSON object. */
-struct cJSON;
-spart_model *spart_model_from_cjson(const struct cJSON *obj, spart_err *err);
-
-/* A strict JSON scanner (RFC 8259), used by the model and record readers: tokens one at a time
-   over a text in memory, each with its line.  Numbers follow the RFC's grammar exactly (no 1.,
-   01, +1, .5, NaN), strings are valid UTF-8 with no NUL (\u0000), no object repeats a key
-   ("PATH is given twice"), containers nest at most SPART_JSON_DEPTH deep. */
-#define SPART_JSON_DEPTH 256
-enum {
-  SPART_JSON_END = 0, /* the end of the text, after one whole value */
-  SPART_JSON_OBJECT,
-  SPART_JSON_OBJECT_END,
-  SPART_JSON_ARRAY,
-  SPART_JSON_ARRAY_END,
-  SPART_JSON_KEY, /* str, strlen: the key, decoded */
-  SPART_JSON_STRING,
-  SPART_JSON_NUMBER, /* str, strlen: its text; spart_json_number reads it */
-  SPART_JSON_TRUE,
-  SPART_JSON_FALSE,
-  SPART_JSON_NULL
-};
-typedef struct spart_json_key {
-  const char *p; /* the key in the text, or NULL: at off in the arena */
-  size_t off, len;
-  long line;
-  int idx; /* its place in its object */
-} spart_json_key;
-typedef struct spart_json_level {
-  char type;  /* '{' or '[' */
-  int keys;   /* where its keys start in keys */
-  int index;  /* the element read (arrays), from 0 */
-  size_t alen; /* the arena's length when it opened */
-} spart_json_level;
-typedef struct spart_json {
-  const char *s;     /* the text */
-  size_t len, pos;   /* its length, what is read */
-  long line;         /* line at pos */
-  int tok;           /* the last token, -1 after an error */
-  size_t tpos;       /* where the last token starts */
-  long tline;        /* its line */
-  const char *str;   /* a key's or string's text (decoded), a number's text */
-  size_t strlen;
-  int want, first;   /* what may come next; a container has just opened */
-  spart_json_level *stack;
-  int depth, capstack;
-  spart_json_key *keys; /* the keys of the open objects */
-  int nkeys, capkeys;
-  char *arena;          /* decoded keys */
-  size_t alen, acap;
-  char *sbuf;           /* the decoded string */
-  size_t slen, scap;
-  int oom;              /* the error is: out of memory */
-  long eline;           /* the error's line */
-  char msg[256];        /* the error */
-} spart_json;
-
-/* Scan s (len bytes; its first line is line; reset: again, keeping the memory of j, which init
-   or a zeroed struct started); spart_json_next returns the next token or -1
-   (j->msg, j->eline, j->oom); spart_json_skip reads past the value whose first token was just
-   read; spart_json_number: the value of a number token. */
-void spart_json_init(spart_json *j, const char *s, size_t len, long line);
-void spart_json_reset(spart_json *j, const char *s, size_t len, long line); /* keeps memory */
-int spart_json_next(spart_json *j);
-int spart_json_skip(spart_json *j);
-double spart_json_number(const spart_json *j);
-void spart_json_free(spart_json *j);
-
-/* Where the scanner is, as "links[2].mass" (keys and array indices from 0), into buf. */
-const char *spart_json_path(const spart_json *j, char *buf, size_t n);
-
-/* Check that s is one JSON value and nothing more; 0, or -SPART_EDATA (-SPART_ENOMEM) with err
-   filled, err->line the line of the first fault. */
-int spart_json_check(const char *s, size_t len, long line, spart_err *err);
-
-/* The line of the value at path ("links[2].mass", as in messages) in the JSON text s, or of the
-   deepest part of the path that is there; 0 if s is not JSON. */
-long spart_json_line_of(const char *s, size_t len, long line, const char *path);
-
-/* The length of the UTF-8 sequence at s (n bytes left), 0 if none (overlong forms, surrogates
-   and code points past U+10FFFF are not UTF-8). */
-size_t spart_utf8_len(const unsigned char *s, size_t n);
-
-/* Text for a one-line message (the library's and the commands'), in out: the first 40 bytes of
-   the n at s, cut between characters, then "..." when there were more; control characters,
-   DEL, ' and \ and bytes that are not UTF-8 as \xNN, UTF-8 characters as they are. */
-#define SPART_PRINTABLE 200
-const char *spart_printable(char out[SPART_PRINTABLE], const char *s, size_t n);
-
-/* ---------------------------------------------------------------------------------------------
- * numbers in text (spu_num.c): how the library and the commands read and write doubles, so that
- * a number written reads back to the same double
- */
-
-/* Read a decimal number at s like strtod (it is strtod's result, bit for bit), faster for plain
-   decimals; *end is set past the number (== s when there is none).  lim (or NULL) bounds what may
-   be read ahead 8 bytes at a time; the text must end in a character that is not a digit. */
-double spu_strtod(const char *s, const char *lim, const char **end);
-
-/* Write x in the shortest decimal that reads back to the same double ("-0" for -0, printf's
-   "inf"/"nan" for those); buf holds at least 32 bytes.  Returns the length. */
-int spu_dtoa(char *buf, double x);
-
 /* Load a model file: a .urdf (or any file that starts with '<') or a model JSON. */
 spart_model *spart_model_load(const char *path, spart_err *err);
 
@@ -590,45 +414,8 @@ spart_model *spart_model_load(const char *path, spart_err *err);
    call it, e.g. "<stdin>"; a name in .urdf picks the URDF reader as a path does). */
 spart_model *spart_model_read(int fd, const char *name, spart_err *err);
 
-/* Read a whole file into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
-   (SPART_EIO: "cannot open FILE: strerror") on failure. */
-char *spart_model_slurp(const char *path, size_t *len, spart_err *err);
-
 /* The model JSON text (SPART's robot structure plus keys), malloc'd; NULL when out of memory. */
 char *spart_model_json(const spart_model *m);
-
-/* A serial arm by Denavit-Hartenberg parameters: SPART's DH structure (DH_Serial2robot) or a
-   Robotics Toolbox table (standard or modified DH).  Angles in radians, SI units. */
-enum { SPART_DH_SPART = 0, SPART_DH_STANDARD, SPART_DH_MODIFIED };
-typedef struct spart_dh_link {
-  int type;                  /* SPART_JNT_REVOLUTE or SPART_JNT_PRISMATIC */
-  double theta, d, a, alpha; /* DH parameters (the joint's own variable is q + offset) */
-  double offset;             /* joint coordinate offset (Toolbox) */
-  int flip;                  /* the joint moves the other way: -z (Toolbox) */
-  double com[3];             /* SPART: b, CoM to the next joint; Toolbox: r, CoM; link frame */
-  double mass, inertia[6];   /* about the CoM, link frame: xx yy zz xy xz yz */
-  double Jm, B, Tc[2], G;    /* drive train, motor side: inertia, viscous and Coulomb (qd > 0,
-                                qd < 0) friction, gear ratio */
-  int limited;               /* qlim given */
-  double qlim[2];            /* lower, upper */
-} spart_dh_link;
-
-typedef struct spart_dh {
-  int n;                   /* links and joints */
-  int convention;          /* SPART_DH_* */
-  const char *name;        /* robot name (NULL: "DH robot") */
-  double base_R[9];        /* first joint frame (SPART T_L0_J1) or the Toolbox base frame {0}, */
-  double base_p[3];        /* in the base link frame */
-  double base_mass;        /* base link */
-  double base_inertia[6];  /* xx yy zz xy xz yz */
-  double ee_theta, ee_d;   /* SPART: end-effector rotation and offset along the last z */
-  const spart_dh_link *link; /* (n) */
-} spart_dh;
-
-/* The model of a DH arm: base link "Base", links L1..Ln, joints J1..Jn about z (SPART's
-   DH_Serial2robot for SPART_DH_SPART), drive train reflected to the joints.  NULL with err filled
-   on bad values or when out of memory. */
-spart_model *spart_dh_model(const spart_dh *dh, spart_err *err);
 
 /* A limit of a joint that a state passes (spart_limits_check). */
 enum {
@@ -673,7 +460,7 @@ typedef struct spart_data {
   /* computed by spart_joint_frames */
   double *xrotJ; /* (nb x 9) joint frame orientations RJ; [0] unused */
 
-  /* computed by spart_fk: the joint frames F_i (spart_joint_constants; F_0 the base's CoM
+  /* computed by spart_fk: the joint frames F_i (spart_joint.c; F_0 the base's CoM
      frame) in the inertial frame, and SPART's quantities derived from them */
   double *xrotF; /* (nb x 9) F_i's orientation; [0] = R0 */
   double *xposF; /* (nb x 3) F_i's origin - r0 (a joint's position moved with the joint); [0] = 0 */
@@ -706,16 +493,20 @@ typedef struct spart_data {
   double *D;    /* (nv) S' * IA * S */
   double *u;    /* (nv) tau - S' * pA */
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
-  double *jc;   /* (nb x SPART_JC) joint constants of the model, set by spart_data_new */
-  double *jp;   /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
 
-  /* the joint frames F_i (SPART_JC_T; F_0 is the base's CoM frame), spart_xup: F_i in its
-     parent's (Xup) */
+  /* the joint frames F_i (F_0 is the base's CoM frame), spart_xup: F_i in its parent's (Xup) */
   double *Xrot; /* (nb x 9) F_i in F_p; [0] unused */
   double *Xpos; /* (nb x 3) F_i's origin in F_p */
 
-  /* inverse dynamics in the joint frames (spart_rnea_pair), two records at once: each number
-     is a pair, the records' values side by side (16-byte aligned) */
+  int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
+  int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
+
+  /* the library's own (their layouts are in its private header, spart_internal.h; a program
+     does not use them, and they may change): the model's joint constants, spart_rnea_pair's
+     two records at once, spart_cim's scratch */
+  double *jc;   /* (nb x a layout) the joint constants of the model, set by spart_data_new */
+  double *jp;   /* (nb x a layout x 2) some of them as pairs, for spart_rnea_pair (aligned) */
+  /* two records at once, each number a pair, the records' values side by side (aligned) */
   double *bQ;   /* (nb x 9 x 2) F_i in F_p; [0] unused */
   double *brho; /* (nb x 3 x 2) F_i's origin in F_p */
   double *bv;   /* (nb x 6 x 2) spatial velocity [omega; v] at F_i's origin */
@@ -724,9 +515,6 @@ typedef struct spart_data {
   double *bR;   /* (nb x 9 x 2) F_i in the inertial frame, when wrenches are given */
   double *xS0;  /* (nv x 6) pm referred to the base CoM (spart_cim) */
   double *mark; /* (nb) scratch: spart_cim's subtree */
-
-  int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
-  int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
   void *buf_;
 } spart_data;
 
@@ -742,7 +530,7 @@ void spart_data_free(spart_data *d);
 
 /* Forward kinematics (SPART Kinematics, DiffKinematics, I_I, Center_of_Mass): the pose of every
    joint frame F_i (d->xrotF, d->xposF) from its parent's and the joint transform (F_i at q = 0,
-   SPART_JC_T and SPART_JC_R, then spart_joint_move), F_0 the base's CoM frame at (R0, r0); from
+   the joint's constants, then spart_joint_move), F_0 the base's CoM frame at (R0, r0); from
    them the positions of every joint, poses of every link, axes, pm, inertias in the inertial
    frame, CoM.  R0: 9, r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
 void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
@@ -751,41 +539,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
 
-/* doubles of joint constants a body (spart_joint_constants): the joint frame F_i of spart_fk,
-   spart_xup, spart_rnea and spart_crba in its parent's at q = 0, and link i in F_i; for the base
-   (body 0) F_0 is its CoM frame: T, r unused, c = 0, CR = 1, Ic its own inertia */
-#define SPART_JC 46
-enum {
-  SPART_JC_T = 0,                 /* F_i in F_p at q = 0 (9) */
-  SPART_JC_R = SPART_JC_T + 9,    /* F_i's origin in F_p at q = 0 (3): the joint's position */
-  SPART_JC_C = SPART_JC_R + 3,    /* link i's CoM in F_i (3) */
-  SPART_JC_IC = SPART_JC_C + 3,   /* its rotational inertia about the CoM, F_i's axes (6) */
-  SPART_JC_IO = SPART_JC_IC + 6,  /* its compact inertia about F_i's origin (10) */
-  SPART_JC_CR = SPART_JC_IO + 10, /* its link frame in F_i (9) */
-  SPART_JC_AX = SPART_JC_CR + 9,  /* the joint's axis (jnt_axis) in F_i (3): e_z for a joint that
-                                     moves, the model's axis for a fixed one */
-  SPART_JC_CRP = SPART_JC_AX + 3  /* CR as a signed permutation, when it is one (most URDFs'):
-                                     column j of CR is sign(x) e_(|x| - 1), x the number j of 3;
-                                     0 when CR is not one */
-};
-
-/* spart_rnea_pair's constants a body (d->jp), each a pair of equal doubles: T, r and the CoM
-   (from SPART_JC_T), its rotational inertia (the base's own), the mass and the armature */
-enum {
-  SPART_JP_T = 0,
-  SPART_JP_R = 9,
-  SPART_JP_C = 12,
-  SPART_JP_IC = 15,
-  SPART_JP_M = 21,
-  SPART_JP_ARM = 22,
-  SPART_JP = 23
-};
-
-/* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint (d->jc,
-   d->jp), computed once from the model. */
-void spart_joint_constants(const spart_model *m, spart_data *d);
-
-/* The joint transforms Xup of every body in the joint frames F_i (spart_joint_constants):
+/* The joint transforms Xup of every body in the joint frames F_i (spart_joint.c):
    d->Xrot, d->Xpos.  qm: nq. */
 void spart_xup(const spart_model *m, spart_data *d, const double *qm);
 
@@ -794,7 +548,7 @@ void spart_xup(const spart_model *m, spart_data *d, const double *qm);
 void spart_positions(const spart_model *m, const spart_data *d, double *rJ, double *rL,
                      double r_com[3]);
 
-/* The position r in the inertial frame of a position x given from r0 (as d->xpos, spart_point,
+/* The position r in the inertial frame of a position x given from r0 (as d->xpos and
    spart_link_frame give them): r = r0 + x. */
 void spart_world(const spart_data *d, const double x[3], double r[3]);
 
@@ -802,10 +556,6 @@ void spart_world(const spart_data *d, const double x[3], double r[3]);
    links 1..n), each a full row-major 3x3 (d->xI holds their 6 distinct values).  Needs
    spart_fk. */
 void spart_inertias(const spart_model *m, const spart_data *d, double *I);
-
-/* Position x of the point at local (link frame, from the CoM) on body i, from r0 like d->xpos.
-   Needs spart_fk. */
-void spart_point(const spart_data *d, int i, const double local[3], double x[3]);
 
 /* Twists of every link (SPART Velocities, right on every tree).  Needs spart_fk.
    u0: 6 (NULL = 0), um: nq (NULL = 0). */
@@ -827,11 +577,6 @@ void spart_link_frame(const spart_model *m, const spart_data *d, int i, double R
    as spart_link_frame, its origin r (3) with r0 added.  Needs spart_fk. */
 void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[9], double r[3]);
 
-/* The pose of shape s in the inertial frame: its frame's orientation R (9) and origin r (3,
-   r0 added, as spart_link_pose).  Needs spart_fk. */
-void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R[9],
-                      double r[3]);
-
 /* rim points of a flat disk (a cylinder standing on an end) in spart_support_points */
 #define SPART_DISK_POINTS 16
 
@@ -852,7 +597,6 @@ int spart_support_points(const spart_model *m, const spart_data *d, int i,
    from +x (right +y, up +z); side: from -y (right +x, up +z); top: from +z (right +x, up +y);
    isometric: from (1, -1, 1) (right (1, 1, 0)/sqrt 2, up z-ward). */
 enum { SPART_VIEW_FRONT = 0, SPART_VIEW_SIDE, SPART_VIEW_TOP, SPART_VIEW_ISO, SPART_VIEWS };
-void spart_view_axes(int view, double right[3], double up[3], double toward[3]);
 /* x (inertial) in the view: uvd = [right; up; toward the viewer] coordinates */
 void spart_view_project(int view, const double x[3], double uvd[3]);
 
@@ -926,7 +670,7 @@ double spart_potential_energy(const spart_model *m, const spart_data *d, const d
 void spart_mcb(const spart_model *m, const spart_data *d, double M0[36], double *Mm);
 
 /* Geometric Jacobian of a point on body i (SPART Jacob): J0 (6x6), Jm (6 x nq), row-major.
-   point: its position from r0, like d->xpos (spart_point; NULL = the link CoM).  Needs
+   point: its position from r0, like d->xpos (NULL = the link CoM).  Needs
    spart_fk. */
 void spart_jacobian(const spart_model *m, const spart_data *d, int i, const double *point,
                     double J0[36], double *Jm);
@@ -1035,10 +779,6 @@ void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9
    dynamics takes them from the joint forces (-1); spart_rnea, spart_crba and spart_aba include
    the armature. */
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau);
-/* The same with the Coulomb part smoothed: f tanh(um / v) for the velocity scale v > 0 (within
-   a few v of rest the force grows with um, as a stiff viscous law; f beyond). */
-void spart_friction_smooth(const spart_model *m, const double *um, double sign, double v,
-                           double *tau);
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nv) and u0dot (6)
    for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
@@ -1085,12 +825,6 @@ void spart_contact_release(void);
 void spart_contact_points(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, double *x);
 
-/* The edges of a contact's friction cone, the polyhedral cone inscribed in the circular one:
-   e_j = n + mu (cos(2 pi j / edges) t1 + sin(2 pi j / edges) t2), j = 0..edges-1, t1 = n x a
-   (normalised), a the coordinate axis least along n (the first of equals), t2 = n x t1; n alone
-   when mu = 0.  e: 3 x edges (3 <= edges <= SPART_CONTACT_MAXEDGES).  Returns their number. */
-int spart_cone_edges(const spart_contact *c, int edges, double *e);
-
 /* Force closure: whether the contacts' cones (edges each) can resist any wrench, i.e. their
    edges' wrenches positively span R^6 (7 feasibility programs, one each for e_1..e_6 and
    -(e_1 + ... + e_6)).  Returns 1, 0, or -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs
@@ -1108,7 +842,8 @@ typedef struct spart_support {
   int cap;         /* in: the vertices vert may hold */
   double *vert;    /* in: (cap x 2); out: the polygon's vertices, counter-clockwise seen against
                       gravity, none repeated and none on an edge */
-  double *half;    /* in: (max(cap, 4) x 3); out: its half-planes [a1, a2, b], a . x <= b, |a| = 1 */
+  double *half;    /* in: (max(cap, 4) x 3); out: its half-planes [a1, a2, b], a . x <= b,
+                      |a| = 1 */
   int nvert;       /* vertices: 0, no CoM is held; 1 or 2, a point or a segment */
   int nhalf;       /* half-planes: one an edge, or 4 for a point or a segment (0 when empty) */
   int bounded;     /* 0: the contacts can hold the CoM arbitrarily far (no polygon, no margin) */
@@ -1151,10 +886,11 @@ enum {
 };
 
 /* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction when
-   flags has SPART_FD_FRICTION, then spart_aba, or spart_mimic_fd for a model whose mimic joints
-   are coupled (the state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv)
-   for R0 (9), r0 (3), qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6)
-   (each NULL = 0) and gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
+   flags has SPART_FD_FRICTION, then spart_aba, or K' H K ucdot = K' (tau - c) by spart_crba,
+   spart_rnea and Cholesky (spart_mimic_fd.c) for a model whose mimic joints are coupled (the
+   state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv) for R0 (9), r0 (3),
+   qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6) (each NULL = 0) and
+   gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
    Returns 0 or -SPART_ENUM when an articulated inertia is singular (the body in
    d->warn_body). */
 size_t spart_forward_dynamics_work(const spart_model *m);
@@ -1163,17 +899,6 @@ int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const
                            const double *um, const double *tau0, const double *taum,
                            const double *wF, const double *gravity, double *work,
                            double u0dot[6], double *umdot);
-
-/* Forward dynamics of the coupled system (spart_mimic_fd.c), as spart_aba's with the tree's
-   qm (nq), um (nv) and forces taum (nv; spart_mimic_lift of the system's) and the tree's umdot
-   (nv) out, K ucdot: K' H K ucdot = K' ([tau0; taum] - c(q, u)) by spart_crba, spart_rnea and
-   Cholesky (each pivot against its diagonal entry).  work: spart_mimic_fd_work(m) doubles.
-   Returns 0 or -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
-size_t spart_mimic_fd_work(const spart_model *m);
-int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-                   const double *qm, const double *u0, const double *um, const double *tau0,
-                   const double *taum, const double *wF, const double *gravity, double *work,
-                   double u0dot[6], double *umdot);
 
 /* integrators of spart_sim_step */
 enum {
@@ -1317,20 +1042,6 @@ typedef struct spart_control {
 spart_control *spart_control_new(const spart_model *m);
 void spart_control_free(spart_control *c);
 
-/* Add the controller's joint forces at time t and the state (R0, qm, u0, um) to taum (nv): with
-   e the error of the joints' configuration (spart_joint_difference of the state to the reference,
-   as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity compensation g is
-   the joint forces of inverse dynamics with the base held still, at rest (spart_rnea at um = 0,
-   umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the state at umdot_ref + Kp e
-   + Kd edot, the fixed base's (spart_rnea) or the floating base's (spart_floating_id, tau0 = 0),
-   with the model's friction (spart_friction) when flags has SPART_FD_FRICTION; gravity: g.  The
-   external forces are not in the model inverted.  Each force is clipped to its joint's effort
-   limit (jnt_effort, when not 0) before it is added.  0, or -SPART_ENUM (a singular base
-   inertia, spart_floating_id) with err filled. */
-int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
-                         const double R0[9], const double *qm, const double u0[6],
-                         const double *um, double *taum, spart_err *err);
-
 /* a ground: the plane of the points x with normal . x = offset (normal unit, out of the
    ground), and the contact spheres that touch it (a point is a sphere of radius 0) */
 typedef struct spart_ground {
@@ -1383,15 +1094,6 @@ typedef struct spart_scene {
 /* A world for model m with neither; NULL when out of memory. */
 spart_scene *spart_scene_new(const spart_model *m);
 void spart_scene_free(spart_scene *w);
-
-/* The forces at time t and the state: the held ones taum (nv), wF (nb x 6) with the
-   controller's joint forces and the ground's wrenches added, in the world's scratch, *taum_out
-   and *wF_out pointing to them.  0, or -SPART_ENUM from spart_control_torque. */
-int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
-                       const double R0[9], const double r0[3], const double *qm,
-                       const double u0[6], const double *um, const double *taum,
-                       const double *wF, const double **taum_out, const double **wF_out,
-                       spart_err *err);
 
 #ifdef __cplusplus
 }

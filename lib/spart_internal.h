@@ -1,17 +1,21 @@
 /* spart_internal.h -- what the library's files share and its users do not see (not installed):
- * filling a spart_err, names for unnamed links and joints, the bias forces spart_aba takes from
- * spart_rnea, the JSON readers' typed fields of a cJSON tree, and the readers under the loader
- * (spart_load.c). */
+ * filling a spart_err, names for unnamed links and joints, the layouts of the joint constants
+ * in spart_data (SPART_JC, SPART_JP), the calls between the library's files that are no part
+ * of its interface (the loader's readers and meshes, the simulation's parts, the joints' local
+ * rates), the bias forces spart_aba takes from spart_rnea, the JSON readers' typed fields of a
+ * cJSON tree.  spart-codegen (src/cli/codegen.c) and the unit drivers that look at the joint
+ * constants include it too. */
 #ifndef SPART_INTERNAL_H
 #define SPART_INTERNAL_H
 
 #include <stddef.h>
 
 #include "spart.h"
+#include "spart_text.h"
 
 struct cJSON;
 
-/* ---- spart_model.c ---- */
+/* ---- spart_err.c (lib/base) ---- */
 
 /* Fill err (when not NULL) with code, line and the message, control characters as '?' so that
    it is one line; returns -code. */
@@ -21,7 +25,25 @@ int spart_err_set(spart_err *err, int code, int line, const char *fmt, ...)
 /* name, or kind ('L' or 'J') followed by i ("L3") in buf (n bytes) when name is NULL */
 const char *spart_name_or(char *buf, size_t n, const char *name, char kind, int i);
 
-/* ---- spart_shape.c ---- */
+/* 1 if R (3x3, row-major) is a proper rotation: orthonormal rows to 1e-6, determinant +1
+   (spart_attitude.c; the model's and the shapes' frames) */
+int spart_is_rotation(const double R[9]);
+
+/* ---- spart_model.c (lib/model) ---- */
+
+/* The model's own numbers, the doubles per body at the start of its one allocation (masses,
+   inertias, frames, drive trains, limits: not the joint model's), *n of them (spart_check.c
+   makes their -0 0). */
+double *spart_model_doubles(spart_model *m, size_t *n);
+
+/* ---- spart_joint.c (lib/model) ---- */
+
+/* spart_joint_retype without the check that follows (spart_check.c's spart_joint_retype): every
+   joint of kind from made of kind to and the coordinates renumbered; 0, or -SPART_EDATA for a
+   pair of kinds that is not one */
+int spart_joint_retype_only(spart_model *m, int from, int to, spart_err *err);
+
+/* ---- spart_shape.c (lib/model) ---- */
 
 /* Free the model's shapes (none left). */
 void spart_shapes_free(spart_model *m);
@@ -33,6 +55,14 @@ int spart_shapes_check(spart_model *m, spart_err *err);
 /* The bounding box (low x y z, high x y z) of a primitive of that kind and size, in its frame
    (zeros for a mesh). */
 void spart_shape_box(int kind, const double size[3], double bound[6]);
+
+/* ---- spart_file.c (lib/read) ---- */
+
+/* A whole file read into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
+   (SPART_EIO: "cannot open FILE: strerror") on failure.  spart_slurp_fd: the same from the open
+   file descriptor fd, read to its end and left open (where: what messages call it). */
+char *spart_slurp(const char *path, size_t *len, spart_err *err);
+char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
 
 /* ---- spart_rnea_pair.c ---- */
 
@@ -111,11 +141,227 @@ spart_model *spart_model_json_read(const struct cJSON *obj, spart_err *err, char
    (spart_model_json.c) */
 void spart_message_path(const char *msg, const spart_model *m, char *path, size_t n);
 
-/* 1 if R (3x3, row-major) is a proper rotation: orthonormal rows to 1e-6, determinant +1
-   (spart_model.c; the model's and the shapes' frames) */
-int spart_is_rotation(const double R[9]);
-
 /* a DH description, SPART's ("man") or a Robotics Toolbox table ("dh") (spart_dh_json.c) */
 spart_model *spart_dh_json_read(const struct cJSON *obj, spart_err *err);
+
+/* ---- the joint constants in spart_data (spart_joint.c, lib/model; spart_data.c allocates
+   them, spart_fk, spart_xup, spart_rnea, spart_crba and spart-codegen read them) ---- */
+
+/* doubles of joint constants a body (spart_joint_constants): the joint frame F_i of spart_fk,
+   spart_xup, spart_rnea and spart_crba in its parent's at q = 0, and link i in F_i; for the base
+   (body 0) F_0 is its CoM frame: T, r unused, c = 0, CR = 1, Ic its own inertia */
+#define SPART_JC 46
+enum {
+  SPART_JC_T = 0,                 /* F_i in F_p at q = 0 (9) */
+  SPART_JC_R = SPART_JC_T + 9,    /* F_i's origin in F_p at q = 0 (3): the joint's position */
+  SPART_JC_C = SPART_JC_R + 3,    /* link i's CoM in F_i (3) */
+  SPART_JC_IC = SPART_JC_C + 3,   /* its rotational inertia about the CoM, F_i's axes (6) */
+  SPART_JC_IO = SPART_JC_IC + 6,  /* its compact inertia about F_i's origin (10) */
+  SPART_JC_CR = SPART_JC_IO + 10, /* its link frame in F_i (9) */
+  SPART_JC_AX = SPART_JC_CR + 9,  /* the joint's axis (jnt_axis) in F_i (3): e_z for a joint that
+                                     moves, the model's axis for a fixed one */
+  SPART_JC_CRP = SPART_JC_AX + 3  /* CR as a signed permutation, when it is one (most URDFs'):
+                                     column j of CR is sign(x) e_(|x| - 1), x the number j of 3;
+                                     0 when CR is not one */
+};
+
+/* spart_rnea_pair's constants a body (d->jp), each a pair of equal doubles: T, r and the CoM
+   (from SPART_JC_T), its rotational inertia (the base's own), the mass and the armature */
+enum {
+  SPART_JP_T = 0,
+  SPART_JP_R = 9,
+  SPART_JP_C = 12,
+  SPART_JP_IC = 15,
+  SPART_JP_M = 21,
+  SPART_JP_ARM = 22,
+  SPART_JP = 23
+};
+
+/* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint (d->jc,
+   d->jp), computed once from the model. */
+void spart_joint_constants(const spart_model *m, spart_data *d);
+
+/* ---- the JSON scanner's, for the loader (spart_json.c, lib/base) ---- */
+
+/* Where the scanner is, as "links[2].mass" (keys and array indices from 0), into buf. */
+const char *spart_json_path(const spart_json *j, char *buf, size_t n);
+
+/* Check that s is one JSON value and nothing more; 0, or -SPART_EDATA (-SPART_ENOMEM) with err
+   filled, err->line the line of the first fault. */
+int spart_json_check(const char *s, size_t len, long line, spart_err *err);
+
+/* The line of the value at path ("links[2].mass", as in messages) in the JSON text s, or of the
+   deepest part of the path that is there; 0 if s is not JSON. */
+long spart_json_line_of(const char *s, size_t len, long line, const char *path);
+
+/* ---- calls between the library's files, no part of its interface ---- */
+
+/* The maps of the couplings (nqc, nvc, jnt_qadrc, jnt_vadrc, jnt_couple) for m->coupled, as
+   spart_model_check calls it; 0 or -SPART_EDATA with err filled. */
+int spart_mimic_setup(spart_model *m, spart_err *err);
+
+/* A triangle mesh (spart_stl.c): vertices (nvert x 3) and triangles (ntri x 3 vertex indices,
+   counter-clockwise seen from outside for a closed mesh). */
+typedef struct spart_mesh {
+  int nvert, ntri;
+  double *vert;
+  int *tri;
+} spart_mesh;
+
+/* Read an STL file, binary (when its size is what its triangle count says) or ASCII, into mesh
+   (equal corners merged into one vertex).  0; -SPART_EIO when the file cannot be opened (err
+   says so, errno kept); -SPART_EDATA when it is not an STL (err without the file's name); or
+   -SPART_ENOMEM.  spart_stl_parse reads the len bytes at buf (path only for messages). */
+int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err);
+int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *mesh,
+                    spart_err *err);
+void spart_mesh_free(spart_mesh *mesh);
+
+/* Mass properties at unit density (spart_geometry.c), in the shape's frame: the volume, the
+   centroid c (3) and the inertia about it (6: xx yy zz xy xz yz; times a density, a mass's).
+   spart_primitive_volume: a box, cylinder, sphere or capsule of spart_model's shape_size by
+   their closed forms, 0 or -SPART_EDATA for another kind.  spart_mesh_volume: a closed mesh
+   times scale (3), by the signed tetrahedra of its triangles with the origin; 0 or
+   -SPART_EDATA when its volume is not positive (the triangles face inwards).
+   spart_mesh_closed: 1 when every edge is shared by exactly two triangles that agree on their
+   orientation, 0 if not, -SPART_ENOMEM. */
+int spart_primitive_volume(int kind, const double size[3], double *vol, double c[3],
+                           double I[6]);
+int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol, double c[3],
+                      double I[6]);
+int spart_mesh_closed(const spart_mesh *mesh);
+
+/* Klampt's automass for body i: its collision shapes (meshes[s] the mesh of each mesh shape s,
+   read; NULL when it has none) at one uniform density, mass / their volume when mass >= 0,
+   else density (> 0), give its mass, CoM (body_pos, in its URDF link frame, body_rot the
+   identity: the CoM frame has the link frame's axes) and inertia about the CoM, by the
+   parallel-axis theorem.  0, or -SPART_EDATA with err filled (no collision shapes, a mesh not
+   read, open or inside out, no mass and no density) or -SPART_ENOMEM. */
+int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
+                   double density, spart_err *err);
+
+/* Forward dynamics of the coupled system (spart_mimic_fd.c), as spart_aba's with the tree's
+   qm (nq), um (nv) and forces taum (nv; spart_mimic_lift of the system's) and the tree's umdot
+   (nv) out, K ucdot: K' H K ucdot = K' ([tau0; taum] - c(q, u)) by spart_crba, spart_rnea and
+   Cholesky (each pivot against its diagonal entry).  work: spart_mimic_fd_work(m) doubles.
+   Returns 0 or -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
+size_t spart_mimic_fd_work(const spart_model *m);
+int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
+                   const double *qm, const double *u0, const double *um, const double *tau0,
+                   const double *taum, const double *wF, const double *gravity, double *work,
+                   double u0dot[6], double *umdot);
+
+/* The forces at time t and the state: the held ones taum (nv), wF (nb x 6) with the
+   controller's joint forces and the ground's wrenches added, in the world's scratch, *taum_out
+   and *wF_out pointing to them.  0, or -SPART_ENUM from spart_control_torque. */
+int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
+                       const double R0[9], const double r0[3], const double *qm,
+                       const double u0[6], const double *um, const double *taum,
+                       const double *wF, const double **taum_out, const double **wF_out,
+                       spart_err *err);
+
+/* Add the controller's joint forces at time t and the state (R0, qm, u0, um) to taum (nv): with
+   e the error of the joints' configuration (spart_joint_difference of the state to the reference,
+   as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity compensation g is
+   the joint forces of inverse dynamics with the base held still, at rest (spart_rnea at um = 0,
+   umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the state at umdot_ref + Kp e
+   + Kd edot, the fixed base's (spart_rnea) or the floating base's (spart_floating_id, tau0 = 0),
+   with the model's friction (spart_friction) when flags has SPART_FD_FRICTION; gravity: g.  The
+   external forces are not in the model inverted.  Each force is clipped to its joint's effort
+   limit (jnt_effort, when not 0) before it is added.  0, or -SPART_ENUM (a singular base
+   inertia, spart_floating_id) with err filled. */
+int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
+                         const double R0[9], const double *qm, const double u0[6],
+                         const double *um, double *taum, spart_err *err);
+
+/* The edges of a contact's friction cone, the polyhedral cone inscribed in the circular one:
+   e_j = n + mu (cos(2 pi j / edges) t1 + sin(2 pi j / edges) t2), j = 0..edges-1, t1 = n x a
+   (normalised), a the coordinate axis least along n (the first of equals), t2 = n x t1; n alone
+   when mu = 0.  e: 3 x edges (3 <= edges <= SPART_CONTACT_MAXEDGES).  Returns their number. */
+int spart_cone_edges(const spart_contact *c, int edges, double *e);
+
+/* Give model m room for nshape shapes (spart_model.nshape and its arrays, zeroed but the
+   rotations, identity; names NULL), replacing any it had.  0 or -SPART_ENOMEM. */
+int spart_model_shapes(spart_model *m, int nshape);
+
+/* The kind of a shape kind's name (spart_shape_kind_name's), or -1. */
+int spart_shape_kind_of(const char *name);
+
+/* The shapes of body i whose role is in roles (SPART_SHAPE_COLLISION, SPART_SHAPE_VISUAL or
+   both or'ed): their indices, in the model's order, in idx[0..most) (idx may be NULL when most
+   is 0).  Returns how many there are (more than most when idx had no room for all). */
+int spart_link_shapes(const spart_model *m, int i, int roles, int *idx, int most);
+
+/* the number of joint kinds (types 0 .. spart_joint_kinds() - 1) */
+int spart_joint_kinds(void);
+
+/* a double uniform in [0, 1): 53 random bits (spu_rand.c) */
+double spart_rng_uniform(spart_rng *r);
+
+/* The rate xidot (jnt_nv[i]) of joint i's local coordinates xi around q (spart_joint_integrate's)
+   for the joint velocity v: qdot of v at q + xi for a vector space, dexp^-1(xi) v for a
+   quaternion, a floating joint's position moving at its linear velocity in the frame before
+   (the integrators', spart_sim.c and spart_control.c). */
+void spart_joint_local_rate(const spart_model *m, int i, const double *q, const double *xi,
+                            const double *v, double *xidot);
+
+/* The velocity v (jnt_nv[i]) at q whose local rate at xi = 0 is xidot (spart_joint_difference's
+   local coordinates as a velocity: a controller's error, spart_control.c). */
+void spart_joint_v_of_local(const spart_model *m, int i, const double *q, const double *xidot,
+                            double *v);
+
+/* spart_friction with the Coulomb part smoothed: f tanh(um / v) for the velocity scale v > 0
+   (within a few v of rest the force grows with um, as a stiff viscous law; f beyond): the
+   simulation's spart_sim.coulomb_v. */
+void spart_friction_smooth(const spart_model *m, const double *um, double sign, double v,
+                           double *tau);
+
+/* spart_urdf_parse with o (NULL: no packages, no automass, meshes relative to the current
+   directory): spart_load.c's */
+spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf_opts *o,
+                                   spart_err *err);
+
+/* a view's right and up axes and the direction toward the viewer (spart_view.c) */
+void spart_view_axes(int view, double right[3], double up[3], double toward[3]);
+
+/* The pose of shape s in the inertial frame: its frame's orientation R (9) and origin r (3,
+   r0 added, as spart_link_pose).  Needs spart_fk (spart_shape_pose.c). */
+void spart_shape_pose(const spart_model *m, const spart_data *d, int s, double R[9],
+                      double r[3]);
+
+/* ---- a serial arm by DH parameters (spart_dh.c, lib/read): spart_dh_json.c's ---- */
+
+/* A serial arm by Denavit-Hartenberg parameters: SPART's DH structure (DH_Serial2robot) or a
+   Robotics Toolbox table (standard or modified DH).  Angles in radians, SI units. */
+enum { SPART_DH_SPART = 0, SPART_DH_STANDARD, SPART_DH_MODIFIED };
+typedef struct spart_dh_link {
+  int type;                  /* SPART_JNT_REVOLUTE or SPART_JNT_PRISMATIC */
+  double theta, d, a, alpha; /* DH parameters (the joint's own variable is q + offset) */
+  double offset;             /* joint coordinate offset (Toolbox) */
+  int flip;                  /* the joint moves the other way: -z (Toolbox) */
+  double com[3];             /* SPART: b, CoM to the next joint; Toolbox: r, CoM; link frame */
+  double mass, inertia[6];   /* about the CoM, link frame: xx yy zz xy xz yz */
+  double Jm, B, Tc[2], G;    /* drive train, motor side: inertia, viscous and Coulomb (qd > 0,
+                                qd < 0) friction, gear ratio */
+  int limited;               /* qlim given */
+  double qlim[2];            /* lower, upper */
+} spart_dh_link;
+
+typedef struct spart_dh {
+  int n;                   /* links and joints */
+  int convention;          /* SPART_DH_* */
+  const char *name;        /* robot name (NULL: "DH robot") */
+  double base_R[9];        /* first joint frame (SPART T_L0_J1) or the Toolbox base frame {0}, */
+  double base_p[3];        /* in the base link frame */
+  double base_mass;        /* base link */
+  double base_inertia[6];  /* xx yy zz xy xz yz */
+  double ee_theta, ee_d;   /* SPART: end-effector rotation and offset along the last z */
+  const spart_dh_link *link; /* (n) */
+} spart_dh;
+
+/* The model of a DH arm: base link "Base", links L1..Ln, joints J1..Jn about z (SPART's
+   DH_Serial2robot for SPART_DH_SPART), drive train reflected to the joints.  NULL with err filled
+   on bad values or when out of memory. */
+spart_model *spart_dh_model(const spart_dh *dh, spart_err *err);
 
 #endif

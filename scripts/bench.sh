@@ -43,7 +43,7 @@ case $part in all | per-call) ;; *) echo "bench.sh: BENCH_PART: all or per-call,
 dir=${BENCH_DIR:-${TMPDIR:-/tmp}/spart-bench.$$} # one a run: two runs at once do not share it
 mkdir -p "$dir"
 cc=${CC:-cc}
-flags="-std=c11 -O3 -D_POSIX_C_SOURCE=200809L -Ilib"
+flags="-std=c11 -O3 -D_POSIX_C_SOURCE=200809L -Ilib -Ilib/base"
 if [ "$part" = all ]; then
   $cc $flags -o "$dir/gen" bench/gen.c -lm
   $cc $flags -o "$dir/naive" bench/naive.c

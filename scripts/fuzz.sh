@@ -20,7 +20,7 @@ out=build/fuzz
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 cflags="-std=c11 -g -O1 -fno-omit-frame-pointer $san -Wall -Wextra -Werror"
 # shellcheck disable=SC2089,SC2090 # the quotes are the macro's: SPART_VERSION is "fuzz"
-cppflags="-D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"fuzz\" -Ilib -Ifuzz \
+cppflags="-D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"fuzz\" -Ilib -Ilib/base -Ifuzz \
   $(pkg-config --cflags libxml-2.0)"
 libs="-lcjson $(pkg-config --libs libxml-2.0) -lm"
 
@@ -31,13 +31,13 @@ fi
 
 # the library (and the command-line framework of src/cli, when there), instrumented for
 # coverage, in its own folder (make's objects in build/lib stay as make built them)
-headers="lib/*.h"
+headers="lib/*.h lib/*/*.h"
 if ls src/cli/*.c > /dev/null 2>&1; then
   cppflags="$cppflags -Isrc/cli"
   headers="$headers src/cli/*.h"
 fi
 mkdir -p "$out/obj"
-for src in lib/*.c src/cli/*.c; do
+for src in lib/*/*.c src/cli/*.c; do
   [ -f "$src" ] || continue
   obj="$out/obj/$(basename "$src" .c).o"
   # shellcheck disable=SC2086 # the headers' patterns expand here

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "spart_text.h"
 
 /* u0dot, umdot with --accelerations only, which writes them */
 static const cli_gate gates[] = {{"u0dot,umdot", CLI_ON_ACCELERATIONS, 0, 0},

@@ -35,7 +35,8 @@ expected() {
   for f in "$TOP"/man/*.5; do echo "$1/share/man/man5/${f##*/}"; done
   for f in "$TOP"/man/*.3; do echo "$1/share/man/man3/${f##*/}"; done
   for f in "$TOP"/man/*.7; do echo "$1/share/man/man7/${f##*/}"; done
-  printf '%s\n' "$1/include/spart.h" "$1/lib/libspart.a" "$1/lib/pkgconfig/spart.pc"
+  printf '%s\n' "$1/include/spart.h" "$1/include/spart_text.h" "$1/lib/libspart.a" \
+    "$1/lib/pkgconfig/spart.pc"
   for f in "$TOP"/models/*.urdf "$TOP"/models/*.json; do echo "$1/share/spart/models/${f##*/}"; done
   for f in "$TOP"/src/*.c; do echo "$1/share/bash-completion/completions/$(basename "$f" .c)"; done
 }
@@ -62,6 +63,7 @@ expected() {
   diff <(expected ./opt/spart | LC_ALL=C sort) - <<< "$output"
   cmp "$COPY/bin/spart-id" "$root/opt/spart/bin/spart-id"
   cmp "$TOP/lib/spart.h" "$root/opt/spart/include/spart.h"
+  cmp "$TOP/lib/spart_text.h" "$root/opt/spart/include/spart_text.h"
   cmp "$COPY/build/libspart.a" "$root/opt/spart/lib/libspart.a"
   cmp "$TOP/models/kuka_iiwa.urdf" "$root/opt/spart/share/spart/models/kuka_iiwa.urdf"
   cmp "$TOP/completion/spart.bash" "$root/opt/spart/share/bash-completion/completions/spart-cmp"
@@ -79,7 +81,7 @@ expected() {
   [ ! -e "$root/opt/spart/share/spart" ]
 }
 
-@test "a C program builds on the installed spart.h and pkg-config spart, and computes as spart-id does" {
+@test "a C program of spart.h, the model loader and spart_rnea builds with pkg-config --static spart, and computes as spart-id does" {
   command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
   local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
   run -0 mk "$COPY" install PREFIX="$p"
@@ -89,33 +91,51 @@ expected() {
   [ "$output" = "$(sed -n 's/^VERSION *= *//p' "$TOP/Makefile")" ]
   # the weights' joint forces of a fixed arm at rest, from the library itself
   cat > "$t/grav.c" <<'C'
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <spart.h>
 
 int main(int argc, char **argv) {
   static const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, g[3] = {0, 0, -9.81};
   spart_err err;
-  spart_model *m = spart_model_load(argv[1], &err);
+  spart_model *m = spart_model_load(argv[1], &err), *m2;
   if (m == NULL || argc != 2 + m->nq) {
     fprintf(stderr, "grav: %s\n", m == NULL ? err.msg : "one qm a joint");
     return 1;
   }
-  spart_data *d = spart_data_new(m);
+  /* the same file from an open descriptor */
+  int fd = open(argv[1], O_RDONLY);
+  m2 = fd < 0 ? NULL : spart_model_read(fd, argv[1], &err);
+  if (fd >= 0) close(fd);
+  if (m2 == NULL || m2->nq != m->nq || m2->nb != m->nb) {
+    fprintf(stderr, "grav: spart_model_read: %s\n", m2 == NULL ? err.msg : "another model");
+    return 1;
+  }
+  spart_data *d = spart_data_new(m), *d2 = spart_data_new(m2);
   double *qm = calloc((size_t)m->nq, sizeof *qm), *zero = calloc(6 + (size_t)m->nq, sizeof *zero);
-  double *tau = calloc(6 + (size_t)m->nq, sizeof *tau);
+  double *tau = calloc(6 + (size_t)m->nq, sizeof *tau), *tau2 = calloc(6 + (size_t)m->nq, sizeof *tau2);
   for (int i = 0; i < m->nq; i++) qm[i] = atof(argv[2 + i]);
   spart_rnea(m, d, R0, qm, zero, zero, NULL, NULL, NULL, g, tau);
-  for (int i = 0; i < 6 + m->nq; i++) printf("%.17g\n", tau[i]);
-  free(qm), free(zero), free(tau);
-  spart_data_free(d);
-  spart_model_free(m);
+  spart_rnea(m2, d2, R0, qm, zero, zero, NULL, NULL, NULL, g, tau2);
+  for (int i = 0; i < 6 + m->nq; i++) {
+    if (tau2[i] != tau[i]) {
+      fprintf(stderr, "grav: spart_model_read's model computes another tau_%d\n", i);
+      return 1;
+    }
+    printf("%.17g\n", tau[i]);
+  }
+  free(qm), free(zero), free(tau), free(tau2);
+  spart_data_free(d), spart_data_free(d2);
+  spart_model_free(m), spart_model_free(m2);
   return 0;
 }
 C
+  # the loader's readers need cJSON and libxml2: Libs.private, which --static gives
   # shellcheck disable=SC2046
   run -0 cc -std=c11 $(pkg-config --cflags spart) -o "$t/grav" "$t/grav.c" \
-    $(pkg-config --libs spart)
+    $(pkg-config --static --libs spart)
   local q="0.3 -0.7 1.1 0.4 -1.3 0.9 0.2"
   # shellcheck disable=SC2086
   "$t/grav" "$MODELS/kuka_iiwa.urdf" $q > "$t/lib.out"
@@ -134,6 +154,71 @@ for a, b in zip(lib, cmd):
     assert abs(a - b) <= 1e-12 * scale, (a, b)
 print("ok")
 PY
+}
+
+@test "a program of the model and the algorithms alone links with pkg-config --libs spart, -lspart -lm; spart.h holds no text machinery" {
+  command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
+  local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
+  run -0 mk "$COPY" install PREFIX="$p"
+  export PKG_CONFIG_PATH="$p/lib/pkgconfig"
+  run -0 pkg-config --libs spart
+  [ "$(echo $output)" = "-L$p/lib -lspart -lm" ]
+  run -0 pkg-config --static --libs spart
+  [[ "$output" == *"-lcjson"* && "$output" == *"-lglpk"* && "$output" == *"-lxml2"* ]]
+  # the commands' text machinery is in spart_text.h, the library's layouts in no installed header
+  run grep -nE 'spu_strtod|spu_dtoa|spart_json|spart_printable|SPART_JC|SPART_JP|cJSON' \
+    "$p/include/spart.h"
+  [ "$status" -eq 1 ]
+  grep -q '^double spu_strtod(' "$p/include/spart_text.h"
+  grep -q '^int spart_json_next(spart_json \*j);' "$p/include/spart_text.h"
+  # a pendulum built by hand: a fixed base of mass 3 and a link of mass 2 whose CoM is 0.5 m
+  # along x from a joint about z; under gravity -9.81 y the joint holds m g l cos(q)
+  cat > "$t/pend.c" <<'C'
+#include <math.h>
+#include <stdio.h>
+#include <spart.h>
+
+int main(void) {
+  static const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, g[3] = {0, -9.81, 0}, zero[7] = {0};
+  spart_err err;
+  spart_model *m = spart_model_new(2);
+  if (m == NULL) return 1;
+  m->body_parent[0] = -1, m->body_parent[1] = 0;
+  m->jnt_type[1] = SPART_JNT_REVOLUTE, m->jnt_qadr[0] = -1, m->jnt_qadr[1] = 0;
+  m->jnt_axis[5] = 1;
+  m->body_mass[0] = 3, m->body_mass[1] = 2;
+  m->body_pos[3] = 0.5;
+  if (spart_model_check(m, &err) != 0) {
+    fprintf(stderr, "pend: %s\n", err.msg);
+    return 1;
+  }
+  spart_data *d = spart_data_new(m);
+  double tau[7], worst = 0;
+  for (double q = -3; q <= 3; q += 0.25) {
+    spart_rnea(m, d, R0, &q, zero, zero, NULL, NULL, NULL, g, tau);
+    worst = fmax(worst, fabs(tau[6] - 2 * 9.81 * 0.5 * cos(q)));
+  }
+  /* the composite inertias at q = 1: the whole robot's mass at the base, the link's first
+     moment m c about its joint */
+  double q = 1;
+  spart_xup(m, d, &q);
+  spart_composite(m, d);
+  printf("%d %.3g %.17g %.17g\n", m->nq, worst, d->Ic[0], d->Ic[10 + 1]);
+  spart_data_free(d);
+  spart_model_free(m);
+  return 0;
+}
+C
+  # shellcheck disable=SC2046
+  run -0 cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags spart) -o "$t/pend" "$t/pend.c" \
+    $(pkg-config --libs spart)
+  run -0 "$t/pend"
+  echo "$output"
+  read -r nq worst mass mc <<< "$output"
+  [ "$nq" = 1 ]
+  awk -v w="$worst" -v M="$mass" -v h="$mc" 'BEGIN { exit !(w < 1e-12 && M == 5 && h == 1) }'
+  # and it needs nothing but libspart and libm: no reader, no GLPK in the program
+  ! nm "$t/pend" | grep -qiE 'cJSON|xmlRead|glp_'
 }
 
 @test "spart.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program links" {
@@ -160,7 +245,7 @@ int main(int argc, char **argv) {
 CXX
   # shellcheck disable=SC2046
   run -0 g++ -std=c++11 -Wall -Wextra -Wpedantic -Werror $(pkg-config --cflags spart) \
-    -o "$t/nq" "$t/nq.cpp" $(pkg-config --libs spart)
+    -o "$t/nq" "$t/nq.cpp" $(pkg-config --static --libs spart)
   run -0 "$t/nq" "$MODELS/kuka_iiwa.urdf"
   [ "$output" = "$(sed -n 's/^VERSION *= *//p' "$TOP/Makefile") 7 8" ]
   # the same version in C, and the commands' --version
@@ -184,7 +269,7 @@ CXX
   [ "$(grep -c '^#include' "$t/example.c")" -eq 3 ]
   # shellcheck disable=SC2046
   run -0 cc -std=c11 -Wall -Wextra -Werror $(pkg-config --cflags spart) -o "$t/example" \
-    "$t/example.c" $(pkg-config --libs spart) -lm
+    "$t/example.c" $(pkg-config --static --libs spart)
   cd "$t"
   run -0 ./example
   [ "$(echo "$output" | tail -n 1 | awk '{ print ($4 < 1e-9) }')" = 1 ]

@@ -72,15 +72,16 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
 @test "joint kinds are named only in the joint module and the readers that map names to kinds" {
   # the algorithms, the model's checks and the summary ask the joint module (issue 12)
   cd "$TOP/lib"
-  run grep -l 'SPART_JNT_\(FIXED\|REVOLUTE\|PRISMATIC\)' -- *.c
+  run grep -l 'SPART_JNT_\(FIXED\|REVOLUTE\|PRISMATIC\)' -- */*.c
   [ "$status" -eq 0 ]
   for f in $output; do
     case $f in
-      spart_joint.c | spart_urdf.c | spart_dh.c | spart_dh_json.c | spart_model_json.c) ;;
+      model/spart_joint.c | read/spart_urdf.c | read/spart_dh.c | read/spart_dh_json.c) ;;
+      read/spart_model_json.c) ;;
       *) echo "a joint kind named in $f"; false ;;
     esac
   done
-  run grep -c 'jnt_type\[' -- spart_fk.c spart_jacobian.c spart_crba.c spart_rnea.c spart_aba.c
+  run grep -c 'jnt_type\[' -- algo/*.c
   [[ "$output" != *:[1-9]* ]]
 }
 
@@ -125,4 +126,18 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [ "$status" -eq 1 ]
   run grep -n 'jnt_type\|SPART_JNT_' $fast
   [ "$status" -eq 1 ]
+}
+
+@test "libspart's layers hold: each file in its layer's folder, no call to a layer above, no circle of calls (scripts/layers.sh)" {
+  run sh "$TOP/scripts/layers.sh" "$(dirname "$UNIT")"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "ok: "*" files in 5 layers, "*" no circle" ]]
+}
+
+@test "every name libspart exports is declared in its headers, and each of the installed headers' is used by a command or tested (scripts/exports.sh)" {
+  run sh "$TOP/scripts/exports.sh" "$(dirname "$UNIT")"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "ok: "*" names of spart.h and spart_text.h, each used or tested" ]]
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "spart_internal.h"
+#include "spart_text.h"
 
 /* ---------------------------------------------------------------------------------------------
  * the expressions: a value is a constant or a node (one line `const double tN = ...;`), nodes
@@ -1190,7 +1192,8 @@ static void unused(FILE *f, const char *text, int fixed) {
 /* the file's sine and cosine of one angle: x = k pi/2 + r, |r| <= pi/4, pi/2 in three parts so
    that k times each is exact for |k| < 2^20, then the Taylor series of both to r^15 and r^16
    (the first term left out is below 7e-17 at pi/4), the quadrant by a table; libm's sin and cos
-   beyond 1e5 and at 0 (-0 stays -0).  What spart's own joints compute (lib/spu_vec.c), in C99. */
+   beyond 1e5 and at 0 (-0 stays -0).  What spart's own joints compute (lib/base/spu_vec.c), in
+   C99. */
 static void put_sincos(FILE *f, const char *P) {
   fprintf(f,
           "\nstatic void %s_sincos(double x, double *s, double *c) {\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "spart_text.h"
 
 /* the largest error of a field (its name without the indices _I...) */
 struct cli_cmp_stat {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "spart_text.h"
 
 enum { KEY_LINK = 1, KEY_POINT = 2, KEY_NORMAL = 4, KEY_MU = 8, KEY_ALL = 15 };
 

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "records.h"
+#include "spart_text.h"
 
 struct cli_inputs {
   FILE *f;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "spart_text.h"
 
 #define MOST 64 /* limits reported a record */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "spart_text.h"
 
 
 /* whether body i's joint is a follower of another (--mimic): it has no value of its own */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "records.h"
+#include "spart_text.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
 

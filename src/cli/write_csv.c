@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "spart_text.h"
 
 
 /* text as a CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), else

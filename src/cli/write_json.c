@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "records.h"
+#include "spart_text.h"
 
 
 /* a JSON array of n0 x n1 x n2 values (0 dims dropped) */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 static int npass, nfail;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_text.h"
 #include "spu.h"
 
 __extension__ typedef unsigned __int128 u128;

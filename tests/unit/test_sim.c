@@ -1,4 +1,4 @@
-/* test_sim.c -- the simulation's bookkeeping in lib/spart_sim.c, by hand-computed values:
+/* test_sim.c -- the simulation's bookkeeping in lib/sim/spart_sim.c, by hand-computed values:
  *  - the grid of a run's times (spart_sim_grid_steps, spart_sim_grid_time)
  *  - the joints that leave their limits, each reported once (spart_sim_limits)
  *  - one RK4 step is four forward dynamics calls, the state and forces set as given

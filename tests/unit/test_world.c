@@ -1,5 +1,5 @@
-/* test_world.c -- a simulation's world (lib/spart_control.c, lib/spart_ground.c) and the joints'
- * local coordinates they use, by values computed here:
+/* test_world.c -- a simulation's world (lib/sim/spart_control.c, lib/sim/spart_ground.c) and
+ * the joints' local coordinates they use, by values computed here:
  *  - spart_joint_difference inverts spart_joint_integrate for every kind of the models given
  *  - the reference: a cubic's records with their rates give the cubic back between them
  *    (Hermite), without rates the straight line, outside the records the nearest

@@ -604,7 +604,7 @@ static int read_shapes(spart_model *m, const cJSON *obj, spart_err *err) {
 }
 
 
-/* the body of spart_model_from_cjson, with the model allocated */
+/* the body of spart_model_json_read, with the model allocated */
 static int read_model(spart_model *m, const cJSON *obj, spart_err *err) {
   const int nb = m->nb;
   const char **lnames = calloc((size_t)nb, sizeof *lnames);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 static const double PI = 3.14159265358979323846;

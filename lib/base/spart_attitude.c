@@ -1,9 +1,11 @@
 /* spart_attitude.c -- attitude conversions (SPART's Angles321_DCM, Angles123_DCM, DCM_Angles321,
  * quat_DCM, DCM_quat, Euler_DCM, DCM_Euler) and the rotation matrix's quaternion and
- * roll-pitch-yaw */
+ * roll-pitch-yaw; whether a matrix is a rotation (spart_is_rotation: the model's and the shapes'
+ * frames) */
 #include <math.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 /* below this, cos(pitch) is taken for 0 (gimbal lock): roll is set to 0 */
@@ -169,4 +171,22 @@ void spart_dcm_euler(double e[3], double *alpha, const double DCM[9]) {
   for (int k = 0; k < 3; k++) {
     e[k] = s > 0 ? q[1 + k] / s : k == 0;
   }
+}
+
+
+/* rotations must be orthonormal to this tolerance */
+#define ROT_TOL 1e-6
+
+
+int spart_is_rotation(const double R[9]) {
+  double c[3];
+  for (int r = 0; r < 3; r++) {
+    for (int s = 0; s < 3; s++) {
+      if (fabs(spu_dot3(R + 3 * r, R + 3 * s) - (r == s)) > ROT_TOL) {
+        return 0;
+      }
+    }
+  }
+  spu_cross(c, R + 3, R + 6);
+  return spu_dot3(R, c) > 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
+#include "spart_text.h"
 
 /* what may come next */
 enum { WANT_VALUE, WANT_KEY, WANT_COLON, WANT_AFTER, WANT_DONE };

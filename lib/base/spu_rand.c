@@ -2,6 +2,7 @@
  * seeded by splitmix64 (Steele, Lea and Flood, 2014), written from the published
  * algorithms, so that a seed gives the same numbers whatever the C library */
 #include "spart.h"
+#include "spart_internal.h"
 
 
 static uint64_t splitmix64(uint64_t *x) {

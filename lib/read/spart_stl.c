@@ -185,7 +185,7 @@ int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *m
 
 int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err) {
   size_t len = 0;
-  char *buf = spart_model_slurp(path, &len, err);
+  char *buf = spart_slurp(path, &len, err);
   int rc;
   if (!buf) {
     return -SPART_EIO;

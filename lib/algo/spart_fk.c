@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 
@@ -208,13 +209,5 @@ void spart_world(const spart_data *d, const double x[3], double r[3]) {
 void spart_inertias(const spart_model *m, const spart_data *d, double *I) {
   for (int i = 0; i < m->nb; i++) {
     spu_sym_to_mat3(I + 9 * i, d->xI + 6 * i);
-  }
-}
-
-
-void spart_point(const spart_data *d, int i, const double local[3], double x[3]) {
-  spu_mulmv3(x, d->xrot + 9 * i, local);
-  for (int k = 0; k < 3; k++) {
-    x[k] += d->xpos[3 * i + k];
   }
 }

@@ -1,22 +1,16 @@
 /* spart_load.c -- the loader: model file or text to model by its URDF, model JSON or DH reader */
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "spart.h"
 #include "spart_internal.h"
 
-/* the largest model file read into memory (1 GiB) */
-#define MAX_FILE ((size_t)1 << 30)
 
-
-/* spart_model_from_cjson; path (pathlen bytes) receives where in the document a fault the checks
-   find is ("links[2]"), "" if the message says where */
+/* the model of a cJSON object, a model JSON or a DH description; path (pathlen bytes) receives
+   where in the document a fault the checks find is ("links[2]"), "" if the message says where */
 static spart_model *from_cjson(const cJSON *obj, spart_err *err, char *path, size_t pathlen) {
   spart_err dummy = {0};
 
@@ -33,12 +27,6 @@ static spart_model *from_cjson(const cJSON *obj, spart_err *err, char *path, siz
     return spart_dh_json_read(obj, err);
   }
   return spart_model_json_read(obj, err, path, pathlen);
-}
-
-
-spart_model *spart_model_from_cjson(const cJSON *obj, spart_err *err) {
-  char path[256];
-  return from_cjson(obj, err, path, sizeof path);
 }
 
 
@@ -135,62 +123,6 @@ spart_model *spart_model_parse(const char *text, spart_err *err) {
 }
 
 
-/* the whole of what the open file descriptor fd holds (where: what messages call it) in a malloc'd
-   buffer with a NUL after its len bytes */
-static char *slurp(int fd, const char *where, size_t *len, spart_err *err) {
-  size_t n = 0, cap = 0;
-  char *buf = NULL;
-
-  /* read all, doubling the buffer */
-  for (;;) {
-    ssize_t got;
-    if (cap - n < 2) {
-      char *b = cap < MAX_FILE ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
-      if (!b) {
-        if (cap < MAX_FILE) {
-          spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
-        } else {
-          spart_err_set(err, SPART_EDATA, 0, "input larger than %zu bytes", MAX_FILE);
-        }
-        free(buf);
-        return NULL;
-      }
-      buf = b;
-      cap = cap ? 2 * cap : 65536;
-    }
-    got = read(fd, buf + n, cap - n - 1);
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got < 0) {
-      spart_err_set(err, SPART_EIO, 0, "cannot read %s: %s", where, strerror(errno));
-      free(buf);
-      return NULL;
-    }
-    if (got == 0) {
-      break;
-    }
-    n += (size_t)got;
-  }
-  buf[n] = '\0';
-  *len = n;
-  return buf;
-}
-
-
-char *spart_model_slurp(const char *path, size_t *len, spart_err *err) {
-  int fd = open(path, O_RDONLY);
-  char *buf;
-  if (fd < 0) {
-    spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
-    return NULL;
-  }
-  buf = slurp(fd, path, len, err);
-  close(fd);
-  return buf;
-}
-
-
 /* whether buf is UTF-16 text that starts (after blanks) with '<': XML, whatever its name (a
    byte order mark FF FE or FE FF, or a first character '<' with a NUL byte beside it) */
 static int utf16_xml(const char *buf, size_t len) {
@@ -267,7 +199,7 @@ static const spart_urdf_opts *with_dir(const spart_urdf_opts *o, const char *pat
 
 spart_model *spart_model_load_opts(const char *path, const spart_urdf_opts *o, spart_err *err) {
   size_t len = 0;
-  char *buf = spart_model_slurp(path, &len, err), *dir;
+  char *buf = spart_slurp(path, &len, err), *dir;
   spart_urdf_opts copy;
   spart_model *m;
   if (!buf) {
@@ -288,27 +220,11 @@ spart_model *spart_model_load(const char *path, spart_err *err) {
 spart_model *spart_model_read_opts(int fd, const char *name, const spart_urdf_opts *o,
                                    spart_err *err) {
   size_t len = 0;
-  char *buf = slurp(fd, name, &len, err);
+  char *buf = spart_slurp_fd(fd, name, &len, err);
   return buf ? load(buf, len, name, o, err) : NULL;
 }
 
 
 spart_model *spart_model_read(int fd, const char *name, spart_err *err) {
   return spart_model_read_opts(fd, name, NULL, err);
-}
-
-
-spart_model *spart_urdf_read(const char *path, spart_err *err) {
-  size_t len = 0;
-  char *buf = spart_model_slurp(path, &len, err);
-  spart_model *m;
-  if (!buf) {
-    return NULL;
-  }
-  spart_urdf_opts copy;
-  char *dir;
-  m = spart_urdf_parse_opts(buf, len, with_dir(NULL, path, &copy, &dir), err);
-  free(dir);
-  free(buf);
-  return m;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 #define TWO_PI 6.283185307179586

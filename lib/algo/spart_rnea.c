@@ -117,37 +117,6 @@ void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], con
 }
 
 
-/* the references' common parts (spart_internal.h): a body's external wrench and inertia */
-
-void spart_ref_wrench(const spart_data *d, int i, const double *wF, double fx[6]) {
-  /* wF_i (inertial frame, at the CoM c_i) turned into F_i (R_i = d->xrotF) and moved to F_i's
-     origin: [R_i' n + c_i x R_i' f; R_i' f] */
-  const double *R = d->xrotF + 9 * i, *c = d->jc + SPART_JC * i + SPART_JC_C;
-  double n[3], cf[3];
-  memset(fx, 0, 6 * sizeof(double));
-  if (!wF) {
-    return;
-  }
-  spu_mulmtv3(n, R, wF + 6 * i);
-  spu_mulmtv3(fx + 3, R, wF + 6 * i + 3);
-  spu_cross(cf, c, fx + 3);
-  for (int k = 0; k < 3; k++) {
-    fx[k] = n[k] + (i > 0 ? cf[k] : 0); /* the base's F_0 is at its CoM */
-  }
-}
-
-
-void spart_ref_inertia(const spart_model *m, const spart_data *d, int i, double I[36]) {
-  double base[10];
-  const double *Ic = d->jc + SPART_JC * i + SPART_JC_IO;
-  if (i == 0) {
-    spu_inertbody(base, m->body_mass[0], m->body_inertia);
-    Ic = base;
-  }
-  spu_inert_to_mat6(I, Ic);
-}
-
-
 int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                       const double *u0, const double *um, const double *umdot, const double *wF,
                       const double *gravity, double *taum, double u0dot[6]) {

@@ -540,7 +540,7 @@ void spart_joint_setup(spart_model *m) {
 }
 
 
-int spart_joint_retype(spart_model *m, int from, int to, spart_err *err) {
+int spart_joint_retype_only(spart_model *m, int from, int to, spart_err *err) {
   static const int pairs[][2] = {{SPART_JNT_REVOLUTE, SPART_JNT_SINCOS},
                                  {SPART_JNT_FLOATING, SPART_JNT_SPQUAT}};
   int ok = 0, nq = 0;
@@ -556,7 +556,7 @@ int spart_joint_retype(spart_model *m, int from, int to, spart_err *err) {
     m->jnt_qadr[i] = kinds[m->jnt_type[i]].nq > 0 ? nq : -1;
     nq += kinds[m->jnt_type[i]].nq;
   }
-  return spart_model_check(m, err);
+  return 0;
 }
 
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 
 /* per-body arrays of doubles: name and stride */
 #define SPART_DATA_ARRAYS(X) \
