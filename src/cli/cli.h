@@ -14,8 +14,8 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_DATA = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 }
 enum { CLI_EXIT_LIMITS = 4 };
 
 /* ---------------------------------------------------------------------------------------------
- * records: state vectors in (records_in.c), results out (write.c, one file a format:
- * write_json.c, write_csv.c)
+ * records: state vectors in (read.c, one file a format: read_json.c, read_csv.c), results out
+ * (write.c, one file a format: write_json.c, write_csv.c)
  */
 
 /* state fields, in spart-records(5)'s order; bit (1 << CLI_F_*) of cli_state.has */
