@@ -18,14 +18,16 @@
 
 #include "records.h"
 
-#define BLOCK (1 << 17)        /* input bytes read for a block: its whole records */
-#define MOST_PENDING (8 << 20) /* bytes with no record boundary a line split can cut: the rest
-                                  of the input is read by one thread */
-#define MOST_HELD (4 << 20)    /* bytes of output, messages and marks a worker holds for a block
-                                  not the next to write: then it waits for its turn */
+#define BLOCK (1 << 17) /* input bytes read for a block: its whole records */
+#define MOST_PENDING                                                        \
+  (8 << 20) /* bytes with no record boundary a line split can cut: the rest \
+               of the input is read by one thread */
+#define MOST_HELD                                                             \
+  (4 << 20) /* bytes of output, messages and marks a worker holds for a block \
+               not the next to write: then it waits for its turn */
 
 /* where a record of a block ends in its output, with the messages and counts then (since the
-   block began; nrec: the worker's): a point where one thread may have written (cli_run_mark) */
+   block began; nrec: the worker's): a point where one thread may have written (run_mark) */
 typedef struct mark {
   size_t out, err;
   long nrec, nbad, npart, nlimits;
@@ -50,15 +52,15 @@ struct job {
   char *in;
   size_t inlen, incap;
   long long line;
-  long seq; /* its number in the input */
-  int busy; /* computed, not yet written (under the pool's out) */
-  int stream; /* its turn came while computed: its worker writes it as it goes (the writer's) */
+  long seq;      /* its number in the input */
+  int busy;      /* computed, not yet written (under the pool's out) */
+  int stream;    /* its turn came while computed: its worker writes it as it goes (the writer's) */
   size_t wo, we; /* the bytes of its output and messages written so far (stream) */
-  char *out; /* the records written (the worker's writer's buffer, exchanged) */
+  char *out;     /* the records written (the worker's writer's buffer, exchanged) */
   size_t outlen, outcap;
-  cli_msgs msg;          /* the messages */
-  struct cli_marks mk;   /* the records' ends */
-  long nrec0;            /* the worker's records before the block */
+  cli_msgs msg;        /* the messages */
+  struct cli_marks mk; /* the records' ends */
+  long nrec0;          /* the worker's records before the block */
   int status, stop, dead;
   long nbad, npart, nrec, nlimits;
 };
@@ -67,8 +69,8 @@ struct job {
    whole records */
 typedef struct cutter {
   int fd, fmt, eof;
-  int file;  /* fd is a regular file: always ready */
-  int rerr;  /* errno of a read error, or 0 */
+  int file; /* fd is a regular file: always ready */
+  int rerr; /* errno of a read error, or 0 */
   char *buf;
   size_t len, cap;
   cli_frame f; /* where buf's records end, by the input format's grammar (cli_frame_scan) */
@@ -92,10 +94,10 @@ struct pool {
      by its worker, once it is the next to write (stream) */
   pthread_mutex_t out;
   pthread_cond_t next;
-  long turn;        /* the block written next */
-  job **slot;       /* the blocks computed, not yet written: block n's at n % 2nw */
-  int writing;      /* a worker is writing blocks, or streams one: the writer's state is its */
-  int abort;        /* the run has stopped: no more blocks read or written */
+  long turn;   /* the block written next */
+  job **slot;  /* the blocks computed, not yet written: block n's at n % 2nw */
+  int writing; /* a worker is writing blocks, or streams one: the writer's state is its */
+  int abort;   /* the run has stopped: no more blocks read or written */
   /* the writer's state, the worker's whose turn it is: the output after one thread's last write
      (the records it would hold back), carry[coff, coff + clen) */
   char *carry;
@@ -216,66 +218,6 @@ static int detect(cutter *c) {
 
 /* ---- the workers ---- */
 
-/* a session of s's for a worker: its own data, reader (over blocks; from's CSV header when
-   given) and writer (held; from's header); NULL when out of memory */
-static cli_session *worker_new(cli_session *s, int fmt, const cli_session *from) {
-  cli_session *w = malloc(sizeof(*w));
-  if (!w) {
-    return NULL;
-  }
-  *w = *s;
-  w->d = spart_data_new(s->m);
-  w->rd = cli_reader_new(s->in, cli_reader_name(s->rd), fmt, s->o.seq, s->tool->reads);
-  w->wr = cli_writer_new(stdout, s->o.output, s->o.seq, s->o.unbuffered);
-  w->st = NULL;
-  w->in = NULL;
-  w->o.nfiles = 0;
-  w->file = 0;
-  w->tty = 0;
-  w->status = CLI_EXIT_OK;
-  w->stop = 0;
-  w->m_borrowed = 1;
-  w->nbad = w->npart = w->nrec = w->nlimits = 0;
-  memset(w->buf, 0, sizeof(w->buf));
-  memset(w->nbuf, 0, sizeof(w->nbuf));
-  w->held = w->front = 0;
-  w->hst = w->rst = NULL;
-  w->later.code = 0;
-  w->marks = NULL;
-  if (w->rd && s->o.keep_state) {
-    cli_reader_keep(w->rd, (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL);
-  }
-  if (w->wr) {
-    cli_writer_only(w->wr, s->o.only);
-    cli_writer_hold(w->wr);
-  }
-  if (!w->d || !w->rd || !w->wr ||
-      (from && (cli_reader_share(w->rd, from->rd, s->m) != 0 ||
-                cli_writer_share(w->wr, from->wr) != 0))) {
-    cli_reader_free(w->rd);
-    cli_writer_free(w->wr);
-    spart_data_free(w->d);
-    free(w);
-    return NULL;
-  }
-  w->nrec = from ? 1 : 0; /* the first record's checks (cli_next) are made */
-  return w;
-}
-
-
-static void worker_free(cli_session *w) {
-  if (w) {
-    cli_reader_free(w->rd);
-    cli_writer_free(w->wr);
-    spart_data_free(w->d);
-    for (int k = 0; k < 4; k++) {
-      free(w->buf[k]);
-    }
-    free(w);
-  }
-}
-
-
 static void turn(pool *p, cli_session *w, job *j);
 
 
@@ -285,8 +227,12 @@ static size_t held(const cli_session *w, const job *j) {
 }
 
 
-void cli_run_mark(cli_session *s) {
-  struct cli_marks *k = s->marks;
+/* a worker's record just written (held) in its block (the session's mark hook, arg its block's
+   marks): where it ends, with the messages and counts so far, so that the block is written as
+   one thread would have written it; there the worker may write its block so far (its turn), or
+   wait for its turn (it holds too much), or be told to stop (s->stop: the run has stopped) */
+static void run_mark(cli_session *s, void *arg) {
+  struct cli_marks *k = arg;
   /* the block written as it goes, or whether its turn has come looked at: at k->look bytes of
      output (turn), or when the marks held grow */
   int look = s->wr->pend >= k->look;
@@ -324,12 +270,12 @@ static void run_block(pool *p, cli_session *w, job *j) {
   j->mk.look = p->eager ? 0 : CLI_WRITE_AT;
   j->stream = 0;
   j->wo = j->we = 0;
-  w->marks = &j->mk;
+  w->mark_arg = &j->mk;
   cli_error_to(&j->msg);
   cli_reader_block(w->rd, &j->in, &j->incap, j->inlen, j->line);
   p->body(w);
   cli_error_to(NULL);
-  w->marks = NULL;
+  w->mark_arg = NULL;
   j->outlen = cli_writer_take(w->wr, &j->out, &j->outcap);
   j->status = w->status;
   j->stop = w->stop;
@@ -526,7 +472,8 @@ static void turn(pool *p, cli_session *w, job *j) {
   written(w, j, o, e);
   /* the next write point: where one thread's held records pass CLI_WRITE_AT (or the next
      record, eager) */
-  j->mk.look = p->eager ? 0 : j->wo + CLI_WRITE_AT - (p->clen < CLI_WRITE_AT ? p->clen : CLI_WRITE_AT);
+  j->mk.look =
+      p->eager ? 0 : j->wo + CLI_WRITE_AT - (p->clen < CLI_WRITE_AT ? p->clen : CLI_WRITE_AT);
 }
 
 
@@ -664,7 +611,7 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   c->f.most = most;
   int cuts = detect(c) && !c->rerr;
   if (p.w && p.tid && p.jobs && p.slot) {
-    p.w[0] = worker_new(s, c->fmt, NULL);
+    p.w[0] = cli_session_clone(s, c->fmt, NULL, run_mark);
   }
   if (!p.w || !p.tid || !p.jobs || !p.slot || !p.w[0]) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
@@ -696,7 +643,8 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
     /* the sessions made (from the session's state, which the threads then change), then the
        threads; out of memory, or no thread: fewer workers */
     int n = 1;
-    while (n < p.nw && (p.w[n] = worker_new(s, cli_reader_format(p.w[0]->rd), p.w[0]))) {
+    while (n < p.nw &&
+           (p.w[n] = cli_session_clone(s, cli_reader_format(p.w[0]->rd), p.w[0], run_mark))) {
       n++;
     }
     for (int k = 1; k < n; k++) {
@@ -725,7 +673,7 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
     s->status = CLI_EXIT_IO;
   }
   for (int k = 0; k < p.nw && p.w; k++) {
-    worker_free(p.w[k]);
+    cli_session_free_clone(p.w[k]);
   }
   for (int k = 0; k < 2 * p.nw && p.jobs; k++) {
     free(p.jobs[k].in);

@@ -26,11 +26,6 @@ static const cli_input *input_of(int fmt) {
 }
 
 
-size_t cli_bom(const char *p, size_t n) {
-  return n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-}
-
-
 int cli_detect(const char *p, size_t n, int eof, size_t *at) {
   size_t i = *at;
   for (; i < n; i++) {
@@ -231,55 +226,6 @@ int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v) {
       return n > 0 && end == txt + n && isfinite(*v) ? 1 : -1;
     }
   }
-  return 0;
-}
-
-
-/* append n bytes and a 0 to the arena; its offset, or (size_t)-1 when out of memory */
-static size_t arena_add(cli_reader *rd, const char *p, size_t n) {
-  size_t at = rd->alen;
-  if (cli_grow(&rd->arena, &rd->acap, rd->alen + n + 1) != 0) {
-    return (size_t)-1;
-  }
-  memcpy(rd->arena + at, p, n);
-  rd->arena[at + n] = 0;
-  rd->alen += n + 1;
-  return at;
-}
-
-
-/* add a value: its name (n bytes at name), its text and its number (NAN: not one); 0 or -1 */
-int rd_named_add(cli_reader *rd, const char *name, size_t n, const char *text, size_t tn,
-                 double v) {
-  cli_named *r = &rd->nr;
-  if (r->n == rd->ncap) {
-    int cap = rd->ncap ? 2 * rd->ncap : 64;
-    size_t *o = realloc(rd->aoff, 2 * (size_t)cap * sizeof *o);
-    double *pv = o ? realloc(r->v, (size_t)cap * sizeof *pv) : NULL;
-    if (pv) {
-      r->v = pv;
-    }
-    const char **pn = pv ? realloc(r->name, (size_t)cap * sizeof *pn) : NULL;
-    if (pn) {
-      r->name = pn;
-    }
-    const char **pt = pn ? realloc(r->text, (size_t)cap * sizeof *pt) : NULL;
-    if (o) {
-      rd->aoff = o;
-    }
-    if (!pt) {
-      return -1;
-    }
-    r->text = pt;
-    rd->ncap = cap;
-  }
-  size_t a = arena_add(rd, name, n), b = arena_add(rd, text, tn);
-  if (a == (size_t)-1 || b == (size_t)-1) {
-    return -1;
-  }
-  rd->aoff[2 * r->n] = a;
-  rd->aoff[2 * r->n + 1] = b;
-  r->v[r->n++] = v;
   return 0;
 }
 

@@ -191,12 +191,6 @@ static int json_values(spart_json *j, double *v, int count, int rows, int cols, 
 }
 
 
-/* whether field k may be given by joint name: the joints' vectors */
-int rd_by_name_field(int k) {
-  return k == CLI_F_qm || k == CLI_F_um || k == CLI_F_umdot || k == CLI_F_taum || k == CLI_F_qmdot;
-}
-
-
 /* field k (v, the record's vector) given as an object keyed by joint name, next in j: a number
    for a joint of one value, an array for one of more (a ball joint's quaternion); every joint
    with values named once */

@@ -279,3 +279,8 @@ void cli_reader_block(cli_reader *rd, char **p, size_t *cap, size_t n, long long
 int cli_reader_dead(const cli_reader *rd) {
   return rd->dead;
 }
+
+
+size_t cli_bom(const char *p, size_t n) {
+  return n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}

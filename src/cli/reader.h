@@ -153,7 +153,7 @@ int rd_csv_line(cli_reader *rd, spart_err *err);
 long rd_csv_split(cli_reader *rd, int want, int *open);
 long rd_csv_cells(cli_reader *rd, int want, spart_err *err);
 
-/* read.c: a named value into the record of named values (NAN: not a number); 0 or -1 */
+/* record.c: a named value into the record of named values (NAN: not a number); 0 or -1 */
 int rd_named_add(cli_reader *rd, const char *name, size_t n, const char *text, size_t tn, double v);
 
 #endif
