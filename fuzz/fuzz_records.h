@@ -1,6 +1,9 @@
 /* fuzz_records.h -- the body of the state-record harnesses (fuzz_json.c, fuzz_csv.c): records
    read through the public API (cli_reader_new, cli_read) from a memory stream, with one
-   fixed model, computed and written as a command would, with --keep-going */
+   fixed model, computed and written as a command would, with --keep-going; the same input read
+   as named values (spart-cmp's mode of the same readers, cli_read_named); and cut by the
+   format's frame (-j's blocks, cli_frame_scan) byte by byte as it comes and at once, which must
+   cut it at the same places, each after a line break */
 #ifndef SPART_FUZZ_RECORDS_H
 #define SPART_FUZZ_RECORDS_H
 
@@ -90,7 +93,82 @@ static void fuzz_pair(const spart_model *m, spart_data *d, const cli_state *a,
 }
 
 
+/* the cuts of the format's frame: the input whole (step = size) or coming step bytes at a time,
+   one record a call; their number, the first most of them in cut */
+static size_t fuzz_cuts(const char *p, size_t size, int fmt, size_t step, size_t *cut,
+                        size_t most) {
+  cli_frame f = {0};
+  size_t n = 0, len = step < size ? step : size;
+  f.most = 1;
+  for (;;) {
+    size_t before = f.cut;
+    cli_frame_scan(&f, fmt, p, len, len == size);
+    if (f.units > 0) {
+      FUZZ_CHECK(f.cut > before && f.cut <= len && p[f.cut - 1] == '\n',
+                 "a cut at %zu, after %zu, of %zu bytes", f.cut, before, len);
+      if (n < most) {
+        cut[n] = f.cut;
+      }
+      n++;
+      f.units = 0;
+      continue;
+    }
+    if (f.bad || len == size) {
+      return n;
+    }
+    len = len + step < size ? len + step : size;
+  }
+}
+
+
+/* the frame of the input's format (cli_detect's): the same cuts whole and as it comes */
+static void fuzz_frame(const uint8_t *data, size_t size, int format) {
+  const char *p = (const char *)data;
+  size_t at = cli_bom(p, size), a[64], b[64];
+  int fmt = format == CLI_FMT_AUTO ? cli_detect(p, size, 1, &at) : format;
+  if (fmt == CLI_FMT_AUTO) {
+    return; /* blanks only */
+  }
+  size_t na = fuzz_cuts(p, size, fmt, size, a, 64), nb = fuzz_cuts(p, size, fmt, 7, b, 64);
+  FUZZ_CHECK(na == nb, "%zu cuts at once, %zu as the input comes", na, nb);
+  for (size_t k = 0; k < na && k < 64; k++) {
+    FUZZ_CHECK(a[k] == b[k], "cut %zu at %zu at once, at %zu as the input comes", k, a[k], b[k]);
+  }
+}
+
+
+/* the input as records of named values (spart-cmp), to its end or its first error */
+static void fuzz_named(const uint8_t *data, size_t size, int format) {
+  FILE *in = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
+  FUZZ_CHECK(in != NULL, "fmemopen failed");
+  cli_reader *rd = cli_reader_new(in, "<fuzz>", format, 0, 0);
+  FUZZ_CHECK(rd != NULL, "out of memory");
+  for (size_t calls = 1;; calls++) {
+    const cli_named *rec = NULL;
+    spart_err err = {0};
+    int r = cli_read_named(rd, &rec, &err);
+    FUZZ_CHECK(calls <= size + 2, "%zu calls to cli_read_named on %zu bytes", calls, size);
+    if (r == 0) {
+      break;
+    }
+    if (r < 0) {
+      fuzz_check_err(&err); /* spart-cmp stops at it */
+      break;
+    }
+    for (int k = 0; k < rec->n; k++) {
+      FUZZ_CHECK(rec->name[k] && rec->text[k], "value %d without a name or a text", k);
+    }
+  }
+  cli_reader_free(rd);
+  fclose(in);
+}
+
+
 static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, int own) {
+  if (!own) {
+    fuzz_frame(data, size, format);
+    fuzz_named(data, size, format);
+  }
   FILE *in = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
   spart_model *model = own ? NULL : fuzz_m;
   spart_data *d = own ? NULL : fuzz_d;

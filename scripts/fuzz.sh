@@ -22,7 +22,7 @@ cflags="-std=c11 -g -O1 -fno-omit-frame-pointer $san -Wall -Wextra -Werror"
 # shellcheck disable=SC2089,SC2090 # the quotes are the macro's: SPART_VERSION is "fuzz"
 cppflags="-D_POSIX_C_SOURCE=200809L -DSPART_VERSION=\"fuzz\" -Ilib -Ilib/base -Ifuzz \
   $(pkg-config --cflags libxml-2.0)"
-libs="-lcjson $(pkg-config --libs libxml-2.0) -lm"
+libs="-lcjson -lglpk $(pkg-config --libs libxml-2.0) -lm -lpthread"
 
 if ! command -v "$cc" > /dev/null 2>&1; then
   echo "fuzz.sh: $cc not found: run sh scripts/fuzz-deps.sh" >&2

@@ -14,8 +14,8 @@ enum { CLI_EXIT_OK = 0, CLI_EXIT_DATA = 1, CLI_EXIT_USAGE = 2, CLI_EXIT_IO = 3 }
 enum { CLI_EXIT_LIMITS = 4 };
 
 /* ---------------------------------------------------------------------------------------------
- * records: state vectors in (records_in.c), results out (write.c, one file a format:
- * write_json.c, write_csv.c)
+ * records: state vectors in (read.c, one file a format: read_json.c, read_csv.c), results out
+ * (write.c, one file a format: write_json.c, write_csv.c)
  */
 
 /* state fields, in spart-records(5)'s order; bit (1 << CLI_F_*) of cli_state.has */
@@ -364,7 +364,10 @@ typedef struct cli_session {
   cli_state *rst;   /* the reader's */
   spart_err later;  /* the fault of a second record, reported after the first is written */
   const char *none; /* the message when the whole input held no record (spart-sim's), or NULL */
-  struct cli_marks *marks; /* -j: a worker's record ends in its block (cli_run), or NULL */
+  /* -j: called with mark_arg at each record written (cli_write) while mark_arg is not NULL: a
+     worker's record ends in its block (jobs.c gives it to cli_session_clone) */
+  void (*mark)(struct cli_session *s, void *arg);
+  void *mark_arg;
 } cli_session;
 
 /* the model converters (urdf2robot, dh2robot): options -o json|summary|dot (-s, --dot), -h, -V
@@ -577,11 +580,6 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
    of one thread. */
 #define CLI_MAX_JOBS 256
 int cli_run(cli_session *s, void (*body)(cli_session *s), long most);
-/* -j: a worker's record just written (held) in its block: where it ends, with the messages and
-   counts so far, so that the block is written as one thread would have written it (cli_write);
-   there the worker may write its block so far (its turn), or wait for its turn (it holds too
-   much), or be told to stop (s->stop: the run has stopped) */
-void cli_run_mark(cli_session *s);
 /* spart-sim's --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0,
    wFm a record (JSON or CSV), t increasing, read from its start by every trajectory.  First
    cli_inputs_read: a regular file is left where it is (*text NULL: each trajectory opens it),
@@ -638,6 +636,15 @@ void cli_world_close(cli_session *s, cli_world *w);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);
+
+/* A session for a -j worker (jobs.c), cloned from s by its owner: s's command, options, model
+   (borrowed) and resolved --link/--frame; its own data, a reader of format fmt (fed the blocks;
+   from's CSV header when from is given), a writer that holds its records (from's header), no
+   records or counts yet; mark called at each record written while s->mark_arg is set.  NULL
+   when out of memory.  cli_session_free_clone frees it (not s's). */
+cli_session *cli_session_clone(const cli_session *s, int fmt, const cli_session *from,
+                               void (*mark)(struct cli_session *, void *));
+void cli_session_free_clone(cli_session *w);
 
 /* ---------------------------------------------------------------------------------------------
  * spart-codegen (codegen.c): a model's algorithms as C99 source specialised to it

@@ -18,14 +18,16 @@
 
 #include "records.h"
 
-#define BLOCK (1 << 17)        /* input bytes read for a block: its whole records */
-#define MOST_PENDING (8 << 20) /* bytes with no record boundary a line split can cut: the rest
-                                  of the input is read by one thread */
-#define MOST_HELD (4 << 20)    /* bytes of output, messages and marks a worker holds for a block
-                                  not the next to write: then it waits for its turn */
+#define BLOCK (1 << 17) /* input bytes read for a block: its whole records */
+#define MOST_PENDING                                                        \
+  (8 << 20) /* bytes with no record boundary a line split can cut: the rest \
+               of the input is read by one thread */
+#define MOST_HELD                                                             \
+  (4 << 20) /* bytes of output, messages and marks a worker holds for a block \
+               not the next to write: then it waits for its turn */
 
 /* where a record of a block ends in its output, with the messages and counts then (since the
-   block began; nrec: the worker's): a point where one thread may have written (cli_run_mark) */
+   block began; nrec: the worker's): a point where one thread may have written (run_mark) */
 typedef struct mark {
   size_t out, err;
   long nrec, nbad, npart, nlimits;
@@ -50,15 +52,15 @@ struct job {
   char *in;
   size_t inlen, incap;
   long long line;
-  long seq; /* its number in the input */
-  int busy; /* computed, not yet written (under the pool's out) */
-  int stream; /* its turn came while computed: its worker writes it as it goes (the writer's) */
+  long seq;      /* its number in the input */
+  int busy;      /* computed, not yet written (under the pool's out) */
+  int stream;    /* its turn came while computed: its worker writes it as it goes (the writer's) */
   size_t wo, we; /* the bytes of its output and messages written so far (stream) */
-  char *out; /* the records written (the worker's writer's buffer, exchanged) */
+  char *out;     /* the records written (the worker's writer's buffer, exchanged) */
   size_t outlen, outcap;
-  cli_msgs msg;          /* the messages */
-  struct cli_marks mk;   /* the records' ends */
-  long nrec0;            /* the worker's records before the block */
+  cli_msgs msg;        /* the messages */
+  struct cli_marks mk; /* the records' ends */
+  long nrec0;          /* the worker's records before the block */
   int status, stop, dead;
   long nbad, npart, nrec, nlimits;
 };
@@ -67,22 +69,12 @@ struct job {
    whole records */
 typedef struct cutter {
   int fd, fmt, eof;
-  int file;  /* fd is a regular file: always ready */
-  int rerr;  /* errno of a read error, or 0 */
+  int file; /* fd is a regular file: always ready */
+  int rerr; /* errno of a read error, or 0 */
   char *buf;
-  size_t len, cap, scan, cut;
-  long long line;   /* lines before buf[0] */
-  long long lines;  /* lines in buf[0, scan) */
-  long long clines; /* lines in buf[0, cut) */
-  long units;       /* records (cut points) in buf[0, cut) */
-  long most;        /* records a block holds at most (0: any number) */
-  /* CSV: 0 before the header, then the cell state; JSON: depth, in a string, after '\' */
-  int header, cell, depth, instr, esc;
-  char delim;
-  int bad; /* a boundary this cannot find: the rest is read by one thread */
+  size_t len, cap;
+  cli_frame f; /* where buf's records end, by the input format's grammar (cli_frame_scan) */
 } cutter;
-
-enum { C_START, C_PLAIN, C_QUOTED, C_QEND }; /* a CSV cell: records_in.c's cell_end */
 
 struct pool {
   cli_session *s;
@@ -102,10 +94,10 @@ struct pool {
      by its worker, once it is the next to write (stream) */
   pthread_mutex_t out;
   pthread_cond_t next;
-  long turn;        /* the block written next */
-  job **slot;       /* the blocks computed, not yet written: block n's at n % 2nw */
-  int writing;      /* a worker is writing blocks, or streams one: the writer's state is its */
-  int abort;        /* the run has stopped: no more blocks read or written */
+  long turn;   /* the block written next */
+  job **slot;  /* the blocks computed, not yet written: block n's at n % 2nw */
+  int writing; /* a worker is writing blocks, or streams one: the writer's state is its */
+  int abort;   /* the run has stopped: no more blocks read or written */
   /* the writer's state, the worker's whose turn it is: the output after one thread's last write
      (the records it would hold back), carry[coff, coff + clen) */
   char *carry;
@@ -115,177 +107,6 @@ struct pool {
 
 
 /* ---- the cut ---- */
-
-/* a cut point after the '\n' at i; whether the block holds the most records it can */
-static int cut_at(cutter *c, size_t i) {
-  c->cut = i + 1;
-  c->clines = c->lines;
-  c->units++;
-  return c->most > 0 && c->units >= c->most;
-}
-
-
-/* CSV before its header: '#' and blank lines, then the header's first line names the delimiter
-   (records_in.c's csv_header, cli_csv_delimiter); 1 when the header has begun, 0 for more input */
-static int csv_preamble(cutter *c) {
-  while (!c->header) {
-    size_t i = c->scan;
-    char *nl = memchr(c->buf + i, '\n', c->len - i);
-    if (!nl && !c->eof) {
-      return 0;
-    }
-    size_t n = nl ? (size_t)(nl - (c->buf + i)) : c->len - i;
-    const char *p = c->buf + i;
-    if (c->line + c->lines == 0 && n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0) {
-      p += 3, n -= 3;
-    }
-    size_t k = n;
-    while (k > 0 && p[k - 1] == '\r') {
-      k--;
-    }
-    if (k > 0 && p[0] != '#') {
-      c->delim = cli_csv_delimiter(p, k);
-      c->header = 1;
-      c->cell = C_START;
-      c->scan = (size_t)(p - c->buf); /* the header's cells from its start */
-      return 1;
-    }
-    if (!nl) {
-      c->scan = c->len;
-      return 0;
-    }
-    c->scan = i + n + 1 + (size_t)(p - (c->buf + i)); /* no cut before the header */
-    c->lines++;
-  }
-  return 1;
-}
-
-
-/* one byte of a CSV record through the cell states (records_in.c's cell_end); whether the block
-   is full after it */
-static int csv_byte(cutter *c, size_t i) {
-  char ch = c->buf[i];
-  switch (c->cell) {
-    case C_START:
-      c->cell = ch == '"' ? C_QUOTED : ch == c->delim || ch == '\n' ? C_START : C_PLAIN;
-      break;
-    case C_PLAIN: c->cell = ch == c->delim ? C_START : C_PLAIN; break;
-    case C_QUOTED: c->cell = ch == '"' ? C_QEND : C_QUOTED; break;
-    default: /* after a quote in a quoted cell: another, the delimiter or the line's end */
-      if (ch == '"') {
-        c->cell = C_QUOTED;
-      } else if (ch == c->delim) {
-        c->cell = C_START;
-      } else if (ch != '\n' && ch != '\r') {
-        c->bad = 1;
-      }
-  }
-  if (ch == '\n') {
-    c->lines++;
-    if (c->cell != C_QUOTED) {
-      c->cell = C_START;
-      return cut_at(c, i);
-    }
-  }
-  return 0;
-}
-
-
-/* CSV: lines without a quote are records (memchr finds them); a line with one goes through the
-   cell states */
-static void csv_scan(cutter *c) {
-  size_t i = c->scan;
-  const char *b = c->buf;
-  while (i < c->len && !c->bad) {
-    if (c->cell == C_START && (i == 0 || b[i - 1] == '\n')) { /* at a record's start */
-      const char *q = memchr(b + i, '"', c->len - i), *nl;
-      size_t lim = q ? (size_t)(q - b) : c->len;
-      while ((nl = memchr(b + i, '\n', lim - i))) {
-        i = (size_t)(nl - b) + 1;
-        c->lines++;
-        if (cut_at(c, i - 1)) {
-          c->scan = i;
-          return;
-        }
-      }
-      if (!q) {
-        break; /* a line not whole yet: scanned again from its start */
-      }
-    }
-    if (csv_byte(c, i++)) {
-      break;
-    }
-  }
-  c->scan = i;
-}
-
-
-/* JSON: braces and strings counted; between objects only blanks, commas and line ends */
-static void json_scan(cutter *c) {
-  size_t i = c->scan;
-  const unsigned char *b = (const unsigned char *)c->buf;
-  if (c->line + c->lines == 0 && i == 0 && c->len >= 3 && memcmp(b, "\xef\xbb\xbf", 3) == 0) {
-    i = 3;
-  }
-  for (; i < c->len && !c->bad; i++) {
-    if (c->instr && !c->esc) { /* the plain part of a string */
-      while (i < c->len && b[i] != '"' && b[i] != '\\' && b[i] != '\n') {
-        i++;
-      }
-    } else if (!c->instr && c->depth > 0) { /* numbers, commas, brackets */
-      while (i < c->len && b[i] != '"' && b[i] != '{' && b[i] != '}' && b[i] != '\n' &&
-             b[i] != 0x1e) {
-        i++;
-      }
-    }
-    if (i == c->len) {
-      break;
-    }
-    unsigned char ch = b[i];
-    if (ch == '\n') {
-      c->lines++;
-      c->esc = 0;
-      if (!c->instr && c->depth == 0 && cut_at(c, i)) {
-        i++;
-        break;
-      }
-    } else if (c->instr) {
-      c->instr = !(ch == '"' && !c->esc);
-      c->esc = ch == '\\' && !c->esc;
-    } else if (ch == '"') {
-      c->instr = 1;
-    } else if (ch == '{') {
-      c->depth++;
-    } else if (ch == '}') {
-      c->bad = --c->depth < 0;
-    } else if (ch == 0x1e) {
-      c->bad = 1;
-    } else if (c->depth == 0 && ch == '\r') {
-      if (i + 1 == c->len && !c->eof) {
-        break; /* trailing (the reader drops it) or not: the next byte tells */
-      }
-      c->bad = i + 1 < c->len && b[i + 1] != '\r' && b[i + 1] != '\n';
-    } else if (c->depth == 0 && ch != ' ' && ch != '\t' && ch != ',') {
-      c->bad = 1;
-    }
-  }
-  c->scan = i;
-}
-
-
-/* scan buf[scan, len) for record boundaries: a line break outside a quoted CSV cell, or outside
-   any JSON object; what the reader would read otherwise (a JSON array, RS, text between
-   objects, text after a closing quote) ends the cuts (bad) */
-static void scan(cutter *c) {
-  if (c->fmt == CLI_FMT_CSV) {
-    if (csv_preamble(c)) {
-      csv_scan(c);
-    }
-  } else {
-    json_scan(c);
-  }
-}
-
 
 /* read more input: up to a block (then its records, all whole but the last, are cut), or on
    when the buffer holds no cut yet; 0 at its end or on a read error (c->rerr) */
@@ -333,154 +154,69 @@ static int ready(const cutter *c) {
    cutter reads on in. */
 static int next_block(cutter *c, job *j) {
   for (;;) {
-    scan(c);
-    if ((c->most > 0 && c->units >= c->most) ||
-        (c->cut > 0 && (c->len >= BLOCK || c->bad || !ready(c)))) {
+    cli_frame_scan(&c->f, c->fmt, c->buf, c->len, c->eof);
+    if ((c->f.most > 0 && c->f.units >= c->f.most) ||
+        (c->f.cut > 0 && (c->len >= BLOCK || c->f.bad || !ready(c)))) {
       break;
     }
-    if (c->bad || c->len - c->cut > MOST_PENDING) {
+    if (c->f.bad || c->len - c->f.cut > MOST_PENDING) {
       return -1;
     }
     if (!more(c)) {
       if (c->rerr) {
-        return c->cut > 0 ? 1 : -2;
+        return c->f.cut > 0 ? 1 : -2;
       }
-      scan(c);
-      c->cut = c->len; /* the last: what it holds, whole or not */
-      c->clines = c->lines;
-      if (c->cut == 0) {
+      cli_frame_scan(&c->f, c->fmt, c->buf, c->len, c->eof);
+      c->f.cut = c->len; /* the last: what it holds, whole or not */
+      c->f.clines = c->f.lines;
+      if (c->f.cut == 0) {
         return 0;
       }
       break;
     }
   }
-  size_t rest = c->len - c->cut;
+  size_t rest = c->len - c->f.cut;
   if (cli_grow(&j->in, &j->incap, rest + 1) != 0) {
     c->rerr = ENOMEM;
     return -2;
   }
-  memcpy(j->in, c->buf + c->cut, rest);
+  memcpy(j->in, c->buf + c->f.cut, rest);
   char *b = j->in;
   size_t cap = j->incap;
   j->in = c->buf;
   j->incap = c->cap;
-  j->inlen = c->cut;
-  j->line = c->line;
+  j->inlen = c->f.cut;
+  j->line = c->f.line;
   c->buf = b;
   c->cap = cap;
   c->len = rest;
-  c->scan -= c->cut;
-  c->line += c->clines;
-  c->lines -= c->clines;
-  c->cut = 0;
-  c->clines = 0;
-  c->units = 0;
+  c->f.scan -= c->f.cut;
+  c->f.line += c->f.clines;
+  c->f.lines -= c->f.clines;
+  c->f.cut = 0;
+  c->f.clines = 0;
+  c->f.units = 0;
   return 1;
 }
 
 
-/* the format of the input, from its first line that is not blank (records_in.c's detect): 1,
-   or 0 when it cannot be cut (a JSON array or RFC 7464: one thread reads it) */
+/* the format of the input (cli_detect, the readers' rule): 1, or 0 when it cannot be cut (a
+   JSON array or RFC 7464: one thread reads it) */
 static int detect(cutter *c) {
-  size_t i = 0;
   while (c->len < 3 && more(c)) {
   }
-  if (c->len >= 3 && memcmp(c->buf, "\xef\xbb\xbf", 3) == 0) {
-    i = 3; /* a byte order mark */
-  }
+  size_t i = cli_bom(c->buf, c->len);
   while (c->fmt == CLI_FMT_AUTO) {
-    if (i >= c->len) {
-      if (c->len > MOST_PENDING || !more(c)) {
-        return 0; /* blanks only so far: one thread reads them as they come (memory bounded) */
-      }
-      continue;
+    c->fmt = cli_detect(c->buf, c->len, c->eof, &i);
+    if (c->fmt == CLI_FMT_AUTO && (c->len > MOST_PENDING || !more(c))) {
+      return 0; /* blanks only so far: one thread reads them as they come (memory bounded) */
     }
-    char ch = c->buf[i];
-    if (ch == ' ' || ch == '\t' || ch == '\n') {
-      i++;
-      continue;
-    }
-    if (ch == '\r') { /* a line's end (the reader drops it), or its first character */
-      size_t k = i;
-      while (k < c->len && c->buf[k] == '\r') {
-        k++;
-      }
-      if (k == c->len && !c->eof) {
-        more(c);
-        continue;
-      }
-      if (k == c->len || c->buf[k] == '\n') {
-        i = k;
-        continue;
-      }
-    }
-    c->fmt = ch == '{' || ch == '[' || ch == 0x1e ? CLI_FMT_JSON : CLI_FMT_CSV;
   }
   return 1;
 }
 
 
 /* ---- the workers ---- */
-
-/* a session of s's for a worker: its own data, reader (over blocks; from's CSV header when
-   given) and writer (held; from's header); NULL when out of memory */
-static cli_session *worker_new(cli_session *s, int fmt, const cli_session *from) {
-  cli_session *w = malloc(sizeof(*w));
-  if (!w) {
-    return NULL;
-  }
-  *w = *s;
-  w->d = spart_data_new(s->m);
-  w->rd = cli_reader_new(s->in, cli_reader_name(s->rd), fmt, s->o.seq, s->tool->reads);
-  w->wr = cli_writer_new(stdout, s->o.output, s->o.seq, s->o.unbuffered);
-  w->st = NULL;
-  w->in = NULL;
-  w->o.nfiles = 0;
-  w->file = 0;
-  w->tty = 0;
-  w->status = CLI_EXIT_OK;
-  w->stop = 0;
-  w->m_borrowed = 1;
-  w->nbad = w->npart = w->nrec = w->nlimits = 0;
-  memset(w->buf, 0, sizeof(w->buf));
-  memset(w->nbuf, 0, sizeof(w->nbuf));
-  w->held = w->front = 0;
-  w->hst = w->rst = NULL;
-  w->later.code = 0;
-  w->marks = NULL;
-  if (w->rd && s->o.keep_state) {
-    cli_reader_keep(w->rd, (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL);
-  }
-  if (w->wr) {
-    cli_writer_only(w->wr, s->o.only);
-    cli_writer_hold(w->wr);
-  }
-  if (!w->d || !w->rd || !w->wr ||
-      (from && (cli_reader_share(w->rd, from->rd, s->m) != 0 ||
-                cli_writer_share(w->wr, from->wr) != 0))) {
-    cli_reader_free(w->rd);
-    cli_writer_free(w->wr);
-    spart_data_free(w->d);
-    free(w);
-    return NULL;
-  }
-  w->nrec = from ? 1 : 0; /* the first record's checks (cli_next) are made */
-  return w;
-}
-
-
-static void worker_free(cli_session *w) {
-  if (w) {
-    cli_reader_free(w->rd);
-    cli_writer_free(w->wr);
-    spart_data_free(w->d);
-    for (int k = 0; k < 4; k++) {
-      free(w->buf[k]);
-    }
-    free(w);
-  }
-}
-
 
 static void turn(pool *p, cli_session *w, job *j);
 
@@ -491,8 +227,12 @@ static size_t held(const cli_session *w, const job *j) {
 }
 
 
-void cli_run_mark(cli_session *s) {
-  struct cli_marks *k = s->marks;
+/* a worker's record just written (held) in its block (the session's mark hook, arg its block's
+   marks): where it ends, with the messages and counts so far, so that the block is written as
+   one thread would have written it; there the worker may write its block so far (its turn), or
+   wait for its turn (it holds too much), or be told to stop (s->stop: the run has stopped) */
+static void run_mark(cli_session *s, void *arg) {
+  struct cli_marks *k = arg;
   /* the block written as it goes, or whether its turn has come looked at: at k->look bytes of
      output (turn), or when the marks held grow */
   int look = s->wr->pend >= k->look;
@@ -530,12 +270,12 @@ static void run_block(pool *p, cli_session *w, job *j) {
   j->mk.look = p->eager ? 0 : CLI_WRITE_AT;
   j->stream = 0;
   j->wo = j->we = 0;
-  w->marks = &j->mk;
+  w->mark_arg = &j->mk;
   cli_error_to(&j->msg);
   cli_reader_block(w->rd, &j->in, &j->incap, j->inlen, j->line);
   p->body(w);
   cli_error_to(NULL);
-  w->marks = NULL;
+  w->mark_arg = NULL;
   j->outlen = cli_writer_take(w->wr, &j->out, &j->outcap);
   j->status = w->status;
   j->stop = w->stop;
@@ -732,7 +472,8 @@ static void turn(pool *p, cli_session *w, job *j) {
   written(w, j, o, e);
   /* the next write point: where one thread's held records pass CLI_WRITE_AT (or the next
      record, eager) */
-  j->mk.look = p->eager ? 0 : j->wo + CLI_WRITE_AT - (p->clen < CLI_WRITE_AT ? p->clen : CLI_WRITE_AT);
+  j->mk.look =
+      p->eager ? 0 : j->wo + CLI_WRITE_AT - (p->clen < CLI_WRITE_AT ? p->clen : CLI_WRITE_AT);
 }
 
 
@@ -821,7 +562,7 @@ static void serial(pool *p, cli_session *w, cutter *c) {
   long nrec = w->nrec;
   w->wr->hold = 0;
   w->wr->pend = 0;
-  if (cli_reader_feed(w->rd, c->buf, c->len, c->line, c->eof ? -1 : c->fd) != 0 ||
+  if (cli_reader_feed(w->rd, c->buf, c->len, c->f.line, c->eof ? -1 : c->fd) != 0 ||
       (p->clen > 0 && cli_writer_pend(w->wr, p->carry + p->coff, p->clen) != 0)) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
@@ -867,10 +608,10 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
   c->fd = fileno(s->in);
   c->file = fstat(c->fd, &st) == 0 && S_ISREG(st.st_mode);
   c->fmt = s->o.input;
-  c->most = most;
+  c->f.most = most;
   int cuts = detect(c) && !c->rerr;
   if (p.w && p.tid && p.jobs && p.slot) {
-    p.w[0] = worker_new(s, c->fmt, NULL);
+    p.w[0] = cli_session_clone(s, c->fmt, NULL, run_mark);
   }
   if (!p.w || !p.tid || !p.jobs || !p.slot || !p.w[0]) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
@@ -902,7 +643,8 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
     /* the sessions made (from the session's state, which the threads then change), then the
        threads; out of memory, or no thread: fewer workers */
     int n = 1;
-    while (n < p.nw && (p.w[n] = worker_new(s, cli_reader_format(p.w[0]->rd), p.w[0]))) {
+    while (n < p.nw &&
+           (p.w[n] = cli_session_clone(s, cli_reader_format(p.w[0]->rd), p.w[0], run_mark))) {
       n++;
     }
     for (int k = 1; k < n; k++) {
@@ -931,7 +673,7 @@ int cli_run(cli_session *s, void (*body)(cli_session *), long most) {
     s->status = CLI_EXIT_IO;
   }
   for (int k = 0; k < p.nw && p.w; k++) {
-    worker_free(p.w[k]);
+    cli_session_free_clone(p.w[k]);
   }
   for (int k = 0; k < 2 * p.nw && p.jobs; k++) {
     free(p.jobs[k].in);

@@ -1,6 +1,7 @@
-/* records.h -- inside src/cli: what the record reader (records_in.c), the writer (write.c) and
- * its formats (write_json.c, write_csv.c) share.  A new output form is one file with one
- * cli_format, named in write.c's table. */
+/* records.h -- inside src/cli: what the record readers (read*.c, reader.h), the writer (write.c)
+ * and its formats (write_json.c, write_csv.c), and -j (jobs.c) share.  A new output form is one
+ * file with one cli_format, named in write.c's table; a new input form one file with one
+ * cli_input (reader.h), named in read.c's table. */
 #ifndef SPART_RECORDS_H
 #define SPART_RECORDS_H
 
@@ -92,7 +93,7 @@ int cli_check_finite(cli_writer *wr, long long line, spart_err *err);
    record; 0, or -SPART_ENOMEM with err filled */
 int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err);
 
-/* shared with the reader (records_in.c) */
+/* shared with the readers (read*.c) */
 
 /* fill err (code, line, message); returns -code */
 int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...)
@@ -124,6 +125,39 @@ char cli_reader_delim(const cli_reader *rd);
 int cli_reader_ready(cli_reader *rd);
 cli_state *cli_reader_hold(cli_reader *rd);
 void cli_reader_swap(cli_reader *rd);
+
+/* ---- the input formats' grammar, for -j (jobs.c) as for the readers ---- */
+
+/* the bytes a UTF-8 byte order mark takes at p (n bytes), the start of an input: 3 or 0 */
+size_t cli_bom(const char *p, size_t n);
+
+/* an input's format by the one rule (read.c): JSON if its first character that is not blank
+   (spaces, tabs, line ends) is '{', '[' or RS, else CSV.  Looks at p[*at, n) (after the byte
+   order mark); CLI_FMT_AUTO when it cannot tell yet, *at then where to look again once more
+   input has come (eof: no more comes) */
+int cli_detect(const char *p, size_t n, int eof, size_t *at);
+
+/* where the records of an input end, found by its format's grammar (the format's frame in
+   read_json.c, read_csv.c): the state carried from one buffer to the next.  A cut is after a
+   line break that ends a record; what a block cannot be cut at (a JSON array or RFC 7464, text
+   after a CSV cell's closing quote) sets bad: one thread reads the rest. */
+typedef struct cli_frame {
+  size_t scan;      /* bytes of the buffer looked at */
+  size_t cut;       /* buf[0, cut): whole records */
+  long long line;   /* lines before buf[0] */
+  long long lines;  /* lines in buf[0, scan) */
+  long long clines; /* lines in buf[0, cut) */
+  long units;       /* records (cut points) in buf[0, cut) */
+  long most;        /* records a block holds at most (0: any number) */
+  /* CSV: 0 before the header, then the cell state and the delimiter; JSON: depth, in a
+     string, after '\' */
+  int header, cell, depth, instr, esc;
+  char delim;
+  int bad;
+} cli_frame;
+
+/* the cuts in buf[f->scan, len) of an input of format fmt (eof: the input ends there) */
+void cli_frame_scan(cli_frame *f, int fmt, const char *buf, size_t len, int eof);
 
 /* the delimiter of a CSV header line (its first line): a comma if it has one outside quotes,
    else a tab, else a semicolon, else a comma */

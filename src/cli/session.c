@@ -212,7 +212,8 @@ static int coupled_unsupported(cli_session *s) {
   if (!s->m->coupled || strcmp(s->tool->name, "spart-contact") != 0) {
     return 0;
   }
-  bad_record(s, s->st->line, SPART_EDATA, "coupled mimic joints (--mimic, \"mimic_coupled\") "
+  bad_record(s, s->st->line, SPART_EDATA,
+             "coupled mimic joints (--mimic, \"mimic_coupled\") "
              "are not yet supported by spart-contact");
   return 1;
 }
@@ -315,7 +316,7 @@ int cli_next(cli_session *s) {
   while (!s->stop) {
     spart_err err; /* filled only on failure: not cleared as a whole for every record */
     err.code = 0;
-  err.line = 0;
+    err.line = 0;
     err.msg[0] = 0;
     spart_model *m = s->m ? s->m : (spart_model *)cli_reader_model(s->rd);
     int r = cli_read(s->rd, &m, &s->st, &err);
@@ -437,8 +438,8 @@ void cli_write(cli_session *s) {
   err.msg[0] = 0;
   if (cli_emit(s->wr, s->rd, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
-  } else if (s->marks) {
-    cli_run_mark(s);
+  } else if (s->mark_arg) {
+    s->mark(s, s->mark_arg);
   }
 }
 
@@ -460,8 +461,8 @@ static int find_link(cli_session *s, const char *opt, const char *arg) {
   } else if (is_id && (id < 0 || id >= s->m->nb) && named < 0) {
     cli_fail(s, "%s %s: model has links 0 to %d", opt, arg, s->m->nb - 1);
   } else if (is_id && named >= 0 && named != id) {
-    cli_fail(s, "%s %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)",
-             opt, arg, id, named, v, v, v);
+    cli_fail(s, "%s %s: ambiguous: link %ld, or link %d named '%s' (write id:%s or name:%s)", opt,
+             arg, id, named, v, v, v);
   } else if (is_id && named < 0) {
     return (int)id;
   } else if (named < 0) {
@@ -531,6 +532,64 @@ double *cli_session_buf(cli_session *s, int slot, size_t n) {
 }
 
 
+cli_session *cli_session_clone(const cli_session *s, int fmt, const cli_session *from,
+                               void (*mark)(struct cli_session *, void *)) {
+  cli_session *w = calloc(1, sizeof(*w));
+  if (!w) {
+    return NULL;
+  }
+  /* shared: the command, its options (not its file operands: the worker reads blocks), the
+     model (borrowed), what its options resolved, the clock of the progress line */
+  w->tool = s->tool;
+  w->o = s->o;
+  w->o.nfiles = 0;
+  w->m = s->m;
+  w->m_borrowed = 1;
+  w->gravity = s->gravity;
+  w->link = s->link;
+  w->frames = s->frames;
+  w->nframes = s->nframes;
+  w->t0 = s->t0;
+  w->tick = s->tick;
+  w->none = s->none;
+  w->mark = mark;
+  /* its own (the rest is zero: no record, no counts, no scratch, nothing held) */
+  w->status = CLI_EXIT_OK;
+  w->d = spart_data_new(s->m);
+  w->rd = cli_reader_new(s->in, cli_reader_name(s->rd), fmt, s->o.seq, s->tool->reads);
+  w->wr = cli_writer_new(stdout, s->o.output, s->o.seq, s->o.unbuffered);
+  if (w->rd && s->o.keep_state) {
+    cli_reader_keep(w->rd, (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL);
+  }
+  if (w->wr) {
+    cli_writer_only(w->wr, s->o.only);
+    cli_writer_hold(w->wr);
+  }
+  if (!w->d || !w->rd || !w->wr ||
+      (from &&
+       (cli_reader_share(w->rd, from->rd, s->m) != 0 || cli_writer_share(w->wr, from->wr) != 0))) {
+    w->frames = NULL; /* s's */
+    cli_session_free_clone(w);
+    return NULL;
+  }
+  w->nrec = from ? 1 : 0; /* the first record's checks (cli_next) are made */
+  return w;
+}
+
+
+void cli_session_free_clone(cli_session *w) {
+  if (w) {
+    cli_reader_free(w->rd);
+    cli_writer_free(w->wr);
+    spart_data_free(w->d);
+    for (int k = 0; k < 4; k++) {
+      free(w->buf[k]);
+    }
+    free(w);
+  }
+}
+
+
 int cli_session_close(cli_session *s) {
   if (s->tty && now() > s->t0 + 0.5) {
     progress(s, 1);
@@ -542,13 +601,13 @@ int cli_session_close(cli_session *s) {
   if (s->nbad > 0 && s->o.keep_going && s->npart == 0) {
     cli_error(s->tool->name, NULL, 0, "%ld bad records skipped", s->nbad);
   } else if (s->nbad > 0 && s->o.keep_going) { /* the records before a fault are written */
-    cli_error(s->tool->name, NULL, 0, "%ld bad records: %ld skipped, %ld partly written",
-              s->nbad, s->nbad - s->npart, s->npart);
+    cli_error(s->tool->name, NULL, 0, "%ld bad records: %ld skipped, %ld partly written", s->nbad,
+              s->nbad - s->npart, s->npart);
   }
   if (s->wr) {
     spart_err err; /* the records the writer holds back */
     err.code = 0;
-  err.line = 0;
+    err.line = 0;
     err.msg[0] = 0;
     if (cli_flush(s->wr, &err) != 0) {
       bad_record(s, err.line, err.code, err.msg);

@@ -1,0 +1,309 @@
+/* record.c -- the state record a reader fills: its fields (names, shapes), the arrays sized
+ * for a model, the defaults, the names other toolkits give the fields, the fields --keep-state
+ * passes on.  No I/O. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+const cli_field_def cli_fields[CLI_NFIELD] = {
+    {"R0", 3, 3},    {"r0", 1, 3},     {"qm", 0, 1},    {"u0", 1, 6},    {"um", -2, 1},
+    {"u0dot", 1, 6}, {"umdot", -2, 1}, {"tau0", 1, 6},  {"taum", -2, 1}, {"wF0", 1, 6},
+    {"wFm", -1, 6},  {"q0", 1, 4},     {"qmdot", 0, 1},
+};
+
+
+/* size the state for model m; defaults are set by state_reset */
+/* the record's arrays in buf (2 nqc + 3 nvc + 6 nb doubles), then for a model with coupled
+   mimic joints the tree's (2 nq + 3 nv) */
+size_t rd_state_len(const spart_model *m) {
+  size_t tree = m->coupled ? 2 * (size_t)m->nq + 3 * (size_t)m->nv : 0;
+  return 2 * (size_t)m->nqc + 3 * (size_t)m->nvc + 6 * (size_t)m->nb + tree;
+}
+
+
+static void state_carve(cli_state *st, double *buf, const spart_model *m) {
+  size_t nv = (size_t)m->nvc;
+  st->qm = buf;
+  st->um = st->qm + m->nqc;
+  st->umdot = st->um + nv;
+  st->taum = st->umdot + nv;
+  st->wF = st->taum + nv;
+  st->qmdot = st->wF + 6 * (size_t)m->nb;
+  if (m->coupled) { /* the tree's vectors, after the record's */
+    st->qm = st->qmdot + m->nqc;
+    st->um = st->qm + m->nq;
+    st->umdot = st->um + m->nv;
+    st->taum = st->umdot + m->nv;
+    st->qmdot = st->taum + m->nv;
+  }
+}
+
+
+/* the record's vectors in the tree's (spart_mimic.c), for coupled mimic joints */
+void rd_state_expand(cli_reader *rd, const spart_model *m) {
+  cli_state *in = &rd->vin, *st = &rd->st;
+  spart_mimic_q(m, in->qm, st->qm);
+  spart_mimic_v(m, in->um, st->um);
+  spart_mimic_v(m, in->umdot, st->umdot);
+  spart_mimic_lift(m, in->taum, st->taum);
+  spart_mimic_qdot(m, in->qmdot, st->qmdot);
+}
+
+
+int rd_state_init(cli_reader *rd, const spart_model *m) {
+  size_t n = rd_state_len(m) + 1;
+  free(rd->stbuf);
+  free(rd->hbuf);
+  free(rd->given);
+  rd->stbuf = malloc(n * sizeof(double));
+  rd->hbuf = malloc(n * sizeof(double));
+  rd->given = malloc((size_t)m->nb);
+  if (!rd->stbuf || !rd->hbuf || !rd->given) {
+    return -1;
+  }
+  state_carve(&rd->st, rd->stbuf, m);
+  state_carve(&rd->hst, rd->hbuf, m);
+  rd->vin = rd->st;
+  if (m->coupled) {
+    spart_model uncoupled = *m; /* the record's arrays alone */
+    uncoupled.coupled = 0;
+    state_carve(&rd->vin, rd->stbuf, &uncoupled);
+  }
+  rd->stm = m;
+  return 0;
+}
+
+
+void rd_state_reset(cli_reader *rd, const spart_model *m) {
+  cli_state *st = &rd->st;
+  static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  memcpy(st->R0, eye, sizeof(eye));
+  memset(st->r0, 0, sizeof(st->r0));
+  memset(st->u0, 0, sizeof(st->u0));
+  memset(st->u0dot, 0, sizeof(st->u0dot));
+  memset(st->tau0, 0, sizeof(st->tau0));
+  memset(rd->stbuf, 0, rd_state_len(m) * sizeof(double));
+  if (m->nq != m->nv) {
+    spart_joint_neutral(m, st->qm); /* a quaternion not given is the identity */
+    if (m->coupled) {
+      spart_mimic_qc(m, st->qm, rd->vin.qm);
+    }
+  }
+  st->has = 0;
+  st->contacts = NULL;
+}
+
+
+/* rows of field k for model m */
+int rd_field_rows(const spart_model *m, int k) {
+  int r = cli_fields[k].rows;
+  return r == 0 ? m->nqc : r == -2 ? m->nvc : r < 0 ? m->nb - 1 : r;
+}
+
+
+/* where field k's values are read (the record's vectors into rd->vin), and how many there are */
+double *rd_field_ptr(cli_reader *rd, const spart_model *m, int k, int *count) {
+  cli_state *st = &rd->st, *in = &rd->vin;
+  *count = rd_field_rows(m, k) * cli_fields[k].cols;
+  switch (k) {
+    case CLI_F_R0: return st->R0;
+    case CLI_F_r0: return st->r0;
+    case CLI_F_qm: return in->qm;
+    case CLI_F_u0: return st->u0;
+    case CLI_F_um: return in->um;
+    case CLI_F_u0dot: return st->u0dot;
+    case CLI_F_umdot: return in->umdot;
+    case CLI_F_tau0: return st->tau0;
+    case CLI_F_taum: return in->taum;
+    case CLI_F_wF0: return in->wF;
+    case CLI_F_q0: return st->q0;
+    case CLI_F_qmdot: return in->qmdot;
+    default: return in->wF + 6;
+  }
+}
+
+
+/* other toolkits' names for the state fields: a key or column named so is refused with the
+   name spart gives it, never passed through while the command computes at the default */
+static const struct {
+  const char *name, *who;
+  int field;
+} foreign[] = {
+    {"q", "Pinocchio, RigidBodyDynamics.jl, Robotics Toolbox", CLI_F_qm},
+    {"qd", "Robotics Toolbox", CLI_F_um},
+    {"qdd", "Robotics Toolbox", CLI_F_umdot},
+    {"dq", "libfranka", CLI_F_um},
+    {"ddq", "libfranka", CLI_F_umdot},
+    {"v", "Pinocchio, RigidBodyDynamics.jl", CLI_F_um},
+    {"vd", "RigidBodyDynamics.jl", CLI_F_umdot},
+    {"a", "Pinocchio", CLI_F_umdot},
+    {"tau", "Pinocchio, Robotics Toolbox", CLI_F_taum},
+    {"position", "ROS joint_states", CLI_F_qm},
+    {"velocity", "ROS joint_states", CLI_F_um},
+    {"effort", "ROS joint_states", CLI_F_taum},
+};
+
+
+/* the entry of foreign[] that a key or column (n bytes) is: the name itself, with digits
+   (q1), with _ and indices (qd_1, q_1_2), or with '.' and a joint's name (position.joint1);
+   -1 for none.  Case matters: V or A may be a logger's volts and amperes. */
+int rd_foreign_find(const char *h, size_t n) {
+  for (int f = 0; f < (int)(sizeof(foreign) / sizeof(foreign[0])); f++) {
+    size_t len = strlen(foreign[f].name);
+    if (n < len || memcmp(h, foreign[f].name, len) != 0) {
+      continue;
+    }
+    const char *r = h + len, *end = h + n;
+    if (r == end || *r == '.') {
+      return f;
+    }
+    size_t d = strspn(r, "0123456789");
+    if (d > 0 && (size_t)(end - r) == d) {
+      return f;
+    }
+    if (*r == '_' && r + 1 < end) {
+      for (r++; r < end && ((*r >= '0' && *r <= '9') || (*r == '_' && r[-1] != '_')); r++) {
+      }
+      if (r == end && end[-1] != '_') {
+        return f;
+      }
+    }
+  }
+  return -1;
+}
+
+
+/* the message for h (n bytes), another toolkit's name foreign[f]; what: "key" or "column" */
+int rd_foreign_refuse(int f, const char *what, const char *h, size_t n, long long line,
+                      spart_err *err) {
+  char txt[200];
+  return cli_errf(err, SPART_EDATA, line, "%s '%s': '%s' (%s) is %s here%s", what,
+                  spart_printable(txt, h, n), foreign[f].name, foreign[f].who,
+                  cli_fields[foreign[f].field].name,
+                  strncmp(foreign[f].who, "ROS", 3) == 0
+                      ? " (a joint's may be keyed by its name: spart-records(5))"
+                      : "");
+}
+
+
+/* a record that gives no qm for a model with joint coordinates (nqc > 0), when the command
+   reads qm: the configuration is never defaulted.  has: the fields the record (or the CSV
+   header) gives; csv: the header's message.  0, or -SPART_EDATA with err filled. */
+int rd_qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, int csv, long long line,
+                  spart_err *err) {
+  if (!(rd->reads & 1u << CLI_F_qm) || m->nqc == 0 || (has & 1u << CLI_F_qm)) {
+    return 0;
+  }
+  /* outputs of another command (spart-id's taum into spart-fd, spart-fd's umdot into spart-id)
+     without the state they were computed at: that command's --keep-state passes it on */
+  static const int outs[] = {CLI_F_taum, CLI_F_tau0, CLI_F_umdot, CLI_F_u0dot};
+  char why[160] = "";
+  for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]) && !why[0]; i++) {
+    if (has & 1u << outs[i]) {
+      snprintf(why, sizeof(why),
+               "; if it is another command's output (it gives %s), give that command "
+               "--keep-state to pass on the state it read",
+               cli_fields[outs[i]].name);
+    }
+  }
+  if (csv) {
+    char cols[40];
+    snprintf(cols, sizeof(cols), "qm_1..qm_%d", m->nqc);
+    cols[m->nqc > 1 ? sizeof(cols) - 1 : 4] = 0; /* one joint coordinate: qm_1 */
+    return cli_errf(err, SPART_EDATA, line,
+                    "the header has no %s: the model's joint configuration is never defaulted%s",
+                    cols, why);
+  }
+  return cli_errf(err, SPART_EDATA, line,
+                  "no qm: the model has %d joint coordinates and the record must give them (the "
+                  "configuration is never defaulted)%s",
+                  m->nqc, why);
+}
+
+
+int rd_field_find(const char *name, size_t len) {
+  for (int k = 0; k < CLI_NFIELD; k++) {
+    if (strlen(cli_fields[k].name) == len && memcmp(cli_fields[k].name, name, len) == 0) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+
+void cli_reader_keep(cli_reader *rd, const char *outputs) {
+  unsigned out = 0;
+  for (const char *p = outputs; p && *p;) {
+    size_t n = strcspn(p, ",");
+    int k = rd_field_find(p, n);
+    out |= k >= 0 ? 1u << k : 0;
+    p += n + (p[n] == ',');
+  }
+  /* the stand-ins go with what they stand for: q0 with R0, qmdot with um (and qm) */
+  out |= out & 1u << CLI_F_R0 ? 1u << CLI_F_q0 : 0;
+  out |= out & (1u << CLI_F_um | 1u << CLI_F_qm) ? 1u << CLI_F_qmdot : 0;
+  rd->keep = ((1u << CLI_NFIELD) - 1) & ~out;
+}
+
+
+/* whether field k may be given by joint name: the joints' vectors */
+int rd_by_name_field(int k) {
+  return k == CLI_F_qm || k == CLI_F_um || k == CLI_F_umdot || k == CLI_F_taum || k == CLI_F_qmdot;
+}
+
+
+/* ---- records of named values (spart-cmp) ---- */
+
+/* append n bytes and a 0 to the arena; its offset, or (size_t)-1 when out of memory */
+static size_t arena_add(cli_reader *rd, const char *p, size_t n) {
+  size_t at = rd->alen;
+  if (cli_grow(&rd->arena, &rd->acap, rd->alen + n + 1) != 0) {
+    return (size_t)-1;
+  }
+  memcpy(rd->arena + at, p, n);
+  rd->arena[at + n] = 0;
+  rd->alen += n + 1;
+  return at;
+}
+
+
+/* add a value: its name (n bytes at name), its text and its number (NAN: not one); 0 or -1 */
+int rd_named_add(cli_reader *rd, const char *name, size_t n, const char *text, size_t tn,
+                 double v) {
+  cli_named *r = &rd->nr;
+  if (r->n == rd->ncap) {
+    int cap = rd->ncap ? 2 * rd->ncap : 64;
+    size_t *o = realloc(rd->aoff, 2 * (size_t)cap * sizeof *o);
+    double *pv = o ? realloc(r->v, (size_t)cap * sizeof *pv) : NULL;
+    if (pv) {
+      r->v = pv;
+    }
+    const char **pn = pv ? realloc(r->name, (size_t)cap * sizeof *pn) : NULL;
+    if (pn) {
+      r->name = pn;
+    }
+    const char **pt = pn ? realloc(r->text, (size_t)cap * sizeof *pt) : NULL;
+    if (o) {
+      rd->aoff = o;
+    }
+    if (!pt) {
+      return -1;
+    }
+    r->text = pt;
+    rd->ncap = cap;
+  }
+  size_t a = arena_add(rd, name, n), b = arena_add(rd, text, tn);
+  if (a == (size_t)-1 || b == (size_t)-1) {
+    return -1;
+  }
+  rd->aoff[2 * r->n] = a;
+  rd->aoff[2 * r->n + 1] = b;
+  r->v[r->n++] = v;
+  return 0;
+}
