@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "records.h"
+#include "spart_text.h"
 
 #define SPART_MAX_RECORD (64 << 20) /* bytes in one record */
 
