@@ -51,8 +51,14 @@ PY
     "$base/bin/$cmd" -m "$m" "$@" < "$dir/$in.jsonl" > "$dir/b.out" 2> "$dir/b.err" || { echo "skip $m $cmd $*: base: $(head -c 100 "$dir/b.err")"; continue; }
     bin/$cmd -m "$m" "$@" < "$dir/$in.jsonl" > "$dir/n.out" 2> "$dir/n.err" || { echo "FAIL $m $cmd $*: $(head -c 200 "$dir/n.err")"; fail=1; continue; }
     # the fields of BASE's output (this tree may pass the input's through)
-    f=$(head -1 "$dir/b.out" | python3 -c 'import json,sys; print(",".join(json.loads(sys.stdin.readline()).keys()))')
-    if bin/spart-cmp --rtol 1e-12 --atol 1e-13 -f "$f" -n 3 "$dir/b.out" "$dir/n.out" > "$dir/cmp" 2>&1; then
+    # (those with values: a model without joints writes taum, Hm... as empty arrays, which
+    # spart-cmp has nothing of to compare; the bytes of those are same-bytes.sh's)
+    f=$(head -1 "$dir/b.out" | python3 -c 'import json,sys
+def n(v): return sum(n(e) for e in v) if isinstance(v, list) else 1
+print(",".join(k for k, v in json.loads(sys.stdin.readline()).items() if n(v) > 0))')
+    if [ -z "$f" ] && cmp "$dir/b.out" "$dir/n.out" > "$dir/cmp" 2>&1; then
+      echo "ok $m $cmd $* (no values: the same bytes)"
+    elif [ -n "$f" ] && bin/spart-cmp --rtol 1e-12 --atol 1e-13 -f "$f" -n 3 "$dir/b.out" "$dir/n.out" > "$dir/cmp" 2>&1; then
       echo "ok $m $cmd $* ($f)"
     else
       echo "DIFF $m $cmd $*"; head -5 "$dir/cmp"; fail=1

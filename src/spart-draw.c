@@ -53,7 +53,8 @@ static void support(cli_session *s, double scale) {
     return;
   }
   int vcap = 4 * nc * SPART_CONTACT_EDGES + 16;
-  double *vert = malloc(2 * (size_t)vcap * sizeof *vert), *half = malloc(3 * (size_t)vcap * sizeof *half);
+  double *vert = malloc(2 * (size_t)vcap * sizeof *vert),
+         *half = malloc(3 * (size_t)vcap * sizeof *half);
   double *x = malloc(3 * (size_t)nc * sizeof *x), U[3], V[3], n[3], gn, h = INFINITY;
   spart_support sp = {.cap = vcap, .vert = vert, .half = half, .margin = NAN};
   spart_err err = {0};
@@ -119,8 +120,9 @@ static void draw(cli_session *s) {
   spart_fk(m, d, st->R0, st->r0, st->qm);
   /* the robot's size, for dots and axes: its joints' spread */
   for (int i = 1; i < m->nb; i++) {
-    scale = fmax(scale, sqrt(d->xposJ[3 * i] * d->xposJ[3 * i] + d->xposJ[3 * i + 1] * d->xposJ[3 * i + 1] +
-                             d->xposJ[3 * i + 2] * d->xposJ[3 * i + 2]));
+    scale = fmax(
+        scale, sqrt(d->xposJ[3 * i] * d->xposJ[3 * i] + d->xposJ[3 * i + 1] * d->xposJ[3 * i + 1] +
+                    d->xposJ[3 * i + 2] * d->xposJ[3 * i + 2]));
   }
   for (int s2 = 0; s2 < m->nshape; s2++) {
     for (int k = 0; k < 6; k++) {
@@ -241,7 +243,8 @@ int main(int argc, char **argv) {
   if (oom) {
     cli_error(tool.name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
-  } else if (s->status == CLI_EXIT_OK && frame > 0 && cli_svg_write(stdout, &pic, frame, strip, 1.0)) {
+  } else if (s->status == CLI_EXIT_OK && frame > 0 &&
+             cli_svg_write(stdout, &pic, frame, strip, 1.0)) {
     s->status = CLI_EXIT_IO;
   }
   cli_svg_free(&pic);

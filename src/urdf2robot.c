@@ -1,5 +1,5 @@
-/* urdf2robot -- read a URDF (or a model JSON) and write the model JSON, SPART's robot structure, its
- * summary or its tree as Graphviz: options -> read -> write (src/cli/convert.c) */
+/* urdf2robot -- read a URDF (or a model JSON) and write the model JSON, SPART's robot
+ * structure, its summary or its tree as Graphviz: options -> read -> write (src/cli/convert.c) */
 #include "cli.h"
 
 static const char about[] =

@@ -142,7 +142,8 @@ void spart_rot_quat(double q[4], const double R[9]) {
     q[3] = s / 4;
   }
   /* one of q and -q: w >= 0, then a unit quaternion */
-  double sign = q[0] < 0 ? -1 : 1, norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  double sign = q[0] < 0 ? -1 : 1,
+         norm = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   for (int k = 0; k < 4; k++) {
     q[k] *= sign / norm;
   }

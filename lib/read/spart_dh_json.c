@@ -253,7 +253,8 @@ spart_model *spart_dh_json_read(const cJSON *obj, spart_err *err) {
   cJSON_ArrayForEach(l, links) {
     char where[32];
     snprintf(where, sizeof where, "%s[%d]", key, i);
-    rc = toolbox ? dh_toolbox_link(l, where, link + i, err) : dh_spart_link(l, where, link + i, err);
+    rc =
+        toolbox ? dh_toolbox_link(l, where, link + i, err) : dh_spart_link(l, where, link + i, err);
     if (rc) {
       break;
     }

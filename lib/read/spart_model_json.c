@@ -679,7 +679,10 @@ void spart_message_path(const char *msg, const spart_model *m, char *path, size_
   /* a link or joint by name or id: link 'a', joint 3, two links named 'a' (the second) */
   int joint = strncmp(msg, "joint ", 6) == 0 || strncmp(msg, "two joints named '", 18) == 0;
   int two = strncmp(msg, "two ", 4) == 0, i = -1;
-  q = two ? msg + (joint ? 18 : 17) : strncmp(msg, "link ", 5) == 0 ? msg + 5 : joint ? msg + 6 : NULL;
+  q = two                             ? msg + (joint ? 18 : 17)
+      : strncmp(msg, "link ", 5) == 0 ? msg + 5
+      : joint                         ? msg + 6
+                                      : NULL;
   if (!q || (two && strncmp(msg, joint ? "two joints" : "two links", joint ? 10 : 9) != 0)) {
     return;
   }

@@ -126,9 +126,10 @@ void cli_writer_by_name(cli_writer *wr, const spart_model *m);
 const spart_model *cli_reader_model(const cli_reader *rd);
 
 /* A writer of records to out: format CLI_FMT_JSON (one object a line) or CLI_FMT_CSV
-   (a header row first), or CLI_FMT_AUTO: the format of the reader of the first record; seq: RFC 7464 records; unbuffered: flush after each record.  Whole
-   records are written 64 KiB at a time (each at once with unbuffered or on a terminal);
-   cli_writer_free writes what is left, cli_flush writes it and says how that went. */
+   (a header row first), or CLI_FMT_AUTO: the format of the reader of the first record; seq:
+   RFC 7464 records; unbuffered: flush after each record.  Whole records are written 64 KiB at
+   a time (each at once with unbuffered or on a terminal); cli_writer_free writes what is left,
+   cli_flush writes it and says how that went. */
 cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered);
 void cli_writer_free(cli_writer *wr);
 

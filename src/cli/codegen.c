@@ -1207,10 +1207,14 @@ static void put_sincos(FILE *f, const char *P) {
           "                   k * 0x1.3198a2e037073p-69;\n"
           "  const int n = (int)k & 3;\n"
           "  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;\n"
-          "  const double ps = (-1.0 / 6 + 1.0 / 120 * r2) + (-1.0 / 5040 + 1.0 / 362880 * r2) * r4 +\n"
-          "                    ((-1.0 / 39916800 + 1.0 / 6227020800 * r2) - 1.0 / 1307674368000 * r4) * r8;\n"
-          "  const double pc = (1.0 / 24 - 1.0 / 720 * r2) + (1.0 / 40320 - 1.0 / 3628800 * r2) * r4 +\n"
-          "                    ((1.0 / 479001600 - 1.0 / 87178291200 * r2) + 1.0 / 20922789888000 * r4) * r8;\n"
+          "  const double ps = (-1.0 / 6 + 1.0 / 120 * r2) + "
+          "(-1.0 / 5040 + 1.0 / 362880 * r2) * r4 +\n"
+          "                    ((-1.0 / 39916800 + 1.0 / 6227020800 * r2) - "
+          "1.0 / 1307674368000 * r4) * r8;\n"
+          "  const double pc = (1.0 / 24 - 1.0 / 720 * r2) + "
+          "(1.0 / 40320 - 1.0 / 3628800 * r2) * r4 +\n"
+          "                    ((1.0 / 479001600 - 1.0 / 87178291200 * r2) + "
+          "1.0 / 20922789888000 * r4) * r8;\n"
           "  const double sr = r + r * r2 * ps, cr = 1 - r2 * 0.5 + r2 * r2 * pc;\n"
           "  const double v[5] = {sr, cr, -sr, -cr, sr};\n"
           "  *s = v[n];\n"
@@ -1238,7 +1242,8 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     }
     guard[k] = 0;
     fprintf(f, "#ifndef %s_CODEGEN_H\n#define %s_CODEGEN_H\n\n", guard, guard);
-    fprintf(f, "#define %s_NQ %d /* coordinates q */\n#define %s_NV %d /* degrees of freedom v */\n",
+    fprintf(f,
+            "#define %s_NQ %d /* coordinates q */\n#define %s_NV %d /* degrees of freedom v */\n",
             P, m->nq, P, nv);
     fprintf(f, "#define %s_NLINKS %d /* links 1..n (the base is 0) */\n", P, m->nb - 1);
     fprintf(f, "#define %s_N %d /* the order of H: %s */\n", P, n,

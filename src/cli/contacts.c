@@ -73,7 +73,8 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
   while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
     int key = 0;
     for (int q = 0; q < 4; q++) {
-      key = strlen(names[q]) == j->strlen && memcmp(j->str, names[q], j->strlen) == 0 ? 1 << q : key;
+      key =
+          strlen(names[q]) == j->strlen && memcmp(j->str, names[q], j->strlen) == 0 ? 1 << q : key;
     }
     char txt[200];
     if (!key) {

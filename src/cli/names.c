@@ -31,7 +31,8 @@ int cli_joint_span(const spart_model *m, int i, int vel, int system, int *at) {
   if (n == 0 || (system && follower(m, i))) {
     return 0;
   }
-  *at = system ? (vel ? m->jnt_vadrc[i] : m->jnt_qadrc[i]) : (vel ? m->jnt_vadr[i] : m->jnt_qadr[i]);
+  *at =
+      system ? (vel ? m->jnt_vadrc[i] : m->jnt_qadrc[i]) : (vel ? m->jnt_vadr[i] : m->jnt_qadr[i]);
   return n;
 }
 
@@ -99,8 +100,8 @@ int cli_joint_refuse(const spart_model *m, const char *field, const char *name, 
     }
   }
   if (best < 0) {
-    return cli_errf(err, SPART_EDATA, line, "%s: the model has no joint '%s' (it has no moving joint)",
-                    field, txt);
+    return cli_errf(err, SPART_EDATA, line,
+                    "%s: the model has no joint '%s' (it has no moving joint)", field, txt);
   }
   return cli_errf(err, SPART_EDATA, line, "%s: the model has no joint '%s'; the nearest is '%s'",
                   field, txt, m->jnt_name[best]);

@@ -578,8 +578,8 @@ int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t)
                        need ? "without" : "with", gate_name(need ? need : first->unless & on));
     }
     if (!kept) {
-      return cli_usage(t->name, "%s does nothing with --only %s: it changes only %s", gate_name(g->opt),
-                       o->only, g->outputs);
+      return cli_usage(t->name, "%s does nothing with --only %s: it changes only %s",
+                       gate_name(g->opt), o->only, g->outputs);
     }
   }
   return 0;
@@ -766,8 +766,8 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
         break;
       case OPT_ATTITUDE:
         if (attitude_arg(optarg, &o->attitude) != 0) {
-          return cli_usage(t->name, "--attitude: expected matrix, quat or rpy (or a list), got '%s'",
-                           optarg);
+          return cli_usage(
+              t->name, "--attitude: expected matrix, quat or rpy (or a list), got '%s'", optarg);
         }
         break;
       case OPT_DIFFKIN: o->diffkin = 1; break;

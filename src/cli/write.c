@@ -16,7 +16,9 @@ cli_writer *cli_writer_new(void *out, int format, int seq, int unbuffered) {
   cli_writer *wr = calloc(1, sizeof(*wr));
   if (wr) {
     wr->out = out;
-    wr->fmt = format == CLI_FMT_CSV ? &cli_write_csv : format == CLI_FMT_JSON ? &cli_write_json : NULL;
+    wr->fmt = format == CLI_FMT_CSV    ? &cli_write_csv
+              : format == CLI_FMT_JSON ? &cli_write_json
+                                       : NULL;
     wr->seq = seq;
     wr->unbuffered = unbuffered;
     wr->eager = unbuffered || isatty(fileno(out));

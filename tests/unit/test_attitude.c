@@ -94,9 +94,10 @@ int main(void) {
       q[k] /= sqrt(n) * (q[0] < 0 ? -1 : 1);
     }
     double q1 = q[1], q2 = q[2], q3 = q[3], q4 = q[0];
-    double spart[9] = {1 - 2 * (q2 * q2 + q3 * q3), 2 * (q1 * q2 + q3 * q4), 2 * (q1 * q3 - q2 * q4),
-                       2 * (q2 * q1 - q3 * q4), 1 - 2 * (q1 * q1 + q3 * q3), 2 * (q2 * q3 + q1 * q4),
-                       2 * (q3 * q1 + q2 * q4), 2 * (q3 * q2 - q1 * q4), 1 - 2 * (q1 * q1 + q2 * q2)};
+    double spart[9] = {
+        1 - 2 * (q2 * q2 + q3 * q3), 2 * (q1 * q2 + q3 * q4),     2 * (q1 * q3 - q2 * q4),
+        2 * (q2 * q1 - q3 * q4),     1 - 2 * (q1 * q1 + q3 * q3), 2 * (q2 * q3 + q1 * q4),
+        2 * (q3 * q1 + q2 * q4),     2 * (q3 * q2 - q1 * q4),     1 - 2 * (q1 * q1 + q2 * q2)};
     spart_quat_dcm(got, q);
     eq = fmax(eq, maxdiff(got, spart, 9));
     spart_dcm_quat(qb, got);

@@ -120,8 +120,10 @@ static void compare(const pair_t *p, int fixed) {
   const spart_model *mk = p->kind, *mc = p->chain;
   int off = fixed ? 0 : 6, nk = off + mk->nv, nc = off + mc->nv;
   double R0[9], *Hk = calloc((size_t)nk * nk, sizeof(double)), *Hc = calloc((size_t)nc * nc, 8);
-  double *E = calloc((size_t)nk * nc, 8), *t = calloc((size_t)nk * nc, 8), *EHE = calloc((size_t)nc * nc, 8);
-  double *Gk = calloc(6 + (size_t)mk->nv, 8), *Gc = calloc(6 + (size_t)mc->nv, 8), *EG = calloc((size_t)nc, 8);
+  double *E = calloc((size_t)nk * nc, 8), *t = calloc((size_t)nk * nc, 8),
+         *EHE = calloc((size_t)nc * nc, 8);
+  double *Gk = calloc(6 + (size_t)mk->nv, 8), *Gc = calloc(6 + (size_t)mc->nv, 8),
+         *EG = calloc((size_t)nc, 8);
   spart_data *dk = spart_data_new(mk), *dc = spart_data_new(mc);
   char what[96];
   rot(R0, 1, 0.4);
@@ -170,7 +172,8 @@ static double energy(const spart_model *m, spart_data *d, const double R0[9], co
 /* q moved by h along v: each joint by its qdot of v, quaternions normalised; R0 by h w0 */
 static void step(const spart_model *m, const double *q, const double *u, double h, double *qo,
                  const double R0[9], double R0o[9]) {
-  double qd[7], w[3] = {h * u[0], h * u[1], h * u[2]}, th = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  double qd[7], w[3] = {h * u[0], h * u[1], h * u[2]},
+                th = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
   spart_err err;
   memcpy(qo, q, (size_t)m->nq * sizeof(double));
   for (int i = 1; i < m->nb; i++) {
@@ -199,7 +202,8 @@ static void dynamics(const char *name, const spart_model *m, const double *q) {
   spart_data *d = spart_data_new(m);
   double R0[9], *u = calloc((size_t)n, 8), *ud = calloc((size_t)n, 8), *t1 = calloc((size_t)n, 8);
   double *t0 = calloc((size_t)n, 8), *H = calloc((size_t)n * n, 8), *Hud = calloc((size_t)n, 8);
-  double *L = calloc((size_t)n * n, 8), *qp = calloc((size_t)m->nq, 8), *qm = calloc((size_t)m->nq, 8);
+  double *L = calloc((size_t)n * n, 8), *qp = calloc((size_t)m->nq, 8),
+         *qm = calloc((size_t)m->nq, 8);
   double *up = calloc((size_t)n, 8), *um = calloc((size_t)n, 8), Rp[9], Rm[9];
   rot(R0, 0, 0.7);
   for (int k = 0; k < n; k++) {

@@ -65,7 +65,8 @@ static void test_model(const char *name, const spart_model *m) {
     spart_principal_inertias(m, i, ev);
     double tol = 1e-12 * fmax(scale, 1e-300);
     check(ev[0] <= ev[1] && ev[1] <= ev[2], "ascending", name, i, ev[1] - ev[0]);
-    check(fabs(ev[0] + ev[1] + ev[2] - tr) <= tol, "sum = trace", name, i, ev[0] + ev[1] + ev[2] - tr);
+    check(fabs(ev[0] + ev[1] + ev[2] - tr) <= tol, "sum = trace", name, i,
+          ev[0] + ev[1] + ev[2] - tr);
     check(fabs(ev[0] * ev[1] * ev[2] - det_shift(I, 0)) <= tol * scale * scale, "product = det",
           name, i, ev[0] * ev[1] * ev[2] - det_shift(I, 0));
     for (int k = 0; k < 3; k++) {
