@@ -319,7 +319,8 @@ int cli_next(cli_session *s) {
     err.line = 0;
     err.msg[0] = 0;
     spart_model *m = s->m ? s->m : (spart_model *)cli_reader_model(s->rd);
-    int r = cli_read(s->rd, &m, &s->st, &err);
+    int r = cli_read(s->rd, &m, &s->rec, &err);
+    s->st = r > 0 ? &s->rec->st : s->st;
     if (r == 0 && next_file(s)) {
       continue;
     }
@@ -372,26 +373,29 @@ int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
     return 1;
   }
 
-  /* the next CSV row is whole in the input block: read it too, the current one held aside */
-  cli_state *b = NULL;
+  /* the next CSV row is whole in the input block: read it too, a copy of the current one held
+     aside */
+  cli_record *b = NULL;
   spart_model *m = s->m;
   spart_err err; /* filled only on failure */
   err.code = 0;
   err.line = 0;
   err.msg[0] = 0;
-  s->rst = s->st; /* the reader's record, which the next row fills */
-  s->hst = cli_reader_hold(s->rd);
+  s->rrec = s->rec; /* the reader's record, which the next row fills */
+  s->hrec = cli_reader_hold(s->rd);
+  if (!s->hrec) {
+    return 1; /* (out of memory: one record at a time) */
+  }
   s->held = 1;
-  s->front = 1;
-  st[0] = s->hst;
+  st[0] = &s->hrec->st;
   int r = cli_read(s->rd, &m, &b, &err);
-  if (r == 1 && fixed_bad(s, b)) {
-    r = cli_errf(&err, SPART_EDATA, b->line, FIXED_MOVES);
+  if (r == 1 && fixed_bad(s, &b->st)) {
+    r = cli_errf(&err, SPART_EDATA, b->st.line, FIXED_MOVES);
   }
   cli_turn(s, 0);
   if (r == 1) {
     s->nrec++;
-    st[1] = b;
+    st[1] = &b->st;
     return 2;
   }
   s->later = err; /* reported after the first record, by the next cli_next */
@@ -403,11 +407,8 @@ void cli_turn(cli_session *s, int k) {
   if (!s->held) {
     return; /* one record: it is the current one */
   }
-  if (s->front != k) {
-    cli_reader_swap(s->rd); /* the record's line and cells, for its output and messages */
-    s->front = k;
-  }
-  s->st = k == 0 ? s->hst : s->rst;
+  s->rec = k == 0 ? s->hrec : s->rrec;
+  s->st = &s->rec->st;
 }
 
 
@@ -436,7 +437,7 @@ void cli_write(cli_session *s) {
   err.code = 0;
   err.line = 0;
   err.msg[0] = 0;
-  if (cli_emit(s->wr, s->rd, &err) != 0) {
+  if (cli_emit(s->wr, s->rec, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
   } else if (s->mark_arg) {
     s->mark(s, s->mark_arg);
