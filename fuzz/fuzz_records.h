@@ -217,34 +217,22 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
     }
     fuzz_check_state(st, m);
 
-    /* compute and write as spart-kin does; with the next row whole in the block, as
-       cli_next_pair does: that row read while this one is held, both written in order */
+    /* compute and write as spart-kin does; with the next row at hand, as cli_next_pair does:
+       the two records cli_read2 gives, both written in order */
     if (!pos) {
       pos = malloc((6 * (size_t)m->nb + 3) * sizeof(double)); /* m stays the same from here */
       FUZZ_CHECK(pos != NULL, "out of memory");
     }
-    if (!cli_reader_ready(rd)) {
-      fuzz_kin(wr, rec, m, d, pos);
-      continue;
+    cli_record *two[2];
+    int n = cli_read2(rd, &m, two);
+    FUZZ_CHECK(n == 1 || (n == 2 && m == model), "cli_read2 returned %d", n);
+    if (n == 2) {
+      fuzz_check_state(&two[1]->st, m);
+      fuzz_pair(m, d, &two[0]->st, &two[1]->st);
     }
-    cli_record *a = cli_reader_hold(rd), *b = NULL;
-    FUZZ_CHECK(a != NULL, "out of memory");
-    spart_err berr = {0};
-    int rb = cli_read(rd, &m, &b, &berr);
-    FUZZ_CHECK(++calls <= size + 2, "%zu calls to cli_read on %zu bytes", calls, size);
-    FUZZ_CHECK(rb <= 0 || (b != NULL && m == model), "cli_read returned %d", rb);
-    if (rb == 1) {
-      fuzz_check_state(&b->st, m);
-      fuzz_pair(m, d, &a->st, &b->st);
-    }
-    fuzz_kin(wr, a, m, d, pos);
-    if (rb == 1) {
-      fuzz_kin(wr, b, m, d, pos);
-    } else if (rb < 0) {
-      fuzz_check_err(&berr);
-      if (rb != -SPART_EDATA) {
-        break;
-      }
+    fuzz_kin(wr, two[0], m, d, pos);
+    if (n == 2) {
+      fuzz_kin(wr, two[1], m, d, pos); /* (a fault of it: the next cli_read's) */
     }
   }
   if (own) {

@@ -112,6 +112,15 @@ void cli_reader_free(cli_reader *rd);
    read it, do not write it (a CSV reader sets the defaults of the fields its columns do not
    give once, not at every row). */
 int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err);
+
+/* Up to two records at once, for the algorithms that compute two together (spart_rnea_pair):
+   the record cli_read gave last and, when the reader has the next at hand (the next CSV row,
+   whole in the input block already: reading it waits for no input), the next.  Returns 2 with
+   rec[0] the first (a copy, its own) and rec[1] the next, or 1 with rec[0] the first alone;
+   both valid until the next read.  The next record's fault, if reading it failed, is what the
+   next read returns, in its turn. */
+int cli_read2(cli_reader *rd, spart_model **m, cli_record *rec[2]);
+
 /* A record of named values, for commands that read any records (spart-cmp): every JSON key or
    CSV column, a JSON array flattened as CSV names its columns (name_i, name_i_j, from 1), a
    nested object as name.key; each value's text as it came (a CSV cell without its quotes, a
@@ -385,11 +394,9 @@ typedef struct cli_session {
   double t0, tick;       /* start, last progress line (monotonic seconds) */
   double *buf[4];        /* scratch arrays for outputs, see cli_session_buf */
   size_t nbuf[4];
-  /* two records at once (cli_next_pair) */
-  int held;         /* the reader holds the first aside */
-  cli_record *hrec; /* the held record */
-  cli_record *rrec; /* the reader's */
-  spart_err later;  /* the fault of a second record, reported after the first is written */
+  /* two records at once (cli_next_pair): those the reader gave, npair of them (0: one alone) */
+  cli_record *pair[2];
+  int npair;
   const char *none; /* the message when the whole input held no record (spart-sim's), or NULL */
   /* -j: called with mark_arg at each record written (cli_write) while mark_arg is not NULL: a
      worker's record ends in its block (jobs.c gives it to cli_session_clone) */

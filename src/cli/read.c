@@ -77,6 +77,11 @@ static int detect(cli_reader *rd, spart_err *err) {
 
 
 int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) {
+  if (rd->later.code != 0) { /* the fault of a record read ahead, in its turn */
+    *err = rd->later;
+    rd->later.code = 0;
+    return -err->code;
+  }
   if (rd->dead) {
     return 0;
   }
@@ -113,14 +118,15 @@ int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) 
 }
 
 
-int cli_reader_ready(cli_reader *rd) {
-  /* a CSV row after the header, whole in the block: reading it moves nothing in the block nor
-     rd->rec, where the current row may be */
+/* whether the next record is at hand: a CSV row after the header, whole in the input block, so
+   that reading it waits for no input (a stream's next record may be long in coming: the current
+   one is not held back for it) */
+static int at_hand(cli_reader *rd) {
   if (rd->format != CLI_FMT_CSV || !rd->started || rd->pending || rd->dead ||
-      rd->bpos >= rd->bend) {
+      rd->later.code != 0 || rd->bpos >= rd->bend) {
     return 0;
   }
-  /* (a quote in it may open a cell that runs on to the next lines, through rd->rec) */
+  /* (a quote in it may open a cell that runs on to the next lines) */
   const char *p = rd->buf + rd->bpos, *nl = memchr(p, '\n', rd->bend - rd->bpos);
   if (!(nl && nl > p && *p != '\r' && !memchr(p, '"', (size_t)(nl - p)))) {
     return 0;
@@ -131,10 +137,28 @@ int cli_reader_ready(cli_reader *rd) {
 }
 
 
-cli_record *cli_reader_hold(cli_reader *rd) {
-  /* the state's values into the held record's arrays, its pass-through texts into its own */
-  return cli_record_copy(&rd->h, rd->hbuf, &rd->r, rd->stbuf, rd_state_len(rd->stm)) ? NULL
-                                                                                      : &rd->h;
+int cli_read2(cli_reader *rd, spart_model **m, cli_record *rec[2]) {
+  rec[0] = &rd->r;
+  /* the record read, copied aside (its pass-through texts too), while the next is read */
+  if (!at_hand(rd) ||
+      cli_record_copy(&rd->h, rd->hbuf, &rd->r, rd->stbuf, rd_state_len(rd->stm)) != 0) {
+    return 1;
+  }
+  rec[0] = &rd->h;
+  spart_err err; /* filled only on failure */
+  err.code = 0;
+  err.line = 0;
+  err.msg[0] = 0;
+  int r = cli_read(rd, m, &rec[1], &err);
+  if (r < 0) {
+    cli_reader_later(rd, &err);
+  }
+  return r == 1 ? 2 : 1;
+}
+
+
+void cli_reader_later(cli_reader *rd, const spart_err *err) {
+  rd->later = *err;
 }
 
 

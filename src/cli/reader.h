@@ -62,10 +62,13 @@ struct cli_reader {
   unsigned has;   /* the fields of the CSV columns */
   int *pass;      /* indices of pass-through columns */
   int npass;
-  /* a copy of a record kept while the next is read (cli_reader_hold), its arrays in hbuf */
+  /* the first of two records (cli_read2): a copy of the record read, kept while the next is
+     read, its arrays in hbuf; the fault of a record read ahead, which the next read returns
+     (later.code 0: none) */
   cli_record h;
   double *hbuf;
-  /* the end of the next line, found by cli_reader_ready, for next_line to take rather than look
+  spart_err later;
+  /* the end of the next line, found by cli_read2, for next_line to take rather than look
      for it again: valid while nlfrom is buf + bpos (cleared when taken and when the block
      changes), else NULL */
   const char *nlfrom;
@@ -79,7 +82,7 @@ struct cli_reader {
 };
 
 /* an input format: one file (read_json.c, read_csv.c) and a row of read.c's table.  record: the
-   next state record into rd->st (1, 0 at the end, or -1 / a negative SPART_E* with err filled;
+   next record into rd->r, its state and its pass-through values (1, 0 at the end, or -1 / a negative SPART_E* with err filled;
    *m the model, or NULL when the input may bring its own); named: the next record of named
    values into rd->nr (spart-cmp); frame: where records end in a buffer (-j's blocks) */
 typedef struct cli_input {

@@ -138,12 +138,9 @@ int cli_grow(char **buf, size_t *cap, size_t need);
 /* a CSV cell's text without its quotes into out (n + 1 bytes); its length */
 size_t cli_unquote(char *out, const char *s, size_t n);
 
-/* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  cli_reader_ready: whether the
-   next row is whole in the input block already (and where it ends, for its read).
-   cli_reader_hold: a copy of the current record, kept while the next is read (the reader's,
-   valid until the next hold); NULL when out of memory. */
-int cli_reader_ready(cli_reader *rd);
-cli_record *cli_reader_hold(cli_reader *rd);
+/* The fault err of a record read ahead, which the next read returns before reading on (in its
+   turn: after the record before it is written): a record cli_read2 gave that its user refuses. */
+void cli_reader_later(cli_reader *rd, const spart_err *err);
 
 /* ---- the input formats' grammar, for -j (jobs.c) as for the readers ---- */
 
