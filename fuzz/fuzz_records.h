@@ -57,8 +57,9 @@ static void fuzz_check_state(const cli_state *st, const spart_model *m) {
 
 /* own: the model comes with the first record ("robot"), as without -m; else fuzz_m */
 /* put and write a record as spart-kin does (pos: rJ, rL, r_com) */
-static void fuzz_kin(cli_writer *wr, cli_reader *rd, const spart_model *m, spart_data *d,
-                     const cli_state *st, double *pos) {
+static void fuzz_kin(cli_writer *wr, const cli_record *rec, const spart_model *m, spart_data *d,
+                     double *pos) {
+  const cli_state *st = &rec->st;
   int n = m->nb - 1;
   spart_err err = {0};
   spart_fk(m, d, st->R0, st->r0, st->qm);
@@ -67,7 +68,7 @@ static void fuzz_kin(cli_writer *wr, cli_reader *rd, const spart_model *m, spart
   cli_put(wr, "qm", st->qm, m->nq, -1, -1);
   cli_put(wr, "rL", pos + 3 * n, n, 3, -1);
   cli_put(wr, "r_com", pos + 6 * n, 3, -1, -1);
-  if (cli_emit(wr, rd, &err) != 0) {
+  if (cli_emit(wr, rec, &err) != 0) {
     fuzz_check_err(&err);
   }
 }
@@ -188,9 +189,9 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
      was bad, the reader has handed the model out already) */
   spart_model *m = model;
   for (;;) {
-    cli_state *st = NULL;
+    cli_record *rec = NULL;
     spart_err err = {0};
-    int r = cli_read(rd, &m, &st, &err);
+    int r = cli_read(rd, &m, &rec, &err);
     /* every call consumes input: at most one record per byte, and the end */
     FUZZ_CHECK(++calls <= size + 2, "%zu calls to cli_read on %zu bytes", calls, size);
     if (r == 0) {
@@ -203,7 +204,8 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
       }
       break;
     }
-    FUZZ_CHECK(r == 1 && st != NULL && m != NULL, "cli_read returned %d", r);
+    FUZZ_CHECK(r == 1 && rec != NULL && m != NULL, "cli_read returned %d", r);
+    const cli_state *st = &rec->st;
     FUZZ_CHECK(model ? m == model : m == cli_reader_model(rd), "the model changed");
     if (!model) {
       /* the model of the first record: a model that was read passes its check */
@@ -215,35 +217,22 @@ static int fuzz_records(const uint8_t *data, size_t size, int format, int seq, i
     }
     fuzz_check_state(st, m);
 
-    /* compute and write as spart-kin does; with the next row whole in the block, as
-       cli_next_pair does: that row read while this one is held, both written in order */
+    /* compute and write as spart-kin does; with the next row at hand, as cli_next_pair does:
+       the two records cli_read2 gives, both written in order */
     if (!pos) {
       pos = malloc((6 * (size_t)m->nb + 3) * sizeof(double)); /* m stays the same from here */
       FUZZ_CHECK(pos != NULL, "out of memory");
     }
-    if (!cli_reader_ready(rd)) {
-      fuzz_kin(wr, rd, m, d, st, pos);
-      continue;
+    cli_record *two[2];
+    int n = cli_read2(rd, &m, two);
+    FUZZ_CHECK(n == 1 || (n == 2 && m == model), "cli_read2 returned %d", n);
+    if (n == 2) {
+      fuzz_check_state(&two[1]->st, m);
+      fuzz_pair(m, d, &two[0]->st, &two[1]->st);
     }
-    cli_state *a = cli_reader_hold(rd), *b = NULL;
-    spart_err berr = {0};
-    int rb = cli_read(rd, &m, &b, &berr);
-    FUZZ_CHECK(++calls <= size + 2, "%zu calls to cli_read on %zu bytes", calls, size);
-    FUZZ_CHECK(rb <= 0 || (b != NULL && m == model), "cli_read returned %d", rb);
-    if (rb == 1) {
-      fuzz_check_state(b, m);
-      fuzz_pair(m, d, a, b);
-    }
-    cli_reader_swap(rd);
-    fuzz_kin(wr, rd, m, d, a, pos);
-    cli_reader_swap(rd);
-    if (rb == 1) {
-      fuzz_kin(wr, rd, m, d, b, pos);
-    } else if (rb < 0) {
-      fuzz_check_err(&berr);
-      if (rb != -SPART_EDATA) {
-        break;
-      }
+    fuzz_kin(wr, two[0], m, d, pos);
+    if (n == 2) {
+      fuzz_kin(wr, two[1], m, d, pos); /* (a fault of it: the next cli_read's) */
     }
   }
   if (own) {

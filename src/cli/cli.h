@@ -62,6 +62,38 @@ typedef struct cli_state {
   long long contacts_line; /* its first line */
 } cli_state;
 
+/* a value of a record that passes through to the output (a JSON key or CSV column the command
+   does not read, or a state field --keep-state keeps): offsets into its record's text of its
+   name, of its text as a CSV cell (a CSV input's cell as it came, quotes and all; a JSON value's
+   text for CSV: a string decoded, a number, true or false as they came, null empty) and of a
+   JSON input's value as it came; clen -1: no CSV cell (a JSON array or object), jlen -1: no
+   JSON value (a CSV input) */
+typedef struct cli_pass {
+  size_t name, cell, json;
+  long clen, jlen;
+} cli_pass;
+
+/* A record read: a value, which no I/O is needed to read or write (record.c).  Its state
+   fields (st; st.line its line), the input it came from (file, the name in messages; input, 0
+   for the first; format, CLI_FMT_JSON or CLI_FMT_CSV, and a CSV input's delimiter), and its
+   values that pass through, their names and texts in text, its own. */
+typedef struct cli_record {
+  cli_state st;
+  const char *file;
+  int input, format;
+  char delim;
+  int npass, passcap;
+  cli_pass *pass;
+  char *text;
+  size_t tlen, tcap;
+  size_t tnames; /* a CSV input's: text[0, tnames) its names, the same every row */
+} cli_record;
+
+/* The number in the record's pass-through CSV column or JSON key called name (a time stamp): 1
+   with *v set, 0 when the record has no such column or key, -1 when the cell is not a finite
+   number (in JSON, a number: not a string, an array, null...). */
+int cli_record_number(const cli_record *r, const char *name, double *v);
+
 typedef struct cli_reader cli_reader;
 typedef struct cli_writer cli_writer;
 
@@ -74,17 +106,21 @@ cli_reader *cli_reader_new(void *in, const char *name, int format, int seq, unsi
 void cli_reader_free(cli_reader *rd);
 
 /* Read the next record.  When *m is NULL the record must hold the model as "robot" (JSON), and
-   *m receives it (the reader frees it).  Returns 1 with *st set, 0 at the end, or -SPART_EDATA /
-   -SPART_EIO with err filled (err->line is the record's line).  After -SPART_EDATA the reader
-   has skipped the bad record and may be read again.  *st is the reader's until the next call:
+   *m receives it (the reader frees it).  Returns 1 with *rec set, 0 at the end, or -SPART_EDATA
+   / -SPART_EIO with err filled (err->line is the record's line).  After -SPART_EDATA the reader
+   has skipped the bad record and may be read again.  *rec is the reader's until the next call:
    read it, do not write it (a CSV reader sets the defaults of the fields its columns do not
    give once, not at every row). */
-int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err);
+int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err);
 
-/* The number in the current record's pass-through CSV column or JSON key called name (a time
-   stamp): 1 with *v set, 0 when the record has no such column or key, -1 when the cell is not a
-   finite number (in JSON, a number: not a string, an array, null...). */
-int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v);
+/* Up to two records at once, for the algorithms that compute two together (spart_rnea_pair):
+   the record cli_read gave last and, when the reader has the next at hand (the next CSV row,
+   whole in the input block already: reading it waits for no input), the next.  Returns 2 with
+   rec[0] the first (a copy, its own) and rec[1] the next, or 1 with rec[0] the first alone;
+   both valid until the next read.  The next record's fault, if reading it failed, is what the
+   next read returns, in its turn. */
+int cli_read2(cli_reader *rd, spart_model **m, cli_record *rec[2]);
+
 /* A record of named values, for commands that read any records (spart-cmp): every JSON key or
    CSV column, a JSON array flattened as CSV names its columns (name_i, name_i_j, from 1), a
    nested object as name.key; each value's text as it came (a CSV cell without its quotes, a
@@ -153,10 +189,10 @@ void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, 
    it out. */
 void cli_put_text(cli_writer *wr, const char *name, const char *s);
 
-/* Write the record built so far, with the reader's pass-through CSV cells (rd may be NULL).
-   Returns 0, -SPART_EDATA when the fields differ from the CSV header, or -SPART_EIO (for this
-   record or ones held back before it). */
-int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err);
+/* Write the record built so far, the outputs of record r (NULL: none), its pass-through values
+   in front.  Returns 0, -SPART_EDATA when the fields differ from the CSV header, or -SPART_EIO
+   (for this record or ones held back before it). */
+int cli_emit(cli_writer *wr, const cli_record *r, spart_err *err);
 
 /* Drop the record built so far. */
 void cli_discard(cli_writer *wr);
@@ -341,7 +377,8 @@ typedef struct cli_session {
   spart_data *d;
   cli_reader *rd;
   cli_writer *wr;
-  cli_state *st;       /* the current record */
+  cli_state *st;       /* the current record's state (&rec->st) */
+  cli_record *rec;     /* the current record */
   int file;            /* the file operand being read (o.files[file]) */
   FILE *in;            /* its stream (stdin for "-" or no operand) */
   const double *gravity; /* --gravity, or NULL */
@@ -358,12 +395,9 @@ typedef struct cli_session {
   double t0, tick;       /* start, last progress line (monotonic seconds) */
   double *buf[4];        /* scratch arrays for outputs, see cli_session_buf */
   size_t nbuf[4];
-  /* two records at once (cli_next_pair) */
-  int held;         /* the reader holds the first aside */
-  int front;        /* the record the reader shows (line, cells): 0 the held one, 1 its own */
-  cli_state *hst;   /* the held record */
-  cli_state *rst;   /* the reader's */
-  spart_err later;  /* the fault of a second record, reported after the first is written */
+  /* two records at once (cli_next_pair): those the reader gave, npair of them (0: one alone) */
+  cli_record *pair[2];
+  int npair;
   const char *none; /* the message when the whole input held no record (spart-sim's), or NULL */
   /* -j: called with mark_arg at each record written (cli_write) while mark_arg is not NULL: a
      worker's record ends in its block (jobs.c gives it to cli_session_clone) */

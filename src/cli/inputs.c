@@ -22,11 +22,12 @@ struct cli_inputs {
 /* read the next record into in; 0, or -1 after reporting */
 static int next(cli_session *s, cli_inputs *in) {
   spart_err err = {0};
-  cli_state *st;
+  cli_record *rec;
   double t0 = in->t;
   const char *name = s->o.inputs;
   spart_model *m = s->m;
-  int r = cli_read(in->rd, &m, &st, &err);
+  int r = cli_read(in->rd, &m, &rec, &err);
+  const cli_state *st = r > 0 ? &rec->st : NULL;
   if (r == 0) {
     in->has = 0;
     return 0;
@@ -36,7 +37,7 @@ static int next(cli_session *s, cli_inputs *in) {
     s->status = err.code == SPART_EDATA ? CLI_EXIT_DATA : CLI_EXIT_IO;
     return -1;
   }
-  r = cli_reader_pass_number(in->rd, "t", &in->t);
+  r = cli_record_number(rec, "t", &in->t);
   if (r <= 0) {
     int csv = cli_reader_format(in->rd) == CLI_FMT_CSV;
     cli_error(s->tool->name, name, st->line,
@@ -45,8 +46,8 @@ static int next(cli_session *s, cli_inputs *in) {
     return -1;
   }
   /* nothing but the forces and t: a state, a misspelt force would be dropped unread */
-  for (int p = 0; p < cli_reader_npass(in->rd); p++) {
-    const char *key = cli_reader_pass_name(in->rd, p);
+  for (int p = 0; p < cli_record_npass(rec); p++) {
+    const char *key = cli_record_pass_name(rec, p);
     if (strcmp(key, "t") != 0) {
       char txt[SPART_PRINTABLE];
       int csv = cli_reader_format(in->rd) == CLI_FMT_CSV;

@@ -40,12 +40,12 @@ void cli_check_limits(cli_session *s, const double *qm, const double *um, const 
     int pos = h->kind <= SPART_LIMIT_UPPER, j = h->joint;
     int col = h->index - (pos ? s->m->jnt_qadr[j] : s->m->jnt_vadr[j]) +
               (pos ? s->m->jnt_qadrc[j] : s->m->jnt_vadrc[j]);
-    cli_error(s->tool->name, cli_reader_name(s->rd), cli_reader_line(s->rd), "%s: %s_%d = %s %s %s",
-              who, what[h->kind], col + 1, num(v, h->value), bound[h->kind], num(l, h->limit));
+    cli_error(s->tool->name, cli_reader_name(s->rd), s->st->line, "%s: %s_%d = %s %s %s", who,
+              what[h->kind], col + 1, num(v, h->value), bound[h->kind], num(l, h->limit));
   }
   if (n > MOST) {
-    cli_error(s->tool->name, cli_reader_name(s->rd), cli_reader_line(s->rd),
-              "%d more limits passed", n - MOST);
+    cli_error(s->tool->name, cli_reader_name(s->rd), s->st->line, "%d more limits passed",
+              n - MOST);
   }
   s->nlimits += n > 0;
 }

@@ -1,6 +1,6 @@
 /* read.c -- the input formats' table, the detection of an input's format (one rule), a record
- * read whatever its format and checked (state_check.c), two records at once, the record's
- * pass-through values, records of named values (spart-cmp). */
+ * read whatever its format and checked (state_check.c), two records at once, records of named
+ * values (spart-cmp). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -76,7 +76,12 @@ static int detect(cli_reader *rd, spart_err *err) {
 }
 
 
-int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
+int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) {
+  if (rd->later.code != 0) { /* the fault of a record read ahead, in its turn */
+    *err = rd->later;
+    rd->later.code = 0;
+    return -err->code;
+  }
   if (rd->dead) {
     return 0;
   }
@@ -85,38 +90,43 @@ int cli_read(cli_reader *rd, spart_model **m, cli_state **st, spart_err *err) {
     return r;
   }
   r = input_of(rd->format)->record(rd, m, err);
-  if (r > 0 && (rd->st.has & 1u << CLI_F_q0) && cli_check_q0(&rd->st, err)) {
+  if (r > 0 && (rd->r.st.has & 1u << CLI_F_q0) && cli_check_q0(&rd->r.st, err)) {
     return -SPART_EDATA;
   }
-  if (r > 0 && (rd->st.has & 1u << CLI_F_R0) && cli_check_rotation(rd->st.R0, rd->st.line, err)) {
+  if (r > 0 && (rd->r.st.has & 1u << CLI_F_R0) && cli_check_rotation(rd->r.st.R0, rd->r.st.line, err)) {
     return -SPART_EDATA;
   }
   if (r > 0 && rd->stm->coupled) {
     rd_state_expand(rd, rd->stm);
   }
-  if (r > 0 && rd->stm->nq != rd->stm->nv && spart_joint_normalize(rd->stm, rd->st.qm, 1e-6, err)) {
-    err->line = rd->st.line; /* a joint's quaternion off unit norm */
+  if (r > 0 && rd->stm->nq != rd->stm->nv && spart_joint_normalize(rd->stm, rd->r.st.qm, 1e-6, err)) {
+    err->line = rd->r.st.line; /* a joint's quaternion off unit norm */
     return -SPART_EDATA;
   }
-  if (r > 0 && (rd->st.has & 1u << CLI_F_qmdot) &&
-      cli_check_qmdot(rd->stm, &rd->st, rd->format == CLI_FMT_CSV ? rd->has : rd->st.has, err)) {
+  if (r > 0 && (rd->r.st.has & 1u << CLI_F_qmdot) &&
+      cli_check_qmdot(rd->stm, &rd->r.st, rd->format == CLI_FMT_CSV ? rd->has : rd->r.st.has, err)) {
     return -SPART_EDATA;
   }
   if (r > 0) {
-    *st = &rd->st;
+    rd->r.file = rd->name;
+    rd->r.input = rd->input;
+    rd->r.format = rd->format;
+    rd->r.delim = rd->delim;
+    *rec = &rd->r;
   }
   return r;
 }
 
 
-int cli_reader_ready(cli_reader *rd) {
-  /* a CSV row after the header, whole in the block: reading it moves nothing in the block nor
-     rd->rec, where the current row may be */
+/* whether the next record is at hand: a CSV row after the header, whole in the input block, so
+   that reading it waits for no input (a stream's next record may be long in coming: the current
+   one is not held back for it) */
+static int at_hand(cli_reader *rd) {
   if (rd->format != CLI_FMT_CSV || !rd->started || rd->pending || rd->dead ||
-      rd->bpos >= rd->bend) {
+      rd->later.code != 0 || rd->bpos >= rd->bend) {
     return 0;
   }
-  /* (a quote in it may open a cell that runs on to the next lines, through rd->rec) */
+  /* (a quote in it may open a cell that runs on to the next lines) */
   const char *p = rd->buf + rd->bpos, *nl = memchr(p, '\n', rd->bend - rd->bpos);
   if (!(nl && nl > p && *p != '\r' && !memchr(p, '"', (size_t)(nl - p)))) {
     return 0;
@@ -127,106 +137,28 @@ int cli_reader_ready(cli_reader *rd) {
 }
 
 
-cli_state *cli_reader_hold(cli_reader *rd) {
-  /* the values to the held state (its arrays stay its own), the cells swapped: the next row's
-     go to the other array */
-  double *qm = rd->hst.qm, *um = rd->hst.um, *umdot = rd->hst.umdot, *taum = rd->hst.taum;
-  double *wF = rd->hst.wF, *qmdot = rd->hst.qmdot;
-  size_t n = rd_state_len(rd->stm);
-  rd->hst = rd->st;
-  rd->hst.qm = qm;
-  rd->hst.um = um;
-  rd->hst.umdot = umdot;
-  rd->hst.taum = taum;
-  rd->hst.wF = wF;
-  rd->hst.qmdot = qmdot;
-  memcpy(rd->hbuf, rd->stbuf, n * sizeof(double));
-  size_t *c = rd->cell;
-  rd->cell = rd->hcell;
-  rd->hcell = c;
-  rd->hline = rd->line;
-  rd->hlen = rd->len;
-  return &rd->hst;
-}
-
-
-void cli_reader_swap(cli_reader *rd) {
-  size_t *c = rd->cell, len = rd->len;
-  char *line = rd->line;
-  int l = rd->st.line;
-  rd->cell = rd->hcell;
-  rd->hcell = c;
-  rd->line = rd->hline;
-  rd->hline = line;
-  rd->len = rd->hlen;
-  rd->hlen = len;
-  rd->st.line = rd->hst.line;
-  rd->hst.line = l;
-}
-
-
-int cli_reader_npass(const cli_reader *rd) {
-  return !rd ? 0 : rd->format == CLI_FMT_CSV ? rd->npass : rd->njpass;
-}
-
-
-const char *cli_reader_pass_name(const cli_reader *rd, int p) {
-  return rd->format == CLI_FMT_CSV ? rd->colname[rd->pass[p]] : rd->jtext + rd->jpass[p].key;
-}
-
-
-const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n) {
-  if (rd->format != CLI_FMT_CSV) { /* a JSON value's text for CSV; NULL: it has none */
-    *n = rd->jpass[p].clen < 0 ? 0 : (size_t)rd->jpass[p].clen;
-    return rd->jpass[p].clen < 0 ? NULL : rd->jtext + rd->jpass[p].csv;
+int cli_read2(cli_reader *rd, spart_model **m, cli_record *rec[2]) {
+  rec[0] = &rd->r;
+  /* the record read, copied aside (its pass-through texts too), while the next is read */
+  if (!at_hand(rd) ||
+      cli_record_copy(&rd->h, rd->hbuf, &rd->r, rd->stbuf, rd_state_len(rd->stm)) != 0) {
+    return 1;
   }
-  *n = rd->cell[2 * rd->pass[p] + 1];
-  return rd->line + rd->cell[2 * rd->pass[p]];
-}
-
-
-const char *cli_reader_pass_json(const cli_reader *rd, int p, size_t *n) {
-  if (rd->format == CLI_FMT_CSV) {
-    return NULL;
+  rec[0] = &rd->h;
+  spart_err err; /* filled only on failure */
+  err.code = 0;
+  err.line = 0;
+  err.msg[0] = 0;
+  int r = cli_read(rd, m, &rec[1], &err);
+  if (r < 0) {
+    cli_reader_later(rd, &err);
   }
-  *n = rd->jpass[p].vlen;
-  return rd->rec + rd->jpass[p].val;
+  return r == 1 ? 2 : 1;
 }
 
 
-char cli_reader_delim(const cli_reader *rd) {
-  return rd->delim;
-}
-
-
-long long cli_reader_line(const cli_reader *rd) {
-  return rd->st.line;
-}
-
-
-int cli_reader_pass_number(const cli_reader *rd, const char *name, double *v) {
-  for (int p = 0; p < cli_reader_npass(rd); p++) {
-    if (strcmp(cli_reader_pass_name(rd, p), name) == 0) {
-      int csv = rd->format == CLI_FMT_CSV;
-      size_t n;
-      const char *cell = csv ? cli_reader_pass_cell(rd, p, &n) : cli_reader_pass_json(rd, p, &n);
-      char txt[64], *end;
-      /* in JSON a number (the scanner checked its form), not a string or another value */
-      if (n >= sizeof(txt) ||
-          (!csv && !(n > 0 && (*cell == '-' || (*cell >= '0' && *cell <= '9'))))) {
-        return -1;
-      }
-      if (csv) {
-        n = cli_unquote(txt, cell, n);
-      } else {
-        memcpy(txt, cell, n);
-        txt[n] = 0;
-      }
-      *v = strtod(txt, &end);
-      return n > 0 && end == txt + n && isfinite(*v) ? 1 : -1;
-    }
-  }
-  return 0;
+void cli_reader_later(cli_reader *rd, const spart_err *err) {
+  rd->later = *err;
 }
 
 

@@ -367,12 +367,11 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
     return cli_errf(err, SPART_EDATA, line, "%ld columns: more than 1000000", n), -1;
   }
   rd->cell = malloc(2 * (size_t)n * sizeof(size_t));
-  rd->hcell = malloc(2 * (size_t)n * sizeof(size_t));
   rd->cols = calloc((size_t)n, sizeof(column));
   rd->colname = calloc((size_t)n, sizeof(char *));
   rd->pass = malloc((size_t)n * sizeof(int));
   char **sorted = malloc((size_t)n * sizeof(char *));
-  if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass || !sorted) {
+  if (!rd->cell || !rd->cols || !rd->colname || !rd->pass || !sorted) {
     free(sorted);
     return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
   }
@@ -483,8 +482,49 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
       rd->cols[j].dst = rd_field_ptr(rd, m, rd->cols[j].field, &count) + rd->cols[j].index;
     }
   }
+  if (rd_csv_pass_names(rd) != 0) {
+    return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
+  }
   rd->started = 1;
   return 1;
+}
+
+
+int rd_csv_pass_names(cli_reader *rd) {
+  cli_record *r = &rd->r;
+  r->npass = 0;
+  r->tlen = 0;
+  for (int p = 0; p < rd->npass; p++) {
+    const char *name = rd->colname[rd->pass[p]];
+    long at = cli_record_text(r, name, strlen(name));
+    if (at < 0 || cli_record_room(r) != 0) {
+      r->npass = 0;
+      r->tlen = r->tnames = 0;
+      return -1;
+    }
+    r->pass[p] = (cli_pass){(size_t)at, 0, 0, 0, -1};
+    r->npass++;
+  }
+  r->tnames = r->tlen;
+  return 0;
+}
+
+
+/* the row's pass-through cells (as they came, quoted or not) into the record, after the names;
+   0, or -1 when out of memory */
+static int pass_cells(cli_reader *rd) {
+  cli_record *r = &rd->r;
+  r->tlen = r->tnames;
+  for (int p = 0; p < rd->npass; p++) {
+    size_t j = (size_t)rd->pass[p], n = rd->cell[2 * j + 1];
+    long at = cli_record_text(r, rd->line + rd->cell[2 * j], n);
+    if (at < 0) {
+      return -1;
+    }
+    r->pass[p].cell = (size_t)at;
+    r->pass[p].clen = (long)n;
+  }
+  return 0;
 }
 
 
@@ -571,12 +611,12 @@ static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
     return r;
   }
   long long line = rd->lineno;
-  rd->st.line = line;
+  rd->r.st.line = line;
   if (csv_fast(rd)) {
-    rd->st.has = rd->has;
-    return 1;
+    rd->r.st.has = rd->has;
+    return rd->npass && pass_cells(rd) ? cli_errf(err, SPART_ENOMEM, line, "out of memory") : 1;
   }
-  rd->st.has = 0;
+  rd->r.st.has = 0;
   long n = rd_csv_cells(rd, rd->ncol, err);
   if (n < 0) {
     return -SPART_EDATA;
@@ -608,9 +648,9 @@ static int csv_record(cli_reader *rd, spart_model **m, spart_err *err) {
                       spart_printable(txt, s, rd->cell[2 * j + 1]));
     }
     *c->dst = x;
-    rd->st.has |= 1u << c->field;
+    rd->r.st.has |= 1u << c->field;
   }
-  return 1;
+  return rd->npass && pass_cells(rd) ? cli_errf(err, SPART_ENOMEM, line, "out of memory") : 1;
 }
 
 
@@ -705,11 +745,10 @@ int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m
   }
   size_t n = (size_t)src->ncol;
   rd->cell = malloc(2 * n * sizeof(size_t));
-  rd->hcell = malloc(2 * n * sizeof(size_t));
   rd->cols = malloc(n * sizeof(column));
   rd->colname = calloc(n, sizeof(char *));
   rd->pass = malloc(n * sizeof(int));
-  if (!rd->cell || !rd->hcell || !rd->cols || !rd->colname || !rd->pass || rd_state_init(rd, m)) {
+  if (!rd->cell || !rd->cols || !rd->colname || !rd->pass || rd_state_init(rd, m)) {
     return -1;
   }
   rd->ncol = src->ncol;
@@ -731,7 +770,7 @@ int cli_reader_share(cli_reader *rd, const cli_reader *src, const spart_model *m
   rd->delim = src->delim;
   rd->keep = src->keep;
   rd->started = 1;
-  return 0;
+  return rd_csv_pass_names(rd);
 }
 
 

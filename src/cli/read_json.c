@@ -294,18 +294,6 @@ static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err 
 }
 
 
-/* text into rd->jtext; its offset, or -1 when out of memory */
-static ssize_t jtext_add(cli_reader *rd, const char *s, size_t n) {
-  if (cli_grow(&rd->jtext, &rd->jtcap, rd->jtlen + n + 1) != 0) {
-    return -1;
-  }
-  memcpy(rd->jtext + rd->jtlen, s, n);
-  rd->jtext[rd->jtlen + n] = 0;
-  rd->jtlen += n + 1;
-  return (ssize_t)(rd->jtlen - n - 1);
-}
-
-
 /* the state field a JSON key that is none looks like: another case (QM), a CSV column's name
    (qm_1, qm1), the name and more after '_' (qm_dot), as a CSV header refuses them; -1 for a key
    of the user's own */
@@ -321,55 +309,45 @@ static int key_lookalike(const char *key, size_t n) {
 }
 
 
-/* room for one more pass-through JSON member in rd->jpass; 0, or -1 out of memory */
-static int jpass_room(cli_reader *rd) {
-  if (rd->njpass == rd->capjpass) {
-    int c = rd->capjpass ? 2 * rd->capjpass : 8;
-    struct jpass *p = realloc(rd->jpass, (size_t)c * sizeof(*p));
-    if (!p) {
-      return -1;
-    }
-    rd->jpass = p;
-    rd->capjpass = c;
-  }
-  return 0;
-}
-
-
-/* member key (j->str) whose value comes next in j passes through: noted in rd->jpass, its value
-   skipped; 0, or -1 with err filled */
+/* member key (j->str) whose value comes next in j passes through: into the record (its key,
+   its text for CSV, its value as it came), its value skipped; 0, or -1 with err filled */
 static int json_pass(cli_reader *rd, spart_json *j, long long start, spart_err *err) {
-  if (jpass_room(rd) != 0) {
+  cli_record *r = &rd->r;
+  if (cli_record_room(r) != 0) {
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
-  struct jpass *p = &rd->jpass[rd->njpass];
-  ssize_t key = jtext_add(rd, j->str, j->strlen);
-  p->klen = j->strlen;
+  cli_pass *p = &r->pass[r->npass];
+  long key = cli_record_text(r, j->str, j->strlen);
   int t = spart_json_next(j);
   if (t < 0) {
     return rd_json_fault(j, err);
   }
-  p->val = j->tpos;
-  ssize_t csv = 0;
+  size_t val = j->tpos;
+  long csv = 0;
   p->clen = -1;
   if (t == SPART_JSON_STRING || t == SPART_JSON_NUMBER) {
-    csv = jtext_add(rd, j->str, j->strlen);
-    p->clen = (ssize_t)j->strlen;
+    csv = cli_record_text(r, j->str, j->strlen);
+    p->clen = (long)j->strlen;
   } else if (t == SPART_JSON_TRUE || t == SPART_JSON_FALSE || t == SPART_JSON_NULL) {
     const char *w = t == SPART_JSON_TRUE ? "true" : t == SPART_JSON_FALSE ? "false" : "";
-    csv = jtext_add(rd, w, strlen(w));
-    p->clen = (ssize_t)strlen(w);
+    csv = cli_record_text(r, w, strlen(w));
+    p->clen = (long)strlen(w);
   }
   if (key < 0 || csv < 0) {
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
-  p->key = (size_t)key;
-  p->csv = (size_t)csv;
   if (spart_json_skip(j)) {
     return rd_json_fault(j, err);
   }
-  p->vlen = j->pos - p->val;
-  rd->njpass++;
+  long json = cli_record_text(r, rd->rec + val, j->pos - val);
+  if (json < 0) {
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+  }
+  p->name = (size_t)key;
+  p->cell = (size_t)csv;
+  p->json = (size_t)json;
+  p->jlen = (long)(j->pos - val);
+  r->npass++;
   return 0;
 }
 
@@ -377,24 +355,20 @@ static int json_pass(cli_reader *rd, spart_json *j, long long start, spart_err *
 /* field k, read from rd->rec at from to the scanner's place, passes through as it came too
    (--keep-state); 0, or -1 with err filled */
 static int json_keep(cli_reader *rd, int k, size_t from, long long start, spart_err *err) {
-  if (jpass_room(rd) != 0) {
+  cli_record *r = &rd->r;
+  if (cli_record_room(r) != 0) {
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
   while (from < rd->js.pos && rd->rec[from] != '[' && rd->rec[from] != '{') {
     from++;
   }
-  struct jpass *p = &rd->jpass[rd->njpass];
-  ssize_t key = jtext_add(rd, cli_fields[k].name, strlen(cli_fields[k].name));
-  if (key < 0) {
+  long key = cli_record_text(r, cli_fields[k].name, strlen(cli_fields[k].name));
+  long json = key < 0 ? -1 : cli_record_text(r, rd->rec + from, rd->js.pos - from);
+  if (key < 0 || json < 0) {
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
-  p->key = (size_t)key;
-  p->klen = strlen(cli_fields[k].name);
-  p->val = from;
-  p->vlen = rd->js.pos - from;
-  p->csv = 0;
-  p->clen = -1; /* an array */
-  rd->njpass++;
+  r->pass[r->npass] = (cli_pass){(size_t)key, 0, (size_t)json, -1, (long)(rd->js.pos - from)};
+  r->npass++; /* (an array: no CSV cell) */
   return 0;
 }
 
@@ -414,9 +388,9 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     return cli_errf(err, SPART_ENOMEM, start, "out of memory");
   }
   rd_state_reset(rd, *m);
-  rd->st.line = start;
-  rd->njpass = 0;
-  rd->jtlen = 0;
+  rd->r.st.line = start;
+  rd->r.npass = 0;
+  rd->r.tlen = rd->r.tnames = 0;
 
   /* the members, one at a time */
   spart_json_reset(j, rd->rec, rd->reclen, start);
@@ -442,12 +416,12 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
         return rd_json_fault(j, err);
       }
       size_t from = j->tpos;
-      rd->st.contacts_line = j->tline;
+      rd->r.st.contacts_line = j->tline;
       if (spart_json_skip(j)) {
         return rd_json_fault(j, err);
       }
-      rd->st.contacts = rd->rec + from;
-      rd->st.contacts_len = j->pos - from;
+      rd->r.st.contacts = rd->rec + from;
+      rd->r.st.contacts_len = j->pos - from;
       continue;
     }
     if (k < 0 && key_lookalike(j->str, j->strlen) >= 0) {
@@ -468,7 +442,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
       }
       continue;
     }
-    rd->st.has |= 1u << k;
+    rd->r.st.has |= 1u << k;
     double *v = rd_field_ptr(rd, *m, k, &count);
     size_t from = j->pos; /* before the value: blanks, maybe the ':' */
     if (rd_by_name_field(k) && json_next_object(j)
@@ -487,7 +461,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
   if (t != SPART_JSON_END) {
     return rd_json_fault(j, err);
   }
-  if (!(rd->st.has & rd->reads) && !rd->st.contacts && !(rd->reads & CLI_READS_NONE_OK)) {
+  if (!(rd->r.st.has & rd->reads) && !rd->r.st.contacts && !(rd->reads & CLI_READS_NONE_OK)) {
     /* never the defaults alone: the record gives no state (or contacts) */
     char want[200] = "";
     for (int k = 0, n = 0; k < CLI_NFIELD; k++) {
@@ -498,7 +472,7 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     return cli_errf(err, SPART_EDATA, start, "the record gives no state field; expected some of %s",
                     want);
   }
-  if (rd_qm_missing(rd, *m, rd->st.has, 0, start, err) != 0) {
+  if (rd_qm_missing(rd, *m, rd->r.st.has, 0, start, err) != 0) {
     return -SPART_EDATA;
   }
   return 1;

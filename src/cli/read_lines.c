@@ -37,7 +37,6 @@ void rd_header_free(cli_reader *rd) {
   free(rd->colname);
   free(rd->cols);
   free(rd->cell);
-  free(rd->hcell);
   free(rd->pass);
 }
 
@@ -49,8 +48,8 @@ void cli_reader_free(cli_reader *rd) {
   rd_header_free(rd);
   free(rd->buf);
   free(rd->rec);
-  free(rd->jpass);
-  free(rd->jtext);
+  cli_record_free(&rd->r);
+  cli_record_free(&rd->h);
   spart_json_free(&rd->js);
   free(rd->stbuf);
   free(rd->hbuf);
@@ -213,7 +212,7 @@ void cli_reader_next_input(cli_reader *rd, void *in, const char *name) {
   rd_header_free(rd);
   rd->colname = NULL;
   rd->cols = NULL;
-  rd->cell = rd->hcell = NULL;
+  rd->cell = NULL;
   rd->pass = NULL;
   rd->ncol = rd->npass = 0;
   rd->has = 0;

@@ -32,16 +32,6 @@ struct cli_reader {
   int input;       /* inputs read so far, counting from 0 (cli_reader_next_input) */
   unsigned keep;   /* the state fields read that pass through too (--keep-state), 1 << CLI_F_* */
   long long array; /* the line of the '[' of the JSON array of records being read, or 0 */
-  /* the JSON record's members that pass through: key (decoded) and CSV text (a string decoded,
-     a number, true or false as they came, null empty) in jtext, value as it came in rec; csv -1
-     for an array or an object */
-  struct jpass {
-    size_t key, klen, val, vlen, csv;
-    ssize_t clen;
-  } * jpass;
-  int njpass, capjpass;
-  char *jtext;
-  size_t jtlen, jtcap;
   int fd;    /* the stream's file descriptor, or -1 */
   char *buf; /* input block: [bpos, bend) is read and not yet taken, a spare byte after it */
   size_t bcap, bpos, bend;
@@ -58,7 +48,8 @@ struct cli_reader {
   int dead;         /* the CSV header was bad: nothing more can be read */
   spart_model *own; /* model that came with the input */
   spart_json js;    /* the scanner of JSON records */
-  cli_state st;
+  cli_record r;  /* the record read (its pass-through values its own: for a CSV input, the
+                    pass-through columns' names made once a header, the cells copied a row) */
   cli_state vin; /* where the vectors are read: st's own, or with coupled mimic joints the
                    system's (nqc, nvc), which st holds expanded to the tree's (nq, nv) */
   double *stbuf;
@@ -71,12 +62,13 @@ struct cli_reader {
   unsigned has;   /* the fields of the CSV columns */
   int *pass;      /* indices of pass-through columns */
   int npass;
-  /* a CSV record held while the next is read (cli_reader_hold): its state, line and cells */
-  cli_state hst;
+  /* the first of two records (cli_read2): a copy of the record read, kept while the next is
+     read, its arrays in hbuf; the fault of a record read ahead, which the next read returns
+     (later.code 0: none) */
+  cli_record h;
   double *hbuf;
-  char *hline;
-  size_t hlen, *hcell;
-  /* the end of the next line, found by cli_reader_ready, for next_line to take rather than look
+  spart_err later;
+  /* the end of the next line, found by cli_read2, for next_line to take rather than look
      for it again: valid while nlfrom is buf + bpos (cleared when taken and when the block
      changes), else NULL */
   const char *nlfrom;
@@ -90,7 +82,7 @@ struct cli_reader {
 };
 
 /* an input format: one file (read_json.c, read_csv.c) and a row of read.c's table.  record: the
-   next state record into rd->st (1, 0 at the end, or -1 / a negative SPART_E* with err filled;
+   next record into rd->r, its state and its pass-through values (1, 0 at the end, or -1 / a negative SPART_E* with err filled;
    *m the model, or NULL when the input may bring its own); named: the next record of named
    values into rd->nr (spart-cmp); frame: where records end in a buffer (-j's blocks) */
 typedef struct cli_input {
@@ -137,17 +129,14 @@ int rd_qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, int 
 /* whether field k is keyed by joint name with --by-name (qm, um...) */
 int rd_by_name_field(int k);
 
-/* state_check.c (no I/O): R0 a rotation; q0 a unit quaternion, to R0; qmdot to um (given: the
-   fields the record or the CSV header gives).  0, or -SPART_EDATA with err filled. */
-int cli_check_rotation(const double R[9], long long line, spart_err *err);
-int cli_check_q0(cli_state *st, spart_err *err);
-int cli_check_qmdot(const spart_model *m, cli_state *st, unsigned given, spart_err *err);
 
 /* read_json.c: one JSON object's text into rd->rec (1, 0 at the end, -1); the scanner's fault
    as the reader's */
 int rd_json_gather(cli_reader *rd, long long *start, spart_err *err);
 int rd_json_fault(const spart_json *j, spart_err *err);
 
+/* read_csv.c: the names of the pass-through columns into the record (once a header) */
+int rd_csv_pass_names(cli_reader *rd);
 /* read_csv.c: the next line that is not blank; the record that starts at rd->line split into
    cells (joined over quoted line breaks) */
 int rd_csv_line(cli_reader *rd, spart_err *err);

@@ -1,6 +1,7 @@
-/* record.c -- the state record a reader fills: its fields (names, shapes), the arrays sized
- * for a model, the defaults, the names other toolkits give the fields, the fields --keep-state
- * passes on.  No I/O. */
+/* record.c -- the record a reader fills (cli_record): its state fields (names, shapes), the
+ * arrays sized for a model, the defaults, the names other toolkits give the fields, the fields
+ * --keep-state passes on; its pass-through values, their texts its own, copied, and a number
+ * among them.  No I/O. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ static void state_carve(cli_state *st, double *buf, const spart_model *m) {
 
 /* the record's vectors in the tree's (spart_mimic.c), for coupled mimic joints */
 void rd_state_expand(cli_reader *rd, const spart_model *m) {
-  cli_state *in = &rd->vin, *st = &rd->st;
+  cli_state *in = &rd->vin, *st = &rd->r.st;
   spart_mimic_q(m, in->qm, st->qm);
   spart_mimic_v(m, in->um, st->um);
   spart_mimic_v(m, in->umdot, st->umdot);
@@ -67,9 +68,9 @@ int rd_state_init(cli_reader *rd, const spart_model *m) {
   if (!rd->stbuf || !rd->hbuf || !rd->given) {
     return -1;
   }
-  state_carve(&rd->st, rd->stbuf, m);
-  state_carve(&rd->hst, rd->hbuf, m);
-  rd->vin = rd->st;
+  state_carve(&rd->r.st, rd->stbuf, m);
+  state_carve(&rd->h.st, rd->hbuf, m);
+  rd->vin = rd->r.st;
   if (m->coupled) {
     spart_model uncoupled = *m; /* the record's arrays alone */
     uncoupled.coupled = 0;
@@ -81,7 +82,7 @@ int rd_state_init(cli_reader *rd, const spart_model *m) {
 
 
 void rd_state_reset(cli_reader *rd, const spart_model *m) {
-  cli_state *st = &rd->st;
+  cli_state *st = &rd->r.st;
   static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   memcpy(st->R0, eye, sizeof(eye));
   memset(st->r0, 0, sizeof(st->r0));
@@ -109,7 +110,7 @@ int rd_field_rows(const spart_model *m, int k) {
 
 /* where field k's values are read (the record's vectors into rd->vin), and how many there are */
 double *rd_field_ptr(cli_reader *rd, const spart_model *m, int k, int *count) {
-  cli_state *st = &rd->st, *in = &rd->vin;
+  cli_state *st = &rd->r.st, *in = &rd->vin;
   *count = rd_field_rows(m, k) * cli_fields[k].cols;
   switch (k) {
     case CLI_F_R0: return st->R0;
@@ -305,5 +306,104 @@ int rd_named_add(cli_reader *rd, const char *name, size_t n, const char *text, s
   rd->aoff[2 * r->n] = a;
   rd->aoff[2 * r->n + 1] = b;
   r->v[r->n++] = v;
+  return 0;
+}
+
+
+/* ---- the record's pass-through values (its own texts) ---- */
+
+int cli_record_room(cli_record *r) {
+  if (r->npass == r->passcap) {
+    int c = r->passcap ? 2 * r->passcap : 8;
+    cli_pass *p = realloc(r->pass, (size_t)c * sizeof(*p));
+    if (!p) {
+      return -1;
+    }
+    r->pass = p;
+    r->passcap = c;
+  }
+  return 0;
+}
+
+
+long cli_record_text(cli_record *r, const char *s, size_t n) {
+  if (cli_grow(&r->text, &r->tcap, r->tlen + n + 1) != 0) {
+    return -1;
+  }
+  memcpy(r->text + r->tlen, s, n);
+  r->text[r->tlen + n] = 0;
+  r->tlen += n + 1;
+  return (long)(r->tlen - n - 1);
+}
+
+
+int cli_record_copy(cli_record *dst, double *dbuf, const cli_record *src, const double *sbuf,
+                    size_t n) {
+  if (src->npass > dst->passcap) {
+    cli_pass *p = realloc(dst->pass, (size_t)src->npass * sizeof(*p));
+    if (!p) {
+      return -1;
+    }
+    dst->pass = p;
+    dst->passcap = src->npass;
+  }
+  if (src->tlen > 0 && cli_grow(&dst->text, &dst->tcap, src->tlen) != 0) {
+    return -1;
+  }
+  /* the state's values, its arrays staying dst's own */
+  cli_state st = dst->st;
+  dst->st = src->st;
+  dst->st.qm = st.qm;
+  dst->st.um = st.um;
+  dst->st.umdot = st.umdot;
+  dst->st.taum = st.taum;
+  dst->st.wF = st.wF;
+  dst->st.qmdot = st.qmdot;
+  memcpy(dbuf, sbuf, n * sizeof(double));
+  dst->file = src->file;
+  dst->input = src->input;
+  dst->format = src->format;
+  dst->delim = src->delim;
+  dst->npass = src->npass;
+  dst->tlen = src->tlen;
+  dst->tnames = src->tnames;
+  if (src->npass > 0) {
+    memcpy(dst->pass, src->pass, (size_t)src->npass * sizeof(*src->pass));
+  }
+  if (src->tlen > 0) {
+    memcpy(dst->text, src->text, src->tlen);
+  }
+  return 0;
+}
+
+
+void cli_record_free(cli_record *r) {
+  free(r->pass);
+  free(r->text);
+}
+
+
+int cli_record_number(const cli_record *r, const char *name, double *v) {
+  for (int p = 0; p < cli_record_npass(r); p++) {
+    if (strcmp(cli_record_pass_name(r, p), name) == 0) {
+      int csv = r->format == CLI_FMT_CSV;
+      size_t n;
+      const char *cell = csv ? cli_record_pass_cell(r, p, &n) : cli_record_pass_json(r, p, &n);
+      char txt[64], *end;
+      /* in JSON a number (the scanner checked its form), not a string or another value */
+      if (n >= sizeof(txt) ||
+          (!csv && !(n > 0 && (*cell == '-' || (*cell >= '0' && *cell <= '9'))))) {
+        return -1;
+      }
+      if (csv) {
+        n = cli_unquote(txt, cell, n);
+      } else {
+        memcpy(txt, cell, n);
+        txt[n] = 0;
+      }
+      *v = strtod(txt, &end);
+      return n > 0 && end == txt + n && isfinite(*v) ? 1 : -1;
+    }
+  }
   return 0;
 }

@@ -24,12 +24,12 @@ typedef struct {
 } outfield;
 
 /* an output format: one record of the fields the writer holds (wr->f, wr->nf), with the
-   pass-through cells of pr (the reader's CSV row, or NULL) in front, appended to wr->buf
-   (from wr->len); line is the record's input line, for messages.  Returns 0, or a negative
-   SPART_E* with err filled (wr->nf = 0 then; what was appended is dropped by the caller). */
+   pass-through values of record r (or NULL) in front, appended to wr->buf (from wr->len); line
+   is the record's input line, for messages.  Returns 0, or a negative SPART_E* with err filled
+   (wr->nf = 0 then; what was appended is dropped by the caller). */
 typedef struct cli_format {
   int id; /* CLI_FMT_* */
-  int (*record)(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err);
+  int (*record)(cli_writer *wr, const cli_record *r, long long line, spart_err *err);
   /* the name that value e of output field k takes in this form into col (n bytes): 1, or 0
      when the value has no name of its own (a JSON key names the whole field: e = 0 only; a CSV
      column names each value).  Pass-through names are checked against these (write.c), one
@@ -53,10 +53,10 @@ struct cli_writer {
   outfield f[SPART_MAX_FIELDS];
   int nf;
   outfield head[SPART_MAX_FIELDS]; /* the fields of the CSV header */
-  char **passname; /* the output names of the reader's pass-through columns */
+  char **passname; /* the output names of the records' pass-through values */
   char **passorig; /* their names in the input */
   int npassname;
-  int passinput;   /* the input they were made for (cli_reader_input), -1 for none */
+  int passinput;   /* the input they were made for (cli_record.input), -1 for none */
   int nhead;
   char *buf; /* the record being written */
   size_t len, cap;
@@ -89,9 +89,42 @@ int cli_by_name(const cli_writer *wr, int k, int *system);
 /* a value of the record that is not finite: the record is dropped, -SPART_EDATA; else 0 */
 int cli_check_finite(cli_writer *wr, long long line, spart_err *err);
 
-/* the names the pass-through columns of pr take in the output (wr->passname), made at the first
-   record; 0, or -SPART_ENOMEM with err filled */
-int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err);
+/* the names the pass-through values of record r take in the output (wr->passname), made at
+   the first record of an input (each JSON record's own); 0, or -SPART_ENOMEM with err filled */
+int cli_pass_names(cli_writer *wr, const cli_record *r, spart_err *err);
+
+/* record r's pass-through values (record.c): their number (0 for NULL), the name of value p,
+   its text as a CSV cell (n bytes; NULL for a JSON array or object), a JSON input's value as it
+   came (NULL for a CSV input's) */
+static inline int cli_record_npass(const cli_record *r) {
+  return r ? r->npass : 0;
+}
+static inline const char *cli_record_pass_name(const cli_record *r, int p) {
+  return r->text + r->pass[p].name;
+}
+static inline const char *cli_record_pass_cell(const cli_record *r, int p, size_t *n) {
+  *n = r->pass[p].clen < 0 ? 0 : (size_t)r->pass[p].clen;
+  return r->pass[p].clen < 0 ? NULL : r->text + r->pass[p].cell;
+}
+static inline const char *cli_record_pass_json(const cli_record *r, int p, size_t *n) {
+  *n = r->pass[p].jlen < 0 ? 0 : (size_t)r->pass[p].jlen;
+  return r->pass[p].jlen < 0 ? NULL : r->text + r->pass[p].json;
+}
+/* room for one more pass-through value in r (r->pass[r->npass]); the n bytes at s (and a 0)
+   after r's text: their offset.  0 or the offset, or -1 when out of memory */
+int cli_record_room(cli_record *r);
+long cli_record_text(cli_record *r, const char *s, size_t n);
+/* src into dst (what both were made for: their state arrays, n doubles from sbuf to dbuf, are
+   those of one model), the pass-through texts into dst's own; 0, or -1 when out of memory */
+int cli_record_copy(cli_record *dst, double *dbuf, const cli_record *src, const double *sbuf,
+                    size_t n);
+void cli_record_free(cli_record *r);
+/* the record's state checks (state_check.c, no I/O): R0 a rotation; q0 a unit quaternion, to
+   R0; qmdot to um (given: the fields the record or the CSV header gives).  0, or -SPART_EDATA
+   with err filled. */
+int cli_check_rotation(const double R[9], long long line, spart_err *err);
+int cli_check_q0(cli_state *st, spart_err *err);
+int cli_check_qmdot(const spart_model *m, cli_state *st, unsigned given, spart_err *err);
 
 /* shared with the readers (read*.c) */
 
@@ -105,26 +138,9 @@ int cli_grow(char **buf, size_t *cap, size_t need);
 /* a CSV cell's text without its quotes into out (n + 1 bytes); its length */
 size_t cli_unquote(char *out, const char *s, size_t n);
 
-/* the reader's pass-through CSV columns (0 for a JSON reader): their number, the name of
-   column p, the cell of column p in the current row (n bytes, a quoted cell as it came) */
-int cli_reader_npass(const cli_reader *rd);
-const char *cli_reader_pass_name(const cli_reader *rd, int p);
-const char *cli_reader_pass_cell(const cli_reader *rd, int p, size_t *n);
-/* a JSON reader's pass-through value as it came (n bytes), or NULL for a CSV reader.  (The
-   cell of a JSON value is its text for CSV: a string decoded; NULL for an array or object.) */
-const char *cli_reader_pass_json(const cli_reader *rd, int p, size_t *n);
-/* the CSV input's delimiter: ',', ';' or a tab */
-char cli_reader_delim(const cli_reader *rd);
-
-/* Two CSV rows at once (a trajectory's, for spart_rnea_pair).  cli_reader_ready: whether the
-   next row is whole in the input block already, so that reading it keeps the current row's text
-   (and where it ends, for that read).
-   cli_reader_hold: keep the current record aside (its state is returned, valid until the next
-   hold) while the next is read.  cli_reader_swap: exchange the held record and the current one
-   for cli_emit (line, cells, line number); swap again before reading on. */
-int cli_reader_ready(cli_reader *rd);
-cli_state *cli_reader_hold(cli_reader *rd);
-void cli_reader_swap(cli_reader *rd);
+/* The fault err of a record read ahead, which the next read returns before reading on (in its
+   turn: after the record before it is written): a record cli_read2 gave that its user refuses. */
+void cli_reader_later(cli_reader *rd, const spart_err *err);
 
 /* ---- the input formats' grammar, for -j (jobs.c) as for the readers ---- */
 
@@ -198,7 +214,5 @@ int cli_joint_of(const spart_model *m, int vel, int system, int e, int *coord);
 int cli_joint_refuse(const spart_model *m, const char *field, const char *name, size_t n,
                      long long line, spart_err *err);
 
-/* the input line of the reader's current record */
-long long cli_reader_line(const cli_reader *rd);
 
 #endif

@@ -276,22 +276,6 @@ static void progress(cli_session *s, int last) {
 }
 
 
-/* the reader back to its own order after a pair, and the fault of the second record that could
-   not be read with the first, reported now that the first is written */
-static void after_pair(cli_session *s) {
-  if (s->held) {
-    cli_turn(s, 1);
-    s->held = 0;
-  }
-  if (s->later.code != 0) {
-    if (!s->stop) { /* a first record that stopped the run stops it before this one */
-      bad_record(s, s->later.line, s->later.code, s->later.msg);
-    }
-    s->later.code = 0;
-  }
-}
-
-
 /* on to the next file operand that opens (one that does not is a bad input); 0 when none */
 static int next_file(cli_session *s) {
   in_close(s);
@@ -308,7 +292,7 @@ static int next_file(cli_session *s) {
 
 
 int cli_next(cli_session *s) {
-  after_pair(s);
+  s->npair = 0;
   cli_discard(s->wr); /* what a record that failed put */
   if (s->tty && (s->nrec & 1023) == 0 && s->nrec > 0) {
     progress(s, 0);
@@ -319,7 +303,8 @@ int cli_next(cli_session *s) {
     err.line = 0;
     err.msg[0] = 0;
     spart_model *m = s->m ? s->m : (spart_model *)cli_reader_model(s->rd);
-    int r = cli_read(s->rd, &m, &s->st, &err);
+    int r = cli_read(s->rd, &m, &s->rec, &err);
+    s->st = r > 0 ? &s->rec->st : s->st;
     if (r == 0 && next_file(s)) {
       continue;
     }
@@ -368,46 +353,39 @@ int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
     return 0;
   }
   st[0] = s->st;
-  if (most < 2 || s->stop || !cli_reader_ready(s->rd)) {
+  if (most < 2 || s->stop) {
     return 1;
   }
-
-  /* the next CSV row is whole in the input block: read it too, the current one held aside */
-  cli_state *b = NULL;
+  /* the next record too, when the reader has it at hand; one --fixed-base refuses is reported
+     in its turn, by the next read */
   spart_model *m = s->m;
-  spart_err err; /* filled only on failure */
-  err.code = 0;
-  err.line = 0;
-  err.msg[0] = 0;
-  s->rst = s->st; /* the reader's record, which the next row fills */
-  s->hst = cli_reader_hold(s->rd);
-  s->held = 1;
-  s->front = 1;
-  st[0] = s->hst;
-  int r = cli_read(s->rd, &m, &b, &err);
-  if (r == 1 && fixed_bad(s, b)) {
-    r = cli_errf(&err, SPART_EDATA, b->line, FIXED_MOVES);
+  cli_record *rec[2];
+  int n = cli_read2(s->rd, &m, rec);
+  if (n == 2 && fixed_bad(s, &rec[1]->st)) {
+    spart_err err;
+    cli_errf(&err, SPART_EDATA, rec[1]->st.line, FIXED_MOVES);
+    cli_reader_later(s->rd, &err);
+    n = 1;
   }
-  cli_turn(s, 0);
-  if (r == 1) {
+  s->rec = rec[0];
+  s->st = &rec[0]->st;
+  st[0] = s->st;
+  if (n == 2) {
     s->nrec++;
-    st[1] = b;
-    return 2;
+    s->pair[0] = rec[0];
+    s->pair[1] = rec[1];
+    s->npair = 2;
+    st[1] = &rec[1]->st;
   }
-  s->later = err; /* reported after the first record, by the next cli_next */
-  return 1;
+  return n;
 }
 
 
 void cli_turn(cli_session *s, int k) {
-  if (!s->held) {
-    return; /* one record: it is the current one */
+  if (s->npair == 2) { /* else one record: it is the current one */
+    s->rec = s->pair[k];
+    s->st = &s->rec->st;
   }
-  if (s->front != k) {
-    cli_reader_swap(s->rd); /* the record's line and cells, for its output and messages */
-    s->front = k;
-  }
-  s->st = k == 0 ? s->hst : s->rst;
 }
 
 
@@ -436,7 +414,7 @@ void cli_write(cli_session *s) {
   err.code = 0;
   err.line = 0;
   err.msg[0] = 0;
-  if (cli_emit(s->wr, s->rd, &err) != 0) {
+  if (cli_emit(s->wr, s->rec, &err) != 0) {
     bad_record(s, err.line, err.code, err.msg);
   } else if (s->mark_arg) {
     s->mark(s, s->mark_arg);

@@ -225,15 +225,16 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
   while (rc == 0) {
     spart_err err = {0};
     spart_model *m = s->m;
-    cli_state *st = NULL; /* set only when a record was read (r > 0) */
+    cli_record *rec = NULL; /* set only when a record was read (r > 0) */
     double t;
-    int r = cli_read(rd, &m, &st, &err);
+    int r = cli_read(rd, &m, &rec, &err);
+    const cli_state *st = r > 0 ? &rec->st : NULL;
     if (r == 0) {
       break;
     }
     const char *bad = NULL;
     unsigned h = r > 0 ? st->has & (CLI_READS(qm) | CLI_READS(um) | CLI_READS(umdot)) : 0;
-    int pr = r < 0 ? 0 : cli_reader_pass_number(rd, "t", &t);
+    int pr = r < 0 ? 0 : cli_record_number(rec, "t", &t);
     if (r < 0) {
       bad = err.msg;
     } else if (pr <= 0) {

@@ -194,7 +194,7 @@ int cli_check_finite(cli_writer *wr, long long line, spart_err *err) {
 
 /* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
    column's (the first p, renamed, and those after p as they came) */
-static int name_taken(const cli_writer *wr, const cli_reader *pr, int p, const char *name) {
+static int name_taken(const cli_writer *wr, const cli_record *pr, int p, const char *name) {
   for (int k = 0; k < wr->nf; k++) {
     size_t len = strlen(wr->f[k].name);
     if (strncmp(name, wr->f[k].name, len) != 0) {
@@ -207,8 +207,8 @@ static int name_taken(const cli_writer *wr, const cli_reader *pr, int p, const c
       }
     }
   }
-  for (int q = 0; q < cli_reader_npass(pr); q++) {
-    if (q != p && strcmp(name, q < p ? wr->passname[q] : cli_reader_pass_name(pr, q)) == 0) {
+  for (int q = 0; q < cli_record_npass(pr); q++) {
+    if (q != p && strcmp(name, q < p ? wr->passname[q] : cli_record_pass_name(pr, q)) == 0) {
       return 1;
     }
   }
@@ -219,8 +219,8 @@ static int name_taken(const cli_writer *wr, const cli_reader *pr, int p, const c
 /* the names the pass-through columns take in the output: their own, or with "in_" before it
    (as often as it takes) when an output or another column has that name (measured taum_1 beside
    the computed taum_1 becomes in_taum_1) */
-static int pass_names(cli_writer *wr, const cli_reader *pr) {
-  int npass = cli_reader_npass(pr);
+static int pass_names(cli_writer *wr, const cli_record *pr) {
+  int npass = cli_record_npass(pr);
   for (int p = 0; p < wr->npassname; p++) {
     free(wr->passname[p]);
     free(wr->passorig[p]);
@@ -235,13 +235,13 @@ static int pass_names(cli_writer *wr, const cli_reader *pr) {
   }
   wr->npassname = npass;
   for (int p = 0; p < npass; p++) {
-    wr->passorig[p] = strdup(cli_reader_pass_name(pr, p));
+    wr->passorig[p] = strdup(cli_record_pass_name(pr, p));
     if (!wr->passorig[p]) {
       return -1;
     }
   }
   for (int p = 0; p < npass; p++) {
-    const char *name = cli_reader_pass_name(pr, p);
+    const char *name = cli_record_pass_name(pr, p);
     char *mine = NULL;
     while (name_taken(wr, pr, p, name)) {
       size_t len = strlen(name);
@@ -265,12 +265,12 @@ static int pass_names(cli_writer *wr, const cli_reader *pr) {
 
 
 /* whether the record's pass-through fields are those the names were made for, in order */
-static int same_pass(const cli_writer *wr, const cli_reader *pr) {
-  if (cli_reader_npass(pr) != wr->npassname) {
+static int same_pass(const cli_writer *wr, const cli_record *pr) {
+  if (cli_record_npass(pr) != wr->npassname) {
     return 0;
   }
   for (int p = 0; p < wr->npassname; p++) {
-    if (strcmp(cli_reader_pass_name(pr, p), wr->passorig[p]) != 0) {
+    if (strcmp(cli_record_pass_name(pr, p), wr->passorig[p]) != 0) {
       return 0;
     }
   }
@@ -278,17 +278,17 @@ static int same_pass(const cli_writer *wr, const cli_reader *pr) {
 }
 
 
-int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err) {
+int cli_pass_names(cli_writer *wr, const cli_record *pr, spart_err *err) {
   /* made at the first record of an input: every row of a CSV input gives the same; each JSON
      record its own */
-  int input = pr ? cli_reader_input(pr) : -2, json = pr && cli_reader_format(pr) != CLI_FMT_CSV;
+  int input = pr ? pr->input : -2, json = pr && pr->format != CLI_FMT_CSV;
   if (wr->passinput == input && !json) {
     return 0;
   }
   if (wr->nhead) { /* CSV output, its header written: the record must have its columns */
     if (!same_pass(wr, pr)) {
       wr->nf = 0;
-      return cli_errf(err, SPART_EDATA, pr ? cli_reader_line(pr) : 0,
+      return cli_errf(err, SPART_EDATA, pr ? pr->st.line : 0,
                       "this record's own fields differ from the CSV header's (the first "
                       "record's): give every record the same, or use -o json");
     }
@@ -304,13 +304,12 @@ int cli_pass_names(cli_writer *wr, const cli_reader *pr, spart_err *err) {
 }
 
 
-int cli_emit(cli_writer *wr, const cli_reader *rd, spart_err *err) {
-  const cli_reader *pr = rd; /* its pass-through cells */
+int cli_emit(cli_writer *wr, const cli_record *rec, spart_err *err) {
   if (!wr->fmt) { /* the input's format */
-    wr->fmt = rd && cli_reader_format(rd) == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
+    wr->fmt = rec && rec->format == CLI_FMT_CSV ? &cli_write_csv : &cli_write_json;
   }
   wr->len = wr->pend; /* after the records held back */
-  int r = wr->fmt->record(wr, pr, rd ? cli_reader_line(rd) : 0, err);
+  int r = wr->fmt->record(wr, rec, rec ? rec->st.line : 0, err);
   wr->nf = 0;
   if (r != 0) {
     wr->len = wr->pend;

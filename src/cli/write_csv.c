@@ -24,13 +24,13 @@ static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
 /* a pass-through cell copied from the input (a quoted cell as it was: the reader checked it);
    an unquoted cell of a comma-separated input holds no comma and no line break, only maybe a
    quote */
-static int add_pass(cli_writer *wr, const cli_reader *pr, int p) {
+static int add_pass(cli_writer *wr, const cli_record *pr, int p) {
   size_t n;
-  const char *s = cli_reader_pass_cell(pr, p, &n);
-  if (cli_reader_format(pr) != CLI_FMT_CSV) {
+  const char *s = cli_record_pass_cell(pr, p, &n);
+  if (pr->format != CLI_FMT_CSV) {
     return add_csv_text(wr, s, n); /* a JSON value's text */
   }
-  if ((n > 0 && s[0] == '"') || (cli_reader_delim(pr) == ',' && !memchr(s, '"', n))) {
+  if ((n > 0 && s[0] == '"') || (pr->delim == ',' && !memchr(s, '"', n))) {
     return cli_add(wr, s, n);
   }
   return add_csv_text(wr, s, n);
@@ -73,9 +73,9 @@ static int csv_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
 
 
 /* the CSV header row: pass-through names, then name_i_j_k for every output value */
-static int header_row(cli_writer *wr, const cli_reader *pr) {
+static int header_row(cli_writer *wr, const cli_record *pr) {
   int bad = 0, first = 1;
-  for (int p = 0; p < cli_reader_npass(pr) && !bad; p++, first = 0) {
+  for (int p = 0; p < cli_record_npass(pr) && !bad; p++, first = 0) {
     bad = (!first && cli_addstr(wr, ",")) ||
           add_csv_text(wr, wr->passname[p], strlen(wr->passname[p]));
   }
@@ -178,12 +178,12 @@ static int same_fields(const cli_writer *wr) {
 
 
 /* the header before the first row: the first record's fields, which every row must have */
-static int header(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err) {
+static int header(cli_writer *wr, const cli_record *pr, long long line, spart_err *err) {
   if (wr->nhead) {
     return cli_errf(err, SPART_EDATA, line,
                     "this record gives other outputs than the CSV header names");
   }
-  int ncol = cli_reader_npass(pr);
+  int ncol = cli_record_npass(pr);
   for (int k = 0; k < wr->nf; k++) {
     ncol += wr->f[k].n;
   }
@@ -198,7 +198,7 @@ static int header(cli_writer *wr, const cli_reader *pr, long long line, spart_er
 }
 
 
-static int csv_record(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err) {
+static int csv_record(cli_writer *wr, const cli_record *pr, long long line, spart_err *err) {
   /* a row after the header with its fields, the usual case: its values are checked as they are
      written */
   int row = wr->nhead && same_fields(wr), r;
@@ -213,11 +213,11 @@ static int csv_record(cli_writer *wr, const cli_reader *pr, long long line, spar
   }
 
   /* a JSON array or object has no cell */
-  for (int p = 0; p < cli_reader_npass(pr); p++) {
+  for (int p = 0; p < cli_record_npass(pr); p++) {
     size_t n;
-    if (!cli_reader_pass_cell(pr, p, &n)) {
+    if (!cli_record_pass_cell(pr, p, &n)) {
       char txt[200];
-      const char *name = cli_reader_pass_name(pr, p);
+      const char *name = cli_record_pass_name(pr, p);
       return cli_errf(err, SPART_EDATA, line,
                       "key '%s' holds an array or an object: no CSV cell can carry it (use -o "
                       "json)",
@@ -227,7 +227,7 @@ static int csv_record(cli_writer *wr, const cli_reader *pr, long long line, spar
 
   /* the row: pass-through cells, then the values */
   int bad = 0, first = 1;
-  for (int p = 0; p < cli_reader_npass(pr) && !bad; p++, first = 0) {
+  for (int p = 0; p < cli_record_npass(pr) && !bad; p++, first = 0) {
     bad = (!first && cli_addstr(wr, ",")) || add_pass(wr, pr, p);
   }
   if (!bad) {

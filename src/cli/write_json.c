@@ -124,10 +124,10 @@ static int is_utf8(const char *s, size_t n) {
 
 /* the first pass-through text of the record (a column name or a cell) that is not UTF-8, which
    JSON cannot carry: its column, or -1 */
-static int not_utf8(const cli_reader *pr) {
-  for (int p = 0; p < cli_reader_npass(pr); p++) {
+static int not_utf8(const cli_record *pr) {
+  for (int p = 0; p < cli_record_npass(pr); p++) {
     size_t n;
-    const char *name = cli_reader_pass_name(pr, p), *cell = cli_reader_pass_cell(pr, p, &n);
+    const char *name = cli_record_pass_name(pr, p), *cell = cli_record_pass_cell(pr, p, &n);
     if (!is_utf8(name, strlen(name)) || (cell && !is_utf8(cell, n))) {
       return p;
     }
@@ -165,7 +165,7 @@ static int json_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
 }
 
 
-static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spart_err *err) {
+static int json_record(cli_writer *wr, const cli_record *pr, long long line, spart_err *err) {
   /* no record with a value that is not finite */
   if (cli_check_finite(wr, line, err) != 0) {
     return -SPART_EDATA;
@@ -178,7 +178,7 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
   int bad_text = not_utf8(pr);
   if (bad_text >= 0) {
     char txt[200];
-    const char *name = cli_reader_pass_name(pr, bad_text);
+    const char *name = cli_record_pass_name(pr, bad_text);
     return cli_errf(err, SPART_EDATA, line,
                     "column '%s': text that is not UTF-8, which JSON output cannot carry (use -o "
                     "csv)",
@@ -188,11 +188,11 @@ static int json_record(cli_writer *wr, const cli_reader *pr, long long line, spa
   /* the record */
   int bad = (wr->seq && cli_addstr(wr, "\x1e")) || cli_addstr(wr, "{");
   int first = 1;
-  for (int p = 0; p < cli_reader_npass(pr) && !bad; p++, first = 0) {
+  for (int p = 0; p < cli_record_npass(pr) && !bad; p++, first = 0) {
     size_t n;
-    const char *name = wr->passname[p], *cell = cli_reader_pass_cell(pr, p, &n);
+    const char *name = wr->passname[p], *cell = cli_record_pass_cell(pr, p, &n);
     size_t nj;
-    const char *json = cli_reader_pass_json(pr, p, &nj); /* a JSON value as it came */
+    const char *json = cli_record_pass_json(pr, p, &nj); /* a JSON value as it came */
     bad = (!first && cli_addstr(wr, ",")) || add_json_string(wr, name, strlen(name)) ||
           cli_addstr(wr, ":") ||
           (json ? cli_add(wr, json, nj) : add_json_cell(wr, cell, n)); /* UTF-8: see not_utf8 */
