@@ -93,18 +93,21 @@ int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) 
   if (r > 0 && (rd->r.st.has & 1u << CLI_F_q0) && cli_check_q0(&rd->r.st, err)) {
     return -SPART_EDATA;
   }
-  if (r > 0 && (rd->r.st.has & 1u << CLI_F_R0) && cli_check_rotation(rd->r.st.R0, rd->r.st.line, err)) {
+  if (r > 0 && (rd->r.st.has & 1u << CLI_F_R0) &&
+      cli_check_rotation(rd->r.st.R0, rd->r.st.line, err)) {
     return -SPART_EDATA;
   }
   if (r > 0 && rd->stm->coupled) {
     rd_state_expand(rd, rd->stm);
   }
-  if (r > 0 && rd->stm->nq != rd->stm->nv && spart_joint_normalize(rd->stm, rd->r.st.qm, 1e-6, err)) {
+  if (r > 0 && rd->stm->nq != rd->stm->nv &&
+      spart_joint_normalize(rd->stm, rd->r.st.qm, 1e-6, err)) {
     err->line = rd->r.st.line; /* a joint's quaternion off unit norm */
     return -SPART_EDATA;
   }
   if (r > 0 && (rd->r.st.has & 1u << CLI_F_qmdot) &&
-      cli_check_qmdot(rd->stm, &rd->r.st, rd->format == CLI_FMT_CSV ? rd->has : rd->r.st.has, err)) {
+      cli_check_qmdot(rd->stm, &rd->r.st, rd->format == CLI_FMT_CSV ? rd->has : rd->r.st.has,
+                      err)) {
     return -SPART_EDATA;
   }
   if (r > 0) {

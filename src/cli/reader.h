@@ -82,9 +82,10 @@ struct cli_reader {
 };
 
 /* an input format: one file (read_json.c, read_csv.c) and a row of read.c's table.  record: the
-   next record into rd->r, its state and its pass-through values (1, 0 at the end, or -1 / a negative SPART_E* with err filled;
-   *m the model, or NULL when the input may bring its own); named: the next record of named
-   values into rd->nr (spart-cmp); frame: where records end in a buffer (-j's blocks) */
+   next record into rd->r, its state and its pass-through values (1, 0 at the end, or -1 / a
+   negative SPART_E* with err filled; *m the model, or NULL when the input may bring its own);
+   named: the next record of named values into rd->nr (spart-cmp); frame: where records end in
+   a buffer (-j's blocks) */
 typedef struct cli_input {
   int id; /* CLI_FMT_* */
   int (*record)(cli_reader *rd, spart_model **m, spart_err *err);
