@@ -57,7 +57,7 @@ typedef struct cli_state {
   unsigned has;    /* bit (1 << CLI_F_*) for each field given */
   long long line;  /* input line where the record starts */
   const char *contacts; /* the JSON text of the record's "contacts" (a command that reads them,
-                           CLI_READS_CONTACTS), or NULL; valid until the next record */
+                           CLI_READS_CONTACTS), or NULL; in its record's text */
   size_t contacts_len;
   long long contacts_line; /* its first line */
 } cli_state;
@@ -74,11 +74,15 @@ typedef struct cli_pass {
 } cli_pass;
 
 /* A record read: a value, which no I/O is needed to read or write (record.c).  Its state
-   fields (st; st.line its line), the input it came from (file, the name in messages; input, 0
+   fields (st; st.line its line; its arrays' values in vals, "contacts" text in text: all its
+   own), the input it came from (file, the name in messages; input, 0
    for the first; format, CLI_FMT_JSON or CLI_FMT_CSV, and a CSV input's delimiter), and its
    values that pass through, their names and texts in text, its own. */
 typedef struct cli_record {
   cli_state st;
+  double *vals;      /* the values of st's arrays (st.qm, st.um...: their own, carved from it) */
+  size_t nvals;
+  long contacts_at;  /* st.contacts's text in text (where st.contacts points), or -1 */
   const char *file;
   int input, format;
   char delim;

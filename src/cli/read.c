@@ -144,7 +144,7 @@ int cli_read2(cli_reader *rd, spart_model **m, cli_record *rec[2]) {
   rec[0] = &rd->r;
   /* the record read, copied aside (its pass-through texts too), while the next is read */
   if (!at_hand(rd) ||
-      cli_record_copy(&rd->h, rd->hbuf, &rd->r, rd->stbuf, rd_state_len(rd->stm)) != 0) {
+      cli_record_copy(&rd->h, &rd->r) != 0) {
     return 1;
   }
   rec[0] = &rd->h;

@@ -420,7 +420,10 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
       if (spart_json_skip(j)) {
         return rd_json_fault(j, err);
       }
-      rd->r.st.contacts = rd->rec + from;
+      rd->r.contacts_at = cli_record_text(&rd->r, rd->rec + from, j->pos - from);
+      if (rd->r.contacts_at < 0) {
+        return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+      }
       rd->r.st.contacts_len = j->pos - from;
       continue;
     }
@@ -460,6 +463,9 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
   }
   if (t != SPART_JSON_END) {
     return rd_json_fault(j, err);
+  }
+  if (rd->r.contacts_at >= 0) { /* the record's text has stopped moving */
+    rd->r.st.contacts = rd->r.text + rd->r.contacts_at;
   }
   if (!(rd->r.st.has & rd->reads) && !rd->r.st.contacts && !(rd->reads & CLI_READS_NONE_OK)) {
     /* never the defaults alone: the record gives no state (or contacts) */

@@ -51,8 +51,6 @@ void cli_reader_free(cli_reader *rd) {
   cli_record_free(&rd->r);
   cli_record_free(&rd->h);
   spart_json_free(&rd->js);
-  free(rd->stbuf);
-  free(rd->hbuf);
   free(rd->given);
   free(rd->arena);
   free(rd->aoff);

@@ -52,7 +52,6 @@ struct cli_reader {
                     pass-through columns' names made once a header, the cells copied a row) */
   cli_state vin; /* where the vectors are read: st's own, or with coupled mimic joints the
                    system's (nqc, nvc), which st holds expanded to the tree's (nq, nv) */
-  double *stbuf;
   const spart_model *stm; /* model the state was sized for */
   unsigned char *given;   /* (nb) the joints a record names (by joint name) */
   column *cols;           /* CSV columns */
@@ -63,10 +62,9 @@ struct cli_reader {
   int *pass;      /* indices of pass-through columns */
   int npass;
   /* the first of two records (cli_read2): a copy of the record read, kept while the next is
-     read, its arrays in hbuf; the fault of a record read ahead, which the next read returns
+     read; the fault of a record read ahead, which the next read returns
      (later.code 0: none) */
   cli_record h;
-  double *hbuf;
   spart_err later;
   /* the end of the next line, found by cli_read2, for next_line to take rather than look
      for it again: valid while nlfrom is buf + bpos (cleared when taken and when the block

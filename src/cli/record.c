@@ -57,24 +57,36 @@ void rd_state_expand(cli_reader *rd, const spart_model *m) {
 }
 
 
-int rd_state_init(cli_reader *rd, const spart_model *m) {
-  size_t n = rd_state_len(m) + 1;
-  free(rd->stbuf);
-  free(rd->hbuf);
-  free(rd->given);
-  rd->stbuf = malloc(n * sizeof(double));
-  rd->hbuf = malloc(n * sizeof(double));
-  rd->given = malloc((size_t)m->nb);
-  if (!rd->stbuf || !rd->hbuf || !rd->given) {
+/* a record's arrays for model m, its own (their values zero) */
+static int record_size(cli_record *r, const spart_model *m) {
+  size_t n = rd_state_len(m);
+  double *v = realloc(r->vals, (n + 1) * sizeof(double));
+  if (!v) {
     return -1;
   }
-  state_carve(&rd->r.st, rd->stbuf, m);
-  state_carve(&rd->h.st, rd->hbuf, m);
+  r->vals = v;
+  r->nvals = n;
+  r->contacts_at = -1;
+  memset(v, 0, (n + 1) * sizeof(double));
+  state_carve(&r->st, v, m);
+  return 0;
+}
+
+
+int rd_state_init(cli_reader *rd, const spart_model *m) {
+  unsigned char *given = realloc(rd->given, (size_t)m->nb);
+  if (!given) {
+    return -1;
+  }
+  rd->given = given;
+  if (record_size(&rd->r, m) != 0 || record_size(&rd->h, m) != 0) {
+    return -1;
+  }
   rd->vin = rd->r.st;
   if (m->coupled) {
     spart_model uncoupled = *m; /* the record's arrays alone */
     uncoupled.coupled = 0;
-    state_carve(&rd->vin, rd->stbuf, &uncoupled);
+    state_carve(&rd->vin, rd->r.vals, &uncoupled);
   }
   rd->stm = m;
   return 0;
@@ -89,7 +101,7 @@ void rd_state_reset(cli_reader *rd, const spart_model *m) {
   memset(st->u0, 0, sizeof(st->u0));
   memset(st->u0dot, 0, sizeof(st->u0dot));
   memset(st->tau0, 0, sizeof(st->tau0));
-  memset(rd->stbuf, 0, rd_state_len(m) * sizeof(double));
+  memset(rd->r.vals, 0, rd->r.nvals * sizeof(double));
   if (m->nq != m->nv) {
     spart_joint_neutral(m, st->qm); /* a quaternion not given is the identity */
     if (m->coupled) {
@@ -98,6 +110,7 @@ void rd_state_reset(cli_reader *rd, const spart_model *m) {
   }
   st->has = 0;
   st->contacts = NULL;
+  rd->r.contacts_at = -1;
 }
 
 
@@ -337,8 +350,13 @@ long cli_record_text(cli_record *r, const char *s, size_t n) {
 }
 
 
-int cli_record_copy(cli_record *dst, double *dbuf, const cli_record *src, const double *sbuf,
-                    size_t n) {
+/* the array at p of src's values, at the same place in dst's */
+static double *same_place(const cli_record *dst, const cli_record *src, const double *p) {
+  return dst->vals + (p - src->vals);
+}
+
+
+int cli_record_copy(cli_record *dst, const cli_record *src) {
   if (src->npass > dst->passcap) {
     cli_pass *p = realloc(dst->pass, (size_t)src->npass * sizeof(*p));
     if (!p) {
@@ -350,16 +368,23 @@ int cli_record_copy(cli_record *dst, double *dbuf, const cli_record *src, const 
   if (src->tlen > 0 && cli_grow(&dst->text, &dst->tcap, src->tlen) != 0) {
     return -1;
   }
-  /* the state's values, its arrays staying dst's own */
-  cli_state st = dst->st;
+  if (src->nvals > dst->nvals) {
+    double *v = realloc(dst->vals, src->nvals * sizeof(double));
+    if (!v) {
+      return -1;
+    }
+    dst->vals = v;
+    dst->nvals = src->nvals;
+  }
+  /* the state's values, its arrays in dst's own values, at the places they have in src's */
   dst->st = src->st;
-  dst->st.qm = st.qm;
-  dst->st.um = st.um;
-  dst->st.umdot = st.umdot;
-  dst->st.taum = st.taum;
-  dst->st.wF = st.wF;
-  dst->st.qmdot = st.qmdot;
-  memcpy(dbuf, sbuf, n * sizeof(double));
+  dst->st.qm = same_place(dst, src, src->st.qm);
+  dst->st.um = same_place(dst, src, src->st.um);
+  dst->st.umdot = same_place(dst, src, src->st.umdot);
+  dst->st.taum = same_place(dst, src, src->st.taum);
+  dst->st.wF = same_place(dst, src, src->st.wF);
+  dst->st.qmdot = same_place(dst, src, src->st.qmdot);
+  memcpy(dst->vals, src->vals, src->nvals * sizeof(double));
   dst->file = src->file;
   dst->input = src->input;
   dst->format = src->format;
@@ -367,6 +392,8 @@ int cli_record_copy(cli_record *dst, double *dbuf, const cli_record *src, const 
   dst->npass = src->npass;
   dst->tlen = src->tlen;
   dst->tnames = src->tnames;
+  dst->contacts_at = src->contacts_at;
+  dst->st.contacts = src->contacts_at >= 0 ? dst->text + src->contacts_at : NULL;
   if (src->npass > 0) {
     memcpy(dst->pass, src->pass, (size_t)src->npass * sizeof(*src->pass));
   }
@@ -378,6 +405,7 @@ int cli_record_copy(cli_record *dst, double *dbuf, const cli_record *src, const 
 
 
 void cli_record_free(cli_record *r) {
+  free(r->vals);
   free(r->pass);
   free(r->text);
 }

@@ -114,10 +114,9 @@ static inline const char *cli_record_pass_json(const cli_record *r, int p, size_
    after r's text: their offset.  0 or the offset, or -1 when out of memory */
 int cli_record_room(cli_record *r);
 long cli_record_text(cli_record *r, const char *s, size_t n);
-/* src into dst (what both were made for: their state arrays, n doubles from sbuf to dbuf, are
-   those of one model), the pass-through texts into dst's own; 0, or -1 when out of memory */
-int cli_record_copy(cli_record *dst, double *dbuf, const cli_record *src, const double *sbuf,
-                    size_t n);
+/* src into dst, a value of its own: its state's values and arrays, its pass-through texts; 0,
+   or -1 when out of memory */
+int cli_record_copy(cli_record *dst, const cli_record *src);
 void cli_record_free(cli_record *r);
 /* the record's state checks (state_check.c, no I/O): R0 a rotation; q0 a unit quaternion, to
    R0; qmdot to um (given: the fields the record or the CSV header gives).  0, or -SPART_EDATA
