@@ -232,7 +232,8 @@ int cli_states_write(cli_states *o) {
   }
   const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
   double *buf = calloc(nq + 3 * nv + 1, sizeof(double));
-  cli_writer *wr = cli_writer_new(stdout, o->output == CLI_FMT_CSV ? CLI_FMT_CSV : CLI_FMT_JSON, 0, 0);
+  int format = o->output == CLI_FMT_CSV ? CLI_FMT_CSV : CLI_FMT_JSON;
+  cli_writer *wr = cli_writer_new(stdout, format, 0, 0);
   int status = buf && wr ? CLI_EXIT_OK : CLI_EXIT_IO;
   double *qm = buf, *um = qm + nq, *umdot = um + nv, *taum = umdot + nv;
   spart_rng rq, rv; /* qm's, the rest's: qm the same whatever else is asked */
