@@ -420,3 +420,23 @@ PY
     [ "$status" -eq 1 ]
   done
 }
+
+@test "--normalize --by-name: qm keyed by joint name, read back as the positional record; -i names the input's format" {
+  m="$J/floating_tree.urdf"
+  urdf2robot "$m" > "$T/m.json"
+  off_unit "$m" "$T/m.json" "$T/in.jsonl"
+  spart-states -m "$m" --normalize < "$T/in.jsonl" > "$T/pos.jsonl"
+  spart-states -m "$m" --normalize --by-name < "$T/in.jsonl" > "$T/names.jsonl"
+  # the joints' names in the model's order, each joint's coordinates
+  [ "$(head -1 "$T/names.jsonl" | jq -c '.qm | keys_unsorted')" = "$(jq -c '[.joints[] | select(.type != 0) | .name]' "$T/m.json")" ]
+  # read by name (it is the same record), and given by name to --normalize again
+  spart-kin -m "$m" < "$T/names.jsonl" | cmp - <(spart-kin -m "$m" < "$T/pos.jsonl")
+  spart-states -m "$m" --normalize < "$T/names.jsonl" | cmp - "$T/pos.jsonl"
+  jq -c 'del(.um)' "$T/names.jsonl" | spart-states -m "$m" --normalize --by-name -o csv > "$T/names.csv"
+  name=$(jq -r '[.joints[] | select(.type == 3)][0].name' "$T/m.json")
+  head -1 "$T/names.csv" | grep -q ",qm\.$name\.1,qm\.$name\.2,"
+  # -i: the input's format named
+  spart-states -m "$m" --normalize -i json < "$T/in.jsonl" | cmp - "$T/pos.jsonl"
+  run --separate-stderr spart-states -m "$m" --normalize -i csv < "$T/in.jsonl"
+  [ "$status" -eq 1 ]
+}
