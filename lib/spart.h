@@ -265,6 +265,14 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
 int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
                               double tol, spart_err *err);
 
+/* Make every quaternion (and a sin-cos joint's [sin, cos]) in qm (nq) unit, whatever its norm
+   (RigidBodyDynamics.jl's normalize_configuration!): divided by its norm, or left as it is when
+   that is 1 within 4 DBL_EPSILON (its bits kept: normalising twice is normalising once); the
+   other coordinates are left (an spquat joint's are any point of R^3).  0, or -SPART_EDATA with
+   err naming the first joint whose quaternion (or pair) is zero (or not finite): no direction
+   (qm is then partly normalised). */
+int spart_joint_unit(const spart_model *m, double *qm, spart_err *err);
+
 /* Set the quaternions' w (a sin-cos joint's cos) in qm to 1 (the rest of qm is left): qm = 0
    then this is the neutral configuration, every joint at its zero. */
 void spart_joint_neutral(const spart_model *m, double *qm);
@@ -370,6 +378,9 @@ void spart_dcm_euler(double e[3], double *alpha, const double DCM[9]);
 /* the quaternion [w, x, y, z] and the roll-pitch-yaw [r, p, y] (R = Rz(y) Ry(p) Rx(r)) of a
    rotation matrix R */
 void spart_rot_quat(double q[4], const double R[9]);
+/* q [w, x, y, z] made unit as spart_joint_unit does; 0, or -1 when it is zero (or not finite),
+   left as it is */
+int spart_quat_unit(double q[4]);
 /* the rotation matrix R of a unit quaternion q [w, x, y, z] (R = DCM', spart_quat_dcm's) */
 void spart_quat_rot(double R[9], const double q[4]);
 void spart_rot_rpy(double rpy[3], const double R[9]);

@@ -332,6 +332,8 @@ PY
   [ "$output" = "--dot" ]
   run -0 complete_words urdf2robot --d
   [ "$output" = "$(printf -- '--density\n--dot')" ]
+  run -0 complete_words spart-states --norm
+  [ "$output" = "--normalize" ]
   run -0 complete_words spart-draw --view ''
   [ "$output" = "$(printf 'front\nside\ntop\niso')" ]
   # (models and directories, not other files)

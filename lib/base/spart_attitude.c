@@ -105,6 +105,11 @@ void spart_quat_rot(double R[9], const double q[4]) {
 }
 
 
+int spart_quat_unit(double q[4]) {
+  return spu_unit(q, 4);
+}
+
+
 void spart_quat_dcm(double DCM[9], const double q[4]) {
   double R[9];
   spart_quat_rot(R, q);

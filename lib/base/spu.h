@@ -31,6 +31,12 @@ static inline void spu_store2(double *p, v2 x) {
 
 /* ---- 3-vectors and 3x3 matrices (spu_vec.c) ---- */
 
+/* v (n values) divided by its norm, or left as it is when its norm is 1 within 4 DBL_EPSILON
+   (a vector already unit keeps its bits: dividing again would move its last bits, and a vector
+   made unit here is within that band, so doing it twice is doing it once); 0, or -1 when the
+   norm is 0 or not finite (no direction: v is left) */
+int spu_unit(double *v, int n);
+
 /* res = a x b (res may alias neither) */
 void spu_cross(double res[restrict 3], const double a[3], const double b[3]);
 

@@ -1,9 +1,36 @@
 /* spu_vec.c -- 3-vectors, 3x3 matrices and rotations (spu_: utilities that take no model or
    data, as MuJoCo's mju_) */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "spu.h"
+
+
+int spu_unit(double *v, int n) {
+  double big = 0, s = 0;
+  for (int k = 0; k < n; k++) {
+    big = fmax(big, fabs(v[k]));
+    s += v[k] * v[k];
+  }
+  if (!(big > 0) || !isfinite(big)) {
+    return -1;
+  }
+  if (!(s >= DBL_MIN && s <= DBL_MAX)) { /* its square under- or overflows: scaled first */
+    s = 0;
+    for (int k = 0; k < n; k++) {
+      v[k] /= big;
+      s += v[k] * v[k];
+    }
+  }
+  double norm = sqrt(s);
+  if (fabs(norm - 1) > 4 * DBL_EPSILON) {
+    for (int k = 0; k < n; k++) {
+      v[k] /= norm;
+    }
+  }
+  return 0;
+}
 
 
 void spu_cross(double res[restrict 3], const double a[3], const double b[3]) {

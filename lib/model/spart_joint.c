@@ -733,6 +733,26 @@ int spart_joint_normalize(const spart_model *m, double *qm, double tol, spart_er
 }
 
 
+int spart_joint_unit(const spart_model *m, double *qm, spart_err *err) {
+  for (int i = 1; i < m->nb; i++) {
+    const int *u = kinds[m->jnt_type[i]].unit;
+    double *q = qm + m->jnt_qadr[i] + u[0];
+    if (u[1] > 0 && spu_unit(q, u[1]) != 0) {
+      char b[64];
+      int zero = 1;
+      for (int c = 0; c < u[1]; c++) {
+        zero = zero && q[c] == 0;
+      }
+      return spart_err_set(err, SPART_EDATA, 0, "joint '%s': %s %s: no direction to normalise to",
+                           spart_name_or(b, sizeof b, m->jnt_name[i], 'J', i),
+                           u[1] == 4 ? "quaternion" : "[sin, cos] pair",
+                           zero ? "of norm 0" : "not finite");
+    }
+  }
+  return 0;
+}
+
+
 int spart_joint_rates_tangent(const spart_model *m, const double *qm, const double *qmdot,
                                double tol, spart_err *err) {
   for (int i = 1; i < m->nb; i++) {

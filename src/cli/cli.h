@@ -272,6 +272,9 @@ enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
                                          a CSV input is refused */
 #define CLI_READS_NONE_OK (1u << 17) /* a record may give none of the fields read (they default:
                                         spart-sim's --inputs, a time alone holding zero forces) */
+#define CLI_READS_ANY_NORM (1u << 18) /* qm's quaternions and [sin, cos] pairs, and q0, of any
+                                         norm but 0, made unit (spart_joint_unit), not refused
+                                         off unit norm (spart-states --normalize) */
 /* the options an output depends on (cli_gate), as bits */
 enum {
   CLI_ON_FIXED = 1 << 0,    /* --fixed-base */
@@ -429,16 +432,21 @@ typedef struct cli_convert {
 } cli_convert;
 
 /* spart-states (states.c): its options, parsed by cli_states_parse (-1 to go on, else the exit
-   status after the message), and the records written by cli_states_write (the exit status) */
+   status after the message), and the records written by cli_states_write (the exit status):
+   made (--random, --zero), or read and written back normalised (--normalize, in a session) */
 typedef struct cli_states {
   const char *model;                    /* -m FILE */
   int random, zero, has_seed;           /* --random N, --zero, --seed given */
   unsigned long long count, seed;       /* N, S */
   int velocities, accelerations, forces; /* --velocities, --accelerations, --forces */
-  int output;                           /* CLI_FMT_JSON or CLI_FMT_CSV */
+  int output;                           /* CLI_FMT_*: -o, or CLI_FMT_AUTO (JSON, or with
+                                           --normalize the input's) */
+  int normalize;                        /* --normalize */
+  cli_opts read;                        /* --normalize's session: -i, -j, -k, --by-name, the
+                                           file operands */
 } cli_states;
 int cli_states_parse(cli_states *o, int argc, char **argv);
-int cli_states_write(const cli_states *o);
+int cli_states_write(cli_states *o);
 
 /* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
    to go on, or an exit code (after --help, --version or a usage error, which it reports). */

@@ -90,7 +90,9 @@ int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) 
     return r;
   }
   r = input_of(rd->format)->record(rd, m, err);
-  if (r > 0 && (rd->r.st.has & 1u << CLI_F_q0) && cli_check_q0(&rd->r.st, err)) {
+  /* quaternions and [sin, cos] pairs unit within 1e-6, or of any norm but 0 (made unit) */
+  int any = rd->reads != ~0u && (rd->reads & CLI_READS_ANY_NORM);
+  if (r > 0 && (rd->r.st.has & 1u << CLI_F_q0) && cli_check_q0(&rd->r.st, any, err)) {
     return -SPART_EDATA;
   }
   if (r > 0 && (rd->r.st.has & 1u << CLI_F_R0) &&
@@ -101,8 +103,9 @@ int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) 
     rd_state_expand(rd, rd->stm);
   }
   if (r > 0 && rd->stm->nq != rd->stm->nv &&
-      spart_joint_normalize(rd->stm, rd->r.st.qm, 1e-6, err)) {
-    err->line = rd->r.st.line; /* a joint's quaternion off unit norm */
+      (any ? spart_joint_unit(rd->stm, rd->r.st.qm, err)
+           : spart_joint_normalize(rd->stm, rd->r.st.qm, 1e-6, err))) {
+    err->line = rd->r.st.line; /* a joint's quaternion off unit norm (or zero) */
     return -SPART_EDATA;
   }
   if (r > 0 && (rd->r.st.has & 1u << CLI_F_qmdot) &&

@@ -118,11 +118,11 @@ long cli_record_text(cli_record *r, const char *s, size_t n);
    or -1 when out of memory */
 int cli_record_copy(cli_record *dst, const cli_record *src);
 void cli_record_free(cli_record *r);
-/* the record's state checks (state_check.c, no I/O): R0 a rotation; q0 a unit quaternion, to
-   R0; qmdot to um (given: the fields the record or the CSV header gives).  0, or -SPART_EDATA
-   with err filled. */
+/* the record's state checks (state_check.c, no I/O): R0 a rotation; q0 a unit quaternion (any:
+   of any norm but 0, made unit), to R0; qmdot to um (given: the fields the record or the CSV
+   header gives).  0, or -SPART_EDATA with err filled. */
 int cli_check_rotation(const double R[9], long long line, spart_err *err);
-int cli_check_q0(cli_state *st, spart_err *err);
+int cli_check_q0(cli_state *st, int any, spart_err *err);
 int cli_check_qmdot(const spart_model *m, cli_state *st, unsigned given, spart_err *err);
 
 /* shared with the readers (read*.c) */

@@ -33,12 +33,20 @@ int cli_check_rotation(const double R[9], long long line, spart_err *err) {
 }
 
 
-/* q0, the base attitude as a unit quaternion [w x y z] (within 1e-6, then normalised), to R0;
-   R0 given as well is an error */
-int cli_check_q0(cli_state *st, spart_err *err) {
+/* q0, the base attitude as a unit quaternion [w x y z] (within 1e-6, then normalised; any: of
+   any norm but 0, made unit in q0 itself, spart_quat_unit), to R0; R0 given as well is an error */
+int cli_check_q0(cli_state *st, int any, spart_err *err) {
   double *q = st->q0, n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (st->has & 1u << CLI_F_R0) {
     return cli_errf(err, SPART_EDATA, st->line, "R0 and q0 are both given: give one");
+  }
+  if (any) {
+    if (spart_quat_unit(q) != 0) {
+      return cli_errf(err, SPART_EDATA, st->line,
+                      "q0: quaternion of norm 0: no direction to normalise to");
+    }
+    spart_quat_rot(st->R0, q);
+    return 0;
   }
   if (!(fabs(n - 1) <= 1e-6)) {
     return cli_errf(err, SPART_EDATA, st->line,

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "spart.h"
 
@@ -142,6 +143,34 @@ int main(void) {
   report("Euler_DCM is SPART's", eax, 1e-15);
   report("DCM_Euler inverts it", rax, 1e-14);
   report("gimbal lock: phi = 0, the DCM back", lock, 1e-15);
+
+  /* spart_quat_unit: a quaternion of any norm (1e-300 to 1e300: its square under- and
+     overflows) made unit along its direction; once unit its bits kept (twice is once); zero
+     refused */
+  double unit_err = 0, kept = 0;
+  for (int t = 0; t < 100000; t++) {
+    double q[4] = {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)}, n = 0;
+    double s = pow(10, uniform(-300, 300)), got[4], twice[4];
+    for (int k = 0; k < 4; k++) {
+      n += q[k] * q[k];
+      got[k] = q[k] * s;
+    }
+    kept += spart_quat_unit(got) != 0;
+    double gn = 0;
+    for (int k = 0; k < 4; k++) {
+      gn += got[k] * got[k];
+      unit_err = fmax(unit_err, fabs(got[k] - q[k] / sqrt(n)));
+      twice[k] = got[k];
+    }
+    unit_err = fmax(unit_err, fabs(sqrt(gn) - 1));
+    kept += spart_quat_unit(twice) != 0 || memcmp(twice, got, sizeof got) != 0;
+  }
+  double zero[4] = {0, 0, 0, 0}, one[4] = {1, 0, 0, 0}, half[4] = {0.5, -0.5, 0.5, 0.5};
+  kept += spart_quat_unit(zero) != -1 || zero[0] != 0;
+  kept += spart_quat_unit(one) != 0 || one[0] != 1 || spart_quat_unit(half) != 0 ||
+          half[0] != 0.5 || half[1] != -0.5;
+  report("a quaternion of any norm made unit along its direction", unit_err, 1e-15);
+  report("made unit twice is once, bits kept; zero refused (count of misses)", kept, 0);
   printf("%d passed, %d failed\n", npass, nfail);
   return nfail > 0;
 }
