@@ -39,7 +39,7 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
 
   double mass = 0, com[3] = {0, 0, 0};
   for (int i = 0; i < m->nb; i++) {
-    const double *c = d->jc + SPART_JC * i;
+    const double *c = d->own_->jc + SPART_JC * i;
     double *W = d->xrotF + 9 * i, *rL = d->xpos + 3 * i;
     if (i == 0) {
       memset(rL, 0, 3 * sizeof(double));
