@@ -122,11 +122,11 @@ static inline void subtree_merge(double *restrict sp, const double *restrict s, 
 
 
 /* body i alone as a subtree (F_0 is the base's CoM frame) */
-static inline void subtree_body(const spart_model *m, const spart_data *d, int i, double *s) {
+static inline void subtree_body(const spart_model *m, const double *jc, int i, double *s) {
   const double *I = m->body_inertia + 6 * i;
   s[0] = m->body_mass[i];
   if (i > 0) {
-    memcpy(s + 1, d->own_->jc + SPART_JC * i + SPART_JC_C, 3 * sizeof(double));
+    memcpy(s + 1, jc + SPART_JC * i + SPART_JC_C, 3 * sizeof(double));
   } else {
     s[1] = s[2] = s[3] = 0;
   }
@@ -153,8 +153,9 @@ static void base_scale(const double *s, double scale[6]) {
 
 void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
   /* each body's subtree, backward (d->f is scratch) */
+  const double *jc = d->own_->jc;
   for (int i = 0; i < m->nb; i++) {
-    subtree_body(m, d, i, d->f + 6 * i);
+    subtree_body(m, jc, i, d->f + 6 * i);
   }
   for (int i = m->nb - 1; i > 0; i--) {
     subtree_merge(d->f + 6 * m->body_parent[i], d->f + 6 * i, d->Xrot + 9 * i, d->Xpos + 3 * i,
@@ -170,11 +171,13 @@ void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
 /* degree of freedom a of body i, S = e_k in F_i (dof_axis), out of its articulated inertia IA
    and bias force pA (RBDA table 7.1): U = IA S the column k, D = S' U + the armature, u = tau -
    S' pA; then Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA); U, D, u
-   kept for the forward pass.  The pivot D against what the degree of freedom moves (its
-   subtree, d->f, is whole now): 1 when it fails. */
-static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m, spart_data *d,
-                                                            int i, int a, int k, double *IA,
-                                                            double *pA, const double *taum) {
+   kept in o (d's own) for the forward pass.  The pivot D against what the degree of freedom
+   moves (its subtree, d->f, is whole now): 1 when it fails. */
+static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m,
+                                                            const spart_data *d,
+                                                            struct spart_own *o, int i, int a,
+                                                            int k, double *IA, double *pA,
+                                                            const double *taum) {
   double U[6], W[6];
   for (int r = 0; r < 6; r++) {
     U[r] = IA[IX[r][k]];
@@ -199,7 +202,6 @@ static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m
       B[3 * r + c] -= W[r] * U[3 + c];
     }
   }
-  struct spart_own *o = d->own_;
   memcpy(o->U + 6 * a, U, sizeof U);
   o->D[a] = D;
   o->u[a] = u;
@@ -230,7 +232,7 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
     for (int k = 0; k < 6; k++) {
       pA[k] = o->bf[12 * i + 2 * k];
     }
-    subtree_body(m, d, i, d->f + 6 * i);
+    subtree_body(m, o->jc, i, d->f + 6 * i);
   }
 
   /* pass 2, backward: articulated inertias IA and bias forces pA */
@@ -241,12 +243,12 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
        bodies); the common joints' one (m->jnt_zaxis) with its axis a constant */
     int z = m->jnt_zaxis[i], bad = 0;
     if (z == 2) {
-      bad = dof_reduce(m, d, i, m->jnt_vadr[i], 2, IA, pA, taum);
+      bad = dof_reduce(m, d, o, i, m->jnt_vadr[i], 2, IA, pA, taum);
     } else if (z == 5) {
-      bad = dof_reduce(m, d, i, m->jnt_vadr[i], 5, IA, pA, taum);
+      bad = dof_reduce(m, d, o, i, m->jnt_vadr[i], 5, IA, pA, taum);
     } else {
       for (int a = m->jnt_vadr[i] + m->jnt_nv[i] - 1; !bad && a >= m->jnt_vadr[i]; a--) {
-        bad = dof_reduce(m, d, i, a, m->dof_axis[a], IA, pA, taum);
+        bad = dof_reduce(m, d, o, i, a, m->dof_axis[a], IA, pA, taum);
       }
     }
     if (bad) {

@@ -108,13 +108,14 @@ static void base_mode(double s[6], const spart_data *d, int c) {
 /* the motion subspaces pm referred to the base CoM r0 (xS0 of d->own_), so that a wrench
    referred to r0 projects on any joint without being carried from link to link */
 static void subspaces_at_base(const spart_model *m, spart_data *d) {
+  double *xS0 = d->own_->xS0;
   for (int v = 0; v < m->nv; v++) {
     int i = m->dof_body[v];
     double dr[3];
     for (int k = 0; k < 3; k++) {
       dr[k] = d->xpos[k] - d->xpos[3 * i + k];
     }
-    spu_mshift(d->own_->xS0 + 6 * v, d->xS + 6 * v, dr);
+    spu_mshift(xS0 + 6 * v, d->xS + 6 * v, dr);
   }
 }
 
@@ -130,9 +131,10 @@ static void project_up(const spart_model *m, const spart_data *d, int j, const d
     dr[c] = d->xpos[3 * j + c] - d->xpos[c];
   }
   spu_fshift(F0, F, dr);
+  const double *xS0 = d->own_->xS0;
   for (int k = m->body_parent[j]; k > 0; k = m->body_parent[k]) {
     for (int v = m->jnt_vadr[k], end = v + m->jnt_nv[k]; v < end; v++) {
-      C[(6 + v) * nv + col] = spu_dot6(d->own_->xS0 + 6 * v, F0);
+      C[(6 + v) * nv + col] = spu_dot6(xS0 + 6 * v, F0);
     }
   }
   base_force(f0, d, F0);
@@ -145,8 +147,9 @@ static void project_up(const spart_model *m, const spart_data *d, int j, const d
 void spart_composite(const spart_model *m, spart_data *d) {
   /* the bodies alone: the base about its CoM, link i about F_i's origin (constants) */
   spu_inertbody(d->Ic, m->body_mass[0], m->body_inertia);
+  const double *jc = d->own_->jc;
   for (int i = 1; i < m->nb; i++) {
-    memcpy(d->Ic + 10 * i, d->own_->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
+    memcpy(d->Ic + 10 * i, jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
   }
 
   /* backward pass: IC_p += X_i' IC_i X_i (RBDA table 6.2) */

@@ -634,8 +634,9 @@ static void one_screw(const double *h, double q, const double *restrict T,
 
 
 void spart_xup(const spart_model *m, spart_data *d, const double *qm) {
+  const double *jc = d->own_->jc;
   for (int i = 1; i < m->nb; i++) {
-    const double *c = d->own_->jc + SPART_JC * i;
+    const double *c = jc + SPART_JC * i;
     if (m->jnt_zaxis[i] >= 0) {
       one_screw(m->dof_screw + 2 * m->jnt_vadr[i], qm[m->jnt_qadr[i]], c + SPART_JC_T,
                 c + SPART_JC_R, d->Xrot + 9 * i, d->Xpos + 3 * i);
