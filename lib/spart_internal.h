@@ -184,13 +184,13 @@ enum {
    records at once, spart_cim's scratch.  No part of the interface: spart.h declares the type
    and nothing of it. */
 struct spart_own {
-  double *jc;   /* (nb x SPART_JC) the joint constants of the model, set by spart_data_new */
-  double *jp;   /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
-  double *IA;   /* (nb x 36) articulated inertias about F_i's origin, in F_i (spart_aba) */
-  double *pA;   /* (nb x 6) articulated bias forces, in F_i */
-  double *U;    /* (nv x 6) IA * S, a degree of freedom, in F_i */
-  double *D;    /* (nv) S' * IA * S */
-  double *u;    /* (nv) tau - S' * pA */
+  double *jc; /* (nb x SPART_JC) the joint constants of the model, set by spart_data_new */
+  double *jp; /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
+  double *IA; /* (nb x 36) articulated inertias about F_i's origin, in F_i (spart_aba) */
+  double *pA; /* (nb x 6) articulated bias forces, in F_i */
+  double *U;  /* (nv x 6) IA * S, a degree of freedom, in F_i */
+  double *D;  /* (nv) S' * IA * S */
+  double *u;  /* (nv) tau - S' * pA */
   /* two records at once, each number a pair, the records' values side by side (aligned) */
   double *bQ;   /* (nb x 9 x 2) F_i in F_p; [0] unused */
   double *brho; /* (nb x 3 x 2) F_i's origin in F_p */
