@@ -311,7 +311,7 @@ void spart_joint_setup(spart_model *m);
 
 /* The transform of joint i at its coordinates q (jnt_nq[i]) (Featherstone's jcalc with the
    joint's fixed part): the frame F_i in its parent's F_p, Q (9) and origin rho (3), from T, r,
-   F_i in F_p at q = 0 (the joint's constants, d->jc). */
+   F_i in F_p at q = 0 (the model's joint frame; the library keeps it among its constants). */
 void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
                            const double r[3], double Q[9], double rho[3]);
 
@@ -465,6 +465,7 @@ int spart_model_body(const spart_model *m, const char *name);
 /* ---------------------------------------------------------------------------------------------
  * data: every result and scratch array, sized from a model
  */
+struct spart_own;
 typedef struct spart_data {
   int nb, nq, nv;
 
@@ -498,11 +499,6 @@ typedef struct spart_data {
   double *f;    /* (nb x 6) scratch: wrenches at link CoMs (spart_cim), accelerations in F_i
                    (spart_aba), subtrees' masses (spart_dof_scale) */
   double *Ic;   /* (nb x 10) composite inertias (spart_composite): m, h (3), J (6) */
-  double *IA;   /* (nb x 36) articulated inertias about F_i's origin, in F_i (spart_aba) */
-  double *pA;   /* (nb x 6) articulated bias forces, in F_i */
-  double *U;    /* (nv x 6) IA * S, a degree of freedom, in F_i */
-  double *D;    /* (nv) S' * IA * S */
-  double *u;    /* (nv) tau - S' * pA */
   double *work; /* (6 x (6+nq) + 6*nb) general scratch */
 
   /* the joint frames F_i (F_0 is the base's CoM frame), spart_xup: F_i in its parent's (Xup) */
@@ -512,21 +508,7 @@ typedef struct spart_data {
   int warn[SPART_NWARN];      /* warnings counted since spart_data_new */
   int warn_body[SPART_NWARN]; /* body of the last warning of each kind */
 
-  /* the library's own (their layouts are in its private header, spart_internal.h; a program
-     does not use them, and they may change): the model's joint constants, spart_rnea_pair's
-     two records at once, spart_cim's scratch */
-  double *jc;   /* (nb x a layout) the joint constants of the model, set by spart_data_new */
-  double *jp;   /* (nb x a layout x 2) some of them as pairs, for spart_rnea_pair (aligned) */
-  /* two records at once, each number a pair, the records' values side by side (aligned) */
-  double *bQ;   /* (nb x 9 x 2) F_i in F_p; [0] unused */
-  double *brho; /* (nb x 3 x 2) F_i's origin in F_p */
-  double *bv;   /* (nb x 6 x 2) spatial velocity [omega; v] at F_i's origin */
-  double *ba;   /* (nb x 6 x 2) spatial acceleration (gravity as a base acceleration) */
-  double *bf;   /* (nb x 6 x 2) force [n; f] */
-  double *bR;   /* (nb x 9 x 2) F_i in the inertial frame, when wrenches are given */
-  double *xS0;  /* (nv x 6) pm referred to the base CoM (spart_cim) */
-  double *mark; /* (nb) scratch: spart_cim's subtree */
-  void *buf_;
+  struct spart_own *own_; /* the library's own arrays (spart_internal.h): not for programs */
 } spart_data;
 
 /* Allocate the data for a model; NULL when out of memory. */

@@ -1,10 +1,11 @@
 /* spart_internal.h -- what the library's files share and its users do not see (not installed):
- * filling a spart_err, names for unnamed links and joints, the layouts of the joint constants
- * in spart_data (SPART_JC, SPART_JP), the calls between the library's files that are no part
- * of its interface (the loader's readers and meshes, the simulation's parts, the joints' local
- * rates), the bias forces spart_aba takes from spart_rnea, the JSON readers' typed fields of a
- * cJSON tree.  spart-codegen (src/cli/codegen.c) and the unit drivers that look at the joint
- * constants include it too. */
+ * filling a spart_err, names for unnamed links and joints, the library's own arrays in
+ * spart_data (struct spart_own) and the layouts of its joint constants (SPART_JC, SPART_JP),
+ * the calls between the library's files that are no part of its interface (the loader's
+ * readers and meshes, the simulation's parts, the joints' local rates), the bias forces
+ * spart_aba takes from spart_rnea, the JSON readers' typed fields of a cJSON tree.
+ * spart-codegen (src/cli/codegen.c) and the unit drivers that look at the joint constants
+ * include it too. */
 #ifndef SPART_INTERNAL_H
 #define SPART_INTERNAL_H
 
@@ -68,8 +69,8 @@ char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
 
 /* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0):
    the bias forces of spart_aba.  Leaves, as pairs of equal doubles, the joint transforms in
-   d->bQ, d->brho (spart_xup's) and each body's force, velocity products, gravity and -wF, in
-   d->bf: link i's in F_i at its origin, the base's in its CoM frame. */
+   bQ, brho of d->own_ (spart_xup's) and each body's force, velocity products, gravity and -wF,
+   in its bf: link i's in F_i at its origin, the base's in its CoM frame. */
 void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                      const double *u0, const double *um, const double *wF, const double *gravity);
 
@@ -165,8 +166,9 @@ enum {
                                      0 when CR is not one */
 };
 
-/* spart_rnea_pair's constants a body (d->jp), each a pair of equal doubles: T, r and the CoM
-   (from SPART_JC_T), its rotational inertia (the base's own), the mass and the armature */
+/* spart_rnea_pair's constants a body (jp of struct spart_own), each a pair of equal doubles: T,
+   r and the CoM (from SPART_JC_T), its rotational inertia (the base's own), the mass and the
+   armature */
 enum {
   SPART_JP_T = 0,
   SPART_JP_R = 9,
@@ -177,8 +179,32 @@ enum {
   SPART_JP = 23
 };
 
-/* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint (d->jc,
-   d->jp), computed once from the model. */
+/* The library's own arrays in spart_data (d->own_; spart_data_new carves them from its one
+   buffer): the model's joint constants, spart_aba's articulated bodies, spart_rnea_pair's two
+   records at once, spart_cim's scratch.  No part of the interface: spart.h declares the type
+   and nothing of it. */
+struct spart_own {
+  double *jc; /* (nb x SPART_JC) the joint constants of the model, set by spart_data_new */
+  double *jp; /* (nb x SPART_JP x 2) some of them as pairs, for spart_rnea_pair (aligned) */
+  double *IA; /* (nb x 36) articulated inertias about F_i's origin, in F_i (spart_aba) */
+  double *pA; /* (nb x 6) articulated bias forces, in F_i */
+  double *U;  /* (nv x 6) IA * S, a degree of freedom, in F_i */
+  double *D;  /* (nv) S' * IA * S */
+  double *u;  /* (nv) tau - S' * pA */
+  /* two records at once, each number a pair, the records' values side by side (aligned) */
+  double *bQ;   /* (nb x 9 x 2) F_i in F_p; [0] unused */
+  double *brho; /* (nb x 3 x 2) F_i's origin in F_p */
+  double *bv;   /* (nb x 6 x 2) spatial velocity [omega; v] at F_i's origin */
+  double *ba;   /* (nb x 6 x 2) spatial acceleration (gravity as a base acceleration) */
+  double *bf;   /* (nb x 6 x 2) force [n; f] */
+  double *bR;   /* (nb x 9 x 2) F_i in the inertial frame, when wrenches are given */
+  double *xS0;  /* (nv x 6) pm referred to the base CoM (spart_cim) */
+  double *mark; /* (nb) scratch: spart_cim's subtree */
+  void *buf;    /* the one buffer every array of spart_data is carved from */
+};
+
+/* The constants spart_fk, spart_xup, spart_rnea and spart_crba need for each joint (jc, jp of
+   d->own_), computed once from the model. */
 void spart_joint_constants(const spart_model *m, spart_data *d);
 
 /* ---- the JSON scanner's, for the loader (spart_json.c, lib/base) ---- */

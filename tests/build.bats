@@ -171,6 +171,24 @@ PY
   [ "$status" -eq 1 ]
   grep -q '^double spu_strtod(' "$p/include/spart_text.h"
   grep -q '^int spart_json_next(spart_json \*j);' "$p/include/spart_text.h"
+  # nor the library's own arrays of spart_data (issue 26): a program of the installed spart.h
+  # reads d->xpos and d->Ic, and no member of the joint constants, the pair lanes or the
+  # algorithms' private scratch
+  local x
+  for x in xpos Ic jc jp bQ brho bv ba bf bR xS0 mark IA pA U D u buf_; do
+    printf '#include <spart.h>\ndouble f(const spart_data *d);\n%s\n' \
+      "double f(const spart_data *d) { return *(const double *)&d->$x; }" > "$t/own.c"
+    # shellcheck disable=SC2046
+    run cc -std=c11 -fsyntax-only $(pkg-config --cflags spart) "$t/own.c"
+    echo "$x: $status $output"
+    case $x in
+      xpos | Ic) [ "$status" -eq 0 ] ;;
+      *)
+        [ "$status" -ne 0 ]
+        [[ "$output" == *"no member named"* ]]
+        ;;
+    esac
+  done
   # a pendulum built by hand: a fixed base of mass 3 and a link of mass 2 whose CoM is 0.5 m
   # along x from a joint about z; under gravity -9.81 y the joint holds m g l cos(q)
   cat > "$t/pend.c" <<'C'

@@ -31,15 +31,17 @@
        qdd_a = (u_a - U_a' a_i) / D_a,  a_i += S_a qdd_a
 
    Each pivot (D_a, and the base's IA_0) passes spu_pivot_ok against its spart_dof_scale, as
-   spart_aba's.  Held in d: v_i, c_i, a_i in d->t, d->c, d->f; IA_i, pA_i in d->IA, d->pA (6x6
-   and 6 a body); U, D, u in d->U, d->D, d->u; the scales in d->work; spart_fk's poses are
+   spart_aba's.  Held in d: v_i, c_i, a_i in d->t, d->c, d->f; IA_i, pA_i in IA, pA of d->own_
+   (6x6 and 6 a body); U, D, u in its U, D, u; the scales in d->work; spart_fk's poses are
    this state's. */
 int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
                   const double *qm, const double *u0, const double *um, const double *tau0,
                   const double *taum, const double *wF, const double *gravity, double u0dot[6],
                   double *umdot) {
   static const double zero[3] = {0, 0, 0};
-  double *v = d->t, *c = d->c, *a = d->f, *IA = d->IA, *pA = d->pA, *scale = d->work;
+  double *v = d->t, *c = d->c, *a = d->f, *scale = d->work;
+  struct spart_own *o = d->own_;
+  double *IA = o->IA, *pA = o->pA;
   double X[36], Iv[6], fx[6];
   spart_fk(m, d, R0, zero, qm); /* F_i's orientations, for the external wrenches */
   spart_xup(m, d, qm);
@@ -93,18 +95,18 @@ int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const dou
     double *Ii = IA + 36 * i, *pi = pA + 6 * i, Ic[6], pp[6];
     for (int s = m->jnt_vadr[i] + m->jnt_nv[i] - 1; s >= m->jnt_vadr[i]; s--) {
       const double *S = m->dof_S + 6 * s;
-      double *U = d->U + 6 * s;
+      double *U = o->U + 6 * s;
       spu_mulm6v(U, Ii, S);
-      d->D[s] = spu_dot6(S, U) + m->jnt_armature[i];
-      d->u[s] = (taum ? taum[s] : 0) - spu_dot6(S, pi);
-      if (!spu_pivot_ok(d->D[s], scale[6 + s])) {
+      o->D[s] = spu_dot6(S, U) + m->jnt_armature[i];
+      o->u[s] = (taum ? taum[s] : 0) - spu_dot6(S, pi);
+      if (!spu_pivot_ok(o->D[s], scale[6 + s])) {
         d->warn[SPART_WARN_SINGULAR]++;
         d->warn_body[SPART_WARN_SINGULAR] = i;
         return -SPART_ENUM;
       }
-      spu_mat6_downdate(Ii, U, d->D[s]);
+      spu_mat6_downdate(Ii, U, o->D[s]);
       for (int k = 0; k < 6; k++) {
-        pi[k] += U[k] * d->u[s] / d->D[s];
+        pi[k] += U[k] * o->u[s] / o->D[s];
       }
     }
     spu_mulm6v(Ic, Ii, c + 6 * i);
@@ -155,7 +157,7 @@ int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const dou
       ai[k] += c[6 * i + k];
     }
     for (int s = m->jnt_vadr[i]; s < m->jnt_vadr[i] + m->jnt_nv[i]; s++) {
-      umdot[s] = (d->u[s] - spu_dot6(d->U + 6 * s, ai)) / d->D[s];
+      umdot[s] = (o->u[s] - spu_dot6(o->U + 6 * s, ai)) / o->D[s];
       for (int k = 0; k < 6; k++) {
         ai[k] += m->dof_S[6 * s + k] * umdot[s];
       }

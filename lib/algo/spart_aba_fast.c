@@ -11,8 +11,8 @@
 
 
 /* Pairs of doubles (GCC's vector types, as in spart_rnea: one SSE2 instruction does both).  The
-   joint transforms come from spart_rnea's forward pass as pairs of equal doubles (d->bQ,
-   d->brho), ready to multiply pairs.
+   joint transforms come from spart_rnea's forward pass as pairs of equal doubles (bQ, brho
+   of d->own_), ready to multiply pairs.
 
    An articulated inertia [A B; B' C] (symmetric 6x6, angular first) is kept in 21 doubles: the
    symmetric blocks A and C side by side as 6 pairs {A_e, C_e} (e a symmetric 3x3's entry, SY),
@@ -122,11 +122,11 @@ static inline void subtree_merge(double *restrict sp, const double *restrict s, 
 
 
 /* body i alone as a subtree (F_0 is the base's CoM frame) */
-static inline void subtree_body(const spart_model *m, const spart_data *d, int i, double *s) {
+static inline void subtree_body(const spart_model *m, const double *jc, int i, double *s) {
   const double *I = m->body_inertia + 6 * i;
   s[0] = m->body_mass[i];
   if (i > 0) {
-    memcpy(s + 1, d->jc + SPART_JC * i + SPART_JC_C, 3 * sizeof(double));
+    memcpy(s + 1, jc + SPART_JC * i + SPART_JC_C, 3 * sizeof(double));
   } else {
     s[1] = s[2] = s[3] = 0;
   }
@@ -153,8 +153,9 @@ static void base_scale(const double *s, double scale[6]) {
 
 void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
   /* each body's subtree, backward (d->f is scratch) */
+  const double *jc = d->own_->jc;
   for (int i = 0; i < m->nb; i++) {
-    subtree_body(m, d, i, d->f + 6 * i);
+    subtree_body(m, jc, i, d->f + 6 * i);
   }
   for (int i = m->nb - 1; i > 0; i--) {
     subtree_merge(d->f + 6 * m->body_parent[i], d->f + 6 * i, d->Xrot + 9 * i, d->Xpos + 3 * i,
@@ -170,11 +171,13 @@ void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
 /* degree of freedom a of body i, S = e_k in F_i (dof_axis), out of its articulated inertia IA
    and bias force pA (RBDA table 7.1): U = IA S the column k, D = S' U + the armature, u = tau -
    S' pA; then Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA); U, D, u
-   kept for the forward pass.  The pivot D against what the degree of freedom moves (its
-   subtree, d->f, is whole now): 1 when it fails. */
-static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m, spart_data *d,
-                                                            int i, int a, int k, double *IA,
-                                                            double *pA, const double *taum) {
+   kept in o (d's own) for the forward pass.  The pivot D against what the degree of freedom
+   moves (its subtree, d->f, is whole now): 1 when it fails. */
+static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m,
+                                                            const spart_data *d,
+                                                            struct spart_own *o, int i, int a,
+                                                            int k, double *IA, double *pA,
+                                                            const double *taum) {
   double U[6], W[6];
   for (int r = 0; r < 6; r++) {
     U[r] = IA[IX[r][k]];
@@ -199,9 +202,9 @@ static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m
       B[3 * r + c] -= W[r] * U[3 + c];
     }
   }
-  memcpy(d->U + 6 * a, U, sizeof U);
-  d->D[a] = D;
-  d->u[a] = u;
+  memcpy(o->U + 6 * a, U, sizeof U);
+  o->D[a] = D;
+  o->u[a] = u;
   return 0;
 }
 
@@ -213,38 +216,39 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
   /* pass 1 (spart_rnea's forward pass at zero accelerations): the joint transforms and the
      bias force of each body, its velocity products, the weight and -wF, in F_i */
   spart_rnea_bias(m, d, R0, qm, fixed_base ? NULL : u0, um, wF, gravity);
-  const v2 *XQ = (const v2 *)d->bQ, *XR = (const v2 *)d->brho;
+  struct spart_own *o = d->own_;
+  const v2 *XQ = (const v2 *)o->bQ, *XR = (const v2 *)o->brho;
 
   /* the bodies alone: IA_i the link's inertia about F_i's origin, pA_i its bias force, and
      the subtree of the singularity test's scales (d->f) */
   for (int i = 0; i < m->nb; i++) {
-    double I0[10], *pA = d->pA + 6 * i;
-    const double *I = d->jc + SPART_JC * i + SPART_JC_IO;
+    double I0[10], *pA = o->pA + 6 * i;
+    const double *I = o->jc + SPART_JC * i + SPART_JC_IO;
     if (i == 0) {
       spu_inertbody(I0, m->body_mass[0], m->body_inertia);
       I = I0;
     }
-    inertia_body(d->IA + 36 * i, I);
+    inertia_body(o->IA + 36 * i, I);
     for (int k = 0; k < 6; k++) {
-      pA[k] = d->bf[12 * i + 2 * k];
+      pA[k] = o->bf[12 * i + 2 * k];
     }
-    subtree_body(m, d, i, d->f + 6 * i);
+    subtree_body(m, o->jc, i, d->f + 6 * i);
   }
 
   /* pass 2, backward: articulated inertias IA and bias forces pA */
   for (int i = m->nb - 1; i > 0; i--) {
     int p = m->body_parent[i];
-    double *IA = d->IA + 36 * i, *pA = d->pA + 6 * i;
+    double *IA = o->IA + 36 * i, *pA = o->pA + 6 * i;
     /* the joint's degrees of freedom one at a time, the last first (as a chain of massless
        bodies); the common joints' one (m->jnt_zaxis) with its axis a constant */
     int z = m->jnt_zaxis[i], bad = 0;
     if (z == 2) {
-      bad = dof_reduce(m, d, i, m->jnt_vadr[i], 2, IA, pA, taum);
+      bad = dof_reduce(m, d, o, i, m->jnt_vadr[i], 2, IA, pA, taum);
     } else if (z == 5) {
-      bad = dof_reduce(m, d, i, m->jnt_vadr[i], 5, IA, pA, taum);
+      bad = dof_reduce(m, d, o, i, m->jnt_vadr[i], 5, IA, pA, taum);
     } else {
       for (int a = m->jnt_vadr[i] + m->jnt_nv[i] - 1; !bad && a >= m->jnt_vadr[i]; a--) {
-        bad = dof_reduce(m, d, i, a, m->dof_axis[a], IA, pA, taum);
+        bad = dof_reduce(m, d, o, i, a, m->dof_axis[a], IA, pA, taum);
       }
     }
     if (bad) {
@@ -252,7 +256,7 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
       d->warn_body[SPART_WARN_SINGULAR] = i;
       return -SPART_ENUM;
     }
-    subtree_merge(d->f + 6 * p, d->f + 6 * i, d->bQ + 18 * i, d->brho + 6 * i, 2);
+    subtree_merge(d->f + 6 * p, d->f + 6 * i, o->bQ + 18 * i, o->brho + 6 * i, 2);
     if (p == 0 && fixed_base) {
       continue;
     }
@@ -260,8 +264,8 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
     /* both to the parent: IA_p += X' Ia X, pA_p += X' pa = [Q n + rho x Q f; Q f] (n and f
        side by side) */
     const v2 *Q = XQ + 9 * i, *rho = XR + 3 * i;
-    double *pp = d->pA + 6 * p;
-    inertia_up(d->IA + 36 * p, Q, rho, IA);
+    double *pp = o->pA + 6 * p;
+    inertia_up(o->IA + 36 * p, Q, rho, IA);
     const v2 nf[3] = {{pA[0], pA[3]}, {pA[1], pA[4]}, {pA[2], pA[5]}};
     v2 Qnf[3];
     for (int r = 0; r < 3; r++) {
@@ -290,11 +294,11 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
       spu_mulmtv3(a0 + 3, R0, tau0 + 3);
     }
     for (int k = 0; k < 6; k++) {
-      a0[k] -= d->pA[k];
+      a0[k] -= o->pA[k];
     }
     for (int r = 0; r < 6; r++) {
       for (int c = 0; c < 6; c++) {
-        A[6 * r + c] = d->IA[IX[r][c]];
+        A[6 * r + c] = o->IA[IX[r][c]];
       }
     }
     if (spu_cholsolve(A, a0, 6, 1, scale) != 0) {
@@ -326,12 +330,12 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
     int z = m->jnt_zaxis[i];
     if (z >= 0) { /* the common joints: one degree of freedom, S = e_z */
       int a = m->jnt_vadr[i];
-      umdot[a] = (d->u[a] - spu_dot6(d->U + 6 * a, ai)) / d->D[a];
+      umdot[a] = (o->u[a] - spu_dot6(o->U + 6 * a, ai)) / o->D[a];
       ai[z == 2 ? 2 : 5] += umdot[a];
       continue;
     }
     for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
-      umdot[a] = (d->u[a] - spu_dot6(d->U + 6 * a, ai)) / d->D[a];
+      umdot[a] = (o->u[a] - spu_dot6(o->U + 6 * a, ai)) / o->D[a];
       ai[m->dof_axis[a]] += umdot[a];
     }
   }

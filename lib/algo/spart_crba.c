@@ -12,7 +12,7 @@
 
 /* The recursion as RBDA table 6.2 states it (spatial_v2's HandC.m, its second half), over the
    joint table as spart_rnea_ref's (spart_rnea.c): X_i, S_a, I_i.  IC_i, the composite inertia
-   of the subtree of body i about F_i's origin (6x6, in d->IA), starts as I_i and takes each
+   of the subtree of body i about F_i's origin (6x6, in IA of d->own_), starts as I_i and takes each
    child's as the children are done; then the column of each degree of freedom a of joint i is
    the force F = IC_i S_a carried toward the base, projected on each joint it passes:
 
@@ -29,11 +29,11 @@
      H_00 = B' IC_0 B
 
    With a fixed base H is the joints' block alone (the rows and columns of the base left out).
-   Leaves spart_xup's joint transforms in d; d->IA holds the IC_i. */
+   Leaves spart_xup's joint transforms in d; IA of d->own_ holds the IC_i. */
 void spart_crba_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
                     int fixed_base, double *H) {
   int off = fixed_base ? 0 : 6, n = off + m->nv;
-  double *IC = d->IA, X[36], F[6], Fp[6];
+  double *IC = d->own_->IA, X[36], F[6], Fp[6];
   memset(H, 0, (size_t)n * n * sizeof(double)); /* the branches that do not meet */
   spart_xup(m, d, qm);
   for (int i = 0; i < m->nb; i++) {
@@ -105,16 +105,17 @@ static void base_mode(double s[6], const spart_data *d, int c) {
 }
 
 
-/* the motion subspaces pm referred to the base CoM r0 (d->xS0), so that a wrench referred to r0
-   projects on any joint without being carried from link to link */
+/* the motion subspaces pm referred to the base CoM r0 (xS0 of d->own_), so that a wrench
+   referred to r0 projects on any joint without being carried from link to link */
 static void subspaces_at_base(const spart_model *m, spart_data *d) {
+  double *xS0 = d->own_->xS0;
   for (int v = 0; v < m->nv; v++) {
     int i = m->dof_body[v];
     double dr[3];
     for (int k = 0; k < 3; k++) {
       dr[k] = d->xpos[k] - d->xpos[3 * i + k];
     }
-    spu_mshift(d->xS0 + 6 * v, d->xS + 6 * v, dr);
+    spu_mshift(xS0 + 6 * v, d->xS + 6 * v, dr);
   }
 }
 
@@ -130,9 +131,10 @@ static void project_up(const spart_model *m, const spart_data *d, int j, const d
     dr[c] = d->xpos[3 * j + c] - d->xpos[c];
   }
   spu_fshift(F0, F, dr);
+  const double *xS0 = d->own_->xS0;
   for (int k = m->body_parent[j]; k > 0; k = m->body_parent[k]) {
     for (int v = m->jnt_vadr[k], end = v + m->jnt_nv[k]; v < end; v++) {
-      C[(6 + v) * nv + col] = spu_dot6(d->xS0 + 6 * v, F0);
+      C[(6 + v) * nv + col] = spu_dot6(xS0 + 6 * v, F0);
     }
   }
   base_force(f0, d, F0);
@@ -145,8 +147,9 @@ static void project_up(const spart_model *m, const spart_data *d, int j, const d
 void spart_composite(const spart_model *m, spart_data *d) {
   /* the bodies alone: the base about its CoM, link i about F_i's origin (constants) */
   spu_inertbody(d->Ic, m->body_mass[0], m->body_inertia);
+  const double *jc = d->own_->jc;
   for (int i = 1; i < m->nb; i++) {
-    memcpy(d->Ic + 10 * i, d->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
+    memcpy(d->Ic + 10 * i, jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
   }
 
   /* backward pass: IC_p += X_i' IC_i X_i (RBDA table 6.2) */
@@ -183,12 +186,12 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 
 /* column col of C for the unit motion s of body j (at its CoM): with t = N u,
-   C = N' (M Ndot + Mdot N), Mdot_i = [w_i x I_i, 0; 0, 0]; d->f and d->mark are scratch */
+   C = N' (M Ndot + Mdot N), Mdot_i = [w_i x I_i, 0; 0, 0]; d->f and mark of d->own_ are scratch */
 static void cim_column(const spart_model *m, spart_data *d, int j, const double s[6], double *C,
                        int col) {
   int nv = 6 + m->nv;
   const double *tj = d->t + 6 * j, *rj = d->xpos + 3 * j;
-  double q[6], *in = d->mark;
+  double q[6], *in = d->own_->mark;
 
   /* q = Omega_j s (the base's Omega has no linear block) */
   spu_omega(q, tj, s);

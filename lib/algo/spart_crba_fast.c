@@ -167,8 +167,9 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
   spart_xup(m, d, qm);
 
   spu_inertbody(Ic, m->body_mass[0], m->body_inertia);
+  const double *jc = d->own_->jc;
   for (int i = 1; i < m->nb; i++) {
-    memcpy(Ic + 10 * i, d->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
+    memcpy(Ic + 10 * i, jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
   }
 
   /* bodies from the leaves (RBDA table 6.2, the columns of a subtree as one block, as

@@ -38,8 +38,9 @@ void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const dou
   memcpy(d->P0, R0, 9 * sizeof(double));
 
   double mass = 0, com[3] = {0, 0, 0};
+  const double *jc = d->own_->jc;
   for (int i = 0; i < m->nb; i++) {
-    const double *c = d->jc + SPART_JC * i;
+    const double *c = jc + SPART_JC * i;
     double *W = d->xrotF + 9 * i, *rL = d->xpos + 3 * i;
     if (i == 0) {
       memset(rL, 0, 3 * sizeof(double));

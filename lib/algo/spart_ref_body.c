@@ -12,7 +12,7 @@
 void spart_ref_wrench(const spart_data *d, int i, const double *wF, double fx[6]) {
   /* wF_i (inertial frame, at the CoM c_i) turned into F_i (R_i = d->xrotF) and moved to F_i's
      origin: [R_i' n + c_i x R_i' f; R_i' f] */
-  const double *R = d->xrotF + 9 * i, *c = d->jc + SPART_JC * i + SPART_JC_C;
+  const double *R = d->xrotF + 9 * i, *c = d->own_->jc + SPART_JC * i + SPART_JC_C;
   double n[3], cf[3];
   memset(fx, 0, 6 * sizeof(double));
   if (!wF) {
@@ -30,7 +30,7 @@ void spart_ref_wrench(const spart_data *d, int i, const double *wF, double fx[6]
 /* body i's spatial inertia about F_i's origin, 6x6 in F_i */
 void spart_ref_inertia(const spart_model *m, const spart_data *d, int i, double I[36]) {
   double base[10];
-  const double *Ic = d->jc + SPART_JC * i + SPART_JC_IO;
+  const double *Ic = d->own_->jc + SPART_JC * i + SPART_JC_IO;
   if (i == 0) {
     spu_inertbody(base, m->body_mass[0], m->body_inertia);
     Ic = base;

@@ -12,8 +12,8 @@
 
 /* Two records at once: every quantity of the passes is a pair of doubles, one for each record
    (GCC's vector types: one SSE2 instruction does both), the model's constants pairs of the same
-   value (d->jp).  Each lane does exactly the operations a record alone would, so a record's
-   results do not depend on what it is paired with. */
+   value (jp of struct spart_own).  Each lane does exactly the operations a record alone would,
+   so a record's results do not depend on what it is paired with. */
 #define RNEA_INLINE static inline __attribute__((always_inline))
 
 /* a pair from the values of two records, 0 where a record gives none */
@@ -132,7 +132,7 @@ RNEA_INLINE void force_up(v2 res[6], const v2 Q[9], const v2 rho[3], const v2 f[
 /* the transform of a joint of several coordinates (spart_joint_transform), record by record */
 static void xup2_multi(const spart_model *m, const spart_data *d, int i, const double *qa,
                        const double *qb, int j, v2 Q[9], v2 rho[3]) {
-  const double *c = d->jc + SPART_JC * i;
+  const double *c = d->own_->jc + SPART_JC * i;
   double Qa[9], Qb[9], ra[3], rb[3];
   spart_joint_transform(m, i, qa + j, c + SPART_JC_T, c + SPART_JC_R, Qa, ra);
   spart_joint_transform(m, i, qb + j, c + SPART_JC_T, c + SPART_JC_R, Qb, rb);
@@ -211,18 +211,20 @@ RNEA_INLINE void dof_acc(v2 a[6], const v2 v[6], int s, v2 qd, v2 qdd) {
 }
 
 
-/* body i's step of the forward pass, its joint transform in d->bQ, d->brho: v_i = X_i v_p +
-   S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1), then the Newton-Euler force at the
-   CoM moved to F_i's origin; s the axis of the joint's one unit screw (m->jnt_zaxis, a constant
-   here), -1 for the others: their degrees of freedom one by one */
-RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const spart_rnea_in *x,
-                              const spart_rnea_in *y, int wrench, int s, int dense) {
+/* body i's step of the forward pass, o the data's own (spart_internal.h), its joint transform in
+   o->bQ, o->brho: v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1),
+   then the Newton-Euler force at the CoM moved to F_i's origin; s the axis of the joint's one
+   unit screw (m->jnt_zaxis, a constant here), -1 for the others: their degrees of freedom one
+   by one */
+RNEA_INLINE void body_forward(const spart_model *m, const struct spart_own *o, int i,
+                              const spart_rnea_in *x, const spart_rnea_in *y, int wrench, int s,
+                              int dense) {
   int p = m->body_parent[i];
-  const v2 *K = (const v2 *)d->jp + SPART_JP * i, *com = K + SPART_JP_C;
-  v2 *Q = (v2 *)d->bQ + 9 * i, *rho = (v2 *)d->brho + 3 * i, *v = (v2 *)d->bv + 6 * i;
-  v2 *a = (v2 *)d->ba + 6 * i, *f = (v2 *)d->bf + 6 * i, nc[3];
-  motion_down(v, Q, rho, (v2 *)d->bv + 6 * p);
-  motion_down(a, Q, rho, (v2 *)d->ba + 6 * p);
+  const v2 *K = (const v2 *)o->jp + SPART_JP * i, *com = K + SPART_JP_C;
+  v2 *Q = (v2 *)o->bQ + 9 * i, *rho = (v2 *)o->brho + 3 * i, *v = (v2 *)o->bv + 6 * i;
+  v2 *a = (v2 *)o->ba + 6 * i, *f = (v2 *)o->bf + 6 * i, nc[3];
+  motion_down(v, Q, rho, (v2 *)o->bv + 6 * p);
+  motion_down(a, Q, rho, (v2 *)o->ba + 6 * p);
   if (s >= 0) {
     int dof = m->jnt_vadr[i];
     v2 qd = rate_pair(dense, x->um, y->um, dof);
@@ -242,7 +244,7 @@ RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const 
   }
   body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
   if (wrench) {
-    v2 *R = (v2 *)d->bR + 9 * i, *Rp = (v2 *)d->bR + 9 * p;
+    v2 *R = (v2 *)o->bR + 9 * i, *Rp = (v2 *)o->bR + 9 * p;
     for (int r = 0; r < 3; r++) {
       for (int c = 0; c < 3; c++) {
         R[3 * r + c] = Rp[3 * r] * Q[c] + Rp[3 * r + 1] * Q[3 + c] + Rp[3 * r + 2] * Q[6 + c];
@@ -258,15 +260,16 @@ RNEA_INLINE void body_forward(const spart_model *m, spart_data *d, int i, const 
 
 
 /* the forward pass of n = 1 or 2 records (lane 1: the second record, or the first again): the
-   joint transforms (d->bQ, d->brho), velocities (d->bv), accelerations (d->ba) and each body's
-   force in F_i at F_i's origin (d->bf), the base's in its CoM frame; dense: both give um and
+   joint transforms (bQ, brho of d->own_), velocities (bv), accelerations (ba) and each body's
+   force in F_i at F_i's origin (bf), the base's in its CoM frame; dense: both give um and
    umdot */
 RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
                               const v2 R0[9], const double *gravity, int dense) {
   const spart_rnea_in *x = in, *y = in + (n > 1);
-  const v2 *JP = (const v2 *)d->jp;
-  v2 *V = (v2 *)d->bv, *A = (v2 *)d->ba, *F = (v2 *)d->bf, *RR = (v2 *)d->bR;
-  v2 *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
+  const struct spart_own *o = d->own_;
+  const v2 *JP = (const v2 *)o->jp;
+  v2 *V = (v2 *)o->bv, *A = (v2 *)o->ba, *F = (v2 *)o->bf, *RR = (v2 *)o->bR;
+  v2 *XQ = (v2 *)o->bQ, *XR = (v2 *)o->brho, g0[3] = {{0, 0}, {0, 0}, {0, 0}}, wv[3];
   int wrench = x->wF || y->wF;
 
   /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g) - w0 x v0]
@@ -300,9 +303,9 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
   }
 
   /* forward pass in the joint frames F_i (spart_joint_constants): first every joint transform
-     (d->bQ, d->brho), which depend on no other body, so that their sines and cosines overlap
-     instead of holding up the recursion; then the bodies from the base out, the common joints
-     (one unit screw about or along z) with their axis a constant */
+     (bQ, brho), which depend on no other body, so that their sines and cosines overlap instead
+     of holding up the recursion; then the bodies from the base out, the common joints (one unit
+     screw about or along z) with their axis a constant */
   for (int i = 1; i < m->nb; i++) {
     int s = m->jnt_zaxis[i];
     xup2(m, d, i, JP + SPART_JP * i, x->qm, y->qm, m->jnt_qadr[i], n == 1, s, XQ + 9 * i,
@@ -311,11 +314,11 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
   for (int i = 1; i < m->nb; i++) {
     int s = m->jnt_zaxis[i];
     if (s == 2) {
-      body_forward(m, d, i, x, y, wrench, 2, dense);
+      body_forward(m, o, i, x, y, wrench, 2, dense);
     } else if (s == 5) {
-      body_forward(m, d, i, x, y, wrench, 5, dense);
+      body_forward(m, o, i, x, y, wrench, 5, dense);
     } else {
-      body_forward(m, d, i, x, y, wrench, -1, dense);
+      body_forward(m, o, i, x, y, wrench, -1, dense);
     }
   }
 }
@@ -337,8 +340,9 @@ void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], co
 RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
                            const double *gravity, double *const tau[], int dense) {
   const spart_rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
-  const v2 *JP = (const v2 *)d->jp;
-  v2 *F = (v2 *)d->bf, *XQ = (v2 *)d->bQ, *XR = (v2 *)d->brho, R0[9];
+  const struct spart_own *o = d->own_;
+  const v2 *JP = (const v2 *)o->jp;
+  v2 *F = (v2 *)o->bf, *XQ = (v2 *)o->bQ, *XR = (v2 *)o->brho, R0[9];
   for (int k = 0; k < 9; k++) {
     R0[k] = (v2){x->R0[k], y->R0[k]};
   }
@@ -398,7 +402,7 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
 void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
                           const double r0[3], const double *qm, double *w) {
   /* the backward pass left f_i (lane 0: the record) in F_i at its origin; F_i's world pose */
-  const v2 *F = (const v2 *)d->bf;
+  const v2 *F = (const v2 *)d->own_->bf;
   spart_fk(m, d, R0, r0, qm);
   for (int i = 1; i < m->nb; i++) {
     const double *W = d->xrotF + 9 * i, *o = d->xposF + 3 * i, *rJ = d->xposJ + 3 * i;

@@ -5,44 +5,50 @@
 #include "spart.h"
 #include "spart_internal.h"
 
-/* per-body arrays of doubles: name and stride */
+/* per-body arrays of doubles: name, stride and where (DATA: spart_data's, OWN: the library's
+   own, struct spart_own), in the buffer's order */
 #define SPART_DATA_ARRAYS(X) \
-  X(xrotJ, 9)                \
-  X(xrotF, 9)                \
-  X(xposF, 3)                \
-  X(xposJ, 3)                \
-  X(xrot, 9)                 \
-  X(xpos, 3)                 \
-  X(xaxis, 3)                \
-  X(xg, 3)                   \
-  X(xI, 6)                   \
-  X(t, 6)                    \
-  X(tdot, 6)                 \
-  X(c, 6)                    \
-  X(f, 6)                    \
-  X(Ic, 10)                  \
-  X(IA, 36)                  \
-  X(pA, 6)                   \
-  X(jc, SPART_JC)            \
-  X(jp, 2 * SPART_JP)        \
-  X(Xrot, 9)                 \
-  X(Xpos, 3)                 \
-  X(bQ, 18)                  \
-  X(brho, 6)                 \
-  X(bv, 12)                  \
-  X(ba, 12)                  \
-  X(bf, 12)                  \
-  X(bR, 18)                  \
-  X(mark, 1)
+  X(xrotJ, 9, DATA)          \
+  X(xrotF, 9, DATA)          \
+  X(xposF, 3, DATA)          \
+  X(xposJ, 3, DATA)          \
+  X(xrot, 9, DATA)           \
+  X(xpos, 3, DATA)           \
+  X(xaxis, 3, DATA)          \
+  X(xg, 3, DATA)             \
+  X(xI, 6, DATA)             \
+  X(t, 6, DATA)              \
+  X(tdot, 6, DATA)           \
+  X(c, 6, DATA)              \
+  X(f, 6, DATA)              \
+  X(Ic, 10, DATA)            \
+  X(IA, 36, OWN)             \
+  X(pA, 6, OWN)              \
+  X(jc, SPART_JC, OWN)       \
+  X(jp, 2 * SPART_JP, OWN)   \
+  X(Xrot, 9, DATA)           \
+  X(Xpos, 3, DATA)           \
+  X(bQ, 18, OWN)             \
+  X(brho, 6, OWN)            \
+  X(bv, 12, OWN)             \
+  X(ba, 12, OWN)             \
+  X(bf, 12, OWN)             \
+  X(bR, 18, OWN)             \
+  X(mark, 1, OWN)
 
 /* per degree of freedom */
 #define SPART_DATA_DOF_ARRAYS(X) \
-  X(xS, 6)                       \
-  X(xS0, 6)                      \
-  X(U, 6)                        \
-  X(D, 1)                        \
-  X(u, 1)
+  X(xS, 6, DATA)                 \
+  X(xS0, 6, OWN)                 \
+  X(U, 6, OWN)                   \
+  X(D, 1, OWN)                   \
+  X(u, 1, OWN)
 
+/* the data and the library's own in one allocation (d first: freeing d frees both) */
+struct spart_data_block {
+  spart_data d;
+  struct spart_own own;
+};
 
 spart_data *spart_data_new(const spart_model *m) {
   size_t nb = (size_t)m->nb, nv = (size_t)m->nv, nwork = 6 * (6 + nv) + 6 * nb + 36;
@@ -50,33 +56,40 @@ spart_data *spart_data_new(const spart_model *m) {
 /* every array at a multiple of 16 bytes from the block, which calloc aligns to 16: the pairs of
    spart_rnea_pair */
 #define ROUND2(k) (((k) + 1) & ~(size_t)1)
-#define X(name, stride) n += ROUND2((stride)*nb);
+#define X(name, stride, where) n += ROUND2((stride)*nb);
   SPART_DATA_ARRAYS(X)
 #undef X
-#define X(name, stride) n += ROUND2((stride)*nv);
+#define X(name, stride, where) n += ROUND2((stride)*nv);
   SPART_DATA_DOF_ARRAYS(X)
 #undef X
 
-  spart_data *d = calloc(1, sizeof(*d));
-  double *p = d ? calloc(n, sizeof(double)) : NULL;
+  struct spart_data_block *b = calloc(1, sizeof(*b));
+  double *p = b ? calloc(n, sizeof(double)) : NULL;
   if (!p) {
-    free(d);
+    free(b);
     return NULL;
   }
-  d->buf_ = p;
+  spart_data *d = &b->d;
+  struct spart_own *own = &b->own;
+  d->own_ = own;
+  own->buf = p;
   d->nb = m->nb;
   d->nq = m->nq;
   d->nv = m->nv;
-#define X(name, stride) \
-  d->name = p;          \
+#define IN_DATA d
+#define IN_OWN own
+#define X(name, stride, where) \
+  IN_##where->name = p;        \
   p += ROUND2((stride)*nb);
   SPART_DATA_ARRAYS(X)
 #undef X
-#define X(name, stride) \
-  d->name = p;          \
+#define X(name, stride, where) \
+  IN_##where->name = p;        \
   p += ROUND2((stride)*nv);
   SPART_DATA_DOF_ARRAYS(X)
 #undef X
+#undef IN_DATA
+#undef IN_OWN
   d->work = p;
   spart_joint_constants(m, d);
   return d;
@@ -85,7 +98,7 @@ spart_data *spart_data_new(const spart_model *m) {
 
 void spart_data_free(spart_data *d) {
   if (d) {
-    free(d->buf_);
-    free(d);
+    free(d->own_->buf);
+    free(d); /* the block spart_data_new allocated, d its first member */
   }
 }

@@ -634,8 +634,9 @@ static void one_screw(const double *h, double q, const double *restrict T,
 
 
 void spart_xup(const spart_model *m, spart_data *d, const double *qm) {
+  const double *jc = d->own_->jc;
   for (int i = 1; i < m->nb; i++) {
-    const double *c = d->jc + SPART_JC * i;
+    const double *c = jc + SPART_JC * i;
     if (m->jnt_zaxis[i] >= 0) {
       one_screw(m->dof_screw + 2 * m->jnt_vadr[i], qm[m->jnt_qadr[i]], c + SPART_JC_T,
                 c + SPART_JC_R, d->Xrot + 9 * i, d->Xpos + 3 * i);
@@ -882,14 +883,14 @@ static void signed_permutation(double P[3], const double R[9]) {
 }
 
 
-/* joint constants (d->jc, SPART_JC a body): the algorithms work in the joint frames F: F_i is
-   joint i's frame turned by A_i (A e_z = a, the joint's axis; the identity for a joint without a
-   degree of freedom) and moved with the joint, F_0 the base's CoM frame.  With J the joint frame
-   in the parent link, B the link frame and b the CoM in the joint frame: at q = 0 F_i is
-   T_i = CR_p J A, at r_i = c_p + CR_p p, in F_p; the link's CoM frame is CR_i = A'B at
+/* joint constants (jc of d->own_, SPART_JC a body): the algorithms work in the joint frames F:
+   F_i is joint i's frame turned by A_i (A e_z = a, the joint's axis; the identity for a joint
+   without a degree of freedom) and moved with the joint, F_0 the base's CoM frame.  With J the
+   joint frame in the parent link, B the link frame and b the CoM in the joint frame: at q = 0
+   F_i is T_i = CR_p J A, at r_i = c_p + CR_p p, in F_p; the link's CoM frame is CR_i = A'B at
    c_i = A'b in F_i, and Ic_i is its rotational inertia about the CoM in F_i's axes. */
 void spart_joint_constants(const spart_model *m, spart_data *d) {
-  double *jc = d->jc;
+  double *jc = d->own_->jc;
   /* the base: F_0 is its CoM frame */
   memset(jc, 0, SPART_JC * sizeof(double));
   for (int k = 0; k < 3; k++) {
@@ -939,7 +940,7 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
   /* spart_rnea_pair's: T, r, c, Ic (the base's own inertia), mass and armature, each twice */
   for (int i = 0; i < m->nb; i++) {
     const double *c = jc + SPART_JC * i;
-    double v[SPART_JP], *jp = d->jp + 2 * SPART_JP * i;
+    double v[SPART_JP], *jp = d->own_->jp + 2 * SPART_JP * i;
     memcpy(v + SPART_JP_T, c + SPART_JC_T, 15 * sizeof(double)); /* T, r, c */
     memcpy(v + SPART_JP_IC, i ? c + SPART_JC_IC : m->body_inertia, 6 * sizeof(double));
     v[SPART_JP_M] = m->body_mass[i];

@@ -2,7 +2,7 @@
  * algorithms of lib/ (spart_rnea, spart_crba, spart_fk, spart_jacobian) run once on symbols
  * instead of numbers, each operation folded when an operand is a constant of the model (0 and 1
  * of the joint axes and transforms drop out) and the rest written as straight-line C.  The
- * model's numbers come from the library (the joint constants d->jc of spart_joint_constants,
+ * model's numbers come from the library (the joint constants jc of spart_joint_constants,
  * the degrees of freedom's axes and screws of spart_joint_setup); this file only writes text. */
 #include <math.h>
 #include <stdint.h>
@@ -411,7 +411,7 @@ typedef struct gen {
 
 
 static const double *jc(const gen *G, int i) {
-  return G->d->jc + SPART_JC * i;
+  return G->d->own_->jc + SPART_JC * i;
 }
 
 

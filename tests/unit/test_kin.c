@@ -51,7 +51,7 @@ static void test_state(const char *name, const spart_model *m, spart_data *d, in
   for (int i = 1; i < m->nb; i++) {
     int p = m->body_parent[i];
     double W[9], o[3], Q[9], rho[3], zero[3] = {0, 0, 0};
-    const double *c = d->jc + SPART_JC * i;
+    const double *c = d->own_->jc + SPART_JC * i;
     spu_mulmm3(W, d->xrotF + 9 * p, d->Xrot + 9 * i);
     spu_mulmv3(o, d->xrotF + 9 * p, d->Xpos + 3 * i);
     for (int k = 0; k < 3; k++) {
