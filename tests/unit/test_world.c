@@ -163,13 +163,13 @@ static void ground(void) {
   double centre[96], radius[32];
   int n = spart_ground_spheres(m, body, centre, radius, 32);
   check(n == 1 && body[0] == 0 && radius[0] == 0.1 && centre[2] == 0, "a sphere: itself", NULL);
-  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, n, body, centre, radius};
+  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, 0, 0, n, body, centre, radius};
   /* 5 mm deep, moving down at 0.1 m/s and along x at 0.3 m/s, turning about y at 2 rad/s: the
      lowest point moves along x at 0.3 - 2 * 0.1 (omega x (0, 0, -0.1)) */
   const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.095};
   const double u0[6] = {0, 2, 0, 0.3, 0, -0.1};
   double wF[6] = {0}, f[3];
-  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, wF, f);
+  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, NULL, wF, f, NULL);
   double fn = 1000 * 0.005 + 50 * 0.1, vt = 0.3 - 0.2;
   double ft = -0.8 * fn * vt / sqrt(vt * vt + 0.01 * 0.01);
   check(fabs(f[2] - fn) < 1e-12 && fabs(f[0] - ft) < 1e-12 && f[1] == 0,
@@ -181,10 +181,46 @@ static void ground(void) {
   /* leaving fast: no pull */
   const double up[6] = {0, 0, 0, 0, 0, 1};
   memset(wF, 0, sizeof wF);
-  spart_ground_forces(m, d, &g, R0, r0, NULL, up, NULL, wF, f);
+  spart_ground_forces(m, d, &g, R0, r0, NULL, up, NULL, NULL, wF, f, NULL);
   check(f[0] == 0 && f[1] == 0 && f[2] == 0 && wF[5] == 0, "never pulling", NULL);
-  double e = spart_ground_energy(m, d, &g, R0, r0, NULL);
+  double e = spart_ground_energy(m, d, &g, R0, r0, NULL, NULL);
   check(fabs(e - 0.5 * 1000 * 0.005 * 0.005) < 1e-15, "the spring's energy k delta^2 / 2", NULL);
+  check(spart_ground_nstate(&g) == 0, "the regularised friction: no state", NULL);
+  /* stick-slip (slip 0): kt 2000, ct 30, a deflection (1 mm, -0.5 mm, 0) */
+  g.slip = 0, g.tstiffness = 2000, g.tdamping = 30;
+  check(spart_ground_nstate(&g) == 3, "stick-slip: a deflection a sphere", NULL);
+  const double e0[3] = {1e-3, -5e-4, 0};
+  double rt[3];
+  /* sticking (mu 0.8 fn = 8 N): fs = -kt e - ct vt = (-2 - 3, 1, 0), |fs| = 5.1 */
+  memset(wF, 0, sizeof wF);
+  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, e0, wF, f, rt);
+  check(fabs(f[0] - (-2000 * 1e-3 - 30 * vt)) < 1e-12 && fabs(f[1] - 1) < 1e-12 &&
+            fabs(f[2] - fn) < 1e-12 && fabs(rt[0] - vt) < 1e-15 && rt[1] == 0 && rt[2] == 0,
+        "sticking: the spring and damper's force -kt e - ct vt, the deflection moving at vt", NULL);
+  /* sliding (mu 0.3: 3 N < 5.1 N): Coulomb's force along fs, the rate that gives it */
+  g.mu = 0.3;
+  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, e0, wF, f, rt);
+  double fs = sqrt(5 * 5 + 1), ft0 = 3 * -5 / fs, ft1 = 3 * 1 / fs;
+  check(fabs(f[0] - ft0) < 1e-12 && fabs(f[1] - ft1) < 1e-12 &&
+            fabs(rt[0] - -(ft0 + 2000 * 1e-3) / 30) < 1e-12 &&
+            fabs(rt[1] - -(ft1 + 2000 * -5e-4) / 30) < 1e-12 &&
+            fabs(hypot(f[0], f[1]) - 0.3 * fn) < 1e-12,
+        "sliding: MU fn along -kt e - ct vt, e' = -(ft + kt e) / ct", NULL);
+  /* rolling (the lowest point still: 0.3 - 3 * 0.1 = 0): no deflection builds */
+  const double roll[6] = {0, 3, 0, 0.3, 0, 0};
+  spart_ground_forces(m, d, &g, R0, r0, NULL, roll, NULL, NULL, wF, f, rt);
+  check(fabs(rt[0]) < 1e-15 && fabs(rt[1]) < 1e-15 && fabs(f[0]) < 1e-12 && fabs(f[1]) < 1e-12,
+        "rolling: the contact point does not slip, no deflection builds", NULL);
+  e = spart_ground_energy(m, d, &g, R0, r0, NULL, e0);
+  check(fabs(e - 0.5 * 1000 * 0.005 * 0.005 - 0.5 * 2000 * 1.25e-6) < 1e-15,
+        "the springs' energy k delta^2 / 2 + kt |e|^2 / 2", NULL);
+  /* out of the ground: the deflection released; in it, kept */
+  double ek[3] = {1e-3, 2e-3, 0};
+  spart_ground_release(m, d, &g, R0, r0, NULL, ek);
+  check(ek[0] == 1e-3 && ek[1] == 2e-3, "in the ground: the deflection kept", NULL);
+  const double high[3] = {0, 0, 0.2};
+  spart_ground_release(m, d, &g, R0, high, NULL, ek);
+  check(ek[0] == 0 && ek[1] == 0 && ek[2] == 0, "out of the ground: the deflection released", NULL);
   /* the contact spheres of the other shapes (the visual sphere has none) */
   n = spart_ground_spheres(s, body, centre, radius, 32);
   check(n == 8 + 2 * SPART_GROUND_RIM + 2,
