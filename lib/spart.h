@@ -1124,10 +1124,6 @@ typedef struct spart_scene {
 
 /* A world for model m with neither; NULL when out of memory. */
 spart_scene *spart_scene_new(const spart_model *m);
-
-/* The number of state variables the world integrates with the model's state (a stick-slip
-   ground's deflections, spart_ground_nstate), 0 for NULL. */
-int spart_scene_nstate(const spart_scene *w);
 void spart_scene_free(spart_scene *w);
 
 #ifdef __cplusplus

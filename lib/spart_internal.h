@@ -261,6 +261,10 @@ int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, doub
                        const double *taum, const double *wF, const double **taum_out,
                        const double **wF_out, double *zdot, spart_err *err);
 
+/* The number of state variables the world integrates with the model's state (a stick-slip
+   ground's deflections, spart_ground_nstate), 0 for NULL. */
+int spart_scene_nstate(const spart_scene *w);
+
 /* The world's state z after a step to the state: a ground's deflections of the spheres out of
    the ground set to 0 (spart_ground_release). */
 void spart_scene_release(const spart_model *m, spart_data *d, const spart_scene *w,
