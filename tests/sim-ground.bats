@@ -212,3 +212,47 @@ PY
     [ "$(head -c 8 stand.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
   fi
 }
+
+# a quadruped whose stance loads its feet sideways (tests/data/splayed_quadruped.urdf: the legs
+# splayed outward, the front knees bent forward and the hind ones backward, a payload off the
+# torso's centre); $1 the extra options of spart-sim; its states and feet (spart-kin) in
+# $BATS_TEST_TMPDIR/stand.jsonl, feet.jsonl, the foot spheres' centres printed as JSON
+splayed_stand() {
+  local model="$BATS_TEST_DIRNAME/data/splayed_quadruped.urdf"
+  local q='[0.3,-0.7,1.3,-0.3,-0.7,1.3,0.3,0.7,-1.3,-0.3,0.7,-1.3]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  # the base high enough that the feet (spheres of 0.03 at the shanks' ends) are 0.5 mm above
+  # z = 0
+  local z
+  z=$(echo "{\"qm\": $q}" | spart-kin -m "$model" --frame lf_shank,rf_shank,lh_shank,rh_shank \
+    --only rF,RF | python3 -c '
+import json, sys
+f = json.loads(sys.stdin.read())
+print(0.0305 - min(p[2] - 0.25 * R[2][2] for R, p in zip(f["RF"], f["rF"])))')
+  echo "{\"r0\": [0, 0, $z], \"qm\": $q}" |
+    spart-sim -m "$model" --gravity 0,0,-9.81 --ground --duration 5 --every 10 --control pd \
+      --kp 1000 --kd 10 --reference "$BATS_TEST_TMPDIR/ref.json" "$@" > "$BATS_TEST_TMPDIR/stand.jsonl"
+  spart-kin -m "$model" --frame lf_shank,rf_shank,lh_shank,rh_shank --only rF,RF \
+    < "$BATS_TEST_TMPDIR/stand.jsonl" > "$BATS_TEST_TMPDIR/feet.jsonl"
+}
+
+@test "a quadruped with splayed legs, knees forward in front and backward behind and an off-centre payload stands 5 s under PD: base height within 1 cm of its steady value, feet sliding less than 1 mm" {
+  splayed_stand
+  python3 - "$BATS_TEST_TMPDIR/stand.jsonl" "$BATS_TEST_TMPDIR/feet.jsonl" <<'PY'
+import json, sys
+states = [json.loads(l) for l in open(sys.argv[1])]
+frames = [json.loads(l) for l in open(sys.argv[2])]
+assert len(states) == 501 and states[-1]["t"] == 5
+z = [s["r0"][2] for s in states]
+print("base height: steady", z[-1], "range", min(z), max(z))
+assert max(abs(h - z[-1]) for h in z) < 0.01
+feet = [[[p[i] - 0.25 * R[i][2] for i in range(3)] for R, p in zip(f["RF"], f["rF"])] for f in frames]
+# the feet spread sideways and carry sideways loads: outside the hips, splayed
+assert all(abs(f[1]) > 0.25 for f in feet[0]), feet[0]
+slide = max(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+            for fs in feet for a, b in zip(fs, feet[0]))
+print("largest foot slide:", slide, "feet heights:", [f[2] for f in feet[-1]])
+assert slide < 1e-3, slide
+assert all(0.025 < f[2] < 0.03 for f in feet[-1])  # pressed in, by less than 5 mm
+PY
+}
