@@ -256,3 +256,43 @@ assert slide < 1e-3, slide
 assert all(0.025 < f[2] < 0.03 for f in feet[-1])  # pressed in, by less than 5 mm
 PY
 }
+
+@test "a block on a 20 degree slope stays put with mu 0.5 (tan 20 = 0.36 < 0.5): it moves less than 1 mm in 2 s after settling; with mu 0.3 it slides at g (sin 20 - 0.3 cos 20) within 1%" {
+  bodies
+  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
+  # on its face, turned 20 degrees about y (its z the plane's normal), pressed in by its static
+  # depth mg cos(20) / (4 k), k the default stiffness mg / 4 mm
+  python3 -c '
+import json, math
+t = math.radians(20); c, s = math.cos(t), math.sin(t); d = 9.81 * c / (4 * 9.81 / 4e-3)
+print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -s, 0, (0.1 - d) * c]}))' \
+    > "$BATS_TEST_TMPDIR/init.json"
+  along='
+import json, math, sys
+t20, g = math.radians(20), 9.81
+down = [-math.cos(t20), 0, -math.sin(t20)]
+rows = [json.loads(l) for l in sys.stdin]
+ts = [r["t"] for r in rows if r["t"] >= 1]
+ss = [sum(a * b for a, b in zip(r["r0"], down)) for r in rows if r["t"] >= 1]
+'
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.5 \
+    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$along"'
+moved = max(abs(s - ss[0]) for s in ss)
+print("mu 0.5: moved", moved, "m from t = 1 to 3 s; in all", ss[-1])
+assert moved < 1e-3, moved'
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.3 \
+    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$along"'
+# least squares: s = s0 + v0 t + a t^2 / 2
+A = [[1, t, t * t / 2] for t in ts]
+M = [[sum(a[p] * a[q] for a in A) for q in range(3)] + [sum(a[p] * s for a, s in zip(A, ss))]
+     for p in range(3)]
+for c in range(3):
+    for r in range(3):
+        if r != c:
+            f = M[r][c] / M[c][c]
+            M[r] = [x - f * y for x, y in zip(M[r], M[c])]
+a = M[2][3] / M[2][2]
+want = g * (math.sin(t20) - 0.3 * math.cos(t20))
+print("mu 0.3: slides at", a, "want", want)
+assert abs(a - want) <= 0.01 * want'
+}
