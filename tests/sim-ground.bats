@@ -296,3 +296,70 @@ want = g * (math.sin(t20) - 0.3 * math.cos(t20))
 print("mu 0.3: slides at", a, "want", want)
 assert abs(a - want) <= 0.01 * want'
 }
+
+@test "--tangential-stiffness, --tangential-damping: refused without --ground, with --slip, or not > 0; completed by bash; a stiffer spring holds a block on a slope closer to where it was put" {
+  bodies
+  s='{"r0": [0, 0, 1]}'
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --tangential-stiffness 1000 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-stiffness does nothing without --ground" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --slip 0.1 \
+    --tangential-damping 5 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-damping with --slip: the regularised friction that --slip chooses has no tangential spring" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --tangential-damping 0 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-damping: expected a damping > 0 in N s/m, got '0'" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --tangential-stiffness -3 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-stiffness: expected a stiffness > 0 in N/m, got '-3'" ]
+  run -0 bash -c 'PATH="$1/bin:$PATH"; . "$1/completion/spart.bash"; COMP_WORDS=(spart-sim --tang); COMP_CWORD=1
+    _spart spart-sim --tang spart-sim; printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP"
+  [ "$output" = "$(printf -- '--tangential-stiffness\n--tangential-damping')" ] ||
+    [ "$output" = "$(printf -- '--tangential-damping\n--tangential-stiffness')" ]
+  # on a 20 degree slope (mu 1) the block settles by its tilt (its front corners pressed in
+  # more) and the springs' deflection, mg sin 20 / (4 KT) a corner: 10 times the stiffness,
+  # about a tenth of the latter
+  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
+  python3 -c '
+import json, math
+t = math.radians(20); c, s = math.cos(t), math.sin(t); d = 9.81 * c / (4 * 9.81 / 4e-3)
+print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -s, 0, (0.1 - d) * c]}))' \
+    > "$BATS_TEST_TMPDIR/init.json"
+  for kt in 2452.5 24525; do
+    spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 1 \
+      --every 1000 --tangential-stiffness $kt < "$BATS_TEST_TMPDIR/init.json" | tail -1
+  done | python3 -c '
+import json, math, sys
+t = math.radians(20)
+down = [-math.cos(t), 0, -math.sin(t)]
+s = [sum(a * b for a, b in zip(json.loads(l)["r0"], down)) for l in sys.stdin]
+want = 9.81 * math.sin(t) / (4 * 2452.5)
+print("settled by", s, "a corner spring deflected by", want)
+assert 0.5 * want < s[0] < 3 * want and s[0] - s[1] > 0.9 * want * 0.8, s'
+}
+
+@test "spart-sim --ground with dopri5: -j 2 writes what one thread writes, and the block sliding down a slope agrees with rk4's" {
+  bodies
+  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
+  python3 -c '
+import json, math
+t = math.radians(20); c, s = math.cos(t), math.sin(t)
+for v in (0, 0.5, 1, 2):
+    print(json.dumps({"id": v, "R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [0.1 * -s, 0, 0.1 * c + 0.01],
+                      "u0": [0, 0, 0, -v * c, 0.3 * v, -v * s]}))' > "$BATS_TEST_TMPDIR/init.json"
+  for j in 1 2; do
+    spart-sim -j $j -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.4 \
+      --duration 1 --every 100 --integrator dopri5 --contact-forces < "$BATS_TEST_TMPDIR/init.json" \
+      > "$BATS_TEST_TMPDIR/out$j"
+  done
+  cmp "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/out2"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 44 ]
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.4 \
+    --duration 1 --every 1000 --dt 0.0001 < "$BATS_TEST_TMPDIR/init.json" > "$BATS_TEST_TMPDIR/rk4"
+  python3 - "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/rk4" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+assert [r["t"] for r in a] == [r["t"] for r in b]
+err = max(abs(x - y) for r, s in zip(a, b) for x, y in zip(r["r0"], s["r0"]))
+print("dopri5 against rk4 at 0.1 ms: largest difference of r0", err)
+assert err < 1e-4, err
+PY
+}
