@@ -4,7 +4,9 @@
  *  - the reference: a cubic's records with their rates give the cubic back between them
  *    (Hermite), without rates the straight line, outside the records the nearest
  *  - the ground: a sphere's normal force, friction and wrench in closed form, never pulling;
- *    the contact spheres of a box, a cylinder, a capsule and a sphere
+ *    the stick-slip friction sticking, sliding, rolling, released; the contact spheres of a
+ *    box, a cylinder, a capsule and a sphere; a box thrown onto it, sliding and spinning,
+ *    stops, its energy (the tangential springs' with it) never growing
  *
  * usage: test_world MODEL.urdf... (models with every joint kind: tests/data/joints)
  * prints one line per check, then "N passed, N failed"
@@ -248,12 +250,77 @@ static void ground(void) {
 }
 
 
+/* a 1 kg box, a 0.2 m cube (its inertia m a^2 / 6 the same about every axis) */
+static const char *box =
+    "<robot name=\"box\"><link name=\"b\"><inertial><mass value=\"1\"/><inertia "
+    "ixx=\"0.0066666666666666667\" iyy=\"0.0066666666666666667\" izz=\"0.0066666666666666667\" "
+    "ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><geometry><box size=\"0.2 0.2 0.2\"/>"
+    "</geometry></collision></link></robot>";
+
+
+/* the box thrown onto the ground, sliding and spinning, stopped by the stick-slip friction:
+   its energy (kinetic, potential, the normal and tangential springs') never grows from the
+   first touch on, it comes to rest, and the deflections of the corners above the ground are
+   0 */
+static void throw_box(void) {
+  spart_err err = {0};
+  spart_model *m = spart_urdf_parse(box, strlen(box), &err);
+  spart_data *d = m ? spart_data_new(m) : NULL;
+  spart_sim *s = m ? spart_sim_new(m) : NULL;
+  spart_scene *w = m ? spart_scene_new(m) : NULL;
+  int body[8];
+  double centre[24], radius[8];
+  if (!m || !d || !s || !w || spart_ground_spheres(m, body, centre, radius, 8) != 8) {
+    check(0, err.msg, "a box thrown");
+    return;
+  }
+  const double k = 9.81 / 4e-3, c = 2 * sqrt(k), g[3] = {0, 0, -9.81};
+  spart_ground gr = {{0, 0, 1}, 0, k, c, 0.5, 0, k, c, 8, body, centre, radius};
+  w->ground = &gr;
+  check(spart_sim_set_scene(s, w) == 0 && s->nz == 24, "spart_sim_set_scene: 8 deflections",
+        "a box thrown");
+  const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.11};
+  const double u0[6] = {0, 0, 3, 1, 0.5, 0};
+  spart_sim_set_state(m, s, R0, r0, NULL, u0, NULL);
+  s->gravity = g;
+  double last = 0, grow = 0;
+  int touched = 0, ok = 1;
+  for (int n = 1; n <= 20000 && ok; n++) {
+    ok = spart_sim_step(m, d, s, n * 1e-4, &err) == 0;
+    double e = 0.5 * (s->u0[3] * s->u0[3] + s->u0[4] * s->u0[4] + s->u0[5] * s->u0[5]) +
+               0.5 / 150 * (s->u0[0] * s->u0[0] + s->u0[1] * s->u0[1] + s->u0[2] * s->u0[2]) +
+               9.81 * s->r0[2] + spart_ground_energy(m, d, &gr, s->R0, s->r0, NULL, s->z);
+    if (touched) {
+      grow = fmax(grow, e - last);
+    }
+    touched |= s->r0[2] < 0.1;
+    last = e;
+  }
+  double v = 0, top = 0;
+  for (int j = 0; j < 6; j++) {
+    v = fmax(v, fabs(s->u0[j]));
+  }
+  for (int j = 0; j < 8; j++) {
+    top += centre[3 * j + 2] > 0 ? fabs(s->z[3 * j]) + fabs(s->z[3 * j + 1]) : 0;
+  }
+  printf("# the box's energy: its largest growth %g J, its speed at 2 s %g\n", grow, v);
+  check(ok && touched && grow < 1e-9, "its energy never grows after it touches", "a box thrown");
+  check(ok && v < 1e-6 && s->r0[2] < 0.1, "at rest on the ground at 2 s", "a box thrown");
+  check(ok && top == 0, "the corners above the ground: no deflection", "a box thrown");
+  spart_sim_free(s);
+  spart_scene_free(w);
+  spart_data_free(d);
+  spart_model_free(m);
+}
+
+
 int main(int argc, char **argv) {
   for (int k = 1; k < argc; k++) {
     difference(argv[k]);
   }
   reference();
   ground();
+  throw_box();
   printf("%d passed, %d failed\n", npass, nfail);
   return nfail ? 1 : 0;
 }
