@@ -48,7 +48,7 @@ _spart() {
     --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix | --density)
       return # a value of the user's own
       ;;
-    --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | -j | --jobs)
+    --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | --tangential-stiffness | --tangential-damping | -j | --jobs)
       return # spart-sim's numbers
       ;;
     --control)

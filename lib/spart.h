@@ -925,7 +925,11 @@ typedef struct spart_sim {
   long nstep, nreject, nfd;
   double h;   /* DOPRI5: the next step it will try (0: it chooses) */
   struct spart_scene *scene; /* forces that depend on the time and the state (a controller,
-                                a ground: spart_scene.c) added to those held, or NULL */
+                                a ground: spart_scene.c) added to those held, or NULL: set
+                                by spart_sim_set_scene */
+  int nz;    /* the scene's own state: its size (spart_scene_nstate) */
+  double *z; /* (nz) its value at time t (a ground's deflections), 0 at spart_sim_set_scene;
+                moved by the steps with the rest of the state, never written in records */
   /* DOPRI5's way through a joint held by Coulomb friction: coulomb_v > 0 smooths each joint's
      Coulomb force f to f tanh(um / coulomb_v) (0: the discontinuous law, which a joint
      sticking makes DOPRI5 resolve with ever smaller steps); max_steps > 0: a call of
@@ -942,6 +946,10 @@ spart_sim *spart_sim_new(const spart_model *m);
 
 /* Free a simulation; NULL is allowed. */
 void spart_sim_free(spart_sim *s);
+
+/* Set the simulation's scene (NULL: none) and make room for its state s->z, set to 0.
+   Returns 0 or -SPART_ENOMEM (the scene then unset). */
+int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
 
 /* Move the state from s->t to t_end (> s->t): one RK4 step, or as many DOPRI5 steps as its
    tolerances need, the last ending on t_end.  Returns 0, or -SPART_ENUM with err saying why
@@ -1042,8 +1050,11 @@ typedef struct spart_ground {
   double stiffness; /* k, N/m: the normal force k depth + ... at each contact */
   double damping;   /* c, N s/m: ... - c times the normal velocity, never pulling */
   double mu;        /* Coulomb friction coefficient */
-  double slip;      /* vs, m/s: the friction is mu fn vt / sqrt(|vt|^2 + vs^2) against the slip
-                       velocity vt */
+  double slip;      /* vs, m/s, > 0: the regularised friction mu fn vt / sqrt(|vt|^2 + vs^2)
+                       against the slip velocity vt (no stiction, no state); 0: the stick-slip
+                       friction of a tangential spring and damper at each sphere below */
+  double tstiffness; /* kt, N/m: the tangential spring (slip 0) */
+  double tdamping;   /* ct, N s/m, > 0: the tangential damper (slip 0) */
   int n;                /* contact spheres */
   const int *body;      /* (n) the body each is on */
   const double *centre; /* (n x 3) its centre in the body's URDF link frame */
@@ -1052,15 +1063,33 @@ typedef struct spart_ground {
 
 /* The contact forces of the ground on the model at the state (R0, r0, qm, u0, um) (a compliant
    contact, as a penalty method): at each sphere whose depth delta = radius - (normal . centre -
-   offset) is positive, at its point the furthest into the ground, the normal force fn =
-   max(0, k delta - c vn), vn the point's velocity along the normal, and the friction -mu fn vt /
-   sqrt(|vt|^2 + vs^2), vt its velocity along the plane; force (n x 3, inertial frame; NULL:
-   not written) the force on each sphere (0 when apart), and each one's wrench at its body's
-   CoM added to wF (nb x 6, inertial frame, as spart_rnea's).  Calls spart_fk and
-   spart_velocity. */
+   offset) is positive, at its point the furthest into the ground (the body's material point
+   there, moving at v: vn its velocity along the normal, vt along the plane), the normal force
+   fn = max(0, k delta - c vn) and a friction ft along the plane:
+   - slip > 0: ft = -mu fn vt / sqrt(|vt|^2 + vs^2);
+   - slip 0 (stick-slip, an elasto-plastic spring at each sphere): the sphere's tangential
+     deflection e (defl + 3 j, in the plane, inertial frame; NULL: all 0), a state that moves
+     with the contact, gives fs = -kt e - ct vt; ft = fs while |fs| <= mu fn (sticking: e' = vt),
+     else ft = mu fn fs / |fs| (sliding, Coulomb's force: e' = -(ft + kt e) / ct, which brings
+     e back to the cone's edge |kt e| = mu fn and holds it there);
+   rate (n x 3; NULL: not written) each deflection's rate e' (0 for a sphere out of the ground
+   and with slip > 0); force (n x 3, inertial frame; NULL: not written) the force on each
+   sphere (0 when apart), and each one's wrench at its body's CoM added to wF (nb x 6, inertial
+   frame, as spart_rnea's).  Calls spart_fk and spart_velocity. */
 void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
                          const double R0[9], const double r0[3], const double *qm,
-                         const double u0[6], const double *um, double *wF, double *force);
+                         const double u0[6], const double *um, const double *defl, double *wF,
+                         double *force, double *rate);
+
+/* The number of state variables of the ground's friction: 3 n (the deflections) for the
+   stick-slip friction (slip 0), 0 for the regularised one. */
+int spart_ground_nstate(const spart_ground *g);
+
+/* The deflections defl (n x 3) of the spheres that are out of the ground at the state set to
+   0 (a contact that ends forgets its deflection).  Calls spart_fk when one is not 0. */
+void spart_ground_release(const spart_model *m, spart_data *d, const spart_ground *g,
+                          const double R0[9], const double r0[3], const double *qm,
+                          double *defl);
 
 /* The contact spheres of model m's collision shapes (spart_model.shape_*): a sphere itself, a
    capsule's two end spheres, a box's eight corners and the points of a cylinder's two rims
@@ -1072,10 +1101,12 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
 int spart_ground_spheres(const spart_model *m, int *body, double *centre, double *radius,
                          int most);
 
-/* The potential energy stored in the contacts' springs, sum k delta^2 / 2 over the spheres in
-   the ground.  Calls spart_fk. */
+/* The potential energy stored in the contacts' springs, sum k delta^2 / 2 + kt |e|^2 / 2 over
+   the spheres in the ground (e their deflections defl, n x 3, NULL: 0; slip 0 only).  Calls
+   spart_fk. */
 double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
-                           const double R0[9], const double r0[3], const double *qm);
+                           const double R0[9], const double r0[3], const double *qm,
+                           const double *defl);
 
 /* a simulation's world: a controller and a ground, either NULL */
 typedef struct spart_scene {

@@ -277,14 +277,24 @@ int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const do
                    const double *taum, const double *wF, const double *gravity, double *work,
                    double u0dot[6], double *umdot);
 
-/* The forces at time t and the state: the held ones taum (nv), wF (nb x 6) with the
-   controller's joint forces and the ground's wrenches added, in the world's scratch, *taum_out
-   and *wF_out pointing to them.  0, or -SPART_ENUM from spart_control_torque. */
+/* The forces at time t and the state (with z, the world's own state, spart_scene_nstate): the
+   held ones taum (nv), wF (nb x 6) with the controller's joint forces and the ground's
+   wrenches added, in the world's scratch, *taum_out and *wF_out pointing to them; zdot the
+   rate of z.  0, or -SPART_ENUM from spart_control_torque. */
 int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
                        const double R0[9], const double r0[3], const double *qm,
-                       const double u0[6], const double *um, const double *taum,
-                       const double *wF, const double **taum_out, const double **wF_out,
-                       spart_err *err);
+                       const double u0[6], const double *um, const double *z,
+                       const double *taum, const double *wF, const double **taum_out,
+                       const double **wF_out, double *zdot, spart_err *err);
+
+/* The number of state variables the world integrates with the model's state (a stick-slip
+   ground's deflections, spart_ground_nstate), 0 for NULL. */
+int spart_scene_nstate(const spart_scene *w);
+
+/* The world's state z after a step to the state: a ground's deflections of the spheres out of
+   the ground set to 0 (spart_ground_release). */
+void spart_scene_release(const spart_model *m, spart_data *d, const spart_scene *w,
+                         const double R0[9], const double r0[3], const double *qm, double *z);
 
 /* Add the controller's joint forces at time t and the state (R0, qm, u0, um) to taum (nv): with
    e the error of the joints' configuration (spart_joint_difference of the state to the reference,

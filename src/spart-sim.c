@@ -57,8 +57,7 @@ static const cli_tool tool = {
     "      --kp K, --kd D   gains: one for all or one a velocity coordinate (K1,K2,...)\n"
     "      --reference FILE records of t, qm and optionally um, umdot (JSON or CSV): cubic\n"
     "                       Hermite between them with um, linear without; before the first\n"
-    "                       and after the last, that record; errors in each joint's tangent\n"
-    "                       space\n"
+    "                       and after the last, that record\n"
     "Ground (compliant contact of the collision shapes' spheres, box corners, capsule ends\n"
     "and cylinder rims with one plane; no self-collision):\n"
     "      --ground [NX,NY,NZ,D]  the plane n.x = D, n out of the ground (default: z = 0\n"
@@ -66,9 +65,10 @@ static const cli_tool tool = {
     "      --stiffness K    N/m a contact (default: M |g| / 4 mm, M the model's mass)\n"
     "      --damping C      N s/m a contact (default: 2 sqrt(K m), m the lightest body with\n"
     "                       contacts)\n"
-    "      --mu MU          Coulomb friction coefficient (default 1)\n"
-    "      --slip V         friction's slip velocity scale, m/s (default 0.2): the friction\n"
-    "                       is mu fn vt / sqrt(|vt|^2 + V^2)\n"
+    "      --mu MU          Coulomb friction coefficient (default 1), with stiction\n"
+    "      --tangential-stiffness KT, --tangential-damping CT  N/m, N s/m: a contact's\n"
+    "                       tangential spring and damper (default K, 2 sqrt(KT m))\n"
+    "      --slip V         regularised friction instead, V m/s, no stiction\n"
     "      --contact-forces write contact_forces (n x 3, inertial frame) in every record\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS |
         CLI_OPT_WORLD,
@@ -310,13 +310,16 @@ static void trajectories(cli_session *s) {
       sim->gravity = s->gravity;
       sim->rtol = s->o.rtol;
       sim->atol = s->o.atol;
-      sim->scene = cli_world_scene(w);
       sim->coulomb_v = s->o.coulomb_v;
       sim->max_steps = s->o.max_steps;
       long nbad = s->nbad;
-      /* a trajectory that fails after its first state is written is partly written, not
-         skipped (-k's count says which) */
-      if (run(s, sim, in, w, out) == -2 && s->nbad > nbad) {
+      if (spart_sim_set_scene(sim, cli_world_scene(w)) != 0) {
+        cli_error(tool.name, NULL, 0, "out of memory");
+        s->status = CLI_EXIT_IO;
+        s->stop = 1;
+      } else if (run(s, sim, in, w, out) == -2 && s->nbad > nbad) {
+        /* a trajectory that fails after its first state is written is partly written, not
+           skipped (-k's count says which) */
         s->npart++;
       }
     } else {

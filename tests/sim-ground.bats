@@ -212,3 +212,154 @@ PY
     [ "$(head -c 8 stand.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
   fi
 }
+
+# a quadruped whose stance loads its feet sideways (tests/data/splayed_quadruped.urdf: the legs
+# splayed outward, the front knees bent forward and the hind ones backward, a payload off the
+# torso's centre); $1 the extra options of spart-sim; its states and feet (spart-kin) in
+# $BATS_TEST_TMPDIR/stand.jsonl, feet.jsonl, the foot spheres' centres printed as JSON
+splayed_stand() {
+  local model="$BATS_TEST_DIRNAME/data/splayed_quadruped.urdf"
+  local q='[0.3,-0.7,1.3,-0.3,-0.7,1.3,0.3,0.7,-1.3,-0.3,0.7,-1.3]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  # the base high enough that the feet (spheres of 0.03 at the shanks' ends) are 0.5 mm above
+  # z = 0
+  local z
+  z=$(echo "{\"qm\": $q}" | spart-kin -m "$model" --frame lf_shank,rf_shank,lh_shank,rh_shank \
+    --only rF,RF | python3 -c '
+import json, sys
+f = json.loads(sys.stdin.read())
+print(0.0305 - min(p[2] - 0.25 * R[2][2] for R, p in zip(f["RF"], f["rF"])))')
+  echo "{\"r0\": [0, 0, $z], \"qm\": $q}" |
+    spart-sim -m "$model" --gravity 0,0,-9.81 --ground --duration 5 --every 10 --control pd \
+      --kp 1000 --kd 10 --reference "$BATS_TEST_TMPDIR/ref.json" "$@" > "$BATS_TEST_TMPDIR/stand.jsonl"
+  spart-kin -m "$model" --frame lf_shank,rf_shank,lh_shank,rh_shank --only rF,RF \
+    < "$BATS_TEST_TMPDIR/stand.jsonl" > "$BATS_TEST_TMPDIR/feet.jsonl"
+}
+
+@test "a quadruped with splayed legs, knees forward in front and backward behind and an off-centre payload stands 5 s under PD: base height within 1 cm of its steady value, feet sliding less than 1 mm" {
+  splayed_stand
+  python3 - "$BATS_TEST_TMPDIR/stand.jsonl" "$BATS_TEST_TMPDIR/feet.jsonl" <<'PY'
+import json, sys
+states = [json.loads(l) for l in open(sys.argv[1])]
+frames = [json.loads(l) for l in open(sys.argv[2])]
+assert len(states) == 501 and states[-1]["t"] == 5
+z = [s["r0"][2] for s in states]
+print("base height: steady", z[-1], "range", min(z), max(z))
+assert max(abs(h - z[-1]) for h in z) < 0.01
+feet = [[[p[i] - 0.25 * R[i][2] for i in range(3)] for R, p in zip(f["RF"], f["rF"])] for f in frames]
+# the feet spread sideways and carry sideways loads: outside the hips, splayed
+assert all(abs(f[1]) > 0.25 for f in feet[0]), feet[0]
+slide = max(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+            for fs in feet for a, b in zip(fs, feet[0]))
+print("largest foot slide:", slide, "feet heights:", [f[2] for f in feet[-1]])
+assert slide < 1e-3, slide
+assert all(0.025 < f[2] < 0.03 for f in feet[-1])  # pressed in, by less than 5 mm
+PY
+}
+
+@test "a block on a 20 degree slope stays put with mu 0.5 (tan 20 = 0.36 < 0.5): it moves less than 1 mm in 2 s after settling; with mu 0.3 it slides at g (sin 20 - 0.3 cos 20) within 1%" {
+  bodies
+  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
+  # on its face, turned 20 degrees about y (its z the plane's normal), pressed in by its static
+  # depth mg cos(20) / (4 k), k the default stiffness mg / 4 mm
+  python3 -c '
+import json, math
+t = math.radians(20); c, s = math.cos(t), math.sin(t); d = 9.81 * c / (4 * 9.81 / 4e-3)
+print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -s, 0, (0.1 - d) * c]}))' \
+    > "$BATS_TEST_TMPDIR/init.json"
+  along='
+import json, math, sys
+t20, g = math.radians(20), 9.81
+down = [-math.cos(t20), 0, -math.sin(t20)]
+rows = [json.loads(l) for l in sys.stdin]
+ts = [r["t"] for r in rows if r["t"] >= 1]
+ss = [sum(a * b for a, b in zip(r["r0"], down)) for r in rows if r["t"] >= 1]
+'
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.5 \
+    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$along"'
+moved = max(abs(s - ss[0]) for s in ss)
+print("mu 0.5: moved", moved, "m from t = 1 to 3 s; in all", ss[-1])
+assert moved < 1e-3, moved'
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.3 \
+    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$along"'
+# least squares: s = s0 + v0 t + a t^2 / 2
+A = [[1, t, t * t / 2] for t in ts]
+M = [[sum(a[p] * a[q] for a in A) for q in range(3)] + [sum(a[p] * s for a, s in zip(A, ss))]
+     for p in range(3)]
+for c in range(3):
+    for r in range(3):
+        if r != c:
+            f = M[r][c] / M[c][c]
+            M[r] = [x - f * y for x, y in zip(M[r], M[c])]
+a = M[2][3] / M[2][2]
+want = g * (math.sin(t20) - 0.3 * math.cos(t20))
+print("mu 0.3: slides at", a, "want", want)
+assert abs(a - want) <= 0.01 * want'
+}
+
+@test "--tangential-stiffness, --tangential-damping: refused without --ground, with --slip, or not > 0; completed by bash; a stiffer spring holds a block on a slope closer to where it was put" {
+  bodies
+  s='{"r0": [0, 0, 1]}'
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --tangential-stiffness 1000 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-stiffness does nothing without --ground" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --slip 0.1 \
+    --tangential-damping 5 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-damping with --slip: the regularised friction that --slip chooses has no tangential spring" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --tangential-damping 0 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-damping: expected a damping > 0 in N s/m, got '0'" ]
+  run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --tangential-stiffness -3 <<< "$s"
+  [ "${lines[0]}" = "spart-sim: --tangential-stiffness: expected a stiffness > 0 in N/m, got '-3'" ]
+  run -0 bash -c 'PATH="$1/bin:$PATH"; . "$1/completion/spart.bash"; COMP_WORDS=(spart-sim --tang); COMP_CWORD=1
+    _spart spart-sim --tang spart-sim; printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP"
+  [ "$output" = "$(printf -- '--tangential-stiffness\n--tangential-damping')" ] ||
+    [ "$output" = "$(printf -- '--tangential-damping\n--tangential-stiffness')" ]
+  # on a 20 degree slope (mu 1) the block settles by its tilt (its front corners pressed in
+  # more) and the springs' deflection, mg sin 20 / (4 KT) a corner: 10 times the stiffness,
+  # about a tenth of the latter
+  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
+  python3 -c '
+import json, math
+t = math.radians(20); c, s = math.cos(t), math.sin(t); d = 9.81 * c / (4 * 9.81 / 4e-3)
+print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -s, 0, (0.1 - d) * c]}))' \
+    > "$BATS_TEST_TMPDIR/init.json"
+  for kt in 2452.5 24525; do
+    spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 1 \
+      --every 1000 --tangential-stiffness $kt < "$BATS_TEST_TMPDIR/init.json" | tail -1
+  done | python3 -c '
+import json, math, sys
+t = math.radians(20)
+down = [-math.cos(t), 0, -math.sin(t)]
+s = [sum(a * b for a, b in zip(json.loads(l)["r0"], down)) for l in sys.stdin]
+want = 9.81 * math.sin(t) / (4 * 2452.5)
+print("settled by", s, "a corner spring deflected by", want)
+assert 0.5 * want < s[0] < 3 * want and s[0] - s[1] > 0.9 * want * 0.8, s'
+}
+
+@test "spart-sim --ground with dopri5: -j 2 writes what one thread writes, and the block sliding down a slope agrees with rk4's" {
+  bodies
+  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
+  python3 -c '
+import json, math
+t = math.radians(20); c, s = math.cos(t), math.sin(t)
+for v in (0, 0.5, 1, 2):
+    print(json.dumps({"id": v, "R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [0.1 * -s, 0, 0.1 * c + 0.01],
+                      "u0": [0, 0, 0, -v * c, 0.3 * v, -v * s]}))' > "$BATS_TEST_TMPDIR/init.json"
+  for j in 1 2; do
+    spart-sim -j $j -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.4 \
+      --duration 1 --every 100 --integrator dopri5 --contact-forces < "$BATS_TEST_TMPDIR/init.json" \
+      > "$BATS_TEST_TMPDIR/out$j"
+  done
+  cmp "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/out2"
+  [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 44 ]
+  spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.4 \
+    --duration 1 --every 1000 --dt 0.0001 < "$BATS_TEST_TMPDIR/init.json" > "$BATS_TEST_TMPDIR/rk4"
+  python3 - "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/rk4" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+assert [r["t"] for r in a] == [r["t"] for r in b]
+err = max(abs(x - y) for r, s in zip(a, b) for x, y in zip(r["r0"], s["r0"]))
+print("dopri5 against rk4 at 0.1 ms: largest difference of r0", err)
+assert err < 1e-4, err
+PY
+}

@@ -1,7 +1,10 @@
 /* spart_ground.c -- compliant contact of a model's contact spheres with a ground plane: a
- * spring-damper normal force that never pulls and Coulomb friction regularised at low slip
- * speed (a penalty method, as Klampt's; MuJoCo's soft contacts are constraints made soft, solved
- * for at each step instead) */
+ * spring-damper normal force that never pulls, and Coulomb friction either with stiction (an
+ * elasto-plastic tangential spring and damper at each sphere whose deflection is a state: it
+ * sticks while the spring's force is inside the friction cone and slides at Coulomb's force
+ * on its edge, as Featherstone's compliant ground model, Rigid Body Dynamics Algorithms, 11.8)
+ * or regularised at low slip speed (no state, no stiction) (a penalty method, as Klampt's;
+ * MuJoCo's soft contacts are constraints made soft, solved for at each step instead) */
 #include <math.h>
 #include <string.h>
 
@@ -23,20 +26,44 @@ static double depth(const spart_model *m, const spart_data *d, const spart_groun
 }
 
 
+/* the friction of sphere j (slip 0): its force ft (3) from its deflection e (3, NULL: 0), the
+   slip velocity vt and the normal force fn, and the deflection's rate (3) */
+static void stick_slip(const spart_ground *g, const double *e, const double vt[3], double fn,
+                       double ft[3], double rate[3]) {
+  const double kt = g->tstiffness, ct = g->tdamping, lim = g->mu * fn;
+  for (int k = 0; k < 3; k++) {
+    ft[k] = -ct * vt[k] - (e ? kt * e[k] : 0);
+  }
+  double f2 = spu_dot3(ft, ft);
+  if (f2 <= lim * lim) { /* sticking: the spring follows the material point */
+    memcpy(rate, vt, 3 * sizeof(double));
+    return;
+  }
+  /* sliding: Coulomb's force along the sticking one, and the deflection such that the spring
+     and the damper give it */
+  double s = lim / sqrt(f2);
+  for (int k = 0; k < 3; k++) {
+    ft[k] *= s;
+    rate[k] = -(ft[k] + (e ? kt * e[k] : 0)) / ct;
+  }
+}
+
+
 void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
                          const double R0[9], const double r0[3], const double *qm,
-                         const double u0[6], const double *um, double *wF, double *force) {
+                         const double u0[6], const double *um, const double *defl, double *wF,
+                         double *force, double *rate) {
   const double *n = g->normal;
   spart_fk(m, d, R0, r0, qm);
   spart_velocity(m, d, u0, um);
   for (int j = 0; j < g->n; j++) {
-    double x[3], f[3] = {0, 0, 0};
+    double x[3], f[3] = {0, 0, 0}, e_rate[3] = {0, 0, 0};
     double delta = depth(m, d, g, j, x);
     if (delta > 0) {
       int i = g->body[j];
       const double *w = d->t + 6 * i, *v = d->t + 6 * i + 3, *c = d->xpos + 3 * i;
       /* the point deepest in the ground, from the body's CoM, and its velocity */
-      double p[3], vp[3], vt[3];
+      double p[3], vp[3], vt[3], ft[3];
       for (int k = 0; k < 3; k++) {
         p[k] = x[k] - g->radius[j] * n[k] - c[k];
       }
@@ -50,9 +77,16 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
       for (int k = 0; k < 3; k++) {
         vt[k] = vp[k] - vn * n[k];
       }
-      double ft = g->mu * fn / sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
+      if (g->slip > 0) {
+        double s = g->mu * fn / sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
+        for (int k = 0; k < 3; k++) {
+          ft[k] = -s * vt[k];
+        }
+      } else {
+        stick_slip(g, defl ? defl + 3 * j : NULL, vt, fn, ft, e_rate);
+      }
       for (int k = 0; k < 3; k++) {
-        f[k] = fn * n[k] - ft * vt[k] + 0.0; /* + 0: no -0 written */
+        f[k] = fn * n[k] + ft[k] + 0.0; /* + 0: no -0 written */
       }
       /* its wrench at the body's CoM */
       double tq[3];
@@ -65,18 +99,50 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
     if (force) {
       memcpy(force + 3 * j, f, sizeof f);
     }
+    if (rate) {
+      memcpy(rate + 3 * j, e_rate, sizeof e_rate);
+    }
+  }
+}
+
+
+int spart_ground_nstate(const spart_ground *g) {
+  return g->slip > 0 ? 0 : 3 * g->n;
+}
+
+
+void spart_ground_release(const spart_model *m, spart_data *d, const spart_ground *g,
+                          const double R0[9], const double r0[3], const double *qm,
+                          double *defl) {
+  int any = 0;
+  for (int k = 0; k < 3 * g->n && !any; k++) {
+    any = defl[k] != 0;
+  }
+  if (!any) {
+    return;
+  }
+  spart_fk(m, d, R0, r0, qm);
+  for (int j = 0; j < g->n; j++) {
+    double x[3];
+    if (!(depth(m, d, g, j, x) > 0)) {
+      memset(defl + 3 * j, 0, 3 * sizeof(double));
+    }
   }
 }
 
 
 double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
-                           const double R0[9], const double r0[3], const double *qm) {
+                           const double R0[9], const double r0[3], const double *qm,
+                           const double *defl) {
   double e = 0;
   spart_fk(m, d, R0, r0, qm);
   for (int j = 0; j < g->n; j++) {
     double x[3], delta = depth(m, d, g, j, x);
     if (delta > 0) {
       e += g->stiffness * delta * delta / 2;
+      if (defl && !(g->slip > 0)) {
+        e += g->tstiffness * spu_dot3(defl + 3 * j, defl + 3 * j) / 2;
+      }
     }
   }
   return e;

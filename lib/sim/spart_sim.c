@@ -6,7 +6,9 @@
  * R0 exp([theta]x), r0 + dr0, the joints moved by xi (spart_joint_integrate), u0 + du0, um + dum.
  * y = 0 at the start; its rate is [dexp^-1(theta) omega0, r0dot, the joints' local rates,
  * u0dot, umdot], a smooth ODE in a vector space that any Runge-Kutta method integrates at its
- * order.  The step ends by mapping y back: R0 stays a rotation, a quaternion a unit. */
+ * order.  The step ends by mapping y back: R0 stays a rotation, a quaternion a unit.  A scene
+ * with a state of its own (a ground's deflections, nz) adds it to y after the rest, moved by
+ * addition. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +20,19 @@
 /* the scratch of a simulation */
 typedef struct {
   int nq, nv, ny, nf; /* sizes: coordinates, velocities, local coordinates, forces */
+  int nyb, nz;        /* ny = nyb + nz: the model's local coordinates, the scene's state */
   double *k[7];       /* (ny) the stages' rates */
   double *y;          /* (ny) a stage's local coordinates */
   double *yn;         /* (ny) the step's end */
   double *R0, *r0, *qm, *u0, *um; /* a stage's state: 9, 3, nq, 6, nv */
+  double *z;          /* (nz) a stage's scene state */
   double *work;       /* spart_forward_dynamics' (spart_forward_dynamics_work) */
-  double *acc;        /* (6 + nv) the accelerations at the state, when acc_ok */
-  double *key;        /* (nf + 18 + nq + nv) the forces and the state they were computed for */
+  double *acc;        /* (6 + nv + nz) the accelerations and the scene state's rates at the
+                         state, when acc_ok */
+  double *key;        /* (nf + 18 + nq + nv + nz) the forces and the state they were computed
+                         for */
+  double *base;       /* the part of the one allocation place() lays out for nz = 0 */
+  double *ext;        /* its own allocation for nz > 0 (spart_sim_set_scene), or NULL */
   int acc_ok;
   double t_end; /* the end of the step being taken */
   double tc;    /* the time of the stage being evaluated (s->scene's forces depend on it) */
@@ -63,6 +71,33 @@ size_t spart_forward_dynamics_work(const spart_model *m) {
 }
 
 
+/* the doubles place() lays out for a scene state of nz */
+static size_t placed(const sim_ws *w, int nz) {
+  size_t ny = (size_t)(w->nyb + nz), z = (size_t)nz;
+  return 9 * ny + z + (6 + (size_t)w->nv + z) + ((size_t)w->nf + 18 + (size_t)(w->nq + w->nv) + z) +
+         z;
+}
+
+
+/* the stages, the stage's scene state, acc, its key and the simulation's z laid out from p for
+   a scene state of nz (zero there) */
+static void place(spart_sim *s, sim_ws *w, double *p, int nz) {
+  w->nz = nz;
+  w->ny = w->nyb + nz;
+  for (int k = 0; k < 7; k++) {
+    w->k[k] = p, p += w->ny;
+  }
+  w->y = p, p += w->ny;
+  w->yn = p, p += w->ny;
+  w->z = p, p += nz;
+  w->acc = p, p += 6 + w->nv + nz;
+  w->key = p, p += w->nf + 18 + w->nq + w->nv + nz;
+  s->z = p;
+  s->nz = nz;
+  w->acc_ok = 0;
+}
+
+
 spart_sim *spart_sim_new(const spart_model *m) {
   size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nb = (size_t)m->nb, ny = 2 * (6 + nv);
   size_t nf = 6 + nv + 6 * nb;
@@ -87,24 +122,20 @@ spart_sim *spart_sim_new(const spart_model *m) {
   s->qm = p, p += nq;
   s->um = p, p += nv;
   s->umdot = p, p += nv;
-  for (int k = 0; k < 7; k++) {
-    w->k[k] = p, p += ny;
-  }
-  w->y = p, p += ny;
-  w->yn = p, p += ny;
+  w->nq = (int)nq;
+  w->nv = (int)nv;
+  w->nyb = (int)ny;
+  w->nf = (int)nf;
+  w->base = p;
+  place(s, w, p, 0);
+  p += placed(w, 0);
   w->R0 = p, p += 9;
   w->r0 = p, p += 3;
   w->u0 = p, p += 6;
   w->qm = p, p += nq;
   w->um = p, p += nv;
   w->work = p, p += nw;
-  w->acc = p, p += 6 + nv;
-  w->key = p, p += nf + 18 + nq + nv;
   w->stab_tau = p;
-  w->nq = (int)nq;
-  w->nv = (int)nv;
-  w->ny = (int)ny;
-  w->nf = (int)nf;
   s->R0[0] = s->R0[4] = s->R0[8] = 1;
   s->method = SPART_SIM_RK4;
   s->flags = SPART_FD_FRICTION;
@@ -118,6 +149,7 @@ spart_sim *spart_sim_new(const spart_model *m) {
 void spart_sim_free(spart_sim *s) {
   if (s) {
     free(((sim_ws *)s->ws_)->stab);
+    free(((sim_ws *)s->ws_)->ext);
     free(s->ws_);
     free(s->buf_);
     free(s);
@@ -125,24 +157,51 @@ void spart_sim_free(spart_sim *s) {
 }
 
 
+int spart_sim_set_scene(spart_sim *s, struct spart_scene *scene) {
+  sim_ws *w = s->ws_;
+  int nz = spart_scene_nstate(scene);
+  double *ext = NULL;
+  if (nz > 0 && !(ext = calloc(placed(w, nz), sizeof(double)))) {
+    s->scene = NULL;
+    return -SPART_ENOMEM;
+  }
+  free(w->ext);
+  w->ext = ext;
+  place(s, w, ext ? ext : w->base, nz);
+  s->scene = scene;
+  return 0;
+}
+
+
+/* the scene's state is the size the simulation has room for: 0, or -SPART_ENUM */
+static int scene_fits(const spart_sim *s, spart_err *err) {
+  int nz = spart_scene_nstate(s->scene);
+  if (nz == s->nz) {
+    return 0;
+  }
+  return spart_err_set(err, SPART_ENUM, 0, "the scene has %d state variables, the simulation "
+                       "room for %d: set it by spart_sim_set_scene", nz, s->nz);
+}
+
+
 /* the parts of what the accelerations depend on: the forces held and the state (set by hand
    between steps too), with their lengths */
-static int key_parts(const spart_sim *s, const sim_ws *w, const double *part[8], size_t n[8]) {
-  const double *p[8] = {s->tau0, s->taum, s->wF, s->R0, s->r0, s->u0, s->qm, s->um};
-  const size_t len[8] = {6, (size_t)w->nv, (size_t)(w->nf - 6 - w->nv), 9, 3, 6, (size_t)w->nq,
-                         (size_t)w->nv};
-  for (int k = 0; k < 8; k++) {
+static int key_parts(const spart_sim *s, const sim_ws *w, const double *part[9], size_t n[9]) {
+  const double *p[9] = {s->tau0, s->taum, s->wF, s->R0, s->r0, s->u0, s->qm, s->um, s->z};
+  const size_t len[9] = {6, (size_t)w->nv, (size_t)(w->nf - 6 - w->nv), 9, 3, 6, (size_t)w->nq,
+                         (size_t)w->nv, (size_t)w->nz};
+  for (int k = 0; k < 9; k++) {
     part[k] = p[k];
     n[k] = len[k];
   }
-  return 8;
+  return 9;
 }
 
 
 /* keep what the accelerations in w->acc were computed from */
 static void key_keep(const spart_sim *s, sim_ws *w) {
-  const double *part[8];
-  size_t n[8], off = 0;
+  const double *part[9];
+  size_t n[9], off = 0;
   for (int k = 0, np = key_parts(s, w, part, n); k < np; off += n[k], k++) {
     memcpy(w->key + off, part[k], n[k] * sizeof(double));
   }
@@ -152,8 +211,8 @@ static void key_keep(const spart_sim *s, sim_ws *w) {
 
 /* whether the accelerations kept are those of the state at the forces held now */
 static int acc_valid(const spart_sim *s, const sim_ws *w) {
-  const double *part[8];
-  size_t n[8], off = 0;
+  const double *part[9];
+  size_t n[9], off = 0;
   if (!w->acc_ok) {
     return 0;
   }
@@ -230,23 +289,28 @@ static void state_at(const spart_model *m, const spart_sim *s, sim_ws *w, const 
   for (int k = 0; k < nv; k++) {
     w->um[k] = s->um[k] + y[12 + nv + k];
   }
+  for (int k = 0; k < w->nz; k++) {
+    w->z[k] = s->z[k] + y[w->nyb + k];
+  }
 }
 
 
-/* the rate k (ny) of the local coordinates y: the state's velocities mapped to y's and its
-   accelerations (taken from the kept ones at y = 0 when they are valid).  0 or -SPART_ENUM. */
+/* the rate k (ny) of the local coordinates y: the state's velocities mapped to y's, its
+   accelerations and the scene state's rates (taken from the kept ones at y = 0 when they are
+   valid).  0 or -SPART_ENUM. */
 static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, const double *y,
                 double *k, int at_start, spart_err *err) {
   const int nv = w->nv;
   state_at(m, s, w, y);
   if (at_start && acc_valid(s, w)) {
     memcpy(k + 6 + nv, w->acc, (size_t)(6 + nv) * sizeof(double));
+    memcpy(k + w->nyb, w->acc + 6 + nv, (size_t)w->nz * sizeof(double));
   } else {
     const double *taum = s->taum, *wF = s->wF;
     s->nfd++;
     int flags = s->flags;
     if (s->scene && spart_scene_forces(m, d, s->scene, w->tc, w->R0, w->r0, w->qm, w->u0, w->um,
-                                       s->taum, s->wF, &taum, &wF, err) != 0) {
+                                       w->z, s->taum, s->wF, &taum, &wF, k + w->nyb, err) != 0) {
       return -SPART_ENUM;
     }
     if ((flags & SPART_FD_FRICTION) && s->coulomb_v > 0) { /* the smoothed law: its forces here */
@@ -271,6 +335,7 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     }
     if (at_start) {
       memcpy(w->acc, k + 6 + nv, (size_t)(6 + nv) * sizeof(double));
+      memcpy(w->acc + 6 + nv, k + w->nyb, (size_t)w->nz * sizeof(double));
       key_keep(s, w);
     }
   }
@@ -288,14 +353,19 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
 
 /* the name of the state's part at y's index j */
 static const char *part_name(int j, int nv) {
-  return j < 3 ? "R0" : j < 6 ? "r0" : j < 6 + nv ? "qm" : j < 12 + nv ? "u0" : "um";
+  return j < 3            ? "R0"
+         : j < 6          ? "r0"
+         : j < 6 + nv     ? "qm"
+         : j < 12 + nv    ? "u0"
+         : j < 12 + 2 * nv ? "um"
+                          : "a contact's tangential deflection";
 }
 
 
-/* the state moved to the local coordinates y, at time t; 0, or -SPART_ENUM when a value is not
-   finite (the state unchanged) */
-static int commit(const spart_model *m, spart_sim *s, sim_ws *w, const double *y, double t,
-                  spart_err *err) {
+/* the state moved to the local coordinates y, at time t (the scene's state then released where
+   a contact ended); 0, or -SPART_ENUM when a value is not finite (the state unchanged) */
+static int commit(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, const double *y,
+                  double t, spart_err *err) {
   for (int j = 0; j < w->ny; j++) {
     if (!isfinite(y[j])) {
       char b0[32], b1[32];
@@ -312,6 +382,10 @@ static int commit(const spart_model *m, spart_sim *s, sim_ws *w, const double *y
   memcpy(s->qm, w->qm, (size_t)w->nq * sizeof(double));
   memcpy(s->u0, w->u0, 6 * sizeof(double));
   memcpy(s->um, w->um, (size_t)w->nv * sizeof(double));
+  if (w->nz > 0) {
+    memcpy(s->z, w->z, (size_t)w->nz * sizeof(double));
+    spart_scene_release(m, d, s->scene, s->R0, s->r0, s->qm, s->z);
+  }
   s->t = t;
   s->nstep++;
   return 0;
@@ -349,7 +423,7 @@ static int rk4(const spart_model *m, spart_data *d, spart_sim *s, double t_end, 
   }
   combine(w->yn, w, h, b, 4);
   w->acc_ok = 0;
-  return commit(m, s, w, w->yn, t_end, err);
+  return commit(m, d, s, w, w->yn, t_end, err);
 }
 
 
@@ -378,8 +452,10 @@ static double dp_error(const spart_sim *s, sim_ws *w, double h) {
   combine(w->y, w, h, dp_e, 7);
   for (int j = 0; j < ny; j++) {
     double size = fabs(w->yn[j]);
-    if (j >= 6 + nv) {
-      double u = j < 12 + nv ? s->u0[j - 6 - nv] : s->um[j - 12 - nv];
+    if (j >= 6 + nv) { /* the velocities, the scene's state: their values */
+      double u = j < 12 + nv  ? s->u0[j - 6 - nv]
+                 : j < w->nyb ? s->um[j - 12 - nv]
+                              : s->z[j - w->nyb];
       size = fmax(fabs(u), fabs(u + w->yn[j]));
     }
     double e = w->y[j] / (s->atol + s->rtol * size);
@@ -439,11 +515,12 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
       s->h = h * fmax(0.2, fmin(1, isfinite(f) ? f : 0.2));
       continue;
     }
-    if (commit(m, s, w, w->yn, cut ? t_end : t0 + h, err) != 0) {
+    if (commit(m, d, s, w, w->yn, cut ? t_end : t0 + h, err) != 0) {
       return -SPART_ENUM;
     }
     /* the last stage's accelerations are those of the new state at the same forces */
     memcpy(w->acc, w->k[6] + 6 + nv, (size_t)(6 + nv) * sizeof(double));
+    memcpy(w->acc + 6 + nv, w->k[6] + w->nyb, (size_t)w->nz * sizeof(double));
     key_keep(s, w);
     /* a step cut short to end on t_end does not shrink the next one */
     double next = h * fmin(5, fmax(0.2, f));
@@ -460,6 +537,9 @@ int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_e
     return spart_err_set(err, SPART_ENUM, 0, "t = %s: the step ends at %s, not later",
                          num(b0, s->t), num(b1, t_end));
   }
+  if (scene_fits(s, err) != 0) {
+    return -SPART_ENUM;
+  }
   ((sim_ws *)s->ws_)->t_end = t_end;
   return s->method == SPART_SIM_DOPRI5 ? dopri5(m, d, s, t_end, err) : rk4(m, d, s, t_end, err);
 }
@@ -468,6 +548,9 @@ int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_e
 int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err) {
   sim_ws *w = s->ws_;
   const int nv = w->nv;
+  if (scene_fits(s, err) != 0) {
+    return -SPART_ENUM;
+  }
   if (!acc_valid(s, w)) {
     w->t_end = s->t;
     w->tc = s->t;

@@ -255,6 +255,7 @@ enum {
   CLI_OPT_CONTACT = 1 << 10, /* --edges, --max-torque */
   CLI_OPT_WORLD = 1 << 11,   /* spart-sim's world (world.c): --control, --kp, --kd,
                                 --reference, --ground, --mu, --stiffness, --damping, --slip,
+                                --tangential-stiffness, --tangential-damping,
                                 --contact-forces */
   CLI_OPT_WRENCHES = 1 << 12 /* spart-id's --joint-wrenches */
 };
@@ -328,8 +329,10 @@ typedef struct cli_world_opts {
   int ground;            /* --ground */
   int has_plane;         /* --ground NX,NY,NZ,D given: plane (the normal made unit, D with it) */
   double plane[4];
-  double mu, stiffness, damping, slip; /* --mu, --stiffness, --damping, --slip when has_* */
-  int has_mu, has_stiffness, has_damping, has_slip;
+  /* --mu, --stiffness, --damping, --slip, --tangential-stiffness, --tangential-damping when
+     has_* */
+  double mu, stiffness, damping, slip, tstiffness, tdamping;
+  int has_mu, has_stiffness, has_damping, has_slip, has_tstiffness, has_tdamping;
   int contact_forces; /* --contact-forces */
 } cli_world_opts;
 
@@ -658,7 +661,8 @@ void cli_inputs_close(cli_inputs *in);
 
 /* spart-sim's world (world.c): the option c (0 --control, 1 --kp, 2 --kd, 3 --reference, 4
    --ground, which takes the next argument argv[optind] when it is NX,NY,NZ,D, 5 --mu, 6
-   --stiffness, 7 --damping, 8 --slip, 9 --contact-forces) with its value arg: -1 to go on, or
+   --stiffness, 7 --damping, 8 --slip, 9 --tangential-stiffness, 10 --tangential-damping, 11
+   --contact-forces) with its value arg: -1 to go on, or
    CLI_EXIT_USAGE after the message; cli_world_check: the options together, the same. */
 int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, int argc,
                   char **argv);

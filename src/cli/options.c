@@ -192,6 +192,8 @@ enum {
   OPT_STIFFNESS,
   OPT_DAMPING,
   OPT_SLIP,
+  OPT_TSTIFFNESS,
+  OPT_TDAMPING,
   OPT_CONTACT_FORCES,
   OPT_WRENCHES,
   OPT_CENTROIDAL,
@@ -257,6 +259,8 @@ static const struct {
     {{"stiffness", required_argument, NULL, OPT_STIFFNESS}, CLI_OPT_WORLD},
     {{"damping", required_argument, NULL, OPT_DAMPING}, CLI_OPT_WORLD},
     {{"slip", required_argument, NULL, OPT_SLIP}, CLI_OPT_WORLD},
+    {{"tangential-stiffness", required_argument, NULL, OPT_TSTIFFNESS}, CLI_OPT_WORLD},
+    {{"tangential-damping", required_argument, NULL, OPT_TDAMPING}, CLI_OPT_WORLD},
     {{"contact-forces", no_argument, NULL, OPT_CONTACT_FORCES}, CLI_OPT_WORLD},
     {{"joint-wrenches", no_argument, NULL, OPT_WRENCHES}, CLI_OPT_WRENCHES},
     {{"centroidal", no_argument, NULL, OPT_CENTROIDAL}, CLI_OPT_LINK},
@@ -751,6 +755,8 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
       case OPT_STIFFNESS:
       case OPT_DAMPING:
       case OPT_SLIP:
+      case OPT_TSTIFFNESS:
+      case OPT_TDAMPING:
       case OPT_CONTACT_FORCES: {
         int r = cli_world_arg(&o->world, t->name, c - OPT_CONTROL, optarg, argc, argv);
         if (r >= 0) {

@@ -1,7 +1,8 @@
 /* world.c -- spart-sim's world: a controller of the joints (--control, --kp, --kd, --reference)
  * and a ground with compliant contact (--ground, --mu, --stiffness, --damping, --slip,
- * --contact-forces); their options, the reference file read, the contact spheres of the model's
- * collision shapes, the contact forces written, the effort limits' report */
+ * --tangential-stiffness, --tangential-damping, --contact-forces); their options, the
+ * reference file read, the contact spheres of the model's collision shapes, the contact forces
+ * written, the effort limits' report */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -12,8 +13,8 @@
 
 /* the options, in the order of cli_world_arg's c */
 static const char *const names[] = {
-    "--control", "--kp",        "--kd",      "--reference", "--ground",
-    "--mu",      "--stiffness", "--damping", "--slip",      "--contact-forces"};
+    "--control", "--kp", "--kd", "--reference", "--ground", "--mu", "--stiffness", "--damping",
+    "--slip", "--tangential-stiffness", "--tangential-damping", "--contact-forces"};
 
 struct cli_world {
   spart_scene *scene;
@@ -90,12 +91,17 @@ int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, i
     case 5:
     case 6:
     case 7:
-    case 8: {
-      double *dst[4] = {&w->mu, &w->stiffness, &w->damping, &w->slip};
-      int *has[4] = {&w->has_mu, &w->has_stiffness, &w->has_damping, &w->has_slip};
-      static const char *const what[4] = {"a coefficient >= 0", "a stiffness > 0 in N/m",
-                                          "a damping >= 0 in N s/m", "a speed > 0 in m/s"};
-      int k = c - 5, open = k == 1 || k == 3;
+    case 8:
+    case 9:
+    case 10: {
+      double *dst[6] = {&w->mu, &w->stiffness, &w->damping, &w->slip, &w->tstiffness,
+                        &w->tdamping};
+      int *has[6] = {&w->has_mu, &w->has_stiffness, &w->has_damping, &w->has_slip,
+                     &w->has_tstiffness, &w->has_tdamping};
+      static const char *const what[6] = {"a coefficient >= 0", "a stiffness > 0 in N/m",
+                                          "a damping >= 0 in N s/m", "a speed > 0 in m/s",
+                                          "a stiffness > 0 in N/m", "a damping > 0 in N s/m"};
+      int k = c - 5, open = k != 0 && k != 2;
       if (*has[k]) {
         return cli_usage(prog, "%s given twice", names[c]);
       }
@@ -135,14 +141,22 @@ int cli_world_check(const cli_opts *o, const char *prog) {
                      : w->kd ? "--kd"
                              : "--reference");
   }
-  if (!w->ground &&
-      (w->has_mu || w->has_stiffness || w->has_damping || w->has_slip || w->contact_forces)) {
+  if (!w->ground && (w->has_mu || w->has_stiffness || w->has_damping || w->has_slip ||
+                     w->has_tstiffness || w->has_tdamping || w->contact_forces)) {
     return cli_usage(prog, "%s does nothing without --ground",
-                     w->has_mu          ? "--mu"
-                     : w->has_stiffness ? "--stiffness"
-                     : w->has_damping   ? "--damping"
-                     : w->has_slip      ? "--slip"
-                                        : "--contact-forces");
+                     w->has_mu           ? "--mu"
+                     : w->has_stiffness  ? "--stiffness"
+                     : w->has_damping    ? "--damping"
+                     : w->has_slip       ? "--slip"
+                     : w->has_tstiffness ? "--tangential-stiffness"
+                     : w->has_tdamping   ? "--tangential-damping"
+                                         : "--contact-forces");
+  }
+  if (w->has_slip && (w->has_tstiffness || w->has_tdamping)) {
+    return cli_usage(prog,
+                     "%s with --slip: the regularised friction that --slip chooses has no "
+                     "tangential spring",
+                     w->has_tstiffness ? "--tangential-stiffness" : "--tangential-damping");
   }
   if ((w->control || w->ground) && o->mimic) {
     return cli_usage(prog,
@@ -333,7 +347,8 @@ static int ground(cli_session *s, cli_world *w) {
     g->offset = 0;
   }
   /* defaults: the whole robot on four contacts 1 mm deep; the lightest body that has contacts
-     critically damped on one; mu 1; slip 0.2 m/s */
+     critically damped on one; mu 1; the stick-slip friction (no --slip), its tangential spring
+     the normal one, its damper critical for that body on it */
   double mass = 0, light = INFINITY;
   for (int i = 0; i < m->nb; i++) {
     mass += m->body_mass[i];
@@ -346,15 +361,18 @@ static int ground(cli_session *s, cli_world *w) {
   g->stiffness = o->has_stiffness ? o->stiffness : mass * (g0 > 0 ? g0 : 9.81) / 4e-3;
   g->damping = o->has_damping ? o->damping : 2 * sqrt(g->stiffness * light);
   g->mu = o->has_mu ? o->mu : 1;
-  g->slip = o->has_slip ? o->slip : 0.2;
+  g->slip = o->has_slip ? o->slip : 0;
+  g->tstiffness = o->has_tstiffness ? o->tstiffness : g->stiffness;
+  g->tdamping = o->has_tdamping ? o->tdamping : 2 * sqrt(g->tstiffness * light);
   g->n = n;
   g->body = w->body;
   g->centre = w->centre;
   g->radius = w->radius;
-  if (!(g->stiffness > 0) || !isfinite(g->damping)) {
+  if (!(g->stiffness > 0) || !isfinite(g->damping) || !(g->tdamping > 0) ||
+      !isfinite(g->tdamping)) {
     cli_error(s->tool->name, NULL, 0,
-              "--ground: the model has no mass: give --stiffness and "
-              "--damping");
+              "--ground: the model has no mass: give --stiffness, --damping and "
+              "--tangential-damping");
     s->status = CLI_EXIT_DATA;
     return -1;
   }
@@ -443,7 +461,7 @@ void cli_world_put(cli_session *s, cli_world *w, const spart_sim *sim) {
   }
   const spart_model *m = s->m;
   memset(w->wF, 0, 6 * (size_t)m->nb * sizeof(double));
-  spart_ground_forces(m, s->d, &w->ground, sim->R0, sim->r0, sim->qm, sim->u0, sim->um, w->wF,
-                      w->force);
+  spart_ground_forces(m, s->d, &w->ground, sim->R0, sim->r0, sim->qm, sim->u0, sim->um,
+                      sim->nz > 0 ? sim->z : NULL, w->wF, w->force, NULL);
   cli_put(s->wr, "contact_forces", w->force, w->ground.n, 3, -1);
 }

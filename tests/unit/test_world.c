@@ -4,7 +4,9 @@
  *  - the reference: a cubic's records with their rates give the cubic back between them
  *    (Hermite), without rates the straight line, outside the records the nearest
  *  - the ground: a sphere's normal force, friction and wrench in closed form, never pulling;
- *    the contact spheres of a box, a cylinder, a capsule and a sphere
+ *    the stick-slip friction sticking, sliding, rolling, released; the contact spheres of a
+ *    box, a cylinder, a capsule and a sphere; a box thrown onto it, sliding and spinning,
+ *    stops, its energy (the tangential springs' with it) never growing
  *
  * usage: test_world MODEL.urdf... (models with every joint kind: tests/data/joints)
  * prints one line per check, then "N passed, N failed"
@@ -163,13 +165,13 @@ static void ground(void) {
   double centre[96], radius[32];
   int n = spart_ground_spheres(m, body, centre, radius, 32);
   check(n == 1 && body[0] == 0 && radius[0] == 0.1 && centre[2] == 0, "a sphere: itself", NULL);
-  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, n, body, centre, radius};
+  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, 0, 0, n, body, centre, radius};
   /* 5 mm deep, moving down at 0.1 m/s and along x at 0.3 m/s, turning about y at 2 rad/s: the
      lowest point moves along x at 0.3 - 2 * 0.1 (omega x (0, 0, -0.1)) */
   const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.095};
   const double u0[6] = {0, 2, 0, 0.3, 0, -0.1};
   double wF[6] = {0}, f[3];
-  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, wF, f);
+  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, NULL, wF, f, NULL);
   double fn = 1000 * 0.005 + 50 * 0.1, vt = 0.3 - 0.2;
   double ft = -0.8 * fn * vt / sqrt(vt * vt + 0.01 * 0.01);
   check(fabs(f[2] - fn) < 1e-12 && fabs(f[0] - ft) < 1e-12 && f[1] == 0,
@@ -181,10 +183,46 @@ static void ground(void) {
   /* leaving fast: no pull */
   const double up[6] = {0, 0, 0, 0, 0, 1};
   memset(wF, 0, sizeof wF);
-  spart_ground_forces(m, d, &g, R0, r0, NULL, up, NULL, wF, f);
+  spart_ground_forces(m, d, &g, R0, r0, NULL, up, NULL, NULL, wF, f, NULL);
   check(f[0] == 0 && f[1] == 0 && f[2] == 0 && wF[5] == 0, "never pulling", NULL);
-  double e = spart_ground_energy(m, d, &g, R0, r0, NULL);
+  double e = spart_ground_energy(m, d, &g, R0, r0, NULL, NULL);
   check(fabs(e - 0.5 * 1000 * 0.005 * 0.005) < 1e-15, "the spring's energy k delta^2 / 2", NULL);
+  check(spart_ground_nstate(&g) == 0, "the regularised friction: no state", NULL);
+  /* stick-slip (slip 0): kt 2000, ct 30, a deflection (1 mm, -0.5 mm, 0) */
+  g.slip = 0, g.tstiffness = 2000, g.tdamping = 30;
+  check(spart_ground_nstate(&g) == 3, "stick-slip: a deflection a sphere", NULL);
+  const double e0[3] = {1e-3, -5e-4, 0};
+  double rt[3];
+  /* sticking (mu 0.8 fn = 8 N): fs = -kt e - ct vt = (-2 - 3, 1, 0), |fs| = 5.1 */
+  memset(wF, 0, sizeof wF);
+  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, e0, wF, f, rt);
+  check(fabs(f[0] - (-2000 * 1e-3 - 30 * vt)) < 1e-12 && fabs(f[1] - 1) < 1e-12 &&
+            fabs(f[2] - fn) < 1e-12 && fabs(rt[0] - vt) < 1e-15 && rt[1] == 0 && rt[2] == 0,
+        "sticking: the spring and damper's force -kt e - ct vt, the deflection moving at vt", NULL);
+  /* sliding (mu 0.3: 3 N < 5.1 N): Coulomb's force along fs, the rate that gives it */
+  g.mu = 0.3;
+  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, e0, wF, f, rt);
+  double fs = sqrt(5 * 5 + 1), ft0 = 3 * -5 / fs, ft1 = 3 * 1 / fs;
+  check(fabs(f[0] - ft0) < 1e-12 && fabs(f[1] - ft1) < 1e-12 &&
+            fabs(rt[0] - -(ft0 + 2000 * 1e-3) / 30) < 1e-12 &&
+            fabs(rt[1] - -(ft1 + 2000 * -5e-4) / 30) < 1e-12 &&
+            fabs(hypot(f[0], f[1]) - 0.3 * fn) < 1e-12,
+        "sliding: MU fn along -kt e - ct vt, e' = -(ft + kt e) / ct", NULL);
+  /* rolling (the lowest point still: 0.3 - 3 * 0.1 = 0): no deflection builds */
+  const double roll[6] = {0, 3, 0, 0.3, 0, 0};
+  spart_ground_forces(m, d, &g, R0, r0, NULL, roll, NULL, NULL, wF, f, rt);
+  check(fabs(rt[0]) < 1e-15 && fabs(rt[1]) < 1e-15 && fabs(f[0]) < 1e-12 && fabs(f[1]) < 1e-12,
+        "rolling: the contact point does not slip, no deflection builds", NULL);
+  e = spart_ground_energy(m, d, &g, R0, r0, NULL, e0);
+  check(fabs(e - 0.5 * 1000 * 0.005 * 0.005 - 0.5 * 2000 * 1.25e-6) < 1e-15,
+        "the springs' energy k delta^2 / 2 + kt |e|^2 / 2", NULL);
+  /* out of the ground: the deflection released; in it, kept */
+  double ek[3] = {1e-3, 2e-3, 0};
+  spart_ground_release(m, d, &g, R0, r0, NULL, ek);
+  check(ek[0] == 1e-3 && ek[1] == 2e-3, "in the ground: the deflection kept", NULL);
+  const double high[3] = {0, 0, 0.2};
+  spart_ground_release(m, d, &g, R0, high, NULL, ek);
+  check(ek[0] == 0 && ek[1] == 0 && ek[2] == 0, "out of the ground: the deflection released", NULL);
   /* the contact spheres of the other shapes (the visual sphere has none) */
   n = spart_ground_spheres(s, body, centre, radius, 32);
   check(n == 8 + 2 * SPART_GROUND_RIM + 2,
@@ -212,12 +250,77 @@ static void ground(void) {
 }
 
 
+/* a 1 kg box, a 0.2 m cube (its inertia m a^2 / 6 the same about every axis) */
+static const char *box =
+    "<robot name=\"box\"><link name=\"b\"><inertial><mass value=\"1\"/><inertia "
+    "ixx=\"0.0066666666666666667\" iyy=\"0.0066666666666666667\" izz=\"0.0066666666666666667\" "
+    "ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><geometry><box size=\"0.2 0.2 0.2\"/>"
+    "</geometry></collision></link></robot>";
+
+
+/* the box thrown onto the ground, sliding and spinning, stopped by the stick-slip friction:
+   its energy (kinetic, potential, the normal and tangential springs') never grows from the
+   first touch on, it comes to rest, and the deflections of the corners above the ground are
+   0 */
+static void throw_box(void) {
+  spart_err err = {0};
+  spart_model *m = spart_urdf_parse(box, strlen(box), &err);
+  spart_data *d = m ? spart_data_new(m) : NULL;
+  spart_sim *s = m ? spart_sim_new(m) : NULL;
+  spart_scene *w = m ? spart_scene_new(m) : NULL;
+  int body[8];
+  double centre[24], radius[8];
+  if (!m || !d || !s || !w || spart_ground_spheres(m, body, centre, radius, 8) != 8) {
+    check(0, err.msg, "a box thrown");
+    return;
+  }
+  const double k = 9.81 / 4e-3, c = 2 * sqrt(k), g[3] = {0, 0, -9.81};
+  spart_ground gr = {{0, 0, 1}, 0, k, c, 0.5, 0, k, c, 8, body, centre, radius};
+  w->ground = &gr;
+  check(spart_sim_set_scene(s, w) == 0 && s->nz == 24, "spart_sim_set_scene: 8 deflections",
+        "a box thrown");
+  const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.11};
+  const double u0[6] = {0, 0, 3, 1, 0.5, 0};
+  spart_sim_set_state(m, s, R0, r0, NULL, u0, NULL);
+  s->gravity = g;
+  double last = 0, grow = 0;
+  int touched = 0, ok = 1;
+  for (int n = 1; n <= 20000 && ok; n++) {
+    ok = spart_sim_step(m, d, s, n * 1e-4, &err) == 0;
+    double e = 0.5 * (s->u0[3] * s->u0[3] + s->u0[4] * s->u0[4] + s->u0[5] * s->u0[5]) +
+               0.5 / 150 * (s->u0[0] * s->u0[0] + s->u0[1] * s->u0[1] + s->u0[2] * s->u0[2]) +
+               9.81 * s->r0[2] + spart_ground_energy(m, d, &gr, s->R0, s->r0, NULL, s->z);
+    if (touched) {
+      grow = fmax(grow, e - last);
+    }
+    touched |= s->r0[2] < 0.1;
+    last = e;
+  }
+  double v = 0, top = 0;
+  for (int j = 0; j < 6; j++) {
+    v = fmax(v, fabs(s->u0[j]));
+  }
+  for (int j = 0; j < 8; j++) {
+    top += centre[3 * j + 2] > 0 ? fabs(s->z[3 * j]) + fabs(s->z[3 * j + 1]) : 0;
+  }
+  printf("# the box's energy: its largest growth %g J, its speed at 2 s %g\n", grow, v);
+  check(ok && touched && grow < 1e-9, "its energy never grows after it touches", "a box thrown");
+  check(ok && v < 1e-6 && s->r0[2] < 0.1, "at rest on the ground at 2 s", "a box thrown");
+  check(ok && top == 0, "the corners above the ground: no deflection", "a box thrown");
+  spart_sim_free(s);
+  spart_scene_free(w);
+  spart_data_free(d);
+  spart_model_free(m);
+}
+
+
 int main(int argc, char **argv) {
   for (int k = 1; k < argc; k++) {
     difference(argv[k]);
   }
   reference();
   ground();
+  throw_box();
   printf("%d passed, %d failed\n", npass, nfail);
   return nfail ? 1 : 0;
 }
