@@ -101,9 +101,12 @@ PY
   [[ "${lines[0]}" == "qm_1,qm_2,"*",qm_14" ]]
 }
 
-@test "spart-fd then spart-id on random records returns their forces (1e-9), floating and fixed base" {
+@test "spart-fd then spart-id on random records returns their forces (1e-9), floating and fixed base, coupled mimic joints" {
   urdf2robot --floating spquat "$J/floating_tree.urdf" > "$T/sp.json"
-  for m in "$MODELS/kuka_iiwa.urdf" "$MODELS/2_iiwa_base.urdf" "$J/floating_tree.urdf" "$T/sp.json"; do
+  # coupled mimic joints: a record holds the system's coordinates, the followers' left out
+  urdf2robot --mimic "$BATS_TEST_DIRNAME/data/gripper_mimic.urdf" > "$T/gm.json"
+  for m in "$MODELS/kuka_iiwa.urdf" "$MODELS/2_iiwa_base.urdf" "$J/floating_tree.urdf" "$T/sp.json" \
+    "$T/gm.json"; do
     for fb in "" --fixed-base; do
       spart-states -m "$m" --random 20 --seed 3 --velocities --forces > "$T/s.jsonl"
       spart-fd -m "$m" $fb --gravity 0,0,-9.81 --keep-state < "$T/s.jsonl" > "$T/fd.jsonl"

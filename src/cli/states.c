@@ -219,6 +219,21 @@ static int normalize(cli_states *o) {
 }
 
 
+/* a tree's state (qm nq, the others nv) as a coupled model's system's, in place (nqc, nvc):
+   the free joints' coordinates and velocities, the forces at the free degrees of freedom; t
+   scratch (nq + nv) */
+static void system_coordinates(const spart_model *m, double *qm, double *um, double *umdot,
+                               double *taum, double *t) {
+  double *v[3] = {um, umdot, taum};
+  spart_mimic_qc(m, qm, t);
+  memcpy(qm, t, (size_t)m->nqc * sizeof(double));
+  for (int k = 0; k < 3; k++) {
+    spart_mimic_vc(m, v[k], t);
+    memcpy(v[k], t, (size_t)m->nvc * sizeof(double));
+  }
+}
+
+
 int cli_states_write(cli_states *o) {
   const char *prog = "spart-states";
   if (o->normalize) {
@@ -231,7 +246,7 @@ int cli_states_write(cli_states *o) {
     return err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
   }
   const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-  double *buf = calloc(nq + 3 * nv + 1, sizeof(double));
+  double *buf = calloc(2 * nq + 4 * nv + 1, sizeof(double));
   int format = o->output == CLI_FMT_CSV ? CLI_FMT_CSV : CLI_FMT_JSON;
   cli_writer *wr = cli_writer_new(stdout, format, 0, 0);
   int status = buf && wr ? CLI_EXIT_OK : CLI_EXIT_IO;
@@ -246,15 +261,18 @@ int cli_states_write(cli_states *o) {
       spart_random_state(m, &rq, &rv, qm, o->velocities ? um : NULL,
                          o->accelerations ? umdot : NULL, o->forces ? taum : NULL);
     }
-    cli_put(wr, "qm", qm, (int)nq, -1, -1);
+    if (m->coupled) { /* a record holds the system's coordinates: the followers' left out */
+      system_coordinates(m, qm, um, umdot, taum, taum + nv);
+    }
+    cli_put(wr, "qm", qm, m->nqc, -1, -1);
     if (o->velocities) {
-      cli_put(wr, "um", um, (int)nv, -1, -1);
+      cli_put(wr, "um", um, m->nvc, -1, -1);
     }
     if (o->accelerations) {
-      cli_put(wr, "umdot", umdot, (int)nv, -1, -1);
+      cli_put(wr, "umdot", umdot, m->nvc, -1, -1);
     }
     if (o->forces) {
-      cli_put(wr, "taum", taum, (int)nv, -1, -1);
+      cli_put(wr, "taum", taum, m->nvc, -1, -1);
     }
     if (cli_emit(wr, NULL, &err) != 0) {
       status = CLI_EXIT_IO;
