@@ -228,6 +228,9 @@ static cJSON *json_joint(const spart_model *m, int i) {
   if (m->jnt_friction[2 * i] != 0 || m->jnt_friction[2 * i + 1] != 0) {
     put(j, "friction", json_vec(m->jnt_friction + 2 * i, 2), &ok);
   }
+  if (spart_joint_pitched(m->jnt_type[i])) { /* metres per revolution (spart-model(5)) */
+    put(j, "pitch", json_num(m->jnt_pitch[i]), &ok);
+  }
   if (m->jnt_limited[i]) {
     put(j, "limit", json_vec(m->jnt_range + 2 * i, 2), &ok);
   }
@@ -481,8 +484,15 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
       spart_get_opt(j, where, "friction", 2, m->jnt_friction + 2 * i, err)) {
     return -SPART_EDATA;
   }
+  /* a helical joint's pitch, metres per revolution, which it must have (spart_model_check
+     refuses one on another kind) */
+  if (spart_joint_pitched(m->jnt_type[i]) && !cJSON_GetObjectItemCaseSensitive(j, "pitch")) {
+    return spart_err_set(err, SPART_EDATA, 0, "%s: a helical joint without \"pitch\" (metres "
+                         "per revolution)", where);
+  }
   m->jnt_limited[i] = cJSON_GetObjectItemCaseSensitive(j, "limit") != NULL;
-  if (spart_get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err) ||
+  if (spart_get_opt(j, where, "pitch", 1, m->jnt_pitch + i, err) ||
+      spart_get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err) ||
       spart_get_opt(j, where, "effort_limit", 1, m->jnt_effort + i, err) ||
       spart_get_opt(j, where, "velocity_limit", 1, m->jnt_velocity + i, err)) {
     return -SPART_EDATA;
