@@ -10,10 +10,13 @@ give, to 1e-9 of each quantity's scale:
   centroidal momentum matrix (spart-jac)
 - H, C, C u and G (spart-gim), FD (spart-fd) and ID (spart-id), each with a floating and a
   fixed base
+- the statics of spart-contact (the pair free at q and h q: it takes no coupled model) and a
+  short run of spart-sim
 
 usage: helixcheck.py HELICAL.urdf PAIR.urdf
 prints one line a quantity (its worst deviation), then "N passed, N failed"
 """
+import math
 import sys
 
 from spartcheck import run
@@ -89,6 +92,32 @@ for base, recs in (([], states), (["--fixed-base"], fixed)):
     both(["gim", "--coriolis", "--gravity", G] + base, recs, gim)
     both(["fd", "--gravity", G] + base, recs, ["umdot"] + ([] if base else ["u0dot"]))
     both(["id", "--gravity", G] + base, recs, ["taum"] + ([] if base else ["tau0"]))
+
+# spart-contact (which takes no coupled model): the pair free, at the helical joints' q and h q;
+# the statics of the whole robot agree (contacts on the base)
+H1, H3 = -0.02 / (2 * math.pi), 0.05 / (2 * math.pi)
+contacts = [{"link": "base", "point": [x, y, -0.3], "normal": [0, 0, 1], "mu": 0.5}
+            for x, y in ((0.3, 0.2), (-0.3, 0.2), (-0.3, -0.2), (0.3, -0.2))]
+for s in states[:4]:
+    q = s["qm"]
+    qp = [q[0], H1 * q[0], q[1], q[2], H3 * q[2], q[3]]
+    for fb in ([], ["--fixed-base"]):
+        rec = {"R0": s["R0"], "u0": [0] * 6, "contacts": contacts}
+        a = run(["spart-contact", "-m", HEL, "--gravity", G] + fb, dict(rec, qm=q))[0]
+        b = run(["spart-contact", "-m", PAIR, "--gravity", G] + fb, dict(rec, qm=qp))[0]
+        for key in ("force_closure", "com_equilibrium", "feasible", "support_polygon",
+                    "com_margin"):
+            if a.get(key) is not None or b.get(key) is not None:
+                check("spart-contact " + key, a[key], b[key])
+
+# spart-sim: a short run of both from the same state, the same motion
+sopts = ["--duration", "0.2", "--dt", "0.05", "--integrator", "dopri5", "--rtol", "1e-12",
+         "--atol", "1e-13", "--gravity", G]
+init = {k: states[1][k] for k in ("R0", "r0", "qm", "u0", "um")}
+a = run(["spart-sim", "-m", HEL] + sopts, init)
+b = run(["spart-sim", "-m", PAIR, "--mimic"] + sopts, init)
+for key in ("R0", "r0", "qm", "u0", "um"):
+    check("spart-sim " + key, [r[key] for r in a], [r[key] for r in b])
 
 for what, (err, scale) in dev.items():
     ok = err <= 1e-9 * scale

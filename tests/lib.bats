@@ -107,7 +107,7 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
 }
 
 @test "the fast paths the commands run (two-lane RNEA, CRBA, ABA) equal the textbook recursions to 1e-12 on every model and 200 random trees of every joint kind" {
-  run "$UNIT/test_recursions" 200 "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/*.urdf "$BATS_TEST_DIRNAME/data"/joints/*.urdf
+  run "$UNIT/test_recursions" 200 "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/*.urdf "$BATS_TEST_DIRNAME/data"/joints/*.urdf "$BATS_TEST_DIRNAME/data"/helical/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"ok puma560.dh.json: spart_aba = spart_aba_ref, floating base"* ]]
