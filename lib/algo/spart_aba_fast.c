@@ -171,8 +171,9 @@ void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
 
 /* degree of freedom a of body i, S = e_k in F_i (dof_axis), or the column S (dof_S) when it is
    not one unit column (k -1, a helical joint's), out of its articulated inertia IA and bias force
-   pA (RBDA table 7.1): U = IA S (the column k), D = S' U + the armature, u = tau - S' pA; then Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA); U, D, u
-   kept for the forward pass.  The pivot D against what the degree of freedom moves (its
+   pA (RBDA table 7.1): U = IA S (the column k), D = S' U + the armature, u = tau - S' pA; then
+   Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA); U, D, u kept for the
+   forward pass.  The pivot D against what the degree of freedom moves (its
    subtree, d->f, is whole now): 1 when it fails. */
 static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m, spart_data *d,
                                                             int i, int a, int k, double *IA,

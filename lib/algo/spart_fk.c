@@ -8,9 +8,9 @@
 #include "spu.h"
 
 
-/* the dof column S_v (dof_S: e_k in F_i at its origin, or any column) at link i's CoM in the inertial frame,
-   F_i being W, gc the CoM from F_i's origin (inertial): [W s_w; W s_v + W s_w x gc]
-   (SPART's pm) */
+/* the dof column S_v (dof_S: e_k in F_i at its origin, or any column) at link i's CoM in the
+   inertial frame, F_i being W, gc the CoM from F_i's origin (inertial): [W s_w; W s_v + W s_w x
+   gc] (SPART's pm) */
 static void dof_column(double S[6], const spart_model *m, int v, const double W[9],
                        const double gc[3]) {
   int k = m->dof_axis[v];

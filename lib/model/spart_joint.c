@@ -10,8 +10,9 @@
  * k = 5); but for a helical joint's, a turn about z moving h = jnt_pitch / (2 pi) along it per
  * radian, S_v = e_2 + h e_5 (dof_axis -1: the algorithms' general column, dof_S).  The
  * transform of F_i in its parent's is the constant part T, r (at q = 0) followed by one screw
- * per coordinate about and along z (m->dof_screw), so that the algorithms apply any kind with the same code: loops over a joint's coordinates and degrees of
- * freedom, never a branch on its kind.  A kind whose configuration is not one screw per
+ * per coordinate about and along z (m->dof_screw), so that the algorithms apply any kind with
+ * the same code: loops over a joint's coordinates and degrees of freedom, never a branch on its
+ * kind.  A kind whose configuration is not one screw per
  * coordinate (the quaternion of a ball or free joint, nq != nv) adds its own transform here. */
 #include <math.h>
 #include <string.h>
