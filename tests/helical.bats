@@ -115,7 +115,7 @@ PY
   }
   edit 'del m["joints"][0]["pitch"]'
   run -1 --separate-stderr urdf2robot "$T/e.json"
-  [ "$stderr" = "urdf2robot: $T/e.json:1: joints[0]: a helical joint without \"pitch\" (metres per revolution)" ]
+  [ "$stderr" = "urdf2robot: $T/e.json:1: joints[0].pitch: expected a finite number, got nothing" ]
   edit 'm["joints"][1]["pitch"] = 0.01'
   run -1 --separate-stderr spart-id -m "$T/e.json" <<< '{"qm": [0, 0, 0, 0]}'
   [ "$stderr" = "spart-id: $T/e.json:1: joint 'j2': a pitch on a revolute joint (only a helical joint has one)" ]

@@ -251,7 +251,6 @@ static cJSON *json_joint(const spart_model *m, int i) {
 }
 
 
-
 /* a mesh's state (SPART_MESH_*) in the model JSON */
 static const char *const mesh_state[] = {"", "read", "missing", "format"};
 
@@ -476,23 +475,19 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
       spart_get_int(j, where, "q_id", &qid, err) ||
       spart_get_int(j, where, "parent_link", m->body_parent + i, err) ||
       spart_get_vec(j, where, "axis", 3, m->jnt_axis + 3 * i, err) ||
-      spart_get_T(j, where, "T", m->jnt_rot + 9 * i, m->jnt_pos + 3 * i, err)) {
+      spart_get_T(j, where, "T", m->jnt_rot + 9 * i, m->jnt_pos + 3 * i, err) ||
+      (spart_joint_pitched(m->jnt_type[i]) && spart_get_num(j, where, "pitch", m->jnt_pitch + i,
+                                                            err))) { /* m/rev, a helical's */
     return -err->code;
   }
-  if (spart_get_opt(j, where, "armature", 1, m->jnt_armature + i, err) ||
+  if (spart_get_opt(j, where, "pitch", 1, m->jnt_pitch + i, err) || /* another kind's: refused */
+      spart_get_opt(j, where, "armature", 1, m->jnt_armature + i, err) ||
       spart_get_opt(j, where, "damping", 1, m->jnt_damping + i, err) ||
       spart_get_opt(j, where, "friction", 2, m->jnt_friction + 2 * i, err)) {
     return -SPART_EDATA;
   }
-  /* a helical joint's pitch, metres per revolution, which it must have (spart_model_check
-     refuses one on another kind) */
-  if (spart_joint_pitched(m->jnt_type[i]) && !cJSON_GetObjectItemCaseSensitive(j, "pitch")) {
-    return spart_err_set(err, SPART_EDATA, 0, "%s: a helical joint without \"pitch\" (metres "
-                         "per revolution)", where);
-  }
   m->jnt_limited[i] = cJSON_GetObjectItemCaseSensitive(j, "limit") != NULL;
-  if (spart_get_opt(j, where, "pitch", 1, m->jnt_pitch + i, err) ||
-      spart_get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err) ||
+  if (spart_get_opt(j, where, "limit", 2, m->jnt_range + 2 * i, err) ||
       spart_get_opt(j, where, "effort_limit", 1, m->jnt_effort + i, err) ||
       spart_get_opt(j, where, "velocity_limit", 1, m->jnt_velocity + i, err)) {
     return -SPART_EDATA;
@@ -507,7 +502,6 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
   }
   return 0;
 }
-
 
 
 /* "shapes"[s] into shape s */
