@@ -53,7 +53,7 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
 }
 
 @test "the joint model: sizes, addresses, S against the transform's derivative, qdot <-> v" {
-  run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/joints/*.urdf
+  run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/joints/*.urdf "$BATS_TEST_DIRNAME/data"/helical/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"ok branched_arm.json: 7 joints, nq 6, nv 6"* ]]
