@@ -216,6 +216,20 @@ static void on_global_error(void *ctx, xmlErrorPtr e) {
 }
 
 
+/* libxml2's messages outside the structured ones (its generic channel, which would print them
+   on stderr) while a URDF is read: with the parse's own errors structured (parse_xml), what
+   comes here is a failed allocation in libxml2's string copies (an attribute's copy that failed
+   reads as no attribute), so any message makes the read a failure for lack of memory */
+static void on_generic_error(void *ctx, const char *fmt, ...) {
+  char b[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b, sizeof b, fmt, ap);
+  va_end(ap);
+  ((xstate *)ctx)->oom = b[0] != 0 || fmt[0] != 0;
+}
+
+
 /* libxml2 2.9 checks each attribute of an element against all the ones before it: 200,000
    attributes (a 2 MB file) take minutes.  No URDF element has more than a dozen. */
 #define MAX_ATTRIBUTES 1000
@@ -1445,7 +1459,11 @@ spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf
     return NULL;
   }
 
-  /* parse, check, connect, number, build */
+  /* parse, check, connect, number, build; libxml2's generic messages to gen */
+  xmlGenericErrorFunc old_generic = xmlGenericError;
+  void *old_gctx = xmlGenericErrorContext;
+  xstate gen = {0};
+  xmlSetGenericErrorFunc(&gen, on_generic_error);
   rc = parse_xml(&u, copy ? copy : buf, (int)len);
   free(copy);
   rc = rc ? rc : check_root(&u);
@@ -1460,6 +1478,12 @@ spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf
   rc = rc ? rc : number(&u);
   if (!rc) {
     m = build(&u);
+  }
+  xmlSetGenericErrorFunc(old_gctx, old_generic);
+  if (gen.oom) {
+    spart_model_free(m);
+    m = NULL;
+    oom(u.err);
   }
 
   /* clean up */
