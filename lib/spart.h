@@ -54,8 +54,10 @@ enum {
   SPART_JNT_BALL = 4,     /* q: unit quaternion [w x y z] (4); v: angular velocity (3) */
   SPART_JNT_PLANAR = 5,   /* q: x, y, angle (3); v: vx, vy in the frame after, angle rate (3) */
   SPART_JNT_SINCOS = 6,   /* q: sin, cos of the angle (2); v: the angle's rate (1) */
-  SPART_JNT_SPQUAT = 7    /* q: the quaternion's stereographic projection, position (6); v: as
+  SPART_JNT_SPQUAT = 7,   /* q: the quaternion's stereographic projection, position (6); v: as
                              SPART_JNT_FLOATING's (6) */
+  SPART_JNT_HELICAL = 8   /* q: the angle about the axis, which moves it jnt_pitch / (2 pi) per
+                             radian along the axis (1); v: the angle's rate (1) */
 };
 
 /* numerical failures, counted in spart_data.warn with the body in warn_body */
@@ -87,7 +89,8 @@ typedef struct spart_model {
   int *jnt_vadr;        /* (nb) index of its first degree of freedom in um, -1 if it has none */
   int *dof_body;        /* (nv) the body whose joint owns degree of freedom v */
   int *dof_axis;        /* (nv) S_v = e_k in the joint frame F_i (spart_joint.c): k =
-                           0..2 a rotation about, 3..5 a translation along F_i's axis k - 3 */
+                           0..2 a rotation about, 3..5 a translation along F_i's axis k - 3;
+                           -1 when S_v is not one unit column (a helical joint's): dof_S */
   int *jnt_zaxis;       /* (nb) 2 when joint i is one coordinate turning F_i about its z (the
                            angle; S = e_2), 5 one moving it along z (S = e_5), else -1: the
                            common joints, which the dynamics passes take with the axis known */
@@ -110,6 +113,8 @@ typedef struct spart_model {
   double *jnt_range;    /* (nb x 2) joint limits lower, upper (qlim), where jnt_limited */
   int *jnt_limited;     /* (nb) 1 if the joint has limits */
   double *jnt_effort;   /* (nb) effort limit: |force| of each of its dofs at most this; 0 none */
+  double *jnt_pitch;    /* (nb) a helical joint's pitch, metres along its axis per revolution
+                           (positive: a right-handed screw); 0 for every other kind */
   double *jnt_velocity; /* (nb) velocity limit: |velocity| of each of its dofs at most this; 0
                            none (URDF <limit effort velocity>) */
   char **jnt_mimic;     /* (nb) the joint that joint i mimics (URDF <mimic>), NULL if none: only
@@ -252,6 +257,9 @@ int spart_joint_nv(int type);
 const char *spart_joint_name(int type);
 int spart_joint_rotates(int type);
 int spart_joint_has_axis(int type);
+/* whether a joint of kind type takes its translation per radian from the model's jnt_pitch
+   (helical) */
+int spart_joint_pitched(int type);
 
 /* Normalise every quaternion (and a sin-cos joint's [sin, cos]) in qm (nq) whose norm is within
    tol of 1; 0, or -SPART_EDATA with err naming the first joint whose quaternion (or pair) is

@@ -74,9 +74,9 @@ with_world() {
   run --separate-stderr urdf2robot "$T/g.json"
   [ "$status" -ne 0 ]
   [[ "$stderr" == *"n_v: expected 9 (the joints' degrees of freedom), got 10" ]]
-  sed 's/"type":	3/"type":	8/' "$T/f.json" > "$T/g.json"
+  sed 's/"type":	3/"type":	9/' "$T/f.json" > "$T/g.json"
   run --separate-stderr urdf2robot "$T/g.json"
-  [[ "$stderr" == *"type 8, expected 0 (fixed), 1 (revolute), 2 (prismatic), 3 (floating), 4 (ball), 5 (planar), 6 (sincos) or 7 (spquat)"* ]]
+  [[ "$stderr" == *"type 9, expected 0 (fixed), 1 (revolute), 2 (prismatic), 3 (floating), 4 (ball), 5 (planar), 6 (sincos), 7 (spquat) or 8 (helical)"* ]]
 }
 
 @test "records: qm has n_q entries, um, umdot, taum n_v; CSV columns qm_1..qm_<n_q>, um_1..um_<n_v>" {
@@ -248,11 +248,11 @@ PY
   run --separate-stderr urdf2robot --floating euler "$J/floating_tree.urdf"
   [ "$status" -eq 2 ]
   [[ "$stderr" == "urdf2robot: --floating: expected quaternion or spquat, got 'euler'"* ]]
-  # a model JSON's type 8 is no kind
-  sed 's/"type":\t6/"type":\t8/' "$T/sc.json" > "$T/bad.json"
+  # a model JSON's type 9 is no kind
+  sed 's/"type":\t6/"type":\t9/' "$T/sc.json" > "$T/bad.json"
   run --separate-stderr urdf2robot "$T/bad.json"
   [ "$status" -eq 1 ]
-  [[ "$stderr" == *"type 8, expected 0 (fixed), "*"6 (sincos) or 7 (spquat)" ]]
+  [[ "$stderr" == *"type 9, expected 0 (fixed), "*"7 (spquat) or 8 (helical)" ]]
 }
 
 @test "a sin-cos pair is normalised within 1e-6 of unit norm, else refused naming the joint; spart-kin gives its rates" {

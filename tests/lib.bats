@@ -53,7 +53,7 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
 }
 
 @test "the joint model: sizes, addresses, S against the transform's derivative, qdot <-> v" {
-  run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/joints/*.urdf
+  run "$UNIT/test_joint" "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/joints/*.urdf "$BATS_TEST_DIRNAME/data"/helical/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"ok branched_arm.json: 7 joints, nq 6, nv 6"* ]]
@@ -107,13 +107,13 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
 }
 
 @test "the fast paths the commands run (two-lane RNEA, CRBA, ABA) equal the textbook recursions to 1e-12 on every model and 200 random trees of every joint kind" {
-  run "$UNIT/test_recursions" 200 "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/*.urdf "$BATS_TEST_DIRNAME/data"/joints/*.urdf
+  run "$UNIT/test_recursions" 200 "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/*.urdf "$BATS_TEST_DIRNAME/data"/joints/*.urdf "$BATS_TEST_DIRNAME/data"/helical/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"ok puma560.dh.json: spart_aba = spart_aba_ref, floating base"* ]]
   [[ "$output" == *"ok 200 random trees ("*"): spart_rnea_pair's two lanes = spart_rnea_ref, every rate given"* ]]
   [[ "$output" == *"ok random trees: "*" joints of kind spquat"* ]]
-  [[ "${lines[-1]}" == "314 passed, 0 failed" ]]
+  [[ "${lines[-1]}" == "333 passed, 0 failed" ]]
 }
 
 @test "the reference recursions name no joint kind and no fast path's layout; the fast paths no kind" {

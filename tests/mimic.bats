@@ -252,7 +252,7 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
 '
 }
 
-@test "--mimic refuses, in one line: a cycle, a leader of another kind, a joint of several coordinates, an unknown leader" {
+@test "--mimic refuses, in one line: a cycle, a joint of several coordinates, an unknown leader; a leader of another kind is coupled" {
   f=$(mimic_model '<mimic joint="finger_3"/>' "${FINGER3/@M3@/<mimic joint=\"finger_2\"/>}")
   run --separate-stderr urdf2robot --mimic "$f"
   [ "$status" -eq 1 ]
@@ -260,10 +260,11 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
   # without --mimic they are only shown
   run --separate-stderr urdf2robot --summary "$f"
   [ "$status" -eq 0 ]
+  # a revolute joint following a prismatic one (a rack and pinion): coupled, one coordinate less
   f=$(mimic_model '<mimic joint="tip_1_joint"/>')
-  run --separate-stderr urdf2robot --mimic "$f"
-  [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f: joint 'finger_2' (revolute) mimics joint 'tip_1_joint' of another kind (prismatic): a coupled mimic joint is of its leader's kind" ]
+  run --separate-stderr urdf2robot --mimic --summary "$f"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"follows joint 'tip_1_joint' (1 x + 0), coupled: not a coordinate"* ]]
   f=$(mimic_model '<mimic joint="finger_x"/>')
   run --separate-stderr urdf2robot --mimic "$f"
   [ "$status" -eq 1 ]
@@ -272,11 +273,11 @@ close(c["Cm"], matmul(T(K5), matmul(fr["Cm"], K5)), 1e-12, "Cm chain")
   f=$(mimic_model '' '<link name="f3"/><joint name="ball_3" type="ball"><parent link="palm"/><child link="f3"/><mimic joint="finger_1"/></joint>')
   run --separate-stderr urdf2robot --mimic "$f"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f: joint 'ball_3': a coupled mimic joint and its leader are revolute or prismatic, not a ball joint" ]
+  [ "$stderr" = "urdf2robot: $f: joint 'ball_3': a coupled mimic joint and its leader are revolute, prismatic or helical, not a ball joint" ]
   # the same through a command's -m
   run --separate-stderr spart-id -m "$f" --mimic <<< '{}'
   [ "$status" -eq 1 ]
-  [ "$stderr" = "spart-id: $f: joint 'ball_3': a coupled mimic joint and its leader are revolute or prismatic, not a ball joint" ]
+  [ "$stderr" = "spart-id: $f: joint 'ball_3': a coupled mimic joint and its leader are revolute, prismatic or helical, not a ball joint" ]
 }
 
 @test "--mimic needs -m; spart-contact refuses a coupled model" {

@@ -59,7 +59,7 @@ compilers() {
 <joint name="j" type="ball"><parent link="a"/><child link="c"/></joint></robot>
 EOF
   run -1 --separate-stderr spart-codegen -m ball.urdf
-  [ "$stderr" = "spart-codegen: ball.urdf: only revolute, continuous, prismatic and fixed joints are generated" ]
+  [ "$stderr" = "spart-codegen: ball.urdf: only revolute, continuous, prismatic, helical and fixed joints are generated" ]
   [ -z "$output" ]
   # mimic joints coupled to their leaders (urdf2robot --mimic) are refused; free, they are joints
   urdf2robot --mimic "$TOP/tests/data/gripper_mimic.urdf" > coupled.json

@@ -135,10 +135,12 @@ static inline void subtree_body(const spart_model *m, const double *jc, int i, d
 
 
 /* what degree of freedom a of body i moves, its subtree being s: a rotation (h0) turns it about
-   the joint (F_i's origin), a translation (h1) moves its mass; plus the armature */
+   the joint (F_i's origin), a translation (h1 per unit, of either sign: a helical joint's) moves
+   its mass; plus the armature */
 static inline double subtree_scale(const spart_model *m, int i, int a, const double *s) {
   const double *h = m->dof_screw + 2 * a;
-  return h[0] * (s[4] + 2 * s[0] * spu_dot3(s + 1, s + 1)) + h[1] * s[0] + m->jnt_armature[i];
+  return h[0] * (s[4] + 2 * s[0] * spu_dot3(s + 1, s + 1)) + h[1] * h[1] * s[0] +
+         m->jnt_armature[i];
 }
 
 
@@ -168,22 +170,36 @@ void spart_dof_scale(const spart_model *m, spart_data *d, double *scale) {
 }
 
 
-/* degree of freedom a of body i, S = e_k in F_i (dof_axis), out of its articulated inertia IA
-   and bias force pA (RBDA table 7.1): U = IA S the column k, D = S' U + the armature, u = tau -
-   S' pA; then Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA); U, D, u
-   kept in o (d's own) for the forward pass.  The pivot D against what the degree of freedom
-   moves (its subtree, d->f, is whole now): 1 when it fails. */
+/* degree of freedom a of body i, S = e_k in F_i (dof_axis), or the column S (dof_S) when it is
+   not one unit column (k -1, a helical joint's), out of its articulated inertia IA and bias force
+   pA (RBDA table 7.1): U = IA S (the column k), D = S' U + the armature, u = tau - S' pA; then
+   Ia = IA - U U'/D, pa = pA + U u/D (the bias accelerations are in pA); U, D, u kept in o (d's
+   own) for the forward pass.  The pivot D against what the degree of freedom moves (its
+   subtree, d->f, is whole now): 1 when it fails. */
 static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m,
                                                             const spart_data *d,
                                                             struct spart_own *o, int i, int a,
                                                             int k, double *IA, double *pA,
                                                             const double *taum) {
-  double U[6], W[6];
-  for (int r = 0; r < 6; r++) {
-    U[r] = IA[IX[r][k]];
+  double U[6], W[6], D, u = taum ? taum[a] : 0;
+  if (k >= 0) {
+    for (int r = 0; r < 6; r++) {
+      U[r] = IA[IX[r][k]];
+    }
+    D = U[k];
+    u -= pA[k];
+  } else {
+    const double *S = m->dof_S + 6 * a;
+    for (int r = 0; r < 6; r++) {
+      U[r] = 0;
+      for (int c = 0; c < 6; c++) {
+        U[r] += IA[IX[r][c]] * S[c];
+      }
+    }
+    D = spu_dot6(S, U);
+    u -= spu_dot6(S, pA);
   }
-  double D = U[k] + m->jnt_armature[i]; /* the rotor spins with the joint alone */
-  double u = (taum ? taum[a] : 0) - pA[k];
+  D += m->jnt_armature[i]; /* the rotor spins with the joint alone */
   if (!spu_pivot_ok(D, subtree_scale(m, i, a, d->f + 6 * i))) {
     return 1;
   }
@@ -335,8 +351,15 @@ int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double 
       continue;
     }
     for (int a = m->jnt_vadr[i], end = a + m->jnt_nv[i]; a < end; a++) {
+      int k = m->dof_axis[a];
       umdot[a] = (o->u[a] - spu_dot6(o->U + 6 * a, ai)) / o->D[a];
-      ai[m->dof_axis[a]] += umdot[a];
+      if (k >= 0) {
+        ai[k] += umdot[a];
+        continue;
+      }
+      for (int r = 0; r < 6; r++) { /* S not one unit column */
+        ai[r] += m->dof_S[6 * a + r] * umdot[a];
+      }
     }
   }
   return 0;

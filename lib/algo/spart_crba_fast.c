@@ -40,6 +40,35 @@ static void inert_column(double *F, int ld, const double I[10], int k) {
 }
 
 
+/* the force I S of a compact inertia I for a degree of freedom whose S (6, dof_S) is not one
+   unit column (a helical joint's): the columns of I weighted by S, into F[0], F[ld], ... */
+static void inert_general(double *F, int ld, const double I[10], const double *S) {
+  double f[6] = {0, 0, 0, 0, 0, 0}, c[6];
+  for (int k = 0; k < 6; k++) {
+    if (S[k] != 0) {
+      inert_column(c, 1, I, k);
+      for (int r = 0; r < 6; r++) {
+        f[r] += S[k] * c[r];
+      }
+    }
+  }
+  for (int r = 0; r < 6; r++) {
+    F[r * ld] = f[r];
+  }
+}
+
+
+/* whether every degree of freedom of body t's joint is one unit column of S (dof_axis) */
+static int unit_columns(const spart_model *m, int t) {
+  for (int a = m->jnt_vadr[t], end = a + m->jnt_nv[t]; a < end; a++) {
+    if (m->dof_axis[a] < 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
 /* two columns at once: pairs of doubles (spu.h's v2, as spart_rnea's pairs) */
 
 /* X' f = [Q n + rho x Q f; Q f] of the forces f = [n; f] of two columns, in place: a force in
@@ -188,16 +217,32 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
       Q = Qc, rho = rc;
     }
     for (int c = lo; c < own; c++) {
-      inert_column(F + c, nv, Ic + 10 * i, axis[tree[c]]);
+      if (axis[tree[c]] >= 0) {
+        inert_column(F + c, nv, Ic + 10 * i, axis[tree[c]]);
+      } else {
+        inert_general(F + c, nv, Ic + 10 * i, m->dof_S + 6 * tree[c]);
+      }
     }
     for (int s = lo; s < own; s++) {
       int b = tree[s];
-      const double *Fb = F + axis[b] * nv;
       double *row = H + (off + b) * n + off, *col = H + off * n + off + b;
-      for (int c = s; c < hi; c++) {
-        double x = Fb[c];
-        row[tree[c]] = x;
-        col[tree[c] * n] = x;
+      if (axis[b] >= 0) {
+        const double *Fb = F + axis[b] * nv;
+        for (int c = s; c < hi; c++) {
+          double x = Fb[c];
+          row[tree[c]] = x;
+          col[tree[c] * n] = x;
+        }
+      } else { /* S_b not one unit column: S_b' F_a */
+        const double *Sb = m->dof_S + 6 * b;
+        for (int c = s; c < hi; c++) {
+          double x = 0;
+          for (int r = 0; r < 6; r++) {
+            x += Sb[r] * F[r * nv + c];
+          }
+          row[tree[c]] = x;
+          col[tree[c] * n] = x;
+        }
       }
       for (int c = hi; c < nv; c++) {
         row[tree[c]] = col[tree[c] * n] = 0;
@@ -211,7 +256,7 @@ void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const d
     if (own == lo) {
       continue; /* no joint: its subtree's columns went past it */
     }
-    if (t > 0 && fixed_base && m->jnt_up[t] == 0) {
+    if (t > 0 && fixed_base && m->jnt_up[t] == 0 && unit_columns(m, t)) {
       carry_rows(F, nv, lo, hi, Q, rho, axis + m->jnt_vadr[t], m->jnt_nv[t]);
       continue;
     }

@@ -8,12 +8,23 @@
 #include "spu.h"
 
 
-/* the dof column S_v (dof_S: e_k in F_i at its origin) at link i's CoM in the inertial frame,
-   F_i being W, gc the CoM from F_i's origin (inertial): [W s_w; W s_v + W s_w x gc]
-   (SPART's pm) */
+/* the dof column S_v (dof_S: e_k in F_i at its origin, or any column) at link i's CoM in the
+   inertial frame, F_i being W, gc the CoM from F_i's origin (inertial): [W s_w; W s_v + W s_w x
+   gc] (SPART's pm) */
 static void dof_column(double S[6], const spart_model *m, int v, const double W[9],
                        const double gc[3]) {
   int k = m->dof_axis[v];
+  if (k < 0) { /* S_v not one unit column (a helical joint's) */
+    const double *s = m->dof_S + 6 * v;
+    double lin[3], c[3];
+    spu_mulmv3(S, W, s);
+    spu_mulmv3(lin, W, s + 3);
+    spu_cross(c, S, gc);
+    for (int r = 0; r < 3; r++) {
+      S[3 + r] = lin[r] + c[r];
+    }
+    return;
+  }
   memset(S, 0, 6 * sizeof(double));
   if (k < 3) {
     S[0] = W[k];

@@ -211,6 +211,23 @@ RNEA_INLINE void dof_acc(v2 a[6], const v2 v[6], int s, v2 qd, v2 qdd) {
 }
 
 
+/* the same for a degree of freedom whose S (6, dof_S) is not one unit column (dof_axis -1: a
+   helical joint's): a += S qdd + v x S qd, v x S = [w x s_w; w x s_v + v_lin x s_w] */
+static void dof_acc_col(v2 a[6], const v2 v[6], const double *S, v2 qd, v2 qdd) {
+  v2 s[6], c1[3], c2[3], c3[3];
+  for (int k = 0; k < 6; k++) {
+    s[k] = (v2){S[k], S[k]};
+  }
+  cross2(c1, v, s);
+  cross2(c2, v, s + 3);
+  cross2(c3, v + 3, s);
+  for (int k = 0; k < 3; k++) {
+    a[k] += s[k] * qdd + c1[k] * qd;
+    a[3 + k] += s[3 + k] * qdd + (c2[k] + c3[k]) * qd;
+  }
+}
+
+
 /* body i's step of the forward pass, o the data's own (spart_internal.h), its joint transform in
    o->bQ, o->brho: v_i = X_i v_p + S qd, a_i = X_i a_p + S qdd + v_i x S qd (RBDA table 5.1),
    then the Newton-Euler force at the CoM moved to F_i's origin; s the axis of the joint's one
@@ -235,11 +252,24 @@ RNEA_INLINE void body_forward(const spart_model *m, const struct spart_own *o, i
        must not cross them with each other, so v takes them after */
     int dof0 = m->jnt_vadr[i], dofend = dof0 + m->jnt_nv[i];
     for (int dof = dof0; dof < dofend; dof++) {
-      dof_acc(a, v, m->dof_axis[dof], rate_pair(dense, x->um, y->um, dof),
-              rate_pair(dense, x->umdot, y->umdot, dof));
+      int k = m->dof_axis[dof];
+      v2 qd = rate_pair(dense, x->um, y->um, dof), qdd = rate_pair(dense, x->umdot, y->umdot, dof);
+      if (k >= 0) {
+        dof_acc(a, v, k, qd, qdd);
+      } else {
+        dof_acc_col(a, v, m->dof_S + 6 * dof, qd, qdd);
+      }
     }
     for (int dof = dof0; dof < dofend; dof++) {
-      v[m->dof_axis[dof]] += rate_pair(dense, x->um, y->um, dof);
+      int k = m->dof_axis[dof];
+      v2 qd = rate_pair(dense, x->um, y->um, dof);
+      if (k >= 0) {
+        v[k] += qd;
+        continue;
+      }
+      for (int r = 0; r < 6; r++) { /* S qd, S not one unit column */
+        v[r] += (v2){m->dof_S[6 * dof + r], m->dof_S[6 * dof + r]} * qd;
+      }
     }
   }
   body_force(f, K + SPART_JP_IC, K[SPART_JP_M], com, v, a);
@@ -336,6 +366,16 @@ void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], co
 }
 
 
+/* S' f for a degree of freedom whose S (6, dof_S) is not one unit column */
+static v2 col_dot(const double *S, const v2 f[6]) {
+  v2 t = {0, 0};
+  for (int k = 0; k < 6; k++) {
+    t += (v2){S[k], S[k]} * f[k];
+  }
+  return t;
+}
+
+
 /* spart_rnea_pair, dense as rnea_forward's */
 RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
                            const double *gravity, double *const tau[], int dense) {
@@ -354,7 +394,8 @@ RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const spa
     const v2 *f = F + 6 * i;
     v2 *fp = F + 6 * p, fx[6];
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
-      v2 t = f[m->dof_axis[j]] +
+      int k = m->dof_axis[j];
+      v2 t = (k >= 0 ? f[k] : col_dot(m->dof_S + 6 * j, f)) +
              JP[SPART_JP * i + SPART_JP_ARM] * rate_pair(dense, x->umdot, y->umdot, j);
       tau[0][6 + j] = t[0];
       if (n > 1) {

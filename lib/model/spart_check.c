@@ -199,6 +199,13 @@ int spart_model_check(spart_model *m, spart_err *err) {
     if (!spart_is_rotation(m->jnt_rot + 9 * i)) {
       return fail(err, SPART_EDATA, 0, "%s: T does not hold a rotation matrix", who);
     }
+    if (!isfinite(m->jnt_pitch[i])) {
+      return fail(err, SPART_EDATA, 0, "%s: pitch is not finite", who);
+    }
+    if (m->jnt_pitch[i] != 0 && !spart_joint_pitched(m->jnt_type[i])) {
+      return fail(err, SPART_EDATA, 0, "%s: a pitch on a %s joint (only a helical joint has one)",
+                  who, spart_joint_name(m->jnt_type[i]));
+    }
     if (check_drive(m, i, who, err)) {
       return -SPART_EDATA;
     }

@@ -5,12 +5,14 @@
  * (spart_joint_constants).
  *
  * The frame of joint i, F_i (Featherstone's), is the joint's own frame turned so that its axis is
- * z and moved with the joint.  In F_i every degree of freedom of a kind here is a unit column
- * S_v = e_k (m->dof_axis): a rotation about z (revolute, k = 2) or a translation along it
- * (prismatic, k = 5).  The transform of F_i in its parent's is the constant part T, r (at
- * q = 0) followed by one screw per coordinate about and along z (m->dof_screw), so that the
- * algorithms apply any kind with the same code: loops over a joint's coordinates and degrees of
- * freedom, never a branch on its kind.  A kind whose configuration is not one screw per
+ * z and moved with the joint.  In F_i a degree of freedom is a unit column S_v = e_k
+ * (m->dof_axis): a rotation about z (revolute, k = 2) or a translation along it (prismatic,
+ * k = 5); but for a helical joint's, a turn about z moving h = jnt_pitch / (2 pi) along it per
+ * radian, S_v = e_2 + h e_5 (dof_axis -1: the algorithms' general column, dof_S).  The
+ * transform of F_i in its parent's is the constant part T, r (at q = 0) followed by one screw
+ * per coordinate about and along z (m->dof_screw), so that the algorithms apply any kind with
+ * the same code: loops over a joint's coordinates and degrees of freedom, never a branch on its
+ * kind.  A kind whose configuration is not one screw per
  * coordinate (the quaternion of a ball or free joint, nq != nv) adds its own transform here. */
 #include <math.h>
 #include <string.h>
@@ -407,7 +409,9 @@ typedef void joint_rate(const double *q, const double *xi, const double *v, doub
    and the local coordinates of a configuration space that is not a vector space with their
    rate (NULL: q + xi, at the rate qdot of v), and their inverse: the local coordinates of a
    configuration around another (NULL: r - q) and the velocity of a local rate at xi = 0 (NULL:
-   the local rate is v, or v of qdot where the kind has no local coordinates) */
+   the local rate is v, or v of qdot where the kind has no local coordinates); pitched: the
+   translation along the axis per unit of its one screw is the joint's own, jnt_pitch / (2 pi)
+   (a helical joint: S = e_2 + h e_5, not one unit column, dof_axis -1) */
 static const struct {
   const char *name;
   int nq, nv;
@@ -420,30 +424,33 @@ static const struct {
   joint_map *integrate;
   joint_rate *local_rate;
   joint_map *difference, *v_of_local;
+  int pitched;
 } kinds[] = {
     [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, {0}, NULL, NULL, NULL,
-                         NULL},
+                         NULL, 0},
     [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, {0}, NULL,
-                            NULL, NULL, NULL},
+                            NULL, NULL, NULL, 0},
     [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, {0}, NULL,
-                             NULL, NULL, NULL},
+                             NULL, NULL, NULL, 0},
     [SPART_JNT_FLOATING] = {"floating", 7, 6, {0, 1, 2, 3, 4, 5},
                             {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0,
                             floating_move, floating_qdot, floating_v, {0, 4, 0},
                             floating_integrate, floating_rate, floating_difference,
-                            floating_v_of_local},
+                            floating_v_of_local, 0},
     [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_move,
                         ball_qdot, ball_v, {0, 4, 0}, ball_integrate, ball_rate, ball_difference,
-                        NULL},
+                        NULL, 0},
     [SPART_JNT_PLANAR] = {"planar", 3, 3, {3, 4, 2}, {{0, 1}, {0, 1}, {1, 0}}, 1,
-                          planar_move, planar_qdot, planar_v, {0}, NULL, NULL, NULL, NULL},
+                          planar_move, planar_qdot, planar_v, {0}, NULL, NULL, NULL, NULL, 0},
     [SPART_JNT_SINCOS] = {"sincos", 2, 1, {2}, {{1, 0}}, 1, sincos_move, sincos_qdot, sincos_v,
                           {0, 2, 1}, sincos_integrate, sincos_local_rate, sincos_difference,
-                          NULL},
+                          NULL, 0},
     [SPART_JNT_SPQUAT] = {"spquat", 6, 6, {0, 1, 2, 3, 4, 5},
                           {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0, spquat_move,
                           spquat_qdot, spquat_v, {0}, spquat_integrate, spquat_local_rate,
-                          spquat_difference, spquat_v_of_local},
+                          spquat_difference, spquat_v_of_local, 0},
+    [SPART_JNT_HELICAL] = {"helical", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, {0}, NULL, NULL,
+                           NULL, NULL, 1},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -473,6 +480,11 @@ int spart_joint_has_axis(int type) {
 }
 
 
+int spart_joint_pitched(int type) {
+  return type >= 0 && type < NKIND && kinds[type].pitched;
+}
+
+
 int spart_joint_rotates(int type) {
   for (int k = 0; type >= 0 && type < NKIND && k < kinds[type].nv; k++) {
     if (kinds[type].screw[k][0] != 0) {
@@ -490,24 +502,31 @@ void spart_joint_setup(spart_model *m) {
   m->jnt_zaxis[0] = -1;
   for (int i = 1; i < m->nb; i++) {
     int t = m->jnt_type[i], a = kinds[t].axis[0];
-    const double *h = kinds[t].screw[0];
-    /* one screw about z (S = e_2) or along it (S = e_5) for its one coordinate */
-    int one = kinds[t].nq == 1 && kinds[t].nv == 1 && !kinds[t].move && kinds[t].has_axis;
-    m->jnt_zaxis[i] = one && a == 2 && h[0] == 1 && h[1] == 0   ? 2
-                      : one && a == 5 && h[0] == 0 && h[1] == 1 ? 5
-                                                                : -1;
     m->jnt_nq[i] = kinds[t].nq;
     m->jnt_nv[i] = kinds[t].nv;
     m->jnt_vadr[i] = kinds[t].nv > 0 ? nv : -1;
+    m->jnt_zaxis[i] = -1;
     for (int k = 0; k < kinds[t].nv; k++, nv++) {
-      double *S = m->dof_S + 6 * nv;
+      double *S = m->dof_S + 6 * nv, *h = m->dof_screw + 2 * nv;
+      int ax = kinds[t].axis[k];
+      h[0] = kinds[t].screw[k][0];
+      h[1] = kinds[t].screw[k][1];
       m->dof_body[nv] = i;
-      m->dof_axis[nv] = kinds[t].axis[k];
       memset(S, 0, 6 * sizeof(double));
-      S[kinds[t].axis[k]] = 1;
-      m->dof_screw[2 * nv] = kinds[t].screw[k][0];
-      m->dof_screw[2 * nv + 1] = kinds[t].screw[k][1];
+      S[ax] = 1;
+      if (kinds[t].pitched) { /* a screw about z moving h[1] along it per radian */
+        h[1] = m->jnt_pitch[i] / (2 * 3.14159265358979323846);
+        S[5] = h[1];
+      }
+      /* S one unit column e_ax, or (a helical joint's) not: its column in dof_S alone */
+      m->dof_axis[nv] = S[ax] == 1 && (ax == 5 || S[5] == 0) ? ax : -1;
     }
+    /* one screw about z (S = e_2) or along it (S = e_5) for its one coordinate */
+    int one = kinds[t].nq == 1 && kinds[t].nv == 1 && !kinds[t].move && kinds[t].has_axis;
+    const double *h = one ? m->dof_screw + 2 * m->jnt_vadr[i] : NULL;
+    m->jnt_zaxis[i] = one && a == 2 && h[0] == 1 && h[1] == 0   ? 2
+                      : one && a == 5 && h[0] == 0 && h[1] == 1 ? 5
+                                                                : -1;
   }
   m->nv = nv;
 
@@ -981,9 +1000,10 @@ static void joint_random(const spart_model *m, int i, spart_rng *r, double *q) {
   const int t = m->jnt_type[i], lim = m->jnt_limited[i];
   const double *lo = m->jnt_range + 2 * i, pi = 3.14159265358979323846;
   double a;
-  if (t == SPART_JNT_REVOLUTE || t == SPART_JNT_PRISMATIC) {
-    q[0] = lim ? uniform(r, lo[0], lo[1]) : t == SPART_JNT_REVOLUTE ? uniform(r, -pi, pi)
-                                                                     : uniform(r, -1, 1);
+  if (t == SPART_JNT_REVOLUTE || t == SPART_JNT_PRISMATIC || t == SPART_JNT_HELICAL) {
+    q[0] = lim                       ? uniform(r, lo[0], lo[1])
+           : t == SPART_JNT_PRISMATIC ? uniform(r, -1, 1)
+                                      : uniform(r, -pi, pi);
   } else if (t == SPART_JNT_SINCOS) {
     if (lim) {
       a = uniform(r, lo[0], lo[1]);

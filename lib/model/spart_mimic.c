@@ -24,7 +24,9 @@ static int joint_named(const spart_model *m, const char *name) {
 }
 
 
-/* whether joint i has one coordinate and one degree of freedom (revolute, prismatic) */
+/* whether joint i has one coordinate and one degree of freedom (revolute, prismatic, helical):
+   a follower's q = k0 q_leader + k1, of the same kind or another (a rack and pinion: a
+   prismatic joint following a revolute one) */
 static int one_dof(const spart_model *m, int i) {
   return m->jnt_nq[i] == 1 && m->jnt_nv[i] == 1;
 }
@@ -49,14 +51,8 @@ static int resolve(const spart_model *m, int i, double k[2], spart_err *err) {
     if (!one_dof(m, at) || !one_dof(m, l)) {
       int f = one_dof(m, at) ? l : at;
       return spart_err_set(err, SPART_EDATA, 0, "joint '%s': a coupled mimic joint and its "
-                           "leader are revolute or prismatic, not a %s joint", nm(m, f),
+                           "leader are revolute, prismatic or helical, not a %s joint", nm(m, f),
                            spart_joint_name(m->jnt_type[f]));
-    }
-    if (m->jnt_type[l] != m->jnt_type[at]) {
-      return spart_err_set(err, SPART_EDATA, 0, "joint '%s' (%s) mimics joint '%s' of another "
-                           "kind (%s): a coupled mimic joint is of its leader's kind", nm(m, at),
-                           spart_joint_name(m->jnt_type[at]), nm(m, l),
-                           spart_joint_name(m->jnt_type[l]));
     }
     if (l == i || steps >= m->nb) {
       return spart_err_set(err, SPART_EDATA, 0, "joint '%s': mimics form a cycle: %s",

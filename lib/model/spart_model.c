@@ -9,8 +9,8 @@
 
 /* doubles per body in the model's one allocation: mass 1, inertia 6, body pos 3, body rot 9,
    axis 3, joint pos 3, joint rot 9, armature 1, damping 1, friction 2, range 2, mimic 2,
-   effort 1, velocity 1, coupling 2 */
-#define NDOUBLE 46
+   effort 1, velocity 1, coupling 2, pitch 1 */
+#define NDOUBLE 47
 
 /* names per body: link, joint, mimicked joint */
 #define NNAME 3
@@ -63,6 +63,7 @@ spart_model *spart_model_new(int nb) {
   m->jnt_effort = d + 42 * n;
   m->jnt_velocity = d + 43 * n;
   m->jnt_couple = d + 44 * n;
+  m->jnt_pitch = d + 46 * n;
   m->dof_S = d + NDOUBLE * n;
   m->dof_screw = m->dof_S + 36 * n;
   p = (char **)(d + (NDOUBLE + NJDOUBLE) * n);

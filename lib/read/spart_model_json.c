@@ -228,6 +228,9 @@ static cJSON *json_joint(const spart_model *m, int i) {
   if (m->jnt_friction[2 * i] != 0 || m->jnt_friction[2 * i + 1] != 0) {
     put(j, "friction", json_vec(m->jnt_friction + 2 * i, 2), &ok);
   }
+  if (spart_joint_pitched(m->jnt_type[i])) { /* metres per revolution (spart-model(5)) */
+    put(j, "pitch", json_num(m->jnt_pitch[i]), &ok);
+  }
   if (m->jnt_limited[i]) {
     put(j, "limit", json_vec(m->jnt_range + 2 * i, 2), &ok);
   }
@@ -246,7 +249,6 @@ static cJSON *json_joint(const spart_model *m, int i) {
   }
   return kept(j, ok);
 }
-
 
 
 /* a mesh's state (SPART_MESH_*) in the model JSON */
@@ -473,10 +475,13 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
       spart_get_int(j, where, "q_id", &qid, err) ||
       spart_get_int(j, where, "parent_link", m->body_parent + i, err) ||
       spart_get_vec(j, where, "axis", 3, m->jnt_axis + 3 * i, err) ||
-      spart_get_T(j, where, "T", m->jnt_rot + 9 * i, m->jnt_pos + 3 * i, err)) {
+      spart_get_T(j, where, "T", m->jnt_rot + 9 * i, m->jnt_pos + 3 * i, err) ||
+      (spart_joint_pitched(m->jnt_type[i]) && spart_get_num(j, where, "pitch", m->jnt_pitch + i,
+                                                            err))) { /* m/rev, a helical's */
     return -err->code;
   }
-  if (spart_get_opt(j, where, "armature", 1, m->jnt_armature + i, err) ||
+  if (spart_get_opt(j, where, "pitch", 1, m->jnt_pitch + i, err) || /* another kind's: refused */
+      spart_get_opt(j, where, "armature", 1, m->jnt_armature + i, err) ||
       spart_get_opt(j, where, "damping", 1, m->jnt_damping + i, err) ||
       spart_get_opt(j, where, "friction", 2, m->jnt_friction + 2 * i, err)) {
     return -SPART_EDATA;
@@ -497,7 +502,6 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
   }
   return 0;
 }
-
 
 
 /* "shapes"[s] into shape s */

@@ -216,6 +216,20 @@ static void on_global_error(void *ctx, xmlErrorPtr e) {
 }
 
 
+/* libxml2's messages outside the structured ones (its generic channel, which would print them
+   on stderr) while a URDF is read: with the parse's own errors structured (parse_xml), what
+   comes here is a failed allocation in libxml2's string copies (an attribute's copy that failed
+   reads as no attribute), so any message makes the read a failure for lack of memory */
+static void on_generic_error(void *ctx, const char *fmt, ...) {
+  char b[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(b, sizeof b, fmt, ap);
+  va_end(ap);
+  ((xstate *)ctx)->oom = b[0] != 0 || fmt[0] != 0;
+}
+
+
 /* libxml2 2.9 checks each attribute of an element against all the ones before it: 200,000
    attributes (a 2 MB file) take minutes.  No URDF element has more than a dozen. */
 #define MAX_ATTRIBUTES 1000
@@ -432,6 +446,24 @@ static xmlNode *child_el(const xmlNode *parent, const char *name) {
 }
 
 
+/* an element of Drake's URDF extensions, <drake:name>: its prefix drake whether or not the
+   document declares the namespace (Drake's parser matches the name as written) */
+static xmlNode *drake_el(const xmlNode *parent, const char *name) {
+  for (xmlNode *c = parent ? parent->children : NULL; c; c = c->next) {
+    const char *n = (const char *)c->name;
+    if (c->type != XML_ELEMENT_NODE) {
+      continue;
+    }
+    if (c->ns && c->ns->prefix ? strcmp((const char *)c->ns->prefix, "drake") == 0 &&
+                                     strcmp(n, name) == 0
+                               : strncmp(n, "drake:", 6) == 0 && strcmp(n + 6, name) == 0) {
+      return c;
+    }
+  }
+  return NULL;
+}
+
+
 static char *prop(const xmlNode *node, const char *name) {
   return node ? (char *)xmlGetNoNsProp(node, (const xmlChar *)name) : NULL;
 }
@@ -541,6 +573,9 @@ static int connect_joint(urdf *u, int j) {
     e->bounded = type[0] == 'r';
   } else if (strcmp(type, "prismatic") == 0) {
     e->type = SPART_JNT_PRISMATIC;
+    e->bounded = 1;
+  } else if (strcmp(type, "screw") == 0) { /* Drake's: its pitch in <drake:screw_thread_pitch> */
+    e->type = SPART_JNT_HELICAL;
     e->bounded = 1;
   } else if (strcmp(type, "fixed") == 0) {
     e->type = SPART_JNT_FIXED;
@@ -963,6 +998,25 @@ static int read_mimic(urdf *u, spart_model *m, int j, int id, const char *owner)
 }
 
 
+/* a screw joint's pitch, which it must have: <drake:screw_thread_pitch value="P"/> (Drake's
+   URDF extension), P metres along the axis per revolution, positive a right-handed screw */
+static int read_pitch(urdf *u, spart_model *m, int j, int id, const char *owner) {
+  xmlNode *el = drake_el(u->jnt[j].node, "screw_thread_pitch");
+  char *s = prop(el, "value");
+  int rc = 0;
+  if (!el) {
+    rc = fail(u->err, line_of(u->jnt[j].node), "%s: a screw joint without "
+              "<drake:screw_thread_pitch value=\"P\"/> (P metres per revolution)", owner);
+  } else if (!s) {
+    rc = fail(u->err, line_of(el), "%s: <drake:screw_thread_pitch> without value", owner);
+  } else {
+    rc = attr_nums(u, el, "value", m->jnt_pitch + id, 1, owner, "screw_thread_pitch value");
+  }
+  xmlFree(s);
+  return rc;
+}
+
+
 /* joint j into joint id: type, parent, axis and T = inverse(parent CoM frame) * origin */
 static int read_joint(urdf *u, spart_model *m, int j, int id) {
   const uelem *e = u->jnt + j;
@@ -1001,6 +1055,7 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
   spu_mulmm3(m->jnt_rot + 9 * id, Rpt, Ro);
   spu_mulmtv3(m->jnt_pos + 3 * id, Rp, d);
   if ((spart_joint_nv(e->type) > 0 && joint_drive(u, m, j, id, owner)) ||
+      (spart_joint_pitched(e->type) && read_pitch(u, m, j, id, owner)) ||
       read_mimic(u, m, j, id, owner)) {
     return -u->err->code;
   }
@@ -1404,7 +1459,11 @@ spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf
     return NULL;
   }
 
-  /* parse, check, connect, number, build */
+  /* parse, check, connect, number, build; libxml2's generic messages to gen */
+  xmlGenericErrorFunc old_generic = xmlGenericError;
+  void *old_gctx = xmlGenericErrorContext;
+  xstate gen = {0};
+  xmlSetGenericErrorFunc(&gen, on_generic_error);
   rc = parse_xml(&u, copy ? copy : buf, (int)len);
   free(copy);
   rc = rc ? rc : check_root(&u);
@@ -1419,6 +1478,12 @@ spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf
   rc = rc ? rc : number(&u);
   if (!rc) {
     m = build(&u);
+  }
+  xmlSetGenericErrorFunc(old_gctx, old_generic);
+  if (gen.oom) {
+    spart_model_free(m);
+    m = NULL;
+    oom(u.err);
   }
 
   /* clean up */

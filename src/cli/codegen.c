@@ -868,8 +868,8 @@ const char *cli_codegen_refuse(const spart_model *m) {
     return "coupled mimic joints are not generated (leave out --mimic: they stay free joints)";
   }
   for (int i = 1; i < m->nb; i++) {
-    if (m->jnt_nv[i] > 0 && m->jnt_zaxis[i] < 0) {
-      return "only revolute, continuous, prismatic and fixed joints are generated";
+    if (m->jnt_nv[i] > 0 && (m->jnt_nq[i] != 1 || m->jnt_nv[i] != 1)) {
+      return "only revolute, continuous, prismatic, helical and fixed joints are generated";
     }
     if (m->jnt_nv[i] > 0 && m->jnt_nq[i] != m->jnt_nv[i]) {
       return "only joints with as many coordinates as degrees of freedom are generated";

@@ -136,6 +136,9 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
     if (spart_joint_has_axis(m->jnt_type[i])) {
       sb_printf(b, " axis %g %g %g", a[0], a[1], a[2]);
     }
+    if (spart_joint_pitched(m->jnt_type[i])) {
+      sb_printf(b, " pitch %g m/rev", m->jnt_pitch[i]);
+    }
     /* a joint of several coordinates: its sizes and ranges; the v index when q's differs */
     if (nq > 1 || nv > 1) {
       sb_printf(b, " nq %d nv %d q %d..%d", nq, nv, q, q + nq - 1);

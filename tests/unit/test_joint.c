@@ -82,9 +82,10 @@ static void test_model(const char *path) {
   for (int i = 1; i < m->nb; i++) {
     int t = m->jnt_type[i];
     /* sizes: SPART's kinds have one coordinate and one degree of freedom, or none; the others
-       (RigidBodyDynamics.jl's) 7, 6 (floating), 4, 3 (ball) and 3, 3 (planar) */
-    static const int wq[] = {0, 1, 1, 7, 4, 3}, wv[] = {0, 1, 1, 6, 3, 3};
-    check(t >= 0 && t < 6 && spart_joint_nq(t) == wq[t] && spart_joint_nv(t) == wv[t] &&
+       (RigidBodyDynamics.jl's) 7, 6 (floating), 4, 3 (ball), 3, 3 (planar), 2, 1 (sincos) and
+       6, 6 (spquat); a helical joint 1, 1 */
+    static const int wq[] = {0, 1, 1, 7, 4, 3, 2, 6, 1}, wv[] = {0, 1, 1, 6, 3, 3, 1, 6, 1};
+    check(t >= 0 && t < 9 && spart_joint_nq(t) == wq[t] && spart_joint_nv(t) == wv[t] &&
               m->jnt_nq[i] == wq[t] && m->jnt_nv[i] == wv[t],
           "sizes nq, nv", name, i, 0);
     /* addresses: in joint order, dof -> body */
@@ -124,8 +125,9 @@ static void test_model(const char *path) {
     /* the dynamics passes' shortcut (jnt_zaxis): 2 for the kinds of one turn about F_i's z
        (revolute), 5 for one shift along it (prismatic), -1 for the others; and the transform
        the passes write for it, T Rz(q) or T with r + q T e_z, is the joint model's */
-    static const int wz[] = {-1, 2, 5, -1, -1, -1};
-    check(m->jnt_zaxis[i] == wz[t], "jnt_zaxis", name, i, m->jnt_zaxis[i]);
+    static const int wz[] = {-1, 2, 5, -1, -1, -1, -1, -1, -1}; /* helical: of a pitch not 0 */
+    check(m->jnt_zaxis[i] == (t == SPART_JNT_HELICAL && m->jnt_pitch[i] == 0 ? 2 : wz[t]),
+          "jnt_zaxis", name, i, m->jnt_zaxis[i]);
     if (m->jnt_zaxis[i] >= 0) {
       double x = 0.37, c = cos(x), sn = sin(x), want[9], wr[3], worst = 0;
       spart_joint_transform(m, i, &x, T, r, Q, rho);

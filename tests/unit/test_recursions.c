@@ -112,7 +112,8 @@ static void random_inertia(spart_rng *r, double I[6]) {
 
 
 /* a random tree of nb bodies: each joint's parent any body before it, its kind any of the joint
-   module's, its frame, axis, the link's CoM frame, mass and inertia random, some armature */
+   module's, its frame, axis, the link's CoM frame, mass and inertia random, some armature, a
+   helical joint's pitch */
 static spart_model *random_tree(spart_rng *r, int nb) {
   spart_model *m = spart_model_new(nb);
   spart_err err;
@@ -136,6 +137,9 @@ static spart_model *random_tree(spart_rng *r, int nb) {
     m->body_mass[i] = urand(r, 0.5, 2);
     random_inertia(r, m->body_inertia + 6 * i);
     m->jnt_armature[i] = spart_joint_nv(t) > 0 ? urand(r, 0, 0.2) : 0;
+    /* a helical joint's pitch, of either sign: S not one unit column, the fast paths' general
+       column held against the references */
+    m->jnt_pitch[i] = spart_joint_pitched(t) ? urand(r, -0.5, 0.5) : 0;
   }
   if (spart_model_check(m, &err) != 0) {
     printf("FAIL random tree: %s\n", err.msg);
