@@ -218,15 +218,20 @@ static void on_global_error(void *ctx, xmlErrorPtr e) {
 
 /* libxml2's messages outside the structured ones (its generic channel, which would print them
    on stderr) while a URDF is read: with the parse's own errors structured (parse_xml), what
-   comes here is a failed allocation in libxml2's string copies (an attribute's copy that failed
-   reads as no attribute), so any message makes the read a failure for lack of memory */
+   comes here is libxml2's "Memory allocation failed" of its string copies (an attribute's copy
+   that failed reads as no attribute), or a message it could not build (NULL), either of which
+   makes the read a failure for lack of memory; any other message is dropped, as before */
 static void on_generic_error(void *ctx, const char *fmt, ...) {
-  char b[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(b, sizeof b, fmt, ap);
-  va_end(ap);
-  ((xstate *)ctx)->oom = b[0] != 0 || fmt[0] != 0;
+  const char *text = fmt;
+  if (strcmp(fmt, "%s") == 0) { /* a message built beforehand: NULL when that failed */
+    va_list ap;
+    va_start(ap, fmt);
+    text = va_arg(ap, const char *);
+    va_end(ap);
+  }
+  if (!text || strstr(text, "emory")) { /* Memory allocation failed, out of memory */
+    ((xstate *)ctx)->oom = 1;
+  }
 }
 
 
