@@ -586,15 +586,19 @@ void spart_sim_set_state(const spart_model *m, spart_sim *s, const double R0[9],
   memcpy(s->R0, R0, sizeof(s->R0));
   memcpy(s->r0, r0, sizeof(s->r0));
   memcpy(s->u0, u0, sizeof(s->u0));
-  memcpy(s->qm, qm, (size_t)m->nq * sizeof(double));
-  memcpy(s->um, um, (size_t)m->nv * sizeof(double));
+  if (m->nq > 0) { /* a body without joints may give NULL */
+    memcpy(s->qm, qm, (size_t)m->nq * sizeof(double));
+    memcpy(s->um, um, (size_t)m->nv * sizeof(double));
+  }
 }
 
 
 void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[6],
                           const double *taum, const double *wF) {
   memcpy(s->tau0, tau0, sizeof(s->tau0));
-  memcpy(s->taum, taum, (size_t)m->nv * sizeof(double));
+  if (m->nv > 0) {
+    memcpy(s->taum, taum, (size_t)m->nv * sizeof(double));
+  }
   memcpy(s->wF, wF, 6 * (size_t)m->nb * sizeof(double));
 }
 
