@@ -459,19 +459,6 @@ static void xup(gen *G, const sx *q) {
 }
 
 
-/* res = X m: [Q' w; Q' (v + w x rho)] (spart_rnea's motion_down) */
-static void motion_down(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx mo[6]) {
-  sx wr[3], v[3], r[6];
-  cross3(g, wr, mo, rho);
-  for (int k = 0; k < 3; k++) {
-    v[k] = add(g, mo[3 + k], wr[k]);
-  }
-  mulmtv(g, r, Q, mo);
-  mulmtv(g, r + 3, Q, v);
-  memcpy(res, r, sizeof r);
-}
-
-
 /* res = X' f: [Q n + rho x Q f; Q f] (spart_rnea's force_up) */
 static void force_up(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx f[6]) {
   sx r[6], rf[3];
@@ -485,35 +472,36 @@ static void force_up(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx 
 }
 
 
-/* the Newton-Euler force of a body at its CoM c (NULL: the origin) moved to the origin
-   (spart_rnea's body_force, then c x f added) */
+/* the Newton-Euler force of a body, at its origin, from its angular velocity w, angular
+   acceleration al and the classical acceleration ao of its origin (the origin's acceleration as a
+   point, not the spatial one: ao = a + w x v), its CoM at c (NULL: at the origin):
+   f = m (ao + al x c + w x (w x c)) at the CoM, n = Ic al + w x Ic w + c x f.  Equal to spart_rnea's
+   I a + v x* I v; the body's linear velocity, which neither needs, is never made. */
 static void body_force(cg *g, sx f[6], const double *Ic, double mass, const double *c,
-                       const sx v[6], const sx a[6]) {
-  sx I[6], Iw[3], wIw[3], wv[3], vc[3], ac[3], cc[3], m = cst(mass);
+                       const sx w[3], const sx al[3], const sx ao[3]) {
+  sx I[6], Iw[3], wIw[3], ac[3], cc[3], m = cst(mass);
   for (int k = 0; k < 6; k++) {
     I[k] = cst(Ic[k]);
   }
   for (int k = 0; k < 3; k++) {
-    vc[k] = v[3 + k];
-    ac[k] = a[3 + k];
+    ac[k] = ao[k];
     cc[k] = cst(c ? c[k] : 0);
   }
   if (c) {
-    sx wc[3], alc[3];
-    cross3(g, wc, v, cc);
-    cross3(g, alc, a, cc);
+    sx wc[3], wwc[3], alc[3];
+    cross3(g, wc, w, cc);
+    cross3(g, wwc, w, wc);
+    cross3(g, alc, al, cc);
     for (int k = 0; k < 3; k++) {
-      vc[k] = add(g, vc[k], wc[k]);
-      ac[k] = add(g, ac[k], alc[k]);
+      ac[k] = add(g, ac[k], add(g, alc[k], wwc[k]));
     }
   }
-  mulsv(g, f, I, a);
-  mulsv(g, Iw, I, v);
-  cross3(g, wIw, v, Iw);
-  cross3(g, wv, v, vc);
+  mulsv(g, f, I, al);
+  mulsv(g, Iw, I, w);
+  cross3(g, wIw, w, Iw);
   for (int k = 0; k < 3; k++) {
     f[k] = add(g, f[k], wIw[k]);
-    f[3 + k] = mul(g, m, add(g, ac[k], wv[k]));
+    f[3 + k] = mul(g, m, ac[k]);
   }
   if (c) {
     sx nc[3];
@@ -525,60 +513,70 @@ static void body_force(cg *g, sx f[6], const double *Ic, double mass, const doub
 }
 
 
-/* inverse dynamics (spart_rnea): tau (6 + nv) at R0 (9), q, v = [u0; um], a = [u0dot; umdot]
-   (6 + nv each), gravity g (3), with the armature; the friction is the caller's */
+/* inverse dynamics (spart_rnea's recursion, RBDA table 5.1): tau (6 + nv) at R0 (9), q,
+   v = [u0; um], a = [u0dot; umdot] (6 + nv each), gravity g (3), with the armature; the
+   friction is the caller's.  The forward pass carries each body's angular velocity w, angular
+   acceleration al and its origin's classical acceleration ao (RBDA 2.11: ao = a + w x v of the
+   spatial a, v), which need no linear velocity: from the parent p through the joint (Q, rho),
+   ao = Q' (ao_p + al_p x rho + w_p x (w_p x rho)), then for the degree of freedom S = [sw; sv]
+   at the rate qd, qdd: w += sw qd, al += sw qdd + (w x sw) qd,
+   ao += sv qdd + 2 qd (w_before x sv) + qd^2 (sw x sv)  (equal to a + S qdd + v x S qd) */
 static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, const sx g3[3],
                  sx *tau) {
   const spart_model *m = G->m;
   cg *g = &G->g;
   int nb = m->nb;
-  sx *V = calloc((size_t)nb * 18, sizeof(sx));
-  if (!V) {
+  sx *W = calloc((size_t)nb * 15, sizeof(sx));
+  if (!W) {
     g->oom = 1;
     return;
   }
-  sx *A = V + 6 * nb, *F = A + 6 * nb, g0[3], wv[3];
+  sx *A = W + 3 * nb, *F = A + 6 * nb, ga[3];
 
-  /* base, in its frame: v0 = [w0; R0' r0dot]; a0 = [w0dot; R0' (r0ddot - g)] - [0; w0 x v0] */
+  /* base, in its frame: w0, w0dot, ao = R0' (r0ddot - g) */
   for (int k = 0; k < 3; k++) {
-    V[k] = v[k];
+    W[k] = v[k];
     A[k] = a[k];
+    ga[k] = sub(g, a[3 + k], g3[k]);
   }
-  mulmtv(g, V + 3, R0, v + 3);
-  mulmtv(g, A + 3, R0, a + 3);
-  mulmtv(g, g0, R0, g3);
-  cross3(g, wv, V, V + 3);
-  for (int k = 0; k < 3; k++) {
-    A[3 + k] = sub(g, A[3 + k], add(g, g0[k], wv[k]));
-  }
-  body_force(g, F, jc(G, 0) + SPART_JC_IC, m->body_mass[0], NULL, V, A);
+  mulmtv(g, A + 3, R0, ga);
+  body_force(g, F, jc(G, 0) + SPART_JC_IC, m->body_mass[0], NULL, W, A, A + 3);
 
-  /* forward pass: v_i = X v_p + S qd, a_i = X a_p + S qdd + v_i x S qd, f_i = I a + v x* I v */
   for (int i = 1; i < nb; i++) {
     int p = m->body_parent[i];
-    sx *vi = V + 6 * i, *ai = A + 6 * i;
+    sx *wi = W + 3 * i, *ai = A + 6 * i, *wp = W + 3 * p, *ap = A + 6 * p;
+    sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i, wr[3], wwr[3], ar[3], t[3];
     xup_one(G, q, i);
-    motion_down(g, vi, G->Q + 9 * i, G->rho + 3 * i, V + 6 * p);
-    motion_down(g, ai, G->Q + 9 * i, G->rho + 3 * i, A + 6 * p);
+    cross3(g, wr, wp, rho);
+    cross3(g, wwr, wp, wr);
+    cross3(g, ar, ap, rho);
+    for (int k = 0; k < 3; k++) {
+      t[k] = add(g, ap[3 + k], add(g, ar[k], wwr[k]));
+    }
+    mulmtv(g, wi, Q, wp);
+    mulmtv(g, ai, Q, ap);
+    mulmtv(g, ai + 3, Q, t);
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
-      sx S[6], vxS[6], c[3];
-      for (int k = 0; k < 6; k++) {
-        S[k] = cst(m->dof_S[6 * j + k]);
+      sx sw[3], sv[3], wsv[3], swsv[3], wsw[3], qd = v[6 + j], qdd = a[6 + j];
+      for (int k = 0; k < 3; k++) {
+        sw[k] = cst(m->dof_S[6 * j + k]);
+        sv[k] = cst(m->dof_S[6 * j + 3 + k]);
       }
-      /* v x S = [w x s_w; w x s_v + v x s_w] */
-      cross3(g, vxS, vi, S);
-      cross3(g, vxS + 3, vi, S + 3);
-      cross3(g, c, vi + 3, S);
-      for (int k = 0; k < 6; k++) {
-        sx t = k < 3 ? vxS[k] : add(g, vxS[k], c[k - 3]);
-        ai[k] = add(g, ai[k], add(g, mul(g, S[k], a[6 + j]), mul(g, t, v[6 + j])));
+      cross3(g, wsv, wi, sv);
+      cross3(g, swsv, sw, sv);
+      sx qd2 = mul(g, qd, qd), qdx2 = mul(g, cst(2), qd);
+      for (int k = 0; k < 3; k++) {
+        sx lin = add(g, mul(g, sv[k], qdd), mul(g, wsv[k], qdx2));
+        ai[3 + k] = add(g, ai[3 + k], add(g, lin, mul(g, swsv[k], qd2)));
+        wi[k] = add(g, wi[k], mul(g, sw[k], qd));
       }
-      for (int k = 0; k < 6; k++) {
-        vi[k] = add(g, vi[k], mul(g, S[k], v[6 + j]));
+      cross3(g, wsw, wi, sw);
+      for (int k = 0; k < 3; k++) {
+        ai[k] = add(g, ai[k], add(g, mul(g, sw[k], qdd), mul(g, wsw[k], qd)));
       }
     }
     body_force(g, F + 6 * i, jc(G, i) + SPART_JC_IC, m->body_mass[i], jc(G, i) + SPART_JC_C,
-               vi, ai);
+               wi, ai, ai + 3);
   }
 
   /* backward pass: tau_i = S_i' f_i + armature qdd, f_p += X_i' f_i */
@@ -602,7 +600,7 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     tau[k] = F[k];
   }
   mulmv(g, tau + 3, R0, F + 3);
-  free(V);
+  free(W);
 }
 
 
