@@ -359,41 +359,188 @@ static void mark(cg *g, sx a) {
 }
 
 
-/* the body of a function: the nodes its outputs need, in order, then the outputs */
-static void cg_write(cg *g, FILE *f) {
+/* the non-input node operands of item x (a node, or nn + k: output k), distinct, into d; their
+   count */
+static int sched_operands(const cg *g, int x, int d[2]) {
+  sx o[2] = {ZERO, ZERO};
+  int nd = 0;
+  if (x < g->nn) {
+    o[0] = g->n[x].a;
+    o[1] = g->n[x].b;
+  } else {
+    o[0] = g->o[x - g->nn].v;
+  }
+  for (int k = 0; k < 2; k++) {
+    int id = o[k].id;
+    if (id >= 0 && g->n[id].op != N_IN && !(nd == 1 && d[0] == id)) {
+      d[nd++] = id;
+    }
+  }
+  return nd;
+}
+
+
+/* the order of the items to write (live nodes but the inputs, and the outputs, nn + k), for few
+   values held at once: straight-line code is spilled by the compiler where more values are live
+   than it has registers, and x86's two-operand SSE copies a value it must keep.  A list
+   scheduler: of the items whose operands are written, the next is the one that ends the most
+   values (the last use of an operand) less the one it makes, the earliest made on a tie (the
+   algorithm's own order).  NULL when out of memory (the caller keeps the algorithm's order). */
+static int *cg_schedule(const cg *g, int *nseq) {
+  int nn = g->nn, ni = nn + g->no, n = 0;
+  int *mem = calloc((size_t)5 * ni + 1, sizeof(int));
+  if (!mem) {
+    return NULL;
+  }
+  /* per item: uses left, operands not yet written, its users (from ustart, two at most each) */
+  int *rem = mem, *wait = rem + ni, *ustart = wait + ni, *user = ustart + ni + 1, nr = 0;
+  int *fill = malloc((size_t)ni * sizeof(int)), *ready = malloc((size_t)ni * sizeof(int));
+  int *seq = malloc((size_t)ni * sizeof(int));
+  if (!fill || !ready || !seq) {
+    free(mem), free(fill), free(ready), free(seq);
+    return NULL;
+  }
+  /* the users of each node (CSR by counting), the operands each item waits for */
+  for (int x = 0; x < ni; x++) {
+    int d[2], nd;
+    if (x < nn && (!g->n[x].live || g->n[x].op == N_IN)) {
+      continue;
+    }
+    nd = sched_operands(g, x, d);
+    wait[x] = nd;
+    for (int k = 0; k < nd; k++) {
+      rem[d[k]]++;
+    }
+  }
+  for (int x = 0; x < nn; x++) {
+    ustart[x + 1] = ustart[x] + rem[x];
+  }
+  for (int x = nn; x < ni; x++) {
+    ustart[x + 1] = ustart[x];
+  }
+  memcpy(fill, ustart, (size_t)ni * sizeof(int));
+  for (int x = 0; x < ni; x++) {
+    int d[2], nd;
+    if (x < nn && (!g->n[x].live || g->n[x].op == N_IN)) {
+      continue;
+    }
+    nd = sched_operands(g, x, d);
+    for (int k = 0; k < nd; k++) {
+      user[fill[d[k]]++] = x;
+    }
+    if (nd == 0) {
+      ready[nr++] = x;
+    }
+  }
+  while (nr > 0) {
+    int best = 0, bscore = 0;
+    for (int r = 0; r < nr; r++) {
+      int x = ready[r], d[2], nd = sched_operands(g, x, d), score = 0;
+      for (int k = 0; k < nd; k++) {
+        score += rem[d[k]] == 1;
+      }
+      score -= x < nn && rem[x] > 0;
+      if (r == 0 || score > bscore || (score == bscore && x < ready[best])) {
+        best = r, bscore = score;
+      }
+    }
+    int x = ready[best], d[2], nd = sched_operands(g, x, d);
+    ready[best] = ready[--nr];
+    seq[n++] = x;
+    for (int k = 0; k < nd; k++) {
+      rem[d[k]]--;
+    }
+    for (int u = ustart[x]; x < nn && u < ustart[x + 1]; u++) {
+      if (--wait[user[u]] == 0) {
+        ready[nr++] = user[u];
+      }
+    }
+  }
+  free(mem), free(fill), free(ready);
+  *nseq = n;
+  return seq;
+}
+
+
+static void put_node(cg *g, FILE *f, int k) {
   static const char *const sym[] = {"", " + ", " - ", " * ", " / "};
+  const node *x = g->n + k;
+  if (x->op == N_SC) {
+    fprintf(f, "  double s%d, c%d;\n  %s_sincos(", k, k, g->prefix);
+    put_sx(f, x->a);
+    fprintf(f, ", &s%d, &c%d);\n", k, k);
+    g->sincos = 1;
+    return;
+  }
+  fprintf(f, "  const double t%d = ", k);
+  switch (x->op) {
+  case N_IN: fprintf(f, "%s[%d]", x->arr, x->idx); break;
+  case N_NEG: fputc('-', f), put_sx(f, x->a); break;
+  case N_SIN: fprintf(f, "s%d", x->a.id); break;
+  case N_COS: fprintf(f, "c%d", x->a.id); break;
+  case N_GT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" > 0)", f); break;
+  case N_LT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" < 0)", f); break;
+  default: put_sx(f, x->a), fputs(sym[x->op], f), put_sx(f, x->b); break;
+  }
+  fputs(";\n", f);
+}
+
+
+static void put_out(const cg *g, FILE *f, int k) {
+  fprintf(f, "  %s[%d] = ", g->o[k].arr, g->o[k].idx);
+  put_sx(f, g->o[k].v);
+  fputs(";\n", f);
+}
+
+
+/* item x: its inputs not yet read (each read where first used), then it */
+static void put_item(cg *g, FILE *f, int x, char *read) {
+  sx o[2] = {ZERO, ZERO};
+  if (x < g->nn) {
+    o[0] = g->n[x].a, o[1] = g->n[x].b;
+  } else {
+    o[0] = g->o[x - g->nn].v;
+  }
+  for (int k = 0; k < 2; k++) {
+    int id = o[k].id;
+    if (id >= 0 && g->n[id].op == N_IN && !read[id]) {
+      read[id] = 1;
+      put_node(g, f, id);
+    }
+  }
+  if (x < g->nn) {
+    put_node(g, f, x);
+  } else {
+    put_out(g, f, x - g->nn);
+  }
+}
+
+
+/* the body of a function: the nodes its outputs need and the outputs, in cg_schedule's order
+   (the algorithm's when memory is short) */
+static void cg_write(cg *g, FILE *f) {
+  int nseq = 0, *seq;
+  char *read = calloc((size_t)g->nn + 1, 1);
   for (int k = 0; k < g->no; k++) {
     mark(g, g->o[k].v);
   }
-  for (int k = 0; k < g->nn; k++) {
-    const node *x = g->n + k;
-    if (!x->live) {
-      continue;
+  seq = read ? cg_schedule(g, &nseq) : NULL;
+  if (seq) {
+    for (int k = 0; k < nseq; k++) {
+      put_item(g, f, seq[k], read);
     }
-    if (x->op == N_SC) {
-      fprintf(f, "  double s%d, c%d;\n  %s_sincos(", k, k, g->prefix);
-      put_sx(f, x->a);
-      fprintf(f, ", &s%d, &c%d);\n", k, k);
-      g->sincos = 1;
-      continue;
+  } else {
+    for (int k = 0; k < g->nn; k++) {
+      if (g->n[k].live) {
+        put_node(g, f, k);
+      }
     }
-    fprintf(f, "  const double t%d = ", k);
-    switch (x->op) {
-    case N_IN: fprintf(f, "%s[%d]", x->arr, x->idx); break;
-    case N_NEG: fputc('-', f), put_sx(f, x->a); break;
-    case N_SIN: fprintf(f, "s%d", x->a.id); break;
-    case N_COS: fprintf(f, "c%d", x->a.id); break;
-    case N_GT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" > 0)", f); break;
-    case N_LT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" < 0)", f); break;
-    default: put_sx(f, x->a), fputs(sym[x->op], f), put_sx(f, x->b); break;
+    for (int k = 0; k < g->no; k++) {
+      put_out(g, f, k);
     }
-    fputs(";\n", f);
   }
-  for (int k = 0; k < g->no; k++) {
-    fprintf(f, "  %s[%d] = ", g->o[k].arr, g->o[k].idx);
-    put_sx(f, g->o[k].v);
-    fputs(";\n", f);
-  }
+  free(seq);
+  free(read);
 }
 
 
