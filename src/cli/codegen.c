@@ -466,7 +466,7 @@ static void put_node(cg *g, FILE *f, int k) {
   static const char *const sym[] = {"", " + ", " - ", " * ", " / "};
   const node *x = g->n + k;
   if (x->op == N_SC) {
-    fprintf(f, "  double s%d, c%d;\n  %s_sincos(", k, k, g->prefix);
+    fprintf(f, "  double s%d, c%d;\n  %s_sincos_call(", k, k, g->prefix);
     put_sx(f, x->a);
     fprintf(f, ", &s%d, &c%d);\n", k, k);
     g->sincos = 1;
@@ -1338,7 +1338,9 @@ static void unused(FILE *f, const char *text, int fixed) {
    that k times each is exact for |k| < 2^20, then the Taylor series of both to r^15 and r^16
    (the first term left out is below 7e-17 at pi/4), the quadrant by a table; libm's sin and cos
    beyond 1e5 and at 0 (-0 stays -0).  What spart's own joints compute (lib/base/spu_vec.c), in
-   C99. */
+   C99.  The functions call it through a volatile pointer, so that it is never inlined: Clang
+   inlined it at every joint, and the larger code ran slower (2_iiwa_base's ID 35 KB, not 24 KB,
+   and 10% slower). */
 static void put_sincos(FILE *f, const char *P) {
   fprintf(f,
           "\nstatic void %s_sincos(double x, double *s, double *c) {\n"
@@ -1364,8 +1366,12 @@ static void put_sincos(FILE *f, const char *P) {
           "  const double v[5] = {sr, cr, -sr, -cr, sr};\n"
           "  *s = v[n];\n"
           "  *c = v[n + 1];\n"
-          "}\n",
-          P);
+          "}\n"
+          "\n"
+          "/* the functions call it through this pointer: one copy of it, which no compiler inlines at\n"
+          "   each joint (that would make the code larger, and large straight-line code slower) */\n"
+          "static void (*volatile %s_sincos_call)(double, double *, double *) = %s_sincos;\n",
+          P, P, P);
 }
 
 
