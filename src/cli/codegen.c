@@ -1156,7 +1156,7 @@ static void body_fd(gen *G, FILE *f) {
     return;
   }
   sx *q = x, *v = q + m->nq, *tau = v + n, *zero = tau + n, *bias = zero + n, *b = bias + n;
-  sx *H = b + n;
+  sx *H = b + n, I3[9], gb[3];
   begin(G);
   if (fixed) {
     identity(R0);
@@ -1170,8 +1170,16 @@ static void body_fd(gen *G, FILE *f) {
   inputs(G, tau + 6, fixed ? "tau" : "taum", m->nv);
   inputs(G, zero, NULL, n);
   inputs(G, g3, "g", 3);
-  /* H udot = tau - friction - c, c the forces at udot = 0 (spart_rnea), H by spart_crba */
-  rnea(G, R0, q, v, zero, g3, bias);
+  /* H udot = tau - friction - c, c the forces at udot = 0 (spart_rnea), H by spart_crba, solved
+     with the base's linear rows and columns in its own frame: T' H T z = T' (tau - c),
+     udot = T z, T = diag(1, R0, 1) (a rotation: the same solution), which the passes make with R0
+     the identity and gravity in the base's frame, R0 then only at the base's force and
+     acceleration (rnea's tau0 = [n; R0 f], crba's base rows R0 F, made and turned back, are not
+     made) */
+  identity(I3);
+  mulmtv(&G->g, gb, R0, g3);
+  rnea(G, I3, q, v, zero, gb, bias);
+  mulmtv(&G->g, tau + 3, R0, tau + 3);
   friction(G, v + 6, b + 6);
   for (int k = 0; k < 6; k++) {
     b[k] = sub(&G->g, tau[k], bias[k]);
@@ -1179,9 +1187,10 @@ static void body_fd(gen *G, FILE *f) {
   for (int j = 0; j < m->nv; j++) {
     b[6 + j] = sub(&G->g, sub(&G->g, tau[6 + j], b[6 + j]), bias[6 + j]);
   }
-  crba(G, R0, q, H);
+  crba(G, I3, q, H);
   dof_parents(m, fixed, lam);
   ltdl_solve(&G->g, H, n, lo, lam, b);
+  mulmv(&G->g, b + 3, R0, b + 3);
   if (!fixed) {
     for (int k = 0; k < 6; k++) {
       output(&G->g, "u0dot", k, b[k]);
