@@ -364,6 +364,7 @@ static void mark(cg *g, sx a) {
 static int sched_operands(const cg *g, int x, int d[2]) {
   sx o[2] = {ZERO, ZERO};
   int nd = 0;
+  d[0] = d[1] = -1;
   if (x < g->nn) {
     o[0] = g->n[x].a;
     o[1] = g->n[x].b;
