@@ -621,10 +621,10 @@ static void force_up(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx 
 
 
 /* the Newton-Euler force of a body, at its origin, from its angular velocity w, angular
-   acceleration al and the classical acceleration ao of its origin (the origin's acceleration as a
-   point, not the spatial one: ao = a + w x v), its CoM at c (NULL: at the origin):
-   f = m (ao + al x c + w x (w x c)) at the CoM, n = Ic al + w x Ic w + c x f.  Equal to spart_rnea's
-   I a + v x* I v; the body's linear velocity, which neither needs, is never made. */
+   acceleration al and the classical acceleration ao of its origin (the origin's acceleration as
+   a point, not the spatial one: ao = a + w x v), its CoM at c (NULL: at the origin):
+   f = m (ao + al x c + w x (w x c)) at the CoM, n = Ic al + w x Ic w + c x f.  Equal to
+   spart_rnea's I a + v x* I v; the body's linear velocity, which neither needs, is never made. */
 static void body_force(cg *g, sx f[6], const double *Ic, double mass, const double *c,
                        const sx w[3], const sx al[3], const sx ao[3]) {
   sx I[6], Iw[3], wIw[3], ac[3], cc[3], m = cst(mass);
@@ -1378,9 +1378,10 @@ static void put_sincos(FILE *f, const char *P) {
           "  *c = v[n + 1];\n"
           "}\n"
           "\n"
-          "/* the functions call it through this pointer: one copy of it, which no compiler inlines at\n"
-          "   each joint (that would make the code larger, and large straight-line code slower) */\n"
-          "static void (*volatile %s_sincos_call)(double, double *, double *) = %s_sincos;\n",
+          "/* the functions call it through this pointer: one copy of it, which no compiler\n"
+          "   inlines at each joint (larger code, and large straight-line code runs slower) */\n"
+          "static void (*volatile %s_sincos_call)(double, double *, double *) =\n"
+          "    %s_sincos;\n",
           P, P, P);
 }
 
