@@ -88,5 +88,24 @@ printf 'taum_1,taum_2\n1,2\n' > /tmp/spart-vg-a.$$
 check 0 '{"taum": [1, 2]}' "$bin/spart-cmp" /tmp/spart-vg-a.$$ -
 check 1 '{"taum": [1, 2.5]}' "$bin/spart-cmp" /tmp/spart-vg-a.$$ -
 check 2 '' "$bin/spart-cmp" /tmp/spart-vg-a.$$ /nonexistent.csv
+# spart-codegen: the floating base's code and header, the fixed base's frames alone, a joint it
+# does not generate, bad usage
+check 0 '' "$bin/spart-codegen" -m "$m"
+check 0 '' "$bin/spart-codegen" -m "$m" --header
+check 0 '' "$bin/spart-codegen" -m models/kuka_iiwa.urdf --fixed-base --functions fk,jac
+in='<inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>'
+planar="<robot name='r'><link name='a'/><link name='b'>$in</link><link name='c'>$in</link>
+<joint name='j' type='revolute'><parent link='a'/><child link='b'/><axis xyz='0 0 1'/>
+<limit lower='-1' upper='1' effort='1' velocity='1'/></joint>
+<joint name='k' type='planar'><parent link='b'/><child link='c'/></joint></robot>"
+check 1 "$planar" "$bin/spart-codegen" -m -
+check 2 '' "$bin/spart-codegen" -m "$m" --functions nothing
+# spart-states, spart-draw, dh2robot: records made, normalised and drawn; a DH arm read
+check 0 '' "$bin/spart-states" -m "$m" --random 3 --velocities --forces
+check 0 "$st" "$bin/spart-states" -m "$m" --normalize
+check 0 "$st" "$bin/spart-draw" -m "$m"
+check 1 '{"qm": [0]}' "$bin/spart-draw" -m "$m"
+check 0 '' "$bin/dh2robot" models/puma560.dh.json
+check 1 '{"dh": "standard"}' "$bin/dh2robot"
 rm -f /tmp/spart-vg.$$ /tmp/spart-vg-a.$$
 exit $fail
