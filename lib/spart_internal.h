@@ -207,6 +207,25 @@ struct spart_own {
    d->own_), computed once from the model. */
 void spart_joint_constants(const spart_model *m, spart_data *d);
 
+/* The bodies of a model's dynamics with each body on a fixed joint merged into the nearest
+   body above it on a moving joint, or the base (spart_mass.c): per body (nb x SPART_CJ, from
+   the joint constants jc of d), its joint's constant transform T, r in the frame of its
+   dynamics' parent, and the merged mass, CoM c, inertia Ic about it and compact inertia IO
+   about its origin; cpar (nb) that parent, -1 for a merged body (and the base).  Exact: a
+   fixed joint moves nothing, so its body's inertia moves with the one it is merged into (IO
+   by spu_inertparent_add), and its children's joints are composed with its transform.
+   spart-codegen's dynamics take these.  0, or -1 out of memory. */
+enum {
+  SPART_CJ_T = 0,   /* the joint's T (9) and r (3) in the dynamics' parent's frame */
+  SPART_CJ_R = 9,
+  SPART_CJ_C = 12,  /* the merged body's CoM (3), rotational inertia about it (6), compact */
+  SPART_CJ_IC = 15, /* inertia about its origin (10) and mass, in its frame */
+  SPART_CJ_IO = 21,
+  SPART_CJ_M = 31,
+  SPART_CJ = 32
+};
+int spart_merge_fixed(const spart_model *m, const spart_data *d, double *cj, int *cpar);
+
 /* ---- the JSON scanner's, for the loader (spart_json.c, lib/base) ---- */
 
 /* Where the scanner is, as "links[2].mass" (keys and array indices from 0), into buf. */

@@ -555,6 +555,8 @@ typedef struct gen {
   const spart_data *d;
   int fixed;
   sx *Q, *rho; /* (nb x 9), (nb x 3): F_i in F_p (spart_xup's) */
+  double *cj;  /* (nb x SPART_CJ) the dynamics' bodies, fixed joints merged (spart_merge_fixed) */
+  int *cpar;   /* (nb) the dynamics' parent of a body, -1 for one merged into a body above */
 } gen;
 
 
@@ -563,11 +565,11 @@ static const double *jc(const gen *G, int i) {
 }
 
 
-/* the joint transform of body i at the coordinates q (spart_xup's one_screw) */
-static void xup_one(gen *G, const sx *q, int i) {
+/* the joint transform of body i at the coordinates q (spart_xup's one_screw), its constant part
+   T (9) and r (3): the model's (jc) or the dynamics' (spart_merge_fixed) */
+static void xup_one(gen *G, const sx *q, int i, const double *T, const double *r) {
   const spart_model *m = G->m;
   cg *g = &G->g;
-  const double *T = jc(G, i) + SPART_JC_T, *r = jc(G, i) + SPART_JC_R;
   sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i;
   for (int k = 0; k < 9; k++) {
     Q[k] = cst(T[k]);
@@ -602,7 +604,7 @@ static void xup_one(gen *G, const sx *q, int i) {
    takes them body by body makes each just before its use, fewer values held at once) */
 static void xup(gen *G, const sx *q) {
   for (int i = 1; i < G->m->nb; i++) {
-    xup_one(G, q, i);
+    xup_one(G, q, i, jc(G, i) + SPART_JC_T, jc(G, i) + SPART_JC_R);
   }
 }
 
@@ -688,13 +690,17 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     ga[k] = sub(g, a[3 + k], g3[k]);
   }
   mulmtv(g, A + 3, R0, ga);
-  body_force(g, F, jc(G, 0) + SPART_JC_IC, m->body_mass[0], NULL, W, A, A + 3);
+  body_force(g, F, G->cj + SPART_CJ_IC, G->cj[SPART_CJ_M], G->cj + SPART_CJ_C, W, A, A + 3);
 
   for (int i = 1; i < nb; i++) {
-    int p = m->body_parent[i];
+    int p = G->cpar[i];
+    if (p < 0) {
+      continue; /* merged into a body above it (spart_merge_fixed) */
+    }
+    const double *cj = G->cj + SPART_CJ * i;
     sx *wi = W + 3 * i, *ai = A + 6 * i, *wp = W + 3 * p, *ap = A + 6 * p;
     sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i, wr[3], wwr[3], ar[3], t[3];
-    xup_one(G, q, i);
+    xup_one(G, q, i, cj + SPART_CJ_T, cj + SPART_CJ_R);
     cross3(g, wr, wp, rho);
     cross3(g, wwr, wp, wr);
     cross3(g, ar, ap, rho);
@@ -723,13 +729,15 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
         ai[k] = add(g, ai[k], add(g, mul(g, sw[k], qdd), mul(g, wsw[k], qd)));
       }
     }
-    body_force(g, F + 6 * i, jc(G, i) + SPART_JC_IC, m->body_mass[i], jc(G, i) + SPART_JC_C,
-               wi, ai, ai + 3);
+    body_force(g, F + 6 * i, cj + SPART_CJ_IC, cj[SPART_CJ_M], cj + SPART_CJ_C, wi, ai, ai + 3);
   }
 
   /* backward pass: tau_i = S_i' f_i + armature qdd, f_p += X_i' f_i */
   for (int i = nb - 1; i > 0; i--) {
-    sx *f = F + 6 * i, *fp = F + 6 * m->body_parent[i], fx[6];
+    if (G->cpar[i] < 0) {
+      continue;
+    }
+    sx *f = F + 6 * i, *fp = F + 6 * G->cpar[i], fx[6];
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
       sx t = ZERO;
       for (int k = 0; k < 6; k++) {
@@ -837,18 +845,26 @@ static void crba(gen *G, const sx R0[9], const sx *q, sx *H) {
     g->oom = 1;
     return;
   }
-  xup(G, q);
+  for (int i = 1; i < nb; i++) {
+    if (G->cpar[i] >= 0) {
+      xup_one(G, q, i, G->cj + SPART_CJ * i + SPART_CJ_T, G->cj + SPART_CJ * i + SPART_CJ_R);
+    }
+  }
   for (int k = 0; k < n * n; k++) {
     H[k] = ZERO;
   }
-  /* the bodies alone (the base about its CoM), then IC_p += X_i' IC_i X_i (RBDA table 6.2) */
+  /* the bodies alone (the base about its CoM; fixed joints' bodies merged: spart_merge_fixed), then
+     IC_p += X_i' IC_i X_i (RBDA table 6.2) */
   for (int i = 0; i < nb; i++) {
     for (int k = 0; k < 10; k++) {
-      IC[10 * i + k] = cst(jc(G, i)[SPART_JC_IO + k]);
+      IC[10 * i + k] = cst(G->cj[SPART_CJ * i + SPART_CJ_IO + k]);
     }
   }
   for (int i = nb - 1; i > 0; i--) {
-    sx t[10], *p = IC + 10 * m->body_parent[i];
+    if (G->cpar[i] < 0) {
+      continue;
+    }
+    sx t[10], *p = IC + 10 * G->cpar[i];
     inert_up(g, t, G->Q + 9 * i, G->rho + 3 * i, IC + 10 * i);
     for (int k = 0; k < 10; k++) {
       p[k] = add(g, p[k], t[k]);
@@ -864,7 +880,7 @@ static void crba(gen *G, const sx R0[9], const sx *q, sx *H) {
       S[k] = cst(m->dof_S[6 * j + k]);
     }
     inert_mul(g, F, IC + 10 * i, S);
-    for (int b = i; b > 0; b = m->body_parent[b]) {
+    for (int b = i; b > 0; b = G->cpar[b]) {
       for (int k = m->jnt_vadr[b], end = k + m->jnt_nv[b]; k < end && k <= j; k++) {
         sx t = ZERO;
         for (int c = 0; c < 6; c++) {
@@ -1420,7 +1436,7 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     return ferror(f) ? -1 : 0;
   }
   fprintf(f, "#include <math.h>\n");
-  gen G = {{0}, m, d, o->fixed_base, NULL, NULL};
+  gen G = {{0}, m, d, o->fixed_base, NULL, NULL, NULL, NULL};
   G.g.prefix = P;
   char *text = NULL;
   size_t len = 0;
@@ -1433,6 +1449,13 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     return -1;
   }
   G.rho = G.Q + 9 * m->nb;
+  G.cj = malloc((size_t)m->nb * SPART_CJ * sizeof(double));
+  G.cpar = malloc((size_t)m->nb * sizeof(int));
+  if (!G.cj || !G.cpar || spart_merge_fixed(m, d, G.cj, G.cpar) != 0) {
+    free(G.Q), free(G.cj), free(G.cpar);
+    fclose(body_f), free(text);
+    return -1;
+  }
   void (*body[])(gen *, FILE *) = {body_id, body_mass, body_fd, body_fk, body_jac};
   for (size_t k = 0; k < sizeof protos / sizeof protos[0]; k++) {
     if (!(o->functions & (unsigned)protos[k].fn)) {
@@ -1454,6 +1477,6 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
   }
   free(text);
   cg_free(&G.g);
-  free(G.Q);
+  free(G.Q), free(G.cj), free(G.cpar);
   return oom || ferror(f) ? -1 : 0;
 }
