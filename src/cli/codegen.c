@@ -622,6 +622,36 @@ static void force_up(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx 
 }
 
 
+/* y = Q' x (tr) or Q x for body i's joint rotation Q = T Rz(h0 q) (xup_one's) kept in its two
+   factors: T' x by the constant T, then the turn by the joint's sine and cosine (or the
+   reverse).  For a vector taken through the joint once this is as cheap as Q's own entries,
+   which need not then be made nor held from the forward pass to the backward one */
+static void joint_rot(gen *G, const sx *q, int i, const double *T, int tr, sx y[3],
+                      const sx x[3]) {
+  cg *g = &G->g;
+  const double *h = G->m->dof_screw + 2 * G->m->jnt_vadr[i];
+  sx Tc[9], u[3], s = ZERO, c = ONE;
+  for (int k = 0; k < 9; k++) {
+    Tc[k] = cst(T[k]);
+  }
+  if (G->m->jnt_nv[i] > 0 && h[0] != 0) {
+    sx sc = op2(g, N_SC, mul(g, cst(h[0]), q[G->m->jnt_qadr[i]]), ZERO);
+    s = op2(g, N_SIN, sc, ZERO), c = op2(g, N_COS, sc, ZERO);
+  }
+  if (tr) { /* Rz' T' x */
+    mulmtv(g, u, Tc, x);
+    y[0] = add(g, mul(g, c, u[0]), mul(g, s, u[1]));
+    y[1] = sub(g, mul(g, c, u[1]), mul(g, s, u[0]));
+    y[2] = u[2];
+  } else { /* T Rz x */
+    u[0] = sub(g, mul(g, c, x[0]), mul(g, s, x[1]));
+    u[1] = add(g, mul(g, s, x[0]), mul(g, c, x[1]));
+    u[2] = x[2];
+    mulmv(g, y, Tc, u);
+  }
+}
+
+
 /* the Newton-Euler force of a body, at its origin, from its angular velocity w, angular
    acceleration al and the classical acceleration ao of its origin (the origin's acceleration as
    a point, not the spatial one: ao = a + w x v), its CoM at c (NULL: at the origin):
@@ -699,7 +729,7 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     }
     const double *cj = G->cj + SPART_CJ * i;
     sx *wi = W + 3 * i, *ai = A + 6 * i, *wp = W + 3 * p, *ap = A + 6 * p;
-    sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i, wr[3], wwr[3], ar[3], t[3];
+    sx *rho = G->rho + 3 * i, wr[3], wwr[3], ar[3], t[3];
     xup_one(G, q, i, cj + SPART_CJ_T, cj + SPART_CJ_R);
     cross3(g, wr, wp, rho);
     cross3(g, wwr, wp, wr);
@@ -707,9 +737,9 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     for (int k = 0; k < 3; k++) {
       t[k] = add(g, ap[3 + k], add(g, ar[k], wwr[k]));
     }
-    mulmtv(g, wi, Q, wp);
-    mulmtv(g, ai, Q, ap);
-    mulmtv(g, ai + 3, Q, t);
+    joint_rot(G, q, i, cj + SPART_CJ_T, 1, wi, wp);
+    joint_rot(G, q, i, cj + SPART_CJ_T, 1, ai, ap);
+    joint_rot(G, q, i, cj + SPART_CJ_T, 1, ai + 3, t);
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
       sx sw[3], sv[3], wsv[3], swsv[3], wsw[3], qd = v[6 + j], qdd = a[6 + j];
       for (int k = 0; k < 3; k++) {
@@ -745,9 +775,12 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
       }
       tau[6 + j] = add(g, t, mul(g, cst(m->jnt_armature[i]), a[6 + j]));
     }
-    force_up(g, fx, G->Q + 9 * i, G->rho + 3 * i, f);
+    sx rf[3];
+    joint_rot(G, q, i, G->cj + SPART_CJ * i + SPART_CJ_T, 0, fx, f);
+    joint_rot(G, q, i, G->cj + SPART_CJ * i + SPART_CJ_T, 0, fx + 3, f + 3);
+    cross3(g, rf, G->rho + 3 * i, fx + 3); /* force_up's, Q in its factors */
     for (int k = 0; k < 6; k++) {
-      fp[k] = add(g, fp[k], fx[k]);
+      fp[k] = add(g, fp[k], k < 3 ? add(g, fx[k], rf[k]) : fx[k]);
     }
   }
 
