@@ -103,6 +103,39 @@ EOF
   done
 }
 
+@test "two branches alike are written in pairs; a struct of two in their place (any C99 compiler) gives the same numbers to the bit" {
+  # 2_iiwa_base's two arms, the quadruped's legs and the humanoid's limbs: each two values of
+  # the branches one statement on robot_v2 (GCC's and Clang's vector type); kuka_iiwa has none.
+  # With SPART_CODEGEN_SCALAR defined the pairs are a struct, each lane's operations written out
+  cd "$BATS_TEST_TMPDIR"
+  gen "$MODELS/kuka_iiwa.urdf" floating
+  ! grep -q 'robot_v2' robot.c
+  local m kind c nq nv
+  for m in 2_iiwa_base quadruped humanoid; do
+    for kind in fixed floating; do
+      gen "$MODELS/$m.urdf" $kind
+      grep -q '^  const robot_v2 p[0-9]* = ' robot.c
+      nq=$(awk '$2 == "robot_NQ" { print $3 }' robot.h)
+      nv=$(awk '$2 == "robot_NV" { print $3 }' robot.h)
+      if [ $kind = fixed ]; then n=$((nq + 3 * nv + 3)); else n=$((12 + nq + 18 + 3 * nv + 3)); fi
+      python3 -c "import random; random.seed(5)
+for r in range(6): print(' '.join('%.17g' % random.uniform(-2, 2) for k in range($n)))" > states
+      for c in $(compilers); do
+        $c -std=c99 -pedantic -Wall -Wextra -Werror -DSPART_CODEGEN_SCALAR -c robot.c -o robot.o
+        $c -std=c99 -O2 -I. -o vec "$TOP/tests/codegen_driver.c" robot.c -lm
+        $c -std=c99 -O2 -I. -DSPART_CODEGEN_SCALAR -o sca "$TOP/tests/codegen_driver.c" robot.c -lm
+        ./vec < states > vec.out
+        ./sca < states > sca.out
+        [ "$(wc -l < vec.out)" -eq 6 ]
+        cmp vec.out sca.out || { echo "$c $m $kind: the struct's numbers differ"; false; }
+      done
+      run python3 "$TOP/tests/codegencheck.py" "$MODELS/$m.urdf" $kind ./sca 3 11
+      echo "$m $kind (struct): $output"
+      [ "$status" -eq 0 ]
+    done
+  done
+}
+
 @test "the code of a drive train's friction and armature gives spart-id's and spart-fd's with them" {
   # puma560's DH table has motors, gears and Coulomb friction; without --no-friction spart's
   # commands apply them, as the code does; its torques differ from the rigid bodies' alone

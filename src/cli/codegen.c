@@ -30,6 +30,8 @@ typedef struct node {
   sx a, b;
   const char *arr; /* N_IN: the argument array and the index in it */
   int idx;
+  int role; /* N_IN: what it stands for in its branch pair (cg_pair): idx, or the degree of
+               freedom at its place in the first branch */
   int live;
 } node;
 
@@ -49,6 +51,10 @@ typedef struct cg {
   int oom;
   const char *prefix; /* of the file's sincos */
   int sincos;         /* some function calls it */
+  int pairs;          /* the model has branch pairs (inputs of other roles): cg_pair them */
+  int *part;          /* in cg_write, when pairs: a node's pair partner, or -1 */
+  char *lane, *swp;   /* its lane (0: the older node), the newer's operands taken b a */
+  int vec;            /* some function has pairs: the file defines the vector type */
 } cg;
 
 static const sx ZERO = {-1, 0}, ONE = {-1, 1};
@@ -154,13 +160,13 @@ static sx op2(cg *g, int op, sx a, sx b) {
     a = b;
     b = t;
   }
-  node x = {op, a, b, NULL, 0, 0};
+  node x = {op, a, b, NULL, 0, 0, 0};
   return mk(g, x);
 }
 
 
 static sx in(cg *g, const char *arr, int idx) {
-  node x = {N_IN, ZERO, ZERO, arr, idx, 0};
+  node x = {N_IN, ZERO, ZERO, arr, idx, idx, 0};
   return mk(g, x);
 }
 
@@ -340,9 +346,13 @@ static void put_const(FILE *f, double c) {
 }
 
 
-static void put_sx(FILE *f, sx a) {
+/* a value as a scalar: a constant, a node's tN, or its lane of the pair pN it is in */
+static void put_ref(const cg *g, FILE *f, sx a) {
   if (a.id < 0) {
     put_const(f, a.c);
+  } else if (g->part && g->part[a.id] >= 0) {
+    int l = g->lane[a.id];
+    fprintf(f, "%s_L(p%d, %d)", g->prefix, l ? a.id : g->part[a.id], l);
   } else {
     fprintf(f, "t%d", a.id);
   }
@@ -359,21 +369,264 @@ static void mark(cg *g, sx a) {
 }
 
 
-/* the non-input node operands of item x (a node, or nn + k: output k), distinct, into d; their
-   count */
-static int sched_operands(const cg *g, int x, int d[2]) {
-  sx o[2] = {ZERO, ZERO};
-  int nd = 0;
-  d[0] = d[1] = -1;
-  if (x < g->nn) {
-    o[0] = g->n[x].a;
-    o[1] = g->n[x].b;
-  } else {
-    o[0] = g->o[x - g->nn].v;
+/* ---------------------------------------------------------------------------------------------
+ * pairs: two branches of the tree of one shape (two arms on a base, a quadruped's legs) make
+ * the same expressions on other numbers.  Each two such nodes are one statement on a pair of
+ * doubles, the older in lane 0 (an SSE2 instruction for two: the code, whose speed follows its
+ * size, halves where the branches are alike).  SLP vectorisation, done here where the branches
+ * are known: a node is paired with an older one of its shape whose operands match its own
+ */
+
+enum { LK_NONE = -1, LK_GATHER, LK_SPLAT, LK_CONST, LK_VEC };
+
+/* a node's shape: its operation over its operands' shapes (commuting ones in either order); an
+   input by its array and role; a constant whatever its value */
+static void cg_sig(const cg *g, uint64_t *sig) {
+  for (int x = 0; x < g->nn; x++) {
+    const node *n = g->n + x;
+    if (n->op == N_IN) {
+      sig[x] = mix(mix(0x1F, (uint64_t)(uintptr_t)n->arr), (uint64_t)n->role);
+      continue;
+    }
+    uint64_t a = n->a.id < 0 ? 0xC057 : sig[n->a.id], b = n->b.id < 0 ? 0xC057 : sig[n->b.id];
+    if ((n->op == N_ADD || n->op == N_MUL) && a > b) {
+      uint64_t t = a;
+      a = b;
+      b = t;
+    }
+    sig[x] = mix(mix(mix(0x2F, (uint64_t)n->op), a), b);
   }
-  for (int k = 0; k < 2; k++) {
-    int id = o[k].id;
-    if (id >= 0 && g->n[id].op != N_IN && !(nd == 1 && d[0] == id)) {
+}
+
+
+static int pairable(const node *x) {
+  return x->live && x->op >= N_ADD && x->op <= N_NEG;
+}
+
+
+/* how a pair's lanes a (lane 0) and b take an operand: one pair already (LK_VEC), two
+   constants, one value in both lanes (LK_SPLAT), two values of one shape packed (LK_GATHER) */
+static int link_of(const cg *g, const uint64_t *sig, sx a, sx b) {
+  if (a.id < 0 || b.id < 0) {
+    return a.id < 0 && b.id < 0 ? LK_CONST : LK_NONE;
+  }
+  if (a.id == b.id) {
+    return LK_SPLAT;
+  }
+  if (g->part[a.id] == b.id && g->lane[a.id] == 0) {
+    return LK_VEC;
+  }
+  return sig[a.id] == sig[b.id] ? LK_GATHER : LK_NONE;
+}
+
+
+/* y's operands, b a when sw */
+static void operands(const node *y, int sw, sx o[2]) {
+  o[0] = sw ? y->b : y->a;
+  o[1] = sw ? y->a : y->b;
+}
+
+
+/* how well y pairs with x (its operands b a when sw): the links' sum, equal constants above
+   others; -1 when they cannot pair */
+static int pair_score(const cg *g, const uint64_t *sig, int x, int y, int sw) {
+  const node *nx = g->n + x;
+  sx o[2];
+  operands(g->n + y, sw, o);
+  if (nx->op != g->n[y].op) {
+    return -1;
+  }
+  int la = link_of(g, sig, nx->a, o[0]), lb = link_of(g, sig, nx->b, o[1]);
+  if (la == LK_NONE || lb == LK_NONE) {
+    return -1;
+  }
+  return 2 * (la + lb) + (nx->a.id < 0 && nx->a.c == o[0].c) + (nx->b.id < 0 && nx->b.c == o[1].c);
+}
+
+
+typedef struct sig_id {
+  uint64_t sig;
+  int id;
+} sig_id;
+
+static int sig_id_cmp(const void *pa, const void *pb) {
+  const sig_id *a = pa, *b = pb;
+  if (a->sig != b->sig) {
+    return a->sig < b->sig ? -1 : 1;
+  }
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+
+/* what pair y's lanes cost, in instructions, more than two scalar nodes would: one for each
+   operand packed or splat and one when lane 1 is also read alone, less the one instruction
+   saved and the packing that each pair reading it whole would need without it */
+static int pair_cost(const cg *g, const uint64_t *sig, int y, const char *alone,
+                     const int *whole) {
+  const node *x = g->n + g->part[y];
+  sx o[2];
+  operands(g->n + y, g->swp[y], o);
+  int c = -1 - whole[y];
+  c += link_of(g, sig, x->a, o[0]) < LK_CONST;
+  c += x->op != N_NEG && link_of(g, sig, x->b, o[1]) < LK_CONST;
+  return c + alone[y];
+}
+
+
+/* alone[x]: node x is read as a scalar (by an unpaired node, an output, or a pair that packs
+   it); whole[y]: the pairs that read pair y (its newer node) whole */
+static void read_alone(const cg *g, const uint64_t *sig, char *alone, int *whole) {
+  memset(alone, 0, (size_t)g->nn);
+  memset(whole, 0, (size_t)g->nn * sizeof *whole);
+  for (int y = 0; y < g->nn; y++) {
+    const node *n = g->n + y;
+    if (!n->live || n->op == N_IN) {
+      continue;
+    }
+    if (g->part[y] < 0) {
+      for (int k = 0; k < 2; k++) {
+        sx a = k ? n->b : n->a;
+        if (a.id >= 0) {
+          alone[a.id] = 1;
+        }
+      }
+    } else if (g->lane[y] == 1) {
+      const node *x = g->n + g->part[y];
+      sx o[2];
+      operands(n, g->swp[y], o);
+      for (int k = 0; k < 2; k++) {
+        sx a = k ? x->b : x->a;
+        int l = link_of(g, sig, a, o[k]);
+        if (l == LK_VEC) {
+          whole[o[k].id]++;
+        } else if (a.id >= 0) {
+          alone[a.id] = 1;
+          if (o[k].id >= 0) {
+            alone[o[k].id] = 1;
+          }
+        }
+      }
+    }
+  }
+  for (int k = 0; k < g->no; k++) {
+    if (g->o[k].v.id >= 0) {
+      alone[g->o[k].v.id] = 1;
+    }
+  }
+}
+
+
+static void unpair(cg *g, int y) {
+  g->part[g->part[y]] = -1;
+  g->part[y] = -1;
+}
+
+
+/* the pairs of the live nodes: each, oldest first, with the older unpaired node of its shape
+   that scores best (of the 64 nearest), then those that cost more than they save undone until
+   none does.  0, or -1 out of memory. */
+static int cg_pair(cg *g) {
+  int nn = g->nn, ne = 0;
+  uint64_t *sig = malloc((size_t)nn * sizeof *sig);
+  sig_id *ord = malloc((size_t)nn * sizeof *ord);
+  int *pos = malloc((size_t)nn * sizeof *pos);
+  char *alone = malloc((size_t)nn);
+  int *whole = malloc((size_t)nn * sizeof *whole);
+  if (!sig || !ord || !pos || !alone || !whole) {
+    free(sig), free(ord), free(pos), free(alone), free(whole);
+    return -1;
+  }
+  cg_sig(g, sig);
+  for (int x = 0; x < nn; x++) {
+    g->part[x] = -1;
+    g->lane[x] = g->swp[x] = 0;
+    if (pairable(g->n + x)) {
+      ord[ne++] = (sig_id){sig[x], x};
+    }
+  }
+  qsort(ord, (size_t)ne, sizeof *ord, sig_id_cmp);
+  for (int k = 0; k < ne; k++) {
+    pos[ord[k].id] = k;
+  }
+  for (int y = 0; y < nn; y++) {
+    int best = -1, bscore = -1, bsw = 0, nsw = g->n[y].op == N_ADD || g->n[y].op == N_MUL;
+    if (!pairable(g->n + y)) {
+      continue;
+    }
+    for (int k = pos[y] - 1; k >= 0 && k > pos[y] - 65 && ord[k].sig == sig[y]; k--) {
+      int x = ord[k].id;
+      for (int sw = 0; sw <= nsw && g->part[x] < 0; sw++) {
+        int s = pair_score(g, sig, x, y, sw);
+        if (s > bscore) {
+          best = x, bscore = s, bsw = sw;
+        }
+      }
+    }
+    if (best >= 0) {
+      g->part[best] = y, g->part[y] = best;
+      g->lane[best] = 0, g->lane[y] = 1, g->swp[y] = (char)bsw;
+    }
+  }
+  for (int undone = 1, round = 0; undone && round < 16; round++) {
+    undone = 0;
+    read_alone(g, sig, alone, whole);
+    for (int y = 0; y < nn; y++) {
+      if (g->part[y] >= 0 && g->lane[y] == 1 && pair_cost(g, sig, y, alone, whole) > 0) {
+        unpair(g, y);
+        undone = 1;
+      }
+    }
+  }
+  free(sig), free(ord), free(pos), free(alone), free(whole);
+  return 0;
+}
+
+
+/* the statement an item stands for: a node, a pair by its newer node, output nn + k */
+static int is_item(const cg *g, int x) {
+  if (x >= g->nn) {
+    return 1;
+  }
+  const node *n = g->n + x;
+  return n->live && n->op != N_IN && !(g->part && g->part[x] >= 0 && g->lane[x] == 0);
+}
+
+
+static int item_of(const cg *g, int x) {
+  return g->part && g->part[x] >= 0 && g->lane[x] == 0 ? g->part[x] : x;
+}
+
+
+/* the operand values of item x (its pair's too), into o; their count */
+static int item_values(const cg *g, int x, sx o[4]) {
+  if (x >= g->nn) {
+    o[0] = g->o[x - g->nn].v;
+    return 1;
+  }
+  o[0] = g->n[x].a, o[1] = g->n[x].b;
+  if (g->part && g->part[x] >= 0) {
+    o[2] = g->n[g->part[x]].a, o[3] = g->n[g->part[x]].b;
+    return 4;
+  }
+  return 2;
+}
+
+
+/* the items item x waits for (the non-input nodes of its operands, as items), distinct, into
+   d; their count */
+static int sched_operands(const cg *g, int x, int d[4]) {
+  sx o[4];
+  int no = item_values(g, x, o), nd = 0;
+  for (int k = 0; k < no; k++) {
+    int id = o[k].id, dup = 0;
+    if (id < 0 || g->n[id].op == N_IN) {
+      continue;
+    }
+    id = item_of(g, id);
+    for (int l = 0; l < nd; l++) {
+      dup |= d[l] == id;
+    }
+    if (!dup) {
       d[nd++] = id;
     }
   }
@@ -381,19 +634,20 @@ static int sched_operands(const cg *g, int x, int d[2]) {
 }
 
 
-/* the order of the items to write (live nodes but the inputs, and the outputs, nn + k), for few
-   values held at once: straight-line code is spilled by the compiler where more values are live
-   than it has registers, and x86's two-operand SSE copies a value it must keep.  A list
+/* the order of the items to write (live nodes but the inputs, pairs, and the outputs, nn + k),
+   for few values held at once: straight-line code is spilled by the compiler where more values
+   are live than it has registers, and x86's two-operand SSE copies a value it must keep.  A list
    scheduler: of the items whose operands are written, the next is the one that ends the most
    values (the last use of an operand) less the one it makes, the earliest made on a tie (the
-   algorithm's own order).  NULL when out of memory (the caller keeps the algorithm's order). */
+   algorithm's own order).  NULL when out of memory or when pairs wait on each other (the
+   caller then writes without them). */
 static int *cg_schedule(const cg *g, int *nseq) {
-  int nn = g->nn, ni = nn + g->no, n = 0;
-  int *mem = calloc((size_t)5 * ni + 1, sizeof(int));
+  int nn = g->nn, ni = nn + g->no, n = 0, nitems = 0;
+  int *mem = calloc((size_t)7 * ni + 1, sizeof(int));
   if (!mem) {
     return NULL;
   }
-  /* per item: uses left, operands not yet written, its users (from ustart, two at most each) */
+  /* per item: uses left, operands not yet written, its users (from ustart, four at most each) */
   int *rem = mem, *wait = rem + ni, *ustart = wait + ni, *user = ustart + ni + 1, nr = 0;
   int *fill = malloc((size_t)ni * sizeof(int)), *ready = malloc((size_t)ni * sizeof(int));
   int *seq = malloc((size_t)ni * sizeof(int));
@@ -401,12 +655,13 @@ static int *cg_schedule(const cg *g, int *nseq) {
     free(mem), free(fill), free(ready), free(seq);
     return NULL;
   }
-  /* the users of each node (CSR by counting), the operands each item waits for */
+  /* the users of each item (CSR by counting), the operands each item waits for */
   for (int x = 0; x < ni; x++) {
-    int d[2], nd;
-    if (x < nn && (!g->n[x].live || g->n[x].op == N_IN)) {
+    int d[4], nd;
+    if (!is_item(g, x)) {
       continue;
     }
+    nitems++;
     nd = sched_operands(g, x, d);
     wait[x] = nd;
     for (int k = 0; k < nd; k++) {
@@ -421,8 +676,8 @@ static int *cg_schedule(const cg *g, int *nseq) {
   }
   memcpy(fill, ustart, (size_t)ni * sizeof(int));
   for (int x = 0; x < ni; x++) {
-    int d[2], nd;
-    if (x < nn && (!g->n[x].live || g->n[x].op == N_IN)) {
+    int d[4], nd;
+    if (!is_item(g, x)) {
       continue;
     }
     nd = sched_operands(g, x, d);
@@ -436,7 +691,7 @@ static int *cg_schedule(const cg *g, int *nseq) {
   while (nr > 0) {
     int best = 0, bscore = 0;
     for (int r = 0; r < nr; r++) {
-      int x = ready[r], d[2], nd = sched_operands(g, x, d), score = 0;
+      int x = ready[r], d[4], nd = sched_operands(g, x, d), score = 0;
       for (int k = 0; k < nd; k++) {
         score += rem[d[k]] == 1;
       }
@@ -445,7 +700,7 @@ static int *cg_schedule(const cg *g, int *nseq) {
         best = r, bscore = score;
       }
     }
-    int x = ready[best], d[2], nd = sched_operands(g, x, d);
+    int x = ready[best], d[4], nd = sched_operands(g, x, d);
     ready[best] = ready[--nr];
     seq[n++] = x;
     for (int k = 0; k < nd; k++) {
@@ -458,17 +713,55 @@ static int *cg_schedule(const cg *g, int *nseq) {
     }
   }
   free(mem), free(fill), free(ready);
+  if (n < nitems) {
+    free(seq);
+    return NULL;
+  }
   *nseq = n;
   return seq;
+}
+
+
+/* the operand of a pair whose lanes take a and b: the pair they are, or the two packed */
+static void put_lanes(const cg *g, FILE *f, sx a, sx b) {
+  if (a.id >= 0 && b.id >= 0 && g->part[a.id] == b.id && g->lane[a.id] == 0) {
+    fprintf(f, "p%d", b.id);
+    return;
+  }
+  fprintf(f, "%s_V2(", g->prefix);
+  put_ref(g, f, a);
+  fputs(", ", f);
+  put_ref(g, f, b);
+  fputc(')', f);
+}
+
+
+static void put_pair(cg *g, FILE *f, int y) {
+  static const char *const vop[] = {"", "VADD", "VSUB", "VMUL", "VDIV", "VNEG"};
+  const node *x = g->n + g->part[y];
+  sx o[2];
+  operands(g->n + y, g->swp[y], o);
+  fprintf(f, "  const %s_v2 p%d = %s_%s(", g->prefix, y, g->prefix, vop[x->op]);
+  put_lanes(g, f, x->a, o[0]);
+  if (x->op != N_NEG) {
+    fputs(", ", f);
+    put_lanes(g, f, x->b, o[1]);
+  }
+  fputs(");\n", f);
+  g->vec = 1;
 }
 
 
 static void put_node(cg *g, FILE *f, int k) {
   static const char *const sym[] = {"", " + ", " - ", " * ", " / "};
   const node *x = g->n + k;
+  if (g->part && g->part[k] >= 0) {
+    put_pair(g, f, k);
+    return;
+  }
   if (x->op == N_SC) {
     fprintf(f, "  double s%d, c%d;\n  %s_sincos_call(", k, k, g->prefix);
-    put_sx(f, x->a);
+    put_ref(g, f, x->a);
     fprintf(f, ", &s%d, &c%d);\n", k, k);
     g->sincos = 1;
     return;
@@ -476,12 +769,12 @@ static void put_node(cg *g, FILE *f, int k) {
   fprintf(f, "  const double t%d = ", k);
   switch (x->op) {
   case N_IN: fprintf(f, "%s[%d]", x->arr, x->idx); break;
-  case N_NEG: fputc('-', f), put_sx(f, x->a); break;
+  case N_NEG: fputc('-', f), put_ref(g, f, x->a); break;
   case N_SIN: fprintf(f, "s%d", x->a.id); break;
   case N_COS: fprintf(f, "c%d", x->a.id); break;
-  case N_GT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" > 0)", f); break;
-  case N_LT0: fputs("(double)(", f), put_sx(f, x->a), fputs(" < 0)", f); break;
-  default: put_sx(f, x->a), fputs(sym[x->op], f), put_sx(f, x->b); break;
+  case N_GT0: fputs("(double)(", f), put_ref(g, f, x->a), fputs(" > 0)", f); break;
+  case N_LT0: fputs("(double)(", f), put_ref(g, f, x->a), fputs(" < 0)", f); break;
+  default: put_ref(g, f, x->a), fputs(sym[x->op], f), put_ref(g, f, x->b); break;
   }
   fputs(";\n", f);
 }
@@ -489,20 +782,16 @@ static void put_node(cg *g, FILE *f, int k) {
 
 static void put_out(const cg *g, FILE *f, int k) {
   fprintf(f, "  %s[%d] = ", g->o[k].arr, g->o[k].idx);
-  put_sx(f, g->o[k].v);
+  put_ref(g, f, g->o[k].v);
   fputs(";\n", f);
 }
 
 
 /* item x: its inputs not yet read (each read where first used), then it */
 static void put_item(cg *g, FILE *f, int x, char *read) {
-  sx o[2] = {ZERO, ZERO};
-  if (x < g->nn) {
-    o[0] = g->n[x].a, o[1] = g->n[x].b;
-  } else {
-    o[0] = g->o[x - g->nn].v;
-  }
-  for (int k = 0; k < 2; k++) {
+  sx o[4];
+  int no = item_values(g, x, o);
+  for (int k = 0; k < no; k++) {
     int id = o[k].id;
     if (id >= 0 && g->n[id].op == N_IN && !read[id]) {
       read[id] = 1;
@@ -517,15 +806,30 @@ static void put_item(cg *g, FILE *f, int x, char *read) {
 }
 
 
-/* the body of a function: the nodes its outputs need and the outputs, in cg_schedule's order
-   (the algorithm's when memory is short) */
+/* the body of a function: the nodes its outputs need and the outputs, in cg_schedule's order,
+   in pairs where the model has branch pairs (without, when they wait on each other; the
+   algorithm's order when memory is short) */
 static void cg_write(cg *g, FILE *f) {
-  int nseq = 0, *seq;
+  int nseq = 0, *seq = NULL;
   char *read = calloc((size_t)g->nn + 1, 1);
   for (int k = 0; k < g->no; k++) {
     mark(g, g->o[k].v);
   }
-  seq = read ? cg_schedule(g, &nseq) : NULL;
+  if (read && g->pairs) {
+    g->part = malloc(((size_t)g->nn + 1) * sizeof(int));
+    g->lane = malloc((size_t)g->nn + 1);
+    g->swp = malloc((size_t)g->nn + 1);
+    if (g->part && g->lane && g->swp && cg_pair(g) == 0) {
+      seq = cg_schedule(g, &nseq);
+    }
+    if (!seq) {
+      free(g->part), free(g->lane), free(g->swp);
+      g->part = NULL, g->lane = g->swp = NULL;
+    }
+  }
+  if (read && !seq) {
+    seq = cg_schedule(g, &nseq);
+  }
   if (seq) {
     for (int k = 0; k < nseq; k++) {
       put_item(g, f, seq[k], read);
@@ -540,6 +844,8 @@ static void cg_write(cg *g, FILE *f) {
       put_out(g, f, k);
     }
   }
+  free(g->part), free(g->lane), free(g->swp);
+  g->part = NULL, g->lane = g->swp = NULL;
   free(seq);
   free(read);
 }
@@ -557,6 +863,7 @@ typedef struct gen {
   sx *Q, *rho; /* (nb x 9), (nb x 3): F_i in F_p (spart_xup's) */
   double *cj;  /* (nb x SPART_CJ) the dynamics' bodies, fixed joints merged (spart_merge_fixed) */
   int *cpar;   /* (nb) the dynamics' parent of a body, -1 for one merged into a body above */
+  int *role;   /* (nv) a degree of freedom's role in its branch pair (branch_roles) */
 } gen;
 
 
@@ -975,33 +1282,75 @@ static void dof_parents(const spart_model *m, int fixed, int *lam) {
 
 
 /* x = H^-1 b for the degrees of freedom lo..n-1 of H (n x n, row-major, overwritten), in place
-   in b: H = L' D L with the tree's sparsity (Featherstone's LTDL, RBDA 6.5), lam the parents */
-static void ltdl_solve(cg *g, sx *H, int n, int lo, const int *lam, sx *b) {
-  for (int k = n - 1; k >= lo; k--) {
+   in b: H = L' D L with the tree's sparsity (Featherstone's LTDL, RBDA 6.5), lam the parents.
+   What a subtree takes from the entries above it is summed by the tree, not in one chain: the
+   subtree of k takes T_k[i n + j] = u_k + the sum of its children's T_c from H[i][j] (u_k the
+   update of degree of freedom k itself), and Tb_k[j] from b[j]; each is taken when i (j) is
+   reached.  Two branches of one shape then make alike sums (cg_pair), and as many operations
+   as one chain.  0, or -1 out of memory. */
+static int ltdl_solve(cg *g, sx *H, int n, int lo, const int *lam, sx *b) {
+  sx **T = calloc((size_t)n, sizeof(sx *));
+  int err = !T;
+  for (int k = n - 1; !err && k >= lo; k--) {
+    T[k] = calloc((size_t)n * n + n, sizeof(sx)); /* T_k, then Tb_k */
+    if (!T[k]) {
+      err = 1;
+      break;
+    }
+    for (int e = 0; e < n * n + n; e++) {
+      T[k][e] = ZERO;
+    }
+    for (int c = k + 1; c < n; c++) { /* the children's sums: in T_k, or taken from row k */
+      for (int i = k; T[c] && lam[c] == k && i >= lo; i = lam[i]) {
+        for (int j = i; j >= lo; j = lam[j]) {
+          if (i == k) {
+            H[k * n + j] = sub(g, H[k * n + j], T[c][k * n + j]);
+          } else {
+            T[k][i * n + j] = add(g, T[k][i * n + j], T[c][i * n + j]);
+          }
+        }
+      }
+    }
     sx inv = divide(g, ONE, H[k * n + k]);
     for (int i = lam[k]; i >= lo; i = lam[i]) {
       sx a = mul(g, H[k * n + i], inv);
       for (int j = i; j >= lo; j = lam[j]) {
-        H[i * n + j] = sub(g, H[i * n + j], mul(g, a, H[k * n + j]));
+        T[k][i * n + j] = add(g, mul(g, a, H[k * n + j]), T[k][i * n + j]);
       }
       H[k * n + i] = a;
     }
     H[k * n + k] = inv; /* kept as its inverse */
   }
   /* L' y = b, D z = y, L x = z */
-  for (int i = n - 1; i >= lo; i--) {
+  for (int i = n - 1; !err && i >= lo; i--) {
+    sx *Tb = T[i] + (size_t)n * n;
+    for (int c = i + 1; c < n; c++) {
+      for (int j = i; T[c] && lam[c] == i && j >= lo; j = lam[j]) {
+        sx *Tc = T[c] + (size_t)n * n;
+        if (j == i) {
+          b[i] = sub(g, b[i], Tc[i]);
+        } else {
+          Tb[j] = add(g, Tb[j], Tc[j]);
+        }
+      }
+    }
     for (int j = lam[i]; j >= lo; j = lam[j]) {
-      b[j] = sub(g, b[j], mul(g, H[i * n + j], b[i]));
+      Tb[j] = add(g, mul(g, H[i * n + j], b[i]), Tb[j]);
     }
   }
-  for (int i = lo; i < n; i++) {
+  for (int i = lo; !err && i < n; i++) {
     b[i] = mul(g, b[i], H[i * n + i]);
   }
-  for (int i = lo; i < n; i++) {
+  for (int i = lo; !err && i < n; i++) {
     for (int j = lam[i]; j >= lo; j = lam[j]) {
       b[i] = sub(g, b[i], mul(g, H[i * n + j], b[j]));
     }
   }
+  for (int k = 0; T && k < n; k++) {
+    free(T[k]);
+  }
+  free(T);
+  return err ? -1 : 0;
 }
 
 
@@ -1058,6 +1407,69 @@ static void fk(gen *G, const sx R0[9], const sx r0[3], const sx *q, sx *T) {
  * the file
  */
 
+/* a subtree's shape: its root's joint kind and degrees of freedom, then its children's shapes
+   in order */
+static uint64_t shape(const spart_model *m, int i) {
+  uint64_t h = mix(mix(0x3F, (uint64_t)m->jnt_type[i]), (uint64_t)m->jnt_nv[i]);
+  for (int c = i + 1; c < m->nb; c++) {
+    if (m->body_parent[c] == i) {
+      h = mix(h, shape(m, c));
+    }
+  }
+  return h;
+}
+
+
+/* b's subtree stands for a's, body by body in order: its degrees of freedom take a's roles */
+static void map_subtree(const spart_model *m, int a, int b, int *role, char *taken) {
+  taken[a] = taken[b] = 1;
+  for (int u = 0; u < m->jnt_nv[b]; u++) {
+    role[m->jnt_vadr[b] + u] = m->jnt_vadr[a] + u;
+  }
+  for (int ca = a + 1, cb = b + 1; ca < m->nb && cb < m->nb; ca++, cb++) {
+    while (ca < m->nb && m->body_parent[ca] != a) {
+      ca++;
+    }
+    while (cb < m->nb && m->body_parent[cb] != b) {
+      cb++;
+    }
+    if (ca < m->nb && cb < m->nb) {
+      map_subtree(m, ca, cb, role, taken);
+    }
+  }
+}
+
+
+/* each degree of freedom's role (cg_pair): itself, or in the second of two sibling subtrees of
+   one shape, the first's at its place (siblings paired in order: a quadruped's legs two and
+   two).  0 if no two subtrees with degrees of freedom are alike, -1 out of memory. */
+static int branch_roles(const spart_model *m, int *role) {
+  uint64_t *sh = malloc((size_t)m->nb * sizeof *sh);
+  char *taken = calloc((size_t)m->nb, 1);
+  int pairs = 0;
+  if (!sh || !taken) {
+    free(sh), free(taken);
+    return -1;
+  }
+  for (int j = 0; j < m->nv; j++) {
+    role[j] = j;
+  }
+  for (int i = 1; i < m->nb; i++) {
+    sh[i] = shape(m, i);
+  }
+  for (int a = 1; a < m->nb; a++) {
+    for (int b = a + 1; b < m->nb && !taken[a]; b++) {
+      if (!taken[b] && m->body_parent[b] == m->body_parent[a] && sh[b] == sh[a]) {
+        map_subtree(m, a, b, role, taken);
+        pairs |= m->jnt_sub[2 * a + 1] > m->jnt_sub[2 * a]; /* some degree of freedom */
+      }
+    }
+  }
+  free(sh), free(taken);
+  return pairs;
+}
+
+
 const char *cli_codegen_refuse(const spart_model *m) {
   if (m->coupled) {
     return "coupled mimic joints are not generated (leave out --mimic: they stay free joints)";
@@ -1079,10 +1491,19 @@ static void begin(gen *G) {
 }
 
 
-/* the inputs of an argument array, or n zeros when arr is NULL */
+/* the inputs of an argument array, or n zeros when arr is NULL; those of a joint array
+   (one entry a degree of freedom) stand for their degree of freedom's role */
 static void inputs(gen *G, sx *x, const char *arr, int n) {
+  static const char *const joint_arrays[] = {"q", "qm", "v", "um", "a", "umdot", "tau", "taum"};
+  int joint = 0;
+  for (size_t k = 0; arr && k < sizeof joint_arrays / sizeof joint_arrays[0]; k++) {
+    joint |= strcmp(arr, joint_arrays[k]) == 0;
+  }
   for (int k = 0; k < n; k++) {
     x[k] = arr ? in(&G->g, arr, k) : ZERO;
+    if (x[k].id >= 0) {
+      G->g.n[x[k].id].role = joint ? G->role[k] : k;
+    }
   }
 }
 
@@ -1239,7 +1660,9 @@ static void body_fd(gen *G, FILE *f) {
   }
   crba(G, I3, q, H);
   dof_parents(m, fixed, lam);
-  ltdl_solve(&G->g, H, n, lo, lam, b);
+  if (ltdl_solve(&G->g, H, n, lo, lam, b) != 0) {
+    G->g.oom = 1;
+  }
   mulmv(&G->g, b + 3, R0, b + 3);
   if (!fixed) {
     for (int k = 0; k < 6; k++) {
@@ -1435,6 +1858,39 @@ static void put_sincos(FILE *f, const char *P) {
 }
 
 
+/* the pair of doubles (cg_pair): GCC's and Clang's vector type, one SSE2 register and
+   instruction for both lanes; a struct of two, each operation written twice, for any other C99
+   compiler or where SPART_CODEGEN_SCALAR is defined (the same numbers: each lane the same
+   operations in the same order) */
+static void put_vector(FILE *f, const char *P) {
+  fprintf(f,
+          "\n/* two branches of the tree alike (two arms on one base): their values in pairs,\n"
+          "   lane 0 the first branch's, each pair one statement */\n"
+          "#if defined(__GNUC__) && !defined(SPART_CODEGEN_SCALAR)\n"
+          "typedef double %s_v2 __attribute__((vector_size(16)));\n"
+          "#define %s_V2(a, b) ((%s_v2){(a), (b)})\n"
+          "#define %s_L(v, k) ((v)[k])\n"
+          "#define %s_VADD(a, b) ((a) + (b))\n"
+          "#define %s_VSUB(a, b) ((a) - (b))\n"
+          "#define %s_VMUL(a, b) ((a) * (b))\n"
+          "#define %s_VDIV(a, b) ((a) / (b))\n"
+          "#define %s_VNEG(a) (-(a))\n"
+          "#else\n"
+          "typedef struct {\n"
+          "  double e[2];\n"
+          "} %s_v2;\n"
+          "#define %s_V2(a, b) ((%s_v2){{(a), (b)}})\n"
+          "#define %s_L(v, k) ((v).e[k])\n",
+          P, P, P, P, P, P, P, P, P, P, P, P, P);
+  static const char *const op[] = {"ADD", "+", "SUB", "-", "MUL", "*", "DIV", "/"};
+  for (int k = 0; k < 8; k += 2) {
+    fprintf(f, "#define %s_V%s(a, b) %s_V2(%s_L(a, 0) %s %s_L(b, 0), %s_L(a, 1) %s %s_L(b, 1))\n",
+            P, op[k], P, P, op[k + 1], P, P, op[k + 1], P);
+  }
+  fprintf(f, "#define %s_VNEG(a) %s_V2(-%s_L(a, 0), -%s_L(a, 1))\n#endif\n", P, P, P, P);
+}
+
+
 int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
                       const cli_codegen *o) {
   const char *P = o->prefix;
@@ -1469,7 +1925,7 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     return ferror(f) ? -1 : 0;
   }
   fprintf(f, "#include <math.h>\n");
-  gen G = {{0}, m, d, o->fixed_base, NULL, NULL, NULL, NULL};
+  gen G = {{0}, m, d, o->fixed_base, NULL, NULL, NULL, NULL, NULL};
   G.g.prefix = P;
   char *text = NULL;
   size_t len = 0;
@@ -1484,8 +1940,10 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
   G.rho = G.Q + 9 * m->nb;
   G.cj = malloc((size_t)m->nb * SPART_CJ * sizeof(double));
   G.cpar = malloc((size_t)m->nb * sizeof(int));
-  if (!G.cj || !G.cpar || spart_merge_fixed(m, d, G.cj, G.cpar) != 0) {
-    free(G.Q), free(G.cj), free(G.cpar);
+  G.role = malloc(((size_t)m->nv + 1) * sizeof(int));
+  if (!G.cj || !G.cpar || !G.role || spart_merge_fixed(m, d, G.cj, G.cpar) != 0 ||
+      (G.g.pairs = branch_roles(m, G.role)) < 0) {
+    free(G.Q), free(G.cj), free(G.cpar), free(G.role);
     fclose(body_f), free(text);
     return -1;
   }
@@ -1502,6 +1960,9 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     fputs("}\n", body_f);
   }
   int oom = G.g.oom || fclose(body_f) != 0;
+  if (!oom && G.g.vec) {
+    put_vector(f, P);
+  }
   if (!oom && G.g.sincos) {
     put_sincos(f, P);
   }
@@ -1510,6 +1971,6 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
   }
   free(text);
   cg_free(&G.g);
-  free(G.Q), free(G.cj), free(G.cpar);
+  free(G.Q), free(G.cj), free(G.cpar), free(G.role);
   return oom || ferror(f) ? -1 : 0;
 }
