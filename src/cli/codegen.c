@@ -3,7 +3,8 @@
  * instead of numbers, each operation folded when an operand is a constant of the model (0 and 1
  * of the joint axes and transforms drop out) and the rest written as straight-line C.  The
  * model's numbers come from the library (the joint constants jc of spart_joint_constants,
- * the degrees of freedom's axes and screws of spart_joint_setup); this file only writes text. */
+ * the degrees of freedom's axes and screws of spart_joint_setup); this file only writes text.
+ * Two branches of one shape are written in pairs, two values a statement (cg_pair). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
