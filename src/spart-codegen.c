@@ -113,21 +113,26 @@ int main(int argc, char **argv) {
   }
   const char *why = cli_codegen_refuse(m);
   spart_data *d = why ? NULL : spart_data_new(m);
-  char *text = NULL;
-  size_t len = 0;
-  FILE *mem = d ? open_memstream(&text, &len) : NULL;
   if (why) {
     cli_error(PROG, strcmp(path, "-") == 0 ? "<stdin>" : path, 0, "%s", why);
     status = CLI_EXIT_DATA;
-  } else if (!mem || cli_codegen_write(mem, m, d, &o) != 0 || fclose(mem) != 0) {
-    cli_error(PROG, NULL, 0, "out of memory");
-    status = CLI_EXIT_IO;
   } else {
-    /* the whole file at once: nothing half written */
-    fwrite(text, 1, len, stdout);
-    status = CLI_EXIT_OK;
+    cli_memfile mf = {0};
+    FILE *mem = d ? cli_memfile_open(&mf) : NULL;
+    int bad = !mem || cli_codegen_write(mem, m, d, &o) != 0;
+    if (mem && cli_memfile_close(mem, &mf) != 0) {
+      bad = 1;
+    }
+    if (bad) {
+      cli_error(PROG, NULL, 0, "out of memory");
+      status = CLI_EXIT_IO;
+    } else {
+      /* the whole file at once: nothing half written */
+      fwrite(mf.text, 1, mf.len, stdout);
+      status = CLI_EXIT_OK;
+    }
+    free(mf.text);
   }
-  free(text);
   spart_data_free(d);
   spart_model_free(m);
   return cli_finish(PROG, status);

@@ -698,6 +698,21 @@ cli_session *cli_session_clone(const cli_session *s, int fmt, const cli_session 
 void cli_session_free_clone(cli_session *w);
 
 /* ---------------------------------------------------------------------------------------------
+ * text made in memory through a FILE (memfile.c): cli_memfile_open's stream, written with
+ * stdio; cli_memfile_close closes it and returns 0 with the whole text in mf (NUL-terminated,
+ * malloc'd: the caller frees mf->text), or -1 when any of it was lost (out of memory; mf empty)
+ */
+typedef struct cli_memfile {
+  char *text;   /* the text written, NUL-terminated */
+  size_t len;   /* its length */
+  size_t cap;   /* text's allocation */
+  int lost;     /* a write could not be kept */
+} cli_memfile;
+
+FILE *cli_memfile_open(cli_memfile *mf);
+int cli_memfile_close(FILE *f, cli_memfile *mf);
+
+/* ---------------------------------------------------------------------------------------------
  * spart-codegen (codegen.c): a model's algorithms as C99 source specialised to it
  */
 enum { CLI_CG_ID = 1, CLI_CG_MASS = 2, CLI_CG_FD = 4, CLI_CG_FK = 8, CLI_CG_JAC = 16 };

@@ -1928,28 +1928,21 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
   fprintf(f, "#include <math.h>\n");
   gen G = {{0}, m, d, o->fixed_base, NULL, NULL, NULL, NULL, NULL};
   G.g.prefix = P;
-  char *text = NULL;
-  size_t len = 0;
-  FILE *body_f = open_memstream(&text, &len);
-  if (!body_f) {
-    return -1;
-  }
   G.Q = calloc((size_t)m->nb * 12, sizeof(sx));
-  if (!G.Q) {
-    return -1;
-  }
-  G.rho = G.Q + 9 * m->nb;
   G.cj = malloc((size_t)m->nb * SPART_CJ * sizeof(double));
   G.cpar = malloc((size_t)m->nb * sizeof(int));
   G.role = malloc(((size_t)m->nv + 1) * sizeof(int));
-  if (!G.cj || !G.cpar || !G.role || spart_merge_fixed(m, d, G.cj, G.cpar) != 0 ||
+  if (!G.Q || !G.cj || !G.cpar || !G.role || spart_merge_fixed(m, d, G.cj, G.cpar) != 0 ||
       (G.g.pairs = branch_roles(m, G.role)) < 0) {
     free(G.Q), free(G.cj), free(G.cpar), free(G.role);
-    fclose(body_f), free(text);
     return -1;
   }
+  G.rho = G.Q + 9 * m->nb;
+  /* the functions first, in memory: what they call (the vector type, sincos) goes before them */
+  cli_memfile mf;
+  FILE *body_f = cli_memfile_open(&mf);
   void (*body[])(gen *, FILE *) = {body_id, body_mass, body_fd, body_fk, body_jac};
-  for (size_t k = 0; k < sizeof protos / sizeof protos[0]; k++) {
+  for (size_t k = 0; body_f && k < sizeof protos / sizeof protos[0]; k++) {
     if (!(o->functions & (unsigned)protos[k].fn)) {
       continue;
     }
@@ -1960,7 +1953,7 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     body[k](&G, body_f);
     fputs("}\n", body_f);
   }
-  int oom = G.g.oom || fclose(body_f) != 0;
+  int oom = !body_f || cli_memfile_close(body_f, &mf) != 0 || G.g.oom;
   if (!oom && G.g.vec) {
     put_vector(f, P);
   }
@@ -1968,9 +1961,9 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
     put_sincos(f, P);
   }
   if (!oom) {
-    fwrite(text, 1, len, f);
+    fwrite(mf.text, 1, mf.len, f);
   }
-  free(text);
+  free(mf.text);
   cg_free(&G.g);
   free(G.Q), free(G.cj), free(G.cpar), free(G.role);
   return oom || ferror(f) ? -1 : 0;

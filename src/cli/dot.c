@@ -26,9 +26,8 @@ static void dot_name(FILE *f, const char *s, char kind, int i) {
 
 
 char *cli_model_dot(const spart_model *m) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
+  cli_memfile mf;
+  FILE *f = cli_memfile_open(&mf);
   if (!f) {
     return NULL;
   }
@@ -66,9 +65,5 @@ char *cli_model_dot(const spart_model *m) {
     fprintf(f, "\"];\n  L%d -> J%d;\n  J%d -> L%d;\n", m->body_parent[i], i, i, i);
   }
   fputs("}\n", f);
-  if (ferror(f) | fclose(f)) {
-    free(text);
-    return NULL;
-  }
-  return text;
+  return cli_memfile_close(f, &mf) == 0 ? mf.text : NULL;
 }
