@@ -110,7 +110,7 @@ EOF
   cd "$BATS_TEST_TMPDIR"
   gen "$MODELS/kuka_iiwa.urdf" floating
   ! grep -q 'robot_v2' robot.c
-  local m kind c nq nv
+  local m kind c nq nv n
   for m in 2_iiwa_base quadruped humanoid; do
     for kind in fixed floating; do
       gen "$MODELS/$m.urdf" $kind

@@ -54,7 +54,8 @@ typedef struct cg {
   int sincos;         /* some function calls it */
   int pairs;          /* the model has branch pairs (inputs of other roles): cg_pair them */
   int *part;          /* in cg_write, when pairs: a node's pair partner, or -1 */
-  char *lane, *swp;   /* its lane (0: the older node), the newer's operands taken b a */
+  char *lane, *swp;   /* its lane (0: the older node); swp[y]: lane 1 takes y's operands as
+                         (b, a), ADD and MUL only */
   int vec;            /* some function has pairs: the file defines the vector type */
 } cg;
 
@@ -378,15 +379,32 @@ static void mark(cg *g, sx a) {
  * are known: a node is paired with an older one of its shape whose operands match its own
  */
 
+/* the links of an operand into a pair (link_of), in the order of their worth: pair_score sums
+   them, and pair_cost counts those below LK_CONST as an instruction each */
 enum { LK_NONE = -1, LK_GATHER, LK_SPLAT, LK_CONST, LK_VEC };
 
+/* the older nodes of its shape that a node looks at for its partner */
+enum { PAIR_WINDOW = 64 };
+
+/* the hash of a text */
+static uint64_t text_hash(const char *t) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (; *t; t++) {
+    h = (h ^ (unsigned char)*t) * 0x100000001B3ull;
+  }
+  return h;
+}
+
+
 /* a node's shape: its operation over its operands' shapes (commuting ones in either order); an
-   input by its array and role; a constant whatever its value */
+   input by its array and role; a constant whatever its value.  Shapes and roles only choose
+   which nodes are tried as pairs: a pair computes each of its nodes' own operation on their
+   own operands, so a wrong match (or a hash collision) costs speed, never a number */
 static void cg_sig(const cg *g, uint64_t *sig) {
   for (int x = 0; x < g->nn; x++) {
     const node *n = g->n + x;
     if (n->op == N_IN) {
-      sig[x] = mix(mix(0x1F, (uint64_t)(uintptr_t)n->arr), (uint64_t)n->role);
+      sig[x] = mix(mix(0x1F, text_hash(n->arr)), (uint64_t)n->role);
       continue;
     }
     uint64_t a = n->a.id < 0 ? 0xC057 : sig[n->a.id], b = n->b.id < 0 ? 0xC057 : sig[n->b.id];
@@ -459,6 +477,7 @@ static int sig_id_cmp(const void *pa, const void *pb) {
 }
 
 
+
 /* what pair y's lanes cost, in instructions, more than two scalar nodes would: one for each
    operand packed or splat and one when lane 1 is also read alone, less the one instruction
    saved and the packing that each pair reading it whole would need without it */
@@ -524,8 +543,8 @@ static void unpair(cg *g, int y) {
 
 
 /* the pairs of the live nodes: each, oldest first, with the older unpaired node of its shape
-   that scores best (of the 64 nearest), then those that cost more than they save undone until
-   none does.  0, or -1 out of memory. */
+   that scores best (of the PAIR_WINDOW nearest), then those that cost more than they save
+   undone until none does.  0, or -1 out of memory. */
 static int cg_pair(cg *g) {
   int nn = g->nn, ne = 0;
   uint64_t *sig = malloc((size_t)nn * sizeof *sig);
@@ -554,7 +573,7 @@ static int cg_pair(cg *g) {
     if (!pairable(g->n + y)) {
       continue;
     }
-    for (int k = pos[y] - 1; k >= 0 && k > pos[y] - 65 && ord[k].sig == sig[y]; k--) {
+    for (int k = pos[y] - 1; k >= 0 && k >= pos[y] - PAIR_WINDOW && ord[k].sig == sig[y]; k--) {
       int x = ord[k].id;
       for (int sw = 0; sw <= nsw && g->part[x] < 0; sw++) {
         int s = pair_score(g, sig, x, y, sw);
@@ -583,7 +602,8 @@ static int cg_pair(cg *g) {
 }
 
 
-/* the statement an item stands for: a node, a pair by its newer node, output nn + k */
+/* 1 if x is written as a statement (an item): a live node but an input and but lane 0 of a
+   pair (a pair is written by its lane-1 node), or an output nn + k */
 static int is_item(const cg *g, int x) {
   if (x >= g->nn) {
     return 1;
@@ -593,6 +613,7 @@ static int is_item(const cg *g, int x) {
 }
 
 
+/* the item that writes node x: its partner when x is lane 0 of a pair */
 static int item_of(const cg *g, int x) {
   return g->part && g->part[x] >= 0 && g->lane[x] == 0 ? g->part[x] : x;
 }
@@ -1284,21 +1305,22 @@ static void dof_parents(const spart_model *m, int fixed, int *lam) {
 
 /* x = H^-1 b for the degrees of freedom lo..n-1 of H (n x n, row-major, overwritten), in place
    in b: H = L' D L with the tree's sparsity (Featherstone's LTDL, RBDA 6.5), lam the parents.
-   What a subtree takes from the entries above it is summed by the tree, not in one chain: the
-   subtree of k takes T_k[i n + j] = u_k + the sum of its children's T_c from H[i][j] (u_k the
-   update of degree of freedom k itself), and Tb_k[j] from b[j]; each is taken when i (j) is
-   reached.  Two branches of one shape then make alike sums (cg_pair), and as many operations
-   as one chain.  0, or -1 out of memory. */
+   What a subtree takes from the entries above it is summed by the tree, not in one chain:
+   T_k[i n + j] (i, j above k) is what k's subtree takes from H[i][j], k's own a H[k][j] plus
+   its children's T_c, and it is taken when i is reached; Tb_k[j] the same for b[j].  Two
+   branches of one shape then make alike sums (cg_pair), with as many operations as one chain.
+   0, or -1 out of memory. */
 static int ltdl_solve(cg *g, sx *H, int n, int lo, const int *lam, sx *b) {
   sx **T = calloc((size_t)n, sizeof(sx *));
   int err = !T;
   for (int k = n - 1; !err && k >= lo; k--) {
-    T[k] = calloc((size_t)n * n + n, sizeof(sx)); /* T_k, then Tb_k */
+    size_t nt = (size_t)n * n + n; /* T_k, then Tb_k */
+    T[k] = malloc(nt * sizeof(sx));
     if (!T[k]) {
       err = 1;
       break;
     }
-    for (int e = 0; e < n * n + n; e++) {
+    for (size_t e = 0; e < nt; e++) {
       T[k][e] = ZERO;
     }
     for (int c = k + 1; c < n; c++) { /* the children's sums: in T_k, or taken from row k */
@@ -1443,7 +1465,7 @@ static void map_subtree(const spart_model *m, int a, int b, int *role, char *tak
 
 /* each degree of freedom's role (cg_pair): itself, or in the second of two sibling subtrees of
    one shape, the first's at its place (siblings paired in order: a quadruped's legs two and
-   two).  0 if no two subtrees with degrees of freedom are alike, -1 out of memory. */
+   two).  1 if two subtrees with degrees of freedom are alike, else 0; -1 out of memory. */
 static int branch_roles(const spart_model *m, int *role) {
   uint64_t *sh = malloc((size_t)m->nb * sizeof *sh);
   char *taken = calloc((size_t)m->nb, 1);
@@ -1493,19 +1515,24 @@ static void begin(gen *G) {
 
 
 /* the inputs of an argument array, or n zeros when arr is NULL; those of a joint array
-   (one entry a degree of freedom) stand for their degree of freedom's role */
-static void inputs(gen *G, sx *x, const char *arr, int n) {
-  static const char *const joint_arrays[] = {"q", "qm", "v", "um", "a", "umdot", "tau", "taum"};
-  int joint = 0;
-  for (size_t k = 0; arr && k < sizeof joint_arrays / sizeof joint_arrays[0]; k++) {
-    joint |= strcmp(arr, joint_arrays[k]) == 0;
-  }
+   (joint: one entry a degree of freedom) stand for their degree of freedom's role */
+static void inputs_of(gen *G, sx *x, const char *arr, int n, int joint) {
   for (int k = 0; k < n; k++) {
     x[k] = arr ? in(&G->g, arr, k) : ZERO;
     if (x[k].id >= 0) {
       G->g.n[x[k].id].role = joint ? G->role[k] : k;
     }
   }
+}
+
+
+static void inputs(gen *G, sx *x, const char *arr, int n) {
+  inputs_of(G, x, arr, n, 0);
+}
+
+
+static void joint_inputs(gen *G, sx *x, const char *arr, int n) {
+  inputs_of(G, x, arr, n, 1);
 }
 
 
@@ -1561,11 +1588,11 @@ static void body_id(gen *G, FILE *f) {
   } else {
     inputs(G, R0, "R0", 9);
   }
-  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
   inputs(G, v, fixed ? NULL : "u0", 6);
-  inputs(G, v + 6, fixed ? "v" : "um", m->nv);
+  joint_inputs(G, v + 6, fixed ? "v" : "um", m->nv);
   inputs(G, a, fixed ? NULL : "u0dot", 6);
-  inputs(G, a + 6, fixed ? "a" : "umdot", m->nv);
+  joint_inputs(G, a + 6, fixed ? "a" : "umdot", m->nv);
   inputs(G, g3, "g", 3);
   rnea(G, R0, q, v, a, g3, tau);
   sx *frv = calloc((size_t)m->nv + 1, sizeof(sx));
@@ -1604,7 +1631,7 @@ static void body_mass(gen *G, FILE *f) {
   } else {
     inputs(G, R0, "R0", 9);
   }
-  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
   crba(G, R0, q, H);
   for (int r = lo; r < n; r++) {
     for (int c = lo; c < n; c++) {
@@ -1635,11 +1662,11 @@ static void body_fd(gen *G, FILE *f) {
   } else {
     inputs(G, R0, "R0", 9);
   }
-  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
   inputs(G, v, fixed ? NULL : "u0", 6);
-  inputs(G, v + 6, fixed ? "v" : "um", m->nv);
+  joint_inputs(G, v + 6, fixed ? "v" : "um", m->nv);
   inputs(G, tau, fixed ? NULL : "tau0", 6);
-  inputs(G, tau + 6, fixed ? "tau" : "taum", m->nv);
+  joint_inputs(G, tau + 6, fixed ? "tau" : "taum", m->nv);
   inputs(G, zero, NULL, n);
   inputs(G, g3, "g", 3);
   /* H udot = tau - friction - c, c the forces at udot = 0 (spart_rnea), H by spart_crba, solved
@@ -1695,7 +1722,7 @@ static void body_fk(gen *G, FILE *f) {
     inputs(G, R0, "R0", 9);
   }
   inputs(G, r0, fixed ? NULL : "r0", 3);
-  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
   fk(G, R0, r0, q, T);
   for (int k = 16; k < 16 * m->nb; k++) {
     output(&G->g, "T", k - 16, T[k]);
@@ -1725,7 +1752,7 @@ static void body_jac(gen *G, FILE *f) {
     inputs(G, R0, "R0", 9);
   }
   inputs(G, r0, fixed ? NULL : "r0", 3);
-  inputs(G, q, fixed ? "q" : "qm", m->nq);
+  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
   fk(G, R0, r0, q, T);
   /* the joint frames F_i in the inertial frame again (fk's, the same nodes) */
   memcpy(R, R0, 9 * sizeof(sx));
@@ -1861,8 +1888,9 @@ static void put_sincos(FILE *f, const char *P) {
 
 /* the pair of doubles (cg_pair): GCC's and Clang's vector type, one SSE2 register and
    instruction for both lanes; a struct of two, each operation written twice, for any other C99
-   compiler or where SPART_CODEGEN_SCALAR is defined (the same numbers: each lane the same
-   operations in the same order) */
+   compiler or where SPART_CODEGEN_SCALAR is defined (the same numbers, each lane the same
+   operations in the same order, where the compiler fuses no a b + c: -ffp-contract=off, GCC's
+   default under -std=c99) */
 static void put_vector(FILE *f, const char *P) {
   fprintf(f,
           "\n/* two branches of the tree alike (two arms on one base): their values in pairs,\n"
