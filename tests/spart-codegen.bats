@@ -104,16 +104,18 @@ EOF
 }
 
 @test "two branches alike are written in pairs; a struct of two in their place (any C99 compiler) gives the same numbers to the bit" {
-  # 2_iiwa_base's two arms, the quadruped's legs and the humanoid's limbs: each two values of
-  # the branches one statement on robot_v2 (GCC's and Clang's vector type); kuka_iiwa has none.
-  # With SPART_CODEGEN_SCALAR defined the pairs are a struct, each lane's operations written out
+  # 2_iiwa_base's two arms, the quadruped's legs, the humanoid's limbs, and branches.urdf's
+  # three legs (one with other axes) with two fingers each: each two values of the branches one
+  # statement on robot_v2 (GCC's and Clang's vector type); kuka_iiwa has none.  With
+  # SPART_CODEGEN_SCALAR defined the pairs are a struct, each lane's operations written out
   cd "$BATS_TEST_TMPDIR"
   gen "$MODELS/kuka_iiwa.urdf" floating
   ! grep -q 'robot_v2' robot.c
   local m kind c nq nv n
-  for m in 2_iiwa_base quadruped humanoid; do
+  for m in "$MODELS"/2_iiwa_base.urdf "$MODELS"/quadruped.urdf "$MODELS"/humanoid.urdf \
+    "$TOP"/tests/data/branches.urdf; do
     for kind in fixed floating; do
-      gen "$MODELS/$m.urdf" $kind
+      gen "$m" $kind
       grep -q '^  const robot_v2 p[0-9]* = ' robot.c
       nq=$(awk '$2 == "robot_NQ" { print $3 }' robot.h)
       nv=$(awk '$2 == "robot_NV" { print $3 }' robot.h)
@@ -129,8 +131,8 @@ for r in range(6): print(' '.join('%.17g' % random.uniform(-2, 2) for k in range
         [ "$(wc -l < vec.out)" -eq 6 ]
         cmp vec.out sca.out || { echo "$c $m $kind: the struct's numbers differ"; false; }
       done
-      run python3 "$TOP/tests/codegencheck.py" "$MODELS/$m.urdf" $kind ./sca 3 11
-      echo "$m $kind (struct): $output"
+      run python3 "$TOP/tests/codegencheck.py" "$m" $kind ./sca 3 11
+      echo "${m##*/} $kind (struct): $output"
       [ "$status" -eq 0 ]
     done
   done
