@@ -171,6 +171,52 @@ for r in range(6): print(' '.join('%.17g' % random.uniform(-2, 2) for k in range
   grep -q '^#define robot_N 20 ' sc.h
 }
 
+@test "a model's name is in the code only inside its first comment, as printable ASCII that can neither end it nor start or splice a line" {
+  # the name is the only text of the model in the file (link and joint names are not); 5fb268f
+  # wrote it as it was, and a name holding */ and a newline put code after the comment (int
+  # injected = 1 compiled with -Werror), / * was -Wcomment's error.  Now a byte outside ' '..'~',
+  # a % or \, and the second byte of */, /* or ?? (a trigraph, -std=c99's) is %XX
+  cd "$BATS_TEST_TMPDIR"
+  urdf2robot "$MODELS/kuka_iiwa.urdf" > iiwa.json
+  python3 - << 'PY'
+import json
+m = json.load(open("iiwa.json"))
+names = ["r", "x */ int injected = 1; /*\n#define Y", "a /* nested", "*/*/**// ends in *",
+         "tail ??/\n#define injected", "back\\\ninjected = 1;", "tab\tbell\x07 caf\u00e9 100% \x7f"]
+for k, n in enumerate(names):
+    m["name"] = n
+    json.dump(m, open("n%d.json" % k, "w"))
+PY
+  # and from a URDF's robot name
+  sed 's|<robot name="lbr_iiwa"|<robot name="x */ int injected = 1; /*\&#10;#define Y"|' \
+    "$MODELS/kuka_iiwa.urdf" > n7.urdf
+  spart-codegen -m n0.json > n0.c
+  spart-codegen -m n0.json --header > n0.h
+  local m x c
+  for m in n[1-6].json n7.urdf; do
+    spart-codegen -m $m > a.c
+    spart-codegen -m $m --header > a.h
+    for x in c h; do
+      # the first line alone differs from the code of the name r: no line added
+      cmp <(tail -n +2 a.$x) <(tail -n +2 n0.$x) || { echo "$m: more than the name differs"; false; }
+      head -1 a.$x > line
+      ! grep -q '[^ -~]' line
+      ! grep -qF -e '??' -e '\' line
+      # its */ is the second line's end, its /* the first line's start
+      [ "$(grep -o '\*/' line | wc -l)" -eq 0 ]
+      [ "$(grep -o '/\*' line | wc -l)" -eq 1 ]
+      for c in $(compilers); do
+        $c -std=c99 -Wall -Wextra -Werror -c -x c a.$x -o a.o || { echo "$c $m .$x"; false; }
+      done
+      ! cc -std=c99 -E -x c a.$x | grep -q injected
+    done
+  done
+  grep -qF "robot 'x *%2F int injected = 1; /%2A%0A#define Y' (7 links" a.c
+  spart-codegen -m n1.json | head -1 | cmp - <(head -1 a.c)
+  spart-codegen -m n6.json | grep -qF "robot 'tab%09bell%07 caf%C3%A9 100%25 %7F' (7 links"
+  spart-codegen -m n3.json | grep -qF "robot '*%2F*%2F**%2F/ ends in *' (7 links"
+}
+
 @test "the README's controller compiles on the generated code, runs, and its torques are spart-id's" {
   cd "$BATS_TEST_TMPDIR"
   spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix iiwa > iiwa.c
