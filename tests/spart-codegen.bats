@@ -217,6 +217,45 @@ PY
   spart-codegen -m n3.json | grep -qF "robot '*%2F*%2F**%2F/ ends in *' (7 links"
 }
 
+@test "the headers of prefixes arm and ARM have different guards: both in one file, their codes linked together" {
+  # 5fb268f upper-cased the prefix (ARM_CODEGEN_H for both): the second header was skipped.
+  # Each letter's case swapped, the guard is one for each prefix (robot's is ROBOT_CODEGEN_H)
+  cd "$BATS_TEST_TMPDIR"
+  local p
+  for p in arm ARM; do
+    spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix $p --functions id > $p.c
+    spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix $p --functions id --header > $p.h
+  done
+  [ "$(sed -n 3p arm.h)" = "#ifndef ARM_CODEGEN_H" ]
+  [ "$(sed -n 3p ARM.h)" = "#ifndef arm_CODEGEN_H" ]
+  spart-codegen -m "$MODELS/kuka_iiwa.urdf" --header | grep -qx '#ifndef ROBOT_CODEGEN_H'
+  cat > both.c << 'C'
+#include <stdio.h>
+#include "arm.h"
+#include "ARM.h"
+#include "arm.h"
+int main(void) {
+  double q[arm_NV] = {0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7}, v[ARM_NV] = {0}, a[arm_NV] = {0};
+  double g[3] = {0, 0, -9.81}, t1[arm_NV], t2[ARM_NV];
+  arm_id(q, v, a, g, t1);
+  ARM_id(q, v, a, g, t2);
+  for (int k = 0; k < arm_NV; k++) {
+    printf("%.17g %.17g\n", t1[k], t2[k]);
+  }
+  return 0;
+}
+C
+  local c
+  for c in $(compilers); do
+    $c -std=c99 -Wall -Wextra -Werror -I. -o both both.c arm.c ARM.c -lm
+    run -0 ./both
+    [ "${#lines[@]}" -eq 7 ]
+    # the same model, the same torques: each line two equal numbers, gravity's not all 0
+    ! printf '%s\n' "${lines[@]}" | awk '$1 != $2' | grep -q .
+    printf '%s\n' "${lines[@]}" | awk '$1 != 0' | grep -q .
+  done
+}
+
 @test "the README's controller compiles on the generated code, runs, and its torques are spart-id's" {
   cd "$BATS_TEST_TMPDIR"
   spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix iiwa > iiwa.c

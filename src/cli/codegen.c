@@ -2026,10 +2026,14 @@ int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
           " * Arrays row-major, SI units, angles in radians; spart-codegen(1). */\n",
           m->nb - 1, nv, o->fixed_base ? "fixed" : "floating");
   if (o->header) {
+    /* the prefix with each letter's case swapped: one guard a prefix (arm ARM_CODEGEN_H, ARM
+       arm_CODEGEN_H), the default robot's ROBOT_CODEGEN_H */
     char guard[96];
     size_t k = 0;
     for (const char *c = P; *c && k + 8 < sizeof guard; c++) {
-      guard[k++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+      guard[k++] = (char)(*c >= 'a' && *c <= 'z'   ? *c - 'a' + 'A'
+                          : *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a'
+                                                   : *c);
     }
     guard[k] = 0;
     fprintf(f, "#ifndef %s_CODEGEN_H\n#define %s_CODEGEN_H\n\n", guard, guard);
