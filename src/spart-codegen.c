@@ -19,7 +19,8 @@ static const char usage_text[] =
     "floating base's forms, with spart's state R0, r0, qm, u0, um, tau0, taum.\n\n"
     "Options:\n"
     "  -m, --model FILE       the model (URDF, model JSON or DH; - for stdin)\n"
-    "      --prefix P         the functions' names P_id, ... (a C identifier; default robot)\n"
+    "      --prefix P         the functions' names P_id, ... (a C identifier, 64 characters at\n"
+    "                         most; default robot)\n"
     "      --header           write the declarations (and P_NQ, P_NV, ...) instead\n"
     "      --functions LIST   which, comma-separated: id,mass,fd,fk,jac (default all)\n"
     "      --fixed-base       the base does not move: the fixed-base forms (q, v, a, tau)\n"
@@ -28,6 +29,8 @@ static const char usage_text[] =
     "See spart-codegen(1) for the functions' arguments.\n";
 
 enum { OPT_PREFIX = 256, OPT_HEADER, OPT_FUNCTIONS, OPT_FIXED };
+
+enum { PREFIX_MAX = 64 }; /* a prefix's characters at most */
 
 
 /* LIST into o->functions; 0 or the usage error */
@@ -72,8 +75,12 @@ static int parse(cli_codegen *o, const char **model, int argc, char **argv) {
       o->prefix = optarg;
       if (!*optarg || strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123"
                                      "456789") != strlen(optarg) ||
-          (*optarg >= '0' && *optarg <= '9') || strlen(optarg) > 64) {
+          (*optarg >= '0' && *optarg <= '9')) {
         return cli_usage(PROG, "--prefix: expected a C identifier, got '%s'", optarg);
+      }
+      if (strlen(optarg) > PREFIX_MAX) {
+        return cli_usage(PROG, "--prefix: too long: %zu characters, at most %d", strlen(optarg),
+                         PREFIX_MAX);
       }
       break;
     case OPT_HEADER: o->header = 1; break;

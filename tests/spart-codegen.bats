@@ -33,7 +33,7 @@ compilers() {
   [ -z "$stderr" ]
 }
 
-@test "bad usage is one line and exit 2: an unknown option, no model, a bad prefix or function" {
+@test "bad usage is one line and exit 2: an unknown option, no model, a bad or too long prefix, a bad function" {
   run -2 --separate-stderr spart-codegen --nope
   [ "${stderr_lines[0]}" = "spart-codegen: unknown option '--nope'" ]
   [ "${stderr_lines[1]}" = "Try 'spart-codegen --help'." ]
@@ -41,6 +41,12 @@ compilers() {
   [ "${stderr_lines[0]}" = "spart-codegen: no model: give -m MODEL" ]
   run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --prefix 9lives
   [ "${stderr_lines[0]}" = "spart-codegen: --prefix: expected a C identifier, got '9lives'" ]
+  # a prefix of 65 characters is too long (5fb268f: not a C identifier); of 64 it is taken
+  run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --prefix "$(printf 'a%.0s' {1..65})"
+  [ "$stderr" = "$(printf '%s\n%s' "spart-codegen: --prefix: too long: 65 characters, at most 64" \
+    "Try 'spart-codegen --help'.")" ]
+  run -0 spart-codegen -m "$MODELS/kuka_iiwa.urdf" --prefix "$(printf 'a%.0s' {1..64})" --header
+  [[ "$output" == *"void $(printf 'a%.0s' {1..64})_id("* ]]
   run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --functions id,crba
   [ "${stderr_lines[0]}" = "spart-codegen: --functions: unknown function 'crba' (id, mass, fd, fk, jac)" ]
   [ -z "$output" ]
