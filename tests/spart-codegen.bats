@@ -27,7 +27,7 @@ compilers() {
 @test "--help writes the usage with every option and exits 0" {
   run -0 --separate-stderr spart-codegen --help
   [[ "$output" == Usage:* ]]
-  for o in --model --prefix --header --functions --fixed-base --help --version; do
+  for o in --model --prefix --header --functions --fixed-base --floating-base --help --version; do
     [[ "$output" == *"$o"* ]]
   done
   [ -z "$stderr" ]
@@ -262,6 +262,40 @@ C
   done
 }
 
+@test "a model fixed to the world gives the fixed-base code without --fixed-base, as every command reads it; --floating-base the floating base's" {
+  # 5fb268f wrote the floating base's code for a URDF bolted to a world link and a model JSON's
+  # "fixed_base": true unless --fixed-base was given; spart-fd, -id, -gim, -sim hold them fixed
+  cd "$BATS_TEST_TMPDIR"
+  sed 's|^  <link name="lbr_iiwa_link_0">|  <link name="world"/><joint name="bolt" type="fixed"><parent link="world"/><child link="lbr_iiwa_link_0"/></joint>\n&|' \
+    "$MODELS/kuka_iiwa.urdf" > world.urdf
+  urdf2robot --fixed-base "$MODELS/kuka_iiwa.urdf" > fixed.json
+  grep -q '"fixed_base":[[:space:]]*true' fixed.json
+  local m h
+  for m in world.urdf fixed.json; do
+    for h in '' --header; do
+      spart-codegen -m $m $h > model.c
+      spart-codegen -m $m $h --fixed-base > fixed.c
+      cmp model.c fixed.c
+      spart-codegen -m $m $h --floating-base > floating.c
+      ! cmp -s model.c floating.c
+    done
+    grep -q '^#define robot_FIXED_BASE 0$' floating.c
+    spart-codegen -m $m --header | grep -q '^#define robot_FIXED_BASE 1$'
+    # the fixed-base forms: robot_id(q, v, a, g, tau)
+    spart-codegen -m $m --header | grep -q '^void robot_id(const double \*q, '
+  done
+  # the model JSON's: the code of kuka_iiwa.urdf with --fixed-base, and without it floating
+  spart-codegen -m fixed.json | cmp - <(spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base)
+  spart-codegen -m fixed.json --floating-base | cmp - <(spart-codegen -m "$MODELS/kuka_iiwa.urdf")
+  # the code made without the option gives spart's numbers on it, its base fixed
+  spart-codegen -m world.urdf > robot.c
+  spart-codegen -m world.urdf --header > robot.h
+  cc -std=c99 -O2 -I. -o drv "$TOP/tests/codegen_driver.c" robot.c -lm
+  run -0 python3 "$TOP/tests/codegencheck.py" world.urdf fixed ./drv 2 5
+  run -2 --separate-stderr spart-codegen -m world.urdf --fixed-base --floating-base
+  [ "${stderr_lines[0]}" = "spart-codegen: --floating-base and --fixed-base may not be combined" ]
+}
+
 @test "the README's controller compiles on the generated code, runs, and its torques are spart-id's" {
   cd "$BATS_TEST_TMPDIR"
   spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix iiwa > iiwa.c
@@ -316,6 +350,8 @@ EOF
   cd "$BATS_TEST_TMPDIR" && touch arm.urdf notes.txt
   run -0 complete_words spart-codegen --fi
   [ "$output" = "$(printf -- '--fixed-base')" ]
+  run -0 complete_words spart-codegen --fl
+  [ "$output" = "--floating-base" ]
   run -0 complete_words spart-codegen --fu
   [ "$output" = "--functions" ]
   run -0 complete_words spart-codegen --functions m
