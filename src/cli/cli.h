@@ -719,7 +719,8 @@ enum { CLI_CG_ID = 1, CLI_CG_MASS = 2, CLI_CG_FD = 4, CLI_CG_FK = 8, CLI_CG_JAC 
 typedef struct cli_codegen {
   const char *prefix;  /* the functions' names: PREFIX_id, ... */
   int header;          /* the declarations instead of the source */
-  int fixed_base;      /* the fixed-base forms (q, v, a, tau) instead of the floating base's */
+  int fixed_base;      /* the fixed-base forms (q, v, a, tau) instead of the floating base's
+                          (-1 in spart-codegen's options: neither given, the model's) */
   unsigned functions;  /* CLI_CG_* */
 } cli_codegen;
 
