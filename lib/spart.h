@@ -609,7 +609,8 @@ void spart_view_project(int view, const double x[3], double uvd[3]);
 /* The outline of shape s in the view at the state spart_fk left: the convex polygon its
    projection fills (a mesh: its bounding box's), counter-clockwise, into uv (at most
    SPART_OUTLINE_MAX x 2), and the depth of its frame's origin toward the viewer in *depth.
-   Returns its vertices, 0 for a mesh that was not read (nothing to draw).  Needs spart_fk. */
+   Returns its vertices, 1 for a point (a sphere of radius 0), 0 for a mesh that was not read
+   (nothing to draw).  Needs spart_fk. */
 int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int view, double *uv,
                         double *depth);
 

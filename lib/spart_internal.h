@@ -57,6 +57,9 @@ int spart_shapes_check(spart_model *m, spart_err *err);
    (zeros for a mesh). */
 void spart_shape_box(int kind, const double size[3], double bound[6]);
 
+/* Whether shape s is a point: a sphere of radius 0 (Drake's point contacts), of no volume. */
+int spart_shape_point(const spart_model *m, int s);
+
 /* ---- spart_file.c (lib/read) ---- */
 
 /* A whole file read into a malloc'd buffer with a NUL after the len bytes; NULL with err filled

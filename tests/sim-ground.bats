@@ -163,6 +163,23 @@ PY
   [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 104 ]
 }
 
+@test "--ground: spheres of radius 0 are points: a 1 kg body on three point feet 0.1 m below its CoM rests at 0.1 - mg/(3k), each foot holding mg/3" {
+  cat > "$BATS_TEST_TMPDIR/tri.urdf" <<'URDF'
+<robot name="tri"><link name="body"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><origin xyz="0.1 0 -0.1"/><geometry><sphere radius="0"/></geometry></collision>
+<collision><origin xyz="-0.05 0.08660254037844387 -0.1"/><geometry><sphere radius="0.0"/></geometry></collision>
+<collision><origin xyz="-0.05 -0.08660254037844387 -0.1"/><geometry><sphere radius="0"/></geometry></collision></link></robot>
+URDF
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/tri.urdf" --gravity 0,0,-9.81 --ground --stiffness 2000 \
+    --duration 3 --every 3000 --contact-forces <<< '{"r0": [0, 0, 0.3]}'
+  python3 -c '
+import json, sys
+r = json.loads(sys.argv[1].splitlines()[-1])
+assert r["t"] == 3 and abs(r["r0"][2] - (0.1 - 9.81 / 6000)) < 1e-9, r
+assert len(r["contact_forces"]) == 3, r
+assert all(abs(f[2] - 9.81 / 3) < 1e-9 and abs(f[0]) < 1e-9 and abs(f[1]) < 1e-9 for f in r["contact_forces"]), r' "$output"
+}
+
 @test "spart-sim --ground refuses what it cannot do: exit 2 for usage, 1 for a model without collision shapes" {
   bodies
   s='{"r0": [0, 0, 1]}'

@@ -311,6 +311,34 @@ assert all(abs(math.hypot(x - 1, y) - 0.1) < 1e-12 for x, y in p), p' "$output"
   [[ "$stderr" == *"contacts[0]: link 'lbr_iiwa_link_0' has a collision mesh ('meshes_kuka_iiwa/link_0.stl'): its lowest points are not found from a mesh; give points" ]]
 }
 
+@test "contacts from geometry: a sphere of radius 0 (Drake's point contact) is its centre; a leg stands on it" {
+  # tests/data/shapes/point_foot.urdf: r0 = (0.3, 0.2, 1) puts the hip's link frame at
+  # (0.2, 0.2, 1), the knee at (0.2, 0.2, 0.9), the toe at the knee + Ry(q) (0.1, 0, -0.5):
+  # below the shank's box, the lowest point; at q = 0 both CoMs are above it
+  leg="$TOP/tests/data/shapes/point_foot.urdf"
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --max-torque 5 \
+    <<< '{"r0": [0.3, 0.2, 1], "qm": [0], "contacts": [{"link": "shin", "mu": 0.5}]}'
+  python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+# one point at (0.3, 0.2): the polygon is it; the weight 3 g on it, the knee holding the hip
+# (2 g, 0.1 m from the knee axis): 0.1 * 2 * 9.81
+assert o["feasible"] and o["com_equilibrium"], o
+assert len(o["support_polygon"]) == 1, o
+assert all(abs(a - b) <= 1e-12 for a, b in zip(o["support_polygon"][0], [0.3, 0.2])), o
+assert len(o["contact_forces"]) == 1, o
+assert all(abs(a - b) <= 1e-9 for a, b in zip(o["contact_forces"][0], [0, 0, 3 * 9.81])), o
+assert abs(o["taum"][0] - 0.1 * 2 * 9.81) <= 1e-9, o' "$output"
+  # the knee at 0.3: the toe's x is 0.2 + 0.1 cos 0.3 - 0.5 sin 0.3
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only support_polygon \
+    <<< '{"r0": [0.3, 0.2, 1], "qm": [0.3], "contacts": [{"link": "shin", "mu": 0.5}]}'
+  python3 -c '
+import json, math, sys
+p = json.loads(sys.argv[1])["support_polygon"]
+want = [0.2 + 0.1 * math.cos(0.3) - 0.5 * math.sin(0.3), 0.2]
+assert len(p) == 1 and all(abs(a - b) <= 1e-12 for a, b in zip(p[0], want)), (p, want)' "$output"
+}
+
 @test "messages say what is true: mu not finite, a short normal is a direction, --only force_closure needs no gravity, --help offers no csv" {
   bad() {
     run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 <<< "$1"
