@@ -867,11 +867,13 @@ int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
 
 /* Joint torques taum (nv) and contact forces f (nc x 3, inertial frame) with G = [0; taum] +
    sum J_i' f_i (J_i the linear rows of the contact point's Jacobian), every f_i in its
-   polyhedral cone, |taum_k| <= max_torque (when > 0), minimising max_k |taum_k| (the max-norm,
-   one linear program); G (6 + nv) is the generalized force the motion needs without contacts
-   (spart_rnea, spart_friction).  fixed_base: the base rows are left to the base's reaction.
-   Returns 1 (found), 0 (none exists: *reason says why; taum and f untouched), or -SPART_ENOMEM
-   / -SPART_ENUM with err filled.  Needs spart_fk. */
+   polyhedral cone, |taum_k| <= max_torque when > 0, else within its joint's effort limit
+   (jnt_effort, when not 0), minimising max_k |taum_k| (the max-norm, a linear program; solved
+   again with the effort limits as bounds when the torques found without them pass one); G
+   (6 + nv) is the generalized force the motion needs without contacts (spart_rnea,
+   spart_friction).  fixed_base: the base rows are left to the base's reaction.  Returns 1
+   (found), 0 (none exists: *reason says why; taum and f hold no answer), or -SPART_ENOMEM /
+   -SPART_ENUM with err filled.  Needs spart_fk. */
 int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, int edges, const double *G, int fixed_base,
                           double max_torque, double *taum, double *f, const char **reason,

@@ -339,6 +339,42 @@ want = [0.2 + 0.1 * math.cos(0.3) - 0.5 * math.sin(0.3), 0.2]
 assert len(p) == 1 and all(abs(a - b) <= 1e-12 for a, b in zip(p[0], want)), (p, want)' "$output"
 }
 
+@test "the joints' effort limits bound the torques: feasible false beyond them (reason), true under --max-torque or a higher limit" {
+  # tests/data/shapes/point_foot.urdf on its toe's point (given: the test is of the limits alone)
+  leg="$BATS_TEST_TMPDIR/leg.urdf"
+  sed 's/radius="0.0"/radius="0.01"/' "$TOP/tests/data/shapes/point_foot.urdf" > "$leg"
+  r='{"r0": [0.3, 0.2, 1], "qm": [0], "contacts": [{"link": "shin", "point": [0.1, 0, -0.5], "normal": [0, 0, 1], "mu": 0.5}]}'
+  # the knee needs 1.962 N m (0.1 m x 2 g), its <limit effort> is 1
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only feasible,taum,reason <<< "$r"
+  [ "$output" = '{"feasible":false,"reason":"the torques needed exceed the joints'"'"' effort limits"}' ]
+  # --max-torque replaces the model's limits, above or below
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only feasible --max-torque 2 <<< "$r"
+  [ "$output" = '{"feasible":true}' ]
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only feasible,reason --max-torque 1.9 <<< "$r"
+  [ "$output" = '{"feasible":false,"reason":"the torques needed exceed the torque limit"}' ]
+  # the limit raised in the URDF
+  sed 's/effort="1"/effort="2"/' "$leg" > "$BATS_TEST_TMPDIR/leg2.urdf"
+  run -0 spart-contact -m "$BATS_TEST_TMPDIR/leg2.urdf" --gravity 0,0,-9.81 --only feasible,taum <<< "$r"
+  python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["feasible"] and abs(o["taum"][0] - 1.962) <= 1e-9, o' "$output"
+  # the quadruped on four feet: its smallest largest torque (3.0 N m) is past fl_knee's limit
+  # made 1, but the feet can share the load otherwise: the torques found within every limit,
+  # the statics identity holding
+  sed '/name="fl_knee"/,/<\/joint>/s/effort="100"/effort="1"/' "$MODELS/quadruped.urdf" > "$BATS_TEST_TMPDIR/q.urdf"
+  check '
+m = "'"$BATS_TEST_TMPDIR"'/q.urdf"
+q = [0.1, 0.4, -0.8, -0.1, 0.4, -0.8, 0.1, 0.4, -0.8, -0.1, 0.4, -0.8]
+free = statics("'"$MODELS"'/quadruped.urdf", quadruped(q))
+assert abs(free["taum"][2]) > 3, free
+o = statics(m, quadruped(q))
+assert o["feasible"], o
+assert abs(o["taum"][2]) <= 1 + 1e-9, o
+assert max(abs(t) for t in o["taum"]) <= 100, o
+'
+}
+
 @test "messages say what is true: mu not finite, a short normal is a direction, --only force_closure needs no gravity, --help offers no csv" {
   bad() {
     run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 <<< "$1"
