@@ -1724,6 +1724,39 @@ for k in range(3):
 PY
 }
 
+@test "automass: a mirrored mesh (scale -1 1 1, a left part from a right one) is the mirror image: the same mass, x of the CoM and the xy, xz products negated" {
+  # the tetrahedron (0, a e_x, b e_y, c e_z), a b c = 0.5 0.25 1 (exact in binary STL's floats),
+  # its faces outward; of mass m: CoM (a, b, c)/4, I_xx = 3 m (b^2 + c^2)/80 (and round),
+  # I_xy = m a b/80 (the tensor's entry, -integral of x y about the CoM), I_xz, I_yz alike
+  python3 - "$BATS_TEST_TMPDIR/tet.stl" <<'PY'
+import struct, sys
+V = [(0, 0, 0), (0.5, 0, 0), (0, 0.25, 0), (0, 0, 1)]
+with open(sys.argv[1], "wb") as f:
+    f.write(b"tetrahedron".ljust(80, b" "))
+    F = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    f.write(struct.pack("<I", len(F)))
+    for t in F:
+        f.write(struct.pack("<3f", 0, 0, 0) + b"".join(struct.pack("<3f", *V[i]) for i in t) + b"\0\0")
+PY
+  I() {  # the inertia with the sign s of x: I sx
+    python3 -c 'import json, sys
+s, m, a, b, c = float(sys.argv[1]), 2, 0.5, 0.25, 1
+print(json.dumps([[3*m*(b*b + c*c)/80, s*m*a*b/80, s*m*a*c/80], [s*m*a*b/80, 3*m*(a*a + c*c)/80, m*b*c/80],
+                  [s*m*a*c/80, m*b*c/80, 3*m*(a*a + b*b)/80]]))' "$1"
+  }
+  for case in "1 1 1|0.125|1" "-1 1 1|-0.125|-1" "1 -1 -1|0.125|-1"; do
+    IFS='|' read -r sc cx s <<< "$case"
+    f=$(geom_urdf tet.urdf '<inertial><mass value="2"/></inertial>' \
+        "<collision><geometry><mesh filename=\"tet.stl\" scale=\"$sc\"/></geometry></collision>")
+    urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/t.json"
+    if [ "$sc" = "1 -1 -1" ]; then  # turned half a turn about x: y and z negated, xy and xz too
+      link_is "$BATS_TEST_TMPDIR/t.json" 2 "[$cx, -0.0625, -0.25]" "$(I "$s")" 1e-15
+    else
+      link_is "$BATS_TEST_TMPDIR/t.json" 2 "[$cx, 0.0625, 0.25]" "$(I "$s")" 1e-15
+    fi
+  done
+}
+
 @test "automass: spart-gim's H of an automassed model is that of the model written with those inertias" {
   f=$(urdf auto.urdf <<'EOF'
 <robot name="auto">

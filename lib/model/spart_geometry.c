@@ -54,6 +54,9 @@ int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol
   /* sums over the tetrahedra (0, a, b, c) of each triangle: volume, first moment and the
      second moments C = integral of x x' (Tonon; Eberly's polyhedral mass properties) */
   double V = 0, S[3] = {0, 0, 0}, C[9] = {0}, M[9];
+  /* a scale of negative determinant (a mirrored mesh: a left part from a right one) reverses
+     every triangle's winding: its tetrahedra's signs turned back */
+  const double sign = scale[0] * scale[1] * scale[2] < 0 ? -1 : 1;
   for (int t = 0; t < mesh->ntri; t++) {
     double p[3][3], cr[3], sum[3], det;
     for (int k = 0; k < 3; k++) {
@@ -62,7 +65,7 @@ int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol
       }
     }
     spu_cross(cr, p[1], p[2]);
-    det = spu_dot3(p[0], cr); /* 6 times the signed volume */
+    det = sign * spu_dot3(p[0], cr); /* 6 times the signed volume */
     for (int j = 0; j < 3; j++) {
       sum[j] = p[0][j] + p[1][j] + p[2][j];
     }
