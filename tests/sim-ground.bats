@@ -193,10 +193,25 @@ assert all(abs(f[2] - 9.81 / 3) < 1e-9 and abs(f[0]) < 1e-9 and abs(f[1]) < 1e-9
   [ "${lines[0]}" = "spart-sim: --stiffness: expected a stiffness > 0 in N/m, got '-1'" ]
   run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --slip 0 <<< "$s"
   [ "${lines[0]}" = "spart-sim: --slip: expected a speed > 0 in m/s, got '0'" ]
-  run -1 --separate-stderr spart-sim -m "$MODELS/kuka_lwr.urdf" --fixed-base --duration 1 \
-    --ground 0,0,1,0 <<< '{"qm": [0,0,0,0,0,0,0]}'
+  run -1 --separate-stderr spart-sim -m "$MODELS/SC_3DoF.urdf" --duration 1 \
+    --ground 0,0,1,0 <<< '{"qm": [0,0,0]}'
   [ "$stderr" = "spart-sim: --ground: the model has no collision shapes to touch it" ]
   [ -z "$output" ]
+}
+
+@test "spart-sim --ground: a model whose collision shapes are all meshes is told so (which, and why none touch), not that it has none" {
+  run -1 --separate-stderr spart-sim -m "$MODELS/kuka_lwr.urdf" --fixed-base --duration 1 \
+    --ground 0,0,1,0 <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$stderr" = "spart-sim: --ground: the model's 8 collision shapes are meshes, which the ground does not read (it touches spheres, boxes, capsules and cylinders); the first, 'meshes_kuka_lwr/convex/arm_base_convex.stl' on link 'calib_kuka_arm_base_link', was not found" ]
+  [ -z "$output" ]
+  # one mesh, an STL file that is there and read
+  printf 'solid t\nfacet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n' > "$BATS_TEST_TMPDIR/t.stl"
+  cat > "$BATS_TEST_TMPDIR/m.urdf" <<'URDF'
+<robot name="m"><link name="body"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><mesh filename="t.stl"/></geometry></collision></link></robot>
+URDF
+  run -1 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/m.urdf" --duration 1 --ground 0,0,1,0 <<< '{"r0": [0, 0, 1]}'
+  [ "$stderr" = "spart-sim: --ground: the model's 1 collision shape is a mesh, which the ground does not read (it touches spheres, boxes, capsules and cylinders); the first, 't.stl' on link 'body', is an STL file read for its bounds" ]
 }
 
 @test "the README's quadruped example runs: dropped, it lands and stands, gnuplot draws stand.png" {
