@@ -583,11 +583,12 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
 
 /* Where the collision shapes of body i touch a support below them: the lowest points along
    gravity (3, nonzero) of the whole link, those within 1e-9 of the largest extent of its
-   shapes' bounding boxes of the lowest: a sphere's bottom, a box's lowest corners (four when a
-   face is level), a capsule's lowest end's bottom (both when it lies level), a cylinder's
-   lowest rim point of each end that is lowest, or SPART_DISK_POINTS points evenly on the rim
-   of an end that is level (an inscribed polygon).  Each into pts (3 a point, most of them) in
-   body i's URDF link frame (as spart_contact.point).  Returns how many there are (more than
+   shapes' bounding boxes (and of its points' spread) of the lowest: a sphere's bottom (a
+   point's place, a sphere of radius 0), a box's lowest corners (four when a face is level), a
+   capsule's lowest end's bottom (both when it lies level), a cylinder's lowest rim point of
+   each end that is lowest, or SPART_DISK_POINTS points evenly on the rim of an end that is
+   level (an inscribed polygon).  Each into pts (3 a point, most of them) in body i's URDF link
+   frame (as spart_contact.point).  Returns how many there are (more than
    most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
    is a mesh (its index in *mesh), -3 when out of memory.  Needs spart_fk. */
 int spart_support_points(const spart_model *m, const spart_data *d, int i,

@@ -339,6 +339,26 @@ want = [0.2 + 0.1 * math.cos(0.3) - 0.5 * math.sin(0.3), 0.2]
 assert len(p) == 1 and all(abs(a - b) <= 1e-12 for a, b in zip(p[0], want)), (p, want)' "$output"
 }
 
+@test "contacts from geometry: two points of a foot level to rounding both touch (the tolerance from the points' spread)" {
+  # a foot of two points 0.17 m apart, tilted 1e-12 rad: their heights differ by 1.7e-13 m
+  cat > "$BATS_TEST_TMPDIR/toes.urdf" <<'EOF'
+<robot name="toes">
+  <link name="foot"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0.1 0.03 -0.05"/><geometry><sphere radius="0"/></geometry></collision>
+    <collision><origin xyz="-0.07 0.03 -0.05"/><geometry><sphere radius="0"/></geometry></collision>
+  </link>
+</robot>
+EOF
+  r=$(python3 -c 'import json, math; c, s = math.cos(1e-12), math.sin(1e-12)
+print(json.dumps({"R0": [[c, 0, s], [0, 1, 0], [-s, 0, c]], "contacts": [{"link": "foot", "mu": 0.5}]}))')
+  run -0 spart-contact -m "$BATS_TEST_TMPDIR/toes.urdf" --gravity 0,0,-9.81 --only support_polygon <<< "$r"
+  python3 -c '
+import json, sys
+p = sorted(json.loads(sys.argv[1])["support_polygon"])
+want = [[-0.07, 0.03], [0.1, 0.03]]
+assert len(p) == 2 and all(abs(a - b) < 1e-12 for u, w in zip(p, want) for a, b in zip(u, w)), p' "$output"
+}
+
 @test "the joints' effort limits bound the torques: feasible false beyond them (reason), true under --max-torque or a higher limit" {
   # tests/data/shapes/point_foot.urdf on its toe's point (given: the test is of the limits alone)
   leg="$BATS_TEST_TMPDIR/leg.urdf"
