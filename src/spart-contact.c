@@ -23,7 +23,7 @@ static const cli_tool tool = {
     "Options:\n"
     "      --gravity G      gx,gy,gz (required, not zero; not for --only force_closure)\n"
     "      --edges K        friction cone edges, 3..64 (default 8)\n"
-    "      --max-torque T   bound every |taum_k| by T (the model has no effort limits)\n"
+    "      --max-torque T   bound every |taum_k| by T (default: each joint's effort limit)\n"
     "      --fixed-base     the base is held: its reaction is free, the joints' rows only\n"
     "      --no-friction    leave out the joints' friction at the record's velocities\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_CONTACT,

@@ -142,7 +142,7 @@ static void draw(cli_session *s) {
     if ((cls == CLI_SVG_VISUAL) == vis) {
       int n = spart_shape_outline(m, d, s2, view, uv, &depth);
       if (n > 0) {
-        add(cls, depth, uv, n, 0);
+        add(cls, depth, uv, n, n == 1 ? scale / 100 : 0); /* a point: a dot */
       }
     }
   }

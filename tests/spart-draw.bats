@@ -103,6 +103,27 @@ PY
   [[ "$stderr" == *"--view: expected front, side, top or iso, got 'back'"* ]]
 }
 
+@test "spart-draw: a sphere of radius 0 (a point) is a dot where the kinematics put it; valid SVG" {
+  # tests/data/shapes/point_foot.urdf seen from the side (right +x, up +z): the toe 0.1 m
+  # right of the knee and 0.5 m below it, a dot of the collision shapes' colour
+  spart-draw -m "$TOP/tests/data/shapes/point_foot.urdf" <<< '{"r0": [0.3, 0.2, 1], "qm": [0]}' > "$BATS_TEST_TMPDIR/p.svg"
+  xmllint --noout "$BATS_TEST_TMPDIR/p.svg"
+  rsvg-convert "$BATS_TEST_TMPDIR/p.svg" -o "$BATS_TEST_TMPDIR/p.png"
+  python3 - "$BATS_TEST_TMPDIR/p.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+dots = [c for c in svg.iter(ns + "circle") if c.get("fill") == "#ffcc80"]
+knee = [c for c in svg.iter(ns + "circle") if c.get("fill") == "#ffffff"]
+assert len(dots) == 1 and len(knee) == 1, (dots, knee)
+d, k = dots[0], knee[0]
+assert float(d.get("r")) > 0
+dx = float(d.get("cx")) - float(k.get("cx"))
+dy = float(d.get("cy")) - float(k.get("cy"))  # SVG's y is down
+assert abs(dx - 0.1) < 1e-5 and abs(dy - 0.5) < 1e-5, (dx, dy)
+PY
+}
+
 @test "spart-draw: --help names its options" {
   run spart-draw --help
   [ "$status" -eq 0 ]

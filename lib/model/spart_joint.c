@@ -971,9 +971,12 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
 }
 
 
-/* random states (spart_random_state): x uniform in [a, b] */
+/* random states (spart_random_state): x uniform in [a, b], within it; b - a may overflow
+   (limits [-1e308, 1.7e308]): then a and b have opposite signs, and (1 - u) a + u b does not */
 static double uniform(spart_rng *r, double a, double b) {
-  return a + (b - a) * spart_rng_uniform(r);
+  const double u = spart_rng_uniform(r), w = b - a;
+  double x = isfinite(w) ? a + w * u : (1 - u) * a + u * b;
+  return x < a ? a : x > b ? b : x;
 }
 
 
