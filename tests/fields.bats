@@ -110,6 +110,60 @@ assert max(abs(a - b) for a, b in zip(u, range(1, 8))) < 1e-9, u' "$output"
   [[ "$output" == '{"V":1,"velocity_note":"x","r_com":'* ]]
 }
 
+@test "a state field's name in another case is refused by joint name as by index, CSV and JSON" {
+  # CSV columns FIELD.JOINT in another case (they passed through while um was computed as 0)
+  for f in UM Um uM Umdot UMDOT Qm TAUM; do
+    low=$(tr '[:upper:]' '[:lower:]' <<< "$f")
+    run --separate-stderr spart-kin -m "$M" --energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,$f.lbr_iiwa_joint_1"$'\n0,0,0,0,0,0,0,1'
+    echo "$f: $status $output $stderr"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [ "$stderr" = "spart-kin: <stdin>:1: column '$f.lbr_iiwa_joint_1' is not a state column: state columns are ${low}_I or $low.JOINT (case matters)" ]
+    # as by index
+    run --separate-stderr spart-kin -m "$M" --energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,${f}_1"$'\n0,0,0,0,0,0,0,1'
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "spart-kin: <stdin>:1: column '${f}_1' is not a state column: state columns are ${low}_I (case matters)" ]]
+  done
+  # a field that joints do not name, by a joint's name
+  run --separate-stderr spart-kin -m "$M" -o csv <<< $'r0.x,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,0,0,0,0,0,0,0'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-kin: <stdin>:1: column 'r0.x' is not a state column: state columns are r0_I" ]
+  # JSON: a key named as a CSV column by joint name, in any case (it passed through)
+  for k in um.lbr_iiwa_joint_1 UM.lbr_iiwa_joint_1 Umdot.lbr_iiwa_joint_2; do
+    run --separate-stderr spart-kin -m "$M" --energy <<< "{\"qm\": $Q7, \"$k\": 1}"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "spart-kin: <stdin>:1: key '$k' is not a state field: the field is u"*", an array or an object keyed by joint name (case matters)" ]]
+  done
+  # the right names are read: the kinetic energy of um.JOINT is that of um_I
+  named=$(printf ',um.lbr_iiwa_joint_%d' 1 2 3 4 5 6 7)
+  e1=$(spart-kin -m "$M" --energy --only kinetic_energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7$named"$'\n0,0,0,0,0,0,0,0,1,0,0,0,0,0' | tail -n 1)
+  e2=$(spart-kin -m "$M" --energy --only kinetic_energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,um_1,um_2,um_3,um_4,um_5,um_6,um_7"$'\n0,0,0,0,0,0,0,0,1,0,0,0,0,0' | tail -n 1)
+  [ "$e1" = "$e2" ]
+  python3 -c 'import sys; assert float(sys.argv[1]) > 0.01' "$e1"
+}
+
+@test "other toolkits' names in another case are refused with spart's field, but V, A and Q pass through" {
+  base='"qm": [0, 0, 0, 0, 0, 0, 0]'
+  for n in QD:um Qdd:umdot DQ:um Tau:taum TAU:taum Position:qm VELOCITY:um Effort:taum Vd:umdot; do
+    k=${n%%:*} f=${n#*:}
+    run --separate-stderr spart-id -m "$M" --fixed-base <<< "{$base, \"$k\": [1, 1, 1, 1, 1, 1, 1]}"
+    echo "$k: $status $output $stderr"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "spart-id: <stdin>:1: key '$k': '"*"' ("*") is $f here"* ]]
+    for h in "${k}_1" "$k.lbr_iiwa_joint_1"; do
+      run --separate-stderr spart-id -m "$M" --fixed-base -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,$h"$'\n0,0,0,0,0,0,0,1'
+      [ "$status" -eq 1 ]
+      [ -z "$output" ]
+      [[ "$stderr" == "spart-id: <stdin>:1: column '$h': '"*"' ("*") is $f here"* ]]
+    done
+  done
+  run --separate-stderr spart-kin -m "$M" -o csv --only r_com <<< $'V,A,Q,Tau_note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,2,3,4,0,0,0,0,0,0,0'
+  [ "$status" -eq 0 ]
+  [[ "${lines[0]}" == V,A,Q,Tau_note,r_com_1,r_com_2,r_com_3 ]]
+}
+
 @test "a pass-through column named like a scalar output is in_NAME in CSV as in JSON" {
   run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" --energy --only kinetic_energy -o csv <<< $'kinetic_energy,qm_1,qm_2,qm_3,um_1,um_2,um_3\n5,0,0,0,1,0,0'
   [ "$status" -eq 0 ]

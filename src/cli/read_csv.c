@@ -157,6 +157,17 @@ size_t cli_unquote(char *out, const char *s, size_t n) {
 }
 
 
+/* the state field named by the n bytes at h: its own name, else in another case (R0 and r0,
+   told apart by case, first as they are); -1 for none */
+static int field_any_case(const char *h, size_t n) {
+  int k = rd_field_find(h, n);
+  for (int f = 0; f < CLI_NFIELD && k < 0; f++) {
+    k = strlen(cli_fields[f].name) == n && strncasecmp(h, cli_fields[f].name, n) == 0 ? f : -1;
+  }
+  return k;
+}
+
+
 /* the state field whose name, in any case, starts h and is followed by digits only (qm1, QM_1's
    'QM' is found by csv_column), or -1 */
 static int field_lookalike(const char *h) {
@@ -239,18 +250,23 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   c->field = -1;
   c->index = 0;
   size_t dot = strcspn(h, "._");
-  if (h[dot] == '.' && rd_field_find(h, dot) >= 0 && rd_by_name_field(rd_field_find(h, dot))) {
-    return csv_by_name(h, h + dot + 1, rd_field_find(h, dot), m, reads, c, err,
-                       line); /* qm.JOINT */
+  int named = h[dot] == '.' ? field_any_case(h, dot) : -1; /* FIELD.JOINT, FIELD in any case */
+  if (named >= 0 && rd_by_name_field(named) && memcmp(h, cli_fields[named].name, dot) == 0) {
+    return csv_by_name(h, h + dot + 1, named, m, reads, c, err, line); /* qm.JOINT */
+  }
+  if (named >= 0) { /* UM.JOINT, or a field that joints do not name (r0.x) */
+    const char *f = cli_fields[named].name;
+    int by = rd_by_name_field(named),
+        two = cli_fields[named].rows == 3 || cli_fields[named].rows == -1;
+    return cli_errf(err, SPART_EDATA, line,
+                    "column '%s' is not a state column: state columns are %s_%s%s%s%s%s",
+                    spart_printable(txt, h, len), f, two ? "I_J" : "I", by ? " or " : "",
+                    by ? f : "", by ? ".JOINT" : "",
+                    memcmp(h, f, dot) != 0 ? " (case matters)" : "");
   }
   if (k < 0) {
     /* another case of a field's name, or a field's name run into its index */
-    int like = -1;
-    for (int f = 0; f < CLI_NFIELD && like < 0; f++) {
-      like = strlen(cli_fields[f].name) == base && strncasecmp(h, cli_fields[f].name, base) == 0
-                 ? f
-                 : -1;
-    }
+    int like = field_any_case(h, base);
     like = like >= 0 ? like : field_lookalike(h);
     if (like >= 0) {
       return cli_errf(err, SPART_EDATA, line,
