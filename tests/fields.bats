@@ -245,7 +245,7 @@ PY
   bad $'time,qm.lbr_iiwa_joint_1,qm_1\n0,1,2' "columns 'qm.lbr_iiwa_joint_1' and 'qm_1' give the same value"
   bad $'qm.lbr_iiwa_joint_9\n1' "qm: the model has no joint 'lbr_iiwa_joint_9'; the nearest is 'lbr_iiwa_joint_1'"
   bad $'qm.lbr_iiwa_joint_1.1\n1' "column 'qm.lbr_iiwa_joint_1.1': joint 'lbr_iiwa_joint_1' has 1 value: the column is qm.lbr_iiwa_joint_1"
-  bad $'qm.lbr_iiwa_joint_1,qm.lbr_iiwa_joint_2\n1,2' "qm has 2 columns, model needs 7"
+  bad $'qm.lbr_iiwa_joint_1,qm.lbr_iiwa_joint_2\n1,2' "qm has 2 columns, model needs 7: no column qm.lbr_iiwa_joint_3, qm.lbr_iiwa_joint_4, qm.lbr_iiwa_joint_5 and 2 more"
   run --separate-stderr spart-kin -m "$J/floating_tree.urdf" <<< $'qm.fl\n1'
   [ "$stderr" = "spart-kin: <stdin>:1: column 'qm.fl': joint 'fl' has 7 values: columns qm.fl.1..qm.fl.7" ]
   run --separate-stderr spart-kin -m "$J/floating_tree.urdf" <<< $'um.fl.7\n1'
@@ -253,6 +253,22 @@ PY
   # a fixed joint has no coordinate
   run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" <<< '{"qm": {"Joint_1": 0, "Joint_2": 0, "Joint_3": 0, "Joint_EE": 0}}'
   [ "$stderr" = "spart-kin: <stdin>:1: qm: joint 'Joint_EE' is fixed: it has no coordinate" ]
+}
+
+@test "a CSV field given by some of its joints' columns names the joints' columns it lacks" {
+  # the iiwa without joint 1's column, by name: its name, not only a count
+  h=$(printf 'qm.lbr_iiwa_joint_%d,' 2 3 4 5 6 7)
+  run --separate-stderr spart-kin -m "$M" --only r_com <<< "${h%,}"$'\n1,2,3,4,5,6'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-kin: <stdin>:1: qm has 6 columns, model needs 7: no column qm.lbr_iiwa_joint_1" ]
+  # a joint of several values and one of one, by name beside a field by index
+  run --separate-stderr spart-kin -m "$J/floating_tree.urdf" --only r_com <<< $'qm.j1,qm.fl.1,qm.fl.2,qm.fl.3,qm.fl.4,qm.fl.5,qm.fl.6,um_1\n0,1,0,0,0,0,0,1'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-kin: <stdin>:1: qm has 7 columns, model needs 10: no column qm.fl.7, qm.el, qm.side" ]
+  # by index, the indices
+  run --separate-stderr spart-kin -m "$M" --only r_com <<< $'qm_1,qm_2,qm_3,qm_5,qm_6,qm_7\n1,2,3,4,5,6'
+  [ "$stderr" = "spart-kin: <stdin>:1: qm has 6 columns, model needs 7: no column qm_4" ]
 }
 
 @test "--by-name writes the joints' vectors keyed by joint name; -j gives the same bytes" {

@@ -346,6 +346,43 @@ static void expected_columns(char *out, size_t n, const spart_model *m, unsigned
 }
 
 
+/* the columns of field k's values that no column gives (who: the column of each, 0 for none),
+   the first three and how many more, named as the header names the field's others: by joint
+   name (qm.JOINT) when one of them is, else by index */
+static void missing_columns(char *out, size_t n, const cli_reader *rd, const spart_model *m, int k,
+                            const int *who, int count) {
+  const char *f = cli_fields[k].name;
+  size_t len = strlen(f), at = 0;
+  int by = 0, missing = 0, two = cli_fields[k].rows == 3 || cli_fields[k].rows == -1;
+  for (int j = 0; j < rd->ncol; j++) {
+    by |= rd->cols[j].field == k && rd->colname[j][len] == '.';
+  }
+  out[0] = 0;
+  for (int e = 0; e < count; e++) {
+    if (who[e] || ++missing > 3) {
+      continue;
+    }
+    int coord, first, i = by ? cli_joint_of(m, cli_fields[k].rows == -2, 1, e, &coord) : -1;
+    char txt[SPART_PRINTABLE], col[SPART_PRINTABLE + 40];
+    if (i > 0) {
+      int several = cli_joint_span(m, i, cli_fields[k].rows == -2, 1, &first) > 1;
+      spart_printable(txt, m->jnt_name[i], strlen(m->jnt_name[i]));
+      snprintf(col, sizeof(col), several ? "%s.%s.%d" : "%s.%s", f, txt, coord + 1);
+    } else if (two) {
+      snprintf(col, sizeof(col), "%s_%d_%d", f, e / cli_fields[k].cols + 1,
+               e % cli_fields[k].cols + 1);
+    } else {
+      snprintf(col, sizeof(col), "%s_%d", f, e + 1);
+    }
+    at += (size_t)snprintf(out + at, n - at, "%s%s", missing > 1 ? ", " : "", col);
+    at = at < n ? at : n - 1;
+  }
+  if (missing > 3) {
+    snprintf(out + at, n - at, " and %d more", missing - 3);
+  }
+}
+
+
 static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   /* a logger's preamble: blank lines and lines that start with '#', before the header only */
   long long hint = 0; /* a comment that names a state column */
@@ -479,18 +516,19 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
       *w = j + 1;
     }
   }
+  /* every value of a field, the message naming those that have no column */
+  for (int k = 0; k < CLI_NFIELD && !bad; k++) {
+    int count = rd_field_rows(m, k) * cli_fields[k].cols;
+    if (seen[k] && seen[k] != count) {
+      char miss[400];
+      missing_columns(miss, sizeof(miss), rd, m, k, who + off[k], count);
+      bad = cli_errf(err, SPART_EDATA, line, "%s has %d columns, model needs %d: no column %s",
+                     cli_fields[k].name, seen[k], count, miss);
+    }
+  }
   free(who);
   if (bad) {
     return -1;
-  }
-  /* every value of a field */
-  for (int k = 0; k < CLI_NFIELD; k++) {
-    int count = rd_field_rows(m, k) * cli_fields[k].cols;
-    if (seen[k] && seen[k] != count) {
-      return cli_errf(err, SPART_EDATA, line, "%s has %d columns, model needs %d",
-                      cli_fields[k].name, seen[k], count),
-             -1;
-    }
   }
   for (int j = 0; j < n; j++) {
     int count;
