@@ -190,6 +190,21 @@ assert r["in_in_r_com"] == 1 and r["in_r_com"] == 2 and len(r["r_com"]) == 3, r'
   [ "$stderr" = "spart-kin: <stdin>:1: column 'time' appears twice" ]
 }
 
+@test "CSV output quotes a name the readers would read otherwise: a '#' first, blanks at its ends" {
+  # a header starting with '#' was skipped as a comment line; blanks around a name are dropped
+  in='{"#id": 1, " t ": "a", "qm": [0.1, 0, 0, 0, 0, 0, 0]}'
+  spart-kin -m "$(M)" --only r_com -o csv <<< "$in" > "$BATS_TEST_TMPDIR/c.csv"
+  spart-kin -m "$(M)" --only r_com <<< "$in" > "$BATS_TEST_TMPDIR/c.json"
+  [ "$(head -n 1 "$BATS_TEST_TMPDIR/c.csv")" = '"#id"," t ",r_com_1,r_com_2,r_com_3' ]
+  run spart-cmp "$BATS_TEST_TMPDIR/c.csv" "$BATS_TEST_TMPDIR/c.json"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"1 records: equal within the tolerances" ]]
+  # and a command reads it back: the names pass through whole
+  run --separate-stderr bash -c 'printf "%s\n" "$(head -n 1 "$0"),qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7" "$(tail -n 1 "$0"),0,0,0,0,0,0,0" | spart-kin -m "$1" --only r_com -o json' "$BATS_TEST_TMPDIR/c.csv" "$(M)"
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"#id":1," t ":"a","r_com_1":'* ]]
+}
+
 @test "JSON output of pass-through text is valid UTF-8: control bytes escaped, other bytes refused" {
   printf 'x,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\na\0b\001\303\251,0,0,0,0,0,0,0\n' |
     { run --separate-stderr spart-kin -o json -m "$(M)" --only r_com

@@ -271,6 +271,51 @@ PY
   [ "$stderr" = "spart-kin: <stdin>:1: qm has 6 columns, model needs 7: no column qm_4" ]
 }
 
+@test "--by-name CSV headers quote joint names as RFC 4180 says and keep them whole: they read back to the same numbers" {
+  # the iiwa with joints named with a comma, quotes, a line break, blanks at an end, and two
+  # 600-byte names alike in their first 590 (cut at 511 bytes, they were one column's name)
+  T="$BATS_TEST_TMPDIR"
+  python3 - "$M" "$T/odd.urdf" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+names = ["a,b", 'say &quot;hi&quot;', "j" * 590 + "0123456789", "j" * 590 + "9876543210",
+         "two&#10;lines", " padded ", "#7"]
+for k, n in enumerate(names):
+    s = s.replace('name="lbr_iiwa_joint_%d"' % (k + 1), 'name="%s"' % n)
+open(sys.argv[2], "w").write(s)
+PY
+  spart-states -m "$T/odd.urdf" --random 3 --seed 5 --velocities --accelerations -o csv > "$T/s.csv"
+  run --separate-stderr spart-states -m "$T/odd.urdf" --normalize --by-name -o csv "$T/s.csv"
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" > "$T/named.csv"
+  # the header is RFC 4180's: each joint's column named whole
+  python3 - "$T/named.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+names = ["a,b", 'say "hi"', "j" * 590 + "0123456789", "j" * 590 + "9876543210", "two\nlines",
+         " padded ", "#7"]
+assert rows[0][-7:] == ["qm." + n for n in names], rows[0]
+assert len(rows) == 4 and all(len(r) == len(rows[0]) for r in rows), rows
+PY
+  # read back: spart-id computes what it computes from the states by index
+  a=$(spart-id -m "$T/odd.urdf" --gravity 0,0,-9.81 --only taum -o csv < "$T/s.csv")
+  run --separate-stderr spart-id -m "$T/odd.urdf" --gravity 0,0,-9.81 --only taum -o csv < "$T/named.csv"
+  [ "$status" -eq 0 ]
+  [ -n "$a" ] && [ "$output" = "$a" ]
+  # taum by name, with the state by name, into spart-fd: the accelerations it started from
+  spart-id -m "$T/odd.urdf" --gravity 0,0,-9.81 --keep-state --by-name -o csv < "$T/named.csv" > "$T/id.csv"
+  head -c 2000 "$T/id.csv" | grep -q '"taum.a,b","taum.say ""hi""",taum.jjj'
+  spart-fd -m "$T/odd.urdf" --gravity 0,0,-9.81 --only umdot -o json < "$T/id.csv" > "$T/fd.jsonl"
+  python3 - "$T/s.csv" "$T/fd.jsonl" <<'PY'
+import csv, json, sys
+given = [[float(r["umdot_%d" % k]) for k in range(1, 8)] for r in csv.DictReader(open(sys.argv[1]))]
+got = [json.loads(l)["umdot"] for l in open(sys.argv[2])]
+assert len(got) == len(given) == 3, (got, given)
+err = max(abs(a - b) for g, w in zip(got, given) for a, b in zip(g, w))
+assert err < 1e-9, err
+PY
+}
+
 @test "--by-name writes the joints' vectors keyed by joint name; -j gives the same bytes" {
   run --separate-stderr spart-id -m "$MODELS/SC_3DoF.urdf" --fixed-base --gravity 0,0,-9.81 --by-name --only taum <<< '{"qm": [0.3, 0.5, 0]}'
   [ "$status" -eq 0 ]
