@@ -500,7 +500,8 @@ static int json_record(cli_reader *rd, spart_model **m, spart_err *err) {
 
 
 /* the value that comes next in j, under the name in *name (n bytes, grown as the value nests:
-   arrays add _I from 1, objects .KEY); 0 or -1 with err filled */
+   arrays add _I from 1, objects .KEY, an array inside an object .I as CSV names a joint's values
+   by name, qm.JOINT.K); 0 or -1 with err filled */
 static int named_json_value(cli_reader *rd, spart_json *j, char **name, size_t *cap, size_t n,
                             long long line, spart_err *err) {
   int t = spart_json_next(j);
@@ -537,7 +538,7 @@ static int named_json_value(cli_reader *rd, spart_json *j, char **name, size_t *
         if (cli_grow(name, cap, n + 24) != 0) {
           return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
         }
-        k += (size_t)snprintf(*name + k, 24, "_%d", i);
+        k += (size_t)snprintf(*name + k, 24, memchr(*name, '.', n) ? ".%d" : "_%d", i);
       }
       if (named_json_value(rd, j, name, cap, k, line, err) != 0) {
         return -1;
