@@ -249,6 +249,11 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   int k = rd_field_find(h, base);
   c->field = -1;
   c->index = 0;
+  if (reads != ~0u && (reads & CLI_READS_CONTACTS) && strcasecmp(h, "contacts") == 0) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "column '%s': contacts are read from JSON records only, not CSV (use -i json)",
+                    spart_printable(txt, h, len));
+  }
   size_t dot = strcspn(h, "._");
   int named = h[dot] == '.' ? field_any_case(h, dot) : -1; /* FIELD.JOINT, FIELD in any case */
   if (named >= 0 && rd_by_name_field(named) && memcmp(h, cli_fields[named].name, dot) == 0) {
@@ -406,7 +411,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
                     "expected a CSV header, got XML (a URDF is a model: give it with -m)"),
            -1;
   }
-  if (rd->reads != ~0u && (rd->reads & CLI_READS_CONTACTS)) {
+  if (rd->reads != ~0u && (rd->reads & CLI_NEEDS_CONTACTS)) {
     return cli_errf(err, SPART_EDATA, line,
                     "contacts are read from JSON records only, not CSV (use -i json)"),
            -1;
