@@ -193,18 +193,23 @@ int cli_check_finite(cli_writer *wr, long long line, spart_err *err) {
 
 
 /* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
-   column's (the first p, renamed, and those after p as they came) */
+   column's (the first p, renamed, and those after p as they came); -1 when out of memory */
 static int name_taken(const cli_writer *wr, const cli_record *pr, int p, const char *name) {
   for (int k = 0; k < wr->nf; k++) {
-    size_t len = strlen(wr->f[k].name);
+    size_t len = strlen(wr->f[k].name), cap = 0;
     if (strncmp(name, wr->f[k].name, len) != 0) {
       continue; /* every name of an output starts with the output's */
     }
-    char col[CLI_COLNAME];
-    for (int e = 0; wr->fmt->name(wr, k, e, col, sizeof(col)); e++) {
+    char *col = NULL;
+    int r;
+    for (int e = 0; (r = wr->fmt->name(wr, k, e, &col, &cap)) > 0; e++) {
       if (strcmp(col, name) == 0) {
-        return 1;
+        break;
       }
+    }
+    free(col);
+    if (r != 0) {
+      return r;
     }
   }
   for (int q = 0; q < cli_record_npass(pr); q++) {
@@ -243,7 +248,8 @@ static int pass_names(cli_writer *wr, const cli_record *pr) {
   for (int p = 0; p < npass; p++) {
     const char *name = cli_record_pass_name(pr, p);
     char *mine = NULL;
-    while (name_taken(wr, pr, p, name)) {
+    int taken;
+    while ((taken = name_taken(wr, pr, p, name)) > 0) {
       size_t len = strlen(name);
       char *in = malloc(len + 4);
       if (!in) {
@@ -254,6 +260,10 @@ static int pass_names(cli_writer *wr, const cli_record *pr) {
       memcpy(in + 3, name, len + 1);
       free(mine);
       name = mine = in;
+    }
+    if (taken < 0) {
+      free(mine);
+      return -1;
     }
     wr->passname[p] = mine ? mine : strdup(name);
     if (!wr->passname[p]) {
