@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "codegen.h"
 #include "spart_internal.h"
 #include "spart_text.h"
 
@@ -1566,7 +1567,7 @@ static int branch_roles(const spart_model *m, int *role) {
 }
 
 
-const char *cli_codegen_refuse(const spart_model *m) {
+const char *codegen_refuse(const spart_model *m) {
   if (m->coupled) {
     return "coupled mimic joints are not generated (leave out --mimic: they stay free joints)";
   }
@@ -1622,24 +1623,24 @@ typedef struct proto {
 } proto;
 
 static const proto protos[] = {
-    {CLI_CG_ID, "id(const double *q, const double *v, const double *a, const double *g, "
+    {CODEGEN_ID, "id(const double *q, const double *v, const double *a, const double *g, "
                 "double *tau)",
      "id(const double *R0, const double *qm, const double *u0, const double *um, "
      "const double *u0dot, const double *umdot, const double *g, double *tau0, double *taum)"},
-    {CLI_CG_MASS, "mass(const double *q, double *H)", "mass(const double *R0, const double *qm, "
+    {CODEGEN_MASS, "mass(const double *q, double *H)", "mass(const double *R0, const double *qm, "
                                                       "double *H)"},
-    {CLI_CG_FD, "fd(const double *q, const double *v, const double *tau, const double *g, "
+    {CODEGEN_FD, "fd(const double *q, const double *v, const double *tau, const double *g, "
                 "double *a)",
      "fd(const double *R0, const double *qm, const double *u0, const double *um, "
      "const double *tau0, const double *taum, const double *g, double *u0dot, double *umdot)"},
-    {CLI_CG_FK, "fk(const double *q, double *T)", "fk(const double *R0, const double *r0, "
+    {CODEGEN_FK, "fk(const double *q, double *T)", "fk(const double *R0, const double *r0, "
                                                   "const double *qm, double *T)"},
-    {CLI_CG_JAC, "jac(const double *q, double *J)",
+    {CODEGEN_JAC, "jac(const double *q, double *J)",
      "jac(const double *R0, const double *r0, const double *qm, double *J0, double *Jm)"},
 };
 
 
-static void put_proto(FILE *f, const cli_codegen *o, const proto *p, const char *end) {
+static void put_proto(FILE *f, const codegen_opts *o, const proto *p, const char *end) {
   fprintf(f, "void %s_%s%s", o->prefix, o->fixed_base ? p->fixed : p->floating, end);
 }
 
@@ -2014,8 +2015,7 @@ static void put_name(FILE *f, const char *name) {
 }
 
 
-int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
-                      const cli_codegen *o) {
+int codegen_write(FILE *f, const spart_model *m, const spart_data *d, const codegen_opts *o) {
   const char *P = o->prefix;
   int nv = m->nv, n = o->fixed_base ? nv : 6 + nv;
   fprintf(f, "/* %s -- the dynamics of the robot '", o->header ? "declarations" : "source");
