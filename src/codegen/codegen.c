@@ -12,330 +12,9 @@
 
 #include "cli.h"
 #include "codegen.h"
+#include "graph.h"
 #include "spart_internal.h"
 #include "spart_text.h"
-
-/* ---------------------------------------------------------------------------------------------
- * the expressions: a value is a constant or a node (one line `const double tN = ...;`), nodes
- * hashed so that an expression met twice is one node (the trigonometry of a joint once)
- */
-
-typedef struct sx {
-  int id;   /* the node, or -1: the constant c */
-  double c;
-} sx;
-
-enum { N_IN, N_ADD, N_SUB, N_MUL, N_DIV, N_NEG, N_SIN, N_COS, N_GT0, N_LT0, N_SC };
-
-typedef struct node {
-  int op;
-  sx a, b;
-  const char *arr; /* N_IN: the argument array and the index in it */
-  int idx;
-  int role; /* N_IN: what it stands for in its branch pair (cg_pair): idx, or the degree of
-               freedom at its place in the first branch */
-  int live;
-} node;
-
-typedef struct out {
-  const char *arr;
-  int idx;
-  sx v;
-} out;
-
-typedef struct cg {
-  node *n;
-  int nn, cap;
-  int *hash; /* open addressing: node ids + 1, 0 empty */
-  int hcap;
-  out *o;
-  int no, ocap;
-  int oom;
-  const char *prefix; /* of the file's sincos */
-  int sincos;         /* some function calls it */
-  int pairs;          /* the model has branch pairs (inputs of other roles): cg_pair them */
-  int *part;          /* in cg_write, when pairs: a node's pair partner, or -1 */
-  char *lane, *swp;   /* its lane (0: the older node); swp[y]: lane 1 takes y's operands as
-                         (b, a), ADD and MUL only */
-  int vec;            /* some function has pairs: the file defines the vector type */
-} cg;
-
-static const sx ZERO = {-1, 0}, ONE = {-1, 1};
-
-
-static sx cst(double c) {
-  return (sx){-1, c};
-}
-
-
-static int is_c(sx a, double c) {
-  return a.id < 0 && a.c == c;
-}
-
-
-static uint64_t mix(uint64_t h, uint64_t x) {
-  h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  return h;
-}
-
-
-static uint64_t sx_bits(sx a) {
-  uint64_t b;
-  if (a.id >= 0) {
-    return (uint64_t)a.id + 1;
-  }
-  memcpy(&b, &a.c, sizeof b);
-  return b ^ 0x5555555555555555ull;
-}
-
-
-static int sx_same(sx a, sx b) {
-  return a.id == b.id && (a.id >= 0 || memcmp(&a.c, &b.c, sizeof a.c) == 0);
-}
-
-
-static uint64_t node_hash(const node *x) {
-  uint64_t h = mix(mix(mix((uint64_t)x->op, sx_bits(x->a)), sx_bits(x->b)), (uint64_t)x->idx);
-  return mix(h, (uint64_t)(uintptr_t)x->arr);
-}
-
-
-static int node_same(const node *x, const node *y) {
-  return x->op == y->op && sx_same(x->a, y->a) && sx_same(x->b, y->b) && x->arr == y->arr &&
-         x->idx == y->idx;
-}
-
-
-static int rehash(cg *g, int cap) {
-  int *h = calloc((size_t)cap, sizeof(int));
-  if (!h) {
-    return -1;
-  }
-  for (int k = 0; k < g->nn; k++) {
-    size_t p = node_hash(g->n + k) & (size_t)(cap - 1);
-    while (h[p]) {
-      p = (p + 1) & (size_t)(cap - 1);
-    }
-    h[p] = k + 1;
-  }
-  free(g->hash);
-  g->hash = h;
-  g->hcap = cap;
-  return 0;
-}
-
-
-/* the node of x, made when new */
-static sx mk(cg *g, node x) {
-  if (g->oom) {
-    return ZERO;
-  }
-  if (2 * (g->nn + 1) > g->hcap && rehash(g, g->hcap ? 2 * g->hcap : 1024) != 0) {
-    g->oom = 1;
-    return ZERO;
-  }
-  size_t p = node_hash(&x) & (size_t)(g->hcap - 1);
-  for (; g->hash[p]; p = (p + 1) & (size_t)(g->hcap - 1)) {
-    if (node_same(g->n + g->hash[p] - 1, &x)) {
-      return (sx){g->hash[p] - 1, 0};
-    }
-  }
-  if (g->nn == g->cap) {
-    int cap = g->cap ? 2 * g->cap : 1024;
-    node *n = realloc(g->n, (size_t)cap * sizeof(node));
-    if (!n) {
-      g->oom = 1;
-      return ZERO;
-    }
-    g->n = n;
-    g->cap = cap;
-  }
-  x.live = 0;
-  g->n[g->nn] = x;
-  g->hash[p] = g->nn + 1;
-  return (sx){g->nn++, 0};
-}
-
-
-static sx op2(cg *g, int op, sx a, sx b) {
-  if ((op == N_ADD || op == N_MUL) && a.id > b.id && b.id >= 0) {
-    sx t = a; /* one order of the operands: a b and b a are one node */
-    a = b;
-    b = t;
-  }
-  node x = {op, a, b, NULL, 0, 0, 0};
-  return mk(g, x);
-}
-
-
-static sx in(cg *g, const char *arr, int idx) {
-  node x = {N_IN, ZERO, ZERO, arr, idx, idx, 0};
-  return mk(g, x);
-}
-
-
-static sx neg(cg *g, sx a) {
-  if (a.id < 0) {
-    return cst(-a.c);
-  }
-  if (g->n[a.id].op == N_NEG) {
-    return g->n[a.id].a;
-  }
-  return op2(g, N_NEG, a, ZERO);
-}
-
-
-static sx add(cg *g, sx a, sx b) {
-  if (a.id < 0 && b.id < 0) {
-    return cst(a.c + b.c);
-  }
-  if (is_c(a, 0)) {
-    return b;
-  }
-  if (is_c(b, 0)) {
-    return a;
-  }
-  if (b.id >= 0 && g->n[b.id].op == N_NEG) {
-    return op2(g, N_SUB, a, g->n[b.id].a);
-  }
-  if (a.id >= 0 && g->n[a.id].op == N_NEG) {
-    return op2(g, N_SUB, b, g->n[a.id].a);
-  }
-  return op2(g, N_ADD, a, b);
-}
-
-
-static sx sub(cg *g, sx a, sx b) {
-  if (a.id < 0 && b.id < 0) {
-    return cst(a.c - b.c);
-  }
-  if (is_c(b, 0)) {
-    return a;
-  }
-  if (is_c(a, 0)) {
-    return neg(g, b);
-  }
-  if (sx_same(a, b)) {
-    return ZERO; /* x - x of a finite x (w x w of a cross product) */
-  }
-  if (b.id >= 0 && g->n[b.id].op == N_NEG) {
-    return op2(g, N_ADD, a, g->n[b.id].a);
-  }
-  return op2(g, N_SUB, a, b);
-}
-
-
-static sx mul(cg *g, sx a, sx b) {
-  if (a.id < 0 && b.id < 0) {
-    return cst(a.c * b.c);
-  }
-  if (b.id < 0) { /* the constant first */
-    sx t = a;
-    a = b;
-    b = t;
-  }
-  if (a.id < 0) {
-    if (a.c == 0) {
-      return ZERO;
-    }
-    if (a.c == 1) {
-      return b;
-    }
-    if (a.c == -1) {
-      return neg(g, b);
-    }
-  }
-  return op2(g, N_MUL, a, b);
-}
-
-
-static sx divide(cg *g, sx a, sx b) {
-  if (a.id < 0 && b.id < 0) {
-    return cst(a.c / b.c);
-  }
-  if (is_c(b, 1)) {
-    return a;
-  }
-  if (is_c(a, 0)) {
-    return ZERO;
-  }
-  return op2(g, N_DIV, a, b);
-}
-
-
-/* a0 b0 + a1 b1 + a2 b2 */
-static sx dot3(cg *g, const sx a[3], const sx b[3]) {
-  return add(g, add(g, mul(g, a[0], b[0]), mul(g, a[1], b[1])), mul(g, a[2], b[2]));
-}
-
-
-static void cross3(cg *g, sx r[3], const sx a[3], const sx b[3]) {
-  sx x = sub(g, mul(g, a[1], b[2]), mul(g, a[2], b[1]));
-  sx y = sub(g, mul(g, a[2], b[0]), mul(g, a[0], b[2]));
-  sx z = sub(g, mul(g, a[0], b[1]), mul(g, a[1], b[0]));
-  r[0] = x, r[1] = y, r[2] = z;
-}
-
-
-/* r = R v, r = R' v (R row-major) */
-static void mulmv(cg *g, sx r[3], const sx R[9], const sx v[3]) {
-  sx t[3];
-  for (int k = 0; k < 3; k++) {
-    t[k] = dot3(g, R + 3 * k, v);
-  }
-  memcpy(r, t, sizeof t);
-}
-
-
-static void mulmtv(cg *g, sx r[3], const sx R[9], const sx v[3]) {
-  sx t[3];
-  for (int k = 0; k < 3; k++) {
-    sx c[3] = {R[k], R[3 + k], R[6 + k]};
-    t[k] = dot3(g, c, v);
-  }
-  memcpy(r, t, sizeof t);
-}
-
-
-/* r = I v for a symmetric I (6: xx yy zz xy xz yz) */
-static void mulsv(cg *g, sx r[3], const sx I[6], const sx v[3]) {
-  const sx r0[3] = {I[0], I[3], I[4]}, r1[3] = {I[3], I[1], I[5]}, r2[3] = {I[4], I[5], I[2]};
-  sx t[3] = {dot3(g, r0, v), dot3(g, r1, v), dot3(g, r2, v)};
-  memcpy(r, t, sizeof t);
-}
-
-
-static void output(cg *g, const char *arr, int idx, sx v) {
-  if (g->oom) {
-    return;
-  }
-  if (g->no == g->ocap) {
-    int cap = g->ocap ? 2 * g->ocap : 256;
-    out *o = realloc(g->o, (size_t)cap * sizeof(out));
-    if (!o) {
-      g->oom = 1;
-      return;
-    }
-    g->o = o;
-    g->ocap = cap;
-  }
-  g->o[g->no++] = (out){arr, idx, v};
-}
-
-
-static void cg_reset(cg *g) {
-  g->nn = g->no = 0;
-  if (g->hash) {
-    memset(g->hash, 0, (size_t)g->hcap * sizeof(int));
-  }
-}
-
-
-static void cg_free(cg *g) {
-  free(g->n);
-  free(g->hash);
-  free(g->o);
-}
 
 
 /* the text of a constant: shortest digits that read back, negative ones in parentheses */
@@ -361,15 +40,6 @@ static void put_ref(const cg *g, FILE *f, sx a) {
   }
 }
 
-
-static void mark(cg *g, sx a) {
-  if (a.id >= 0 && !g->n[a.id].live) {
-    node *x = g->n + a.id;
-    x->live = 1;
-    mark(g, x->a); /* operands are older nodes: a chain of at most nn */
-    mark(g, x->b);
-  }
-}
 
 
 /* ---------------------------------------------------------------------------------------------
@@ -405,7 +75,7 @@ static void cg_sig(const cg *g, uint64_t *sig) {
   for (int x = 0; x < g->nn; x++) {
     const node *n = g->n + x;
     if (n->op == N_IN) {
-      sig[x] = mix(mix(0x1F, text_hash(n->arr)), (uint64_t)n->role);
+      sig[x] = cg_mix(cg_mix(0x1F, text_hash(n->arr)), (uint64_t)n->role);
       continue;
     }
     uint64_t a = n->a.id < 0 ? 0xC057 : sig[n->a.id], b = n->b.id < 0 ? 0xC057 : sig[n->b.id];
@@ -414,7 +84,7 @@ static void cg_sig(const cg *g, uint64_t *sig) {
       a = b;
       b = t;
     }
-    sig[x] = mix(mix(mix(0x2F, (uint64_t)n->op), a), b);
+    sig[x] = cg_mix(cg_mix(cg_mix(0x2F, (uint64_t)n->op), a), b);
   }
 }
 
@@ -909,7 +579,7 @@ static void cg_write(cg *g, FILE *f) {
   int nseq = 0, *seq = NULL;
   char *read = calloc((size_t)g->nn + 1, 1);
   for (int k = 0; k < g->no; k++) {
-    mark(g, g->o[k].v);
+    cg_mark(g, g->o[k].v);
   }
   if (read && g->pairs) {
     g->part = malloc(((size_t)g->nn + 1) * sizeof(int));
@@ -975,10 +645,10 @@ static void xup_one(gen *G, const sx *q, int i, const double *T, const double *r
   cg *g = &G->g;
   sx *Q = G->Q + 9 * i, *rho = G->rho + 3 * i;
   for (int k = 0; k < 9; k++) {
-    Q[k] = cst(T[k]);
+    Q[k] = cg_cst(T[k]);
   }
   for (int k = 0; k < 3; k++) {
-    rho[k] = cst(r[k]);
+    rho[k] = cg_cst(r[k]);
   }
   if (m->jnt_nv[i] == 0) {
     return;
@@ -986,18 +656,18 @@ static void xup_one(gen *G, const sx *q, int i, const double *T, const double *r
   const double *h = m->dof_screw + 2 * m->jnt_vadr[i];
   sx x = q[m->jnt_qadr[i]];
   if (h[0] != 0) {
-    sx ang = mul(g, cst(h[0]), x);
-    sx sc = op2(g, N_SC, ang, ZERO); /* the sine and cosine of one call */
-    sx s = op2(g, N_SIN, sc, ZERO), c = op2(g, N_COS, sc, ZERO);
+    sx ang = cg_mul(g, cg_cst(h[0]), x);
+    sx sc = cg_op(g, N_SC, ang, ZERO); /* the sine and cosine of one call */
+    sx s = cg_op(g, N_SIN, sc, ZERO), c = cg_op(g, N_COS, sc, ZERO);
     for (int l = 0; l < 9; l += 3) {
-      Q[l] = add(g, mul(g, c, cst(T[l])), mul(g, s, cst(T[l + 1])));
-      Q[l + 1] = sub(g, mul(g, c, cst(T[l + 1])), mul(g, s, cst(T[l])));
+      Q[l] = cg_add(g, cg_mul(g, c, cg_cst(T[l])), cg_mul(g, s, cg_cst(T[l + 1])));
+      Q[l + 1] = cg_sub(g, cg_mul(g, c, cg_cst(T[l + 1])), cg_mul(g, s, cg_cst(T[l])));
     }
   }
   if (h[1] != 0) {
-    sx z = mul(g, cst(h[1]), x);
+    sx z = cg_mul(g, cg_cst(h[1]), x);
     for (int l = 0; l < 3; l++) {
-      rho[l] = add(g, rho[l], mul(g, z, cst(T[3 * l + 2])));
+      rho[l] = cg_add(g, rho[l], cg_mul(g, z, cg_cst(T[3 * l + 2])));
     }
   }
 }
@@ -1015,11 +685,11 @@ static void xup(gen *G, const sx *q) {
 /* res = X' f: [Q n + rho x Q f; Q f] (spart_rnea's force_up) */
 static void force_up(cg *g, sx res[6], const sx Q[9], const sx rho[3], const sx f[6]) {
   sx r[6], rf[3];
-  mulmv(g, r, Q, f);
-  mulmv(g, r + 3, Q, f + 3);
-  cross3(g, rf, rho, r + 3);
+  cg_mulmv(g, r, Q, f);
+  cg_mulmv(g, r + 3, Q, f + 3);
+  cg_cross3(g, rf, rho, r + 3);
   for (int k = 0; k < 3; k++) {
-    r[k] = add(g, r[k], rf[k]);
+    r[k] = cg_add(g, r[k], rf[k]);
   }
   memcpy(res, r, sizeof r);
 }
@@ -1035,22 +705,22 @@ static void joint_rot(gen *G, const sx *q, int i, const double *T, int tr, sx y[
   const double *h = G->m->dof_screw + 2 * G->m->jnt_vadr[i];
   sx Tc[9], u[3], s = ZERO, c = ONE;
   for (int k = 0; k < 9; k++) {
-    Tc[k] = cst(T[k]);
+    Tc[k] = cg_cst(T[k]);
   }
   if (G->m->jnt_nv[i] > 0 && h[0] != 0) {
-    sx sc = op2(g, N_SC, mul(g, cst(h[0]), q[G->m->jnt_qadr[i]]), ZERO);
-    s = op2(g, N_SIN, sc, ZERO), c = op2(g, N_COS, sc, ZERO);
+    sx sc = cg_op(g, N_SC, cg_mul(g, cg_cst(h[0]), q[G->m->jnt_qadr[i]]), ZERO);
+    s = cg_op(g, N_SIN, sc, ZERO), c = cg_op(g, N_COS, sc, ZERO);
   }
   if (tr) { /* Rz' T' x */
-    mulmtv(g, u, Tc, x);
-    y[0] = add(g, mul(g, c, u[0]), mul(g, s, u[1]));
-    y[1] = sub(g, mul(g, c, u[1]), mul(g, s, u[0]));
+    cg_mulmtv(g, u, Tc, x);
+    y[0] = cg_add(g, cg_mul(g, c, u[0]), cg_mul(g, s, u[1]));
+    y[1] = cg_sub(g, cg_mul(g, c, u[1]), cg_mul(g, s, u[0]));
     y[2] = u[2];
   } else { /* T Rz x */
-    u[0] = sub(g, mul(g, c, x[0]), mul(g, s, x[1]));
-    u[1] = add(g, mul(g, s, x[0]), mul(g, c, x[1]));
+    u[0] = cg_sub(g, cg_mul(g, c, x[0]), cg_mul(g, s, x[1]));
+    u[1] = cg_add(g, cg_mul(g, s, x[0]), cg_mul(g, c, x[1]));
     u[2] = x[2];
-    mulmv(g, y, Tc, u);
+    cg_mulmv(g, y, Tc, u);
   }
 }
 
@@ -1062,35 +732,35 @@ static void joint_rot(gen *G, const sx *q, int i, const double *T, int tr, sx y[
    spart_rnea's I a + v x* I v; the body's linear velocity, which neither needs, is never made. */
 static void body_force(cg *g, sx f[6], const double *Ic, double mass, const double *c,
                        const sx w[3], const sx al[3], const sx ao[3]) {
-  sx I[6], Iw[3], wIw[3], ac[3], cc[3], m = cst(mass);
+  sx I[6], Iw[3], wIw[3], ac[3], cc[3], m = cg_cst(mass);
   for (int k = 0; k < 6; k++) {
-    I[k] = cst(Ic[k]);
+    I[k] = cg_cst(Ic[k]);
   }
   for (int k = 0; k < 3; k++) {
     ac[k] = ao[k];
-    cc[k] = cst(c ? c[k] : 0);
+    cc[k] = cg_cst(c ? c[k] : 0);
   }
   if (c) {
     sx wc[3], wwc[3], alc[3];
-    cross3(g, wc, w, cc);
-    cross3(g, wwc, w, wc);
-    cross3(g, alc, al, cc);
+    cg_cross3(g, wc, w, cc);
+    cg_cross3(g, wwc, w, wc);
+    cg_cross3(g, alc, al, cc);
     for (int k = 0; k < 3; k++) {
-      ac[k] = add(g, ac[k], add(g, alc[k], wwc[k]));
+      ac[k] = cg_add(g, ac[k], cg_add(g, alc[k], wwc[k]));
     }
   }
-  mulsv(g, f, I, al);
-  mulsv(g, Iw, I, w);
-  cross3(g, wIw, w, Iw);
+  cg_mulsv(g, f, I, al);
+  cg_mulsv(g, Iw, I, w);
+  cg_cross3(g, wIw, w, Iw);
   for (int k = 0; k < 3; k++) {
-    f[k] = add(g, f[k], wIw[k]);
-    f[3 + k] = mul(g, m, ac[k]);
+    f[k] = cg_add(g, f[k], wIw[k]);
+    f[3 + k] = cg_mul(g, m, ac[k]);
   }
   if (c) {
     sx nc[3];
-    cross3(g, nc, cc, f + 3);
+    cg_cross3(g, nc, cc, f + 3);
     for (int k = 0; k < 3; k++) {
-      f[k] = add(g, f[k], nc[k]);
+      f[k] = cg_add(g, f[k], nc[k]);
     }
   }
 }
@@ -1120,9 +790,9 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
   for (int k = 0; k < 3; k++) {
     W[k] = v[k];
     A[k] = a[k];
-    ga[k] = sub(g, a[3 + k], g3[k]);
+    ga[k] = cg_sub(g, a[3 + k], g3[k]);
   }
-  mulmtv(g, A + 3, R0, ga);
+  cg_mulmtv(g, A + 3, R0, ga);
   body_force(g, F, G->cj + SPART_CJ_IC, G->cj[SPART_CJ_M], G->cj + SPART_CJ_C, W, A, A + 3);
 
   for (int i = 1; i < nb; i++) {
@@ -1134,11 +804,11 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     sx *wi = W + 3 * i, *ai = A + 6 * i, *wp = W + 3 * p, *ap = A + 6 * p;
     sx *rho = G->rho + 3 * i, wr[3], wwr[3], ar[3], t[3];
     xup_one(G, q, i, cj + SPART_CJ_T, cj + SPART_CJ_R);
-    cross3(g, wr, wp, rho);
-    cross3(g, wwr, wp, wr);
-    cross3(g, ar, ap, rho);
+    cg_cross3(g, wr, wp, rho);
+    cg_cross3(g, wwr, wp, wr);
+    cg_cross3(g, ar, ap, rho);
     for (int k = 0; k < 3; k++) {
-      t[k] = add(g, ap[3 + k], add(g, ar[k], wwr[k]));
+      t[k] = cg_add(g, ap[3 + k], cg_add(g, ar[k], wwr[k]));
     }
     joint_rot(G, q, i, cj + SPART_CJ_T, 1, wi, wp);
     joint_rot(G, q, i, cj + SPART_CJ_T, 1, ai, ap);
@@ -1146,20 +816,20 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
       sx sw[3], sv[3], wsv[3], swsv[3], wsw[3], qd = v[6 + j], qdd = a[6 + j];
       for (int k = 0; k < 3; k++) {
-        sw[k] = cst(m->dof_S[6 * j + k]);
-        sv[k] = cst(m->dof_S[6 * j + 3 + k]);
+        sw[k] = cg_cst(m->dof_S[6 * j + k]);
+        sv[k] = cg_cst(m->dof_S[6 * j + 3 + k]);
       }
-      cross3(g, wsv, wi, sv);
-      cross3(g, swsv, sw, sv);
-      sx qd2 = mul(g, qd, qd), qdx2 = mul(g, cst(2), qd);
+      cg_cross3(g, wsv, wi, sv);
+      cg_cross3(g, swsv, sw, sv);
+      sx qd2 = cg_mul(g, qd, qd), qdx2 = cg_mul(g, cg_cst(2), qd);
       for (int k = 0; k < 3; k++) {
-        sx lin = add(g, mul(g, sv[k], qdd), mul(g, wsv[k], qdx2));
-        ai[3 + k] = add(g, ai[3 + k], add(g, lin, mul(g, swsv[k], qd2)));
-        wi[k] = add(g, wi[k], mul(g, sw[k], qd));
+        sx lin = cg_add(g, cg_mul(g, sv[k], qdd), cg_mul(g, wsv[k], qdx2));
+        ai[3 + k] = cg_add(g, ai[3 + k], cg_add(g, lin, cg_mul(g, swsv[k], qd2)));
+        wi[k] = cg_add(g, wi[k], cg_mul(g, sw[k], qd));
       }
-      cross3(g, wsw, wi, sw);
+      cg_cross3(g, wsw, wi, sw);
       for (int k = 0; k < 3; k++) {
-        ai[k] = add(g, ai[k], add(g, mul(g, sw[k], qdd), mul(g, wsw[k], qd)));
+        ai[k] = cg_add(g, ai[k], cg_add(g, cg_mul(g, sw[k], qdd), cg_mul(g, wsw[k], qd)));
       }
     }
     body_force(g, F + 6 * i, cj + SPART_CJ_IC, cj[SPART_CJ_M], cj + SPART_CJ_C, wi, ai, ai + 3);
@@ -1174,16 +844,16 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
     for (int j = m->jnt_vadr[i], end = j + m->jnt_nv[i]; j < end; j++) {
       sx t = ZERO;
       for (int k = 0; k < 6; k++) {
-        t = add(g, t, mul(g, cst(m->dof_S[6 * j + k]), f[k]));
+        t = cg_add(g, t, cg_mul(g, cg_cst(m->dof_S[6 * j + k]), f[k]));
       }
-      tau[6 + j] = add(g, t, mul(g, cst(m->jnt_armature[i]), a[6 + j]));
+      tau[6 + j] = cg_add(g, t, cg_mul(g, cg_cst(m->jnt_armature[i]), a[6 + j]));
     }
     sx rf[3];
     joint_rot(G, q, i, G->cj + SPART_CJ * i + SPART_CJ_T, 0, fx, f);
     joint_rot(G, q, i, G->cj + SPART_CJ * i + SPART_CJ_T, 0, fx + 3, f + 3);
-    cross3(g, rf, G->rho + 3 * i, fx + 3); /* force_up's, Q in its factors */
+    cg_cross3(g, rf, G->rho + 3 * i, fx + 3); /* force_up's, Q in its factors */
     for (int k = 0; k < 6; k++) {
-      fp[k] = add(g, fp[k], k < 3 ? add(g, fx[k], rf[k]) : fx[k]);
+      fp[k] = cg_add(g, fp[k], k < 3 ? cg_add(g, fx[k], rf[k]) : fx[k]);
     }
   }
 
@@ -1191,7 +861,7 @@ static void rnea(gen *G, const sx R0[9], const sx *q, const sx *v, const sx *a, 
   for (int k = 0; k < 3; k++) {
     tau[k] = F[k];
   }
-  mulmv(g, tau + 3, R0, F + 3);
+  cg_mulmv(g, tau + 3, R0, F + 3);
   free(W);
 }
 
@@ -1203,12 +873,12 @@ static void friction(gen *G, const sx *um, sx *fr) {
   for (int j = 0; j < m->nv; j++) {
     int i = m->dof_body[j];
     const double *c = m->jnt_friction + 2 * i;
-    sx t = mul(g, cst(m->jnt_damping[i]), um[j]);
+    sx t = cg_mul(g, cg_cst(m->jnt_damping[i]), um[j]);
     if (c[0] != 0) {
-      t = add(g, t, mul(g, cst(c[0]), op2(g, N_GT0, um[j], ZERO)));
+      t = cg_add(g, t, cg_mul(g, cg_cst(c[0]), cg_op(g, N_GT0, um[j], ZERO)));
     }
     if (c[1] != 0) {
-      t = add(g, t, mul(g, cst(c[1]), op2(g, N_LT0, um[j], ZERO)));
+      t = cg_add(g, t, cg_mul(g, cg_cst(c[1]), cg_op(g, N_LT0, um[j], ZERO)));
     }
     fr[j] = t;
   }
@@ -1226,28 +896,28 @@ static void inert_up(cg *g, sx res[10], const sx Q[9], const sx rho[3], const sx
   for (int a = 0; a < 3; a++) {
     for (int b = 0; b < 3; b++) {
       const sx col[3] = {J[b], J[3 + b], J[6 + b]};
-      QJ[3 * a + b] = dot3(g, Q + 3 * a, col);
+      QJ[3 * a + b] = cg_dot3(g, Q + 3 * a, col);
     }
   }
   for (int a = 0; a < 3; a++) {
     for (int b = a; b < 3; b++) {
-      Jt[3 * a + b] = dot3(g, QJ + 3 * a, Q + 3 * b);
+      Jt[3 * a + b] = cg_dot3(g, QJ + 3 * a, Q + 3 * b);
     }
   }
-  mulmv(g, h, Q, I + 1);
+  cg_mulmv(g, h, Q, I + 1);
   /* h' = h + m d;  J' = J - d h' - h d' + 2 (h.d) 1 - m (d d' - |d|^2 1) */
-  sx m = I[0], hd = dot3(g, h, rho), dd = dot3(g, rho, rho);
-  sx diag = add(g, mul(g, cst(2), hd), mul(g, m, dd));
+  sx m = I[0], hd = cg_dot3(g, h, rho), dd = cg_dot3(g, rho, rho);
+  sx diag = cg_add(g, cg_mul(g, cg_cst(2), hd), cg_mul(g, m, dd));
   static const int pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
   for (int k = 0; k < 6; k++) {
     int a = pa[k], b = pb[k];
-    sx t = sub(g, Jt[3 * a + b], add(g, mul(g, rho[a], h[b]), mul(g, h[a], rho[b])));
-    t = sub(g, t, mul(g, m, mul(g, rho[a], rho[b])));
-    r[4 + k] = a == b ? add(g, t, diag) : t;
+    sx t = cg_sub(g, Jt[3 * a + b], cg_add(g, cg_mul(g, rho[a], h[b]), cg_mul(g, h[a], rho[b])));
+    t = cg_sub(g, t, cg_mul(g, m, cg_mul(g, rho[a], rho[b])));
+    r[4 + k] = a == b ? cg_add(g, t, diag) : t;
   }
   r[0] = m;
   for (int k = 0; k < 3; k++) {
-    r[1 + k] = add(g, h[k], mul(g, m, rho[k]));
+    r[1 + k] = cg_add(g, h[k], cg_mul(g, m, rho[k]));
   }
   memcpy(res, r, sizeof r);
 }
@@ -1260,12 +930,12 @@ static void inert_mul(cg *g, sx f[6], const sx I[10], const sx S[6]) {
   for (int k = 0; k < 9; k++) {
     J[k] = I[4 + sym[k]];
   }
-  mulmv(g, f, J, S);
-  cross3(g, hv, I + 1, S + 3);
-  cross3(g, hw, I + 1, S);
+  cg_mulmv(g, f, J, S);
+  cg_cross3(g, hv, I + 1, S + 3);
+  cg_cross3(g, hw, I + 1, S);
   for (int k = 0; k < 3; k++) {
-    f[k] = add(g, f[k], hv[k]);
-    f[3 + k] = sub(g, mul(g, I[0], S[3 + k]), hw[k]);
+    f[k] = cg_add(g, f[k], hv[k]);
+    f[3 + k] = cg_sub(g, cg_mul(g, I[0], S[3 + k]), hw[k]);
   }
 }
 
@@ -1293,7 +963,7 @@ static void crba(gen *G, const sx R0[9], const sx *q, sx *H) {
      IC_p += X_i' IC_i X_i (RBDA table 6.2) */
   for (int i = 0; i < nb; i++) {
     for (int k = 0; k < 10; k++) {
-      IC[10 * i + k] = cst(G->cj[SPART_CJ * i + SPART_CJ_IO + k]);
+      IC[10 * i + k] = cg_cst(G->cj[SPART_CJ * i + SPART_CJ_IO + k]);
     }
   }
   for (int i = nb - 1; i > 0; i--) {
@@ -1303,7 +973,7 @@ static void crba(gen *G, const sx R0[9], const sx *q, sx *H) {
     sx t[10], *p = IC + 10 * G->cpar[i];
     inert_up(g, t, G->Q + 9 * i, G->rho + 3 * i, IC + 10 * i);
     for (int k = 0; k < 10; k++) {
-      p[k] = add(g, p[k], t[k]);
+      p[k] = cg_add(g, p[k], t[k]);
     }
   }
 
@@ -1313,24 +983,24 @@ static void crba(gen *G, const sx R0[9], const sx *q, sx *H) {
     int i = m->dof_body[j];
     sx S[6], F[6];
     for (int k = 0; k < 6; k++) {
-      S[k] = cst(m->dof_S[6 * j + k]);
+      S[k] = cg_cst(m->dof_S[6 * j + k]);
     }
     inert_mul(g, F, IC + 10 * i, S);
     for (int b = i; b > 0; b = G->cpar[b]) {
       for (int k = m->jnt_vadr[b], end = k + m->jnt_nv[b]; k < end && k <= j; k++) {
         sx t = ZERO;
         for (int c = 0; c < 6; c++) {
-          t = add(g, t, mul(g, cst(m->dof_S[6 * k + c]), F[c]));
+          t = cg_add(g, t, cg_mul(g, cg_cst(m->dof_S[6 * k + c]), F[c]));
         }
         if (k == j) {
-          t = add(g, t, cst(m->jnt_armature[i]));
+          t = cg_add(g, t, cg_cst(m->jnt_armature[i]));
         }
         H[(6 + k) * n + 6 + j] = H[(6 + j) * n + 6 + k] = t;
       }
       force_up(g, F, G->Q + 9 * b, G->rho + 3 * b, F); /* into the parent's frame */
     }
     sx f0[3];
-    mulmv(g, f0, R0, F + 3);
+    cg_mulmv(g, f0, R0, F + 3);
     for (int k = 0; k < 3; k++) {
       H[k * n + 6 + j] = H[(6 + j) * n + k] = F[k];
       H[(3 + k) * n + 6 + j] = H[(6 + j) * n + 3 + k] = f0[k];
@@ -1348,7 +1018,7 @@ static void crba(gen *G, const sx R0[9], const sx *q, sx *H) {
   }
   for (int c = 0; c < 3; c++) {
     sx k[3];
-    cross3(g, k, I0 + 1, R0 + 3 * c);
+    cg_cross3(g, k, I0 + 1, R0 + 3 * c);
     for (int r = 0; r < 3; r++) {
       H[n * r + 3 + c] = H[n * (3 + c) + r] = k[r];
     }
@@ -1401,18 +1071,18 @@ static int ltdl_solve(cg *g, sx *H, int n, int lo, const int *lam, sx *b) {
       for (int i = k; T[c] && lam[c] == k && i >= lo; i = lam[i]) {
         for (int j = i; j >= lo; j = lam[j]) {
           if (i == k) {
-            H[k * n + j] = sub(g, H[k * n + j], T[c][k * n + j]);
+            H[k * n + j] = cg_sub(g, H[k * n + j], T[c][k * n + j]);
           } else {
-            T[k][i * n + j] = add(g, T[k][i * n + j], T[c][i * n + j]);
+            T[k][i * n + j] = cg_add(g, T[k][i * n + j], T[c][i * n + j]);
           }
         }
       }
     }
-    sx inv = divide(g, ONE, H[k * n + k]);
+    sx inv = cg_div(g, ONE, H[k * n + k]);
     for (int i = lam[k]; i >= lo; i = lam[i]) {
-      sx a = mul(g, H[k * n + i], inv);
+      sx a = cg_mul(g, H[k * n + i], inv);
       for (int j = i; j >= lo; j = lam[j]) {
-        T[k][i * n + j] = add(g, mul(g, a, H[k * n + j]), T[k][i * n + j]);
+        T[k][i * n + j] = cg_add(g, cg_mul(g, a, H[k * n + j]), T[k][i * n + j]);
       }
       H[k * n + i] = a;
     }
@@ -1425,22 +1095,22 @@ static int ltdl_solve(cg *g, sx *H, int n, int lo, const int *lam, sx *b) {
       for (int j = i; T[c] && lam[c] == i && j >= lo; j = lam[j]) {
         sx *Tc = T[c] + (size_t)n * n;
         if (j == i) {
-          b[i] = sub(g, b[i], Tc[i]);
+          b[i] = cg_sub(g, b[i], Tc[i]);
         } else {
-          Tb[j] = add(g, Tb[j], Tc[j]);
+          Tb[j] = cg_add(g, Tb[j], Tc[j]);
         }
       }
     }
     for (int j = lam[i]; j >= lo; j = lam[j]) {
-      Tb[j] = add(g, mul(g, H[i * n + j], b[i]), Tb[j]);
+      Tb[j] = cg_add(g, cg_mul(g, H[i * n + j], b[i]), Tb[j]);
     }
   }
   for (int i = lo; !err && i < n; i++) {
-    b[i] = mul(g, b[i], H[i * n + i]);
+    b[i] = cg_mul(g, b[i], H[i * n + i]);
   }
   for (int i = lo; !err && i < n; i++) {
     for (int j = lam[i]; j >= lo; j = lam[j]) {
-      b[i] = sub(g, b[i], mul(g, H[i * n + j], b[j]));
+      b[i] = cg_sub(g, b[i], cg_mul(g, H[i * n + j], b[j]));
     }
   }
   for (int k = 0; T && k < n; k++) {
@@ -1471,27 +1141,27 @@ static void fk(gen *G, const sx R0[9], const sx r0[3], const sx *q, sx *T) {
     for (int a = 0; a < 3; a++) {
       for (int b = 0; b < 3; b++) {
         const sx col[3] = {Q[b], Q[3 + b], Q[6 + b]};
-        Ri[3 * a + b] = dot3(g, Rp + 3 * a, col);
+        Ri[3 * a + b] = cg_dot3(g, Rp + 3 * a, col);
       }
     }
-    mulmv(g, t, Rp, G->rho + 3 * i);
+    cg_mulmv(g, t, Rp, G->rho + 3 * i);
     for (int k = 0; k < 3; k++) {
-      p[3 * i + k] = add(g, p[3 * par + k], t[k]);
+      p[3 * i + k] = cg_add(g, p[3 * par + k], t[k]);
     }
   }
   /* the link frames: RL = R CR, rL = p + R c */
   for (int i = 0; i < nb; i++) {
     const double *CR = jc(G, i) + SPART_JC_CR, *c = jc(G, i) + SPART_JC_C;
-    sx *Ti = T + 16 * i, cc[3] = {cst(c[0]), cst(c[1]), cst(c[2])}, t[3];
+    sx *Ti = T + 16 * i, cc[3] = {cg_cst(c[0]), cg_cst(c[1]), cg_cst(c[2])}, t[3];
     for (int a = 0; a < 3; a++) {
       for (int b = 0; b < 3; b++) {
-        const sx col[3] = {cst(CR[b]), cst(CR[3 + b]), cst(CR[6 + b])};
-        Ti[4 * a + b] = dot3(g, R + 9 * i + 3 * a, col);
+        const sx col[3] = {cg_cst(CR[b]), cg_cst(CR[3 + b]), cg_cst(CR[6 + b])};
+        Ti[4 * a + b] = cg_dot3(g, R + 9 * i + 3 * a, col);
       }
     }
-    mulmv(g, t, R + 9 * i, cc);
+    cg_mulmv(g, t, R + 9 * i, cc);
     for (int k = 0; k < 3; k++) {
-      Ti[4 * k + 3] = add(g, p[3 * i + k], t[k]);
+      Ti[4 * k + 3] = cg_add(g, p[3 * i + k], t[k]);
       Ti[12 + k] = ZERO;
     }
     Ti[15] = ONE;
@@ -1507,10 +1177,10 @@ static void fk(gen *G, const sx R0[9], const sx r0[3], const sx *q, sx *T) {
 /* a subtree's shape: its root's joint kind and degrees of freedom, then its children's shapes
    in order */
 static uint64_t shape(const spart_model *m, int i) {
-  uint64_t h = mix(mix(0x3F, (uint64_t)m->jnt_type[i]), (uint64_t)m->jnt_nv[i]);
+  uint64_t h = cg_mix(cg_mix(0x3F, (uint64_t)m->jnt_type[i]), (uint64_t)m->jnt_nv[i]);
   for (int c = i + 1; c < m->nb; c++) {
     if (m->body_parent[c] == i) {
-      h = mix(h, shape(m, c));
+      h = cg_mix(h, shape(m, c));
     }
   }
   return h;
@@ -1592,7 +1262,7 @@ static void begin(gen *G) {
    (joint: one entry a degree of freedom) stand for their degree of freedom's role */
 static void inputs_of(gen *G, sx *x, const char *arr, int n, int joint) {
   for (int k = 0; k < n; k++) {
-    x[k] = arr ? in(&G->g, arr, k) : ZERO;
+    x[k] = arr ? cg_in(&G->g, arr, k) : ZERO;
     if (x[k].id >= 0) {
       G->g.n[x[k].id].role = joint ? G->role[k] : k;
     }
@@ -1678,11 +1348,11 @@ static void body_id(gen *G, FILE *f) {
   friction(G, v + 6, frv);
   if (!fixed) {
     for (int k = 0; k < 6; k++) {
-      output(&G->g, "tau0", k, tau[k]);
+      cg_output(&G->g, "tau0", k, tau[k]);
     }
   }
   for (int j = 0; j < m->nv; j++) {
-    output(&G->g, fixed ? "tau" : "taum", j, add(&G->g, tau[6 + j], frv[j]));
+    cg_output(&G->g, fixed ? "tau" : "taum", j, cg_add(&G->g, tau[6 + j], frv[j]));
   }
   cg_write(&G->g, f);
   free(frv);
@@ -1709,7 +1379,7 @@ static void body_mass(gen *G, FILE *f) {
   crba(G, R0, q, H);
   for (int r = lo; r < n; r++) {
     for (int c = lo; c < n; c++) {
-      output(&G->g, "H", (r - lo) * nn + c - lo, H[r * n + c]);
+      cg_output(&G->g, "H", (r - lo) * nn + c - lo, H[r * n + c]);
     }
   }
   cg_write(&G->g, f);
@@ -1750,29 +1420,29 @@ static void body_fd(gen *G, FILE *f) {
      acceleration (rnea's tau0 = [n; R0 f], crba's base rows R0 F, made and turned back, are not
      made) */
   identity(I3);
-  mulmtv(&G->g, gb, R0, g3);
+  cg_mulmtv(&G->g, gb, R0, g3);
   rnea(G, I3, q, v, zero, gb, bias);
-  mulmtv(&G->g, tau + 3, R0, tau + 3);
+  cg_mulmtv(&G->g, tau + 3, R0, tau + 3);
   friction(G, v + 6, b + 6);
   for (int k = 0; k < 6; k++) {
-    b[k] = sub(&G->g, tau[k], bias[k]);
+    b[k] = cg_sub(&G->g, tau[k], bias[k]);
   }
   for (int j = 0; j < m->nv; j++) {
-    b[6 + j] = sub(&G->g, sub(&G->g, tau[6 + j], b[6 + j]), bias[6 + j]);
+    b[6 + j] = cg_sub(&G->g, cg_sub(&G->g, tau[6 + j], b[6 + j]), bias[6 + j]);
   }
   crba(G, I3, q, H);
   dof_parents(m, fixed, lam);
   if (ltdl_solve(&G->g, H, n, lo, lam, b) != 0) {
     G->g.oom = 1;
   }
-  mulmv(&G->g, b + 3, R0, b + 3);
+  cg_mulmv(&G->g, b + 3, R0, b + 3);
   if (!fixed) {
     for (int k = 0; k < 6; k++) {
-      output(&G->g, "u0dot", k, b[k]);
+      cg_output(&G->g, "u0dot", k, b[k]);
     }
   }
   for (int j = 0; j < m->nv; j++) {
-    output(&G->g, fixed ? "a" : "umdot", j, b[6 + j]);
+    cg_output(&G->g, fixed ? "a" : "umdot", j, b[6 + j]);
   }
   cg_write(&G->g, f);
   free(lam);
@@ -1799,7 +1469,7 @@ static void body_fk(gen *G, FILE *f) {
   joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
   fk(G, R0, r0, q, T);
   for (int k = 16; k < 16 * m->nb; k++) {
-    output(&G->g, "T", k - 16, T[k]);
+    cg_output(&G->g, "T", k - 16, T[k]);
   }
   cg_write(&G->g, f);
   free(x);
@@ -1837,12 +1507,12 @@ static void body_jac(gen *G, FILE *f) {
     for (int a = 0; a < 3; a++) {
       for (int b = 0; b < 3; b++) {
         const sx col[3] = {Q[b], Q[3 + b], Q[6 + b]};
-        Ri[3 * a + b] = dot3(g, Rp + 3 * a, col);
+        Ri[3 * a + b] = cg_dot3(g, Rp + 3 * a, col);
       }
     }
-    mulmv(g, t, Rp, G->rho + 3 * i);
+    cg_mulmv(g, t, Rp, G->rho + 3 * i);
     for (int k = 0; k < 3; k++) {
-      p[3 * i + k] = add(g, p[3 * par + k], t[k]);
+      p[3 * i + k] = cg_add(g, p[3 * par + k], t[k]);
     }
   }
   for (int i = 1; i < nb; i++) {
@@ -1857,36 +1527,36 @@ static void body_jac(gen *G, FILE *f) {
       if (on) {
         sx Sw[3], Sv[3], w[3], lin[3], d[3], wd[3];
         for (int k = 0; k < 3; k++) {
-          Sw[k] = cst(m->dof_S[6 * j + k]);
-          Sv[k] = cst(m->dof_S[6 * j + 3 + k]);
-          d[k] = sub(g, rL[k], p[3 * b + k]);
+          Sw[k] = cg_cst(m->dof_S[6 * j + k]);
+          Sv[k] = cg_cst(m->dof_S[6 * j + 3 + k]);
+          d[k] = cg_sub(g, rL[k], p[3 * b + k]);
         }
-        mulmv(g, w, R + 9 * b, Sw);
-        mulmv(g, lin, R + 9 * b, Sv);
-        cross3(g, wd, w, d);
+        cg_mulmv(g, w, R + 9 * b, Sw);
+        cg_mulmv(g, lin, R + 9 * b, Sv);
+        cg_cross3(g, wd, w, d);
         for (int k = 0; k < 3; k++) {
           col[k] = w[k];
-          col[3 + k] = add(g, lin[k], wd[k]);
+          col[3 + k] = cg_add(g, lin[k], wd[k]);
         }
       }
       for (int r = 0; r < 6; r++) {
-        output(g, fixed ? "J" : "Jm", row0 + r * nv + j, col[r]);
+        cg_output(g, fixed ? "J" : "Jm", row0 + r * nv + j, col[r]);
       }
     }
     if (!fixed) {
       sx d[3];
       for (int k = 0; k < 3; k++) {
-        d[k] = sub(g, rL[k], r0[k]);
+        d[k] = cg_sub(g, rL[k], r0[k]);
       }
       for (int c = 0; c < 3; c++) {
         const sx e[3] = {R0[c], R0[3 + c], R0[6 + c]};
         sx wd[3];
-        cross3(g, wd, e, d);
+        cg_cross3(g, wd, e, d);
         for (int r = 0; r < 3; r++) {
-          output(g, "J0", 36 * (i - 1) + 6 * r + c, e[r]);
-          output(g, "J0", 36 * (i - 1) + 6 * r + 3 + c, ZERO);
-          output(g, "J0", 36 * (i - 1) + 6 * (3 + r) + c, wd[r]);
-          output(g, "J0", 36 * (i - 1) + 6 * (3 + r) + 3 + c, r == c ? ONE : ZERO);
+          cg_output(g, "J0", 36 * (i - 1) + 6 * r + c, e[r]);
+          cg_output(g, "J0", 36 * (i - 1) + 6 * r + 3 + c, ZERO);
+          cg_output(g, "J0", 36 * (i - 1) + 6 * (3 + r) + c, wd[r]);
+          cg_output(g, "J0", 36 * (i - 1) + 6 * (3 + r) + 3 + c, r == c ? ONE : ZERO);
         }
       }
     }
