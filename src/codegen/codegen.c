@@ -32,11 +32,6 @@ const char *codegen_refuse(const spart_model *m) {
 }
 
 
-static void begin(gen *G) {
-  cg_reset(&G->g);
-}
-
-
 /* the inputs of an argument array, or n zeros when arr is NULL; those of a joint array
    (joint: one entry a degree of freedom) stand for their degree of freedom's role */
 static void inputs_of(gen *G, sx *x, const char *arr, int n, int joint) {
@@ -63,6 +58,33 @@ static void identity(sx R[9]) {
   for (int k = 0; k < 9; k++) {
     R[k] = k % 4 == 0 ? ONE : ZERO;
   }
+}
+
+
+/* a function's first inputs: the graph emptied, R0 the base's orientation (the identity for a
+   fixed base) */
+static void begin(gen *G, sx R0[9]) {
+  cg_reset(&G->g);
+  if (G->fixed) {
+    identity(R0);
+  } else {
+    inputs(G, R0, "R0", 9);
+  }
+}
+
+
+/* the joints' coordinates q (nq): q, or the floating base's qm */
+static void coords(gen *G, sx *q) {
+  joint_inputs(G, q, G->fixed ? "q" : "qm", G->m->nq);
+}
+
+
+/* a vector of the state (6 + nv): the base's six, base (zeros for a fixed base), then the
+   joints', fixed or floating */
+static void state_inputs(gen *G, sx *x, const char *base, const char *fixed,
+                         const char *floating) {
+  inputs(G, x, G->fixed ? NULL : base, 6);
+  joint_inputs(G, x + 6, G->fixed ? fixed : floating, G->m->nv);
 }
 
 
@@ -105,17 +127,10 @@ static void body_id(gen *G, FILE *f) {
     return;
   }
   sx *q = x, *v = q + m->nq, *a = v + n, *tau = a + n;
-  begin(G);
-  if (fixed) {
-    identity(R0);
-  } else {
-    inputs(G, R0, "R0", 9);
-  }
-  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
-  inputs(G, v, fixed ? NULL : "u0", 6);
-  joint_inputs(G, v + 6, fixed ? "v" : "um", m->nv);
-  inputs(G, a, fixed ? NULL : "u0dot", 6);
-  joint_inputs(G, a + 6, fixed ? "a" : "umdot", m->nv);
+  begin(G, R0);
+  coords(G, q);
+  state_inputs(G, v, "u0", "v", "um");
+  state_inputs(G, a, "u0dot", "a", "umdot");
   inputs(G, g3, "g", 3);
   cg_rnea(G, R0, q, v, a, g3, tau);
   sx *frv = calloc((size_t)m->nv + 1, sizeof(sx));
@@ -148,13 +163,8 @@ static void body_mass(gen *G, FILE *f) {
     return;
   }
   sx *q = x, *H = q + m->nq;
-  begin(G);
-  if (fixed) {
-    identity(R0);
-  } else {
-    inputs(G, R0, "R0", 9);
-  }
-  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
+  begin(G, R0);
+  coords(G, q);
   cg_crba(G, R0, q, H);
   for (int r = lo; r < n; r++) {
     for (int c = lo; c < n; c++) {
@@ -179,17 +189,10 @@ static void body_fd(gen *G, FILE *f) {
   }
   sx *q = x, *v = q + m->nq, *tau = v + n, *zero = tau + n, *bias = zero + n, *b = bias + n;
   sx *H = b + n, I3[9], gb[3];
-  begin(G);
-  if (fixed) {
-    identity(R0);
-  } else {
-    inputs(G, R0, "R0", 9);
-  }
-  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
-  inputs(G, v, fixed ? NULL : "u0", 6);
-  joint_inputs(G, v + 6, fixed ? "v" : "um", m->nv);
-  inputs(G, tau, fixed ? NULL : "tau0", 6);
-  joint_inputs(G, tau + 6, fixed ? "tau" : "taum", m->nv);
+  begin(G, R0);
+  coords(G, q);
+  state_inputs(G, v, "u0", "v", "um");
+  state_inputs(G, tau, "tau0", "tau", "taum");
   inputs(G, zero, NULL, n);
   inputs(G, g3, "g", 3);
   /* H udot = tau - friction - c, c the forces at udot = 0 (spart_rnea), H by spart_crba, solved
@@ -238,14 +241,9 @@ static void body_fk(gen *G, FILE *f) {
     return;
   }
   sx *q = x, *T = q + m->nq;
-  begin(G);
-  if (fixed) {
-    identity(R0);
-  } else {
-    inputs(G, R0, "R0", 9);
-  }
+  begin(G, R0);
   inputs(G, r0, fixed ? NULL : "r0", 3);
-  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
+  coords(G, q);
   cg_fk(G, R0, r0, q, T);
   for (int k = 16; k < 16 * m->nb; k++) {
     cg_output(&G->g, "T", k - 16, T[k]);
@@ -267,14 +265,9 @@ static void body_jac(gen *G, FILE *f) {
     return;
   }
   sx *q = x, *Jm = q + m->nq, *J0 = Jm + 6 * nv * nl;
-  begin(G);
-  if (fixed) {
-    identity(R0);
-  } else {
-    inputs(G, R0, "R0", 9);
-  }
+  begin(G, R0);
   inputs(G, r0, fixed ? NULL : "r0", 3);
-  joint_inputs(G, q, fixed ? "q" : "qm", m->nq);
+  coords(G, q);
   cg_jac(G, R0, r0, q, fixed ? NULL : J0, Jm);
   for (int i = 0; i < nl && !g->oom; i++) {
     for (int j = 0; j < nv; j++) {
@@ -293,7 +286,7 @@ static void body_jac(gen *G, FILE *f) {
       }
     }
   }
-  cg_write(&G->g, f);
+  cg_write(g, f);
   free(x);
 }
 
