@@ -109,6 +109,15 @@ EOF
   done
 }
 
+@test "spart-codegen's generator keeps its shape: its files call one way, no circle, one interface (scripts/codegen-calls.sh)" {
+  # src/codegen/README.md: graph < pair, schedule < emit; graph < kinematics < dynamics;
+  # codegen.c on top; from outside, spart-codegen's main alone calls it (codegen_*)
+  run sh "$TOP/scripts/codegen-calls.sh" "$(dirname "${SPART_UNIT:-$TOP/build/tests}")"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "ok: 7 files of src/codegen, "*" calls between files, one way, no circle" ]]
+}
+
 @test "two branches alike are written in pairs; a struct of two in their place (any C99 compiler) gives the same numbers to the bit" {
   # 2_iiwa_base's two arms, the quadruped's legs, the humanoid's limbs, and branches.urdf's
   # three legs (one with other axes) with two fingers each: each two values of the branches one
