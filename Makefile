@@ -27,16 +27,20 @@ LIBS      = -lcjson -lglpk $(XML_LIBS) -lm -lpthread
 
 # what there is: every lib/LAYER/*.c is in libspart.a (the layers' folders: lib/README.md), every
 # src/*.c is a command, every tests/unit/*.c a unit driver; src/cli/*.c (the command-line
-# framework), when there, is libspart-cli.a, linked into every command before libspart.a
+# framework), when there, is libspart-cli.a, linked into every command before libspart.a;
+# src/codegen/*.c (spart-codegen's generator: src/codegen/README.md) is libspart-codegen.a,
+# linked into spart-codegen alone, before libspart-cli.a
 LIB_DIRS := lib/base lib/model lib/read lib/algo lib/sim
 LIB_SRC  := $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 CLI_SRC  := $(wildcard src/cli/*.c)
+CG_SRC   := $(wildcard src/codegen/*.c)
 TOOL_SRC := $(wildcard src/*.c)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
 LIB      = $(BUILD)/libspart.a
 CLI_LIB  = $(if $(CLI_SRC),$(BUILD)/libspart-cli.a)
 CLI_INC  = $(if $(CLI_SRC),-Isrc/cli)
+CG_LIB   = $(BUILD)/libspart-codegen.a
 TOOLS    = $(patsubst src/%.c,$(BIN)/%,$(TOOL_SRC))
 UNIT     = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 MAN1     = $(wildcard man/*.1)
@@ -87,14 +91,22 @@ $(BUILD)/libspart-cli.a: $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 	rm -f $@
 	$(AR) rcs $@ $^
 
+$(CG_LIB): $(patsubst %.c,$(BUILD)/%.o,$(CG_SRC))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# a command's own archives (TOOL_LIBS), linked before libspart-cli.a and libspart.a
+$(BIN)/spart-codegen: TOOL_LIBS = $(CG_LIB)
+$(BIN)/spart-codegen: $(CG_LIB)
+
 $(TOOLS): $(BIN)/%: $(BUILD)/src/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_LIBS) $(CLI_LIB) $(LIB) $(LIBS)
 
 $(UNIT): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
 
--include $(patsubst %.c,$(BUILD)/%.d,$(LIB_SRC) $(CLI_SRC) $(TOOL_SRC) $(UNIT_SRC))
+-include $(patsubst %.c,$(BUILD)/%.d,$(LIB_SRC) $(CLI_SRC) $(CG_SRC) $(TOOL_SRC) $(UNIT_SRC))
 
 # the whole suite: C unit drivers (run from tests/lib.bats) and one bats file per command
 test check: all unit
@@ -156,7 +168,7 @@ lint-man:
 	  groff -ww -z -mandoc "$$f" 2>&1 | grep . && exit 1; done; fi; true
 
 format:
-	clang-format -i $(LIB_SRC) lib/*.h lib/*/*.h src/*.c $(wildcard src/cli/*.[ch]) tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
+	clang-format -i $(LIB_SRC) lib/*.h lib/*/*.h src/*.c $(wildcard src/cli/*.[ch] src/codegen/*.[ch]) tests/unit/*.c bench/*.c fuzz/*.c fuzz/*.h
 
 # commands, man pages, the example models (share/spart/models: the man pages' examples name
 # them there), bash completion (one file a command, as bash-completion loads them), and for C

@@ -4,7 +4,7 @@
  * the calls between the library's files that are no part of its interface (the loader's
  * readers and meshes, the simulation's parts, the joints' local rates), the bias forces
  * spart_aba takes from spart_rnea, the JSON readers' typed fields of a cJSON tree.
- * spart-codegen (src/cli/codegen.c) and the unit drivers that look at the joint constants
+ * spart-codegen's generator (src/codegen/) and the unit drivers that look at the joint constants
  * include it too. */
 #ifndef SPART_INTERNAL_H
 #define SPART_INTERNAL_H

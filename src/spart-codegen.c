@@ -1,12 +1,13 @@
 /* spart-codegen -- a model's inverse dynamics, mass matrix, forward dynamics, kinematics and
- * Jacobians as C99 source specialised to it: options -> read the model -> write
- * (src/cli/codegen.c) */
+ * Jacobians as C99 source specialised to it: options -> read the model -> generate (the
+ * generator of src/codegen/, codegen_write) in memory -> write it whole */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "codegen/codegen.h"
 
 #define PROG "spart-codegen"
 
@@ -38,7 +39,7 @@ enum { PREFIX_MAX = 64 }; /* a prefix's characters at most */
 
 
 /* LIST into o->functions; 0 or the usage error */
-static int functions(cli_codegen *o, const char *list) {
+static int functions(codegen_opts *o, const char *list) {
   static const char *const names[] = {"id", "mass", "fd", "fk", "jac"};
   o->functions = 0;
   for (const char *p = list;;) {
@@ -61,7 +62,7 @@ static int functions(cli_codegen *o, const char *list) {
 
 
 /* the options into o and *model; -1 to go on, or the exit code */
-static int parse(cli_codegen *o, const char **model, int argc, char **argv) {
+static int parse(codegen_opts *o, const char **model, int argc, char **argv) {
   static const struct option longopts[] = {
       {"model", required_argument, NULL, 'm'},
       {"prefix", required_argument, NULL, OPT_PREFIX},
@@ -117,7 +118,8 @@ static int parse(cli_codegen *o, const char **model, int argc, char **argv) {
 
 
 int main(int argc, char **argv) {
-  cli_codegen o = {"robot", 0, -1, CLI_CG_ID | CLI_CG_MASS | CLI_CG_FD | CLI_CG_FK | CLI_CG_JAC};
+  codegen_opts o = {"robot", 0, -1,
+                    CODEGEN_ID | CODEGEN_MASS | CODEGEN_FD | CODEGEN_FK | CODEGEN_JAC};
   const char *path = NULL;
   int status = parse(&o, &path, argc, argv);
   if (status >= 0) {
@@ -132,7 +134,7 @@ int main(int argc, char **argv) {
   if (o.fixed_base < 0) {
     o.fixed_base = m->fixed_base; /* neither option: the model's, as spart's other commands */
   }
-  const char *why = cli_codegen_refuse(m);
+  const char *why = codegen_refuse(m);
   spart_data *d = why ? NULL : spart_data_new(m);
   if (why) {
     cli_error(PROG, strcmp(path, "-") == 0 ? "<stdin>" : path, 0, "%s", why);
@@ -140,7 +142,7 @@ int main(int argc, char **argv) {
   } else {
     cli_memfile mf = {0};
     FILE *mem = d ? cli_memfile_open(&mf) : NULL;
-    int bad = !mem || cli_codegen_write(mem, m, d, &o) != 0;
+    int bad = !mem || codegen_write(mem, m, d, &o) != 0;
     if (mem && cli_memfile_close(mem, &mf) != 0) {
       bad = 1;
     }

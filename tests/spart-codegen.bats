@@ -109,6 +109,36 @@ EOF
   done
 }
 
+@test "the symbolic passes mirror the library's recursions: the code of random trees equals spart's, fixed and floating" {
+  # src/codegen's kinematics.c and dynamics.c copy lib/'s recursions on symbols: six random
+  # trees (tests/codegen_trees.py: every joint kind the generator takes, any axes, a subtree
+  # twice in some, so that pairs are made) against spart-id, -gim, -fd, -kin and -jac
+  cd "$BATS_TEST_TMPDIR"
+  python3 "$TOP/tests/codegen_trees.py" 6 39
+  local m kind n=0
+  for m in tree*.urdf; do
+    for kind in fixed floating; do
+      gen "$m" $kind
+      cc -std=c99 -O2 -I. -o drv "$TOP/tests/codegen_driver.c" robot.c -lm
+      n=$((n + 1))
+      run python3 "$TOP/tests/codegencheck.py" "$m" $kind ./drv 3 $n
+      echo "$m $kind: $output"
+      [ "$status" -eq 0 ]
+    done
+  done
+  [ $n -eq 12 ]
+  grep -q 'robot_v2' robot.c # tree5's subtree twice: pairs
+}
+
+@test "spart-codegen's generator keeps its shape: its files call one way, no circle, one interface (scripts/codegen-calls.sh)" {
+  # src/codegen/README.md: graph < pair, schedule < emit; graph < kinematics < dynamics;
+  # codegen.c on top; from outside, spart-codegen's main alone calls it (codegen_*)
+  run sh "$TOP/scripts/codegen-calls.sh" "$(dirname "${SPART_UNIT:-$TOP/build/tests}")"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "ok: 7 files of src/codegen, "*" calls between files, one way, no circle" ]]
+}
+
 @test "two branches alike are written in pairs; a struct of two in their place (any C99 compiler) gives the same numbers to the bit" {
   # 2_iiwa_base's two arms, the quadruped's legs, the humanoid's limbs, and branches.urdf's
   # three legs (one with other axes) with two fingers each: each two values of the branches one

@@ -715,23 +715,4 @@ typedef struct cli_memfile {
 FILE *cli_memfile_open(cli_memfile *mf);
 int cli_memfile_close(FILE *f, cli_memfile *mf);
 
-/* ---------------------------------------------------------------------------------------------
- * spart-codegen (codegen.c): a model's algorithms as C99 source specialised to it
- */
-enum { CLI_CG_ID = 1, CLI_CG_MASS = 2, CLI_CG_FD = 4, CLI_CG_FK = 8, CLI_CG_JAC = 16 };
-typedef struct cli_codegen {
-  const char *prefix;  /* the functions' names: PREFIX_id, ... */
-  int header;          /* the declarations instead of the source */
-  int fixed_base;      /* the fixed-base forms (q, v, a, tau) instead of the floating base's
-                          (-1 in spart-codegen's options: neither given, the model's) */
-  unsigned functions;  /* CLI_CG_* */
-} cli_codegen;
-
-/* Why the model cannot be generated (one line), or NULL when it can. */
-const char *cli_codegen_refuse(const spart_model *m);
-
-/* The source (or with o->header the declarations) of o's functions for the model, d its data
-   (the joint constants); 0, or -1 when out of memory or a write failed. */
-int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d, const cli_codegen *o);
-
 #endif
