@@ -278,3 +278,42 @@ CMDS
     [ "$stderr" = "$c: write error: No space left on device" ]
   done
 }
+
+@test "each allocation of reading a URDF with two meshes failed in turn: out of memory (exit 3) or the model, never a crash or bad data" {
+  if sanitized urdf2robot; then
+    skip "a sanitizer's allocator is not the one the shim replaces"
+  fi
+  cc -shared -fPIC -O2 -o "$BATS_TEST_TMPDIR/failalloc.so" "$TOP/tests/failalloc.c"
+  printf 'solid t\n%s\nendsolid t\n' "$(for f in '0 0 0;0 1 0;1 0 0' '0 0 0;1 0 0;0 0 1' \
+    '0 0 0;0 0 1;0 1 0' '1 0 0;0 1 0;0 0 1'; do
+    echo "facet normal 0 0 0"; echo "outer loop"
+    echo "$f" | tr ';' '\n' | sed 's/^/vertex /'; echo "endloop"; echo "endfacet"; done)" \
+    > "$BATS_TEST_TMPDIR/tet.stl"
+  inertial='<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+  mesh='<collision><geometry><mesh filename="tet.stl"/></geometry></collision>'
+  cat > "$BATS_TEST_TMPDIR/m.urdf" <<URDF
+<robot name="m"><link name="a">$inertial</link>
+<link name="b">$inertial$mesh$mesh</link>
+<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>
+URDF
+  urdf2robot "$BATS_TEST_TMPDIR/m.urdf" > "$BATS_TEST_TMPDIR/whole.json"
+  n=$(FAILALLOC_COUNT=1 LD_PRELOAD="$BATS_TEST_TMPDIR/failalloc.so" \
+    urdf2robot "$BATS_TEST_TMPDIR/m.urdf" 2>&1 > /dev/null | tail -n 1)
+  [ "$n" -gt 100 ]
+  oom=0
+  for k in $(seq 1 "$n"); do
+    run --separate-stderr env FAILALLOC_AT="$k" LD_PRELOAD="$BATS_TEST_TMPDIR/failalloc.so" \
+      urdf2robot "$BATS_TEST_TMPDIR/m.urdf"
+    if [ "$status" -eq 0 ]; then
+      diff <(echo "$output") "$BATS_TEST_TMPDIR/whole.json"
+    else
+      echo "allocation $k of $n: exit $status: $stderr"
+      [ "$status" -eq 3 ]
+      [ -z "$output" ]
+      [[ "$stderr" == "urdf2robot: "*"out of memory" ]]
+      oom=$((oom + 1))
+    fi
+  done
+  [ "$oom" -gt 50 ]
+}

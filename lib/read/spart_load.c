@@ -171,7 +171,8 @@ static spart_model *load(char *buf, size_t len, const char *name, const spart_ur
 }
 
 
-/* o with its dir the directory of path, when o gives none (dir: room for it) */
+/* o with its dir the directory of path, when o gives none (dir: room for it); NULL when that
+   room cannot be had (the meshes would be looked for elsewhere) */
 static const spart_urdf_opts *with_dir(const spart_urdf_opts *o, const char *path,
                                        spart_urdf_opts *copy, char **dir) {
   const char *slash = strrchr(path, '/');
@@ -187,10 +188,11 @@ static const spart_urdf_opts *with_dir(const spart_urdf_opts *o, const char *pat
   if (slash) {
     size_t n = slash == path ? 1 : (size_t)(slash - path);
     *dir = malloc(n + 1);
-    if (*dir) {
-      memcpy(*dir, path, n);
-      (*dir)[n] = '\0';
+    if (!*dir) {
+      return NULL;
     }
+    memcpy(*dir, path, n);
+    (*dir)[n] = '\0';
     copy->dir = *dir;
   }
   return copy;
@@ -206,6 +208,11 @@ spart_model *spart_model_load_opts(const char *path, const spart_urdf_opts *o, s
     return NULL;
   }
   o = with_dir(o, path, &copy, &dir);
+  if (!o) {
+    free(buf);
+    spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+    return NULL;
+  }
   m = load(buf, len, path, o, err);
   free(dir);
   return m;

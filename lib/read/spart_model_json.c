@@ -176,7 +176,7 @@ static cJSON *json_keys(const spart_model *m) {
     put(keys, "link_id", lid, &ok);
     put(keys, "joint_id", jid, &ok);
     put(keys, "q_id", qid, &ok);
-    return keys;
+    return kept(keys, ok);
   }
   cJSON_Delete(keys);
   cJSON_Delete(lid);

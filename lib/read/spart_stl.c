@@ -188,7 +188,7 @@ int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err) {
   char *buf = spart_slurp(path, &len, err);
   int rc;
   if (!buf) {
-    return -SPART_EIO;
+    return err && err->code == SPART_ENOMEM ? -SPART_ENOMEM : -SPART_EIO;
   }
   rc = spart_stl_parse(buf, len, path, mesh, err);
   free(buf);

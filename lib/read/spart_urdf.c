@@ -1318,7 +1318,7 @@ static int read_shapes(urdf *u, spart_model *m) {
   }
   if (n > 0) {
     u->mesh = calloc((size_t)n, sizeof *u->mesh);
-    u->nmesh = n;
+    u->nmesh = u->mesh ? n : 0;
     rc = !u->mesh || spart_model_shapes(m, n) ? oom(u->err) : 0;
   }
   for (int i = 0; i < m->nb && n > 0 && !rc; i++) {
