@@ -315,7 +315,8 @@ assert abs(a - want) <= 0.01 * want'
     [ "$output" = "$(printf -- '--tangential-damping\n--tangential-stiffness')" ]
   # on a 20 degree slope (mu 1) the block settles by its tilt (its front corners pressed in
   # more) and the springs' deflection, mg sin 20 / (4 KT) a corner: 10 times the stiffness,
-  # about a tenth of the latter
+  # about a tenth of the latter (at 0.5 ms: the stiffer springs' dampers past rk4's stability
+  # at 1 ms, whose block drifted sideways)
   n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
   python3 -c '
 import json, math
@@ -324,7 +325,7 @@ print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -
     > "$BATS_TEST_TMPDIR/init.json"
   for kt in 2452.5 24525; do
     spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 1 \
-      --every 1000 --tangential-stiffness $kt < "$BATS_TEST_TMPDIR/init.json" | tail -1
+      --dt 0.0005 --every 2000 --tangential-stiffness $kt < "$BATS_TEST_TMPDIR/init.json" | tail -1
   done | python3 -c '
 import json, math, sys
 t = math.radians(20)
@@ -362,4 +363,63 @@ err = max(abs(x - y) for r, s in zip(a, b) for x, y in zip(r["r0"], s["r0"]))
 print("dopri5 against rk4 at 0.1 ms: largest difference of r0", err)
 assert err < 1e-4, err
 PY
+}
+
+@test "a contact that makes rk4's step unstable stops the run at its time, naming the link and the largest stable step (the closed form's within 0.2%), nothing unstable written; resting on it, refused at 1.02 of that step and a 10 times finer run's at 0.95 of it" {
+  bodies
+  # the ball (1 kg) on one contact along the line through its CoM, without friction: 1 z^2 +
+  # 1400 z + 1e6 = 0, whose largest stable step rk4limit.py gives
+  h=$(python3 "$BATS_TEST_DIRNAME/rk4limit.py" 1 1400 1e6)
+  opts=(-m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --mu 0 --stiffness 1e6
+    --damping 1400 --only t,r0)
+  dt=$(python3 -c "print(1.02 * $h)")
+  run -1 --separate-stderr spart-sim "${opts[@]}" --duration 0.6 --dt "$dt" <<< '{"r0": [0, 0, 0.3]}'
+  # it falls 0.2 m (0.202 s), stopped at the first step that brings the contact
+  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = "([0-9.]+)": --dt $dt is an unstable step for rk4 with the ground's stiffness at link 0 'ball': the largest stable step here is "([0-9.e-]+)" s (use a smaller --dt, or --integrator dopri5)"$ ]]
+  python3 - "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$h" "$dt" "${lines[-1]}" <<'PY'
+import json, math, sys
+t, named, h, dt = (float(x) for x in sys.argv[1:5])
+last = json.loads(sys.argv[5])
+print(t, named, h, last)
+assert 0.998 * h <= named <= h
+assert math.sqrt(0.4 / 9.81) < t < math.sqrt(0.4 / 9.81) + dt
+assert abs(last["t"] - (t - dt)) < 1e-12 and last["r0"][2] > 0.1  # the state before, in the air
+PY
+  # resting on the ground, pressed 2 um past its rest (in its linear range, the contact never
+  # lost): at 1.02 of the step refused before the run (let run, it leaves the ground within
+  # 0.1 s); at 0.95 of it every state is within the 2 um of a run at a tenth of the step, the
+  # last at rest at 0.1 - mg/k as that run's
+  st='{"r0": [0, 0, 0.09998819]}'
+  run -1 --separate-stderr spart-sim "${opts[@]}" --duration 0.2 --dt "$dt" <<< "$st"
+  [ -z "$output" ]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is an unstable step for rk4 with the ground's stiffness at link 0 'ball': "* ]]
+  dt=$(python3 -c "print(0.2 / __import__('math').ceil(0.2 / (0.95 * $h)))")
+  spart-sim "${opts[@]}" --duration 0.2 --dt "$dt" <<< "$st" > "$BATS_TEST_TMPDIR/a.jsonl"
+  spart-sim "${opts[@]}" --duration 0.2 --dt "$(python3 -c "print($dt / 10)")" --every 10 \
+    <<< "$st" > "$BATS_TEST_TMPDIR/b.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl" <<'PY'
+import json, sys
+a, b = ([json.loads(l) for l in open(f)] for f in sys.argv[1:3])
+assert len(a) == len(b) > 70 and all(abs(x["t"] - y["t"]) < 1e-12 for x, y in zip(a, b))
+worst = max(abs(x["r0"][2] - y["r0"][2]) for x, y in zip(a, b))
+print("largest difference", worst, "last", a[-1], b[-1])
+assert worst < 2e-6
+assert abs(a[-1]["r0"][2] - b[-1]["r0"][2]) < 1e-12 and abs(a[-1]["r0"][2] - (0.1 - 9.81e-6)) < 1e-12
+PY
+}
+
+
+@test "the README's quadruped at 1 ms, not its 0.5 ms: Kd 10 refused before the run (the controller's gains), Kd 5 stopped when its feet touch (the ground's stiffness at a shank)" {
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/nominal.json"
+  opts=(-m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --control pd --kp 300
+    --reference "$BATS_TEST_TMPDIR/nominal.json" --duration 3 --every 20 --only t,r0)
+  run -1 --separate-stderr spart-sim "${opts[@]}" --kd 10 <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [ -z "$output" ]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt 0.001 is an unstable step for rk4 with the controller's gains (the fastest at joint "*"): the largest stable step here is 0.000"*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  run -1 --separate-stderr spart-sim "${opts[@]}" --kd 5 <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = 0.14"[0-9]*": --dt 0.001 is an unstable step for rk4 with the ground's stiffness at link "[0-9]+" '"[a-z]+_shank"': the largest stable step here is 0.000"[0-9]+" s (use a smaller --dt, or --integrator dopri5)"$ ]]
+  # the states before the feet touch are written, the last in the air
+  [ "${#lines[@]}" -eq 8 ]
+  [[ "${lines[-1]}" == '{"t":0.14,'* ]]
 }

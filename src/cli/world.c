@@ -24,6 +24,7 @@ struct cli_world {
   double *t, *qm, *um, *umdot; /* the reference's records */
   double *kp, *kd;             /* (nv) */
   int *body;                   /* (n) the contact spheres */
+  unsigned char *seen;         /* (n) those found in the ground (spart_ground's seen) */
   double *centre, *radius;
   double *force, *wF; /* (n x 3) the contact forces written; (nb x 6) scratch */
 };
@@ -319,7 +320,8 @@ static int ground(cli_session *s, cli_world *w) {
   w->centre = malloc(((size_t)n + 1) * 4 * sizeof(double));
   w->force = calloc(3 * (size_t)n + 1, sizeof(double));
   w->wF = calloc(6 * (size_t)m->nb, sizeof(double));
-  if (!w->body || !w->centre || !w->force || !w->wF) {
+  w->seen = calloc((size_t)n + 1, 1);
+  if (!w->body || !w->centre || !w->force || !w->wF || !w->seen) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     return -1;
@@ -368,6 +370,7 @@ static int ground(cli_session *s, cli_world *w) {
   g->body = w->body;
   g->centre = w->centre;
   g->radius = w->radius;
+  g->seen = w->seen;
   if (!(g->stiffness > 0) || !isfinite(g->damping) || !(g->tdamping > 0) ||
       !isfinite(g->tdamping)) {
     cli_error(s->tool->name, NULL, 0,
@@ -402,6 +405,7 @@ void cli_world_close(cli_session *s, cli_world *w) {
   free(w->centre);
   free(w->force);
   free(w->wF);
+  free(w->seen);
   free(w);
 }
 
