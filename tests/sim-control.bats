@@ -82,7 +82,7 @@ assert worst <= 1e-9 if still else worst > 0.1'
     --every 100 | python3 -c "$check" "$q" falls
 }
 
-@test "a force beyond the effort limit is clipped to it, and the run says so once on stderr" {
+@test "a force beyond the effort limit is clipped to it, and the run says so once on stderr, naming the joint" {
   # a horizontal pendulum: 2 kg at 0.5 m on a joint about y, inertia 0.01 about its CoM, effort
   # limit 4 N m; the gravity compensation asks 2 * 9.81 * 0.5 = 9.81 N m, it gets 4
   cat > "$BATS_TEST_TMPDIR/p.urdf" <<'URDF'
@@ -93,7 +93,7 @@ URDF
   run -0 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base \
     --gravity 0,0,-9.81 --duration 0.01 --every 10 --control gravity --accelerations \
     <<< '{"qm": [0]}'
-  [ "$stderr" = "spart-sim: <stdin>:1: the controller's forces met the effort limits and were clipped in 41 of 41 evaluations, first at t = 0 on um_1" ]
+  [ "$stderr" = "spart-sim: <stdin>:1: the controller's forces met the effort limits and were clipped in 41 of 41 evaluations, first at t = 0 on joint 1 'j'" ]
   # about y, +q turns x towards -z: gravity's torque is +m g l; the joint's -4
   echo "$output" | head -1 | python3 -c '
 import json, sys

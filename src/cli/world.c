@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "spart_text.h"
 
 /* the options, in the order of cli_world_arg's c */
 static const char *const names[] = {
@@ -389,10 +390,13 @@ void cli_world_close(cli_session *s, cli_world *w) {
   }
   spart_control *c = w->control;
   if (c && c->nclip > 0 && s) {
+    int i = s->m->dof_body[c->vclip];
+    char bt[32];
+    bt[spu_dtoa(bt, c->tclip)] = 0;
     cli_error(s->tool->name, cli_reader_name(s->rd), s->st->line,
               "the controller's forces met the effort limits and were clipped in %ld of %ld "
-              "evaluations, first at t = %.17g on um_%d",
-              c->nclip, c->neval, c->tclip, c->vclip + 1);
+              "evaluations, first at t = %s on joint %d '%s'",
+              c->nclip, c->neval, bt, i, s->m->jnt_name[i]);
   }
   spart_scene_free(w->scene);
   spart_control_free(c);
