@@ -423,3 +423,53 @@ PY
   [ "${#lines[@]}" -eq 8 ]
   [[ "${lines[-1]}" == '{"t":0.14,'* ]]
 }
+
+@test "--ground: no plane with zero gravity refused; normals of 1e200 and 1e-300 are the plane z = 0 (no overflow, no underflow); numbers that are not finite said so" {
+  bodies
+  s='{"r0": [0, 0, 0.3]}'
+  run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 --gravity 0,0,0 --ground <<< "$s"
+  [ "$stderr" = "spart-sim: --ground without a plane is the one through 0 against gravity, which is zero: give a gravity that is not, or the plane NX,NY,NZ,D" ]
+  [ -z "$output" ]
+  # the ball rests at 0.1 - mg/k on z = 0 whatever the normal's length
+  for n in 0,0,1,0 0,0,1e200,0 0,0,1e-300,0 0,0,3e-300,0; do
+    spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 1 \
+      --every 1000 --only r0 <<< "$s" | tail -1
+  done | python3 -c '
+import json, sys
+z = [json.loads(l)["r0"][2] for l in sys.stdin]
+print(z)
+assert len(z) == 4 and len(set(z)) == 1 and abs(z[0] - (0.1 - 0.004)) < 1e-9'
+  for o in "--ground 0,0,1e400,0" "--ground=0,0,1e400,0" "--ground --mu 1e400" "--ground --damping nan" \
+    "--ground --stiffness inf" "--dt 1e400" "--duration inf" "--ground --gravity 0,0,-1e999"; do
+    run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 $o <<< "$s"
+    echo "$o: $stderr"
+    [[ "${stderr%%$'\n'*}" == *" is not a finite number" || "${stderr%%$'\n'*}" == *" has a number that is not finite" ]]
+  done
+  run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 --ground --gravity 0,0,-1 --mu 1e400 <<< "$s"
+  [ "${stderr%%$'\n'*}" = "spart-sim: --mu: '1e400' is not a finite number" ]
+  run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 --ground 0,0,0,1 <<< "$s"
+  [ "${stderr%%$'\n'*}" = "spart-sim: --ground: expected NX,NY,NZ,D with a normal that is not zero, got '0,0,0,1'" ]
+}
+
+@test "--ground and --control gravity take the model's own gravity (urdf2robot --gravity), a --gravity given overriding it" {
+  bodies
+  urdf2robot --gravity 0,0,-9.81 "$BATS_TEST_TMPDIR/ball.urdf" > "$BATS_TEST_TMPDIR/ball.json"
+  # dropped from 0.3 m above z = 0 (the plane against the model's gravity), falling for 0.2 s
+  # before it touches: 0.3 - g t^2 / 2 with the model's g, or with the one given
+  for g in "" "--gravity 0,0,-1"; do
+    spart-sim -m "$BATS_TEST_TMPDIR/ball.json" --ground $g --duration 0.2 --every 200 \
+      --only t,r0 <<< '{"r0": [0, 0, 0.3]}' | tail -1
+  done | python3 -c '
+import json, sys
+z = [json.loads(l)["r0"][2] for l in sys.stdin]
+print(z)
+assert len(z) == 2 and abs(z[0] - (0.3 - 9.81 * 0.2 ** 2 / 2)) < 1e-9 and abs(z[1] - (0.3 - 0.2 ** 2 / 2)) < 1e-9'
+  # the iiwa's model with gravity held still by --control gravity alone
+  urdf2robot --gravity 0,0,-9.81 "$MODELS/kuka_iiwa.urdf" > "$BATS_TEST_TMPDIR/iiwa.json"
+  echo '{"qm": [0.3,0.8,-0.4,-1.2,0.5,0.7,0.2]}' | spart-sim -m "$BATS_TEST_TMPDIR/iiwa.json" \
+    --fixed-base --duration 1 --every 1000 --control gravity --only qm | tail -1 | python3 -c '
+import json, sys
+q = json.loads(sys.stdin.read())["qm"]
+want = [0.3, 0.8, -0.4, -1.2, 0.5, 0.7, 0.2]
+assert max(abs(a - b) for a, b in zip(q, want)) < 1e-9, q'
+}

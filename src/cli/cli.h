@@ -231,6 +231,15 @@ int cli_finish(const char *prog, int status);
 /* Parse "x,y,z" (exactly n finite numbers separated by commas) into v; 0 or -1. */
 int cli_vec(const char *s, double *v, int n);
 
+/* The usage message of option opt's value arg that is not what it takes: "opt: 'arg' is not a
+   finite number" when a number of it (a comma-separated list) reads as infinite, NaN or too
+   large for a double, else "opt: expected WHAT, got 'arg'"; returns CLI_EXIT_USAGE. */
+int cli_bad_number(const char *prog, const char *opt, const char *what, const char *arg);
+
+/* What cli_bad_number says of arg when a number of it is not finite ("is not a finite number",
+   "has a number that is not finite"), else NULL. */
+const char *cli_not_finite(const char *arg);
+
 /* The message of what getopt_long (with ':' first in its option string) returned for an option
    it refused, c (':' a missing value, else an unknown option), on stderr with the usage hint:
    the same words in every command.  Returns CLI_EXIT_USAGE. */
