@@ -473,3 +473,57 @@ q = json.loads(sys.stdin.read())["qm"]
 want = [0.3, 0.8, -0.4, -1.2, 0.5, 0.7, 0.2]
 assert max(abs(a - b) for a, b in zip(q, want)) < 1e-9, q'
 }
+
+@test "a record written with --contact-forces starts a run: its contact_forces pass through as in_contact_forces (JSON and CSV), never as this run's (none in free fall)" {
+  bodies
+  spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --contact-forces \
+    --duration 0.5 --every 500 <<< '{"r0": [0, 0, 0.3]}' | tail -1 > "$BATS_TEST_TMPDIR/rest.json"
+  grep -q '"contact_forces":\[\[0,0,9.8' "$BATS_TEST_TMPDIR/rest.json"
+  # lifted 1 m and let fall: no contact, no contact_forces
+  sed 's/"r0":\[0,0,/"r0":[0,0,1+/; s/1+0\./1./' "$BATS_TEST_TMPDIR/rest.json" > "$BATS_TEST_TMPDIR/up.json"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --duration 0.002 < "$BATS_TEST_TMPDIR/up.json"
+  [ "${#lines[@]}" -eq 3 ]
+  for l in "${lines[@]}"; do
+    python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert "contact_forces" not in r and r["in_contact_forces"][0][2] > 9.8 and r["in_t"] == 0.5, r' "$l"
+  done
+  # with the ground: this run's forces, 0 in the air, beside the record's
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --contact-forces \
+    --duration 0.002 < "$BATS_TEST_TMPDIR/up.json"
+  python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["contact_forces"] == [[0, 0, 0]] and r["in_contact_forces"][0][2] > 9.8, r' "${lines[-1]}"
+  # CSV: the columns contact_forces_1_K as in_contact_forces_1_K
+  spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --contact-forces \
+    --duration 0.5 --every 500 -o csv <<< '{"r0": [0, 0, 0.3]}' | sed '2d' > "$BATS_TEST_TMPDIR/rest.csv"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --duration 0.001 < "$BATS_TEST_TMPDIR/rest.csv"
+  [[ "${lines[0]}" == "in_t,in_contact_forces_1_1,in_contact_forces_1_2,in_contact_forces_1_3,t,"* ]]
+  [[ "${lines[0]}" != *",contact_forces"* ]]
+}
+
+@test "--ground names once, at the start, the links whose collision shapes are all meshes (the ground touches none), not those without collision shapes" {
+  cat > "$BATS_TEST_TMPDIR/mesh.urdf" <<'URDF'
+<robot name="m"><link name="base"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
+<joint name="j" type="revolute"><parent link="base"/><child link="foot"/><origin xyz="0 0 -0.3"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="10"/></joint>
+<link name="foot"><inertial><mass value="0.5"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><mesh filename="no_such_foot.stl"/></geometry></collision></link>
+<joint name="k" type="fixed"><parent link="base"/><child link="plain"/><origin xyz="0.3 0 0"/></joint>
+<link name="plain"><inertial><mass value="0.1"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+</robot>
+URDF
+  printf '{"r0": [0, 0, 1], "qm": [0]}\n{"r0": [0, 0, 2], "qm": [0]}\n' > "$BATS_TEST_TMPDIR/init.json"
+  for j in 1 2; do
+    run -0 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/mesh.urdf" --gravity 0,0,-9.81 --ground \
+      --duration 0.002 -j $j < "$BATS_TEST_TMPDIR/init.json"
+    [ "$stderr" = "spart-sim: --ground: a link whose collision shapes are all meshes, which the ground does not touch (spheres, boxes, capsules and cylinders it does): 'foot'" ]
+    [ "${#lines[@]}" -eq 6 ]
+  done
+  # without --ground, nothing to say
+  run -0 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/mesh.urdf" --gravity 0,0,-9.81 \
+    --duration 0.002 < "$BATS_TEST_TMPDIR/init.json"
+  [ -z "$stderr" ]
+}

@@ -199,10 +199,43 @@ int cli_world_check(const cli_opts *o, const char *prog) {
 }
 
 
+/* --ground: one line naming the links whose collision shapes are all meshes, which the ground
+   does not touch (a robot's feet among them would sink through it) */
+static void untouchable(cli_session *s) {
+  const spart_model *m = s->m;
+  char list[1024];
+  size_t at = 0;
+  int nlink = 0;
+  list[0] = 0;
+  for (int i = 0; i < m->nb; i++) {
+    int ncol = 0, nmesh = 0;
+    for (int k = 0; k < m->nshape; k++) {
+      if (m->shape_body[k] == i && m->shape_role[k] == SPART_SHAPE_COLLISION) {
+        ncol++;
+        nmesh += m->shape_kind[k] == SPART_SHAPE_MESH;
+      }
+    }
+    if (ncol > 0 && nmesh == ncol) {
+      int w = snprintf(list + at, sizeof list - at, "%s'%s'", nlink ? ", " : "", m->body_name[i]);
+      at = w > 0 && (size_t)w < sizeof list - at ? at + (size_t)w : at;
+      nlink++;
+    }
+  }
+  if (nlink > 0) {
+    cli_error(s->tool->name, NULL, 0, "--ground: %s whose collision shapes are all meshes, "
+              "which the ground does not touch (spheres, boxes, capsules and cylinders it does): "
+              "%s", nlink > 1 ? "links" : "a link", list);
+  }
+}
+
+
 int cli_world_read(cli_session *s, char **text, size_t *len) {
   const char *name = s->o.world.reference;
   *text = NULL;
   *len = 0;
+  if (s->o.world.ground && s->m) {
+    untouchable(s);
+  }
   if (!name) {
     return 0;
   }
