@@ -668,6 +668,12 @@ double cli_inputs_next(const cli_inputs *in);
 /* Close it; NULL is allowed. */
 void cli_inputs_close(cli_inputs *in);
 
+/* A record of a file of records over time (--inputs, --reference: name) that holds no key or
+   column but t besides the fields rd reads: 0, or -1 after reporting the first other one as
+   "key 'K' is not WHAT: a record gives GIVES" (it would be dropped unread). */
+int cli_only_time(cli_session *s, cli_reader *rd, const cli_record *rec, const char *name,
+                  const char *what, const char *gives);
+
 /* spart-sim's world (world.c): the option c (0 --control, 1 --kp, 2 --kd, 3 --reference, 4
    --ground, which takes the next argument argv[optind] when it is NX,NY,NZ,D, 5 --mu, 6
    --stiffness, 7 --damping, 8 --slip, 9 --tangential-stiffness, 10 --tangential-damping, 11

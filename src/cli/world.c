@@ -330,6 +330,11 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
       rc = -1;
       break;
     }
+    /* nothing but t and the joints' states: another key would be dropped unread */
+    if (cli_only_time(s, rd, rec, name, "a reference's", "t, qm and optionally um, umdot") != 0) {
+      rc = -1;
+      break;
+    }
     has = h;
     if (n == cap) {
       cap = cap ? 2 * cap : 256;
