@@ -332,20 +332,24 @@ assert a["t"] == b["t"] == 0.05 and d < 1e-6 and abs(a["qm"][1] - 0.5) > 0.01
 ' "$a" "${lines[-1]}"
 }
 
+# a reference file FILE of TEXT refused with MESSAGE (the file's path before it), nothing
+# written: bad_reference FILE TEXT MESSAGE
+bad_reference() {
+  printf "$2" > "$BATS_TEST_TMPDIR/$1"
+  run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --control pd --kp 1 --kd 1 \
+    --reference "$BATS_TEST_TMPDIR/$1" <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/$1$3" ]
+  [ -z "$output" ]
+}
+
 @test "--reference refuses a key or column it does not read, as --inputs does, before anything is written" {
-  s='{"qm": [0,0,0,0,0,0,0]}'
-  printf '{"t": 0, "qm": [0,0,0,0,0,0,0], "kp": 3}\n' > "$BATS_TEST_TMPDIR/r.json"
-  run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --control pd --kp 1 --kd 1 \
-    --reference "$BATS_TEST_TMPDIR/r.json" <<< "$s"
-  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/r.json:1: key 'kp' is not a reference's: a record gives t, qm and optionally um, umdot" ]
-  [ -z "$output" ]
-  printf 't,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,taum_1\n0,0,0,0,0,0,0,0,1\n' > "$BATS_TEST_TMPDIR/r.csv"
-  run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --control pd --kp 1 --kd 1 \
-    --reference "$BATS_TEST_TMPDIR/r.csv" <<< "$s"
-  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/r.csv:2: column 'taum_1' is not a reference's: a record gives t, qm and optionally um, umdot" ]
-  [ -z "$output" ]
+  bad_reference r.json '{"t": 0, "qm": [0,0,0,0,0,0,0], "kp": 3}\n' \
+    ":1: key 'kp' is not a reference's: a record gives t, qm and optionally um, umdot"
+  bad_reference r.csv 't,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,taum_1\n0,0,0,0,0,0,0,0,1\n' \
+    ":2: column 'taum_1' is not a reference's: a record gives t, qm and optionally um, umdot"
   # --inputs: the same words
   printf '{"t": 0, "kp": 3}\n' > "$BATS_TEST_TMPDIR/in.json"
-  run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --inputs "$BATS_TEST_TMPDIR/in.json" <<< "$s"
+  run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --inputs "$BATS_TEST_TMPDIR/in.json" \
+    <<< '{"qm": [0,0,0,0,0,0,0]}'
   [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.json:1: key 'kp' is not an input: a record gives t and any of tau0, taum, wF0, wFm" ]
 }
