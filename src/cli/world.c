@@ -200,13 +200,17 @@ int cli_world_check(const cli_opts *o, const char *prog) {
 
 
 /* --ground: one line naming the links whose collision shapes are all meshes, which the ground
-   does not touch (a robot's feet among them would sink through it) */
+   does not touch (a robot's feet among them would sink through it); none when no shape gives a
+   contact (the ground then refuses the model) */
 static void untouchable(cli_session *s) {
   const spart_model *m = s->m;
   char list[1024];
   size_t at = 0;
   int nlink = 0;
   list[0] = 0;
+  if (spart_ground_spheres(m, NULL, NULL, NULL, 0) == 0) {
+    return;
+  }
   for (int i = 0; i < m->nb; i++) {
     int ncol = 0, nmesh = 0;
     for (int k = 0; k < m->nshape; k++) {
