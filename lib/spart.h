@@ -583,11 +583,12 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
 
 /* Where the collision shapes of body i touch a support below them: the lowest points along
    gravity (3, nonzero) of the whole link, those within 1e-9 of the largest extent of its
-   shapes' bounding boxes of the lowest: a sphere's bottom, a box's lowest corners (four when a
-   face is level), a capsule's lowest end's bottom (both when it lies level), a cylinder's
-   lowest rim point of each end that is lowest, or SPART_DISK_POINTS points evenly on the rim
-   of an end that is level (an inscribed polygon).  Each into pts (3 a point, most of them) in
-   body i's URDF link frame (as spart_contact.point).  Returns how many there are (more than
+   shapes' bounding boxes (and of its points' spread) of the lowest: a sphere's bottom (a
+   point's place, a sphere of radius 0), a box's lowest corners (four when a face is level), a
+   capsule's lowest end's bottom (both when it lies level), a cylinder's lowest rim point of
+   each end that is lowest, or SPART_DISK_POINTS points evenly on the rim of an end that is
+   level (an inscribed polygon).  Each into pts (3 a point, most of them) in body i's URDF link
+   frame (as spart_contact.point).  Returns how many there are (more than
    most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
    is a mesh (its index in *mesh), -3 when out of memory.  Needs spart_fk. */
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
@@ -609,7 +610,8 @@ void spart_view_project(int view, const double x[3], double uvd[3]);
 /* The outline of shape s in the view at the state spart_fk left: the convex polygon its
    projection fills (a mesh: its bounding box's), counter-clockwise, into uv (at most
    SPART_OUTLINE_MAX x 2), and the depth of its frame's origin toward the viewer in *depth.
-   Returns its vertices, 0 for a mesh that was not read (nothing to draw).  Needs spart_fk. */
+   Returns its vertices, 1 for a point (a sphere of radius 0), 0 for a mesh that was not read
+   (nothing to draw).  Needs spart_fk. */
 int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int view, double *uv,
                         double *depth);
 
@@ -866,11 +868,13 @@ int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
 
 /* Joint torques taum (nv) and contact forces f (nc x 3, inertial frame) with G = [0; taum] +
    sum J_i' f_i (J_i the linear rows of the contact point's Jacobian), every f_i in its
-   polyhedral cone, |taum_k| <= max_torque (when > 0), minimising max_k |taum_k| (the max-norm,
-   one linear program); G (6 + nv) is the generalized force the motion needs without contacts
-   (spart_rnea, spart_friction).  fixed_base: the base rows are left to the base's reaction.
-   Returns 1 (found), 0 (none exists: *reason says why; taum and f untouched), or -SPART_ENOMEM
-   / -SPART_ENUM with err filled.  Needs spart_fk. */
+   polyhedral cone, |taum_k| <= max_torque when > 0, else within its joint's effort limit
+   (jnt_effort, when not 0), minimising max_k |taum_k| (the max-norm, a linear program; solved
+   again with the effort limits as bounds when the torques found without them pass one); G
+   (6 + nv) is the generalized force the motion needs without contacts (spart_rnea,
+   spart_friction).  fixed_base: the base rows are left to the base's reaction.  Returns 1
+   (found), 0 (none exists: *reason says why; taum and f hold no answer), or -SPART_ENOMEM /
+   -SPART_ENUM with err filled.  Needs spart_fk. */
 int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, int edges, const double *G, int fixed_base,
                           double max_torque, double *taum, double *f, const char **reason,

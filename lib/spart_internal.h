@@ -71,6 +71,9 @@ int spart_shapes_check(spart_model *m, spart_err *err);
    (zeros for a mesh). */
 void spart_shape_box(int kind, const double size[3], double bound[6]);
 
+/* Whether shape s is a point: a sphere of radius 0 (Drake's point contacts), of no volume. */
+int spart_shape_point(const spart_model *m, int s);
+
 /* ---- spart_file.c (lib/read) ---- */
 
 /* A whole file read into a malloc'd buffer with a NUL after the len bytes; NULL with err filled
@@ -280,8 +283,9 @@ void spart_mesh_free(spart_mesh *mesh);
    centroid c (3) and the inertia about it (6: xx yy zz xy xz yz; times a density, a mass's).
    spart_primitive_volume: a box, cylinder, sphere or capsule of spart_model's shape_size by
    their closed forms, 0 or -SPART_EDATA for another kind.  spart_mesh_volume: a closed mesh
-   times scale (3), by the signed tetrahedra of its triangles with the origin; 0 or
-   -SPART_EDATA when its volume is not positive (the triangles face inwards).
+   times scale (3), by the signed tetrahedra of its triangles with the origin (a scale of
+   negative determinant mirrors the mesh, and the winding with it); 0 or -SPART_EDATA when its
+   volume is not positive (the triangles face inwards).
    spart_mesh_closed: 1 when every edge is shared by exactly two triangles that agree on their
    orientation, 0 if not, -SPART_ENOMEM. */
 int spart_primitive_volume(int kind, const double size[3], double *vol, double c[3],

@@ -23,11 +23,12 @@ static const cli_tool tool = {
     "Options:\n"
     "      --gravity G      gx,gy,gz (required, not zero; not for --only force_closure)\n"
     "      --edges K        friction cone edges, 3..64 (default 8)\n"
-    "      --max-torque T   bound every |taum_k| by T (the model has no effort limits)\n"
+    "      --max-torque T   bound every |taum_k| by T (default: each joint's effort limit)\n"
     "      --fixed-base     the base is held: its reaction is free, the joints' rows only\n"
     "      --no-friction    leave out the joints' friction at the record's velocities\n",
     CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_CONTACT,
-    CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH | CLI_READS_CONTACTS,
+    CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH | CLI_READS_CONTACTS |
+        CLI_NEEDS_CONTACTS,
     "force_closure,com_equilibrium,support_polygon,support_halfplanes,com_margin,feasible,taum,"
     "contact_forces,reason", NULL};
 

@@ -142,7 +142,7 @@ static void draw(cli_session *s) {
     if ((cls == CLI_SVG_VISUAL) == vis) {
       int n = spart_shape_outline(m, d, s2, view, uv, &depth);
       if (n > 0) {
-        add(cls, depth, uv, n, 0);
+        add(cls, depth, uv, n, n == 1 ? scale / 100 : 0); /* a point: a dot */
       }
     }
   }
@@ -179,9 +179,16 @@ static void draw(cli_session *s) {
 }
 
 
+/* each record's picture; a record that fails while drawn (its contacts) leaves none */
 static void records(cli_session *s) {
   while (cli_next(s)) {
+    long bad = s->nbad;
+    int items = pic.n;
     draw(s);
+    if (s->nbad != bad) {
+      cli_svg_drop(&pic, items);
+      frame--;
+    }
   }
 }
 
@@ -239,12 +246,14 @@ int main(int argc, char **argv) {
     return status;
   }
   records(s);
-  /* the picture, when every record was drawn (written before the session closes stdout) */
+  /* the picture, when every record was read: of those drawn, every one or with --keep-going
+     the good ones, maybe none (an empty picture); written before the session closes stdout */
+  int whole =
+      s->status == CLI_EXIT_OK || (s->o.keep_going && !s->stop && s->status == CLI_EXIT_DATA);
   if (oom) {
     cli_error(tool.name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
-  } else if (s->status == CLI_EXIT_OK && frame > 0 &&
-             cli_svg_write(stdout, &pic, frame, strip, 1.0)) {
+  } else if (whole && cli_svg_write(stdout, &pic, frame, strip, 1.0)) {
     s->status = CLI_EXIT_IO;
   }
   cli_svg_free(&pic);

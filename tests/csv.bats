@@ -73,13 +73,13 @@ PY
 }
 
 @test "RFC 4180: a quoted cell may hold commas, quotes and line breaks: one record, with or without -k" {
-  printf 'note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n"a, ""b""\nc",0.1,0.2,0.3,0.4,0.5,0.6,0.7\nplain,0,0,0,0,0,0,0\n' > in.csv
+  printf 'note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n"a, ""b""\nc",0.1,0.2,0.3,0.4,0.5,0.6,0.7\nplain,0,0,0,0,0,0,0\n' > "$BATS_TEST_TMPDIR/in.csv"
   for k in "" -k; do
-    run --separate-stderr spart-kin -m "$(M)" $k --only r_com -o json < in.csv
+    run --separate-stderr spart-kin -m "$(M)" $k --only r_com -o json < "$BATS_TEST_TMPDIR/in.csv"
     [ "$status" -eq 0 ]
     [ "${#lines[@]}" -eq 2 ]
     python3 -c 'import json, sys; assert json.loads(sys.argv[1])["note"] == "a, \"b\"\nc", sys.argv[1]' "${lines[0]}"
-    run --separate-stderr spart-kin -m "$(M)" $k --only r_com -o csv < in.csv
+    run --separate-stderr spart-kin -m "$(M)" $k --only r_com -o csv < "$BATS_TEST_TMPDIR/in.csv"
     [ "$status" -eq 0 ]
     python3 - "$output" <<'PY'
 import csv, io, sys
@@ -162,8 +162,8 @@ PY
   # measured torques beside the states: spart-id does not read taum, it computes it
   python3 -c '
 print(",".join([f"taum_{j}" for j in range(1, 8)] + [f"qm_{j}" for j in range(1, 8)]))
-print(",".join(["9"] * 7 + ["0.3"] * 7))' > in.csv
-  run --separate-stderr spart-id -m "$(M)" --fixed-base -o csv < in.csv
+print(",".join(["9"] * 7 + ["0.3"] * 7))' > "$BATS_TEST_TMPDIR/in.csv"
+  run --separate-stderr spart-id -m "$(M)" --fixed-base -o csv < "$BATS_TEST_TMPDIR/in.csv"
   [ "$status" -eq 0 ]
   [[ "${lines[0]}" == in_taum_1,in_taum_2,in_taum_3,in_taum_4,in_taum_5,in_taum_6,in_taum_7,tau0_1,*,taum_1,taum_2,taum_3,taum_4,taum_5,taum_6,taum_7 ]]
   [[ "${lines[1]}" == 9,9,9,9,9,9,9,* ]]
@@ -188,6 +188,21 @@ assert r["in_in_r_com"] == 1 and r["in_r_com"] == 2 and len(r["r_com"]) == 3, r'
   run --separate-stderr spart-kin -m "$(M)" <<< $'time,time,qm_1\n1,2,3'
   [ "$status" -eq 1 ]
   [ "$stderr" = "spart-kin: <stdin>:1: column 'time' appears twice" ]
+}
+
+@test "CSV output quotes a name the readers would read otherwise: a '#' first, blanks at its ends" {
+  # a header starting with '#' was skipped as a comment line; blanks around a name are dropped
+  in='{"#id": 1, " t ": "a", "qm": [0.1, 0, 0, 0, 0, 0, 0]}'
+  spart-kin -m "$(M)" --only r_com -o csv <<< "$in" > "$BATS_TEST_TMPDIR/c.csv"
+  spart-kin -m "$(M)" --only r_com <<< "$in" > "$BATS_TEST_TMPDIR/c.json"
+  [ "$(head -n 1 "$BATS_TEST_TMPDIR/c.csv")" = '"#id"," t ",r_com_1,r_com_2,r_com_3' ]
+  run spart-cmp "$BATS_TEST_TMPDIR/c.csv" "$BATS_TEST_TMPDIR/c.json"
+  [ "$status" -eq 0 ]
+  [[ "$output" == *"1 records: equal within the tolerances" ]]
+  # and a command reads it back: the names pass through whole
+  run --separate-stderr bash -c 'printf "%s\n" "$(head -n 1 "$0"),qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7" "$(tail -n 1 "$0"),0,0,0,0,0,0,0" | spart-kin -m "$1" --only r_com -o json' "$BATS_TEST_TMPDIR/c.csv" "$(M)"
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"#id":1," t ":"a","r_com_1":'* ]]
 }
 
 @test "JSON output of pass-through text is valid UTF-8: control bytes escaped, other bytes refused" {

@@ -110,6 +110,60 @@ assert max(abs(a - b) for a, b in zip(u, range(1, 8))) < 1e-9, u' "$output"
   [[ "$output" == '{"V":1,"velocity_note":"x","r_com":'* ]]
 }
 
+@test "a state field's name in another case is refused by joint name as by index, CSV and JSON" {
+  # CSV columns FIELD.JOINT in another case (they passed through while um was computed as 0)
+  for f in UM Um uM Umdot UMDOT Qm TAUM; do
+    low=$(tr '[:upper:]' '[:lower:]' <<< "$f")
+    run --separate-stderr spart-kin -m "$M" --energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,$f.lbr_iiwa_joint_1"$'\n0,0,0,0,0,0,0,1'
+    echo "$f: $status $output $stderr"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [ "$stderr" = "spart-kin: <stdin>:1: column '$f.lbr_iiwa_joint_1' is not a state column: state columns are ${low}_I or $low.JOINT (case matters)" ]
+    # as by index
+    run --separate-stderr spart-kin -m "$M" --energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,${f}_1"$'\n0,0,0,0,0,0,0,1'
+    [ "$status" -eq 1 ]
+    [[ "$stderr" == "spart-kin: <stdin>:1: column '${f}_1' is not a state column: state columns are ${low}_I (case matters)" ]]
+  done
+  # a field that joints do not name, by a joint's name
+  run --separate-stderr spart-kin -m "$M" -o csv <<< $'r0.x,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,0,0,0,0,0,0,0'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-kin: <stdin>:1: column 'r0.x' is not a state column: state columns are r0_I" ]
+  # JSON: a key named as a CSV column by joint name, in any case (it passed through)
+  for k in um.lbr_iiwa_joint_1 UM.lbr_iiwa_joint_1 Umdot.lbr_iiwa_joint_2; do
+    run --separate-stderr spart-kin -m "$M" --energy <<< "{\"qm\": $Q7, \"$k\": 1}"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "spart-kin: <stdin>:1: key '$k' is not a state field: the field is u"*", an array or an object keyed by joint name (case matters)" ]]
+  done
+  # the right names are read: the kinetic energy of um.JOINT is that of um_I
+  named=$(printf ',um.lbr_iiwa_joint_%d' 1 2 3 4 5 6 7)
+  e1=$(spart-kin -m "$M" --energy --only kinetic_energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7$named"$'\n0,0,0,0,0,0,0,0,1,0,0,0,0,0' | tail -n 1)
+  e2=$(spart-kin -m "$M" --energy --only kinetic_energy -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,um_1,um_2,um_3,um_4,um_5,um_6,um_7"$'\n0,0,0,0,0,0,0,0,1,0,0,0,0,0' | tail -n 1)
+  [ "$e1" = "$e2" ]
+  python3 -c 'import sys; assert float(sys.argv[1]) > 0.01' "$e1"
+}
+
+@test "other toolkits' names in another case are refused with spart's field, but V, A and Q pass through" {
+  base='"qm": [0, 0, 0, 0, 0, 0, 0]'
+  for n in QD:um Qdd:umdot DQ:um Tau:taum TAU:taum Position:qm VELOCITY:um Effort:taum Vd:umdot; do
+    k=${n%%:*} f=${n#*:}
+    run --separate-stderr spart-id -m "$M" --fixed-base <<< "{$base, \"$k\": [1, 1, 1, 1, 1, 1, 1]}"
+    echo "$k: $status $output $stderr"
+    [ "$status" -eq 1 ]
+    [ -z "$output" ]
+    [[ "$stderr" == "spart-id: <stdin>:1: key '$k': '"*"' ("*") is $f here"* ]]
+    for h in "${k}_1" "$k.lbr_iiwa_joint_1"; do
+      run --separate-stderr spart-id -m "$M" --fixed-base -o csv <<< "qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,$h"$'\n0,0,0,0,0,0,0,1'
+      [ "$status" -eq 1 ]
+      [ -z "$output" ]
+      [[ "$stderr" == "spart-id: <stdin>:1: column '$h': '"*"' ("*") is $f here"* ]]
+    done
+  done
+  run --separate-stderr spart-kin -m "$M" -o csv --only r_com <<< $'V,A,Q,Tau_note,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,2,3,4,0,0,0,0,0,0,0'
+  [ "$status" -eq 0 ]
+  [[ "${lines[0]}" == V,A,Q,Tau_note,r_com_1,r_com_2,r_com_3 ]]
+}
+
 @test "a pass-through column named like a scalar output is in_NAME in CSV as in JSON" {
   run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" --energy --only kinetic_energy -o csv <<< $'kinetic_energy,qm_1,qm_2,qm_3,um_1,um_2,um_3\n5,0,0,0,1,0,0'
   [ "$status" -eq 0 ]
@@ -191,7 +245,7 @@ PY
   bad $'time,qm.lbr_iiwa_joint_1,qm_1\n0,1,2' "columns 'qm.lbr_iiwa_joint_1' and 'qm_1' give the same value"
   bad $'qm.lbr_iiwa_joint_9\n1' "qm: the model has no joint 'lbr_iiwa_joint_9'; the nearest is 'lbr_iiwa_joint_1'"
   bad $'qm.lbr_iiwa_joint_1.1\n1' "column 'qm.lbr_iiwa_joint_1.1': joint 'lbr_iiwa_joint_1' has 1 value: the column is qm.lbr_iiwa_joint_1"
-  bad $'qm.lbr_iiwa_joint_1,qm.lbr_iiwa_joint_2\n1,2' "qm has 2 columns, model needs 7"
+  bad $'qm.lbr_iiwa_joint_1,qm.lbr_iiwa_joint_2\n1,2' "qm has 2 columns, model needs 7: no column qm.lbr_iiwa_joint_3, qm.lbr_iiwa_joint_4, qm.lbr_iiwa_joint_5 and 2 more"
   run --separate-stderr spart-kin -m "$J/floating_tree.urdf" <<< $'qm.fl\n1'
   [ "$stderr" = "spart-kin: <stdin>:1: column 'qm.fl': joint 'fl' has 7 values: columns qm.fl.1..qm.fl.7" ]
   run --separate-stderr spart-kin -m "$J/floating_tree.urdf" <<< $'um.fl.7\n1'
@@ -199,6 +253,67 @@ PY
   # a fixed joint has no coordinate
   run --separate-stderr spart-kin -m "$MODELS/SC_3DoF.urdf" <<< '{"qm": {"Joint_1": 0, "Joint_2": 0, "Joint_3": 0, "Joint_EE": 0}}'
   [ "$stderr" = "spart-kin: <stdin>:1: qm: joint 'Joint_EE' is fixed: it has no coordinate" ]
+}
+
+@test "a CSV field given by some of its joints' columns names the joints' columns it lacks" {
+  # the iiwa without joint 1's column, by name: its name, not only a count
+  h=$(printf 'qm.lbr_iiwa_joint_%d,' 2 3 4 5 6 7)
+  run --separate-stderr spart-kin -m "$M" --only r_com <<< "${h%,}"$'\n1,2,3,4,5,6'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-kin: <stdin>:1: qm has 6 columns, model needs 7: no column qm.lbr_iiwa_joint_1" ]
+  # a joint of several values and one of one, by name beside a field by index
+  run --separate-stderr spart-kin -m "$J/floating_tree.urdf" --only r_com <<< $'qm.j1,qm.fl.1,qm.fl.2,qm.fl.3,qm.fl.4,qm.fl.5,qm.fl.6,um_1\n0,1,0,0,0,0,0,1'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-kin: <stdin>:1: qm has 7 columns, model needs 10: no column qm.fl.7, qm.el, qm.side" ]
+  # by index, the indices
+  run --separate-stderr spart-kin -m "$M" --only r_com <<< $'qm_1,qm_2,qm_3,qm_5,qm_6,qm_7\n1,2,3,4,5,6'
+  [ "$stderr" = "spart-kin: <stdin>:1: qm has 6 columns, model needs 7: no column qm_4" ]
+}
+
+@test "--by-name CSV headers quote joint names as RFC 4180 says and keep them whole: they read back to the same numbers" {
+  # the iiwa with joints named with a comma, quotes, a line break, blanks at an end, and two
+  # 600-byte names alike in their first 590 (cut at 511 bytes, they were one column's name)
+  T="$BATS_TEST_TMPDIR"
+  python3 - "$M" "$T/odd.urdf" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+names = ["a,b", 'say &quot;hi&quot;', "j" * 590 + "0123456789", "j" * 590 + "9876543210",
+         "two&#10;lines", " padded ", "#7"]
+for k, n in enumerate(names):
+    s = s.replace('name="lbr_iiwa_joint_%d"' % (k + 1), 'name="%s"' % n)
+open(sys.argv[2], "w").write(s)
+PY
+  spart-states -m "$T/odd.urdf" --random 3 --seed 5 --velocities --accelerations -o csv > "$T/s.csv"
+  run --separate-stderr spart-states -m "$T/odd.urdf" --normalize --by-name -o csv "$T/s.csv"
+  [ "$status" -eq 0 ]
+  printf '%s\n' "$output" > "$T/named.csv"
+  # the header is RFC 4180's: each joint's column named whole
+  python3 - "$T/named.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+names = ["a,b", 'say "hi"', "j" * 590 + "0123456789", "j" * 590 + "9876543210", "two\nlines",
+         " padded ", "#7"]
+assert rows[0][-7:] == ["qm." + n for n in names], rows[0]
+assert len(rows) == 4 and all(len(r) == len(rows[0]) for r in rows), rows
+PY
+  # read back: spart-id computes what it computes from the states by index
+  a=$(spart-id -m "$T/odd.urdf" --gravity 0,0,-9.81 --only taum -o csv < "$T/s.csv")
+  run --separate-stderr spart-id -m "$T/odd.urdf" --gravity 0,0,-9.81 --only taum -o csv < "$T/named.csv"
+  [ "$status" -eq 0 ]
+  [ -n "$a" ] && [ "$output" = "$a" ]
+  # taum by name, with the state by name, into spart-fd: the accelerations it started from
+  spart-id -m "$T/odd.urdf" --gravity 0,0,-9.81 --keep-state --by-name -o csv < "$T/named.csv" > "$T/id.csv"
+  head -c 2000 "$T/id.csv" | grep -q '"taum.a,b","taum.say ""hi""",taum.jjj'
+  spart-fd -m "$T/odd.urdf" --gravity 0,0,-9.81 --only umdot -o json < "$T/id.csv" > "$T/fd.jsonl"
+  python3 - "$T/s.csv" "$T/fd.jsonl" <<'PY'
+import csv, json, sys
+given = [[float(r["umdot_%d" % k]) for k in range(1, 8)] for r in csv.DictReader(open(sys.argv[1]))]
+got = [json.loads(l)["umdot"] for l in open(sys.argv[2])]
+assert len(got) == len(given) == 3, (got, given)
+err = max(abs(a - b) for g, w in zip(got, given) for a, b in zip(g, w))
+assert err < 1e-9, err
+PY
 }
 
 @test "--by-name writes the joints' vectors keyed by joint name; -j gives the same bytes" {

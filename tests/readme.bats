@@ -3,6 +3,7 @@
 # a gnuplot picture of computed beside measured torques, and a spart-cmp regression check.
 # Where gnuplot is not installed, the plot's data stage is checked instead: every column the
 # gnuplot script plots is in the CSV it reads.
+# spart(7) and the README's table of commands name every command (src/*.c).
 
 load helper
 
@@ -62,4 +63,29 @@ d = json.load(sys.stdin); d["links"][-1]["mass"] *= 1.1; json.dump(d, sys.stdout
   PATH="$PWD/bin:$PATH" bash -e steps.sh
   run -1 bin/spart-cmp --fields taum --atol taum=1e-9 examples/iiwa_torques_ref.csv torques.csv
   [[ "${lines[0]}" == "record 2 (examples/iiwa_torques_ref.csv:3, torques.csv:3): taum_1: "* ]]
+}
+
+@test "spart(7) and the README's table list every command, each with its man page: the lists cannot drift" {
+  # 5fb268f's spart(7) left out spart-draw, spart-codegen and spart-states.  The commands are
+  # the programs of src/*.c (one main each); spart(7) names each in its list of commands
+  # (.It Xr NAME 1) and in SEE ALSO, and names no command that is not one
+  local f c cmds=()
+  for f in "$TOP"/src/*.c; do
+    c=${f##*/}
+    cmds+=("${c%.c}")
+  done
+  [ "${#cmds[@]}" -ge 13 ]
+  local page="$TOP/man/spart.7" missing=()
+  sed -n '/^\.Sh SEE ALSO/,$p' "$page" > see_also
+  for c in "${cmds[@]}"; do
+    [ -s "$TOP/man/$c.1" ] || missing+=("$c: no man/$c.1")
+    grep -qx "\.It Xr $c 1" "$page" || missing+=("$c: not in spart(7)'s list of commands")
+    grep -qx "\.Xr $c 1 ,\{0,1\}" see_also || missing+=("$c: not in spart(7)'s SEE ALSO")
+    grep -q "^| \`$c\` |" "$TOP/README.md" || missing+=("$c: not in the README's table")
+  done
+  printf '%s\n' "${missing[@]}"
+  [ "${#missing[@]}" -eq 0 ]
+  # and nothing else: each listed command is one of src/*.c
+  run -0 sed -n 's/^\.It Xr \([^ ]*\) 1$/\1/p' "$page"
+  [ "$(printf '%s\n' "${lines[@]}" | sort)" = "$(printf '%s\n' "${cmds[@]}" | sort)" ]
 }

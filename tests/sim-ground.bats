@@ -163,6 +163,23 @@ PY
   [ "$(wc -l < "$BATS_TEST_TMPDIR/out1")" -eq 104 ]
 }
 
+@test "--ground: spheres of radius 0 are points: a 1 kg body on three point feet 0.1 m below its CoM rests at 0.1 - mg/(3k), each foot holding mg/3" {
+  cat > "$BATS_TEST_TMPDIR/tri.urdf" <<'URDF'
+<robot name="tri"><link name="body"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><origin xyz="0.1 0 -0.1"/><geometry><sphere radius="0"/></geometry></collision>
+<collision><origin xyz="-0.05 0.08660254037844387 -0.1"/><geometry><sphere radius="0.0"/></geometry></collision>
+<collision><origin xyz="-0.05 -0.08660254037844387 -0.1"/><geometry><sphere radius="0"/></geometry></collision></link></robot>
+URDF
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/tri.urdf" --gravity 0,0,-9.81 --ground --stiffness 2000 \
+    --duration 3 --every 3000 --contact-forces <<< '{"r0": [0, 0, 0.3]}'
+  python3 -c '
+import json, sys
+r = json.loads(sys.argv[1].splitlines()[-1])
+assert r["t"] == 3 and abs(r["r0"][2] - (0.1 - 9.81 / 6000)) < 1e-9, r
+assert len(r["contact_forces"]) == 3, r
+assert all(abs(f[2] - 9.81 / 3) < 1e-9 and abs(f[0]) < 1e-9 and abs(f[1]) < 1e-9 for f in r["contact_forces"]), r' "$output"
+}
+
 @test "spart-sim --ground refuses what it cannot do: exit 2 for usage, 1 for a model without collision shapes" {
   bodies
   s='{"r0": [0, 0, 1]}'
@@ -176,10 +193,25 @@ PY
   [ "${lines[0]}" = "spart-sim: --stiffness: expected a stiffness > 0 in N/m, got '-1'" ]
   run -2 spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --duration 1 --ground 0,0,1,0 --slip 0 <<< "$s"
   [ "${lines[0]}" = "spart-sim: --slip: expected a speed > 0 in m/s, got '0'" ]
-  run -1 --separate-stderr spart-sim -m "$MODELS/kuka_lwr.urdf" --fixed-base --duration 1 \
-    --ground 0,0,1,0 <<< '{"qm": [0,0,0,0,0,0,0]}'
+  run -1 --separate-stderr spart-sim -m "$MODELS/SC_3DoF.urdf" --duration 1 \
+    --ground 0,0,1,0 <<< '{"qm": [0,0,0]}'
   [ "$stderr" = "spart-sim: --ground: the model has no collision shapes to touch it" ]
   [ -z "$output" ]
+}
+
+@test "spart-sim --ground: a model whose collision shapes are all meshes is told so (which, and why none touch), not that it has none" {
+  run -1 --separate-stderr spart-sim -m "$MODELS/kuka_lwr.urdf" --fixed-base --duration 1 \
+    --ground 0,0,1,0 <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$stderr" = "spart-sim: --ground: the model's 8 collision shapes are meshes, which the ground does not read (it touches spheres, boxes, capsules and cylinders); the first, 'meshes_kuka_lwr/convex/arm_base_convex.stl' on link 'calib_kuka_arm_base_link', was not found" ]
+  [ -z "$output" ]
+  # one mesh, an STL file that is there and read
+  printf 'solid t\nfacet normal 0 0 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n' > "$BATS_TEST_TMPDIR/t.stl"
+  cat > "$BATS_TEST_TMPDIR/m.urdf" <<'URDF'
+<robot name="m"><link name="body"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><mesh filename="t.stl"/></geometry></collision></link></robot>
+URDF
+  run -1 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/m.urdf" --duration 1 --ground 0,0,1,0 <<< '{"r0": [0, 0, 1]}'
+  [ "$stderr" = "spart-sim: --ground: the model's 1 collision shape is a mesh, which the ground does not read (it touches spheres, boxes, capsules and cylinders); the first, 't.stl' on link 'body', is an STL file read for its bounds" ]
 }
 
 @test "the README's quadruped example runs: dropped, it lands and stands, gnuplot draws stand.png" {

@@ -163,3 +163,42 @@ setup() {
   printf 'a_1,a_1\n4,5\n' > c.csv
   run -2 spart-cmp c.csv c.csv
 }
+
+@test "values named by joint compare as the field they belong to: --fields, --atol, the report; CSV and JSON alike" {
+  M="$MODELS/kuka_iiwa.urdf"
+  spart-states -m "$M" --random 3 --seed 2 --accelerations -o csv > s.csv
+  spart-id -m "$M" --gravity 0,0,-9.81 --by-name -o csv < s.csv > a.csv
+  spart-id -m "$M" --gravity 0,0,-9.81 --by-name -o json < s.csv > a.json
+  grep -q '"taum":{"lbr_iiwa_joint_1":' a.json
+  # joint 1's torque 1e-8 N m off
+  python3 - <<'PY'
+import csv
+rows = list(csv.reader(open("a.csv")))
+i = rows[0].index("taum.lbr_iiwa_joint_1")
+rows[2][i] = repr(float(rows[2][i]) + 1e-8)
+csv.writer(open("b.csv", "w"), lineterminator="\n").writerows(rows)
+PY
+  run -1 spart-cmp a.csv b.csv
+  [[ "${lines[0]}" == "record 2 (a.csv:3, b.csv:3): taum.lbr_iiwa_joint_1: "*": error 1e-08 > 0 "* ]]
+  # the report's field is taum, its 21 values (not taum.lbr_iiwa_joint, the name cut at _1)
+  [[ "$output" == *$'\n'"taum                   21        1e-08        2"* ]]
+  ! grep -q '^taum\.lbr' <<< "$output"
+  run -0 spart-cmp --atol taum=1e-7 a.csv b.csv
+  run -1 spart-cmp --atol taum=1e-9 a.csv b.csv
+  run -0 spart-cmp --atol taum.lbr_iiwa_joint_1=1e-7 a.csv b.csv
+  run -1 spart-cmp --atol taum.lbr_iiwa_joint_2=1e-7 a.csv b.csv
+  run -1 spart-cmp -f taum a.csv b.csv
+  run -0 spart-cmp -f tau0 a.csv b.csv
+  # JSON objects keyed by joint name are the same values as the CSV columns
+  run -0 spart-cmp a.csv a.json
+  run -0 spart-cmp --atol taum=1e-7 -f taum b.csv a.json
+  # a joint of several values: CSV qm.fl.K, JSON {"qm": {"fl": [...]}}
+  F="$BATS_TEST_DIRNAME/data/joints/floating_tree.urdf"
+  q='{"qm": [0.3, 0.5, 0.5, 0.5, 0.5, 1, 2, 3, -0.2, 0.4]}'
+  spart-sim -m "$F" --duration 0.002 --dt 0.001 --by-name -o csv <<< "$q" > f.csv
+  spart-sim -m "$F" --duration 0.002 --dt 0.001 --by-name -o json <<< "$q" > f.json
+  grep -q '"fl":\[' f.json
+  run -0 spart-cmp f.csv f.json
+  [[ "$output" == *$'\n'"qm "*$'\n'* ]]
+  run -0 spart-cmp -f qm,um f.json f.csv
+}

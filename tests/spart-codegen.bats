@@ -27,13 +27,13 @@ compilers() {
 @test "--help writes the usage with every option and exits 0" {
   run -0 --separate-stderr spart-codegen --help
   [[ "$output" == Usage:* ]]
-  for o in --model --prefix --header --functions --fixed-base --help --version; do
+  for o in --model --prefix --header --functions --fixed-base --floating-base --help --version; do
     [[ "$output" == *"$o"* ]]
   done
   [ -z "$stderr" ]
 }
 
-@test "bad usage is one line and exit 2: an unknown option, no model, a bad prefix or function" {
+@test "bad usage is one line and exit 2: an unknown option, no model, a bad or too long prefix, a bad function" {
   run -2 --separate-stderr spart-codegen --nope
   [ "${stderr_lines[0]}" = "spart-codegen: unknown option '--nope'" ]
   [ "${stderr_lines[1]}" = "Try 'spart-codegen --help'." ]
@@ -41,6 +41,12 @@ compilers() {
   [ "${stderr_lines[0]}" = "spart-codegen: no model: give -m MODEL" ]
   run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --prefix 9lives
   [ "${stderr_lines[0]}" = "spart-codegen: --prefix: expected a C identifier, got '9lives'" ]
+  # a prefix of 65 characters is too long (5fb268f: not a C identifier); of 64 it is taken
+  run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --prefix "$(printf 'a%.0s' {1..65})"
+  [ "$stderr" = "$(printf '%s\n%s' "spart-codegen: --prefix: too long: 65 characters, at most 64" \
+    "Try 'spart-codegen --help'.")" ]
+  run -0 spart-codegen -m "$MODELS/kuka_iiwa.urdf" --prefix "$(printf 'a%.0s' {1..64})" --header
+  [[ "$output" == *"void $(printf 'a%.0s' {1..64})_id("* ]]
   run -2 --separate-stderr spart-codegen -m "$MODELS/kuka_iiwa.urdf" --functions id,crba
   [ "${stderr_lines[0]}" = "spart-codegen: --functions: unknown function 'crba' (id, mass, fd, fk, jac)" ]
   [ -z "$output" ]
@@ -171,6 +177,125 @@ for r in range(6): print(' '.join('%.17g' % random.uniform(-2, 2) for k in range
   grep -q '^#define robot_N 20 ' sc.h
 }
 
+@test "a model's name is in the code only inside its first comment, as printable ASCII that can neither end it nor start or splice a line" {
+  # the name is the only text of the model in the file (link and joint names are not); 5fb268f
+  # wrote it as it was, and a name holding */ and a newline put code after the comment (int
+  # injected = 1 compiled with -Werror), / * was -Wcomment's error.  Now a byte outside ' '..'~',
+  # a % or \, and the second byte of */, /* or ?? (a trigraph, -std=c99's) is %XX
+  cd "$BATS_TEST_TMPDIR"
+  urdf2robot "$MODELS/kuka_iiwa.urdf" > iiwa.json
+  python3 - << 'PY'
+import json
+m = json.load(open("iiwa.json"))
+names = ["r", "x */ int injected = 1; /*\n#define Y", "a /* nested", "*/*/**// ends in *",
+         "tail ??/\n#define injected", "back\\\ninjected = 1;", "tab\tbell\x07 caf\u00e9 100% \x7f"]
+for k, n in enumerate(names):
+    m["name"] = n
+    json.dump(m, open("n%d.json" % k, "w"))
+PY
+  # and from a URDF's robot name
+  sed 's|<robot name="lbr_iiwa"|<robot name="x */ int injected = 1; /*\&#10;#define Y"|' \
+    "$MODELS/kuka_iiwa.urdf" > n7.urdf
+  spart-codegen -m n0.json > n0.c
+  spart-codegen -m n0.json --header > n0.h
+  local m x c
+  for m in n[1-6].json n7.urdf; do
+    spart-codegen -m $m > a.c
+    spart-codegen -m $m --header > a.h
+    for x in c h; do
+      # the first line alone differs from the code of the name r: no line added
+      cmp <(tail -n +2 a.$x) <(tail -n +2 n0.$x) || { echo "$m: more than the name differs"; false; }
+      head -1 a.$x > line
+      ! grep -q '[^ -~]' line
+      ! grep -qF -e '??' -e '\' line
+      # its */ is the second line's end, its /* the first line's start
+      [ "$(grep -o '\*/' line | wc -l)" -eq 0 ]
+      [ "$(grep -o '/\*' line | wc -l)" -eq 1 ]
+      for c in $(compilers); do
+        $c -std=c99 -Wall -Wextra -Werror -c -x c a.$x -o a.o || { echo "$c $m .$x"; false; }
+      done
+      ! cc -std=c99 -E -x c a.$x | grep -q injected
+    done
+  done
+  grep -qF "robot 'x *%2F int injected = 1; /%2A%0A#define Y' (7 links" a.c
+  spart-codegen -m n1.json | head -1 | cmp - <(head -1 a.c)
+  spart-codegen -m n6.json | grep -qF "robot 'tab%09bell%07 caf%C3%A9 100%25 %7F' (7 links"
+  spart-codegen -m n3.json | grep -qF "robot '*%2F*%2F**%2F/ ends in *' (7 links"
+}
+
+@test "the headers of prefixes arm and ARM have different guards: both in one file, their codes linked together" {
+  # 5fb268f upper-cased the prefix (ARM_CODEGEN_H for both): the second header was skipped.
+  # Each letter's case swapped, the guard is one for each prefix (robot's is ROBOT_CODEGEN_H)
+  cd "$BATS_TEST_TMPDIR"
+  local p
+  for p in arm ARM; do
+    spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix $p --functions id > $p.c
+    spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix $p --functions id --header > $p.h
+  done
+  [ "$(sed -n 3p arm.h)" = "#ifndef ARM_CODEGEN_H" ]
+  [ "$(sed -n 3p ARM.h)" = "#ifndef arm_CODEGEN_H" ]
+  spart-codegen -m "$MODELS/kuka_iiwa.urdf" --header | grep -qx '#ifndef ROBOT_CODEGEN_H'
+  cat > both.c << 'C'
+#include <stdio.h>
+#include "arm.h"
+#include "ARM.h"
+#include "arm.h"
+int main(void) {
+  double q[arm_NV] = {0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7}, v[ARM_NV] = {0}, a[arm_NV] = {0};
+  double g[3] = {0, 0, -9.81}, t1[arm_NV], t2[ARM_NV];
+  arm_id(q, v, a, g, t1);
+  ARM_id(q, v, a, g, t2);
+  for (int k = 0; k < arm_NV; k++) {
+    printf("%.17g %.17g\n", t1[k], t2[k]);
+  }
+  return 0;
+}
+C
+  local c
+  for c in $(compilers); do
+    $c -std=c99 -Wall -Wextra -Werror -I. -o both both.c arm.c ARM.c -lm
+    run -0 ./both
+    [ "${#lines[@]}" -eq 7 ]
+    # the same model, the same torques: each line two equal numbers, gravity's not all 0
+    ! printf '%s\n' "${lines[@]}" | awk '$1 != $2' | grep -q .
+    printf '%s\n' "${lines[@]}" | awk '$1 != 0' | grep -q .
+  done
+}
+
+@test "a model fixed to the world gives the fixed-base code without --fixed-base, as every command reads it; --floating-base the floating base's" {
+  # 5fb268f wrote the floating base's code for a URDF bolted to a world link and a model JSON's
+  # "fixed_base": true unless --fixed-base was given; spart-fd, -id, -gim, -sim hold them fixed
+  cd "$BATS_TEST_TMPDIR"
+  sed 's|^  <link name="lbr_iiwa_link_0">|  <link name="world"/><joint name="bolt" type="fixed"><parent link="world"/><child link="lbr_iiwa_link_0"/></joint>\n&|' \
+    "$MODELS/kuka_iiwa.urdf" > world.urdf
+  urdf2robot --fixed-base "$MODELS/kuka_iiwa.urdf" > fixed.json
+  grep -q '"fixed_base":[[:space:]]*true' fixed.json
+  local m h
+  for m in world.urdf fixed.json; do
+    for h in '' --header; do
+      spart-codegen -m $m $h > model.c
+      spart-codegen -m $m $h --fixed-base > fixed.c
+      cmp model.c fixed.c
+      spart-codegen -m $m $h --floating-base > floating.c
+      ! cmp -s model.c floating.c
+    done
+    grep -q '^#define robot_FIXED_BASE 0$' floating.c
+    spart-codegen -m $m --header | grep -q '^#define robot_FIXED_BASE 1$'
+    # the fixed-base forms: robot_id(q, v, a, g, tau)
+    spart-codegen -m $m --header | grep -q '^void robot_id(const double \*q, '
+  done
+  # the model JSON's: the code of kuka_iiwa.urdf with --fixed-base, and without it floating
+  spart-codegen -m fixed.json | cmp - <(spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base)
+  spart-codegen -m fixed.json --floating-base | cmp - <(spart-codegen -m "$MODELS/kuka_iiwa.urdf")
+  # the code made without the option gives spart's numbers on it, its base fixed
+  spart-codegen -m world.urdf > robot.c
+  spart-codegen -m world.urdf --header > robot.h
+  cc -std=c99 -O2 -I. -o drv "$TOP/tests/codegen_driver.c" robot.c -lm
+  run -0 python3 "$TOP/tests/codegencheck.py" world.urdf fixed ./drv 2 5
+  run -2 --separate-stderr spart-codegen -m world.urdf --fixed-base --floating-base
+  [ "${stderr_lines[0]}" = "spart-codegen: --floating-base and --fixed-base may not be combined" ]
+}
+
 @test "the README's controller compiles on the generated code, runs, and its torques are spart-id's" {
   cd "$BATS_TEST_TMPDIR"
   spart-codegen -m "$MODELS/kuka_iiwa.urdf" --fixed-base --prefix iiwa > iiwa.c
@@ -225,6 +350,8 @@ EOF
   cd "$BATS_TEST_TMPDIR" && touch arm.urdf notes.txt
   run -0 complete_words spart-codegen --fi
   [ "$output" = "$(printf -- '--fixed-base')" ]
+  run -0 complete_words spart-codegen --fl
+  [ "$output" = "--floating-base" ]
   run -0 complete_words spart-codegen --fu
   [ "$output" = "--functions" ]
   run -0 complete_words spart-codegen --functions m

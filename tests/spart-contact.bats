@@ -311,6 +311,90 @@ assert all(abs(math.hypot(x - 1, y) - 0.1) < 1e-12 for x, y in p), p' "$output"
   [[ "$stderr" == *"contacts[0]: link 'lbr_iiwa_link_0' has a collision mesh ('meshes_kuka_iiwa/link_0.stl'): its lowest points are not found from a mesh; give points" ]]
 }
 
+@test "contacts from geometry: a sphere of radius 0 (Drake's point contact) is its centre; a leg stands on it" {
+  # tests/data/shapes/point_foot.urdf: r0 = (0.3, 0.2, 1) puts the hip's link frame at
+  # (0.2, 0.2, 1), the knee at (0.2, 0.2, 0.9), the toe at the knee + Ry(q) (0.1, 0, -0.5):
+  # below the shank's box, the lowest point; at q = 0 both CoMs are above it
+  leg="$TOP/tests/data/shapes/point_foot.urdf"
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --max-torque 5 \
+    <<< '{"r0": [0.3, 0.2, 1], "qm": [0], "contacts": [{"link": "shin", "mu": 0.5}]}'
+  python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+# one point at (0.3, 0.2): the polygon is it; the weight 3 g on it, the knee holding the hip
+# (2 g, 0.1 m from the knee axis): 0.1 * 2 * 9.81
+assert o["feasible"] and o["com_equilibrium"], o
+assert len(o["support_polygon"]) == 1, o
+assert all(abs(a - b) <= 1e-12 for a, b in zip(o["support_polygon"][0], [0.3, 0.2])), o
+assert len(o["contact_forces"]) == 1, o
+assert all(abs(a - b) <= 1e-9 for a, b in zip(o["contact_forces"][0], [0, 0, 3 * 9.81])), o
+assert abs(o["taum"][0] - 0.1 * 2 * 9.81) <= 1e-9, o' "$output"
+  # the knee at 0.3: the toe's x is 0.2 + 0.1 cos 0.3 - 0.5 sin 0.3
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only support_polygon \
+    <<< '{"r0": [0.3, 0.2, 1], "qm": [0.3], "contacts": [{"link": "shin", "mu": 0.5}]}'
+  python3 -c '
+import json, math, sys
+p = json.loads(sys.argv[1])["support_polygon"]
+want = [0.2 + 0.1 * math.cos(0.3) - 0.5 * math.sin(0.3), 0.2]
+assert len(p) == 1 and all(abs(a - b) <= 1e-12 for a, b in zip(p[0], want)), (p, want)' "$output"
+}
+
+@test "contacts from geometry: two points of a foot level to rounding both touch (the tolerance from the points' spread)" {
+  # a foot of two points 0.17 m apart, tilted 1e-12 rad: their heights differ by 1.7e-13 m
+  cat > "$BATS_TEST_TMPDIR/toes.urdf" <<'EOF'
+<robot name="toes">
+  <link name="foot"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0.1 0.03 -0.05"/><geometry><sphere radius="0"/></geometry></collision>
+    <collision><origin xyz="-0.07 0.03 -0.05"/><geometry><sphere radius="0"/></geometry></collision>
+  </link>
+</robot>
+EOF
+  r=$(python3 -c 'import json, math; c, s = math.cos(1e-12), math.sin(1e-12)
+print(json.dumps({"R0": [[c, 0, s], [0, 1, 0], [-s, 0, c]], "contacts": [{"link": "foot", "mu": 0.5}]}))')
+  run -0 spart-contact -m "$BATS_TEST_TMPDIR/toes.urdf" --gravity 0,0,-9.81 --only support_polygon <<< "$r"
+  python3 -c '
+import json, sys
+p = sorted(json.loads(sys.argv[1])["support_polygon"])
+want = [[-0.07, 0.03], [0.1, 0.03]]
+assert len(p) == 2 and all(abs(a - b) < 1e-12 for u, w in zip(p, want) for a, b in zip(u, w)), p' "$output"
+}
+
+@test "the joints' effort limits bound the torques: feasible false beyond them (reason), true under --max-torque or a higher limit" {
+  # tests/data/shapes/point_foot.urdf on its toe's point (given: the test is of the limits alone)
+  leg="$BATS_TEST_TMPDIR/leg.urdf"
+  sed 's/radius="0.0"/radius="0.01"/' "$TOP/tests/data/shapes/point_foot.urdf" > "$leg"
+  r='{"r0": [0.3, 0.2, 1], "qm": [0], "contacts": [{"link": "shin", "point": [0.1, 0, -0.5], "normal": [0, 0, 1], "mu": 0.5}]}'
+  # the knee needs 1.962 N m (0.1 m x 2 g), its <limit effort> is 1
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only feasible,taum,reason <<< "$r"
+  [ "$output" = '{"feasible":false,"reason":"the torques needed exceed the joints'"'"' effort limits"}' ]
+  # --max-torque replaces the model's limits, above or below
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only feasible --max-torque 2 <<< "$r"
+  [ "$output" = '{"feasible":true}' ]
+  run -0 spart-contact -m "$leg" --gravity 0,0,-9.81 --only feasible,reason --max-torque 1.9 <<< "$r"
+  [ "$output" = '{"feasible":false,"reason":"the torques needed exceed the torque limit"}' ]
+  # the limit raised in the URDF
+  sed 's/effort="1"/effort="2"/' "$leg" > "$BATS_TEST_TMPDIR/leg2.urdf"
+  run -0 spart-contact -m "$BATS_TEST_TMPDIR/leg2.urdf" --gravity 0,0,-9.81 --only feasible,taum <<< "$r"
+  python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+assert o["feasible"] and abs(o["taum"][0] - 1.962) <= 1e-9, o' "$output"
+  # the quadruped on four feet: its smallest largest torque (3.0 N m) is past fl_knee's limit
+  # made 1, but the feet can share the load otherwise: the torques found within every limit,
+  # the statics identity holding
+  sed '/name="fl_knee"/,/<\/joint>/s/effort="100"/effort="1"/' "$MODELS/quadruped.urdf" > "$BATS_TEST_TMPDIR/q.urdf"
+  check '
+m = "'"$BATS_TEST_TMPDIR"'/q.urdf"
+q = [0.1, 0.4, -0.8, -0.1, 0.4, -0.8, 0.1, 0.4, -0.8, -0.1, 0.4, -0.8]
+free = statics("'"$MODELS"'/quadruped.urdf", quadruped(q))
+assert abs(free["taum"][2]) > 3, free
+o = statics(m, quadruped(q))
+assert o["feasible"], o
+assert abs(o["taum"][2]) <= 1 + 1e-9, o
+assert max(abs(t) for t in o["taum"]) <= 100, o
+'
+}
+
 @test "messages say what is true: mu not finite, a short normal is a direction, --only force_closure needs no gravity, --help offers no csv" {
   bad() {
     run --separate-stderr spart-contact -m "$BOX" --gravity 0,0,-9.81 <<< "$1"

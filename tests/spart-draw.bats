@@ -103,8 +103,95 @@ PY
   [[ "$stderr" == *"--view: expected front, side, top or iso, got 'back'"* ]]
 }
 
+@test "spart-draw: a sphere of radius 0 (a point) is a dot where the kinematics put it; valid SVG" {
+  # tests/data/shapes/point_foot.urdf seen from the side (right +x, up +z): the toe 0.1 m
+  # right of the knee and 0.5 m below it, a dot of the collision shapes' colour
+  spart-draw -m "$TOP/tests/data/shapes/point_foot.urdf" <<< '{"r0": [0.3, 0.2, 1], "qm": [0]}' > "$BATS_TEST_TMPDIR/p.svg"
+  xmllint --noout "$BATS_TEST_TMPDIR/p.svg"
+  rsvg-convert "$BATS_TEST_TMPDIR/p.svg" -o "$BATS_TEST_TMPDIR/p.png"
+  python3 - "$BATS_TEST_TMPDIR/p.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+dots = [c for c in svg.iter(ns + "circle") if c.get("fill") == "#ffcc80"]
+knee = [c for c in svg.iter(ns + "circle") if c.get("fill") == "#ffffff"]
+assert len(dots) == 1 and len(knee) == 1, (dots, knee)
+d, k = dots[0], knee[0]
+assert float(d.get("r")) > 0
+dx = float(d.get("cx")) - float(k.get("cx"))
+dy = float(d.get("cy")) - float(k.get("cy"))  # SVG's y is down
+assert abs(dx - 0.1) < 1e-5 and abs(dy - 0.5) < 1e-5, (dx, dy)
+PY
+}
+
 @test "spart-draw: --help names its options" {
   run spart-draw --help
   [ "$status" -eq 0 ]
   [[ "$output" == *"--view VIEW"* && "$output" == *"--frames"* ]]
+}
+
+@test "spart-draw reads CSV as every command does: the picture of the same records as JSON" {
+  T="$BATS_TEST_TMPDIR"
+  spart-states -m "$MODELS/kuka_iiwa.urdf" --random 3 --seed 4 -o csv > "$T/s.csv"
+  spart-states -m "$MODELS/kuka_iiwa.urdf" --random 3 --seed 4 -o json > "$T/s.jsonl"
+  run --separate-stderr spart-draw -m "$MODELS/kuka_iiwa.urdf" --frames < "$T/s.csv"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  printf '%s\n' "$output" > "$T/csv.svg"
+  xmllint --noout "$T/csv.svg"
+  [ "$(grep -c '<g id="frame' "$T/csv.svg")" -eq 3 ]
+  spart-draw -m "$MODELS/kuka_iiwa.urdf" --frames < "$T/s.jsonl" > "$T/json.svg"
+  cmp "$T/csv.svg" "$T/json.svg"
+  # by joint name too, with -i csv
+  spart-states -m "$MODELS/kuka_iiwa.urdf" --normalize --by-name < "$T/s.csv" |
+    spart-draw -m "$MODELS/kuka_iiwa.urdf" --frames -i csv > "$T/named.svg"
+  cmp "$T/named.svg" "$T/json.svg"
+  # contacts have no CSV column: one named so is refused, not ignored
+  run --separate-stderr spart-draw -m "$MODELS/kuka_iiwa.urdf" <<< $'contacts,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n1,0,0,0,0,0,0,0'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-draw: <stdin>:1: column 'contacts': contacts are read from JSON records only, not CSV (use -i json)" ]
+  # spart-contact, whose records must give contacts, still refuses CSV
+  run --separate-stderr spart-contact -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 < "$T/s.csv"
+  [ "$status" -eq 1 ]
+  [[ "$stderr" == *"contacts are read from JSON records only, not CSV (use -i json)" ]]
+}
+
+@test "spart-draw with no record, or -k and bad records, writes a valid SVG document or exits non-zero with nothing" {
+  T="$BATS_TEST_TMPDIR"
+  M="$MODELS/kuka_iiwa.urdf"
+  q='[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]'
+  # no record: an empty picture, exit 0
+  for f in json csv; do
+    for strip in "" --frames; do
+      run --separate-stderr spart-draw -m "$M" -i $f $strip < /dev/null
+      [ "$status" -eq 0 ]
+      printf '%s\n' "$output" > "$T/e.svg"
+      xmllint --noout "$T/e.svg"
+      [ "$(grep -c '<g id' "$T/e.svg")" -eq 0 ]
+    done
+  done
+  printf 'qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7\n' | spart-draw -m "$M" > "$T/h.svg"
+  xmllint --noout "$T/h.svg"
+  # -k, every record bad: a valid document of no frame, exit 1
+  run --separate-stderr spart-draw -m "$M" -k <<< $'{"qm": [1]}\n{"qm": [1, 2]}'
+  [ "$status" -eq 1 ]
+  printf '%s\n' "$output" > "$T/k.svg"
+  xmllint --noout "$T/k.svg"
+  [ "$(grep -c '<g id' "$T/k.svg")" -eq 0 ]
+  # -k: the good records drawn, as they are alone; a record whose contacts fail while it is
+  # drawn leaves nothing of its picture
+  spart-draw -m "$M" --frames <<< "{\"qm\": $q}" > "$T/one.svg"
+  run --separate-stderr spart-draw -m "$M" --frames -k --gravity 0,0,-9.81 <<< "{\"qm\": [1]}
+{\"qm\": $q, \"contacts\": [{\"link\": \"no_such_link\", \"point\": [0, 0, 0]}]}
+{\"qm\": $q}"
+  [ "$status" -eq 1 ]
+  [ "${#stderr_lines[@]}" -eq 3 ]
+  [[ "${stderr_lines[1]}" == "spart-draw: <stdin>:2: contacts[0].link: no link 'no_such_link'"* ]]
+  printf '%s\n' "$output" > "$T/k2.svg"
+  cmp "$T/k2.svg" "$T/one.svg"
+  # without -k a bad record: exit 1, nothing written
+  run --separate-stderr spart-draw -m "$M" <<< "{\"qm\": $q}"$'\n{"qm": [1]}'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
 }

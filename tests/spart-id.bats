@@ -42,7 +42,7 @@ close(tau["taum"], want, 1e-10, "taum")
   printf 'qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,umdot_3\n0,0,0,0,0,0,0,2\n' |
     { run --separate-stderr spart-id -m "$MODELS/kuka_iiwa.urdf";
       [ "$status" -eq 1 ]
-      [ "$stderr" = "spart-id: <stdin>:1: umdot has 1 columns, model needs 7" ]; }
+      [ "$stderr" = "spart-id: <stdin>:1: umdot has 1 columns, model needs 7: no column umdot_1, umdot_2, umdot_4 and 3 more" ]; }
 }
 
 @test "CSV in, CSV out: the time column passes through and values equal JSON mode" {

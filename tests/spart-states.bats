@@ -80,6 +80,42 @@ PY
   done
 }
 
+@test "--random within limits as wide as doubles go ([-1e308, 1.7e308]: their width overflows): N finite records within them, exit 0" {
+  cat > "$T/wide.urdf" <<'EOF'
+<robot name="wide">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="s" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="1 0 0"/>
+    <limit lower="-1e308" upper="1.7e308" effort="1.7e308" velocity="1.7e308"/></joint>
+  <joint name="r" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/>
+    <limit lower="-1.7976931348623157e308" upper="1.7976931348623157e308" effort="1" velocity="1"/></joint>
+</robot>
+EOF
+  for o in json csv; do
+    run -0 --separate-stderr spart-states -m "$T/wide.urdf" --random 500 --seed 7 --velocities --forces -o $o
+    [ -z "$stderr" ]
+    printf '%s\n' "$output" > "$T/w.$o"
+  done
+  python3 - "$T/w.json" "$T/w.csv" <<'PY'
+import csv, json, math, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(recs) == len(rows) == 500, (len(recs), len(rows))
+lo, hi = [-1e308, -1.7976931348623157e308], [1.7e308, 1.7976931348623157e308]
+vmax, fmax = [1.7e308, 1], [1.7e308, 1]
+for r, row in zip(recs, rows):
+    for k in range(2):
+        q, u, t = r["qm"][k], r["um"][k], r["taum"][k]
+        assert all(math.isfinite(x) for x in (q, u, t)), r
+        assert lo[k] <= q <= hi[k] and -vmax[k] <= u <= vmax[k] and -fmax[k] <= t <= fmax[k], r
+        assert float(row["qm_%d" % (k + 1)]) == q, (r, row)
+# spread over the range, not stuck at an end: both signs, and values past 1e307
+q0 = [r["qm"][0] for r in recs]
+assert min(q0) < -1e307 and max(q0) > 1e307, (min(q0), max(q0))
+PY
+}
+
 @test "the same seed gives the same bytes (JSON and CSV), another seed other records; qm does not depend on what else is asked" {
   m="$MODELS/2_iiwa_base.urdf"
   a=$(spart-states -m "$m" --random 50 --seed 42 | cksum)

@@ -70,7 +70,7 @@ for row in r:
   run --separate-stderr spart-id -m "$(M)" < "$BATS_TEST_TMPDIR/t.csv"
   [ "$status" -eq 1 ]
   [ -z "$output" ]
-  [ "$stderr" = "spart-id: <stdin>:1: qm has 6 columns, model needs 7" ]
+  [ "$stderr" = "spart-id: <stdin>:1: qm has 6 columns, model needs 7: no column qm_7" ]
 }
 
 @test "a row with an extra field is refused with its line; rows before it are out" {

@@ -1440,10 +1440,15 @@ EOF
 )
   bad "$f" "urdf2robot: $f:1: link 'a': box size: expected 3 numbers, got '1 2'"
   f=$(urdf b2.urdf <<'EOF'
-<robot name="b"><link name="a"><visual><geometry><sphere radius="0"/></geometry></visual></link></robot>
+<robot name="b"><link name="a"><visual><geometry><sphere radius="-0.1"/></geometry></visual></link></robot>
 EOF
 )
-  bad "$f" "urdf2robot: $f:1: link 'a': sphere with a size 0 that is not positive"
+  bad "$f" "urdf2robot: $f:1: link 'a': sphere with a radius -0.1 that is negative (0 is a point)"
+  f=$(urdf b6.urdf <<'EOF'
+<robot name="b"><link name="a"><visual><geometry><cylinder radius="0" length="1"/></geometry></visual></link></robot>
+EOF
+)
+  bad "$f" "urdf2robot: $f:1: link 'a': cylinder with a size 0 that is not positive"
   f=$(urdf b3.urdf <<'EOF'
 <robot name="b"><link name="a"><visual><geometry><cone radius="1"/></geometry></visual></link></robot>
 EOF
@@ -1484,7 +1489,15 @@ PY
   [[ "$stderr" == *"shapes[1].role: expected"* ]]
   run --separate-stderr urdf2robot "$BATS_TEST_TMPDIR/m-radius.json"
   [ "$status" -eq 1 ]
-  [[ "$stderr" == *"shapes[1]: sphere size -1: expected a positive size" ]]
+  [[ "$stderr" == *"shapes[1]: sphere size -1: expected a size >= 0 (0 is a point)" ]]
+}
+
+@test "shapes: a sphere of radius 0 is a point (Drake's point contacts, as urdfdom reads it): written, read back" {
+  urdf2robot "$TOP/tests/data/shapes/point_foot.urdf" > "$BATS_TEST_TMPDIR/m.json"
+  check "$BATS_TEST_TMPDIR/m.json" '[(s["name"], s["kind"], s.get("radius"), p(s["T"])) for s in d["shapes"]] == [("shank", "box", None, [0.1, 0, -0.25]), ("toe", "sphere", 0, [0.1, 0, -0.5])]'
+  urdf2robot "$BATS_TEST_TMPDIR/m.json" | cmp - "$BATS_TEST_TMPDIR/m.json"
+  run -0 urdf2robot --summary "$TOP/tests/data/shapes/point_foot.urdf"
+  [[ "$output" == *"shape: link 1 'shin' collision sphere 'toe' radius 0 at (0.1, 0, -0.5)"* ]]
 }
 
 # ---- meshes and automass ----
@@ -1711,6 +1724,39 @@ for k in range(3):
 PY
 }
 
+@test "automass: a mirrored mesh (scale -1 1 1, a left part from a right one) is the mirror image: the same mass, x of the CoM and the xy, xz products negated" {
+  # the tetrahedron (0, a e_x, b e_y, c e_z), a b c = 0.5 0.25 1 (exact in binary STL's floats),
+  # its faces outward; of mass m: CoM (a, b, c)/4, I_xx = 3 m (b^2 + c^2)/80 (and round),
+  # I_xy = m a b/80 (the tensor's entry, -integral of x y about the CoM), I_xz, I_yz alike
+  python3 - "$BATS_TEST_TMPDIR/tet.stl" <<'PY'
+import struct, sys
+V = [(0, 0, 0), (0.5, 0, 0), (0, 0.25, 0), (0, 0, 1)]
+with open(sys.argv[1], "wb") as f:
+    f.write(b"tetrahedron".ljust(80, b" "))
+    F = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+    f.write(struct.pack("<I", len(F)))
+    for t in F:
+        f.write(struct.pack("<3f", 0, 0, 0) + b"".join(struct.pack("<3f", *V[i]) for i in t) + b"\0\0")
+PY
+  I() {  # the inertia with the sign s of x: I sx
+    python3 -c 'import json, sys
+s, m, a, b, c = float(sys.argv[1]), 2, 0.5, 0.25, 1
+print(json.dumps([[3*m*(b*b + c*c)/80, s*m*a*b/80, s*m*a*c/80], [s*m*a*b/80, 3*m*(a*a + c*c)/80, m*b*c/80],
+                  [s*m*a*c/80, m*b*c/80, 3*m*(a*a + b*b)/80]]))' "$1"
+  }
+  for case in "1 1 1|0.125|1" "-1 1 1|-0.125|-1" "1 -1 -1|0.125|-1"; do
+    IFS='|' read -r sc cx s <<< "$case"
+    f=$(geom_urdf tet.urdf '<inertial><mass value="2"/></inertial>' \
+        "<collision><geometry><mesh filename=\"tet.stl\" scale=\"$sc\"/></geometry></collision>")
+    urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/t.json"
+    if [ "$sc" = "1 -1 -1" ]; then  # turned half a turn about x: y and z negated, xy and xz too
+      link_is "$BATS_TEST_TMPDIR/t.json" 2 "[$cx, -0.0625, -0.25]" "$(I "$s")" 1e-15
+    else
+      link_is "$BATS_TEST_TMPDIR/t.json" 2 "[$cx, 0.0625, 0.25]" "$(I "$s")" 1e-15
+    fi
+  done
+}
+
 @test "automass: spart-gim's H of an automassed model is that of the model written with those inertias" {
   f=$(urdf auto.urdf <<'EOF'
 <robot name="auto">
@@ -1804,6 +1850,28 @@ PY
   [ "$status" -eq 2 ]
   run --separate-stderr urdf2robot --automass=some "$f"
   [ "$status" -eq 2 ]
+}
+
+@test "automass: a sphere of radius 0 (a point) adds nothing; a link of points only is refused when it needs an inertia, kept under =all" {
+  # a box and a point: the box's mass properties, as the box alone
+  f=$(geom_urdf bp.urdf '<inertial><mass value="3"/></inertial>' \
+      '<collision><geometry><box size="0.3 0.5 0.7"/></geometry></collision>
+    <collision><origin xyz="1 2 3"/><geometry><sphere radius="0"/></geometry></collision>')
+  urdf2robot --automass "$f" > "$BATS_TEST_TMPDIR/bp.json"
+  link_is "$BATS_TEST_TMPDIR/bp.json" 3 '[0, 0, 0]' '[[0.185, 0, 0], [0, 0.145, 0], [0, 0, 0.085]]' 1e-15
+  # points only, and no <inertia>: nothing to divide the mass over
+  f=$(geom_urdf pts.urdf '<inertial><mass value="3"/></inertial>' \
+      '<collision><geometry><sphere radius="0"/></geometry></collision>
+    <collision><origin xyz="1 0 0"/><geometry><sphere radius="0.0"/></geometry></collision>')
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: its collision shapes are points (spheres of radius 0), of no volume" ]
+  # points only, with an <inertia>: =all leaves it as it is
+  f=$(geom_urdf ptsi.urdf '<inertial><origin xyz="9 9 9"/><mass value="3"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>' \
+      '<collision><geometry><sphere radius="0"/></geometry></collision>')
+  urdf2robot --automass=all "$f" > "$BATS_TEST_TMPDIR/ptsi.json"
+  link_is "$BATS_TEST_TMPDIR/ptsi.json" 3 '[9, 9, 9]' '[[1, 0, 0], [0, 1, 0], [0, 0, 1]]' 0
 }
 
 @test "automass=all replaces every link's inertia that has collision geometry; without it nothing changes" {

@@ -91,6 +91,7 @@ static void lowest(const spart_model *m, int s, const double R[9], const double 
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
                          const double gravity[3], double *pts, int most, int *mesh) {
   double g[3], gn = sqrt(spu_dot3(gravity, gravity)), size = 0, RL[9], pL[3], deep = -INFINITY;
+  double plo[3] = {INFINITY, INFINITY, INFINITY}, phi[3] = {-INFINITY, -INFINITY, -INFINITY};
   double *c;
   int nshape = 0, n = 0, cap = 0, kept = 0;
 
@@ -109,8 +110,15 @@ int spart_support_points(const spart_model *m, const spart_data *d, int i,
     for (int k = 0; k < 3; k++) {
       size = fmax(size, m->shape_bound[6 * s + 3 + k] - m->shape_bound[6 * s + k]);
     }
+    for (int k = 0; spart_shape_point(m, s) && k < 3; k++) { /* points: their spread */
+      plo[k] = fmin(plo[k], m->shape_pos[3 * s + k]);
+      phi[k] = fmax(phi[k], m->shape_pos[3 * s + k]);
+    }
     cap += 2 * SPART_DISK_POINTS;
     nshape++;
+  }
+  for (int k = 0; k < 3; k++) {
+    size = phi[k] > plo[k] ? fmax(size, phi[k] - plo[k]) : size;
   }
   if (nshape == 0) {
     return -1;

@@ -54,6 +54,9 @@ int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol
   /* sums over the tetrahedra (0, a, b, c) of each triangle: volume, first moment and the
      second moments C = integral of x x' (Tonon; Eberly's polyhedral mass properties) */
   double V = 0, S[3] = {0, 0, 0}, C[9] = {0}, M[9];
+  /* a scale of negative determinant (a mirrored mesh: a left part from a right one) reverses
+     every triangle's winding: its tetrahedra's signs turned back */
+  const double sign = scale[0] * scale[1] * scale[2] < 0 ? -1 : 1;
   for (int t = 0; t < mesh->ntri; t++) {
     double p[3][3], cr[3], sum[3], det;
     for (int k = 0; k < 3; k++) {
@@ -62,7 +65,7 @@ int spart_mesh_volume(const spart_mesh *mesh, const double scale[3], double *vol
       }
     }
     spu_cross(cr, p[1], p[2]);
-    det = spu_dot3(p[0], cr); /* 6 times the signed volume */
+    det = sign * spu_dot3(p[0], cr); /* 6 times the signed volume */
     for (int j = 0; j < 3; j++) {
       sum[j] = p[0][j] + p[1][j] + p[2][j];
     }
@@ -155,7 +158,7 @@ static void rotate_inertia(const double R[9], const double I[6], double out[9]) 
 int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
                    double density, spart_err *err) {
   double V = 0, com[3] = {0, 0, 0}, J[9] = {0}, rho;
-  int n = 0;
+  int n = 0, points = 0;
   const char *link = m->body_name[i] ? m->body_name[i] : "?";
 
   /* each collision shape's volume, centroid and inertia (unit density) in the link frame */
@@ -164,6 +167,10 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
       double v = 0, c[3] = {0, 0, 0}, I[6] = {0, 0, 0, 0, 0, 0}, x[3], IR[9];
       const double *R = m->shape_rot + 9 * s;
       if (m->shape_body[s] != i || m->shape_role[s] != SPART_SHAPE_COLLISION) {
+        continue;
+      }
+      if (spart_shape_point(m, s)) { /* no volume: nothing to add */
+        points += pass == 0;
         continue;
       }
       if (m->shape_kind[s] != SPART_SHAPE_MESH) {
@@ -213,8 +220,10 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
       }
     }
     if (pass == 0 && n == 0) {
-      return spart_err_set(err, SPART_EDATA, 0, "link '%s': automass: no collision shapes",
-                           link);
+      return spart_err_set(err, SPART_EDATA, 0, "link '%s': automass: %s", link,
+                           points ? "its collision shapes are points (spheres of radius 0), "
+                                    "of no volume"
+                                  : "no collision shapes");
     }
     for (int k = 0; pass == 0 && k < 3; k++) {
       com[k] /= V;

@@ -426,31 +426,39 @@ static const struct {
   joint_map *difference, *v_of_local;
   int pitched;
 } kinds[] = {
-    [SPART_JNT_FIXED] = {"fixed", 0, 0, {0}, {{0, 0}}, 0, NULL, NULL, NULL, {0}, NULL, NULL, NULL,
-                         NULL, 0},
-    [SPART_JNT_REVOLUTE] = {"revolute", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, {0}, NULL,
-                            NULL, NULL, NULL, 0},
-    [SPART_JNT_PRISMATIC] = {"prismatic", 1, 1, {5}, {{0, 1}}, 1, NULL, NULL, NULL, {0}, NULL,
-                             NULL, NULL, NULL, 0},
-    [SPART_JNT_FLOATING] = {"floating", 7, 6, {0, 1, 2, 3, 4, 5},
-                            {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0,
-                            floating_move, floating_qdot, floating_v, {0, 4, 0},
-                            floating_integrate, floating_rate, floating_difference,
-                            floating_v_of_local, 0},
-    [SPART_JNT_BALL] = {"ball", 4, 3, {0, 1, 2}, {{1, 0}, {1, 0}, {1, 0}}, 0, ball_move,
-                        ball_qdot, ball_v, {0, 4, 0}, ball_integrate, ball_rate, ball_difference,
-                        NULL, 0},
-    [SPART_JNT_PLANAR] = {"planar", 3, 3, {3, 4, 2}, {{0, 1}, {0, 1}, {1, 0}}, 1,
-                          planar_move, planar_qdot, planar_v, {0}, NULL, NULL, NULL, NULL, 0},
-    [SPART_JNT_SINCOS] = {"sincos", 2, 1, {2}, {{1, 0}}, 1, sincos_move, sincos_qdot, sincos_v,
-                          {0, 2, 1}, sincos_integrate, sincos_local_rate, sincos_difference,
-                          NULL, 0},
-    [SPART_JNT_SPQUAT] = {"spquat", 6, 6, {0, 1, 2, 3, 4, 5},
-                          {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}}, 0, spquat_move,
-                          spquat_qdot, spquat_v, {0}, spquat_integrate, spquat_local_rate,
-                          spquat_difference, spquat_v_of_local, 0},
-    [SPART_JNT_HELICAL] = {"helical", 1, 1, {2}, {{1, 0}}, 1, NULL, NULL, NULL, {0}, NULL, NULL,
-                           NULL, NULL, 1},
+    [SPART_JNT_FIXED] = {.name = "fixed"},
+    [SPART_JNT_REVOLUTE] = {.name = "revolute", .nq = 1, .nv = 1, .axis = {2},
+                            .screw = {{1, 0}}, .has_axis = 1},
+    [SPART_JNT_PRISMATIC] = {.name = "prismatic", .nq = 1, .nv = 1, .axis = {5},
+                             .screw = {{0, 1}}, .has_axis = 1},
+    [SPART_JNT_FLOATING] = {.name = "floating", .nq = 7, .nv = 6, .axis = {0, 1, 2, 3, 4, 5},
+                            .screw = {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}},
+                            .move = floating_move, .qdot_of_v = floating_qdot,
+                            .v_of_qdot = floating_v, .unit = {0, 4, 0},
+                            .integrate = floating_integrate, .local_rate = floating_rate,
+                            .difference = floating_difference,
+                            .v_of_local = floating_v_of_local},
+    [SPART_JNT_BALL] = {.name = "ball", .nq = 4, .nv = 3, .axis = {0, 1, 2},
+                        .screw = {{1, 0}, {1, 0}, {1, 0}}, .move = ball_move,
+                        .qdot_of_v = ball_qdot, .v_of_qdot = ball_v, .unit = {0, 4, 0},
+                        .integrate = ball_integrate, .local_rate = ball_rate,
+                        .difference = ball_difference},
+    [SPART_JNT_PLANAR] = {.name = "planar", .nq = 3, .nv = 3, .axis = {3, 4, 2},
+                          .screw = {{0, 1}, {0, 1}, {1, 0}}, .has_axis = 1,
+                          .move = planar_move, .qdot_of_v = planar_qdot,
+                          .v_of_qdot = planar_v},
+    [SPART_JNT_SINCOS] = {.name = "sincos", .nq = 2, .nv = 1, .axis = {2}, .screw = {{1, 0}},
+                          .has_axis = 1, .move = sincos_move, .qdot_of_v = sincos_qdot,
+                          .v_of_qdot = sincos_v, .unit = {0, 2, 1},
+                          .integrate = sincos_integrate, .local_rate = sincos_local_rate,
+                          .difference = sincos_difference},
+    [SPART_JNT_SPQUAT] = {.name = "spquat", .nq = 6, .nv = 6, .axis = {0, 1, 2, 3, 4, 5},
+                          .screw = {{1, 0}, {1, 0}, {1, 0}, {0, 1}, {0, 1}, {0, 1}},
+                          .move = spquat_move, .qdot_of_v = spquat_qdot, .v_of_qdot = spquat_v,
+                          .integrate = spquat_integrate, .local_rate = spquat_local_rate,
+                          .difference = spquat_difference, .v_of_local = spquat_v_of_local},
+    [SPART_JNT_HELICAL] = {.name = "helical", .nq = 1, .nv = 1, .axis = {2}, .screw = {{1, 0}},
+                           .has_axis = 1, .pitched = 1},
 };
 #define NKIND ((int)(sizeof kinds / sizeof kinds[0]))
 
@@ -971,9 +979,12 @@ void spart_joint_constants(const spart_model *m, spart_data *d) {
 }
 
 
-/* random states (spart_random_state): x uniform in [a, b] */
+/* random states (spart_random_state): x uniform in [a, b], within it; b - a may overflow
+   (limits [-1e308, 1.7e308]): then a and b have opposite signs, and (1 - u) a + u b does not */
 static double uniform(spart_rng *r, double a, double b) {
-  return a + (b - a) * spart_rng_uniform(r);
+  const double u = spart_rng_uniform(r), w = b - a;
+  double x = isfinite(w) ? a + w * u : (1 - u) * a + u * b;
+  return x < a ? a : x > b ? b : x;
 }
 
 

@@ -107,6 +107,11 @@ void spart_shape_box(int kind, const double size[3], double bound[6]) {
 }
 
 
+int spart_shape_point(const spart_model *m, int s) {
+  return m->shape_kind[s] == SPART_SHAPE_SPHERE && m->shape_size[3 * s] == 0;
+}
+
+
 int spart_shapes_check(spart_model *m, spart_err *err) {
   for (int s = 0; s < m->nshape; s++) {
     const int b = m->shape_body[s], kind = m->shape_kind[s];
@@ -142,21 +147,24 @@ int spart_shapes_check(spart_model *m, spart_err *err) {
       return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: T does not hold a rotation matrix",
                            s);
     }
-    /* sizes: positive where the kind has them, 0 where not; a mesh's scale not 0 */
+    /* sizes: positive where the kind has them, 0 where not; a mesh's scale not 0; a capsule's
+       length and a sphere's radius (a point) may be 0 */
     for (int c = 0; c < 3; c++) {
       int used = kind == SPART_SHAPE_BOX || kind == SPART_SHAPE_MESH ||
                  ((kind == SPART_SHAPE_CYLINDER || kind == SPART_SHAPE_CAPSULE) && c < 2) ||
                  (kind == SPART_SHAPE_SPHERE && c == 0);
+      int zero = (kind == SPART_SHAPE_CAPSULE && c == 1) || kind == SPART_SHAPE_SPHERE;
       int bad = !used                   ? sz[c] != 0
                 : kind == SPART_SHAPE_MESH ? sz[c] == 0
-                : kind == SPART_SHAPE_CAPSULE && c == 1 ? sz[c] < 0
-                                                        : !(sz[c] > 0);
+                : zero                     ? sz[c] < 0
+                                           : !(sz[c] > 0);
       if (bad) {
         return spart_err_set(err, SPART_EDATA, 0, "shapes[%d]: %s size %g: expected %s", s,
                              kind_name[kind], sz[c],
                              !used ? "0 (not used by the kind)"
-                             : kind == SPART_SHAPE_MESH ? "a scale that is not 0"
-                                                        : "a positive size");
+                             : kind == SPART_SHAPE_MESH   ? "a scale that is not 0"
+                             : kind == SPART_SHAPE_SPHERE ? "a size >= 0 (0 is a point)"
+                                                          : "a positive size");
       }
     }
   }

@@ -1249,8 +1249,13 @@ static int read_geometry(urdf *u, spart_model *m, int s, const xmlNode *el, cons
     }
     return rc ? rc : read_mesh(u, m, s, g, owner);
   }
-  for (int c = 0; c < 3 && !rc; c++) {
-    int used = kind == SPART_SHAPE_BOX || (kind != SPART_SHAPE_SPHERE && c < 2) || c == 0;
+  /* a sphere of radius 0 is a point (Drake's point contacts, as urdfdom reads them) */
+  if (!rc && kind == SPART_SHAPE_SPHERE && !(sz[0] >= 0)) {
+    rc = fail(u->err, line_of(g), "%s: sphere with a radius %g that is negative (0 is a point)",
+              owner, sz[0]);
+  }
+  for (int c = 0; c < 3 && !rc && kind != SPART_SHAPE_SPHERE; c++) {
+    int used = kind == SPART_SHAPE_BOX || c < 2;
     if (used && !(sz[c] > 0) && !(kind == SPART_SHAPE_CAPSULE && c == 1 && sz[c] == 0)) {
       rc = fail(u->err, line_of(g), "%s: %s with a size %g that is not positive", owner,
                 what[kind], sz[c]);
@@ -1358,8 +1363,13 @@ static int automass(urdf *u, spart_model *m) {
   }
   for (int i = 0; i < m->nb; i++) {
     const xmlNode *node = u->link[link_of[i]].node;
-    int rc, shapes = spart_link_shapes(m, i, SPART_SHAPE_COLLISION, NULL, 0);
-    if (!u->auto_need[i] || (!shapes && u->auto_need[i] == 1)) {
+    int rc, shapes = spart_link_shapes(m, i, SPART_SHAPE_COLLISION, NULL, 0), solid = 0;
+    for (int s = 0; s < m->nshape; s++) {
+      solid += m->shape_body[s] == i && m->shape_role[s] == SPART_SHAPE_COLLISION &&
+               !spart_shape_point(m, s);
+    }
+    /* a link that may keep its own inertia keeps it when its shapes have no volume (points) */
+    if (!u->auto_need[i] || (!solid && u->auto_need[i] == 1)) {
       continue;
     }
     if (!shapes) {

@@ -439,6 +439,42 @@ static int edge_forces(const spart_model *m, const spart_data *d, int nc, const 
 }
 
 
+/* the forces from the solved program's edge weights (none below 0); the torques from the
+   forces, so that the joints' rows hold to rounding */
+static void statics_solution(lp *l, const spart_model *m, int nc, const spart_contact *c,
+                             int edges, const double *G, double sF, const double *E,
+                             const double *col, double *taum, double *f) {
+  int nv = m->nv, nu = 6 + nv;
+  memset(f, 0, sizeof(double) * 3 * (size_t)nc);
+  memcpy(taum, G + 6, sizeof(double) * (size_t)nv);
+  for (int k = 0, j = 0; k < nc; k++) {
+    int ne = c[k].mu == 0 ? 1 : edges;
+    for (int e = 0; e < ne; e++, j++) {
+      double lam = glp_get_col_prim(l->P, j + 1);
+      lam = lam > 0 ? lam * sF : 0;
+      for (int q = 0; q < 3; q++) {
+        f[3 * k + q] += lam * E[3 * j + q];
+      }
+      for (int q = 0; q < nv; q++) {
+        taum[q] -= lam * col[(size_t)j * nu + 6 + q];
+      }
+    }
+  }
+}
+
+
+/* whether a torque of taum (nv) is beyond its joint's effort limit */
+static int beyond_effort(const spart_model *m, const double *taum) {
+  for (int k = 0; k < m->nv; k++) {
+    double lim = m->jnt_effort[m->dof_body[k]];
+    if (lim > 0 && fabs(taum[k]) > lim) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
                           const spart_contact *c, int edges, const double *G, int fixed_base,
                           double max_torque, double *taum, double *f, const char **reason,
@@ -510,24 +546,24 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
   } else if (s == LP_INFEASIBLE) {
     *reason = "no contact forces within the friction cones hold the robot";
   }
-
-  /* the forces from the edges' weights (none below 0); the torques from the forces, so that
-     the joints' rows hold to rounding */
   if (s == LP_OPTIMAL) {
-    memset(f, 0, sizeof(double) * 3 * (size_t)nc);
-    memcpy(taum, G + 6, sizeof(double) * (size_t)nv);
-    for (int k = 0, j = 0; k < nc; k++) {
-      int ne = c[k].mu == 0 ? 1 : edges;
-      for (int e = 0; e < ne; e++, j++) {
-        double lam = glp_get_col_prim(l.P, j + 1);
-        lam = lam > 0 ? lam * sF : 0;
-        for (int q = 0; q < 3; q++) {
-          f[3 * k + q] += lam * E[3 * j + q];
-        }
-        for (int q = 0; q < nv; q++) {
-          taum[q] -= lam * col[(size_t)j * nu + 6 + q];
-        }
+    statics_solution(&l, m, nc, c, edges, G, sF, E, col, taum, f);
+  }
+
+  /* without max_torque, the joints' effort limits: the torques found stand when within them,
+     else the program is solved again with them as bounds */
+  if (s == LP_OPTIMAL && max_torque <= 0 && beyond_effort(m, taum)) {
+    for (int k = 0; k < nv; k++) {
+      double lim = m->jnt_effort[m->dof_body[k]];
+      if (lim > 0) {
+        glp_set_col_bnds(l.P, ng + k + 1, GLP_DB, -lim / sF, lim / sF);
       }
+    }
+    s = lp_solve(&l);
+    if (s == LP_OPTIMAL) {
+      statics_solution(&l, m, nc, c, edges, G, sF, E, col, taum, f);
+    } else if (s == LP_INFEASIBLE) {
+      *reason = "the torques needed exceed the joints' effort limits";
     }
   }
   free(x), free(E), free(col);

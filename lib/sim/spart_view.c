@@ -88,6 +88,11 @@ int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int vi
   spart_view_axes(view, r, u, t);
   spart_view_project(view, p, c);
   *depth = c[2];
+  if (spart_shape_point(m, s)) { /* a point: its one point */
+    uv[0] = c[0];
+    uv[1] = c[1];
+    return 1;
+  }
   if (kind == SPART_SHAPE_BOX || kind == SPART_SHAPE_MESH) {
     for (int k = 0; k < 8; k++) {
       double l[3] = {b[k & 1 ? 3 : 0], b[k & 2 ? 4 : 1], b[k & 4 ? 5 : 2]}, x[3], q[3];

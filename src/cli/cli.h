@@ -279,12 +279,14 @@ enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
 #define CLI_READS_VEL (CLI_READS_POSE | CLI_READS(u0) | CLI_READS(um))
 #define CLI_READS_WRENCH (CLI_READS(wF0) | CLI_READS(wFm))
 #define CLI_READS_CONTACTS (1u << 16) /* the JSON key "contacts", kept as text (src/cli/contacts.c);
-                                         a CSV input is refused */
+                                         a CSV column of that name is refused */
 #define CLI_READS_NONE_OK (1u << 17) /* a record may give none of the fields read (they default:
                                         spart-sim's --inputs, a time alone holding zero forces) */
 #define CLI_READS_ANY_NORM (1u << 18) /* qm's quaternions and [sin, cos] pairs, and q0, of any
                                          norm but 0, made unit (spart_joint_unit), not refused
                                          off unit norm (spart-states --normalize) */
+#define CLI_NEEDS_CONTACTS (1u << 19) /* every record gives contacts (spart-contact): a CSV input,
+                                         which cannot, is refused */
 /* the options an output depends on (cli_gate), as bits */
 enum {
   CLI_ON_FIXED = 1 << 0,    /* --fixed-base */
@@ -503,15 +505,16 @@ typedef struct cli_svg_item {
 typedef struct cli_svg {
   cli_svg_item *item;
   int n, cap;
-  double lo[2], hi[2]; /* what the items cover */
 } cli_svg;
 
 /* Add an item (uv: n x 2, copied); 0 or -1 when out of memory. */
 int cli_svg_add(cli_svg *g, int frame, int cls, double depth, const double *uv, int n,
                 double r);
+/* Drop the items after the first n (a record that failed while drawn). */
+void cli_svg_drop(cli_svg *g, int n);
 /* Write the picture of nframes frames to f: one after the other every seconds, looping (SVG
-   animation; a renderer without animation shows the first), or side by side (strip); 0 or -1
-   on a write error. */
+   animation; a renderer without animation shows the first), or side by side (strip); of no
+   frame, an empty picture; 0 or -1 on a write error. */
 int cli_svg_write(FILE *f, cli_svg *g, int nframes, int strip, double seconds);
 void cli_svg_free(cli_svg *g);
 
@@ -734,7 +737,8 @@ enum { CLI_CG_ID = 1, CLI_CG_MASS = 2, CLI_CG_FD = 4, CLI_CG_FK = 8, CLI_CG_JAC 
 typedef struct cli_codegen {
   const char *prefix;  /* the functions' names: PREFIX_id, ... */
   int header;          /* the declarations instead of the source */
-  int fixed_base;      /* the fixed-base forms (q, v, a, tau) instead of the floating base's */
+  int fixed_base;      /* the fixed-base forms (q, v, a, tau) instead of the floating base's
+                          (-1 in spart-codegen's options: neither given, the model's) */
   unsigned functions;  /* CLI_CG_* */
 } cli_codegen;
 

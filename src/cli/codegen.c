@@ -1993,21 +1993,47 @@ static void put_vector(FILE *f, const char *P) {
 }
 
 
+/* the model's name in the file's first comment (the only text of the model the file holds):
+   each byte printable ASCII (space to '~') as itself, but '%', '\\' and a byte that makes with
+   the one before it a comment's end or start (* /, / *) or a trigraph's ?? as %XX, its hex
+   value, as is every other byte (a control, a newline, UTF-8's): no name ends the comment,
+   starts a line (a preprocessor directive) or splices one, with or without -trigraphs */
+static void put_name(FILE *f, const char *name) {
+  int last = 0;
+  for (const unsigned char *c = (const unsigned char *)name; *c; c++) {
+    int pair = (last == '*' && *c == '/') || (last == '/' && *c == '*') ||
+               (last == '?' && *c == '?');
+    if (*c < ' ' || *c > '~' || *c == '%' || *c == '\\' || pair) {
+      fprintf(f, "%%%02X", *c);
+      last = 0;
+    } else {
+      fputc(*c, f);
+      last = *c;
+    }
+  }
+}
+
+
 int cli_codegen_write(FILE *f, const spart_model *m, const spart_data *d,
                       const cli_codegen *o) {
   const char *P = o->prefix;
   int nv = m->nv, n = o->fixed_base ? nv : 6 + nv;
+  fprintf(f, "/* %s -- the dynamics of the robot '", o->header ? "declarations" : "source");
+  put_name(f, m->name ? m->name : "");
   fprintf(f,
-          "/* %s -- the dynamics of the robot '%s' (%d links, %d joint degrees of freedom, %s "
-          "base), written by spart-codegen for this model alone: C99, <math.h> only.\n"
+          "' (%d links, %d joint degrees of freedom, %s base), written by spart-codegen for this "
+          "model alone: C99, <math.h> only.\n"
           " * Arrays row-major, SI units, angles in radians; spart-codegen(1). */\n",
-          o->header ? "declarations" : "source", m->name ? m->name : "", m->nb - 1, nv,
-          o->fixed_base ? "fixed" : "floating");
+          m->nb - 1, nv, o->fixed_base ? "fixed" : "floating");
   if (o->header) {
+    /* the prefix with each letter's case swapped: one guard a prefix (arm ARM_CODEGEN_H, ARM
+       arm_CODEGEN_H), the default robot's ROBOT_CODEGEN_H */
     char guard[96];
     size_t k = 0;
     for (const char *c = P; *c && k + 8 < sizeof guard; c++) {
-      guard[k++] = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+      guard[k++] = (char)(*c >= 'a' && *c <= 'z'   ? *c - 'a' + 'A'
+                          : *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a'
+                                                   : *c);
     }
     guard[k] = 0;
     fprintf(f, "#ifndef %s_CODEGEN_H\n#define %s_CODEGEN_H\n\n", guard, guard);

@@ -9,7 +9,8 @@
 #include "cli.h"
 #include "spart_text.h"
 
-/* the largest error of a field (its name without the indices _I...) */
+/* the largest error of a field (its name without the indices _I..., or before its first '.':
+   taum.JOINT is taum's) */
 struct cli_cmp_stat {
   char *name;
   long n;                /* values compared */
@@ -18,10 +19,18 @@ struct cli_cmp_stat {
 };
 
 
-/* whether name is field or field followed by its indices (_1, _2_3) */
+/* whether name is field or field followed by its indices (_1, _2_3), or by '.' and more (a
+   value named by joint, taum.JOINT, or an object's member); a field with a '.' (taum.JOINT)
+   has no indices _I */
 static int of_field(const char *name, const char *field, size_t n) {
   if (strncmp(name, field, n) != 0) {
     return 0;
+  }
+  if (name[n] == '.') {
+    return 1;
+  }
+  if (memchr(field, '.', n)) {
+    return name[n] == 0;
   }
   for (const char *p = name + n; *p; p++) {
     if (*p != '_' && (*p < '0' || *p > '9')) {
@@ -32,9 +41,14 @@ static int of_field(const char *name, const char *field, size_t n) {
 }
 
 
-/* the length of name's field: name without its indices (groups of _ and digits at its end) */
+/* the length of name's field: name before its first '.' (taum.JOINT, taum.JOINT.K, an object's
+   member), else without its indices (groups of _ and digits at its end) */
 static size_t field_len(const char *name) {
-  size_t n = strlen(name);
+  size_t n = strcspn(name, ".");
+  if (n > 0 && name[n] == '.') {
+    return n;
+  }
+  n = strlen(name);
   for (;;) {
     size_t k = n;
     while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9') {

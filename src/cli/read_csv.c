@@ -157,6 +157,17 @@ size_t cli_unquote(char *out, const char *s, size_t n) {
 }
 
 
+/* the state field named by the n bytes at h: its own name, else in another case (R0 and r0,
+   told apart by case, first as they are); -1 for none */
+static int field_any_case(const char *h, size_t n) {
+  int k = rd_field_find(h, n);
+  for (int f = 0; f < CLI_NFIELD && k < 0; f++) {
+    k = strlen(cli_fields[f].name) == n && strncasecmp(h, cli_fields[f].name, n) == 0 ? f : -1;
+  }
+  return k;
+}
+
+
 /* the state field whose name, in any case, starts h and is followed by digits only (qm1, QM_1's
    'QM' is found by csv_column), or -1 */
 static int field_lookalike(const char *h) {
@@ -238,19 +249,29 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
   int k = rd_field_find(h, base);
   c->field = -1;
   c->index = 0;
+  if (reads != ~0u && (reads & CLI_READS_CONTACTS) && strcasecmp(h, "contacts") == 0) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "column '%s': contacts are read from JSON records only, not CSV (use -i json)",
+                    spart_printable(txt, h, len));
+  }
   size_t dot = strcspn(h, "._");
-  if (h[dot] == '.' && rd_field_find(h, dot) >= 0 && rd_by_name_field(rd_field_find(h, dot))) {
-    return csv_by_name(h, h + dot + 1, rd_field_find(h, dot), m, reads, c, err,
-                       line); /* qm.JOINT */
+  int named = h[dot] == '.' ? field_any_case(h, dot) : -1; /* FIELD.JOINT, FIELD in any case */
+  if (named >= 0 && rd_by_name_field(named) && memcmp(h, cli_fields[named].name, dot) == 0) {
+    return csv_by_name(h, h + dot + 1, named, m, reads, c, err, line); /* qm.JOINT */
+  }
+  if (named >= 0) { /* UM.JOINT, or a field that joints do not name (r0.x) */
+    const char *f = cli_fields[named].name;
+    int by = rd_by_name_field(named),
+        two = cli_fields[named].rows == 3 || cli_fields[named].rows == -1;
+    return cli_errf(err, SPART_EDATA, line,
+                    "column '%s' is not a state column: state columns are %s_%s%s%s%s%s",
+                    spart_printable(txt, h, len), f, two ? "I_J" : "I", by ? " or " : "",
+                    by ? f : "", by ? ".JOINT" : "",
+                    memcmp(h, f, dot) != 0 ? " (case matters)" : "");
   }
   if (k < 0) {
     /* another case of a field's name, or a field's name run into its index */
-    int like = -1;
-    for (int f = 0; f < CLI_NFIELD && like < 0; f++) {
-      like = strlen(cli_fields[f].name) == base && strncasecmp(h, cli_fields[f].name, base) == 0
-                 ? f
-                 : -1;
-    }
+    int like = field_any_case(h, base);
     like = like >= 0 ? like : field_lookalike(h);
     if (like >= 0) {
       return cli_errf(err, SPART_EDATA, line,
@@ -330,6 +351,43 @@ static void expected_columns(char *out, size_t n, const spart_model *m, unsigned
 }
 
 
+/* the columns of field k's values that no column gives (who: the column of each, 0 for none),
+   the first three and how many more, named as the header names the field's others: by joint
+   name (qm.JOINT) when one of them is, else by index */
+static void missing_columns(char *out, size_t n, const cli_reader *rd, const spart_model *m, int k,
+                            const int *who, int count) {
+  const char *f = cli_fields[k].name;
+  size_t len = strlen(f), at = 0;
+  int by = 0, missing = 0, two = cli_fields[k].rows == 3 || cli_fields[k].rows == -1;
+  for (int j = 0; j < rd->ncol; j++) {
+    by |= rd->cols[j].field == k && rd->colname[j][len] == '.';
+  }
+  out[0] = 0;
+  for (int e = 0; e < count; e++) {
+    if (who[e] || ++missing > 3) {
+      continue;
+    }
+    int coord, first, i = by ? cli_joint_of(m, cli_fields[k].rows == -2, 1, e, &coord) : -1;
+    char txt[SPART_PRINTABLE], col[SPART_PRINTABLE + 40];
+    if (i > 0) {
+      int several = cli_joint_span(m, i, cli_fields[k].rows == -2, 1, &first) > 1;
+      spart_printable(txt, m->jnt_name[i], strlen(m->jnt_name[i]));
+      snprintf(col, sizeof(col), several ? "%s.%s.%d" : "%s.%s", f, txt, coord + 1);
+    } else if (two) {
+      snprintf(col, sizeof(col), "%s_%d_%d", f, e / cli_fields[k].cols + 1,
+               e % cli_fields[k].cols + 1);
+    } else {
+      snprintf(col, sizeof(col), "%s_%d", f, e + 1);
+    }
+    at += (size_t)snprintf(out + at, n - at, "%s%s", missing > 1 ? ", " : "", col);
+    at = at < n ? at : n - 1;
+  }
+  if (missing > 3) {
+    snprintf(out + at, n - at, " and %d more", missing - 3);
+  }
+}
+
+
 static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
   /* a logger's preamble: blank lines and lines that start with '#', before the header only */
   long long hint = 0; /* a comment that names a state column */
@@ -353,7 +411,7 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
                     "expected a CSV header, got XML (a URDF is a model: give it with -m)"),
            -1;
   }
-  if (rd->reads != ~0u && (rd->reads & CLI_READS_CONTACTS)) {
+  if (rd->reads != ~0u && (rd->reads & CLI_NEEDS_CONTACTS)) {
     return cli_errf(err, SPART_EDATA, line,
                     "contacts are read from JSON records only, not CSV (use -i json)"),
            -1;
@@ -463,18 +521,19 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
       *w = j + 1;
     }
   }
+  /* every value of a field, the message naming those that have no column */
+  for (int k = 0; k < CLI_NFIELD && !bad; k++) {
+    int count = rd_field_rows(m, k) * cli_fields[k].cols;
+    if (seen[k] && seen[k] != count) {
+      char miss[400];
+      missing_columns(miss, sizeof(miss), rd, m, k, who + off[k], count);
+      bad = cli_errf(err, SPART_EDATA, line, "%s has %d columns, model needs %d: no column %s",
+                     cli_fields[k].name, seen[k], count, miss);
+    }
+  }
   free(who);
   if (bad) {
     return -1;
-  }
-  /* every value of a field */
-  for (int k = 0; k < CLI_NFIELD; k++) {
-    int count = rd_field_rows(m, k) * cli_fields[k].cols;
-    if (seen[k] && seen[k] != count) {
-      return cli_errf(err, SPART_EDATA, line, "%s has %d columns, model needs %d",
-                      cli_fields[k].name, seen[k], count),
-             -1;
-    }
   }
   for (int j = 0; j < n; j++) {
     int count;

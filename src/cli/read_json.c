@@ -295,14 +295,15 @@ static int json_robot(cli_reader *rd, spart_json *j, long long start, spart_err 
 
 
 /* the state field a JSON key that is none looks like: another case (QM), a CSV column's name
-   (qm_1, qm1), the name and more after '_' (qm_dot), as a CSV header refuses them; -1 for a key
-   of the user's own */
+   (qm_1, qm1, qm.JOINT, UM.JOINT), the name and more after '_' (qm_dot), as a CSV header
+   refuses them; -1 for a key of the user's own */
 static int key_lookalike(const char *key, size_t n) {
-  for (int k = 0; k < CLI_NFIELD; k++) {
-    size_t f = strlen(cli_fields[k].name);
-    if (n >= f && strncasecmp(key, cli_fields[k].name, f) == 0 &&
-        (n == f || key[f] == '_' || strspn(key + f, "0123456789") == n - f)) {
-      return k;
+  for (int k = 0; k < 2 * CLI_NFIELD; k++) { /* its own case first (r0.x is r0's, not R0's) */
+    const char *name = cli_fields[k % CLI_NFIELD].name;
+    size_t f = strlen(name);
+    if (n >= f && (k < CLI_NFIELD ? strncmp(key, name, f) : strncasecmp(key, name, f)) == 0 &&
+        (n == f || key[f] == '_' || key[f] == '.' || strspn(key + f, "0123456789") == n - f)) {
+      return k % CLI_NFIELD;
     }
   }
   return -1;
@@ -430,9 +431,12 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     if (k < 0 && key_lookalike(j->str, j->strlen) >= 0) {
       char txt[200];
       k = key_lookalike(j->str, j->strlen);
+      size_t f = strlen(cli_fields[k].name);
+      int by = rd_by_name_field(k) && j->strlen > f && j->str[f] == '.'; /* um.JOINT */
       return cli_errf(err, SPART_EDATA, start,
-                      "key '%s' is not a state field: the field is %s, an array (case matters)",
-                      spart_printable(txt, j->str, j->strlen), cli_fields[k].name);
+                      "key '%s' is not a state field: the field is %s, an array%s (case matters)",
+                      spart_printable(txt, j->str, j->strlen), cli_fields[k].name,
+                      by ? " or an object keyed by joint name" : "");
     }
     if (k < 0 && rd_foreign_find(j->str, j->strlen) >= 0) {
       return rd_foreign_refuse(rd_foreign_find(j->str, j->strlen), "key", j->str, j->strlen, start,
@@ -496,7 +500,8 @@ static int json_record(cli_reader *rd, spart_model **m, spart_err *err) {
 
 
 /* the value that comes next in j, under the name in *name (n bytes, grown as the value nests:
-   arrays add _I from 1, objects .KEY); 0 or -1 with err filled */
+   arrays add _I from 1, objects .KEY, an array inside an object .I as CSV names a joint's values
+   by name, qm.JOINT.K); 0 or -1 with err filled */
 static int named_json_value(cli_reader *rd, spart_json *j, char **name, size_t *cap, size_t n,
                             long long line, spart_err *err) {
   int t = spart_json_next(j);
@@ -533,7 +538,7 @@ static int named_json_value(cli_reader *rd, spart_json *j, char **name, size_t *
         if (cli_grow(name, cap, n + 24) != 0) {
           return cli_errf(err, SPART_ENOMEM, line, "out of memory"), -1;
         }
-        k += (size_t)snprintf(*name + k, 24, "_%d", i);
+        k += (size_t)snprintf(*name + k, 24, memchr(*name, '.', n) ? ".%d" : "_%d", i);
       }
       if (named_json_value(rd, j, name, cap, k, line, err) != 0) {
         return -1;

@@ -166,11 +166,13 @@ static const struct {
 
 /* the entry of foreign[] that a key or column (n bytes) is: the name itself, with digits
    (q1), with _ and indices (qd_1, q_1_2), or with '.' and a joint's name (position.joint1);
-   -1 for none.  Case matters: V or A may be a logger's volts and amperes. */
+   -1 for none.  In any case (QD, Tau, Position), but for the one-letter names: V or A may be a
+   logger's volts and amperes. */
 int rd_foreign_find(const char *h, size_t n) {
   for (int f = 0; f < (int)(sizeof(foreign) / sizeof(foreign[0])); f++) {
     size_t len = strlen(foreign[f].name);
-    if (n < len || memcmp(h, foreign[f].name, len) != 0) {
+    if (n < len ||
+        (len == 1 ? memcmp(h, foreign[f].name, len) : strncasecmp(h, foreign[f].name, len)) != 0) {
       continue;
     }
     const char *r = h + len, *end = h + n;

@@ -11,7 +11,6 @@
 #include "cli.h"
 
 #define SPART_MAX_FIELDS 32 /* output fields in one record */
-#define CLI_COLNAME 512     /* bytes of an output's name in a form (a CSV column), with its 0 */
 #define CLI_WRITE_AT (1 << 16) /* bytes of whole records written at once (unless eager) */
 
 /* an output field: name, values, dims (-1 for none) */
@@ -30,11 +29,12 @@ typedef struct {
 typedef struct cli_format {
   int id; /* CLI_FMT_* */
   int (*record)(cli_writer *wr, const cli_record *r, long long line, spart_err *err);
-  /* the name that value e of output field k takes in this form into col (n bytes): 1, or 0
-     when the value has no name of its own (a JSON key names the whole field: e = 0 only; a CSV
-     column names each value).  Pass-through names are checked against these (write.c), one
-     rule for both forms. */
-  int (*name)(const cli_writer *wr, int k, int e, char *col, size_t n);
+  /* the name that value e of output field k takes in this form into *col (of *cap bytes,
+     grown: a joint's name is kept whole): 1, or 0 when the value has no name of its own (a
+     JSON key names the whole field: e = 0 only; a CSV column names each value), or -1 when out
+     of memory.  Pass-through names are checked against these (write.c), one rule for both
+     forms. */
+  int (*name)(const cli_writer *wr, int k, int e, char **col, size_t *cap);
 } cli_format;
 
 extern const cli_format cli_write_json, cli_write_csv;

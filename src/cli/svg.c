@@ -45,23 +45,41 @@ int cli_svg_add(cli_svg *g, int frame, int cls, double depth, const double *uv, 
   it->n = n;
   it->r = r;
   g->n++;
-  for (int k = 0; k < n; k++) {
-    for (int c = 0; c < 2; c++) {
-      double lo = uv[2 * k + c] - r, hi = uv[2 * k + c] + r;
-      g->lo[c] = g->n == 1 && k == 0 ? lo : fmin(g->lo[c], lo);
-      g->hi[c] = g->n == 1 && k == 0 ? hi : fmax(g->hi[c], hi);
-    }
-  }
   return 0;
 }
 
 
-void cli_svg_free(cli_svg *g) {
-  for (int k = 0; k < g->n; k++) {
+void cli_svg_drop(cli_svg *g, int n) {
+  for (int k = n; k < g->n; k++) {
     free(g->item[k].pts);
   }
+  g->n = n < g->n ? n : g->n;
+}
+
+
+void cli_svg_free(cli_svg *g) {
+  cli_svg_drop(g, 0);
   free(g->item);
   memset(g, 0, sizeof *g);
+}
+
+
+/* what the items cover, into lo and hi; a unit square about 0 for none */
+static void bounds(const cli_svg *g, double lo[2], double hi[2]) {
+  int first = 1;
+  lo[0] = lo[1] = -0.5;
+  hi[0] = hi[1] = 0.5;
+  for (int i = 0; i < g->n; i++) {
+    const cli_svg_item *it = g->item + i;
+    for (int k = 0; k < it->n; k++) {
+      for (int c = 0; c < 2; c++) {
+        double a = it->pts[2 * k + c] - it->r, b = it->pts[2 * k + c] + it->r;
+        lo[c] = first ? a : fmin(lo[c], a);
+        hi[c] = first ? b : fmax(hi[c], b);
+      }
+      first = 0;
+    }
+  }
 }
 
 
@@ -84,16 +102,19 @@ static void num(FILE *f, double x) {
 
 
 int cli_svg_write(FILE *f, cli_svg *g, int nframes, int strip, double seconds) {
-  double w = g->hi[0] - g->lo[0], h = g->hi[1] - g->lo[1], size, pad, stroke;
-  int cols = strip ? nframes : 1;
+  double lo[2], hi[2];
+  bounds(g, lo, hi);
+  double w = hi[0] - lo[0], h = hi[1] - lo[1], size, pad, stroke;
+  int cols = strip && nframes > 0 ? nframes : 1;
   size = fmax(fmax(w, h), 1e-9);
   pad = 0.05 * size;
   stroke = size / 400;
   w += 2 * pad;
   h += 2 * pad;
   qsort(g->item, (size_t)g->n, sizeof *g->item, by_layer);
-  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"",
+  fprintf(f,
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"",
           (int)ceil(600 * cols * w / fmax(w, h)), (int)ceil(600 * h / fmax(w, h)));
   num(f, 0);
   fputc(' ', f);
@@ -105,7 +126,7 @@ int cli_svg_write(FILE *f, cli_svg *g, int nframes, int strip, double seconds) {
   fprintf(f, "\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
   for (int fr = 0, k = 0; fr < nframes; fr++) {
     /* frame fr: shifted into its column, y up */
-    double ox = (strip ? fr * w : 0) + pad - g->lo[0], oy = pad + g->hi[1];
+    double ox = (strip ? fr * w : 0) + pad - lo[0], oy = pad + hi[1];
     fprintf(f, "<g id=\"frame%d\"%s>\n", fr, !strip && fr > 0 ? " display=\"none\"" : "");
     if (!strip && nframes > 1) {
       double T = seconds * nframes;

@@ -381,6 +381,32 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
 }
 
 
+/* why a model gives the ground no contact spheres: no collision shapes, or meshes only (which
+   it does not read), reported */
+static void no_contacts(const cli_session *s) {
+  static const char *const state[] = {"", "is an STL file read for its bounds", "was not found",
+                                      "is not an STL file"};
+  const spart_model *m = s->m;
+  const char *link;
+  int nmesh = 0, first = -1;
+  for (int k = 0; k < m->nshape; k++) {
+    if (m->shape_role[k] == SPART_SHAPE_COLLISION) { /* all meshes: none gave a sphere */
+      first = first < 0 ? k : first;
+      nmesh++;
+    }
+  }
+  if (first < 0) {
+    cli_error(s->tool->name, NULL, 0, "--ground: the model has no collision shapes to touch it");
+    return;
+  }
+  link = m->body_name[m->shape_body[first]];
+  cli_error(s->tool->name, NULL, 0, "--ground: the model's %d collision shape%s, which the ground "
+            "does not read (it touches spheres, boxes, capsules and cylinders); the first, '%s' "
+            "on link '%s', %s", nmesh, nmesh > 1 ? "s are meshes" : " is a mesh",
+            m->shape_file[first], link ? link : "?", state[m->shape_mesh[first]]);
+}
+
+
 /* the ground: its plane, the contact spheres of the model's collision shapes, the parameters
    given or their defaults; 0, or -1 after reporting */
 static int ground(cli_session *s, cli_world *w) {
@@ -401,7 +427,7 @@ static int ground(cli_session *s, cli_world *w) {
   w->radius = w->centre + 3 * ((size_t)n + 1);
   spart_ground_spheres(m, w->body, w->centre, w->radius, n);
   if (n == 0) {
-    cli_error(s->tool->name, NULL, 0, "--ground: the model has no collision shapes to touch it");
+    no_contacts(s);
     s->status = CLI_EXIT_DATA;
     return -1;
   }

@@ -206,23 +206,28 @@ static int command_output(const cli_writer *wr, const char *name) {
 }
 
 
-/* whether name is taken: an output's (a CSV column, or a JSON key; the command's, written or
+/* whether name is taken: an output's (a CSV column, or a JSON key; spart-sim's, written or
    not), or another pass-through column's (the first p, renamed, and those after p as they
-   came) */
+   came); -1 when out of memory */
 static int name_taken(const cli_writer *wr, const cli_record *pr, int p, const char *name) {
   if (command_output(wr, name)) {
     return 1;
   }
   for (int k = 0; k < wr->nf; k++) {
-    size_t len = strlen(wr->f[k].name);
+    size_t len = strlen(wr->f[k].name), cap = 0;
     if (strncmp(name, wr->f[k].name, len) != 0) {
       continue; /* every name of an output starts with the output's */
     }
-    char col[CLI_COLNAME];
-    for (int e = 0; wr->fmt->name(wr, k, e, col, sizeof(col)); e++) {
+    char *col = NULL;
+    int r;
+    for (int e = 0; (r = wr->fmt->name(wr, k, e, &col, &cap)) > 0; e++) {
       if (strcmp(col, name) == 0) {
-        return 1;
+        break;
       }
+    }
+    free(col);
+    if (r != 0) {
+      return r;
     }
   }
   for (int q = 0; q < cli_record_npass(pr); q++) {
@@ -261,7 +266,8 @@ static int pass_names(cli_writer *wr, const cli_record *pr) {
   for (int p = 0; p < npass; p++) {
     const char *name = cli_record_pass_name(pr, p);
     char *mine = NULL;
-    while (name_taken(wr, pr, p, name)) {
+    int taken;
+    while ((taken = name_taken(wr, pr, p, name)) > 0) {
       size_t len = strlen(name);
       char *in = malloc(len + 4);
       if (!in) {
@@ -272,6 +278,10 @@ static int pass_names(cli_writer *wr, const cli_record *pr) {
       memcpy(in + 3, name, len + 1);
       free(mine);
       name = mine = in;
+    }
+    if (taken < 0) {
+      free(mine);
+      return -1;
     }
     wr->passname[p] = mine ? mine : strdup(name);
     if (!wr->passname[p]) {

@@ -1,16 +1,19 @@
 /* write_csv.c -- CSV output: a header row of the pass-through columns and name_i_j_k for every
  * output value, then one row a record with the same columns. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "records.h"
 #include "spart_text.h"
 
 
-/* text as a CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), else
-   as it is */
+/* text as a CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), or
+   when the readers would read it otherwise unquoted: blanks at its ends (dropped around a
+   name), a '#' first (a header's first cell starting a comment); else as it is */
 static int add_csv_text(cli_writer *wr, const char *s, size_t n) {
-  if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) && !memchr(s, '\r', n)) {
+  if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) && !memchr(s, '\r', n) &&
+      !(n > 0 && (s[0] == ' ' || s[n - 1] == ' ' || s[0] == '#'))) {
     return cli_add(wr, s, n);
   }
   int bad = cli_add(wr, "\"", 1);
@@ -37,38 +40,47 @@ static int add_pass(cli_writer *wr, const cli_record *pr, int p) {
 }
 
 
-/* the CSV name of value e of output field k: name_i_j_k */
-static void col_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
+/* the CSV name of value e of output field k into *col (*cap bytes, grown): name_i_j_k, or by
+   joint name, the name whole; 0, or -1 when out of memory */
+static int col_name(const cli_writer *wr, int k, int e, char **col, size_t *cap) {
   int dims[3], nd, system, by = cli_by_name(wr, k, &system);
+  const char *joint = "";
+  int at = 0, coord = 0, ij = by ? cli_joint_of(wr->names, by == 2, system, e, &coord) : -1;
+  if (ij > 0) {
+    joint = wr->names->jnt_name[ij];
+  }
+  size_t n = strlen(wr->f[k].name) + strlen(joint) + 48; /* and three indices, or .K */
+  if (cli_grow(col, cap, n) != 0) {
+    return -1;
+  }
   if (by) { /* --by-name: taum.JOINT, qm.JOINT.K */
-    int at = 0, coord = 0, i = cli_joint_of(wr->names, by == 2, system, e, &coord);
-    int count = i > 0 ? cli_joint_span(wr->names, i, by == 2, system, &at) : 0;
+    int count = ij > 0 ? cli_joint_span(wr->names, ij, by == 2, system, &at) : 0;
     if (count == 1) {
-      snprintf(col, n, "%s.%s", wr->f[k].name, wr->names->jnt_name[i]);
+      snprintf(*col, n, "%s.%s", wr->f[k].name, joint);
     } else {
-      snprintf(col, n, "%s.%s.%d", wr->f[k].name, wr->names->jnt_name[i], coord + 1);
+      snprintf(*col, n, "%s.%s.%d", wr->f[k].name, joint, coord + 1);
     }
-    return;
+    return 0;
   }
   cli_dims(wr, k, dims, &nd);
-  int len = snprintf(col, n, "%s", wr->f[k].name), rest = e;
+  int len = snprintf(*col, n, "%s", wr->f[k].name), rest = e;
   for (int j = 0; j < nd && (size_t)len < n; j++) {
     int stride = 1;
     for (int i = j + 1; i < nd; i++) {
       stride *= dims[i];
     }
-    len += snprintf(col + len, n - (size_t)len, "_%d", rest / stride + 1);
+    len += snprintf(*col + len, n - (size_t)len, "_%d", rest / stride + 1);
     rest %= stride;
   }
+  return 0;
 }
 
 
-static int csv_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
+static int csv_name(const cli_writer *wr, int k, int e, char **col, size_t *cap) {
   if (e >= wr->f[k].n) {
     return 0;
   }
-  col_name(wr, k, e, col, n);
-  return 1;
+  return col_name(wr, k, e, col, cap) ? -1 : 1;
 }
 
 
@@ -79,13 +91,15 @@ static int header_row(cli_writer *wr, const cli_record *pr) {
     bad = (!first && cli_addstr(wr, ",")) ||
           add_csv_text(wr, wr->passname[p], strlen(wr->passname[p]));
   }
+  char *col = NULL; /* a column's name, quoted as it needs (a joint's name may hold a comma) */
+  size_t cap = 0;
   for (int k = 0; k < wr->nf && !bad; k++) {
     for (int e = 0; e < wr->f[k].n && !bad; e++, first = 0) {
-      char col[CLI_COLNAME];
-      col_name(wr, k, e, col, sizeof(col));
-      bad = (!first && cli_addstr(wr, ",")) || cli_addstr(wr, col);
+      bad = col_name(wr, k, e, &col, &cap) || (!first && cli_addstr(wr, ",")) ||
+            add_csv_text(wr, col, strlen(col));
     }
   }
+  free(col);
   return bad || cli_addstr(wr, "\n");
 }
 

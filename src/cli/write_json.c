@@ -156,11 +156,15 @@ static int add_by_name(cli_writer *wr, const double *v, int vel, int system) {
 }
 
 
-static int json_name(const cli_writer *wr, int k, int e, char *col, size_t n) {
+static int json_name(const cli_writer *wr, int k, int e, char **col, size_t *cap) {
   if (e > 0) {
     return 0;
   }
-  snprintf(col, n, "%s", wr->f[k].name);
+  size_t n = strlen(wr->f[k].name);
+  if (cli_grow(col, cap, n + 1) != 0) {
+    return -1;
+  }
+  memcpy(*col, wr->f[k].name, n + 1);
   return 1;
 }
 

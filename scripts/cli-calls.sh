@@ -1,0 +1,56 @@
+#!/bin/sh
+# cli-calls.sh [BUILD] -- src/cli's calls go one way (src/cli/README.md): no circle of calls
+# between its files, and no circle of includes between its files or the library's headers.
+# The calls are the built objects' own (nm: what each object of BUILD/src/cli needs and which
+# of them defines it; default build: run make first); the includes are the sources' own
+# `#include "..."` lines.  Exit 1 at any fault, each said on a line.
+set -eu
+cd "$(dirname "$0")/.."
+b=${1:-build}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+
+# what each object defines and needs: "symbol file" lines
+: > "$dir/defs"
+: > "$dir/uses"
+for f in src/cli/*.c; do
+  o="$b/${f%.c}.o"
+  [ -f "$o" ] || { echo "cli-calls.sh: $o: not built (make)" >&2; exit 2; }
+  nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >> "$dir/defs"
+  nm -u "$o" | awk -v f="$f" '{ print $NF, f }' >> "$dir/uses"
+done
+sort -o "$dir/defs" "$dir/defs"
+sort -o "$dir/uses" "$dir/uses"
+
+# caller callee, for the calls between two files of src/cli: a circle, tsort names it
+join "$dir/uses" "$dir/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u > "$dir/calls"
+if ! tsort "$dir/calls" > /dev/null 2> "$dir/loop"; then
+  echo "cli-calls.sh: a circle of calls between these files of src/cli:"
+  grep -v 'input contains a loop' "$dir/loop" | sed 's/^tsort: /  /'
+  fail=1
+fi
+
+# includer included, for the headers of src/cli and lib/ and the sources of src/cli
+for f in src/cli/*.c src/cli/*.h lib/*.h lib/base/*.h; do
+  d=$(dirname "$f")
+  sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+    for cand in "$d/$h" "src/cli/$h" "lib/$h" "lib/base/$h"; do
+      if [ -f "$cand" ]; then
+        echo "$f $cand"
+        break
+      fi
+    done
+  done
+done | sort -u > "$dir/includes"
+if ! tsort "$dir/includes" > /dev/null 2> "$dir/iloop"; then
+  echo "cli-calls.sh: a circle of includes between these files:"
+  grep -v 'input contains a loop' "$dir/iloop" | sed 's/^tsort: /  /'
+  fail=1
+fi
+
+if [ $fail -eq 0 ]; then
+  files=$(ls src/cli/*.c | wc -l)
+  echo "ok: $files files of src/cli, $(wc -l < "$dir/calls") calls between files, no circle"
+fi
+exit $fail
