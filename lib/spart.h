@@ -948,6 +948,7 @@ typedef struct spart_sim {
      spart_sim_step that takes more steps (rejected ones too) fails, naming the step size */
   double coulomb_v;
   long max_steps;
+  struct spart_stab *stab_; /* spart_sim_rk4_limit's scratch (made at its first call) */
   void *ws_;  /* the scratch */
   void *buf_; /* the one allocation */
 } spart_sim;
@@ -975,13 +976,41 @@ int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_e
    Returns 0 or -SPART_ENUM with err filled. */
 int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err);
 
-/* The largest RK4 step that is stable for the joints' viscous damping at the state: RK4 is
-   stable on the negative real axis down to h lambda = -2.785, and the damping's fastest decay
-   rate lambda is the largest eigenvalue of H^-1 D (H the mass matrix, D the joints' damping on
-   its diagonal), by power iteration (warm-started from the last call's vector).  INFINITY
-   without damping (or with mimic joints, whose coupled inertia it does not form); 0 when H is
-   not positive definite. */
-double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s);
+/* what bounds RK4's step most (spart_sim_rk4_limit): the cause and its joint or link */
+enum {
+  SPART_STIFF_NONE = 0, /* nothing: the step is stable */
+  SPART_STIFF_DAMPING,  /* the joints' viscous damping (and the smoothed Coulomb friction) */
+  SPART_STIFF_CONTROL,  /* the controller's gains */
+  SPART_STIFF_GROUND    /* the ground's springs and dampers at the contacts in it */
+};
+typedef struct spart_stiff {
+  int cause; /* SPART_STIFF_* */
+  int body;  /* the joint whose damping or gains are the fastest on its own inertia, or the
+                link whose contact has the lightest effective mass along the normal */
+} spart_stiff;
+
+/* Whether the RK4 step h is stable at the state for the run's stiff terms, linearised there:
+   the joints' viscous damping and the slope of the smoothed Coulomb friction (coulomb_v > 0)
+   when s->flags has SPART_FD_FRICTION, the scene's controller's gains (PD: K = Kp, C = Kd on the
+   joints; computed torque: the joints' accelerations -Kp e - Kd edot, the base's reaction to
+   them), and its ground's springs and dampers at each sphere in the ground, J' k J through the
+   Jacobian J of its point (the normal's k and c; the stick-slip friction's kt and ct along the
+   plane, and the rate kt / ct of its deflection sliding; --slip's slope mu fn / vs).  With H the
+   mass matrix, every eigenvalue z of [0 1; -H^-1 K, -H^-1 C] must have |R(h z)| <= 1, R RK4's
+   stability function (the real axis down to -2.785, the imaginary one to +-2.83 i); it is
+   checked through the spectral radius of R(h A) (Gelfand's formula, 2^24 steps by squaring).
+   Returns h when stable (why->cause SPART_STIFF_NONE), else the largest stable step (to 1e-6),
+   why saying which term alone bounds it the most; 0 when H is not positive definite.  h
+   without a check for a model with coupled mimic joints.  The contacts are the spheres in the
+   ground at the state and those the ground's seen flags name (then cleared), each at its point
+   at the state.  Calls spart_fk with a ground. */
+double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                           spart_stiff *why);
+
+/* 1 when a sphere of the scene's ground was found in it (its seen flag, by the steps' stages)
+   that the last spart_sim_rk4_limit did not count (a new contact: the step is to be checked
+   again), else 0. */
+int spart_sim_rk4_contacts(const spart_sim *s);
 
 /* The joints with limits (a limited one-coordinate joint's jnt_range) that qm has left: outside
    (nb flags, zero at the start) says for each joint 0 inside, 1 outside and already at the last
@@ -1071,6 +1100,9 @@ typedef struct spart_ground {
   const int *body;      /* (n) the body each is on */
   const double *centre; /* (n x 3) its centre in the body's URDF link frame */
   const double *radius; /* (n) its radius */
+  unsigned char *seen;  /* (n) or NULL: spart_ground_forces sets each sphere's to 1 when it
+                           finds it in the ground (spart_sim_rk4_limit clears them: the contacts
+                           that a step's stages met) */
 } spart_ground;
 
 /* The contact forces of the ground on the model at the state (R0, r0, qm, u0, um) (a compliant

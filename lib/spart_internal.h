@@ -44,6 +44,20 @@ double *spart_model_doubles(spart_model *m, size_t *n);
    pair of kinds that is not one */
 int spart_joint_retype_only(spart_model *m, int from, int to, spart_err *err);
 
+/* ---- spart_ground.c (lib/sim) ---- */
+
+/* Sphere j's point the furthest into the ground at the state spart_fk left, p (3, from r0 like
+   d->xpos): its centre less its radius along the normal; returns its depth (> 0: in the ground,
+   where spart_ground_forces pushes on it). */
+double spart_ground_point(const spart_model *m, const spart_data *d, const spart_ground *g, int j,
+                          double p[3]);
+
+/* ---- spart_stability.c (lib/sim) ---- */
+
+/* Free spart_sim_rk4_limit's scratch; NULL is allowed. */
+struct spart_stab;
+void spart_stab_free(struct spart_stab *w);
+
 /* ---- spart_shape.c (lib/model) ---- */
 
 /* Free the model's shapes (none left). */

@@ -27,7 +27,7 @@ static const cli_tool tool = {
     "Options:\n"
     "      --duration T     simulate T seconds (required)\n"
     "      --dt H           the step (rk4) or the output grid (dopri5), s (default 0.001);\n"
-    "                       rk4 past its stability for the joints' damping: an error\n"
+    "                       rk4 past its stability (damping, gains, ground): an error\n"
     "      --every K        write every K-th step (default 1)\n"
     "      --integrator I   rk4 (fixed step, the default) or dopri5 (Dormand-Prince 5(4),\n"
     "                       adaptive, landing on every output and input time)\n"
@@ -191,19 +191,34 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
 }
 
 
-/* rk4: whether its step is stable at the state for the joints' damping (spart_sim_rk4_limit);
-   0, or -1 after reporting the time and the largest stable step */
+/* rk4: whether its step is stable at the state for the run's stiff terms (spart_sim_rk4_limit:
+   the joints' damping, the controller's gains, the ground at the contacts in it); 0, or -1
+   after reporting the time, the cause and the largest stable step (rounded down) */
 static int rk4_stable(cli_session *s, spart_sim *sim) {
-  double hmax = spart_sim_rk4_limit(s->m, s->d, sim);
+  const spart_model *m = s->m;
+  spart_stiff why;
+  double hmax = spart_sim_rk4_limit(m, s->d, sim, s->o.dt, &why);
   if (s->o.dt <= hmax) {
     return 0;
   }
-  char bt[32], bh[32];
+  char bt[32], bh[32], cause[320];
   bt[spu_dtoa(bt, sim->t)] = 0;
-  bh[spu_dtoa(bh, hmax)] = 0;
-  cli_fail(s, "t = %s: --dt %g is past rk4's stability for the joints' damping: the largest "
-           "stable step here is %.3g s (use a smaller --dt, or --integrator dopri5)", bt,
-           s->o.dt, hmax);
+  bh[spu_dtoa(bh, s->o.dt)] = 0;
+  int i = why.body;
+  if (why.cause == SPART_STIFF_DAMPING) {
+    snprintf(cause, sizeof cause, "the damping of joint %d '%s'", i, m->jnt_name[i]);
+  } else if (why.cause == SPART_STIFF_CONTROL) {
+    snprintf(cause, sizeof cause, "the controller's gains (the fastest at joint %d '%s')", i,
+             m->jnt_name[i]);
+  } else if (why.cause == SPART_STIFF_GROUND) {
+    snprintf(cause, sizeof cause, "the ground's stiffness at link %d '%s'", i, m->body_name[i]);
+  } else {
+    snprintf(cause, sizeof cause, "a mass matrix that is not positive definite");
+  }
+  double unit = hmax > 0 ? pow(10, floor(log10(hmax)) - 3) : 1;
+  cli_fail(s, "t = %s: --dt %s is an unstable step for rk4 with %s: the largest stable step "
+           "here is %.4g s (use a smaller --dt, or --integrator dopri5)", bt, bh, cause,
+           floor(hmax / unit) * unit);
   return -1;
 }
 
@@ -231,7 +246,8 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
     return -1;
   }
   /* rk4 past its stability diverges (a trajectory of wrong numbers): refused before anything
-     is written, and checked again every 64 steps as the inertia changes */
+     is written, and checked again every 64 steps as the inertia changes and at every step that
+     brings a new contact with the ground, before its state is written */
   const int rk4 = o->integrator == SPART_SIM_RK4;
   if (rk4 && rk4_stable(s, sim) != 0) {
     return -1;
@@ -262,7 +278,8 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
       if (o->check_limits && rk4) {
         check_limits(s, sim, out);
       }
-      if (rk4 && (k & 63) == 63 && rk4_stable(s, sim) != 0) {
+      if (rk4 && ((k & 63) == 63 || spart_sim_rk4_contacts(sim)) &&
+          rk4_stable(s, sim) != 0) {
         return -2; /* after the first state written */
       }
       if (s->tty && now() > tick + 0.5) { /* progress, also within a long wait for a record */

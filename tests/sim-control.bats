@@ -82,7 +82,7 @@ assert worst <= 1e-9 if still else worst > 0.1'
     --every 100 | python3 -c "$check" "$q" falls
 }
 
-@test "a force beyond the effort limit is clipped to it, and the run says so once on stderr" {
+@test "a force beyond the effort limit is clipped to it, and the run says so once on stderr, naming the joint" {
   # a horizontal pendulum: 2 kg at 0.5 m on a joint about y, inertia 0.01 about its CoM, effort
   # limit 4 N m; the gravity compensation asks 2 * 9.81 * 0.5 = 9.81 N m, it gets 4
   cat > "$BATS_TEST_TMPDIR/p.urdf" <<'URDF'
@@ -93,7 +93,7 @@ URDF
   run -0 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base \
     --gravity 0,0,-9.81 --duration 0.01 --every 10 --control gravity --accelerations \
     <<< '{"qm": [0]}'
-  [ "$stderr" = "spart-sim: <stdin>:1: the controller's forces met the effort limits and were clipped in 41 of 41 evaluations, first at t = 0 on um_1" ]
+  [ "$stderr" = "spart-sim: <stdin>:1: the controller's forces met the effort limits and were clipped in 41 of 41 evaluations, first at t = 0 on joint 1 'j'" ]
   # about y, +q turns x towards -z: gravity's torque is +m g l; the joint's -4
   echo "$output" | head -1 | python3 -c '
 import json, sys
@@ -273,4 +273,83 @@ assert err < float(sys.argv[2])'
       --every 5000 --control ctc --kp 25 --kd 10 --reference "$BATS_TEST_TMPDIR/ref.json" \
       < "$BATS_TEST_TMPDIR/off.json" | python3 -c "$check" "$BATS_TEST_TMPDIR/ref.json" 1e-8
   done
+}
+
+@test "rk4 past its stability under PD is refused before the run, the largest stable step named within 0.2% of the closed form; at 0.95 of it the run is a 10 times finer run's" {
+  # one joint of inertia 0.01 and damping 0.2 under PD 400, 2: 0.01 z^2 + 2.2 z + 400 = 0,
+  # z = -110 +- 167 i, whose largest stable step rk4limit.py finds along the roots' rays
+  cat > "$BATS_TEST_TMPDIR/j.urdf" <<'URDF'
+<robot name="one"><link name="b"/>
+<joint name="j" type="continuous"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/><dynamics damping="0.2"/></joint>
+<link name="l"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>
+URDF
+  echo '{"t": 0, "qm": [1]}' > "$BATS_TEST_TMPDIR/ref.json"
+  h=$(python3 "$BATS_TEST_DIRNAME/rk4limit.py" 0.01 2.2 400)
+  opts=(-m "$BATS_TEST_TMPDIR/j.urdf" --fixed-base --control pd --kp 400 --kd 2
+    --reference "$BATS_TEST_TMPDIR/ref.json" --only t,qm)
+  dt=$(python3 -c "print(1.01 * $h)")
+  run -1 --separate-stderr spart-sim "${opts[@]}" --duration 1 --dt "$dt" <<< '{"qm": [0]}'
+  [ -z "$output" ]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is an unstable step for rk4 with the controller's gains (the fastest at joint 1 'j'): the largest stable step here is "*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  named=$(sed 's/.*stable step here is \([^ ]*\) s.*/\1/' <<< "$stderr")
+  python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(a, b)
+assert 0.998 * b <= a <= b' "$named" "$h"
+  # at 0.95 of it the run settles on the reference as a run at a tenth of the step does (at
+  # 1.01 of it, let run, it grows past 80 rad in 2 s)
+  dt=$(python3 -c "print(0.95 * $h)")
+  run -0 spart-sim "${opts[@]}" --duration 2 --dt "$dt" --every 1000 <<< '{"qm": [0]}'
+  a=${lines[-1]}
+  run -0 spart-sim "${opts[@]}" --duration 2 --dt "$(python3 -c "print($dt / 10)")" --every 10000 \
+    <<< '{"qm": [0]}'
+  python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+print(a, b)
+assert a["t"] == b["t"] == 2 and abs(a["qm"][0] - b["qm"][0]) < 1e-9 and abs(a["qm"][0] - 1) < 1e-9
+' "$a" "${lines[-1]}"
+}
+
+@test "kuka_iiwa under PD 100, 10 at 1 ms is refused (the controller's gains on joint 7, a step of 0.24 ms named), not written diverged; at 0.97 of the step named it is a 10 times finer run's to 1e-6 rad" {
+  echo '{"t": 0, "qm": [0, 0, 0, 0, 0, 0, 0]}' > "$BATS_TEST_TMPDIR/ref.json"
+  st='{"qm": [0, 0.5, 0, -1, 0, 0.5, 0]}'
+  opts=(-m "$IIWA" --fixed-base --gravity 0,0,-9.81 --control pd --kp 100 --kd 10
+    --reference "$BATS_TEST_TMPDIR/ref.json" --duration 0.05 --only t,qm)
+  run -1 --separate-stderr spart-sim "${opts[@]}" <<< "$st"
+  [ -z "$output" ]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt 0.001 is an unstable step for rk4 with the controller's gains (the fastest at joint 7 'lbr_iiwa_joint_7'): the largest stable step here is 0.000"*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  named=$(sed 's/.*stable step here is \([^ ]*\) s.*/\1/' <<< "$stderr")
+  # (the limit moves with the arm's inertia: 0.97 of the initial one holds over the run)
+  dt=$(python3 -c "print(0.05 / __import__('math').ceil(0.05 / (0.97 * $named)))")
+  run -0 spart-sim "${opts[@]}" --dt "$dt" <<< "$st"
+  a=${lines[-1]}
+  run -0 spart-sim "${opts[@]}" --dt "$(python3 -c "print($dt / 10)")" <<< "$st"
+  python3 -c '
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+d = max(abs(x - y) for x, y in zip(a["qm"], b["qm"]))
+print("largest difference", d, a["qm"])
+assert a["t"] == b["t"] == 0.05 and d < 1e-6 and abs(a["qm"][1] - 0.5) > 0.01
+' "$a" "${lines[-1]}"
+}
+
+# a reference file FILE of TEXT refused with MESSAGE (the file's path before it), nothing
+# written: bad_reference FILE TEXT MESSAGE
+bad_reference() {
+  printf "$2" > "$BATS_TEST_TMPDIR/$1"
+  run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --control pd --kp 1 --kd 1 \
+    --reference "$BATS_TEST_TMPDIR/$1" <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/$1$3" ]
+  [ -z "$output" ]
+}
+
+@test "--reference refuses a key or column it does not read, as --inputs does, before anything is written" {
+  bad_reference r.json '{"t": 0, "qm": [0,0,0,0,0,0,0], "kp": 3}\n' \
+    ":1: key 'kp' is not a reference's: a record gives t, qm and optionally um, umdot"
+  bad_reference r.csv 't,qm_1,qm_2,qm_3,qm_4,qm_5,qm_6,qm_7,taum_1\n0,0,0,0,0,0,0,0,1\n' \
+    ":2: column 'taum_1' is not a reference's: a record gives t, qm and optionally um, umdot"
+  # --inputs: the same words
+  printf '{"t": 0, "kp": 3}\n' > "$BATS_TEST_TMPDIR/in.json"
+  run -1 --separate-stderr spart-sim -m "$IIWA" --duration 1 --inputs "$BATS_TEST_TMPDIR/in.json" \
+    <<< '{"qm": [0,0,0,0,0,0,0]}'
+  [ "$stderr" = "spart-sim: $BATS_TEST_TMPDIR/in.json:1: key 'kp' is not an input: a record gives t and any of tau0, taum, wF0, wFm" ]
 }

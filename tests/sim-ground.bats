@@ -347,7 +347,8 @@ assert abs(a - want) <= 0.01 * want'
     [ "$output" = "$(printf -- '--tangential-damping\n--tangential-stiffness')" ]
   # on a 20 degree slope (mu 1) the block settles by its tilt (its front corners pressed in
   # more) and the springs' deflection, mg sin 20 / (4 KT) a corner: 10 times the stiffness,
-  # about a tenth of the latter
+  # about a tenth of the latter (at 0.5 ms: the stiffer springs' dampers past rk4's stability
+  # at 1 ms, whose block drifted sideways)
   n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
   python3 -c '
 import json, math
@@ -356,7 +357,7 @@ print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -
     > "$BATS_TEST_TMPDIR/init.json"
   for kt in 2452.5 24525; do
     spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 1 \
-      --every 1000 --tangential-stiffness $kt < "$BATS_TEST_TMPDIR/init.json" | tail -1
+      --dt 0.0005 --every 2000 --tangential-stiffness $kt < "$BATS_TEST_TMPDIR/init.json" | tail -1
   done | python3 -c '
 import json, math, sys
 t = math.radians(20)
@@ -394,4 +395,167 @@ err = max(abs(x - y) for r, s in zip(a, b) for x, y in zip(r["r0"], s["r0"]))
 print("dopri5 against rk4 at 0.1 ms: largest difference of r0", err)
 assert err < 1e-4, err
 PY
+}
+
+@test "a contact that makes rk4's step unstable stops the run at its time, naming the link and the largest stable step (the closed form's within 0.2%), nothing unstable written; resting on it, refused at 1.02 of that step and a 10 times finer run's at 0.95 of it" {
+  bodies
+  # the ball (1 kg) on one contact along the line through its CoM, without friction: 1 z^2 +
+  # 1400 z + 1e6 = 0, whose largest stable step rk4limit.py gives
+  h=$(python3 "$BATS_TEST_DIRNAME/rk4limit.py" 1 1400 1e6)
+  opts=(-m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --mu 0 --stiffness 1e6
+    --damping 1400 --only t,r0)
+  dt=$(python3 -c "print(1.02 * $h)")
+  run -1 --separate-stderr spart-sim "${opts[@]}" --duration 0.6 --dt "$dt" <<< '{"r0": [0, 0, 0.3]}'
+  # it falls 0.2 m (0.202 s), stopped at the first step that brings the contact
+  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = "([0-9.]+)": --dt $dt is an unstable step for rk4 with the ground's stiffness at link 0 'ball': the largest stable step here is "([0-9.e-]+)" s (use a smaller --dt, or --integrator dopri5)"$ ]]
+  python3 - "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$h" "$dt" "${lines[-1]}" <<'PY'
+import json, math, sys
+t, named, h, dt = (float(x) for x in sys.argv[1:5])
+last = json.loads(sys.argv[5])
+print(t, named, h, last)
+assert 0.998 * h <= named <= h
+assert math.sqrt(0.4 / 9.81) < t < math.sqrt(0.4 / 9.81) + dt
+assert abs(last["t"] - (t - dt)) < 1e-12 and last["r0"][2] > 0.1  # the state before, in the air
+PY
+  # resting on the ground, pressed 2 um past its rest (in its linear range, the contact never
+  # lost): at 1.02 of the step refused before the run (let run, it leaves the ground within
+  # 0.1 s); at 0.95 of it every state is within the 2 um of a run at a tenth of the step, the
+  # last at rest at 0.1 - mg/k as that run's
+  st='{"r0": [0, 0, 0.09998819]}'
+  run -1 --separate-stderr spart-sim "${opts[@]}" --duration 0.2 --dt "$dt" <<< "$st"
+  [ -z "$output" ]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is an unstable step for rk4 with the ground's stiffness at link 0 'ball': "* ]]
+  dt=$(python3 -c "print(0.2 / __import__('math').ceil(0.2 / (0.95 * $h)))")
+  spart-sim "${opts[@]}" --duration 0.2 --dt "$dt" <<< "$st" > "$BATS_TEST_TMPDIR/a.jsonl"
+  spart-sim "${opts[@]}" --duration 0.2 --dt "$(python3 -c "print($dt / 10)")" --every 10 \
+    <<< "$st" > "$BATS_TEST_TMPDIR/b.jsonl"
+  python3 - "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl" <<'PY'
+import json, sys
+a, b = ([json.loads(l) for l in open(f)] for f in sys.argv[1:3])
+assert len(a) == len(b) > 70 and all(abs(x["t"] - y["t"]) < 1e-12 for x, y in zip(a, b))
+worst = max(abs(x["r0"][2] - y["r0"][2]) for x, y in zip(a, b))
+print("largest difference", worst, "last", a[-1], b[-1])
+assert worst < 2e-6
+assert abs(a[-1]["r0"][2] - b[-1]["r0"][2]) < 1e-12 and abs(a[-1]["r0"][2] - (0.1 - 9.81e-6)) < 1e-12
+PY
+}
+
+
+@test "the README's quadruped at 1 ms, not its 0.5 ms: Kd 10 refused before the run (the controller's gains), Kd 5 stopped when its feet touch (the ground's stiffness at a shank)" {
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/nominal.json"
+  opts=(-m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --control pd --kp 300
+    --reference "$BATS_TEST_TMPDIR/nominal.json" --duration 3 --every 20 --only t,r0)
+  run -1 --separate-stderr spart-sim "${opts[@]}" --kd 10 <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [ -z "$output" ]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt 0.001 is an unstable step for rk4 with the controller's gains (the fastest at joint "*"): the largest stable step here is 0.000"*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  run -1 --separate-stderr spart-sim "${opts[@]}" --kd 5 <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = 0.14"[0-9]*": --dt 0.001 is an unstable step for rk4 with the ground's stiffness at link "[0-9]+" '"[a-z]+_shank"': the largest stable step here is 0.000"[0-9]+" s (use a smaller --dt, or --integrator dopri5)"$ ]]
+  # the states before the feet touch are written, the last in the air
+  [ "${#lines[@]}" -eq 8 ]
+  [[ "${lines[-1]}" == '{"t":0.14,'* ]]
+}
+
+@test "--ground: no plane with zero gravity refused; normals of 1e200 and 1e-300 are the plane z = 0 (no overflow, no underflow); numbers that are not finite said so" {
+  bodies
+  s='{"r0": [0, 0, 0.3]}'
+  run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 --gravity 0,0,0 --ground <<< "$s"
+  [ "$stderr" = "spart-sim: --ground without a plane is the one through 0 against gravity, which is zero: give a gravity that is not, or the plane NX,NY,NZ,D" ]
+  [ -z "$output" ]
+  # the ball rests at 0.1 - mg/k on z = 0 whatever the normal's length
+  for n in 0,0,1,0 0,0,1e200,0 0,0,1e-300,0 0,0,3e-300,0; do
+    spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 1 \
+      --every 1000 --only r0 <<< "$s" | tail -1
+  done | python3 -c '
+import json, sys
+z = [json.loads(l)["r0"][2] for l in sys.stdin]
+print(z)
+assert len(z) == 4 and len(set(z)) == 1 and abs(z[0] - (0.1 - 0.004)) < 1e-9'
+  for o in "--ground 0,0,1e400,0" "--ground=0,0,1e400,0" "--ground --mu 1e400" "--ground --damping nan" \
+    "--ground --stiffness inf" "--dt 1e400" "--duration inf" "--ground --gravity 0,0,-1e999"; do
+    run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 $o <<< "$s"
+    echo "$o: $stderr"
+    [[ "${stderr%%$'\n'*}" == *" is not a finite number" || "${stderr%%$'\n'*}" == *" has a number that is not finite" ]]
+  done
+  run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 --ground --gravity 0,0,-1 --mu 1e400 <<< "$s"
+  [ "${stderr%%$'\n'*}" = "spart-sim: --mu: '1e400' is not a finite number" ]
+  run -2 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --duration 1 --ground 0,0,0,1 <<< "$s"
+  [ "${stderr%%$'\n'*}" = "spart-sim: --ground: expected NX,NY,NZ,D with a normal that is not zero, got '0,0,0,1'" ]
+}
+
+@test "--ground and --control gravity take the model's own gravity (urdf2robot --gravity), a --gravity given overriding it" {
+  bodies
+  urdf2robot --gravity 0,0,-9.81 "$BATS_TEST_TMPDIR/ball.urdf" > "$BATS_TEST_TMPDIR/ball.json"
+  # dropped from 0.3 m above z = 0 (the plane against the model's gravity), falling for 0.2 s
+  # before it touches: 0.3 - g t^2 / 2 with the model's g, or with the one given
+  for g in "" "--gravity 0,0,-1"; do
+    spart-sim -m "$BATS_TEST_TMPDIR/ball.json" --ground $g --duration 0.2 --every 200 \
+      --only t,r0 <<< '{"r0": [0, 0, 0.3]}' | tail -1
+  done | python3 -c '
+import json, sys
+z = [json.loads(l)["r0"][2] for l in sys.stdin]
+print(z)
+assert len(z) == 2 and abs(z[0] - (0.3 - 9.81 * 0.2 ** 2 / 2)) < 1e-9 and abs(z[1] - (0.3 - 0.2 ** 2 / 2)) < 1e-9'
+  # the iiwa's model with gravity held still by --control gravity alone
+  urdf2robot --gravity 0,0,-9.81 "$MODELS/kuka_iiwa.urdf" > "$BATS_TEST_TMPDIR/iiwa.json"
+  echo '{"qm": [0.3,0.8,-0.4,-1.2,0.5,0.7,0.2]}' | spart-sim -m "$BATS_TEST_TMPDIR/iiwa.json" \
+    --fixed-base --duration 1 --every 1000 --control gravity --only qm | tail -1 | python3 -c '
+import json, sys
+q = json.loads(sys.stdin.read())["qm"]
+want = [0.3, 0.8, -0.4, -1.2, 0.5, 0.7, 0.2]
+assert max(abs(a - b) for a, b in zip(q, want)) < 1e-9, q'
+}
+
+@test "a record written with --contact-forces starts a run: its contact_forces pass through as in_contact_forces (JSON and CSV), never as this run's (none in free fall)" {
+  bodies
+  spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --contact-forces \
+    --duration 0.5 --every 500 <<< '{"r0": [0, 0, 0.3]}' | tail -1 > "$BATS_TEST_TMPDIR/rest.json"
+  grep -q '"contact_forces":\[\[0,0,9.8' "$BATS_TEST_TMPDIR/rest.json"
+  # lifted 1 m and let fall: no contact, no contact_forces
+  sed 's/"r0":\[0,0,/"r0":[0,0,1+/; s/1+0\./1./' "$BATS_TEST_TMPDIR/rest.json" > "$BATS_TEST_TMPDIR/up.json"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --duration 0.002 < "$BATS_TEST_TMPDIR/up.json"
+  [ "${#lines[@]}" -eq 3 ]
+  for l in "${lines[@]}"; do
+    python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert "contact_forces" not in r and r["in_contact_forces"][0][2] > 9.8 and r["in_t"] == 0.5, r' "$l"
+  done
+  # with the ground: this run's forces, 0 in the air, beside the record's
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --contact-forces \
+    --duration 0.002 < "$BATS_TEST_TMPDIR/up.json"
+  python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+assert r["contact_forces"] == [[0, 0, 0]] and r["in_contact_forces"][0][2] > 9.8, r' "${lines[-1]}"
+  # CSV: the columns contact_forces_1_K as in_contact_forces_1_K
+  spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground --contact-forces \
+    --duration 0.5 --every 500 -o csv <<< '{"r0": [0, 0, 0.3]}' | sed '2d' > "$BATS_TEST_TMPDIR/rest.csv"
+  run -0 spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --duration 0.001 < "$BATS_TEST_TMPDIR/rest.csv"
+  [[ "${lines[0]}" == "in_t,in_contact_forces_1_1,in_contact_forces_1_2,in_contact_forces_1_3,t,"* ]]
+  [[ "${lines[0]}" != *",contact_forces"* ]]
+}
+
+@test "--ground names once, at the start, the links whose collision shapes are all meshes (the ground touches none), not those without collision shapes" {
+  cat > "$BATS_TEST_TMPDIR/mesh.urdf" <<'URDF'
+<robot name="m"><link name="base"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
+<joint name="j" type="revolute"><parent link="base"/><child link="foot"/><origin xyz="0 0 -0.3"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="10"/></joint>
+<link name="foot"><inertial><mass value="0.5"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><mesh filename="no_such_foot.stl"/></geometry></collision></link>
+<joint name="k" type="fixed"><parent link="base"/><child link="plain"/><origin xyz="0.3 0 0"/></joint>
+<link name="plain"><inertial><mass value="0.1"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+</robot>
+URDF
+  printf '{"r0": [0, 0, 1], "qm": [0]}\n{"r0": [0, 0, 2], "qm": [0]}\n' > "$BATS_TEST_TMPDIR/init.json"
+  for j in 1 2; do
+    run -0 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/mesh.urdf" --gravity 0,0,-9.81 --ground \
+      --duration 0.002 -j $j < "$BATS_TEST_TMPDIR/init.json"
+    [ "$stderr" = "spart-sim: --ground: a link whose collision shapes are all meshes, which the ground does not touch (spheres, boxes, capsules and cylinders it does): 'foot'" ]
+    [ "${#lines[@]}" -eq 6 ]
+  done
+  # without --ground, nothing to say
+  run -0 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/mesh.urdf" --gravity 0,0,-9.81 \
+    --duration 0.002 < "$BATS_TEST_TMPDIR/init.json"
+  [ -z "$stderr" ]
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_internal.h"
 #include "spu.h"
 
 #define PI 3.14159265358979323846
@@ -23,6 +24,16 @@ static double depth(const spart_model *m, const spart_data *d, const spart_groun
     h += g->normal[k] * (d->r0[k] + x[k]);
   }
   return g->radius[j] - h;
+}
+
+
+double spart_ground_point(const spart_model *m, const spart_data *d, const spart_ground *g, int j,
+                          double p[3]) {
+  double delta = depth(m, d, g, j, p);
+  for (int k = 0; k < 3; k++) {
+    p[k] -= g->radius[j] * g->normal[k];
+  }
+  return delta;
 }
 
 
@@ -58,14 +69,17 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
   spart_velocity(m, d, u0, um);
   for (int j = 0; j < g->n; j++) {
     double x[3], f[3] = {0, 0, 0}, e_rate[3] = {0, 0, 0};
-    double delta = depth(m, d, g, j, x);
+    double delta = spart_ground_point(m, d, g, j, x);
     if (delta > 0) {
       int i = g->body[j];
+      if (g->seen) {
+        g->seen[j] = 1;
+      }
       const double *w = d->t + 6 * i, *v = d->t + 6 * i + 3, *c = d->xpos + 3 * i;
       /* the point deepest in the ground, from the body's CoM, and its velocity */
       double p[3], vp[3], vt[3], ft[3];
       for (int k = 0; k < 3; k++) {
-        p[k] = x[k] - g->radius[j] * n[k] - c[k];
+        p[k] = x[k] - c[k];
       }
       spu_cross(vp, w, p);
       for (int k = 0; k < 3; k++) {

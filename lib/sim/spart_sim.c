@@ -37,7 +37,6 @@ typedef struct {
   double t_end; /* the end of the step being taken */
   double tc;    /* the time of the stage being evaluated (s->scene's forces depend on it) */
   double *stab_tau; /* (nv) the joint forces less the smoothed friction (coulomb_v > 0) */
-  double *stab; /* spart_sim_rk4_limit's scratch (its own allocation, made at its first call) */
 } sim_ws;
 
 
@@ -148,7 +147,7 @@ spart_sim *spart_sim_new(const spart_model *m) {
 
 void spart_sim_free(spart_sim *s) {
   if (s) {
-    free(((sim_ws *)s->ws_)->stab);
+    spart_stab_free(s->stab_);
     free(((sim_ws *)s->ws_)->ext);
     free(s->ws_);
     free(s->buf_);
@@ -614,70 +613,4 @@ double spart_sim_grid_time(double T, double h, long k, long n) {
     return T;
   }
   return fabs(per_s * h - 1) < 1e-15 ? (double)k / per_s : (double)k * h;
-}
-
-
-/* ---- RK4's stability for the joints' damping (spart_sim_rk4_limit) ---- */
-
-double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s) {
-  sim_ws *w = s->ws_;
-  const int fixed = (s->flags & SPART_FD_FIXED) != 0, off = fixed ? 0 : 6, n = off + m->nv;
-  int damped = 0;
-  for (int a = 0; a < m->nv; a++) {
-    damped |= m->jnt_damping[m->dof_body[a]] > 0;
-  }
-  if (!damped || m->coupled || !(s->flags & SPART_FD_FRICTION)) {
-    return INFINITY;
-  }
-  if (!w->stab) { /* H, its inverse and the Cholesky scratch (n x n each), sqrt(D), x, y (n) */
-    w->stab = calloc(3 * (size_t)n * (size_t)n + 3 * (size_t)n, sizeof(double));
-    if (!w->stab) {
-      return INFINITY; /* no check rather than no run: the run itself needs no more memory */
-    }
-    for (int i = 0; i < n; i++) {
-      w->stab[3 * n * n + n + i] = 1; /* the first start vector */
-    }
-  }
-  double *H = w->stab, *Hi = H + n * n, *work = Hi + n * n, *sd = work + n * n, *x = sd + n,
-         *y = x + n;
-  spart_crba(m, d, s->R0, s->qm, fixed, H);
-  if (spart_spd_inverse(H, n, work, Hi) != 0) {
-    return 0;
-  }
-  for (int i = 0; i < n; i++) {
-    sd[i] = i < off ? 0 : sqrt(fmax(0, m->jnt_damping[m->dof_body[i - off]]));
-  }
-  /* the largest eigenvalue of S = sqrt(D) H^-1 sqrt(D) (symmetric, positive semidefinite, with
-     H^-1 D's eigenvalues) by power iteration: its Rayleigh quotient approaches it from below */
-  double lambda = 0;
-  for (int it = 0; it < 60; it++) {
-    double nx = 0, xy = 0;
-    for (int i = 0; i < n; i++) {
-      double acc = 0;
-      for (int j = 0; j < n; j++) {
-        acc += Hi[i * n + j] * sd[j] * x[j];
-      }
-      y[i] = sd[i] * acc;
-    }
-    for (int i = 0; i < n; i++) {
-      nx += x[i] * x[i];
-      xy += x[i] * y[i];
-    }
-    double l = nx > 0 ? xy / nx : 0, ny = 0;
-    for (int i = 0; i < n; i++) {
-      ny += y[i] * y[i];
-    }
-    if (!(ny > 0)) {
-      break;
-    }
-    for (int i = 0; i < n; i++) {
-      x[i] = y[i] / sqrt(ny);
-    }
-    if (it > 4 && fabs(l - lambda) <= 1e-6 * l) {
-      lambda = l;
-      break;
-    }
-    lambda = l;
-  }
-  return lambda > 0 ? 2.785 / lambda : INFINITY;
 }

@@ -231,6 +231,15 @@ int cli_finish(const char *prog, int status);
 /* Parse "x,y,z" (exactly n finite numbers separated by commas) into v; 0 or -1. */
 int cli_vec(const char *s, double *v, int n);
 
+/* The usage message of option opt's value arg that is not what it takes: "opt: 'arg' is not a
+   finite number" when a number of it (a comma-separated list) reads as infinite, NaN or too
+   large for a double, else "opt: expected WHAT, got 'arg'"; returns CLI_EXIT_USAGE. */
+int cli_bad_number(const char *prog, const char *opt, const char *what, const char *arg);
+
+/* What cli_bad_number says of arg when a number of it is not finite ("is not a finite number",
+   "has a number that is not finite"), else NULL. */
+const char *cli_not_finite(const char *arg);
+
 /* The message of what getopt_long (with ':' first in its option string) returned for an option
    it refused, c (':' a missing value, else an unknown option), on stderr with the usage hint:
    the same words in every command.  Returns CLI_EXIT_USAGE. */
@@ -661,6 +670,12 @@ double cli_inputs_next(const cli_inputs *in);
 
 /* Close it; NULL is allowed. */
 void cli_inputs_close(cli_inputs *in);
+
+/* A record of a file of records over time (--inputs, --reference: name) that holds no key or
+   column but t besides the fields rd reads: 0, or -1 after reporting the first other one as
+   "key 'K' is not WHAT: a record gives GIVES" (it would be dropped unread). */
+int cli_only_time(cli_session *s, cli_reader *rd, const cli_record *rec, const char *name,
+                  const char *what, const char *gives);
 
 /* spart-sim's world (world.c): the option c (0 --control, 1 --kp, 2 --kd, 3 --reference, 4
    --ground, which takes the next argument argv[optind] when it is NX,NY,NZ,D, 5 --mu, 6

@@ -19,6 +19,23 @@ struct cli_inputs {
 };
 
 
+int cli_only_time(cli_session *s, cli_reader *rd, const cli_record *rec, const char *name,
+                  const char *what, const char *gives) {
+  for (int p = 0; p < cli_record_npass(rec); p++) {
+    const char *key = cli_record_pass_name(rec, p);
+    if (strcmp(key, "t") != 0) {
+      char txt[SPART_PRINTABLE];
+      int csv = cli_reader_format(rd) == CLI_FMT_CSV;
+      cli_error(s->tool->name, name, rec->st.line, "%s '%s' is not %s: a record gives %s",
+                csv ? "column" : "key", spart_printable(txt, key, strlen(key)), what, gives);
+      s->status = CLI_EXIT_DATA;
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
 /* read the next record into in; 0, or -1 after reporting */
 static int next(cli_session *s, cli_inputs *in) {
   spart_err err = {0};
@@ -46,17 +63,8 @@ static int next(cli_session *s, cli_inputs *in) {
     return -1;
   }
   /* nothing but the forces and t: a state, a misspelt force would be dropped unread */
-  for (int p = 0; p < cli_record_npass(rec); p++) {
-    const char *key = cli_record_pass_name(rec, p);
-    if (strcmp(key, "t") != 0) {
-      char txt[SPART_PRINTABLE];
-      int csv = cli_reader_format(in->rd) == CLI_FMT_CSV;
-      cli_error(s->tool->name, name, st->line, "%s '%s' is not an input: a record gives t and "
-                "any of tau0, taum, wF0, wFm", csv ? "column" : "key",
-                spart_printable(txt, key, strlen(key)));
-      s->status = CLI_EXIT_DATA;
-      return -1;
-    }
+  if (cli_only_time(s, in->rd, rec, name, "an input", "t and any of tau0, taum, wF0, wFm") != 0) {
+    return -1;
   }
   if (in->has && !(in->t > t0)) {
     char b0[32], b1[32];

@@ -1,6 +1,7 @@
 /* options.c -- the commands' messages, exit statuses and options: one getopt_long table for
  * every command, --help, and the values of --gravity, --point, --only, -i and -o */
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -139,6 +140,25 @@ int cli_vec(const char *s, double *v, int n) {
     p = end + (k < n - 1);
   }
   return *p == '\0' ? 0 : -1;
+}
+
+
+const char *cli_not_finite(const char *arg) {
+  for (const char *p = arg; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+    char *end;
+    double x = strtod(p, &end);
+    if (end != p && !(fabs(x) <= DBL_MAX)) {
+      return strchr(arg, ',') ? "has a number that is not finite" : "is not a finite number";
+    }
+  }
+  return NULL;
+}
+
+
+int cli_bad_number(const char *prog, const char *opt, const char *what, const char *arg) {
+  const char *why = cli_not_finite(arg);
+  return why ? cli_usage(prog, "%s: '%s' %s", opt, arg, why)
+             : cli_usage(prog, "%s: expected %s, got '%s'", opt, what, arg);
 }
 
 
@@ -419,19 +439,19 @@ static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
     case OPT_DURATION:
       return positive_arg(arg, &o->duration) == 0
                  ? -1
-                 : cli_usage(t->name, "--duration: expected a time > 0 in s, got '%s'", arg);
+                 : cli_bad_number(t->name, "--duration", "a time > 0 in s", arg);
     case OPT_DT:
       return positive_arg(arg, &o->dt) == 0
                  ? -1
-                 : cli_usage(t->name, "--dt: expected a step > 0 in s, got '%s'", arg);
+                 : cli_bad_number(t->name, "--dt", "a step > 0 in s", arg);
     case OPT_RTOL:
       return positive_arg(arg, &o->rtol) == 0
                  ? -1
-                 : cli_usage(t->name, "--rtol: expected a tolerance > 0, got '%s'", arg);
+                 : cli_bad_number(t->name, "--rtol", "a tolerance > 0", arg);
     case OPT_ATOL:
       return positive_arg(arg, &o->atol) == 0
                  ? -1
-                 : cli_usage(t->name, "--atol: expected a tolerance > 0, got '%s'", arg);
+                 : cli_bad_number(t->name, "--atol", "a tolerance > 0", arg);
     case OPT_EVERY:
       errno = 0;
       o->every = strtol(arg, &end, 10);
@@ -451,7 +471,7 @@ static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
     case OPT_COULOMB_V:
       return positive_arg(arg, &o->coulomb_v) == 0
                  ? -1
-                 : cli_usage(t->name, "--coulomb-scale: expected a velocity > 0, got '%s'", arg);
+                 : cli_bad_number(t->name, "--coulomb-scale", "a velocity > 0", arg);
     case OPT_MAX_STEPS:
       errno = 0;
       o->max_steps = strtol(arg, &end, 10);
@@ -684,7 +704,7 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
           return CLI_EXIT_USAGE;
         }
         if (cli_vec(optarg, o->gravity, 3) != 0) {
-          return cli_usage(t->name, "--gravity: expected gx,gy,gz, got '%s'", optarg);
+          return cli_bad_number(t->name, "--gravity", "gx,gy,gz", optarg);
         }
         o->has_gravity = 1;
         break;

@@ -45,6 +45,9 @@ struct cli_writer {
   FILE *out;
   const cli_format *fmt;
   const char *only; /* the fields to write, comma-separated, or NULL for all */
+  const char *outputs; /* spart-sim's outputs, comma-separated (its cli_tool's), or NULL: no
+                          pass-through value takes one of their names, written or not (a
+                          value of another run never passes for this one's) */
   int seq, unbuffered;
   int eager; /* write every record at once: --unbuffered, or out is a terminal */
   int hold;  /* write nothing: a -j worker's, whose records the main thread writes */

@@ -177,6 +177,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   s->wr = cli_writer_new(stdout, o->output, o->seq, o->unbuffered);
   if (s->wr) {
     cli_writer_only(s->wr, o->only);
+    s->wr->outputs = (t->opts & CLI_OPT_SIM) ? t->outputs : NULL;
   }
   if ((o->model && !s->d) || !s->rd || !s->wr) {
     cli_error(t->name, NULL, 0, "out of memory");
@@ -541,6 +542,7 @@ cli_session *cli_session_clone(const cli_session *s, int fmt, const cli_session 
   }
   if (w->wr) {
     cli_writer_only(w->wr, s->o.only);
+    w->wr->outputs = (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL;
     cli_writer_hold(w->wr);
   }
   if (!w->d || !w->rd || !w->wr ||

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "spart_text.h"
 
 /* the options, in the order of cli_world_arg's c */
 static const char *const names[] = {
@@ -24,6 +25,7 @@ struct cli_world {
   double *t, *qm, *um, *umdot; /* the reference's records */
   double *kp, *kd;             /* (nv) */
   int *body;                   /* (n) the contact spheres */
+  unsigned char *seen;         /* (n) those found in the ground (spart_ground's seen) */
   double *centre, *radius;
   double *force, *wF; /* (n x 3) the contact forces written; (nb x 6) scratch */
 };
@@ -32,6 +34,41 @@ struct cli_world {
 /* a number, the whole of s, at least lo (above lo when open) */
 static int number(const char *s, double *v, double lo, int open) {
   return cli_vec(s, v, 1) == 0 && (open ? *v > lo : *v >= lo) ? 0 : -1;
+}
+
+
+/* u (3) = v / |v| through v's largest component (its squares neither overflow nor underflow);
+   returns |v|, 0 when v is 0 (u then 0), not finite when v is not */
+static double unit3(const double v[3], double u[3]) {
+  double big = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2]))), n2 = 0;
+  if (!(big > 0) || !isfinite(big)) {
+    u[0] = u[1] = u[2] = 0;
+    return big > 0 ? big : 0 * big;
+  }
+  for (int k = 0; k < 3; k++) {
+    u[k] = v[k] / big;
+    n2 += u[k] * u[k];
+  }
+  double len = sqrt(n2); /* in [1, sqrt 3] */
+  for (int k = 0; k < 3; k++) {
+    u[k] /= len;
+  }
+  return big * len;
+}
+
+
+/* whether s is four comma-separated numbers, finite or not (--ground's plane) */
+static int plane_like(const char *s) {
+  const char *p = s;
+  for (int k = 0; k < 4; k++) {
+    char *end;
+    (void)strtod(p, &end);
+    if (end == p || *end != (k < 3 ? ',' : '\0')) {
+      return 0;
+    }
+    p = end + 1;
+  }
+  return 1;
 }
 
 
@@ -68,22 +105,19 @@ int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, i
       }
       w->ground = 1;
       /* --ground NX,NY,NZ,D as well as --ground=NX,NY,NZ,D */
-      if (!arg && optind < argc && cli_vec(argv[optind], w->plane, 4) == 0) {
+      if (!arg && optind < argc && plane_like(argv[optind])) {
         arg = argv[optind++];
       }
       if (arg) {
-        double n2;
-        if (cli_vec(arg, w->plane, 4) != 0 ||
-            !((n2 = w->plane[0] * w->plane[0] + w->plane[1] * w->plane[1] +
-                    w->plane[2] * w->plane[2]) > 0)) {
-          return cli_usage(prog,
-                           "--ground: expected NX,NY,NZ,D with a normal that is not zero, "
-                           "got '%s'",
-                           arg);
+        double n;
+        if (cli_vec(arg, w->plane, 4) != 0 || !((n = unit3(w->plane, w->plane)) > 0)) {
+          return cli_bad_number(prog, "--ground", "NX,NY,NZ,D with a normal that is not zero",
+                                arg);
         }
-        double n = sqrt(n2);
-        for (int k = 0; k < 4; k++) {
-          w->plane[k] /= n;
+        w->plane[3] /= n;
+        if (!isfinite(w->plane[3])) {
+          return cli_usage(prog, "--ground: the plane's distance from 0, D / |N|, is not finite: "
+                           "'%s'", arg);
         }
         w->has_plane = 1;
       }
@@ -106,7 +140,7 @@ int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, i
         return cli_usage(prog, "%s given twice", names[c]);
       }
       if (number(arg, &v, 0, open) != 0) {
-        return cli_usage(prog, "%s: expected %s, got '%s'", names[c], what[k], arg);
+        return cli_bad_number(prog, names[c], what[k], arg);
       }
       *dst[k] = v;
       *has[k] = 1;
@@ -125,9 +159,6 @@ int cli_world_check(const cli_opts *o, const char *prog) {
                      w->reference ? "--reference"
                      : w->kp      ? "--kp"
                                   : "--kd");
-  }
-  if (w->control == SPART_CONTROL_GRAVITY && !o->has_gravity) {
-    return cli_usage(prog, "--control gravity does nothing without --gravity");
   }
   if (w->control && w->control != SPART_CONTROL_GRAVITY && !(w->kp && w->kd && w->reference)) {
     return cli_usage(prog, "--control %s needs %s", w->control == SPART_CONTROL_PD ? "pd" : "ctc",
@@ -164,12 +195,41 @@ int cli_world_check(const cli_opts *o, const char *prog) {
                      "joints, not on coupled ones",
                      w->control ? "--control" : "--ground");
   }
-  if (w->ground && !w->has_plane && !o->has_gravity) {
-    return cli_usage(prog,
-                     "--ground without a plane is the one through 0 against gravity: "
-                     "give --gravity, or the plane NX,NY,NZ,D");
-  }
   return -1;
+}
+
+
+/* --ground: one line naming the links whose collision shapes are all meshes, which the ground
+   does not touch (a robot's feet among them would sink through it); none when no shape gives a
+   contact (the ground then refuses the model) */
+static void untouchable(cli_session *s) {
+  const spart_model *m = s->m;
+  char list[1024];
+  size_t at = 0;
+  int nlink = 0;
+  list[0] = 0;
+  if (spart_ground_spheres(m, NULL, NULL, NULL, 0) == 0) {
+    return;
+  }
+  for (int i = 0; i < m->nb; i++) {
+    int ncol = 0, nmesh = 0;
+    for (int k = 0; k < m->nshape; k++) {
+      if (m->shape_body[k] == i && m->shape_role[k] == SPART_SHAPE_COLLISION) {
+        ncol++;
+        nmesh += m->shape_kind[k] == SPART_SHAPE_MESH;
+      }
+    }
+    if (ncol > 0 && nmesh == ncol) {
+      int w = snprintf(list + at, sizeof list - at, "%s'%s'", nlink ? ", " : "", m->body_name[i]);
+      at = w > 0 && (size_t)w < sizeof list - at ? at + (size_t)w : at;
+      nlink++;
+    }
+  }
+  if (nlink > 0) {
+    cli_error(s->tool->name, NULL, 0, "--ground: %s whose collision shapes are all meshes, "
+              "which the ground does not touch (spheres, boxes, capsules and cylinders it does): "
+              "%s", nlink > 1 ? "links" : "a link", list);
+  }
 }
 
 
@@ -177,6 +237,9 @@ int cli_world_read(cli_session *s, char **text, size_t *len) {
   const char *name = s->o.world.reference;
   *text = NULL;
   *len = 0;
+  if (s->o.world.ground && s->m) {
+    untouchable(s);
+  }
   if (!name) {
     return 0;
   }
@@ -199,11 +262,16 @@ static int gains(cli_session *s, int c, const char *text, double *g) {
   for (const char *p = text; *p; p++) {
     n += *p == ',';
   }
-  if ((n != 1 && n != nv) || cli_vec(text, g, n) != 0) {
-    cli_error(s->tool->name, NULL, 0,
-              "%s: expected one gain or %d (one a velocity coordinate), "
-              "got '%s'",
-              names[c], nv, text);
+  const char *inf = cli_not_finite(text);
+  if (inf || (n != 1 && n != nv) || cli_vec(text, g, n) != 0) {
+    if (inf) {
+      cli_error(s->tool->name, NULL, 0, "%s: '%s' %s", names[c], text, inf);
+    } else {
+      cli_error(s->tool->name, NULL, 0,
+                "%s: expected one gain or %d (one a velocity coordinate), "
+                "got '%s'",
+                names[c], nv, text);
+    }
     s->status = CLI_EXIT_USAGE;
     return -1;
   }
@@ -263,6 +331,11 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
     if (bad) {
       cli_error(prog, name, r < 0 ? err.line : st->line, "%s", bad);
       s->status = r < 0 && err.code != SPART_EDATA ? CLI_EXIT_IO : CLI_EXIT_DATA;
+      rc = -1;
+      break;
+    }
+    /* nothing but t and the joints' states: another key would be dropped unread */
+    if (cli_only_time(s, rd, rec, name, "a reference's", "t, qm and optionally um, umdot") != 0) {
       rc = -1;
       break;
     }
@@ -345,7 +418,8 @@ static int ground(cli_session *s, cli_world *w) {
   w->centre = malloc(((size_t)n + 1) * 4 * sizeof(double));
   w->force = calloc(3 * (size_t)n + 1, sizeof(double));
   w->wF = calloc(6 * (size_t)m->nb, sizeof(double));
-  if (!w->body || !w->centre || !w->force || !w->wF) {
+  w->seen = calloc((size_t)n + 1, 1);
+  if (!w->body || !w->centre || !w->force || !w->wF || !w->seen) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     return -1;
@@ -357,18 +431,24 @@ static int ground(cli_session *s, cli_world *w) {
     s->status = CLI_EXIT_DATA;
     return -1;
   }
-  /* the plane: given, or through 0 against gravity */
-  double g0 = 9.81;
+  /* the plane: given, or through 0 against gravity (the model's too) */
+  double g0 = 9.81, down[3] = {0, 0, 0};
   if (s->gravity) {
-    const double *gv = s->gravity;
-    g0 = sqrt(gv[0] * gv[0] + gv[1] * gv[1] + gv[2] * gv[2]);
+    g0 = unit3(s->gravity, down);
+  }
+  if (!o->has_plane && !(g0 > 0 && s->gravity)) {
+    cli_error(s->tool->name, NULL, 0, "--ground without a plane is the one through 0 against "
+              "gravity%s, or the plane NX,NY,NZ,D", s->gravity ? ", which is zero: give a "
+              "gravity that is not" : ": give --gravity");
+    s->status = CLI_EXIT_USAGE;
+    return -1;
   }
   if (o->has_plane) {
     memcpy(g->normal, o->plane, 3 * sizeof(double));
     g->offset = o->plane[3];
   } else {
     for (int k = 0; k < 3; k++) {
-      g->normal[k] = -s->gravity[k] / g0;
+      g->normal[k] = -down[k];
     }
     g->offset = 0;
   }
@@ -394,6 +474,7 @@ static int ground(cli_session *s, cli_world *w) {
   g->body = w->body;
   g->centre = w->centre;
   g->radius = w->radius;
+  g->seen = w->seen;
   if (!(g->stiffness > 0) || !isfinite(g->damping) || !(g->tdamping > 0) ||
       !isfinite(g->tdamping)) {
     cli_error(s->tool->name, NULL, 0,
@@ -412,10 +493,13 @@ void cli_world_close(cli_session *s, cli_world *w) {
   }
   spart_control *c = w->control;
   if (c && c->nclip > 0 && s) {
+    int i = s->m->dof_body[c->vclip];
+    char bt[32];
+    bt[spu_dtoa(bt, c->tclip)] = 0;
     cli_error(s->tool->name, cli_reader_name(s->rd), s->st->line,
               "the controller's forces met the effort limits and were clipped in %ld of %ld "
-              "evaluations, first at t = %.17g on um_%d",
-              c->nclip, c->neval, c->tclip, c->vclip + 1);
+              "evaluations, first at t = %s on joint %d '%s'",
+              c->nclip, c->neval, bt, i, s->m->jnt_name[i]);
   }
   spart_scene_free(w->scene);
   spart_control_free(c);
@@ -428,6 +512,7 @@ void cli_world_close(cli_session *s, cli_world *w) {
   free(w->centre);
   free(w->force);
   free(w->wF);
+  free(w->seen);
   free(w);
 }
 
@@ -439,6 +524,12 @@ cli_world *cli_world_open(cli_session *s, const char *text, size_t len) {
   if (!w || !(w->scene = spart_scene_new(m))) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
+    cli_world_close(NULL, w);
+    return NULL;
+  }
+  if (o->control == SPART_CONTROL_GRAVITY && !s->gravity) {
+    cli_error(s->tool->name, NULL, 0, "--control gravity does nothing without --gravity");
+    s->status = CLI_EXIT_USAGE;
     cli_world_close(NULL, w);
     return NULL;
   }

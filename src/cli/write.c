@@ -192,9 +192,27 @@ int cli_check_finite(cli_writer *wr, long long line, spart_err *err) {
 }
 
 
-/* whether name is taken: an output's (a CSV column, or a JSON key), or another pass-through
-   column's (the first p, renamed, and those after p as they came); -1 when out of memory */
+/* whether name is one of the command's outputs (written or not: a value of an earlier run's
+   would pass for this one's), as a JSON key or one of its CSV columns (NAME_1, NAME_1_2) */
+static int command_output(const cli_writer *wr, const char *name) {
+  for (const char *o = wr->outputs; o && *o; o += strcspn(o, ",") + (o[strcspn(o, ",")] != 0)) {
+    size_t len = strcspn(o, ",");
+    if (strncmp(name, o, len) == 0 &&
+        (name[len] == 0 || (name[len] == '_' && name[len + 1] >= '0' && name[len + 1] <= '9'))) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* whether name is taken: an output's (a CSV column, or a JSON key; spart-sim's, written or
+   not), or another pass-through column's (the first p, renamed, and those after p as they
+   came); -1 when out of memory */
 static int name_taken(const cli_writer *wr, const cli_record *pr, int p, const char *name) {
+  if (command_output(wr, name)) {
+    return 1;
+  }
   for (int k = 0; k < wr->nf; k++) {
     size_t len = strlen(wr->f[k].name), cap = 0;
     if (strncmp(name, wr->f[k].name, len) != 0) {

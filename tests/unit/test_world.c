@@ -165,7 +165,7 @@ static void ground(void) {
   double centre[96], radius[32];
   int n = spart_ground_spheres(m, body, centre, radius, 32);
   check(n == 1 && body[0] == 0 && radius[0] == 0.1 && centre[2] == 0, "a sphere: itself", NULL);
-  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, 0, 0, n, body, centre, radius};
+  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, 0, 0, n, body, centre, radius, NULL};
   /* 5 mm deep, moving down at 0.1 m/s and along x at 0.3 m/s, turning about y at 2 rad/s: the
      lowest point moves along x at 0.3 - 2 * 0.1 (omega x (0, 0, -0.1)) */
   const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.095};
@@ -275,7 +275,7 @@ static void throw_box(void) {
     return;
   }
   const double k = 9.81 / 4e-3, c = 2 * sqrt(k), g[3] = {0, 0, -9.81};
-  spart_ground gr = {{0, 0, 1}, 0, k, c, 0.5, 0, k, c, 8, body, centre, radius};
+  spart_ground gr = {{0, 0, 1}, 0, k, c, 0.5, 0, k, c, 8, body, centre, radius, NULL};
   w->ground = &gr;
   check(spart_sim_set_scene(s, w) == 0 && s->nz == 24, "spart_sim_set_scene: 8 deflections",
         "a box thrown");
