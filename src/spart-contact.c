@@ -1,36 +1,79 @@
 /* spart-contact -- contact statics: force closure, the support polygon, CoM equilibrium, and the
  * torques and contact forces that hold a robot on its contacts */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
+/* its own options */
+typedef struct contact_opts {
+  int edges;         /* --edges K: friction cone edges (SPART_CONTACT_EDGES) */
+  double max_torque; /* --max-torque T, or 0 for none */
+} contact_opts;
+
+
+/* --edges K: a whole number 3..SPART_CONTACT_MAXEDGES */
+static int edges_arg(const cli_arg *a) {
+  double k;
+  if (cli_vec(a->value, &k, 1) != 0 || k != floor(k) || k < 3 || k > SPART_CONTACT_MAXEDGES) {
+    return cli_usage(a->tool->name, "--edges: expected a whole number 3..%d, got '%s'",
+                     SPART_CONTACT_MAXEDGES, a->value);
+  }
+  *(int *)a->at = (int)k;
+  return -1;
+}
+
+
+/* --max-torque T > 0 */
+static int max_torque_arg(const cli_arg *a) {
+  double *t = a->at;
+  if (cli_vec(a->value, t, 1) != 0 || !(*t > 0)) {
+    return cli_usage(a->tool->name, "--max-torque: expected a number > 0, got '%s'", a->value);
+  }
+  return -1;
+}
+
+
+static const cli_option options[] = {
+    CLI_SHARED("gravity", "      --gravity G      gx,gy,gz (required, not zero; not for --only "
+                          "force_closure)\n"),
+    {"edges", 0, CLI_ARG_ONE, edges_arg, offsetof(contact_opts, edges), 0, 0, NULL,
+     "      --edges K        friction cone edges, 3..64 (default 8)\n"},
+    {"max-torque", 0, CLI_ARG_ONE, max_torque_arg, offsetof(contact_opts, max_torque), 0, 0, NULL,
+     "      --max-torque T   bound every |taum_k| by T (default: each joint's effort limit)\n"},
+    CLI_SHARED("fixed-base", "      --fixed-base     the base is held: its reaction is free, the "
+                             "joints' rows only\n"),
+    CLI_SHARED("floating-base", NULL),
+    CLI_SHARED("no-friction", "      --no-friction    leave out the joints' friction at the "
+                              "record's velocities\n"),
+    CLI_END};
+
 static const cli_tool tool = {
-    "spart-contact", "[OPTIONS] --gravity G [-m MODEL] < STATES",
-    "Contact statics (Klampt's contact mechanics), by linear programs (GLPK).  Each state\n"
-    "record carries \"contacts\": [{\"link\": NAME or ID, \"point\": [x,y,z] (the link's URDF\n"
-    "frame), \"normal\": [nx,ny,nz] (inertial, into the robot), \"mu\": MU}, ...].  JSON input\n"
-    "and output only.  Friction cones are polyhedral: K edges inscribed in the circular cone.\n\n"
-    "Outputs: force_closure (true/false); com_equilibrium (true/false); support_polygon\n"
-    "(vertices [x,y] counter-clockwise seen against gravity, in the plane orthogonal to it;\n"
-    "null when unbounded); support_halfplanes ([a1,a2,b]: a.x <= b, |a| = 1); com_margin\n"
-    "(the CoM's signed distance to the polygon's boundary, < 0 outside; null without one);\n"
-    "feasible (true/false); taum (n_v) and contact_forces (n x 3, inertial) holding the\n"
-    "robot (G = [0; taum] + sum J_i' f_i, G from inverse dynamics at the record's state),\n"
-    "minimising max |taum_k|; or, when none exist, reason.\n\n"
-    "Options:\n"
-    "      --gravity G      gx,gy,gz (required, not zero; not for --only force_closure)\n"
-    "      --edges K        friction cone edges, 3..64 (default 8)\n"
-    "      --max-torque T   bound every |taum_k| by T (default: each joint's effort limit)\n"
-    "      --fixed-base     the base is held: its reaction is free, the joints' rows only\n"
-    "      --no-friction    leave out the joints' friction at the record's velocities\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_CONTACT,
-    CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH | CLI_READS_CONTACTS |
-        CLI_NEEDS_CONTACTS,
-    "force_closure,com_equilibrium,support_polygon,support_halfplanes,com_margin,feasible,taum,"
-    "contact_forces,reason", NULL};
+    .name = "spart-contact",
+    .synopsis = "[OPTIONS] --gravity G [-m MODEL] < STATES",
+    .help =
+        "Contact statics (Klampt's contact mechanics), by linear programs (GLPK).  Each state\n"
+        "record carries \"contacts\": [{\"link\": NAME or ID, \"point\": [x,y,z] (the link's "
+        "URDF\n"
+        "frame), \"normal\": [nx,ny,nz] (inertial, into the robot), \"mu\": MU}, ...].  JSON "
+        "input\n"
+        "and output only.  Friction cones are polyhedral: K edges inscribed in the circular "
+        "cone.\n\n"
+        "Outputs: force_closure (true/false); com_equilibrium (true/false); support_polygon\n"
+        "(vertices [x,y] counter-clockwise seen against gravity, in the plane orthogonal to it;\n"
+        "null when unbounded); support_halfplanes ([a1,a2,b]: a.x <= b, |a| = 1); com_margin\n"
+        "(the CoM's signed distance to the polygon's boundary, < 0 outside; null without one);\n"
+        "feasible (true/false); taum (n_v) and contact_forces (n x 3, inertial) holding the\n"
+        "robot (G = [0; taum] + sum J_i' f_i, G from inverse dynamics at the record's state),\n"
+        "minimising max |taum_k|; or, when none exist, reason.\n\n",
+    .options = options,
+    .reads = CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH |
+             CLI_READS_CONTACTS | CLI_NEEDS_CONTACTS,
+    .outputs = "force_closure,com_equilibrium,support_polygon,support_halfplanes,com_margin,"
+               "feasible,taum,contact_forces,reason"};
 
 
 static const char *truth(int b) {
@@ -54,9 +97,10 @@ static int wanted(const cli_session *s, const char *names) {
 
 /* the record's contact statics, written; c: its nc contacts */
 static void statics(cli_session *s, const spart_contact *c, int nc, char *reason, size_t nr) {
+  const contact_opts *o = s->o.own;
   const spart_model *m = s->m;
   const cli_state *st = s->st;
-  int ng = nc * s->o.edges, cap = 4 * ng + 16;
+  int ng = nc * o->edges, cap = 4 * ng + 16;
   double *G = cli_session_buf(s, 0, 6 + (size_t)m->nv);
   double *vert = cli_session_buf(s, 1, 2 * (size_t)cap);
   double *half = cli_session_buf(s, 2, 3 * (size_t)cap);
@@ -77,14 +121,14 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   spart_fk(m, s->d, st->R0, st->r0, st->qm);
   int fc = 0, ok = 0, feas = 0;
   if (wanted(s, "force_closure")) {
-    fc = spart_force_closure(m, s->d, nc, c, s->o.edges, &err);
+    fc = spart_force_closure(m, s->d, nc, c, o->edges, &err);
   }
   if (fc >= 0 && wanted(s, "com_equilibrium,support_polygon,support_halfplanes,com_margin")) {
-    ok = spart_support_polygon(m, s->d, nc, c, s->o.edges, s->gravity, &sp, &err);
+    ok = spart_support_polygon(m, s->d, nc, c, o->edges, s->gravity, &sp, &err);
   }
   if (fc >= 0 && ok >= 0 && wanted(s, "feasible,taum,contact_forces,reason")) {
-    feas = spart_contact_statics(m, s->d, nc, c, s->o.edges, G, s->o.fixed_base,
-                                 s->o.max_torque, out, out + m->nv, &why, &err);
+    feas = spart_contact_statics(m, s->d, nc, c, o->edges, G, s->o.fixed_base, o->max_torque,
+                                 out, out + m->nv, &why, &err);
   }
   if (fc < 0 || ok < 0 || feas < 0) {
     cli_fail(s, "%s", err.msg);
@@ -133,8 +177,9 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
+  contact_opts o = {SPART_CONTACT_EDGES, 0};
   int status;
-  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
     return status;
   }

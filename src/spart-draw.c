@@ -1,28 +1,60 @@
 /* spart-draw -- an SVG picture of the robot at each state record: its links' shapes, skeleton,
  * CoM and, for records with contacts, the support polygon and the CoM's projection on it */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const cli_tool tool = {
-    "spart-draw", "[OPTIONS] [--view front|side|top|iso] [--frames] [-m MODEL] < STATES",
-    "Draw the robot at each state record as SVG on standard output: each link's shapes\n"
-    "(visual, else collision; a mesh read as its bounding box), the skeleton (joint to joint,\n"
-    "joint origins as dots and their axes), the system's CoM (black) and, for a record with\n"
-    "contacts (as spart-contact's, --gravity then needed), the support polygon (green) and the\n"
-    "CoM's projection on it along gravity.  Several records make an animation (one record a\n"
-    "second), or with --frames a strip of pictures side by side.\n\n"
-    "Options:\n"
-    "      --view VIEW      front (from +x), side (from -y, the default), top (from +z) or\n"
-    "                       iso (from (1,-1,1)): an orthographic projection\n"
-    "      --frames         the records' pictures side by side, not animated\n"
-    "      --gravity GX,GY,GZ  the gravity of the support polygon (records with contacts)\n",
-    CLI_OPT_GRAVITY, CLI_READS_POSE | CLI_READS_CONTACTS, NULL, NULL};
+/* its own options */
+typedef struct draw_opts {
+  int view;   /* --view: SPART_VIEW_* */
+  int frames; /* --frames: side by side */
+} draw_opts;
 
-static int view = SPART_VIEW_SIDE, strip = 0, frame = 0, oom = 0;
+
+/* --view VIEW */
+static int view_arg(const cli_arg *a) {
+  static const char *const names[SPART_VIEWS] = {"front", "side", "top", "iso"};
+  for (int q = 0; q < SPART_VIEWS; q++) {
+    if (strcmp(a->value, names[q]) == 0) {
+      *(int *)a->at = q;
+      return -1;
+    }
+  }
+  return cli_usage(a->tool->name, "--view: expected front, side, top or iso, got '%s'", a->value);
+}
+
+
+static const cli_option options[] = {
+    {"view", 0, CLI_ARG_ONE, view_arg, offsetof(draw_opts, view), 0, 0, NULL,
+     "      --view VIEW      front (from +x), side (from -y, the default), top (from +z) or\n"
+     "                       iso (from (1,-1,1)): an orthographic projection\n"},
+    {"frames", 0, CLI_ARG_NONE, NULL, offsetof(draw_opts, frames), 0, 0, NULL,
+     "      --frames         the records' pictures side by side, not animated\n"},
+    CLI_SHARED("gravity", "      --gravity GX,GY,GZ  the gravity of the support polygon (records "
+                          "with contacts)\n"),
+    CLI_END};
+
+static const cli_tool tool = {
+    .name = "spart-draw",
+    .synopsis = "[OPTIONS] [--view front|side|top|iso] [--frames] [-m MODEL] < STATES",
+    .help =
+        "Draw the robot at each state record as SVG on standard output: each link's shapes\n"
+        "(visual, else collision; a mesh read as its bounding box), the skeleton (joint to "
+        "joint,\n"
+        "joint origins as dots and their axes), the system's CoM (black) and, for a record with\n"
+        "contacts (as spart-contact's, --gravity then needed), the support polygon (green) and "
+        "the\n"
+        "CoM's projection on it along gravity.  Several records make an animation (one record a\n"
+        "second), or with --frames a strip of pictures side by side.\n\n",
+    .options = options,
+    .reads = CLI_READS_POSE | CLI_READS_CONTACTS};
+
+/* the picture: its view (--view), frames drawn so far, whether memory ran out */
+static int view = SPART_VIEW_SIDE, frame = 0, oom = 0;
 static cli_svg pic;
 
 
@@ -193,58 +225,14 @@ static void records(cli_session *s) {
 }
 
 
-/* take --view VIEW and --frames out of argv (the session's options are the others) */
-static int own_options(int *argc, char **argv) {
-  static const char *const names[SPART_VIEWS] = {"front", "side", "top", "iso"};
-  int out = 1;
-  for (int k = 1; k < *argc; k++) {
-    const char *v = NULL;
-    if (strcmp(argv[k], "--") == 0) {
-      while (k < *argc) {
-        argv[out++] = argv[k++];
-      }
-      break;
-    }
-    if (strcmp(argv[k], "--frames") == 0) {
-      strip = 1;
-      continue;
-    }
-    if (strcmp(argv[k], "--view") == 0) {
-      if (k + 1 == *argc) {
-        return cli_usage(tool.name, "--view: expected front, side, top or iso");
-      }
-      v = argv[++k];
-    } else if (strncmp(argv[k], "--view=", 7) == 0) {
-      v = argv[k] + 7;
-    }
-    if (v) {
-      view = -1;
-      for (int q = 0; q < SPART_VIEWS; q++) {
-        view = strcmp(v, names[q]) == 0 ? q : view;
-      }
-      if (view < 0) {
-        return cli_usage(tool.name, "--view: expected front, side, top or iso, got '%s'", v);
-      }
-      continue;
-    }
-    argv[out++] = argv[k];
-  }
-  argv[out] = NULL;
-  *argc = out;
-  return -1;
-}
-
-
 int main(int argc, char **argv) {
-  int status = own_options(&argc, argv);
-  cli_session *s;
-  if (status >= 0) {
-    return status;
-  }
-  s = cli_session_start(&tool, argc, argv, &status);
+  draw_opts o = {SPART_VIEW_SIDE, 0};
+  int status;
+  cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
     return status;
   }
+  view = o.view;
   records(s);
   /* the picture, when every record was read: of those drawn, every one or with --keep-going
      the good ones, maybe none (an empty picture); written before the session closes stdout */
@@ -253,7 +241,7 @@ int main(int argc, char **argv) {
   if (oom) {
     cli_error(tool.name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
-  } else if (whole && cli_svg_write(stdout, &pic, frame, strip, 1.0)) {
+  } else if (whole && cli_svg_write(stdout, &pic, frame, o.frames, 1.0)) {
     s->status = CLI_EXIT_IO;
   }
   cli_svg_free(&pic);

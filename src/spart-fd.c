@@ -3,20 +3,30 @@
 
 static const cli_gate gates[] = {{"u0dot", 0, CLI_ON_FIXED, 0}, {NULL, 0, 0, 0}};
 
+static const cli_option options[] = {
+    CLI_SHARED("fixed-base", "      --fixed-base     the base does not move (u0 = 0): writes umdot "
+                             "only\n"),
+    CLI_SHARED("floating-base", NULL),
+    CLI_SHARED("gravity", "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base "
+                          "included\n"),
+    CLI_SHARED("no-friction", "      --no-friction    leave out the joints' viscous and Coulomb "
+                              "friction (the model's\n"
+                              "                       damping and friction; SPART has none); "
+                              "armature stays\n"),
+    CLI_END};
+
 static const cli_tool tool = {
-    "spart-fd", "[OPTIONS] [-m MODEL] < STATES",
-    "Forward dynamics (SPART FD, by Featherstone's articulated-body algorithm, O(n)).  For\n"
-    "each state record, writes the accelerations that the base force tau0, the joint forces\n"
-    "taum and the external wrenches wF0, wFm produce at the velocities u0, um.\n\n"
-    "Outputs: u0dot (6: [omegadot (base frame); r0ddot]), umdot (n_v).\n\n"
-    "Options:\n"
-    "      --fixed-base     the base does not move (u0 = 0): writes umdot only\n"
-    "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
-    "      --no-friction    leave out the joints' viscous and Coulomb friction (the model's\n"
-    "                       damping and friction; SPART has none); armature stays\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION,
-    CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH,
-    "u0dot,umdot", gates};
+    .name = "spart-fd",
+    .synopsis = "[OPTIONS] [-m MODEL] < STATES",
+    .help =
+        "Forward dynamics (SPART FD, by Featherstone's articulated-body algorithm, O(n)).  For\n"
+        "each state record, writes the accelerations that the base force tau0, the joint forces\n"
+        "taum and the external wrenches wF0, wFm produce at the velocities u0, um.\n\n"
+        "Outputs: u0dot (6: [omegadot (base frame); r0ddot]), umdot (n_v).\n\n",
+    .options = options,
+    .reads = CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH,
+    .outputs = "u0dot,umdot",
+    .gates = gates};
 
 
 /* the accelerations of the current record, put as its outputs; 0, or -1 after reporting */
@@ -61,7 +71,7 @@ static void records(cli_session *s) {
 
 int main(int argc, char **argv) {
   int status;
-  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  cli_session *s = cli_session_start(&tool, NULL, argc, argv, &status);
   if (!s) {
     return status;
   }

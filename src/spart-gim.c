@@ -1,33 +1,54 @@
 /* spart-gim -- generalized and convective inertia matrices */
+#include <stddef.h>
 #include <string.h>
 
 #include "cli.h"
 
+/* its own options */
+typedef struct gim_opts {
+  int coriolis, inverse; /* --coriolis, --inverse */
+} gim_opts;
+
+/* their bits in the gates */
+enum { ON_CORIOLIS = CLI_ON_OWN << 0, ON_INVERSE = CLI_ON_OWN << 1 };
+
 /* the base's blocks but with --fixed-base; Cu, G, Hinv with their options */
 static const cli_gate gates[] = {{"H0,H0m,H,C0,C0m,Cm0,C", 0, CLI_ON_FIXED, 0},
-                                 {"Cu", CLI_ON_CORIOLIS, 0, 0},
+                                 {"Cu", ON_CORIOLIS, 0, 0},
                                  {"G", CLI_ON_GRAVITY, 0, 0},
-                                 {"Hinv", CLI_ON_INVERSE, 0, 0},
-                                 {"Cu", 0, 0, CLI_ON_CORIOLIS},
+                                 {"Hinv", ON_INVERSE, 0, 0},
+                                 {"Cu", 0, 0, ON_CORIOLIS},
                                  {"G", 0, 0, CLI_ON_GRAVITY},
-                                 {"Hinv", 0, 0, CLI_ON_INVERSE},
+                                 {"Hinv", 0, 0, ON_INVERSE},
                                  {NULL, 0, 0, 0}};
 
+static const cli_option options[] = {
+    {"coriolis", 0, CLI_ARG_NONE, NULL, offsetof(gim_opts, coriolis), 0, ON_CORIOLIS, NULL,
+     "      --coriolis       also Cu = C u, the Coriolis and centrifugal forces (Newton-Euler)\n"},
+    CLI_SHARED("gravity", "      --gravity G      gx,gy,gz: also G, the generalized forces that "
+                          "hold the weight m*g\n"),
+    {"inverse", 0, CLI_ARG_NONE, NULL, offsetof(gim_opts, inverse), 0, ON_INVERSE, NULL,
+     "      --inverse        also Hinv, the inverse of H\n"},
+    CLI_SHARED("fixed-base",
+               "      --fixed-base     the base does not move: writes only the joint blocks Hm, "
+               "Cm (and\n"
+               "                       Cu, G, Hinv of the joints)\n"),
+    CLI_SHARED("floating-base", NULL),
+    CLI_END};
+
 static const cli_tool tool = {
-    "spart-gim", "[OPTIONS] [-m MODEL] < STATES",
-    "Inertia matrices (SPART GIM by composite rigid bodies, CIM).  For each state record,\n"
-    "writes the generalized inertia matrix H of u = [u0; um], and with velocities the\n"
-    "convective inertia matrix C, so that H udot + C u = [tau0; taum] + N' wF.\n\n"
-    "Outputs: H0 (6x6), H0m (6 x n_v), Hm (n_v x n_v), H; with velocities (u0 or um) also\n"
-    "C0, C0m, Cm0, Cm, C.\n\n"
-    "Options:\n"
-    "      --coriolis       also Cu = C u, the Coriolis and centrifugal forces (Newton-Euler)\n"
-    "      --gravity G      gx,gy,gz: also G, the generalized forces that hold the weight m*g\n"
-    "      --inverse        also Hinv, the inverse of H\n"
-    "      --fixed-base     the base does not move: writes only the joint blocks Hm, Cm (and\n"
-    "                       Cu, G, Hinv of the joints)\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_GIM, CLI_READS_VEL,
-    "H0,H0m,Hm,H,C0,C0m,Cm0,Cm,C,Cu,G,Hinv", gates};
+    .name = "spart-gim",
+    .synopsis = "[OPTIONS] [-m MODEL] < STATES",
+    .help =
+        "Inertia matrices (SPART GIM by composite rigid bodies, CIM).  For each state record,\n"
+        "writes the generalized inertia matrix H of u = [u0; um], and with velocities the\n"
+        "convective inertia matrix C, so that H udot + C u = [tau0; taum] + N' wF.\n\n"
+        "Outputs: H0 (6x6), H0m (6 x n_v), Hm (n_v x n_v), H; with velocities (u0 or um) also\n"
+        "C0, C0m, Cm0, Cm, C.\n\n",
+    .options = options,
+    .reads = CLI_READS_VEL,
+    .outputs = "H0,H0m,Hm,H,C0,C0m,Cm0,Cm,C,Cu,G,Hinv",
+    .gates = gates};
 
 
 /* put the blocks of A (H or C) that the base mode writes: all four for a floating base, the
@@ -72,15 +93,16 @@ static int compute(cli_session *s) {
   static const char *const hnames[5] = {"H0", "H0m", NULL, "Hm", "H"};
   static const char *const cnames[5] = {"C0", "C0m", "Cm0", "Cm", "C"};
   const cli_opts *o = &s->o;
+  const gim_opts *own = s->o.own;
   const cli_state *st = s->st;
   size_t nq = (size_t)s->m->nv, nv = 6 + nq, sk = o->fixed_base ? 6 : 0;
   size_t ns = 6 + (size_t)s->m->nvc - sk; /* the outputs' (the system's: spart_mimic.c) */
   double *H = cli_session_buf(s, 0, 3 * nv * nv), *C = H ? H + nv * nv : NULL;
   double *Hs = H ? C + nv * nv : NULL; /* the joints' block alone, fixed base */
   double *blk = cli_session_buf(s, 1, 4 * (36 + 12 * nq + nq * nq) + 2 * nv);
-  double *inv = o->inverse ? cli_session_buf(s, 2, 3 * nv * nv + 2 * nv) : NULL;
+  double *inv = own->inverse ? cli_session_buf(s, 2, 3 * nv * nv + 2 * nv) : NULL;
   double *work = s->m->coupled ? cli_session_buf(s, 3, nv * nv) : NULL;
-  if (!H || !blk || (o->inverse && !inv) || (s->m->coupled && !work)) {
+  if (!H || !blk || (own->inverse && !inv) || (s->m->coupled && !work)) {
     return -1;
   }
   double *Cu = blk + 2 * (36 + 12 * nq + nq * nq), *G = Cu + nv;
@@ -93,7 +115,7 @@ static int compute(cli_session *s) {
     coupled(s, 6, 1, C, work);
     put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
   }
-  if (o->coriolis) {
+  if (own->coriolis) {
     spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, NULL, NULL, NULL, NULL, Cu);
     coupled(s, 6, 0, Cu, work);
     cli_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
@@ -103,7 +125,7 @@ static int compute(cli_session *s) {
     coupled(s, 6, 0, G, work);
     cli_put(s->wr, "G", G + sk, (int)ns, -1, -1);
   }
-  if (o->inverse) {
+  if (own->inverse) {
     if (o->fixed_base) {
       spart_crba(s->m, s->d, st->R0, st->qm, 1, Hs);
       coupled(s, 0, 1, Hs, work);
@@ -141,8 +163,9 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
+  gim_opts o = {0, 0};
   int status;
-  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
     return status;
   }

@@ -1,39 +1,84 @@
 /* spart-id -- inverse dynamics: joint and base forces for given accelerations */
+#include <stddef.h>
+
 #include "cli.h"
 
+/* its own options */
+typedef struct id_opts {
+  int floating;       /* --floating: SPART's Floating_ID */
+  int joint_wrenches; /* --joint-wrenches */
+} id_opts;
+
+/* their bits in the gates */
+enum { ON_FLOATING = CLI_ON_OWN << 0, ON_WRENCHES = CLI_ON_OWN << 1 };
+
 /* tau0 but with --floating, u0dot only with it, joint_wrenches only with --joint-wrenches */
-static const cli_gate gates[] = {{"tau0", 0, CLI_ON_FLOATING, 0},
-                                 {"u0dot", CLI_ON_FLOATING, 0, 0},
-                                 {"joint_wrenches", CLI_ON_WRENCHES, 0, 0},
+static const cli_gate gates[] = {{"tau0", 0, ON_FLOATING, 0},
+                                 {"u0dot", ON_FLOATING, 0, 0},
+                                 {"joint_wrenches", ON_WRENCHES, 0, 0},
                                  {NULL, 0, 0, 0}};
 
+
+/* --floating: the base is free, whatever the model says */
+static int floating(const cli_arg *a) {
+  *(int *)a->at = 1;
+  a->o->floating_base = 1;
+  return -1;
+}
+
+
+static int check(const cli_tool *t, void *own, cli_opts *o) {
+  const id_opts *id = own;
+  return id->floating && o->fixed_base
+             ? cli_usage(t->name, "--floating and --fixed-base may not be combined")
+             : -1;
+}
+
+
+static const cli_option options[] = {
+    {"floating", 0, CLI_ARG_NONE, floating, offsetof(id_opts, floating), 0, ON_FLOATING, NULL,
+     "      --floating       floating base, tau0 = 0 (SPART Floating_ID): writes taum and the\n"
+     "                       base acceleration u0dot instead (u0dot of the input is ignored)\n"},
+    CLI_SHARED("fixed-base", "      --fixed-base     the base does not move (u0 = u0dot = 0): "
+                             "tau0 is its reaction\n"),
+    CLI_SHARED("floating-base", NULL),
+    CLI_SHARED("gravity", "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base "
+                          "included\n"),
+    CLI_SHARED("no-friction", "      --no-friction    leave out the joints' viscous and Coulomb "
+                              "friction (the model's\n"
+                              "                       damping and friction; SPART has none); "
+                              "armature stays\n"),
+    CLI_SHARED("check-limits",
+               "      --check-limits   report on stderr each record whose joint positions qm or\n"
+               "                       velocities um (input) or forces taum (output) pass the "
+               "model's\n"
+               "                       limits, one line a limit; exit 4 at the end if any did\n"),
+    {"joint-wrenches", 0, CLI_ARG_NONE, NULL, offsetof(id_opts, joint_wrenches), 0, ON_WRENCHES,
+     NULL,
+     "      --joint-wrenches also joint_wrenches (n x 6): the wrench the parent exerts on the\n"
+     "                       child across each joint, [torque; force], inertial frame, at\n"
+     "                       the joint's position rJ\n"},
+    CLI_END};
+
 static const cli_tool tool = {
-    "spart-id", "[OPTIONS] [-m MODEL] < STATES",
-    "Inverse dynamics (SPART ID, by recursive Newton-Euler).  For each state record, writes\n"
-    "the base and joint forces that produce the accelerations u0dot, umdot under the external\n"
-    "wrenches wF0, wFm.\n\n"
-    "Outputs: tau0 (6: [torque (base frame); force]), taum (n_v).\n\n"
-    "Options:\n"
-    "      --floating       floating base, tau0 = 0 (SPART Floating_ID): writes taum and the\n"
-    "                       base acceleration u0dot instead (u0dot of the input is ignored)\n"
-    "      --fixed-base     the base does not move (u0 = u0dot = 0): tau0 is its reaction\n"
-    "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
-    "      --no-friction    leave out the joints' viscous and Coulomb friction (the model's\n"
-    "                       damping and friction; SPART has none); armature stays\n"
-    "      --check-limits   report on stderr each record whose joint positions qm or\n"
-    "                       velocities um (input) or forces taum (output) pass the model's\n"
-    "                       limits, one line a limit; exit 4 at the end if any did\n"
-    "      --joint-wrenches also joint_wrenches (n x 6): the wrench the parent exerts on the\n"
-    "                       child across each joint, [torque; force], inertial frame, at\n"
-    "                       the joint's position rJ\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FLOATING | CLI_OPT_FRICTION | CLI_OPT_LIMITS |
-        CLI_OPT_WRENCHES,
-    CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH,
-    "tau0,taum,u0dot,joint_wrenches", gates};
+    .name = "spart-id",
+    .synopsis = "[OPTIONS] [-m MODEL] < STATES",
+    .help =
+        "Inverse dynamics (SPART ID, by recursive Newton-Euler).  For each state record, writes\n"
+        "the base and joint forces that produce the accelerations u0dot, umdot under the "
+        "external\n"
+        "wrenches wF0, wFm.\n\n"
+        "Outputs: tau0 (6: [torque (base frame); force]), taum (n_v).\n\n",
+    .options = options,
+    .reads = CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH,
+    .outputs = "tau0,taum,u0dot,joint_wrenches",
+    .gates = gates,
+    .check = check};
 
 
 /* the outputs of record k (0, or 1: the second of a pair) from its forces in buffer k */
 static void put(cli_session *s, int k) {
+  const id_opts *o = s->o.own;
   const int nv = s->m->nvc; /* the system's (spart_mimic.c) */
   const double *tau = cli_session_buf(s, k, 6 + (size_t)s->m->nv);
   if (s->m->coupled) { /* coupled mimic joints: K' tau */
@@ -44,14 +89,14 @@ static void put(cli_session *s, int k) {
     spart_mimic_force(s->m, 6, tau, tc);
     tau = tc;
   }
-  if (s->o.floating) {
+  if (o->floating) {
     cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
     cli_put(s->wr, "u0dot", tau, 6, -1, -1);
   } else {
     cli_put(s->wr, "tau0", tau, 6, -1, -1);
     cli_put(s->wr, "taum", tau + 6, nv, -1, -1);
   }
-  if (s->o.joint_wrenches) { /* from this record's pass (records: one at a time) */
+  if (o->joint_wrenches) { /* from this record's pass (records: one at a time) */
     const int n = s->m->nb - 1;
     double *w = cli_session_buf(s, 3, 6 * (size_t)n);
     if (w) {
@@ -86,12 +131,13 @@ static void friction(const cli_session *s, const cli_state *st, double *tau) {
 
 /* forces of the current record, in buffer 0; 0, or -1 after reporting */
 static int compute(cli_session *s) {
+  const id_opts *o = s->o.own;
   const cli_state *st = s->st;
   double *tau = cli_session_buf(s, 0, 6 + (size_t)s->m->nv);
   if (!tau) {
     return -1;
   }
-  if (s->o.floating) {
+  if (o->floating) {
     if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wrenches(st),
                           s->gravity, tau + 6, tau) != 0) {
       cli_fail_singular(s);
@@ -131,8 +177,9 @@ static void records(cli_session *s) {
   /* two records at once where the input has them at hand (not --floating: Floating_ID has no
      paired form; not --joint-wrenches: they come from one record's pass), each written in its
      turn */
+  const id_opts *o = s->o.own;
   const cli_state *st[2];
-  const int most = s->o.floating || s->o.joint_wrenches ? 1 : 2;
+  const int most = o->floating || o->joint_wrenches ? 1 : 2;
   for (int n; (n = cli_next_pair(s, most, st)) > 0;) {
     if (n == 2 && both(s, st) != 0) {
       continue;
@@ -150,8 +197,9 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
+  id_opts o = {0, 0};
   int status;
-  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
     return status;
   }

@@ -1,80 +1,217 @@
 /* spart-sim -- a robot moved through time from each initial state (forward dynamics integrated) */
+#include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "sim.h"
 #include "spart_text.h"
 
+/* its own options, the world's among them */
+typedef struct sim_opts {
+  double duration, dt;  /* --duration T (0: not given), --dt H */
+  long every;           /* --every K */
+  int integrator;       /* --integrator: SPART_SIM_* */
+  double rtol, atol;    /* --rtol, --atol (0: not given) */
+  double coulomb_v;     /* --coulomb-scale V (0: the discontinuous law) */
+  long max_steps;       /* --max-steps N (dopri5's steps a call; -1: not given) */
+  const char *inputs;   /* --inputs FILE, or NULL */
+  int accelerations;    /* --accelerations */
+  cli_world_opts world; /* --control, --ground... (world.c) */
+} sim_opts;
+
+/* their bit in the gates */
+enum { ON_ACCELERATIONS = CLI_ON_OWN << 0 };
+
 /* u0dot, umdot with --accelerations only, which writes them */
-static const cli_gate gates[] = {{"u0dot,umdot", CLI_ON_ACCELERATIONS, 0, 0},
-                                 {"u0dot,umdot", 0, 0, CLI_ON_ACCELERATIONS},
+static const cli_gate gates[] = {{"u0dot,umdot", ON_ACCELERATIONS, 0, 0},
+                                 {"u0dot,umdot", 0, 0, ON_ACCELERATIONS},
                                  {NULL, 0, 0, 0}};
 
+
+/* --every K, --max-steps N: a whole number, at least the row's least */
+static int whole_arg(const cli_arg *a, long least) {
+  long *v = a->at;
+  char *end;
+  errno = 0;
+  *v = strtol(a->value, &end, 10);
+  return *a->value >= '0' && *a->value <= '9' && *end == 0 && errno == 0 && *v >= least
+             ? -1
+             : cli_usage(a->tool->name, "--%s: expected a whole number >= %ld, got '%s'",
+                         a->opt->name, least, a->value);
+}
+
+
+static int every_arg(const cli_arg *a) {
+  return whole_arg(a, 1);
+}
+
+
+static int max_steps_arg(const cli_arg *a) {
+  return whole_arg(a, 0);
+}
+
+
+/* --integrator rk4|dopri5 */
+static int integrator_arg(const cli_arg *a) {
+  int *method = a->at;
+  if (strcmp(a->value, "rk4") == 0) {
+    *method = SPART_SIM_RK4;
+  } else if (strcmp(a->value, "dopri5") == 0) {
+    *method = SPART_SIM_DOPRI5;
+  } else {
+    return cli_usage(a->tool->name, "--integrator: expected rk4 or dopri5, got '%s'", a->value);
+  }
+  return -1;
+}
+
+
+/* the options together, the defaults of those not given */
+static int check(const cli_tool *t, void *own, cli_opts *o) {
+  sim_opts *so = own;
+  if (so->duration == 0) {
+    return cli_usage(t->name, "--duration T is required");
+  }
+  if (o->keep_state && so->inputs) {
+    return cli_usage(t->name, "--keep-state with --inputs: the initial record's forces, kept, "
+                     "are not those held from the inputs");
+  }
+  if ((so->rtol > 0 || so->atol > 0 || so->max_steps >= 0) &&
+      so->integrator != SPART_SIM_DOPRI5) {
+    return cli_usage(t->name, "--rtol, --atol and --max-steps are dopri5's: add --integrator "
+                     "dopri5");
+  }
+  so->max_steps = so->max_steps >= 0 ? so->max_steps : 100000;
+  so->dt = so->dt > 0 ? so->dt : 1e-3;
+  so->every = so->every > 0 ? so->every : 1;
+  so->rtol = so->rtol > 0 ? so->rtol : 1e-6;
+  so->atol = so->atol > 0 ? so->atol : 1e-9;
+  if (so->duration / so->dt > 1e15) {
+    return cli_usage(t->name, "--duration %g with --dt %g: more than 1e15 steps", so->duration,
+                     so->dt);
+  }
+  return cli_world_check(&so->world, o->mimic, t->name);
+}
+
+
+#define AT(f) offsetof(sim_opts, f)
+
+static const cli_option options[] = {
+    {"duration", 0, CLI_ARG_ONE, cli_opt_positive, AT(duration), 0, 0, "a time > 0 in s",
+     "      --duration T     simulate T seconds (required)\n"},
+    {"dt", 0, CLI_ARG_ONE, cli_opt_positive, AT(dt), 0, 0, "a step > 0 in s",
+     "      --dt H           the step (rk4) or the output grid (dopri5), s (default 0.001);\n"
+     "                       rk4 past its stability (damping, gains, ground): an error\n"},
+    {"every", 0, CLI_ARG_ONE, every_arg, AT(every), 0, 0, NULL,
+     "      --every K        write every K-th step (default 1)\n"},
+    {"integrator", 0, CLI_ARG_ONE, integrator_arg, AT(integrator), 0, 0, NULL,
+     "      --integrator I   rk4 (fixed step, the default) or dopri5 (Dormand-Prince 5(4),\n"
+     "                       adaptive, landing on every output and input time)\n"},
+    {"rtol", 0, CLI_ARG_ONE, cli_opt_positive, AT(rtol), 0, 0, "a tolerance > 0",
+     "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"},
+    {"atol", 0, CLI_ARG_ONE, cli_opt_positive, AT(atol), 0, 0, "a tolerance > 0", NULL},
+    {"max-steps", 0, CLI_ARG_ONE, max_steps_arg, AT(max_steps), 0, 0, NULL,
+     "      --max-steps N    dopri5's most steps between two times it lands on, then an\n"
+     "                       error naming the cause (default 100000; 0: no limit)\n"},
+    {"coulomb-scale", 0, CLI_ARG_ONE, cli_opt_positive, AT(coulomb_v), 0, 0, "a velocity > 0",
+     "      --coulomb-scale V  smooth the joints' Coulomb friction f to f tanh(um / V)\n"
+     "                       (a joint stuck by friction stalls dopri5's step without it)\n"},
+    {"inputs", 0, CLI_ARG_ONE, cli_opt_text, AT(inputs), 0, 0, NULL,
+     "      --inputs FILE    forces over time, JSON (lines or an array) or CSV: a time t (s,\n"
+     "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0;\n"
+     "                       no other key) a record, all read before the run, each held\n"
+     "                       from its t to the next (zero-order hold; rk4 takes the one\n"
+     "                       at each step's start); before the first, the\n"
+     "                       initial record's forces; every trajectory reads it all\n"},
+    {"accelerations", 0, CLI_ARG_NONE, NULL, AT(accelerations), 0, ON_ACCELERATIONS, NULL,
+     "      --accelerations  write u0dot and umdot too\n"},
+    CLI_SHARED("check-limits",
+               "      --check-limits   report on stderr each time a joint leaves its limits "
+               "(position,\n"
+               "                       velocity, the effort of the forces held), go on, exit 4\n"),
+    CLI_SHARED("fixed-base", "      --fixed-base     the base does not move (u0 = 0)\n"),
+    CLI_SHARED("floating-base", NULL),
+    CLI_SHARED("gravity", "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base "
+                          "included\n"),
+    CLI_SHARED("no-friction",
+               "      --no-friction    leave out the joints' viscous and Coulomb friction\n"),
+    /* the world (world.c): a controller */
+    {"control", 0, CLI_ARG_ONE, cli_world_control, AT(world.control), 1, 0, NULL,
+     "\nClosed loop (forces added to the held ones at every stage of a step):\n"
+     "      --control LAW    pd (Kp e + Kd edot + gravity compensation), ctc (computed torque:\n"
+     "                       the model's inverse dynamics at umdot_ref + Kp e + Kd edot, its\n"
+     "                       friction included) or gravity (the compensation alone: inverse\n"
+     "                       dynamics at rest, the base held); each force clipped to its\n"
+     "                       joint's effort limit (a line on stderr when one binds)\n"},
+    {"kp", 0, CLI_ARG_ONE, cli_opt_text, AT(world.kp), 1, 0, NULL,
+     "      --kp K, --kd D   gains: one for all or one a velocity coordinate (K1,K2,...)\n"},
+    {"kd", 0, CLI_ARG_ONE, cli_opt_text, AT(world.kd), 1, 0, NULL, NULL},
+    {"reference", 0, CLI_ARG_ONE, cli_opt_text, AT(world.reference), 1, 0, NULL,
+     "      --reference FILE records of t, qm and optionally um, umdot (JSON or CSV): cubic\n"
+     "                       Hermite between them with um, linear without; before the first\n"
+     "                       and after the last, that record\n"},
+    /* and a ground */
+    {"ground", 0, CLI_ARG_MAYBE, cli_world_ground, AT(world), 1, 0, NULL,
+     "Ground (compliant contact of the collision shapes' spheres, box corners, capsule ends\n"
+     "and cylinder rims with one plane; no self-collision):\n"
+     "      --ground [NX,NY,NZ,D]  the plane n.x = D, n out of the ground (default: z = 0\n"
+     "                       against gravity, n = -g/|g|, D = 0)\n"},
+    {"stiffness", 0, CLI_ARG_ONE, cli_opt_positive, AT(world.stiffness), 1, 0,
+     "a stiffness > 0 in N/m",
+     "      --stiffness K    N/m a contact (default: M |g| / 4 mm, M the model's mass)\n"},
+    {"damping", 0, CLI_ARG_ONE, cli_opt_nonnegative, AT(world.damping), 1, 0,
+     "a damping >= 0 in N s/m",
+     "      --damping C      N s/m a contact (default: 2 sqrt(K m), m the lightest body with\n"
+     "                       contacts)\n"},
+    {"mu", 0, CLI_ARG_ONE, cli_opt_nonnegative, AT(world.mu), 1, 0, "a coefficient >= 0",
+     "      --mu MU          Coulomb friction coefficient (default 1), with stiction\n"},
+    {"tangential-stiffness", 0, CLI_ARG_ONE, cli_opt_positive, AT(world.tstiffness), 1, 0,
+     "a stiffness > 0 in N/m",
+     "      --tangential-stiffness KT, --tangential-damping CT  N/m, N s/m: a contact's\n"
+     "                       tangential spring and damper (default K, 2 sqrt(KT m))\n"},
+    {"tangential-damping", 0, CLI_ARG_ONE, cli_opt_positive, AT(world.tdamping), 1, 0,
+     "a damping > 0 in N s/m", NULL},
+    {"slip", 0, CLI_ARG_ONE, cli_opt_positive, AT(world.slip), 1, 0, "a speed > 0 in m/s",
+     "      --slip V         regularised friction instead, V m/s, no stiction\n"},
+    {"contact-forces", 0, CLI_ARG_NONE, NULL, AT(world.contact_forces), 0, 0, NULL,
+     "      --contact-forces write contact_forces (n x 3, inertial frame) in every record\n"},
+    CLI_END};
+
+#undef AT
+
 static const cli_tool tool = {
-    "spart-sim", "[OPTIONS] -m MODEL --duration T < INITIAL_STATES",
-    "Simulation: from each initial state record (R0, r0, qm, u0, um; the forces tau0, taum,\n"
-    "wF0, wFm held; u0dot, umdot, which the dynamics give, not read), integrates the forward\n"
-    "dynamics of spart-fd and writes the state every K steps from t = 0 to T, and at T: one\n"
-    "trajectory a record, in input order, each record's other keys (an id) passing through\n"
-    "to its states; -j N runs N trajectories at once.  The base attitude moves by the\n"
-    "exponential map: R0 stays a rotation to rounding, and so does a ball or floating joint's\n"
-    "quaternion, a unit.\n\n"
-    "Outputs: t, R0 (3x3), r0 (3), qm (n_q), u0 (6), um (n_v); with --accelerations u0dot (6),\n"
-    "umdot (n_v), those of the state written.\n\n"
-    "Options:\n"
-    "      --duration T     simulate T seconds (required)\n"
-    "      --dt H           the step (rk4) or the output grid (dopri5), s (default 0.001);\n"
-    "                       rk4 past its stability (damping, gains, ground): an error\n"
-    "      --every K        write every K-th step (default 1)\n"
-    "      --integrator I   rk4 (fixed step, the default) or dopri5 (Dormand-Prince 5(4),\n"
-    "                       adaptive, landing on every output and input time)\n"
-    "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"
-    "      --max-steps N    dopri5's most steps between two times it lands on, then an\n"
-    "                       error naming the cause (default 100000; 0: no limit)\n"
-    "      --coulomb-scale V  smooth the joints' Coulomb friction f to f tanh(um / V)\n"
-    "                       (a joint stuck by friction stalls dopri5's step without it)\n"
-    "      --inputs FILE    forces over time, JSON (lines or an array) or CSV: a time t (s,\n"
-    "                       increasing) and any of tau0, taum, wF0, wFm (missing ones 0;\n"
-    "                       no other key) a record, all read before the run, each held\n"
-    "                       from its t to the next (zero-order hold; rk4 takes the one\n"
-    "                       at each step's start); before the first, the\n"
-    "                       initial record's forces; every trajectory reads it all\n"
-    "      --accelerations  write u0dot and umdot too\n"
-    "      --check-limits   report on stderr each time a joint leaves its limits (position,\n"
-    "                       velocity, the effort of the forces held), go on, exit 4\n"
-    "      --fixed-base     the base does not move (u0 = 0)\n"
-    "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"
-    "      --no-friction    leave out the joints' viscous and Coulomb friction\n\n"
-    "Closed loop (forces added to the held ones at every stage of a step):\n"
-    "      --control LAW    pd (Kp e + Kd edot + gravity compensation), ctc (computed torque:\n"
-    "                       the model's inverse dynamics at umdot_ref + Kp e + Kd edot, its\n"
-    "                       friction included) or gravity (the compensation alone: inverse\n"
-    "                       dynamics at rest, the base held); each force clipped to its\n"
-    "                       joint's effort limit (a line on stderr when one binds)\n"
-    "      --kp K, --kd D   gains: one for all or one a velocity coordinate (K1,K2,...)\n"
-    "      --reference FILE records of t, qm and optionally um, umdot (JSON or CSV): cubic\n"
-    "                       Hermite between them with um, linear without; before the first\n"
-    "                       and after the last, that record\n"
-    "Ground (compliant contact of the collision shapes' spheres, box corners, capsule ends\n"
-    "and cylinder rims with one plane; no self-collision):\n"
-    "      --ground [NX,NY,NZ,D]  the plane n.x = D, n out of the ground (default: z = 0\n"
-    "                       against gravity, n = -g/|g|, D = 0)\n"
-    "      --stiffness K    N/m a contact (default: M |g| / 4 mm, M the model's mass)\n"
-    "      --damping C      N s/m a contact (default: 2 sqrt(K m), m the lightest body with\n"
-    "                       contacts)\n"
-    "      --mu MU          Coulomb friction coefficient (default 1), with stiction\n"
-    "      --tangential-stiffness KT, --tangential-damping CT  N/m, N s/m: a contact's\n"
-    "                       tangential spring and damper (default K, 2 sqrt(KT m))\n"
-    "      --slip V         regularised friction instead, V m/s, no stiction\n"
-    "      --contact-forces write contact_forces (n x 3, inertial frame) in every record\n",
-    CLI_OPT_FIXED | CLI_OPT_GRAVITY | CLI_OPT_FRICTION | CLI_OPT_SIM | CLI_OPT_LIMITS |
-        CLI_OPT_WORLD,
-    CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH | CLI_READS(u0dot) |
-        CLI_READS(umdot),
-    "t,R0,r0,qm,u0,um,u0dot,umdot,contact_forces", gates};
+    .name = "spart-sim",
+    .synopsis = "[OPTIONS] -m MODEL --duration T < INITIAL_STATES",
+    .help =
+        "Simulation: from each initial state record (R0, r0, qm, u0, um; the forces tau0, "
+        "taum,\n"
+        "wF0, wFm held; u0dot, umdot, which the dynamics give, not read), integrates the "
+        "forward\n"
+        "dynamics of spart-fd and writes the state every K steps from t = 0 to T, and at T: "
+        "one\n"
+        "trajectory a record, in input order, each record's other keys (an id) passing through\n"
+        "to its states; -j N runs N trajectories at once.  The base attitude moves by the\n"
+        "exponential map: R0 stays a rotation to rounding, and so does a ball or floating "
+        "joint's\n"
+        "quaternion, a unit.\n\n"
+        "Outputs: t, R0 (3x3), r0 (3), qm (n_q), u0 (6), um (n_v); with --accelerations u0dot "
+        "(6),\n"
+        "umdot (n_v), those of the state written.\n\n",
+    .options = options,
+    .reads = CLI_READS_VEL | CLI_READS(tau0) | CLI_READS(taum) | CLI_READS_WRENCH |
+             CLI_READS(u0dot) | CLI_READS(umdot) | CLI_WRITES_LATER,
+    .outputs = "t,R0,r0,qm,u0,um,u0dot,umdot,contact_forces",
+    .gates = gates,
+    .check = check};
+
+
+/* the options of the session's command */
+static const sim_opts *opts(const cli_session *s) {
+  return s->o.own;
+}
 
 
 /* seconds on a monotonic clock */
@@ -95,7 +232,7 @@ static size_t inputs_len;
    the step); 0, or -1 after reporting: a bad inputs file stops the run, the trajectories
    after this one would meet it too */
 static int hold(cli_session *s, cli_inputs *in, spart_sim *sim, double t) {
-  if (cli_inputs_hold(s, in, t, 1e-9 * s->o.dt, sim->tau0, sim->taum, sim->wF) < 0) {
+  if (cli_inputs_hold(s, in, t, 1e-9 * opts(s)->dt, sim->tau0, sim->taum, sim->wF) < 0) {
     s->stop = 1;
     return -1;
   }
@@ -111,7 +248,7 @@ static size_t reference_len;
 
 /* write the state of sim (and its world's contact forces); 0, or -1 after reporting */
 static int put_state(cli_session *s, spart_sim *sim, cli_world *w) {
-  const int accel = s->o.accelerations;
+  const int accel = opts(s)->accelerations;
   spart_err err = {0};
   if (accel && spart_sim_accel(s->m, s->d, sim, &err) != 0) {
     cli_fail(s, "%s", err.msg);
@@ -197,13 +334,14 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
 static int rk4_stable(cli_session *s, spart_sim *sim) {
   const spart_model *m = s->m;
   spart_stiff why;
-  double hmax = spart_sim_rk4_limit(m, s->d, sim, s->o.dt, &why);
-  if (s->o.dt <= hmax) {
+  const double dt = opts(s)->dt;
+  double hmax = spart_sim_rk4_limit(m, s->d, sim, dt, &why);
+  if (dt <= hmax) {
     return 0;
   }
   char bt[32], bh[32], cause[320];
   bt[spu_dtoa(bt, sim->t)] = 0;
-  bh[spu_dtoa(bh, s->o.dt)] = 0;
+  bh[spu_dtoa(bh, dt)] = 0;
   int i = why.body;
   if (why.cause == SPART_STIFF_DAMPING) {
     snprintf(cause, sizeof cause, "the damping of joint %d '%s'", i, m->jnt_name[i]);
@@ -226,7 +364,7 @@ static int rk4_stable(cli_session *s, spart_sim *sim) {
 /* the trajectory from the current record; 0, or after reporting -1 (nothing written) or -2
    (the states before the fault written) */
 static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int *out) {
-  const cli_opts *o = &s->o;
+  const sim_opts *o = opts(s);
   const spart_model *m = s->m;
   const cli_state *st = s->st;
   long nstep = spart_sim_grid_steps(o->duration, o->dt), k = 0;
@@ -255,7 +393,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
   if (put_state(s, sim, w) != 0) {
     return -1;
   }
-  if (o->check_limits) {
+  if (s->o.check_limits) {
     check_limits(s, sim, out);
   }
   while (k < nstep) {
@@ -275,7 +413,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
                  "it)" : "");
         return -2; /* after the first state written */
       }
-      if (o->check_limits && rk4) {
+      if (s->o.check_limits && rk4) {
         check_limits(s, sim, out);
       }
       if (rk4 && ((k & 63) == 63 || spart_sim_rk4_contacts(sim)) &&
@@ -290,7 +428,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
     }
     if (o->integrator != SPART_SIM_RK4) {
       k = kn;
-      if (o->check_limits) {
+      if (s->o.check_limits) {
         check_limits(s, sim, out);
       }
     }
@@ -308,6 +446,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
 /* the trajectory of each record in turn (cli_run: with -j N, N at once, each on a session of
    its own), each from a simulation of its own (dopri5's step size, the counts: as if alone) */
 static void trajectories(cli_session *s) {
+  const sim_opts *o = opts(s);
   int *out = NULL; /* the model's (the first record's without -m) */
   while (!s->stop && cli_next(s)) {
     spart_sim *sim = spart_sim_new(s->m);
@@ -318,17 +457,18 @@ static void trajectories(cli_session *s) {
       cli_error(tool.name, NULL, 0, "out of memory");
       s->status = CLI_EXIT_IO;
       s->stop = 1;
-    } else if ((!s->o.inputs || (in = cli_inputs_open(s, inputs_text, inputs_len)) != NULL) &&
-               (w = cli_world_open(s, reference_text, reference_len)) != NULL) {
+    } else if ((!o->inputs ||
+                (in = cli_inputs_open(s, o->inputs, inputs_text, inputs_len)) != NULL) &&
+               (w = cli_world_open(s, &o->world, reference_text, reference_len)) != NULL) {
       memset(out, 0, (size_t)s->m->nb * sizeof(int));
-      sim->method = s->o.integrator;
+      sim->method = o->integrator;
       sim->flags =
           (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
       sim->gravity = s->gravity;
-      sim->rtol = s->o.rtol;
-      sim->atol = s->o.atol;
-      sim->coulomb_v = s->o.coulomb_v;
-      sim->max_steps = s->o.max_steps;
+      sim->rtol = o->rtol;
+      sim->atol = o->atol;
+      sim->coulomb_v = o->coulomb_v;
+      sim->max_steps = o->max_steps;
       long nbad = s->nbad;
       if (spart_sim_set_scene(sim, cli_world_scene(w)) != 0) {
         cli_error(tool.name, NULL, 0, "out of memory");
@@ -351,13 +491,14 @@ static void trajectories(cli_session *s) {
 
 
 int main(int argc, char **argv) {
+  sim_opts o = {0, 0, 0, SPART_SIM_RK4, 0, 0, 0, -1, NULL, 0, CLI_WORLD_OPTS};
   int status;
-  cli_session *s = cli_session_start(&tool, argc, argv, &status);
+  cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
     return status;
   }
-  if ((s->o.inputs && cli_inputs_read(s, &inputs_text, &inputs_len) != 0) ||
-      cli_world_read(s, &reference_text, &reference_len) != 0) {
+  if ((o.inputs && cli_inputs_read(s, o.inputs, &inputs_text, &inputs_len) != 0) ||
+      cli_world_read(s, &o.world, &reference_text, &reference_len) != 0) {
     free(inputs_text);
     return cli_session_close(s);
   }

@@ -248,29 +248,74 @@ int cli_bad_option(const char *prog, int c, char **argv);
 /* --version: "prog VERSION" on stdout, closed; returns the exit code. */
 int cli_version(const char *prog);
 
-/* options shared by the commands; CLI_OPT_* says which a command takes beyond the common ones */
-enum {
-  CLI_OPT_FIXED = 1 << 0,    /* --fixed-base */
-  CLI_OPT_GRAVITY = 1 << 1,  /* --gravity gx,gy,gz */
-  CLI_OPT_FLOATING = 1 << 2, /* --floating */
-  CLI_OPT_LINK = 1 << 3,     /* --link, --point, --dot, --noc */
-  CLI_OPT_GIM = 1 << 4,      /* --coriolis, --inverse */
-  CLI_OPT_FRICTION = 1 << 5, /* --no-friction */
-  CLI_OPT_KIN = 1 << 6,      /* spart-kin's --frame, --attitude, --diffkin, --inertia, --mcb,
-                                --momentum, --energy */
-  CLI_OPT_COM = 1 << 7,      /* --com */
-  CLI_OPT_SIM = 1 << 8,      /* spart-sim's: --duration, --dt, --every, --integrator... */
-  CLI_OPT_LIMITS = 1 << 9,   /* --check-limits */
-  CLI_OPT_CONTACT = 1 << 10, /* --edges, --max-torque */
-  CLI_OPT_WORLD = 1 << 11,   /* spart-sim's world (world.c): --control, --kp, --kd,
-                                --reference, --ground, --mu, --stiffness, --damping, --slip,
-                                --tangential-stiffness, --tangential-damping,
-                                --contact-forces */
-  CLI_OPT_WRENCHES = 1 << 12 /* spart-id's --joint-wrenches */
+/* ---------------------------------------------------------------------------------------------
+ * options (options.c): every command takes the common ones (-m, -i, -o, --only, -j...); its own
+ * are the rows of its table, beside its main (cli_tool.options), among them the shared ones it
+ * takes by name (CLI_SHARED: --fixed-base, --gravity...); getopt_long's table is made of the
+ * common rows and the command's at run time.  The common and shared options' values are in
+ * cli_opts, the command's own in a struct of its own (cli_opts.own): a new option of one
+ * command is a row of its table and a field of its struct.
+ */
+
+typedef struct cli_tool cli_tool;
+typedef struct cli_option cli_option;
+typedef struct cli_opts cli_opts;
+
+/* an option given, to its row's parse: the command, the row, its value (NULL when none is
+   given), where the value goes (the row's at: in the command's own options, or in o for a
+   common or shared option), the options so far and the command line (argv[optind]: the
+   argument after the option's) */
+typedef struct cli_arg {
+  const cli_tool *tool;
+  const cli_option *opt;
+  const char *value;
+  void *at;
+  cli_opts *o;
+  int argc;
+  char **argv;
+} cli_arg;
+
+/* an option's value: none, one (--name V, --name=V, -l V), or one only after '=' */
+enum { CLI_ARG_NONE, CLI_ARG_ONE, CLI_ARG_MAYBE };
+
+/* A row of an option table: --name (and -letter, when not 0) and its value (CLI_ARG_*); what
+   it does when given: parse (-1 to go on, else the exit status after the message; NULL: a
+   flag, the int at at set to 1); at: where its value goes (offsetof the command's own
+   options' struct); once: given a second time, a usage error ("--name given twice"); on: its
+   bit in the command's gates (cli_gate) when given, or 0; what: its value in messages ("a time
+   > 0 in s"), for cli_opt_positive and cli_opt_nonnegative; help: its lines in --help, in the
+   table's order (NULL: none, another row's tell it).  A table ends with a row of name NULL. */
+struct cli_option {
+  const char *name;
+  int letter;
+  int arg;
+  int (*parse)(const cli_arg *a);
+  size_t at;
+  int once;
+  unsigned on;
+  const char *what;
+  const char *help;
 };
 
-/* --attitude: the forms of a frame's orientation written (bits) */
-enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
+/* A row naming a shared option the command takes (options.c's: fixed-base, floating-base,
+   gravity, no-friction, check-limits; their values in cli_opts), with its lines in the
+   command's --help (NULL: none; --floating-base's are the common part's). */
+#define CLI_SHARED_AT ((size_t)-1)
+#define CLI_SHARED(name, help) {(name), 0, 0, NULL, CLI_SHARED_AT, 0, 0, NULL, (help)}
+/* the row that ends a table */
+#define CLI_END {NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL}
+
+/* Parses of a row's value: the text itself (a const char *); a finite number > 0, or >= 0 (a
+   double; else "--name: expected WHAT, got 'V'" with the row's what, or cli_bad_number's "is
+   not a finite number"). */
+int cli_opt_text(const cli_arg *a);
+int cli_opt_positive(const cli_arg *a);
+int cli_opt_nonnegative(const cli_arg *a);
+
+/* the options an output depends on (cli_gate), as bits: the shared options', then a command's
+   own, which it numbers CLI_ON_OWN << k in the order of its table (a message names the lowest
+   bit an output misses) */
+enum { CLI_ON_FIXED = 1 << 0, CLI_ON_GRAVITY = 1 << 1, CLI_ON_OWN = 1 << 2 };
 
 /* a command: name, the line after "Usage: NAME", the text of its own options and outputs, the
    options and the state fields it takes */
@@ -287,29 +332,10 @@ enum { CLI_ATT_MATRIX = 1, CLI_ATT_QUAT = 2, CLI_ATT_RPY = 4 };
                                          off unit norm (spart-states --normalize) */
 #define CLI_NEEDS_CONTACTS (1u << 19) /* every record gives contacts (spart-contact): a CSV input,
                                          which cannot, is refused */
-/* the options an output depends on (cli_gate), as bits */
-enum {
-  CLI_ON_FIXED = 1 << 0,    /* --fixed-base */
-  CLI_ON_FLOATING = 1 << 1, /* --floating */
-  CLI_ON_LINK = 1 << 2,     /* --link */
-  CLI_ON_POINT = 1 << 3,    /* --point */
-  CLI_ON_DOT = 1 << 4,      /* --dot */
-  CLI_ON_NOC = 1 << 5,      /* --noc */
-  CLI_ON_CORIOLIS = 1 << 6, /* --coriolis */
-  CLI_ON_GRAVITY = 1 << 7,  /* --gravity */
-  CLI_ON_INVERSE = 1 << 8,  /* --inverse */
-  CLI_ON_COM = 1 << 9,      /* --com */
-  CLI_ON_FRAME = 1 << 10,   /* --frame */
-  CLI_ON_DIFFKIN = 1 << 11, /* --diffkin */
-  CLI_ON_INERTIA = 1 << 12, /* --inertia */
-  CLI_ON_MCB = 1 << 13,     /* --mcb */
-  CLI_ON_MOMENTUM = 1 << 14, /* --momentum */
-  CLI_ON_ENERGY = 1 << 15,  /* --energy */
-  CLI_ON_ACCELERATIONS = 1 << 16, /* --accelerations */
-  CLI_ON_WRENCHES = 1 << 17,      /* --joint-wrenches */
-  CLI_ON_CENTROIDAL = 1 << 18,    /* spart-jac's --centroidal */
-  CLI_ON_REFERENCE = 1 << 19      /* spart-jac's --reference */
-};
+#define CLI_WRITES_LATER (1u << 20) /* its outputs are of a later instant than the record read
+                                       (spart-sim's states): --keep-state keeps none of the
+                                       fields it can write, and a value named like any of them,
+                                       written or not, passes through as in_NAME */
 
 /* Which outputs an option combination writes, and what an option changes, so that an option
    that does nothing is refused: outputs are written only when every option of when is given and
@@ -321,33 +347,31 @@ typedef struct cli_gate {
   unsigned when, unless, opt;
 } cli_gate;
 
-typedef struct cli_tool {
+struct cli_session;
+
+struct cli_tool {
   const char *name;
   const char *synopsis;
-  const char *help;
-  unsigned opts;
-  unsigned reads;      /* state fields read, 1 << CLI_F_* */
+  const char *help;          /* --help's text after the usage line: what it does and writes */
+  const cli_option *options; /* its options: its own and the shared ones it takes (CLI_SHARED),
+                                in --help's order; NULL: none */
+  unsigned reads;            /* state fields read, 1 << CLI_F_*, and CLI_READS_* */
   const char *outputs; /* the output keys it can write, comma-separated, in its order (--only);
                           NULL: no --only */
   const cli_gate *gates; /* NULL: every output always, no option without effect to find */
-} cli_tool;
+  /* its options together, once the command line is read (after the input's and output's
+     checks, before the common options' and the gates'): -1 to go on, or CLI_EXIT_USAGE after
+     the message; NULL: nothing to check */
+  int (*check)(const cli_tool *t, void *own, cli_opts *o);
+  /* what its options name in the model (links), once the model of -m is read and before the
+     input is opened (cli_session_open): 0, or -1 after reporting (exit 1); NULL: nothing */
+  int (*resolve)(struct cli_session *s);
+};
 
-/* spart-sim's world (world.c): a controller and a ground */
-typedef struct cli_world_opts {
-  int control;           /* --control: SPART_CONTROL_*, 0 none */
-  const char *kp, *kd;   /* --kp, --kd: one gain or one a velocity coordinate (comma-separated) */
-  const char *reference; /* --reference FILE */
-  int ground;            /* --ground */
-  int has_plane;         /* --ground NX,NY,NZ,D given: plane (the normal made unit, D with it) */
-  double plane[4];
-  /* --mu, --stiffness, --damping, --slip, --tangential-stiffness, --tangential-damping when
-     has_* */
-  double mu, stiffness, damping, slip, tstiffness, tdamping;
-  int has_mu, has_stiffness, has_damping, has_slip, has_tstiffness, has_tdamping;
-  int contact_forces; /* --contact-forces */
-} cli_world_opts;
+/* Whether the command takes the option --name (its table names it). */
+int cli_takes(const cli_tool *t, const char *name);
 
-typedef struct cli_opts {
+struct cli_opts {
   const char *model; /* -m FILE, or NULL: the model comes with the record */
   int mimic;         /* --mimic: couple the model's mimic joints (spart_mimic_couple) */
   const char *only;  /* --only NAMES: the output keys to write (comma-separated), or NULL */
@@ -355,40 +379,25 @@ typedef struct cli_opts {
   int seq, unbuffered, keep_going, keep_state;
   int by_name; /* --by-name: joint vectors written keyed by joint name */
   int jobs; /* -j N: threads computing records (jobs.c), 1 by default */
-  int fixed_base, floating, dot, noc, coriolis, inverse, no_friction;
-  int floating_base; /* --floating-base: not fixed, whatever the model says */
-  int check_limits; /* --check-limits */
-  int has_gravity;
-  double gravity[3];
-  const char *link; /* --link [id:]ID|[name:]NAME */
   char **files;     /* the file operands, in order ("-": stdin); none: stdin */
   int nfiles;
-  int has_point;
-  int edges;         /* --edges K: friction cone edges (SPART_CONTACT_EDGES) */
-  double max_torque; /* --max-torque T, or 0 for none */
-  /* spart-sim */
-  double duration, dt;     /* --duration T (0: not given), --dt H */
-  long every;              /* --every K */
-  int integrator;          /* --integrator: SPART_SIM_* */
-  double rtol, atol;       /* --rtol, --atol (0: not given) */
-  double coulomb_v;        /* --coulomb-scale V (0: the discontinuous law) */
-  long max_steps;          /* --max-steps N (dopri5's steps a call; -1: not given) */
-  const char *inputs;      /* --inputs FILE, or NULL */
-  int accelerations;       /* --accelerations */
-  cli_world_opts world;    /* --control, --ground... (world.c) */
-  double point[3]; /* --point, in the link's URDF frame */
-  const char *frame; /* --frame LINK,...: the URDF link frames to write, or NULL */
-  int attitude;      /* --attitude: CLI_ATT_* bits (CLI_ATT_MATRIX by default) */
-  int diffkin, inertia, mcb, com, momentum, energy;
-  int joint_wrenches; /* spart-id --joint-wrenches */
-  int centroidal;     /* spart-jac --centroidal */
-  int reference;      /* spart-jac --reference: SPART_REF_*, -1 when not given */
-} cli_opts;
+  /* the shared options, of the commands that take them */
+  int fixed_base;    /* --fixed-base (or the model's, cli_session_open) */
+  int floating_base; /* --floating-base, or a command's option that frees the base (spart-id's
+                        --floating): not fixed, whatever the model says */
+  int no_friction;   /* --no-friction */
+  int check_limits;  /* --check-limits */
+  int has_gravity;   /* --gravity (or the model's, cli_session_open) */
+  double gravity[3];
+  unsigned given; /* the gate bits (cli_option.on) of the options given */
+  void *own;      /* the command's own options (its struct, filled by its rows) */
+};
 
-/* An output --only names that the options o do not write, an option given that changes no
-   output written: a usage error (reported), CLI_EXIT_USAGE; 0 when there is none.  o: the
-   options in effect (the model's fixed base and gravity included), given: those given. */
-int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t);
+/* An output --only names that the options on do not write, an option given (asked) that
+   changes no output written: a usage error (reported), CLI_EXIT_USAGE; 0 when there is none.
+   on: the gate bits in effect (the model's fixed base and gravity included), asked: those of
+   the options given. */
+int cli_gates_check(const cli_tool *t, unsigned asked, unsigned on, const char *only);
 
 /* a running command: its options, model, data, reader, writer and exit status */
 typedef struct cli_session {
@@ -560,9 +569,10 @@ void cli_cmp_report(const cli_cmp *c);
 
 void cli_cmp_free(cli_cmp *c);
 
-/* Parse the command line.  Returns -1 to go on, or an exit code (after --help, --version or a
-   usage error, which it reports). */
-int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv);
+/* Parse the command line of command t: the common and shared options into o, its own into own
+   (its struct, its defaults set: the rows' at are in it).  Returns -1 to go on, or an exit code
+   (after --help, --version or a usage error, which it reports). */
+int cli_parse(cli_opts *o, const cli_tool *t, void *own, int argc, char **argv);
 
 /* The model of the file path (spart_model_load), or of stdin for "-" ("<stdin>" in messages);
    a URDF's package:// meshes are looked for in ROS_PACKAGE_PATH's directories. */
@@ -579,7 +589,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
 
 /* Parse the command line and open the session: NULL when there is nothing more to do, with
  *status the exit code (after --help, a usage error or a model that cannot be read). */
-cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *status);
+cli_session *cli_session_start(const cli_tool *t, void *own, int argc, char **argv, int *status);
 
 /* Kinematics and twists of the current record (spart_fk, spart_velocity), for the algorithms
    that need them. */
@@ -611,13 +621,14 @@ void cli_fail_singular(cli_session *s);
 /* Write the current record's outputs (cli_put on s->wr); reports errors. */
 void cli_write(cli_session *s);
 
-/* Resolve --link on the session's model: id:N, name:NAME, or bare, an id when it reads as one
-   and a name when not (an id and another link's name at once is refused); -1 after reporting. */
-int cli_session_link(cli_session *s);
+/* Resolve link, --link's value, on the session's model (once: the session keeps it): id:N,
+   name:NAME, or bare, an id when it reads as one and a name when not (an id and another link's
+   name at once is refused); -1 after reporting. */
+int cli_session_link(cli_session *s, const char *link);
 
-/* Resolve --frame's links (as --link, each) on the session's model: their ids, *n of them, or
-   NULL after reporting. */
-const int *cli_session_frames(cli_session *s, int *n);
+/* Resolve --frame's links, list (comma-separated; as --link, each), on the session's model
+   (once): their ids, *n of them, or NULL after reporting. */
+const int *cli_session_frames(cli_session *s, const char *list, int *n);
 
 /* A scratch array of n doubles owned by the session (reused, grown as needed); NULL after
    reporting when out of memory. */
@@ -642,66 +653,6 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
    of one thread. */
 #define CLI_MAX_JOBS 256
 int cli_run(cli_session *s, void (*body)(cli_session *s), long most);
-/* spart-sim's --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0,
-   wFm a record (JSON or CSV), t increasing, read from its start by every trajectory.  First
-   cli_inputs_read: a regular file is left where it is (*text NULL: each trajectory opens it),
-   another (a pipe) read whole into *text (malloc'd), *len bytes; 0, or -1 after reporting
-   (s->status set). */
-int cli_inputs_read(cli_session *s, char **text, size_t *len);
-
-/* The stream f (then closed) read whole into *text (malloc'd, *len bytes, room for one more);
-   0, or -1 after reporting a read error of name or no memory (s->status set, *text NULL).
-   *text NULL and *len 0 on entry. */
-int cli_read_whole(cli_session *s, FILE *f, const char *name, char **text, size_t *len);
-
-/* Open s->o.inputs, or the text cli_inputs_read gave (not NULL), and read its first record (a
-   file with none is refused), for the session's model: NULL after reporting (s->status set). */
-typedef struct cli_inputs cli_inputs;
-cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len);
-
-/* Hold the forces of the records whose time has come by t (within slack) into tau0 (6), taum
-   (nv), wF (nb x 6), the last one's (zero-order hold): 1 when some did, 0 when none, -1 after
-   reporting a bad record.  in NULL: none. */
-int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, double tau0[6],
-                    double *taum, double *wF);
-
-/* The time of the next record not yet held, or INFINITY (in NULL too). */
-double cli_inputs_next(const cli_inputs *in);
-
-/* Close it; NULL is allowed. */
-void cli_inputs_close(cli_inputs *in);
-
-/* A record of a file of records over time (--inputs, --reference: name) that holds no key or
-   column but t besides the fields rd reads: 0, or -1 after reporting the first other one as
-   "key 'K' is not WHAT: a record gives GIVES" (it would be dropped unread). */
-int cli_only_time(cli_session *s, cli_reader *rd, const cli_record *rec, const char *name,
-                  const char *what, const char *gives);
-
-/* spart-sim's world (world.c): the option c (0 --control, 1 --kp, 2 --kd, 3 --reference, 4
-   --ground, which takes the next argument argv[optind] when it is NX,NY,NZ,D, 5 --mu, 6
-   --stiffness, 7 --damping, 8 --slip, 9 --tangential-stiffness, 10 --tangential-damping, 11
-   --contact-forces) with its value arg: -1 to go on, or
-   CLI_EXIT_USAGE after the message; cli_world_check: the options together, the same. */
-int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, int argc,
-                  char **argv);
-int cli_world_check(const cli_opts *o, const char *prog);
-
-/* --reference FILE read whole into *text (malloc'd, *len bytes; NULL without --reference), once
-   before the trajectories; 0, or -1 after reporting (s->status set). */
-int cli_world_read(cli_session *s, char **text, size_t *len);
-
-/* The world of a trajectory on the session's model: the controller with its gains and the
-   reference parsed from text, the ground with the contact spheres of the model's collision
-   shapes (spart_ground_spheres) and its parameters (given, or the defaults of spart-sim(1));
-   NULL after reporting (s->status set).  cli_world_scene: what spart_sim.scene takes (NULL for
-   a NULL world).  cli_world_put: the contact forces at sim's state (--contact-forces) put in
-   the record being written.  cli_world_close: report when the controller met the effort
-   limits (one line on stderr naming the trajectory's record; s NULL: not), then free. */
-typedef struct cli_world cli_world;
-cli_world *cli_world_open(cli_session *s, const char *text, size_t len);
-spart_scene *cli_world_scene(cli_world *w);
-void cli_world_put(cli_session *s, cli_world *w, const spart_sim *sim);
-void cli_world_close(cli_session *s, cli_world *w);
 
 /* Print warning totals, free everything, close stdout; returns the exit code. */
 int cli_session_close(cli_session *s);

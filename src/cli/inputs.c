@@ -6,11 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
 #include "records.h"
+#include "sim.h"
 #include "spart_text.h"
 
 struct cli_inputs {
+  const char *name;      /* the file's, in messages */
   FILE *f;
   cli_reader *rd;
   int has;               /* a next record, not yet held */
@@ -41,7 +42,7 @@ static int next(cli_session *s, cli_inputs *in) {
   spart_err err = {0};
   cli_record *rec;
   double t0 = in->t;
-  const char *name = s->o.inputs;
+  const char *name = in->name;
   spart_model *m = s->m;
   int r = cli_read(in->rd, &m, &rec, &err);
   const cli_state *st = r > 0 ? &rec->st : NULL;
@@ -91,8 +92,7 @@ void cli_inputs_close(cli_inputs *in) {
 }
 
 
-int cli_inputs_read(cli_session *s, char **text, size_t *len) {
-  const char *name = s->o.inputs;
+int cli_inputs_read(cli_session *s, const char *name, char **text, size_t *len) {
   struct stat sb;
   *text = NULL;
   *len = 0;
@@ -142,14 +142,14 @@ int cli_read_whole(cli_session *s, FILE *f, const char *name, char **text, size_
 
 
 /* the inputs opened, not yet read; NULL after reporting */
-static cli_inputs *open_raw(cli_session *s, const char *text, size_t len) {
-  const char *name = s->o.inputs;
+static cli_inputs *open_raw(cli_session *s, const char *name, const char *text, size_t len) {
   cli_inputs *in = calloc(1, sizeof(*in));
   if (!in) {
     cli_error(s->tool->name, NULL, 0, "out of memory");
     s->status = CLI_EXIT_IO;
     return NULL;
   }
+  in->name = name;
   /* the text read, a stream of its own over it (fmemopen: writes nothing to it) */
   in->f = text ? fmemopen((void *)text, len, "r") : fopen(name, "r");
   if (!in->f && text) {
@@ -177,10 +177,10 @@ static cli_inputs *open_raw(cli_session *s, const char *text, size_t len) {
 }
 
 
-cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len) {
+cli_inputs *cli_inputs_open(cli_session *s, const char *name, const char *text, size_t len) {
   /* every record read once before the run: a bad one (a time out of order past the duration
      too) is refused before a state is written */
-  cli_inputs *in = open_raw(s, text, len);
+  cli_inputs *in = open_raw(s, name, text, len);
   long n = 0;
   do {
     if (!in || next(s, in) != 0) {
@@ -191,12 +191,12 @@ cli_inputs *cli_inputs_open(cli_session *s, const char *text, size_t len) {
   } while (in->has);
   cli_inputs_close(in);
   if (n == 0) {
-    cli_error(s->tool->name, s->o.inputs, 0, "no records: expected a time t and any of tau0, "
+    cli_error(s->tool->name, name, 0, "no records: expected a time t and any of tau0, "
               "taum, wF0, wFm");
     s->status = CLI_EXIT_DATA;
     return NULL;
   }
-  in = open_raw(s, text, len);
+  in = open_raw(s, name, text, len);
   if (in && next(s, in) != 0) {
     cli_inputs_close(in);
     return NULL;

@@ -60,132 +60,218 @@ int cli_bad_number(const char *prog, const char *opt, const char *what, const ch
 }
 
 
-/* ---- options ---- */
+/* ---- the rows' parses ---- */
 
-enum {
-  OPT_CSV = 256,
-  OPT_SEQ,
-  OPT_FIXED,
-  OPT_FLOATING_BASE,
-  OPT_GRAVITY,
-  OPT_FLOATING,
-  OPT_POINT,
-  OPT_DOT,
-  OPT_NOC,
-  OPT_CORIOLIS,
-  OPT_INVERSE,
-  OPT_NO_FRICTION,
-  OPT_ONLY,
-  OPT_EDGES,
-  OPT_MAX_TORQUE,
-  OPT_DURATION,
-  OPT_DT,
-  OPT_EVERY,
-  OPT_INTEGRATOR,
-  OPT_RTOL,
-  OPT_ATOL,
-  OPT_INPUTS,
-  OPT_ACCEL,
-  OPT_COULOMB_V,
-  OPT_MAX_STEPS,
-  OPT_FRAME,
-  OPT_ATTITUDE,
-  OPT_DIFFKIN,
-  OPT_INERTIA,
-  OPT_MCB,
-  OPT_COM,
-  OPT_MOMENTUM,
-  OPT_ENERGY,
-  OPT_CHECK_LIMITS,
-  OPT_KEEP_STATE,
-  OPT_BY_NAME,
-  OPT_JOBS,
-  OPT_MIMIC,
-  OPT_CONTROL, /* spart-sim's world (world.c), in cli_world_arg's order */
-  OPT_KP,
-  OPT_KD,
-  OPT_REFERENCE,
-  OPT_GROUND,
-  OPT_MU,
-  OPT_STIFFNESS,
-  OPT_DAMPING,
-  OPT_SLIP,
-  OPT_TSTIFFNESS,
-  OPT_TDAMPING,
-  OPT_CONTACT_FORCES,
-  OPT_WRENCHES,
-  OPT_CENTROIDAL,
-  OPT_JAC_REFERENCE
-};
+int cli_opt_text(const cli_arg *a) {
+  *(const char **)a->at = a->value;
+  return -1;
+}
 
-static const struct {
-  struct option opt;
-  unsigned need; /* CLI_OPT_* the tool must take, 0 for every tool */
-} options[] = {
-    {{"model", required_argument, NULL, 'm'}, 0},
-    {{"mimic", no_argument, NULL, OPT_MIMIC}, 0},
-    {{"input", required_argument, NULL, 'i'}, 0},
-    {{"csv", no_argument, NULL, OPT_CSV}, 0},
-    {{"output", required_argument, NULL, 'o'}, 0},
-    {{"seq", no_argument, NULL, OPT_SEQ}, 0},
-    {{"unbuffered", no_argument, NULL, 'u'}, 0},
-    {{"keep-going", no_argument, NULL, 'k'}, 0},
-    {{"only", required_argument, NULL, OPT_ONLY}, 0},
-    {{"keep-state", no_argument, NULL, OPT_KEEP_STATE}, 0},
-    {{"by-name", no_argument, NULL, OPT_BY_NAME}, 0},
-    {{"jobs", required_argument, NULL, 'j'}, 0},
-    {{"help", no_argument, NULL, 'h'}, 0},
-    {{"version", no_argument, NULL, 'V'}, 0},
-    {{"fixed-base", no_argument, NULL, OPT_FIXED}, CLI_OPT_FIXED},
-    {{"floating-base", no_argument, NULL, OPT_FLOATING_BASE}, CLI_OPT_FIXED},
-    {{"gravity", required_argument, NULL, OPT_GRAVITY}, CLI_OPT_GRAVITY},
-    {{"floating", no_argument, NULL, OPT_FLOATING}, CLI_OPT_FLOATING},
-    {{"link", required_argument, NULL, 'l'}, CLI_OPT_LINK},
-    {{"point", required_argument, NULL, OPT_POINT}, CLI_OPT_LINK},
-    {{"dot", no_argument, NULL, OPT_DOT}, CLI_OPT_LINK},
-    {{"noc", no_argument, NULL, OPT_NOC}, CLI_OPT_LINK},
-    {{"coriolis", no_argument, NULL, OPT_CORIOLIS}, CLI_OPT_GIM},
-    {{"inverse", no_argument, NULL, OPT_INVERSE}, CLI_OPT_GIM},
-    {{"no-friction", no_argument, NULL, OPT_NO_FRICTION}, CLI_OPT_FRICTION},
-    {{"edges", required_argument, NULL, OPT_EDGES}, CLI_OPT_CONTACT},
-    {{"max-torque", required_argument, NULL, OPT_MAX_TORQUE}, CLI_OPT_CONTACT},
-    {{"duration", required_argument, NULL, OPT_DURATION}, CLI_OPT_SIM},
-    {{"dt", required_argument, NULL, OPT_DT}, CLI_OPT_SIM},
-    {{"every", required_argument, NULL, OPT_EVERY}, CLI_OPT_SIM},
-    {{"integrator", required_argument, NULL, OPT_INTEGRATOR}, CLI_OPT_SIM},
-    {{"rtol", required_argument, NULL, OPT_RTOL}, CLI_OPT_SIM},
-    {{"atol", required_argument, NULL, OPT_ATOL}, CLI_OPT_SIM},
-    {{"inputs", required_argument, NULL, OPT_INPUTS}, CLI_OPT_SIM},
-    {{"accelerations", no_argument, NULL, OPT_ACCEL}, CLI_OPT_SIM},
-    {{"coulomb-scale", required_argument, NULL, OPT_COULOMB_V}, CLI_OPT_SIM},
-    {{"max-steps", required_argument, NULL, OPT_MAX_STEPS}, CLI_OPT_SIM},
-    {{"frame", required_argument, NULL, OPT_FRAME}, CLI_OPT_KIN},
-    {{"attitude", required_argument, NULL, OPT_ATTITUDE}, CLI_OPT_KIN},
-    {{"diffkin", no_argument, NULL, OPT_DIFFKIN}, CLI_OPT_KIN},
-    {{"inertia", no_argument, NULL, OPT_INERTIA}, CLI_OPT_KIN},
-    {{"mcb", no_argument, NULL, OPT_MCB}, CLI_OPT_KIN},
-    {{"momentum", no_argument, NULL, OPT_MOMENTUM}, CLI_OPT_KIN},
-    {{"energy", no_argument, NULL, OPT_ENERGY}, CLI_OPT_KIN},
-    {{"com", no_argument, NULL, OPT_COM}, CLI_OPT_COM},
-    {{"check-limits", no_argument, NULL, OPT_CHECK_LIMITS}, CLI_OPT_LIMITS},
-    {{"control", required_argument, NULL, OPT_CONTROL}, CLI_OPT_WORLD},
-    {{"kp", required_argument, NULL, OPT_KP}, CLI_OPT_WORLD},
-    {{"kd", required_argument, NULL, OPT_KD}, CLI_OPT_WORLD},
-    {{"reference", required_argument, NULL, OPT_REFERENCE}, CLI_OPT_WORLD},
-    {{"ground", optional_argument, NULL, OPT_GROUND}, CLI_OPT_WORLD},
-    {{"mu", required_argument, NULL, OPT_MU}, CLI_OPT_WORLD},
-    {{"stiffness", required_argument, NULL, OPT_STIFFNESS}, CLI_OPT_WORLD},
-    {{"damping", required_argument, NULL, OPT_DAMPING}, CLI_OPT_WORLD},
-    {{"slip", required_argument, NULL, OPT_SLIP}, CLI_OPT_WORLD},
-    {{"tangential-stiffness", required_argument, NULL, OPT_TSTIFFNESS}, CLI_OPT_WORLD},
-    {{"tangential-damping", required_argument, NULL, OPT_TDAMPING}, CLI_OPT_WORLD},
-    {{"contact-forces", no_argument, NULL, OPT_CONTACT_FORCES}, CLI_OPT_WORLD},
-    {{"joint-wrenches", no_argument, NULL, OPT_WRENCHES}, CLI_OPT_WRENCHES},
-    {{"centroidal", no_argument, NULL, OPT_CENTROIDAL}, CLI_OPT_LINK},
-    {{"reference", required_argument, NULL, OPT_JAC_REFERENCE}, CLI_OPT_LINK},
-};
-#define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
 
+/* a number, the whole of the value, above lo (at least lo when closed); -1 to go on, or the
+   usage message: the row's what expected */
+static int number_arg(const cli_arg *a, int closed) {
+  double *v = a->at;
+  if (cli_vec(a->value, v, 1) == 0 && (closed ? *v >= 0 : *v > 0)) {
+    return -1;
+  }
+  char opt[64];
+  snprintf(opt, sizeof opt, "--%s", a->opt->name);
+  return cli_bad_number(a->tool->name, opt, a->opt->what, a->value);
+}
+
+
+int cli_opt_positive(const cli_arg *a) {
+  return number_arg(a, 0);
+}
+
+
+int cli_opt_nonnegative(const cli_arg *a) {
+  return number_arg(a, 1);
+}
+
+
+/* -i FORMAT, --csv: json or csv (-i and --csv for the same one may be given again) */
+static int input_arg(const cli_arg *a) {
+  int fmt = CLI_FMT_CSV;
+  if (a->value && strcmp(a->value, "json") == 0) {
+    fmt = CLI_FMT_JSON;
+  } else if (a->value && strcmp(a->value, "csv") != 0) {
+    return cli_usage(a->tool->name, "--input: expected json or csv, got '%s'", a->value);
+  }
+  if (a->o->input != CLI_FMT_AUTO && fmt != a->o->input) {
+    return cli_usage(a->tool->name, "--input: json and csv both given");
+  }
+  a->o->input = fmt;
+  return -1;
+}
+
+
+/* -o FORMAT: json or csv */
+static int output_arg(const cli_arg *a) {
+  if (strcmp(a->value, "json") == 0 || strcmp(a->value, "csv") == 0) {
+    a->o->output = a->value[0] == 'j' ? CLI_FMT_JSON : CLI_FMT_CSV;
+    return -1;
+  }
+  return cli_usage(a->tool->name, "--output: expected json or csv, got '%s'", a->value);
+}
+
+
+/* --only NAMES: every name one of the command's outputs, all in one list */
+static int only_arg(const cli_arg *a) {
+  const cli_tool *t = a->tool;
+  if (a->o->only) {
+    return cli_usage(t->name, "--only: give all the names in one list (a,b)");
+  }
+  for (const char *p = a->value;; p++) {
+    size_t n = strcspn(p, ",");
+    if (n == 0 || !cli_listed(t->outputs, p, n)) {
+      return cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
+                       t->name, t->outputs);
+    }
+    p += n;
+    if (*p == 0) {
+      a->o->only = a->value;
+      return -1;
+    }
+  }
+}
+
+
+/* -j N: threads, 0..CLI_MAX_JOBS (0: one a CPU online) */
+static int jobs_arg(const cli_arg *a) {
+  const char *v = a->value;
+  char *end;
+  errno = 0;
+  long j = strtol(v, &end, 10);
+  if (!(*v >= '0' && *v <= '9') || *end || errno || j > CLI_MAX_JOBS) {
+    return cli_usage(a->tool->name, "--jobs: expected a whole number 0..%d, got '%s'",
+                     CLI_MAX_JOBS, v);
+  }
+  a->o->jobs = (int)j;
+  if (j == 0) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a->o->jobs = cpus < 1 ? 1 : cpus > CLI_MAX_JOBS ? CLI_MAX_JOBS : (int)cpus;
+  }
+  return -1;
+}
+
+
+static void help(const cli_tool *t);
+
+
+static int help_arg(const cli_arg *a) {
+  help(a->tool);
+  return cli_finish(a->tool->name, CLI_EXIT_OK);
+}
+
+
+static int version_arg(const cli_arg *a) {
+  return cli_version(a->tool->name);
+}
+
+
+/* --gravity GX,GY,GZ */
+static int gravity_arg(const cli_arg *a) {
+  if (cli_vec(a->value, a->o->gravity, 3) != 0) {
+    return cli_bad_number(a->tool->name, "--gravity", "gx,gy,gz", a->value);
+  }
+  a->o->has_gravity = 1;
+  return -1;
+}
+
+
+/* ---- the tables ---- */
+
+#define AT(f) offsetof(cli_opts, f)
+
+/* the options of every command, in cli_opts ("only" for a command with outputs); --help's
+   common part tells them */
+static const cli_option common[] = {
+    {"model", 'm', CLI_ARG_ONE, cli_opt_text, AT(model), 1, 0, NULL, NULL},
+    {"mimic", 0, CLI_ARG_NONE, NULL, AT(mimic), 0, 0, NULL, NULL},
+    {"input", 'i', CLI_ARG_ONE, input_arg, 0, 0, 0, NULL, NULL},
+    {"csv", 0, CLI_ARG_NONE, input_arg, 0, 0, 0, NULL, NULL},
+    {"output", 'o', CLI_ARG_ONE, output_arg, 0, 1, 0, NULL, NULL},
+    {"seq", 0, CLI_ARG_NONE, NULL, AT(seq), 0, 0, NULL, NULL},
+    {"unbuffered", 'u', CLI_ARG_NONE, NULL, AT(unbuffered), 0, 0, NULL, NULL},
+    {"keep-going", 'k', CLI_ARG_NONE, NULL, AT(keep_going), 0, 0, NULL, NULL},
+    {"only", 0, CLI_ARG_ONE, only_arg, 0, 0, 0, NULL, NULL},
+    {"keep-state", 0, CLI_ARG_NONE, NULL, AT(keep_state), 0, 0, NULL, NULL},
+    {"by-name", 0, CLI_ARG_NONE, NULL, AT(by_name), 0, 0, NULL, NULL},
+    {"jobs", 'j', CLI_ARG_ONE, jobs_arg, 0, 0, 0, NULL, NULL},
+    {"help", 'h', CLI_ARG_NONE, help_arg, 0, 0, 0, NULL, NULL},
+    {"version", 'V', CLI_ARG_NONE, version_arg, 0, 0, 0, NULL, NULL},
+    {NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL}};
+
+/* the options several commands take, each naming those it does (CLI_SHARED) with its words for
+   them in --help; in cli_opts */
+static const cli_option shared[] = {
+    {"fixed-base", 0, CLI_ARG_NONE, NULL, AT(fixed_base), 0, CLI_ON_FIXED, NULL, NULL},
+    {"floating-base", 0, CLI_ARG_NONE, NULL, AT(floating_base), 0, 0, NULL, NULL},
+    {"gravity", 0, CLI_ARG_ONE, gravity_arg, 0, 1, CLI_ON_GRAVITY, NULL, NULL},
+    {"no-friction", 0, CLI_ARG_NONE, NULL, AT(no_friction), 0, 0, NULL, NULL},
+    {"check-limits", 0, CLI_ARG_NONE, NULL, AT(check_limits), 0, 0, NULL, NULL},
+    {NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL}};
+
+#undef AT
+
+/* a command's options at most, the common ones with its own */
+#define MAX_OPTIONS 96
+
+
+/* row r of a command's table as it is: itself, or for a shared option (CLI_SHARED) the shared
+   table's row with r's help */
+static cli_option resolved(const cli_tool *t, const cli_option *r) {
+  if (r->at != CLI_SHARED_AT) {
+    return *r;
+  }
+  for (const cli_option *s = shared; s->name; s++) {
+    if (strcmp(s->name, r->name) == 0) {
+      cli_option o = *s;
+      o.help = r->help;
+      return o;
+    }
+  }
+  fprintf(stderr, "%s: bug: no shared option --%s\n", t->name, r->name);
+  abort();
+}
+
+
+/* the command's options: the common ones, then its own table's, into rows (MAX_OPTIONS at
+   most), *own set for each of its own (their values in its own options, the others' in
+   cli_opts); returns how many */
+static int rows_of(const cli_tool *t, cli_option *rows, unsigned char *own) {
+  int n = 0;
+  for (const cli_option *r = common; r->name; r++) {
+    if (r->parse != only_arg || t->outputs) {
+      own[n] = 0;
+      rows[n++] = *r;
+    }
+  }
+  for (const cli_option *r = t->options; r && r->name; r++) {
+    if (n == MAX_OPTIONS) {
+      fprintf(stderr, "%s: bug: more than %d options\n", t->name, MAX_OPTIONS);
+      abort();
+    }
+    own[n] = r->at != CLI_SHARED_AT;
+    rows[n++] = resolved(t, r);
+  }
+  return n;
+}
+
+
+int cli_takes(const cli_tool *t, const char *name) {
+  for (const cli_option *r = t->options; r && r->name; r++) {
+    if (strcmp(r->name, name) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* ---- --help ---- */
 
 /* whether the tool writes a joint vector (qm, um, umdot, taum): --by-name names its values */
 static int joint_outputs(const cli_tool *t) {
@@ -195,16 +281,22 @@ static int joint_outputs(const cli_tool *t) {
 
 
 static void help(const cli_tool *t) {
-  printf("Usage: %s %s\n\n%s\n", t->name, t->synopsis, t->help);
+  printf("Usage: %s %s\n\n%s", t->name, t->synopsis, t->help);
+  if (t->options && t->options->name) {
+    printf("Options:\n");
+  }
+  for (const cli_option *r = t->options; r && r->name; r++) {
+    fputs(r->help ? r->help : "", stdout);
+  }
   printf(
-      "The records come from the FILEs in order (\"-\": standard input), or standard input.\n\n"
+      "\nThe records come from the FILEs in order (\"-\": standard input), or standard input.\n\n"
       "Common options:\n"
       "  -m, --model FILE     the model: a .urdf, a model JSON (urdf2robot) or a DH\n"
       "                       description (dh2robot); without it, the first record holds\n"
       "                       it: {\"robot\": MODEL, STATE...}\n"
       "      --mimic          couple the model's mimic joints to their leaders (urdf2robot\n"
       "                       --mimic): qm, um, umdot, taum and the matrices are the system's\n");
-  if (t->opts & CLI_OPT_CONTACT) { /* contacts and the outputs' shapes vary: JSON only */
+  if (t->reads & CLI_NEEDS_CONTACTS) { /* contacts and the outputs' shapes vary: JSON only */
     printf("  -i, --input FORMAT   json, the only one (contacts are JSON)\n"
            "  -o, --output FORMAT  json (one object a line), the only one\n");
   } else {
@@ -232,12 +324,12 @@ static void help(const cli_tool *t) {
            "                       %s\n",
            t->outputs);
   }
-  if (t->opts & CLI_OPT_FIXED) {
+  if (cli_takes(t, "floating-base")) {
     printf("      --floating-base  the base is free though the model says it is fixed (a URDF\n"
            "                       whose root is a link named world with a fixed joint, or\n"
            "                       \"fixed_base\" in a model JSON: read as with --fixed-base)\n");
   }
-  if (t->opts & CLI_OPT_GRAVITY) {
+  if (cli_takes(t, "gravity")) {
     printf("  (no --gravity)       the model's \"gravity\" if it has one (urdf2robot --gravity),\n"
            "                       else none\n");
   }
@@ -255,195 +347,22 @@ static void help(const cli_tool *t) {
       "records, quoted cells, tab- or ';'-separated files and '#' lines before the header are\n"
       "read: spart-records(5).\n"
       "Exit status: 0 ok, 1 bad input, 2 bad usage, 3 I/O error%s.  See %s(1).\n",
-      (t->opts & CLI_OPT_LIMITS) ? ", 4 a record left the joint\nlimits (--check-limits)" : "",
+      cli_takes(t, "check-limits") ? ", 4 a record left the joint\nlimits (--check-limits)" : "",
       t->name);
 }
 
 
-/* --only NAMES: every name one of the tool's outputs; 0, or CLI_EXIT_USAGE after the message */
-static int only_arg(const cli_tool *t, const char *s) {
-  for (const char *p = s;; p++) {
-    size_t n = strcspn(p, ",");
-    if (n == 0 || !cli_listed(t->outputs, p, n)) {
-      return cli_usage(t->name, "--only: '%.*s' is not an output of %s (%s)", (int)n, p,
-                             t->name, t->outputs);
-    }
-    p += n;
-    if (*p == 0) {
-      return 0;
+/* ---- the gates ---- */
+
+/* the name of the option whose gate bit is the lowest of b */
+static const char *gate_name(const cli_tool *t, unsigned b) {
+  unsigned low = b & -b;
+  for (const cli_option *r = t->options; r && r->name; r++) {
+    if (resolved(t, r).on == low) {
+      return r->name;
     }
   }
-}
-
-
-/* --attitude FORMS: matrix, quat, rpy, comma-separated, into CLI_ATT_* bits; 0 or -1 */
-static int attitude_arg(const char *s, int *bits) {
-  static const char *const name[3] = {"matrix", "quat", "rpy"};
-  *bits = 0;
-  for (const char *p = s;; p++) {
-    size_t n = strcspn(p, ",");
-    int k = 0;
-    while (k < 3 && !(strlen(name[k]) == n && strncmp(p, name[k], n) == 0)) {
-      k++;
-    }
-    if (k == 3) {
-      return -1;
-    }
-    *bits |= 1 << k;
-    p += n;
-    if (*p == 0) {
-      return 0;
-    }
-  }
-}
-
-
-static int format_arg(const char *s, int *fmt) {
-  if (strcmp(s, "json") == 0) {
-    *fmt = CLI_FMT_JSON;
-  } else if (strcmp(s, "csv") == 0) {
-    *fmt = CLI_FMT_CSV;
-  } else {
-    return -1;
-  }
-  return 0;
-}
-
-
-/* a positive finite number, the whole of s; 0 or -1 */
-static int positive_arg(const char *s, double *v) {
-  return cli_vec(s, v, 1) == 0 && *v > 0 ? 0 : -1;
-}
-
-
-/* spart-jac's --reference world|local|aligned (SPART_REF_*); -1 to go on, or CLI_EXIT_USAGE
-   after the message */
-static int reference_arg(cli_opts *o, const cli_tool *t, const char *arg) {
-  static const char *const name[3] = {"aligned", "local", "world"};
-  for (int k = 0; k < 3; k++) {
-    if (strcmp(arg, name[k]) == 0) {
-      o->reference = k;
-      return -1;
-    }
-  }
-  return cli_usage(t->name, "--reference: expected world, local or aligned, got '%s'", arg);
-}
-
-
-/* spart-sim's options; -1 to go on, or CLI_EXIT_USAGE after the message */
-static int sim_arg(cli_opts *o, const cli_tool *t, int c, const char *arg) {
-  char *end;
-  switch (c) {
-    case OPT_DURATION:
-      return positive_arg(arg, &o->duration) == 0
-                 ? -1
-                 : cli_bad_number(t->name, "--duration", "a time > 0 in s", arg);
-    case OPT_DT:
-      return positive_arg(arg, &o->dt) == 0
-                 ? -1
-                 : cli_bad_number(t->name, "--dt", "a step > 0 in s", arg);
-    case OPT_RTOL:
-      return positive_arg(arg, &o->rtol) == 0
-                 ? -1
-                 : cli_bad_number(t->name, "--rtol", "a tolerance > 0", arg);
-    case OPT_ATOL:
-      return positive_arg(arg, &o->atol) == 0
-                 ? -1
-                 : cli_bad_number(t->name, "--atol", "a tolerance > 0", arg);
-    case OPT_EVERY:
-      errno = 0;
-      o->every = strtol(arg, &end, 10);
-      return *arg >= '0' && *arg <= '9' && *end == 0 && errno == 0 && o->every >= 1
-                 ? -1
-                 : cli_usage(t->name, "--every: expected a whole number >= 1, got '%s'", arg);
-    case OPT_INTEGRATOR:
-      if (strcmp(arg, "rk4") == 0) {
-        o->integrator = SPART_SIM_RK4;
-      } else if (strcmp(arg, "dopri5") == 0) {
-        o->integrator = SPART_SIM_DOPRI5;
-      } else {
-        return cli_usage(t->name, "--integrator: expected rk4 or dopri5, got '%s'", arg);
-      }
-      return -1;
-    case OPT_INPUTS: o->inputs = arg; return -1;
-    case OPT_COULOMB_V:
-      return positive_arg(arg, &o->coulomb_v) == 0
-                 ? -1
-                 : cli_bad_number(t->name, "--coulomb-scale", "a velocity > 0", arg);
-    case OPT_MAX_STEPS:
-      errno = 0;
-      o->max_steps = strtol(arg, &end, 10);
-      return *arg >= '0' && *arg <= '9' && *end == 0 && errno == 0 && o->max_steps >= 0
-                 ? -1
-                 : cli_usage(t->name, "--max-steps: expected a whole number >= 0, got '%s'", arg);
-    default: o->accelerations = 1; return -1; /* OPT_ACCEL */
-  }
-}
-
-
-/* spart-sim's options together; -1 to go on, or CLI_EXIT_USAGE after the message */
-static int sim_check(cli_opts *o, const cli_tool *t) {
-  if (!(t->opts & CLI_OPT_SIM)) {
-    return -1;
-  }
-  if (o->duration == 0) {
-    return cli_usage(t->name, "--duration T is required");
-  }
-  if (o->keep_state && o->inputs) {
-    return cli_usage(t->name, "--keep-state with --inputs: the initial record's forces, kept, "
-                     "are not those held from the inputs");
-  }
-  if ((o->rtol > 0 || o->atol > 0 || o->max_steps >= 0) && o->integrator != SPART_SIM_DOPRI5) {
-    return cli_usage(t->name, "--rtol, --atol and --max-steps are dopri5's: add --integrator "
-                     "dopri5");
-  }
-  o->max_steps = o->max_steps >= 0 ? o->max_steps : 100000;
-  o->dt = o->dt > 0 ? o->dt : 1e-3;
-  o->every = o->every > 0 ? o->every : 1;
-  o->rtol = o->rtol > 0 ? o->rtol : 1e-6;
-  o->atol = o->atol > 0 ? o->atol : 1e-9;
-  if (o->duration / o->dt > 1e15) {
-    return cli_usage(t->name, "--duration %g with --dt %g: more than 1e15 steps", o->duration,
-                     o->dt);
-  }
-  return (t->opts & CLI_OPT_WORLD) ? cli_world_check(o, t->name) : -1;
-}
-
-
-/* the options of the gates that o gives, CLI_ON_* */
-static unsigned gate_bits(const cli_opts *o) {
-  return (o->fixed_base ? CLI_ON_FIXED : 0) | (o->floating ? CLI_ON_FLOATING : 0) |
-         (o->link ? CLI_ON_LINK : 0) | (o->has_point ? CLI_ON_POINT : 0) |
-         (o->dot ? CLI_ON_DOT : 0) | (o->noc ? CLI_ON_NOC : 0) |
-         (o->coriolis ? CLI_ON_CORIOLIS : 0) | (o->has_gravity ? CLI_ON_GRAVITY : 0) |
-         (o->inverse ? CLI_ON_INVERSE : 0) | (o->com ? CLI_ON_COM : 0) |
-         (o->frame ? CLI_ON_FRAME : 0) | (o->diffkin ? CLI_ON_DIFFKIN : 0) |
-         (o->inertia ? CLI_ON_INERTIA : 0) | (o->mcb ? CLI_ON_MCB : 0) |
-         (o->momentum ? CLI_ON_MOMENTUM : 0) | (o->energy ? CLI_ON_ENERGY : 0) |
-         (o->accelerations ? CLI_ON_ACCELERATIONS : 0) |
-         (o->joint_wrenches ? CLI_ON_WRENCHES : 0) |
-         (o->centroidal ? CLI_ON_CENTROIDAL : 0) |
-         (o->reference >= 0 ? CLI_ON_REFERENCE : 0);
-}
-
-
-static const char *const gate_names[] = {"--fixed-base", "--floating", "--link",
-                                         "--point",      "--dot",      "--noc",
-                                         "--coriolis",   "--gravity",  "--inverse",
-                                         "--com",        "--frame",    "--diffkin",
-                                         "--inertia",    "--mcb",      "--momentum",
-                                         "--energy",     "--accelerations",
-                                         "--joint-wrenches", "--centroidal",
-                                         "--reference"};
-
-
-/* the name of the lowest bit of b */
-static const char *gate_name(unsigned b) {
-  int k = 0;
-  while (!(b & 1u << k)) {
-    k++;
-  }
-  return gate_names[k];
+  return "?";
 }
 
 
@@ -462,17 +381,14 @@ static int gate_open(const cli_tool *t, unsigned on, const char *name, size_t n,
 }
 
 
-/* an output --only names that the options do not write, an option that changes no output
-   written: a usage error; 0 when there is none */
-int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t) {
-  unsigned on = gate_bits(o), asked = gate_bits(given);
+int cli_gates_check(const cli_tool *t, unsigned asked, unsigned on, const char *only) {
   const cli_gate *why = NULL;
-  for (const char *p = o->only; p && *p; p += *p == ',') {
+  for (const char *p = only; p && *p; p += *p == ',') {
     size_t n = strcspn(p, ",");
     if (!gate_open(t, on, p, n, &why)) {
       unsigned need = why->when & ~on;
-      return cli_usage(t->name, "--only %.*s: %s writes it only %s %s", (int)n, p, t->name,
-                       need ? "with" : "without", gate_name(need ? need : why->unless & on));
+      return cli_usage(t->name, "--only %.*s: %s writes it only %s --%s", (int)n, p, t->name,
+                       need ? "with" : "without", gate_name(t, need ? need : why->unless & on));
     }
     p += n;
   }
@@ -488,7 +404,7 @@ int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t)
       const cli_gate *w = NULL;
       if (gate_open(t, on, p, n, &w)) {
         some = 1;
-        kept |= !o->only || cli_listed(o->only, p, n);
+        kept |= !only || cli_listed(only, p, n);
       } else if (!first) {
         first = w;
       }
@@ -496,216 +412,24 @@ int cli_gates_check(const cli_opts *given, const cli_opts *o, const cli_tool *t)
     }
     if (!some && first) {
       unsigned need = first->when & ~on;
-      return cli_usage(t->name, "%s does nothing %s %s", gate_name(g->opt),
-                       need ? "without" : "with", gate_name(need ? need : first->unless & on));
+      return cli_usage(t->name, "--%s does nothing %s --%s", gate_name(t, g->opt),
+                       need ? "without" : "with",
+                       gate_name(t, need ? need : first->unless & on));
     }
     if (!kept) {
-      return cli_usage(t->name, "%s does nothing with --only %s: it changes only %s",
-                       gate_name(g->opt), o->only, g->outputs);
+      return cli_usage(t->name, "--%s does nothing with --only %s: it changes only %s",
+                       gate_name(t, g->opt), only, g->outputs);
     }
   }
   return 0;
 }
 
 
-/* an option that takes a value given a second time: a usage error (the first would do
-   nothing); 0 when not */
-static int twice(const cli_tool *t, const char *name, int *count) {
-  return ++*count > 1 ? cli_usage(t->name, "%s given twice", name) : 0;
-}
+/* ---- the command line ---- */
 
-
-int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
-  struct option longopts[NOPTIONS + 1];
-  int n = 0, nm = 0, ni = 0, no = 0, nl = 0, np = 0, ng = 0;
-  memset(o, 0, sizeof(*o));
-  o->jobs = 1;
-  o->reference = -1;
-  o->max_steps = -1;
-  o->edges = SPART_CONTACT_EDGES;
-  for (int k = 0; k < NOPTIONS; k++) {
-    if ((options[k].need & t->opts) == options[k].need &&
-        (options[k].opt.val != OPT_ONLY || t->outputs)) {
-      longopts[n++] = options[k].opt;
-    }
-  }
-  memset(&longopts[n], 0, sizeof(longopts[n]));
-  /* ':' first: a missing value is told from an unknown option */
-  const char *shortopts = (t->opts & CLI_OPT_LINK) ? "+:m:i:o:ukhVj:l:" : "+:m:i:o:ukhVj:";
-
-  opterr = 0;
-  optind = 1;
-  for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
-    switch (c) {
-      case 'm':
-        if (twice(t, "--model", &nm)) {
-          return CLI_EXIT_USAGE;
-        }
-        o->model = optarg;
-        break;
-      case 'i':
-      case OPT_CSV: {
-        int fmt = CLI_FMT_CSV;
-        if (c == 'i' && format_arg(optarg, &fmt) != 0) {
-          return cli_usage(t->name, "--input: expected json or csv, got '%s'", optarg);
-        }
-        if (ni++ && fmt != o->input) {
-          return cli_usage(t->name, "--input: json and csv both given");
-        }
-        o->input = fmt;
-        break;
-      }
-      case 'o':
-        if (twice(t, "--output", &no)) {
-          return CLI_EXIT_USAGE;
-        }
-        if (format_arg(optarg, &o->output) != 0) {
-          return cli_usage(t->name, "--output: expected json or csv, got '%s'", optarg);
-        }
-        break;
-      case OPT_SEQ: o->seq = 1; break;
-      case 'u': o->unbuffered = 1; break;
-      case 'k': o->keep_going = 1; break;
-      case OPT_MIMIC: o->mimic = 1; break;
-      case OPT_KEEP_STATE: o->keep_state = 1; break;
-      case OPT_BY_NAME: o->by_name = 1; break;
-      case 'j': {
-        char *end;
-        errno = 0;
-        long j = strtol(optarg, &end, 10);
-        if (!(*optarg >= '0' && *optarg <= '9') || *end || errno || j > CLI_MAX_JOBS) {
-          return cli_usage(t->name, "--jobs: expected a whole number 0..%d, got '%s'",
-                           CLI_MAX_JOBS, optarg);
-        }
-        o->jobs = (int)j;
-        if (j == 0) { /* one thread a CPU online */
-          long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-          o->jobs = cpus < 1 ? 1 : cpus > CLI_MAX_JOBS ? CLI_MAX_JOBS : (int)cpus;
-        }
-        break;
-      }
-      case OPT_ONLY:
-        if (o->only) {
-          return cli_usage(t->name, "--only: give all the names in one list (a,b)");
-        }
-        if (only_arg(t, optarg) != 0) {
-          return CLI_EXIT_USAGE;
-        }
-        o->only = optarg;
-        break;
-      case 'h': help(t); return cli_finish(t->name, CLI_EXIT_OK);
-      case 'V': return cli_version(t->name);
-      case OPT_FIXED: o->fixed_base = 1; break;
-      case OPT_FLOATING_BASE: o->floating_base = 1; break;
-      case OPT_GRAVITY:
-        if (twice(t, "--gravity", &ng)) {
-          return CLI_EXIT_USAGE;
-        }
-        if (cli_vec(optarg, o->gravity, 3) != 0) {
-          return cli_bad_number(t->name, "--gravity", "gx,gy,gz", optarg);
-        }
-        o->has_gravity = 1;
-        break;
-      case OPT_FLOATING: o->floating = 1; break;
-      case 'l':
-        if (twice(t, "--link", &nl)) {
-          return CLI_EXIT_USAGE;
-        }
-        o->link = optarg;
-        break;
-      case OPT_POINT:
-        if (twice(t, "--point", &np)) {
-          return CLI_EXIT_USAGE;
-        }
-        if (cli_vec(optarg, o->point, 3) != 0) {
-          return cli_usage(t->name, "--point: expected x,y,z, got '%s'", optarg);
-        }
-        o->has_point = 1;
-        break;
-      case OPT_DOT: o->dot = 1; break;
-      case OPT_NOC: o->noc = 1; break;
-      case OPT_CORIOLIS: o->coriolis = 1; break;
-      case OPT_INVERSE: o->inverse = 1; break;
-      case OPT_NO_FRICTION: o->no_friction = 1; break;
-      case OPT_WRENCHES: o->joint_wrenches = 1; break;
-      case OPT_CENTROIDAL: o->centroidal = 1; break;
-      case OPT_JAC_REFERENCE:
-        if (reference_arg(o, t, optarg) >= 0) {
-          return CLI_EXIT_USAGE;
-        }
-        break;
-      case OPT_EDGES: {
-        double k;
-        if (cli_vec(optarg, &k, 1) != 0 || k != floor(k) || k < 3 || k > SPART_CONTACT_MAXEDGES) {
-          return cli_usage(t->name, "--edges: expected a whole number 3..%d, got '%s'",
-                           SPART_CONTACT_MAXEDGES, optarg);
-        }
-        o->edges = (int)k;
-        break;
-      }
-      case OPT_MAX_TORQUE:
-        if (cli_vec(optarg, &o->max_torque, 1) != 0 || !(o->max_torque > 0)) {
-          return cli_usage(t->name, "--max-torque: expected a number > 0, got '%s'", optarg);
-        }
-        break;
-      case OPT_DURATION:
-      case OPT_DT:
-      case OPT_EVERY:
-      case OPT_INTEGRATOR:
-      case OPT_RTOL:
-      case OPT_ATOL:
-      case OPT_INPUTS:
-      case OPT_COULOMB_V:
-      case OPT_MAX_STEPS:
-      case OPT_ACCEL: {
-        int r = sim_arg(o, t, c, optarg);
-        if (r >= 0) {
-          return r;
-        }
-        break;
-      }
-      case OPT_CONTROL:
-      case OPT_KP:
-      case OPT_KD:
-      case OPT_REFERENCE:
-      case OPT_GROUND:
-      case OPT_MU:
-      case OPT_STIFFNESS:
-      case OPT_DAMPING:
-      case OPT_SLIP:
-      case OPT_TSTIFFNESS:
-      case OPT_TDAMPING:
-      case OPT_CONTACT_FORCES: {
-        int r = cli_world_arg(&o->world, t->name, c - OPT_CONTROL, optarg, argc, argv);
-        if (r >= 0) {
-          return r;
-        }
-        break;
-      }
-      case OPT_FRAME:
-        if (o->frame) {
-          return cli_usage(t->name, "--frame: give all the links in one list (a,b)");
-        }
-        o->frame = optarg;
-        break;
-      case OPT_ATTITUDE:
-        if (attitude_arg(optarg, &o->attitude) != 0) {
-          return cli_usage(
-              t->name, "--attitude: expected matrix, quat or rpy (or a list), got '%s'", optarg);
-        }
-        break;
-      case OPT_DIFFKIN: o->diffkin = 1; break;
-      case OPT_INERTIA: o->inertia = 1; break;
-      case OPT_MCB: o->mcb = 1; break;
-      case OPT_COM: o->com = 1; break;
-      case OPT_MOMENTUM: o->momentum = 1; break;
-      case OPT_ENERGY: o->energy = 1; break;
-      case OPT_CHECK_LIMITS: o->check_limits = 1; break;
-      default: return cli_bad_option(t->name, c, argv); /* ':' too */
-    }
-  }
-  o->files = argv + optind;
-  o->nfiles = argc - optind;
+/* the common options together, the file operands (first: those of the input and output, then
+   the others, after the command's own): -1 to go on, or CLI_EXIT_USAGE after the message */
+static int io_check(cli_opts *o, const cli_tool *t) {
   int stdin_used = o->nfiles == 0;
   for (int k = 0; k < o->nfiles; k++) {
     if (strcmp(o->files[k], "-") == 0 && stdin_used++) {
@@ -721,25 +445,11 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
   if (o->seq) {
     o->output = CLI_FMT_JSON;
   }
-  if (o->reference > 0 && o->dot) {
-    return cli_usage(t->name, "--reference %s with --dot: the derivatives are given in the "
-                     "aligned frame only", o->reference == SPART_REF_LOCAL ? "local" : "world");
-  }
-  if ((t->opts & CLI_OPT_LINK) && !o->link && !o->noc && !o->com && !o->centroidal) {
-    return cli_usage(t->name, "--link ID|NAME, --noc, --com or --centroidal is required");
-  }
-  if (o->attitude && !o->frame) {
-    return cli_usage(t->name, "--attitude needs --frame");
-  }
-  if (!o->attitude) {
-    o->attitude = CLI_ATT_MATRIX;
-  }
-  if ((t->opts & CLI_OPT_KIN) && o->has_gravity && !o->energy) {
-    return cli_usage(t->name, "--gravity needs --energy");
-  }
-  if (o->floating && o->fixed_base) {
-    return cli_usage(t->name, "--floating and --fixed-base may not be combined");
-  }
+  return -1;
+}
+
+
+static int common_check(const cli_opts *o, const cli_tool *t) {
   if (o->floating_base && o->fixed_base) {
     return cli_usage(t->name, "--floating-base and --fixed-base may not be combined");
   }
@@ -751,6 +461,72 @@ int cli_parse(cli_opts *o, const cli_tool *t, int argc, char **argv) {
     return cli_usage(t->name, "--by-name: %s writes no joint vector (qm, um, umdot, taum)",
                      t->name);
   }
+  return -1;
+}
+
+
+static int has_arg(int arg) {
+  return arg == CLI_ARG_ONE ? required_argument
+         : arg == CLI_ARG_MAYBE ? optional_argument
+                                : no_argument;
+}
+
+
+int cli_parse(cli_opts *o, const cli_tool *t, void *own, int argc, char **argv) {
+  cli_option rows[MAX_OPTIONS];
+  unsigned char mine[MAX_OPTIONS];
+  struct option longopts[MAX_OPTIONS + 1];
+  char shortopts[3 * MAX_OPTIONS + 3] = "+:"; /* ':' first: a missing value is told apart */
+  int count[MAX_OPTIONS] = {0}, n = rows_of(t, rows, mine), ns = 2;
+  memset(o, 0, sizeof(*o));
+  o->jobs = 1;
+  o->own = own;
+  for (int k = 0; k < n; k++) {
+    const cli_option *r = &rows[k];
+    longopts[k] = (struct option){r->name, has_arg(r->arg), NULL, r->letter ? r->letter : 256 + k};
+    if (r->letter) {
+      shortopts[ns++] = (char)r->letter;
+      for (int c = 0; c < r->arg; c++) {
+        shortopts[ns++] = ':';
+      }
+    }
+  }
+  shortopts[ns] = 0;
+  memset(&longopts[n], 0, sizeof(longopts[n]));
+
+  opterr = 0;
+  optind = 1;
+  for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;) {
+    int k = 0;
+    while (k < n && longopts[k].val != c) {
+      k++;
+    }
+    if (k == n) {
+      return cli_bad_option(t->name, c, argv); /* ':' too */
+    }
+    const cli_option *r = &rows[k];
+    if (r->once && count[k]++ > 0) {
+      return cli_usage(t->name, "--%s given twice", r->name);
+    }
+    o->given |= r->on;
+    cli_arg a = {t, r, optarg, (char *)(mine[k] ? own : (void *)o) + r->at, o, argc, argv};
+    int status = r->parse ? r->parse(&a) : (*(int *)a.at = 1, -1);
+    if (status >= 0) {
+      return status;
+    }
+  }
+  o->files = argv + optind;
+  o->nfiles = argc - optind;
+  int status = io_check(o, t);
+  if (status < 0 && t->check) {
+    status = t->check(t, own, o);
+  }
+  if (status < 0) {
+    status = common_check(o, t);
+  }
   /* with -m, once the model is read: its fixed base and gravity count (cli_session_open) */
-  return !o->model && cli_gates_check(o, o, t) ? CLI_EXIT_USAGE : sim_check(o, t);
+  if (status < 0 && !o->model && cli_gates_check(t, o->given, o->given, o->only)) {
+    status = CLI_EXIT_USAGE;
+  }
+  return status;
 }

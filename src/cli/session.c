@@ -103,16 +103,18 @@ spart_model *cli_model_load(const char *path, spart_err *err) {
    base fixed does not write) */
 static int model_defaults(cli_session *s) {
   const cli_tool *t = s->tool;
-  cli_opts given = s->o;
-  if ((t->opts & CLI_OPT_FIXED) && s->m->fixed_base && !s->o.floating_base && !s->o.floating) {
+  unsigned on = s->o.given;
+  if (cli_takes(t, "fixed-base") && s->m->fixed_base && !s->o.floating_base) {
     s->o.fixed_base = 1;
+    on |= CLI_ON_FIXED;
   }
-  if ((t->opts & CLI_OPT_GRAVITY) && s->m->has_gravity && !s->o.has_gravity) {
+  if (cli_takes(t, "gravity") && s->m->has_gravity && !s->o.has_gravity) {
     memcpy(s->o.gravity, s->m->gravity, sizeof s->o.gravity);
     s->o.has_gravity = 1;
     s->gravity = s->o.gravity;
+    on |= CLI_ON_GRAVITY;
   }
-  return cli_gates_check(&given, &s->o, t);
+  return cli_gates_check(t, s->o.given, on, s->o.only);
 }
 
 
@@ -151,8 +153,7 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
       return NULL;
     }
     s->d = spart_data_new(s->m);
-    int nf;
-    if ((o->link && cli_session_link(s) < 0) || (o->frame && !cli_session_frames(s, &nf))) {
+    if (t->resolve && t->resolve(s) != 0) {
       *status = CLI_EXIT_DATA; /* reported by cli_session_link */
       s->status = CLI_EXIT_DATA;
       s->nbad = s->npart = 0;
@@ -172,12 +173,12 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
   }
   s->rd = cli_reader_new(s->in, in_name(o, s->file), o->input, o->seq, t->reads);
   if (s->rd && o->keep_state) {
-    cli_reader_keep(s->rd, (t->opts & CLI_OPT_SIM) ? t->outputs : NULL);
+    cli_reader_keep(s->rd, (t->reads & CLI_WRITES_LATER) ? t->outputs : NULL);
   }
   s->wr = cli_writer_new(stdout, o->output, o->seq, o->unbuffered);
   if (s->wr) {
     cli_writer_only(s->wr, o->only);
-    s->wr->outputs = (t->opts & CLI_OPT_SIM) ? t->outputs : NULL;
+    s->wr->outputs = (t->reads & CLI_WRITES_LATER) ? t->outputs : NULL;
   }
   if ((o->model && !s->d) || !s->rd || !s->wr) {
     cli_error(t->name, NULL, 0, "out of memory");
@@ -190,9 +191,9 @@ cli_session *cli_session_open(const cli_tool *t, const cli_opts *o, int *status)
 }
 
 
-cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *status) {
+cli_session *cli_session_start(const cli_tool *t, void *own, int argc, char **argv, int *status) {
   cli_opts o;
-  *status = cli_parse(&o, t, argc, argv);
+  *status = cli_parse(&o, t, own, argc, argv);
   return *status < 0 ? cli_session_open(t, &o, status) : NULL;
 }
 
@@ -454,17 +455,16 @@ static int find_link(cli_session *s, const char *opt, const char *arg) {
 }
 
 
-int cli_session_link(cli_session *s) {
+int cli_session_link(cli_session *s, const char *link) {
   if (s->link < 0) { /* resolved once: the model does not change */
-    s->link = find_link(s, "--link", s->o.link);
+    s->link = find_link(s, "--link", link);
   }
   return s->link;
 }
 
 
-const int *cli_session_frames(cli_session *s, int *n) {
+const int *cli_session_frames(cli_session *s, const char *list, int *n) {
   if (!s->frames) { /* resolved once, as --link */
-    const char *list = s->o.frame;
     int count = 1;
     for (const char *p = list; *p; p++) {
       count += *p == ',';
@@ -538,11 +538,11 @@ cli_session *cli_session_clone(const cli_session *s, int fmt, const cli_session 
   w->rd = cli_reader_new(s->in, cli_reader_name(s->rd), fmt, s->o.seq, s->tool->reads);
   w->wr = cli_writer_new(stdout, s->o.output, s->o.seq, s->o.unbuffered);
   if (w->rd && s->o.keep_state) {
-    cli_reader_keep(w->rd, (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL);
+    cli_reader_keep(w->rd, (s->tool->reads & CLI_WRITES_LATER) ? s->tool->outputs : NULL);
   }
   if (w->wr) {
     cli_writer_only(w->wr, s->o.only);
-    w->wr->outputs = (s->tool->opts & CLI_OPT_SIM) ? s->tool->outputs : NULL;
+    w->wr->outputs = (s->tool->reads & CLI_WRITES_LATER) ? s->tool->outputs : NULL;
     cli_writer_hold(w->wr);
   }
   if (!w->d || !w->rd || !w->wr ||

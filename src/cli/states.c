@@ -118,9 +118,6 @@ int cli_states_parse(cli_states *o, int argc, char **argv) {
   memset(o, 0, sizeof *o);
   o->output = CLI_FMT_AUTO;
   o->read.jobs = 1;
-  o->read.reference = -1;
-  o->read.max_steps = -1;
-  o->read.attitude = CLI_ATT_MATRIX;
   opterr = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, "+:m:i:o:j:khV", longopts, NULL)) != -1) {
@@ -209,8 +206,9 @@ static void normalized(cli_session *s) {
 /* --normalize: read the records (qm and q0 alone; everything else passes through) and write
    them back */
 static int normalize(cli_states *o) {
-  static const cli_tool tool = {"spart-states", "-m MODEL --normalize [FILE...]", "", 0,
-                                CLI_READS(qm) | CLI_READS(q0) | CLI_READS_ANY_NORM, NULL, NULL};
+  static const cli_tool tool = {"spart-states", "-m MODEL --normalize [FILE...]", "", NULL,
+                                CLI_READS(qm) | CLI_READS(q0) | CLI_READS_ANY_NORM, NULL, NULL,
+                                NULL, NULL};
   int status;
   o->read.model = o->model;
   o->read.output = o->output;

@@ -9,15 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "sim.h"
 #include "spart_text.h"
 
-/* the options, in the order of cli_world_arg's c */
-static const char *const names[] = {
-    "--control", "--kp", "--kd", "--reference", "--ground", "--mu", "--stiffness", "--damping",
-    "--slip", "--tangential-stiffness", "--tangential-damping", "--contact-forces"};
-
 struct cli_world {
+  const cli_world_opts *o; /* its options */
   spart_scene *scene;
   spart_control *control;
   spart_ground ground;
@@ -29,12 +25,6 @@ struct cli_world {
   double *centre, *radius;
   double *force, *wF; /* (n x 3) the contact forces written; (nb x 6) scratch */
 };
-
-
-/* a number, the whole of s, at least lo (above lo when open) */
-static int number(const char *s, double *v, double lo, int open) {
-  return cli_vec(s, v, 1) == 0 && (open ? *v > lo : *v >= lo) ? 0 : -1;
-}
 
 
 /* u (3) = v / |v| through v's largest component (its squares neither overflow nor underflow);
@@ -72,89 +62,52 @@ static int plane_like(const char *s) {
 }
 
 
-int cli_world_arg(cli_world_opts *w, const char *prog, int c, const char *arg, int argc,
-                  char **argv) {
-  double v;
-  switch (c) {
-    case 0:
-      if (w->control) {
-        return cli_usage(prog, "--control given twice");
-      }
-      w->control = strcmp(arg, "pd") == 0        ? SPART_CONTROL_PD
-                   : strcmp(arg, "ctc") == 0     ? SPART_CONTROL_CTC
-                   : strcmp(arg, "gravity") == 0 ? SPART_CONTROL_GRAVITY
-                                                 : 0;
-      return w->control ? -1
-                        : cli_usage(prog, "--control: expected pd, ctc or gravity, got '%s'", arg);
-    case 1:
-    case 2:
-      if ((c == 1 ? w->kp : w->kd) != NULL) {
-        return cli_usage(prog, "%s given twice", names[c]);
-      }
-      *(c == 1 ? &w->kp : &w->kd) = arg;
-      return -1;
-    case 3:
-      if (w->reference) {
-        return cli_usage(prog, "--reference given twice");
-      }
-      w->reference = arg;
-      return -1;
-    case 4:
-      if (w->ground) {
-        return cli_usage(prog, "--ground given twice");
-      }
-      w->ground = 1;
-      /* --ground NX,NY,NZ,D as well as --ground=NX,NY,NZ,D */
-      if (!arg && optind < argc && plane_like(argv[optind])) {
-        arg = argv[optind++];
-      }
-      if (arg) {
-        double n;
-        if (cli_vec(arg, w->plane, 4) != 0 || !((n = unit3(w->plane, w->plane)) > 0)) {
-          return cli_bad_number(prog, "--ground", "NX,NY,NZ,D with a normal that is not zero",
-                                arg);
-        }
-        w->plane[3] /= n;
-        if (!isfinite(w->plane[3])) {
-          return cli_usage(prog, "--ground: the plane's distance from 0, D / |N|, is not finite: "
-                           "'%s'", arg);
-        }
-        w->has_plane = 1;
-      }
-      return -1;
-    case 5:
-    case 6:
-    case 7:
-    case 8:
-    case 9:
-    case 10: {
-      double *dst[6] = {&w->mu, &w->stiffness, &w->damping, &w->slip, &w->tstiffness,
-                        &w->tdamping};
-      int *has[6] = {&w->has_mu, &w->has_stiffness, &w->has_damping, &w->has_slip,
-                     &w->has_tstiffness, &w->has_tdamping};
-      static const char *const what[6] = {"a coefficient >= 0", "a stiffness > 0 in N/m",
-                                          "a damping >= 0 in N s/m", "a speed > 0 in m/s",
-                                          "a stiffness > 0 in N/m", "a damping > 0 in N s/m"};
-      int k = c - 5, open = k != 0 && k != 2;
-      if (*has[k]) {
-        return cli_usage(prog, "%s given twice", names[c]);
-      }
-      if (number(arg, &v, 0, open) != 0) {
-        return cli_bad_number(prog, names[c], what[k], arg);
-      }
-      *dst[k] = v;
-      *has[k] = 1;
-      return -1;
-    }
-    default: w->contact_forces = 1; return -1;
-  }
+int cli_world_control(const cli_arg *a) {
+  int *law = a->at;
+  *law = strcmp(a->value, "pd") == 0        ? SPART_CONTROL_PD
+         : strcmp(a->value, "ctc") == 0     ? SPART_CONTROL_CTC
+         : strcmp(a->value, "gravity") == 0 ? SPART_CONTROL_GRAVITY
+                                            : 0;
+  return *law ? -1
+              : cli_usage(a->tool->name, "--control: expected pd, ctc or gravity, got '%s'",
+                          a->value);
 }
 
 
-int cli_world_check(const cli_opts *o, const char *prog) {
-  const cli_world_opts *w = &o->world;
-  int gains = w->kp || w->kd;
-  if (w->control == SPART_CONTROL_GRAVITY && (gains || w->reference)) {
+int cli_world_ground(const cli_arg *a) {
+  cli_world_opts *w = a->at;
+  const char *arg = a->value, *prog = a->tool->name;
+  w->ground = 1;
+  /* --ground NX,NY,NZ,D as well as --ground=NX,NY,NZ,D */
+  if (!arg && optind < a->argc && plane_like(a->argv[optind])) {
+    arg = a->argv[optind++];
+  }
+  if (arg) {
+    double n;
+    if (cli_vec(arg, w->plane, 4) != 0 || !((n = unit3(w->plane, w->plane)) > 0)) {
+      return cli_bad_number(prog, "--ground", "NX,NY,NZ,D with a normal that is not zero", arg);
+    }
+    w->plane[3] /= n;
+    if (!isfinite(w->plane[3])) {
+      return cli_usage(prog, "--ground: the plane's distance from 0, D / |N|, is not finite: "
+                       "'%s'", arg);
+    }
+    w->has_plane = 1;
+  }
+  return -1;
+}
+
+
+int cli_world_check(const cli_world_opts *w, int mimic, const char *prog) {
+  /* the ground's numbers, given when not NaN */
+  static const char *const number[] = {"--mu",   "--stiffness",          "--damping",
+                                       "--slip", "--tangential-stiffness", "--tangential-damping"};
+  const double v[] = {w->mu, w->stiffness, w->damping, w->slip, w->tstiffness, w->tdamping};
+  int given = 0, has_gains = w->kp || w->kd;
+  while (given < 6 && isnan(v[given])) {
+    given++;
+  }
+  if (w->control == SPART_CONTROL_GRAVITY && (has_gains || w->reference)) {
     return cli_usage(prog, "--control gravity takes no %s",
                      w->reference ? "--reference"
                      : w->kp      ? "--kp"
@@ -166,30 +119,23 @@ int cli_world_check(const cli_opts *o, const char *prog) {
                      : !w->kd ? "--kd"
                               : "--reference FILE");
   }
-  if (!w->control && (gains || w->reference)) {
+  if (!w->control && (has_gains || w->reference)) {
     return cli_usage(prog, "%s does nothing without --control",
                      w->kp   ? "--kp"
                      : w->kd ? "--kd"
                              : "--reference");
   }
-  if (!w->ground && (w->has_mu || w->has_stiffness || w->has_damping || w->has_slip ||
-                     w->has_tstiffness || w->has_tdamping || w->contact_forces)) {
+  if (!w->ground && (given < 6 || w->contact_forces)) {
     return cli_usage(prog, "%s does nothing without --ground",
-                     w->has_mu           ? "--mu"
-                     : w->has_stiffness  ? "--stiffness"
-                     : w->has_damping    ? "--damping"
-                     : w->has_slip       ? "--slip"
-                     : w->has_tstiffness ? "--tangential-stiffness"
-                     : w->has_tdamping   ? "--tangential-damping"
-                                         : "--contact-forces");
+                     given < 6 ? number[given] : "--contact-forces");
   }
-  if (w->has_slip && (w->has_tstiffness || w->has_tdamping)) {
+  if (!isnan(w->slip) && (!isnan(w->tstiffness) || !isnan(w->tdamping))) {
     return cli_usage(prog,
                      "%s with --slip: the regularised friction that --slip chooses has no "
                      "tangential spring",
-                     w->has_tstiffness ? "--tangential-stiffness" : "--tangential-damping");
+                     !isnan(w->tstiffness) ? "--tangential-stiffness" : "--tangential-damping");
   }
-  if ((w->control || w->ground) && o->mimic) {
+  if ((w->control || w->ground) && mimic) {
     return cli_usage(prog,
                      "%s with --mimic: the controller and the ground act on the tree's "
                      "joints, not on coupled ones",
@@ -233,11 +179,11 @@ static void untouchable(cli_session *s) {
 }
 
 
-int cli_world_read(cli_session *s, char **text, size_t *len) {
-  const char *name = s->o.world.reference;
+int cli_world_read(cli_session *s, const cli_world_opts *w, char **text, size_t *len) {
+  const char *name = w->reference;
   *text = NULL;
   *len = 0;
-  if (s->o.world.ground && s->m) {
+  if (w->ground && s->m) {
     untouchable(s);
   }
   if (!name) {
@@ -254,9 +200,9 @@ int cli_world_read(cli_session *s, char **text, size_t *len) {
 }
 
 
-/* --kp or --kd (c 1 or 2): one number for all or one a velocity coordinate, each >= 0, into g
-   (nv); 0, or -1 after reporting */
-static int gains(cli_session *s, int c, const char *text, double *g) {
+/* --kp or --kd (opt): one number for all or one a velocity coordinate, each >= 0, into g (nv);
+   0, or -1 after reporting */
+static int gains(cli_session *s, const char *opt, const char *text, double *g) {
   const int nv = s->m->nv;
   int n = 1;
   for (const char *p = text; *p; p++) {
@@ -265,19 +211,19 @@ static int gains(cli_session *s, int c, const char *text, double *g) {
   const char *inf = cli_not_finite(text);
   if (inf || (n != 1 && n != nv) || cli_vec(text, g, n) != 0) {
     if (inf) {
-      cli_error(s->tool->name, NULL, 0, "%s: '%s' %s", names[c], text, inf);
+      cli_error(s->tool->name, NULL, 0, "%s: '%s' %s", opt, text, inf);
     } else {
       cli_error(s->tool->name, NULL, 0,
                 "%s: expected one gain or %d (one a velocity coordinate), "
                 "got '%s'",
-                names[c], nv, text);
+                opt, nv, text);
     }
     s->status = CLI_EXIT_USAGE;
     return -1;
   }
   for (int k = 0; k < n; k++) {
     if (!(g[k] >= 0)) {
-      cli_error(s->tool->name, NULL, 0, "%s: a gain < 0: '%s'", names[c], text);
+      cli_error(s->tool->name, NULL, 0, "%s: a gain < 0: '%s'", opt, text);
       s->status = CLI_EXIT_USAGE;
       return -1;
     }
@@ -291,7 +237,7 @@ static int gains(cli_session *s, int c, const char *text, double *g) {
 
 /* the reference's records from text into w (grown as they come); 0, or -1 after reporting */
 static int reference(cli_session *s, cli_world *w, const char *text, size_t len) {
-  const char *name = s->o.world.reference, *prog = s->tool->name;
+  const char *name = w->o->reference, *prog = s->tool->name;
   const size_t nq = (size_t)s->m->nq, nv = (size_t)s->m->nv;
   FILE *f = fmemopen((void *)text, len, "r");
   cli_reader *rd =
@@ -410,7 +356,7 @@ static void no_contacts(const cli_session *s) {
 /* the ground: its plane, the contact spheres of the model's collision shapes, the parameters
    given or their defaults; 0, or -1 after reporting */
 static int ground(cli_session *s, cli_world *w) {
-  const cli_world_opts *o = &s->o.world;
+  const cli_world_opts *o = w->o;
   const spart_model *m = s->m;
   spart_ground *g = &w->ground;
   int n = spart_ground_spheres(m, NULL, NULL, NULL, 0);
@@ -464,12 +410,12 @@ static int ground(cli_session *s, cli_world *w) {
     light = mb > 0 && mb < light ? mb : light;
   }
   light = isfinite(light) ? light : mass;
-  g->stiffness = o->has_stiffness ? o->stiffness : mass * (g0 > 0 ? g0 : 9.81) / 4e-3;
-  g->damping = o->has_damping ? o->damping : 2 * sqrt(g->stiffness * light);
-  g->mu = o->has_mu ? o->mu : 1;
-  g->slip = o->has_slip ? o->slip : 0;
-  g->tstiffness = o->has_tstiffness ? o->tstiffness : g->stiffness;
-  g->tdamping = o->has_tdamping ? o->tdamping : 2 * sqrt(g->tstiffness * light);
+  g->stiffness = !isnan(o->stiffness) ? o->stiffness : mass * (g0 > 0 ? g0 : 9.81) / 4e-3;
+  g->damping = !isnan(o->damping) ? o->damping : 2 * sqrt(g->stiffness * light);
+  g->mu = !isnan(o->mu) ? o->mu : 1;
+  g->slip = !isnan(o->slip) ? o->slip : 0;
+  g->tstiffness = !isnan(o->tstiffness) ? o->tstiffness : g->stiffness;
+  g->tdamping = !isnan(o->tdamping) ? o->tdamping : 2 * sqrt(g->tstiffness * light);
   g->n = n;
   g->body = w->body;
   g->centre = w->centre;
@@ -517,8 +463,7 @@ void cli_world_close(cli_session *s, cli_world *w) {
 }
 
 
-cli_world *cli_world_open(cli_session *s, const char *text, size_t len) {
-  const cli_world_opts *o = &s->o.world;
+cli_world *cli_world_open(cli_session *s, const cli_world_opts *o, const char *text, size_t len) {
   const spart_model *m = s->m;
   cli_world *w = calloc(1, sizeof(*w));
   if (!w || !(w->scene = spart_scene_new(m))) {
@@ -527,6 +472,7 @@ cli_world *cli_world_open(cli_session *s, const char *text, size_t len) {
     cli_world_close(NULL, w);
     return NULL;
   }
+  w->o = o;
   if (o->control == SPART_CONTROL_GRAVITY && !s->gravity) {
     cli_error(s->tool->name, NULL, 0, "--control gravity does nothing without --gravity");
     s->status = CLI_EXIT_USAGE;
@@ -543,7 +489,7 @@ cli_world *cli_world_open(cli_session *s, const char *text, size_t len) {
       return NULL;
     }
     w->kd = w->kp + m->nv;
-    if ((o->kp && (gains(s, 1, o->kp, w->kp) != 0 || gains(s, 2, o->kd, w->kd) != 0)) ||
+    if ((o->kp && (gains(s, "--kp", o->kp, w->kp) != 0 || gains(s, "--kd", o->kd, w->kd) != 0)) ||
         (o->reference && reference(s, w, text, len) != 0)) {
       cli_world_close(NULL, w);
       return NULL;
@@ -573,7 +519,7 @@ spart_scene *cli_world_scene(cli_world *w) {
 
 
 void cli_world_put(cli_session *s, cli_world *w, const spart_sim *sim) {
-  if (!w || !s->o.world.contact_forces) {
+  if (!w || !w->o->contact_forces) {
     return;
   }
   const spart_model *m = s->m;
