@@ -1084,6 +1084,13 @@ typedef struct spart_control {
 spart_control *spart_control_new(const spart_model *m);
 void spart_control_free(spart_control *c);
 
+/* a ground's contact laws: the friction along its plane */
+enum {
+  SPART_GROUND_STICK = 0, /* stick-slip: a tangential spring and damper at each sphere, with
+                             stiction (its deflection a state) */
+  SPART_GROUND_SLIP       /* regularised Coulomb friction: no stiction, no state */
+};
+
 /* a ground: the plane of the points x with normal . x = offset (normal unit, out of the
    ground), and the contact spheres that touch it (a point is a sphere of radius 0) */
 typedef struct spart_ground {
@@ -1091,11 +1098,11 @@ typedef struct spart_ground {
   double stiffness; /* k, N/m: the normal force k depth + ... at each contact */
   double damping;   /* c, N s/m: ... - c times the normal velocity, never pulling */
   double mu;        /* Coulomb friction coefficient */
-  double slip;      /* vs, m/s, > 0: the regularised friction mu fn vt / sqrt(|vt|^2 + vs^2)
-                       against the slip velocity vt (no stiction, no state); 0: the stick-slip
-                       friction of a tangential spring and damper at each sphere below */
-  double tstiffness; /* kt, N/m: the tangential spring (slip 0) */
-  double tdamping;   /* ct, N s/m, > 0: the tangential damper (slip 0) */
+  int law;          /* SPART_GROUND_*: the friction along the plane */
+  double slip;      /* vs, m/s, > 0 (SPART_GROUND_SLIP): the regularised friction
+                       mu fn vt / sqrt(|vt|^2 + vs^2) against the slip velocity vt */
+  double tstiffness; /* kt, N/m: the tangential spring (SPART_GROUND_STICK) */
+  double tdamping;   /* ct, N s/m, > 0: the tangential damper (SPART_GROUND_STICK) */
   int n;                /* contact spheres */
   const int *body;      /* (n) the body each is on */
   const double *centre; /* (n x 3) its centre in the body's URDF link frame */
@@ -1110,14 +1117,14 @@ typedef struct spart_ground {
    offset) is positive, at its point the furthest into the ground (the body's material point
    there, moving at v: vn its velocity along the normal, vt along the plane), the normal force
    fn = max(0, k delta - c vn) and a friction ft along the plane:
-   - slip > 0: ft = -mu fn vt / sqrt(|vt|^2 + vs^2);
-   - slip 0 (stick-slip, an elasto-plastic spring at each sphere): the sphere's tangential
+   - SPART_GROUND_SLIP: ft = -mu fn vt / sqrt(|vt|^2 + vs^2);
+   - SPART_GROUND_STICK (an elasto-plastic spring at each sphere): the sphere's tangential
      deflection e (defl + 3 j, in the plane, inertial frame; NULL: all 0), a state that moves
      with the contact, gives fs = -kt e - ct vt; ft = fs while |fs| <= mu fn (sticking: e' = vt),
      else ft = mu fn fs / |fs| (sliding, Coulomb's force: e' = -(ft + kt e) / ct, which brings
      e back to the cone's edge |kt e| = mu fn and holds it there);
    rate (n x 3; NULL: not written) each deflection's rate e' (0 for a sphere out of the ground
-   and with slip > 0); force (n x 3, inertial frame; NULL: not written) the force on each
+   and with SPART_GROUND_SLIP); force (n x 3, inertial frame; NULL: not written) the force on each
    sphere (0 when apart), and each one's wrench at its body's CoM added to wF (nb x 6, inertial
    frame, as spart_rnea's).  Calls spart_fk and spart_velocity. */
 void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
@@ -1125,8 +1132,28 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
                          const double u0[6], const double *um, const double *defl, double *wF,
                          double *force, double *rate);
 
+/* The defaults of ground g's parameters that are NaN, for model m under gravity (3; NULL:
+   none), given g's others and its contact spheres (n, body); spart-sim(1)'s:
+   - the plane (normal[0] NaN): through 0 against gravity, normal -g/|g|, offset 0;
+   - stiffness: the whole robot, of mass M, on four contacts 1 mm deep: k = M |g| / 4 mm (|g|
+     9.81 without gravity or with a zero one);
+   - damping: critical for the lightest body with contact spheres, of mass mc (M when none has
+     a mass), on one of them: 2 sqrt(k mc);
+   - mu: 1;
+   - tstiffness: k; tdamping: 2 sqrt(kt mc).
+   law and slip are the caller's (0 is SPART_GROUND_STICK).  Returns 0; -1 when the plane has
+   no default (normal[0] NaN and gravity NULL or zero; g unchanged); -2 when the parameters are
+   not a ground's (a stiffness or a tdamping not > 0, a damping not finite: a model without
+   mass). */
+int spart_ground_defaults(const spart_model *m, const double *gravity, spart_ground *g);
+
+/* The plane p (4: n . x = d, [n; d]) made unit in place: n / |n|, d / |n|, |n| taken through
+   n's largest component (its squares neither overflow nor underflow).  Returns |n|: 0 when n
+   is 0 (n then 0, d kept). */
+double spart_ground_plane(double p[4]);
+
 /* The number of state variables of the ground's friction: 3 n (the deflections) for the
-   stick-slip friction (slip 0), 0 for the regularised one. */
+   stick-slip friction (SPART_GROUND_STICK), 0 for the regularised one. */
 int spart_ground_nstate(const spart_ground *g);
 
 /* The deflections defl (n x 3) of the spheres that are out of the ground at the state set to
@@ -1146,7 +1173,8 @@ int spart_ground_spheres(const spart_model *m, int *body, double *centre, double
                          int most);
 
 /* The potential energy stored in the contacts' springs, sum k delta^2 / 2 + kt |e|^2 / 2 over
-   the spheres in the ground (e their deflections defl, n x 3, NULL: 0; slip 0 only).  Calls
+   the spheres in the ground (e their deflections defl, n x 3, NULL: 0; SPART_GROUND_STICK
+   only).  Calls
    spart_fk. */
 double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
                            const double R0[9], const double r0[3], const double *qm,

@@ -483,6 +483,35 @@ assert len(z) == 4 and len(set(z)) == 1 and abs(z[0] - (0.1 - 0.004)) < 1e-9'
   [ "${stderr%%$'\n'*}" = "spart-sim: --ground: expected NX,NY,NZ,D with a normal that is not zero, got '0,0,0,1'" ]
 }
 
+@test "--ground's defaults are spart-sim(1)'s closed forms, the library's (spart_ground_defaults): the quadruped dropped with --ground alone writes what it writes with --stiffness M g / 4 mm, --damping 2 sqrt(k m), --mu 1 and the tangential ones k and 2 sqrt(k m) given, byte for byte (M its mass, m its lightest body with collision shapes)" {
+  urdf2robot "$MODELS/quadruped.urdf" > "$BATS_TEST_TMPDIR/q.json"
+  given=$(python3 - "$BATS_TEST_TMPDIR/q.json" <<'PY'
+import json, math, sys
+m = json.load(open(sys.argv[1]))
+mass = [m["base_link"]["mass"]] + [l["mass"] for l in sorted(m["links"], key=lambda l: l["id"])]
+M = 0.0
+for x in mass:  # the library's order: body 0 to n
+    M += x
+touch = {s["link"] for s in m["shapes"] if s["role"] == "collision" and s["kind"] != "mesh"}
+light = min(mass[i] for i in touch if mass[i] > 0)
+k = M * 9.81 / 4e-3
+c = 2 * math.sqrt(k * light)
+print(f"--stiffness {k!r} --damping {c!r} --mu 1 --tangential-stiffness {k!r} --tangential-damping {c!r}")
+PY
+)
+  echo "$given"
+  s='{"r0": [0, 0, 0.45], "qm": [0, 0.6, -1.2, 0, 0.6, -1.2, 0, -0.6, 1.2, 0, -0.6, 1.2]}'
+  spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 0.3 --every 50 \
+    --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/default.jsonl"
+  spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground $given --duration 0.3 \
+    --every 50 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/given.jsonl"
+  # it lands: the contact forces are the ground's
+  python3 -c 'import json, sys
+f = [abs(x) for l in open(sys.argv[1]) for c in json.loads(l)["contact_forces"] for x in c]
+assert max(f) > 10, max(f)' "$BATS_TEST_TMPDIR/default.jsonl"
+  cmp "$BATS_TEST_TMPDIR/default.jsonl" "$BATS_TEST_TMPDIR/given.jsonl"
+}
+
 @test "--ground and --control gravity take the model's own gravity (urdf2robot --gravity), a --gravity given overriding it" {
   bodies
   urdf2robot --gravity 0,0,-9.81 "$BATS_TEST_TMPDIR/ball.urdf" > "$BATS_TEST_TMPDIR/ball.json"

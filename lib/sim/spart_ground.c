@@ -37,8 +37,8 @@ double spart_ground_point(const spart_model *m, const spart_data *d, const spart
 }
 
 
-/* the friction of sphere j (slip 0): its force ft (3) from its deflection e (3, NULL: 0), the
-   slip velocity vt and the normal force fn, and the deflection's rate (3) */
+/* the friction of sphere j (SPART_GROUND_STICK): its force ft (3) from its deflection e (3,
+   NULL: 0), the slip velocity vt and the normal force fn, and the deflection's rate (3) */
 static void stick_slip(const spart_ground *g, const double *e, const double vt[3], double fn,
                        double ft[3], double rate[3]) {
   const double kt = g->tstiffness, ct = g->tdamping, lim = g->mu * fn;
@@ -91,7 +91,7 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
       for (int k = 0; k < 3; k++) {
         vt[k] = vp[k] - vn * n[k];
       }
-      if (g->slip > 0) {
+      if (g->law == SPART_GROUND_SLIP) {
         double s = g->mu * fn / sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
         for (int k = 0; k < 3; k++) {
           ft[k] = -s * vt[k];
@@ -121,7 +121,7 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
 
 
 int spart_ground_nstate(const spart_ground *g) {
-  return g->slip > 0 ? 0 : 3 * g->n;
+  return g->law == SPART_GROUND_SLIP ? 0 : 3 * g->n;
 }
 
 
@@ -154,7 +154,7 @@ double spart_ground_energy(const spart_model *m, spart_data *d, const spart_grou
     double x[3], delta = depth(m, d, g, j, x);
     if (delta > 0) {
       e += g->stiffness * delta * delta / 2;
-      if (defl && !(g->slip > 0)) {
+      if (defl && g->law != SPART_GROUND_SLIP) {
         e += g->tstiffness * spu_dot3(defl + 3 * j, defl + 3 * j) / 2;
       }
     }
@@ -219,4 +219,72 @@ int spart_ground_spheres(const spart_model *m, int *body, double *centre, double
     }
   }
   return k;
+}
+
+
+/* u (3) = v / |v| through v's largest component (its squares neither overflow nor underflow);
+   returns |v|, 0 when v is 0 (u then 0), not finite when v is not */
+static double unit3(const double v[3], double u[3]) {
+  double big = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2]))), n2 = 0;
+  if (!(big > 0) || !isfinite(big)) {
+    u[0] = u[1] = u[2] = 0;
+    return big > 0 ? big : 0 * big;
+  }
+  for (int k = 0; k < 3; k++) {
+    u[k] = v[k] / big;
+    n2 += u[k] * u[k];
+  }
+  double len = sqrt(n2); /* in [1, sqrt 3] */
+  for (int k = 0; k < 3; k++) {
+    u[k] /= len;
+  }
+  return big * len;
+}
+
+
+double spart_ground_plane(double p[4]) {
+  double n = unit3(p, p);
+  if (n > 0) {
+    p[3] /= n;
+  }
+  return n;
+}
+
+
+int spart_ground_defaults(const spart_model *m, const double *gravity, spart_ground *g) {
+  /* the plane: through 0 against gravity */
+  double g0 = 9.81, down[3] = {0, 0, 0};
+  if (gravity) {
+    g0 = unit3(gravity, down);
+  }
+  if (isnan(g->normal[0])) {
+    if (!(g0 > 0 && gravity)) {
+      return -1;
+    }
+    for (int k = 0; k < 3; k++) {
+      g->normal[k] = -down[k];
+    }
+    g->offset = 0;
+  }
+  /* the whole robot on four contacts 1 mm deep; the lightest body that has contacts critically
+     damped on one; mu 1; the tangential spring the normal one, its damper critical for that
+     body on it */
+  double mass = 0, light = INFINITY;
+  for (int i = 0; i < m->nb; i++) {
+    mass += m->body_mass[i];
+  }
+  for (int j = 0; j < g->n; j++) {
+    double mb = m->body_mass[g->body[j]];
+    light = mb > 0 && mb < light ? mb : light;
+  }
+  light = isfinite(light) ? light : mass;
+  g->stiffness = isnan(g->stiffness) ? mass * (g0 > 0 ? g0 : 9.81) / 4e-3 : g->stiffness;
+  g->damping = isnan(g->damping) ? 2 * sqrt(g->stiffness * light) : g->damping;
+  g->mu = isnan(g->mu) ? 1 : g->mu;
+  g->tstiffness = isnan(g->tstiffness) ? g->stiffness : g->tstiffness;
+  g->tdamping = isnan(g->tdamping) ? 2 * sqrt(g->tstiffness * light) : g->tdamping;
+  return !(g->stiffness > 0) || !isfinite(g->damping) || !(g->tdamping > 0) ||
+                 !isfinite(g->tdamping)
+             ? -2
+             : 0;
 }

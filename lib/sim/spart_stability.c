@@ -145,9 +145,10 @@ static void joint_terms(const spart_model *m, const spart_sim *s, stab_ws *w) {
 /* the ground's terms at the state (spart_fk's) into Kg, Cg (n x n, generalized forces through
    the Jacobian J of each contact's point): at each sphere in the ground, its spring k and damper
    c along the normal, and along the plane the stick-slip friction's tangential spring kt and
-   damper ct (sticking; mu 0: none) or --slip's regularised friction's slope at rest, mu fn / vs;
-   the flags of the spheres in the ground, the fastest relaxation kt / ct of a sliding contact's
-   deflection, and the contact of the lightest effective mass 1 / (n' J H^-1 J' n) */
+   damper ct (sticking; mu 0: none) or the regularised friction's (SPART_GROUND_SLIP) slope at
+   rest, mu fn / vs; the flags of the spheres in the ground, the fastest relaxation kt / ct of a
+   sliding contact's deflection, and the contact of the lightest effective mass
+   1 / (n' J H^-1 J' n) */
 static void ground_terms(const spart_model *m, spart_data *d, const spart_sim *s, stab_ws *w,
                          int fixed) {
   const spart_ground *g = s->scene->ground;
@@ -181,7 +182,7 @@ static void ground_terms(const spart_model *m, spart_data *d, const spart_sim *s
       }
       vn += jn[k] * w->u[k];
     }
-    if (g->slip > 0) {
+    if (g->law == SPART_GROUND_SLIP) {
       ct = g->mu * fmax(0, g->stiffness * delta - g->damping * vn) / g->slip;
     } else {
       kt = g->mu > 0 ? g->tstiffness : 0;

@@ -27,26 +27,6 @@ struct cli_world {
 };
 
 
-/* u (3) = v / |v| through v's largest component (its squares neither overflow nor underflow);
-   returns |v|, 0 when v is 0 (u then 0), not finite when v is not */
-static double unit3(const double v[3], double u[3]) {
-  double big = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2]))), n2 = 0;
-  if (!(big > 0) || !isfinite(big)) {
-    u[0] = u[1] = u[2] = 0;
-    return big > 0 ? big : 0 * big;
-  }
-  for (int k = 0; k < 3; k++) {
-    u[k] = v[k] / big;
-    n2 += u[k] * u[k];
-  }
-  double len = sqrt(n2); /* in [1, sqrt 3] */
-  for (int k = 0; k < 3; k++) {
-    u[k] /= len;
-  }
-  return big * len;
-}
-
-
 /* whether s is four comma-separated numbers, finite or not (--ground's plane) */
 static int plane_like(const char *s) {
   const char *p = s;
@@ -83,11 +63,9 @@ int cli_world_ground(const cli_arg *a) {
     arg = a->argv[optind++];
   }
   if (arg) {
-    double n;
-    if (cli_vec(arg, w->plane, 4) != 0 || !((n = unit3(w->plane, w->plane)) > 0)) {
+    if (cli_vec(arg, w->plane, 4) != 0 || !(spart_ground_plane(w->plane) > 0)) {
       return cli_bad_number(prog, "--ground", "NX,NY,NZ,D with a normal that is not zero", arg);
     }
-    w->plane[3] /= n;
     if (!isfinite(w->plane[3])) {
       return cli_usage(prog, "--ground: the plane's distance from 0, D / |N|, is not finite: "
                        "'%s'", arg);
@@ -377,52 +355,34 @@ static int ground(cli_session *s, cli_world *w) {
     s->status = CLI_EXIT_DATA;
     return -1;
   }
-  /* the plane: given, or through 0 against gravity (the model's too) */
-  double g0 = 9.81, down[3] = {0, 0, 0};
-  if (s->gravity) {
-    g0 = unit3(s->gravity, down);
+  /* the parameters given (the plane too), the others NaN: their defaults the library's */
+  g->n = n;
+  g->body = w->body;
+  g->centre = w->centre;
+  g->radius = w->radius;
+  g->seen = w->seen;
+  if (o->has_plane) {
+    memcpy(g->normal, o->plane, 3 * sizeof(double));
+    g->offset = o->plane[3];
+  } else {
+    g->normal[0] = NAN; /* through 0 against gravity */
   }
-  if (!o->has_plane && !(g0 > 0 && s->gravity)) {
+  g->stiffness = o->stiffness;
+  g->damping = o->damping;
+  g->mu = o->mu;
+  g->law = isnan(o->slip) ? SPART_GROUND_STICK : SPART_GROUND_SLIP;
+  g->slip = isnan(o->slip) ? 0 : o->slip;
+  g->tstiffness = o->tstiffness;
+  g->tdamping = o->tdamping;
+  int r = spart_ground_defaults(m, s->gravity, g);
+  if (r == -1) {
     cli_error(s->tool->name, NULL, 0, "--ground without a plane is the one through 0 against "
               "gravity%s, or the plane NX,NY,NZ,D", s->gravity ? ", which is zero: give a "
               "gravity that is not" : ": give --gravity");
     s->status = CLI_EXIT_USAGE;
     return -1;
   }
-  if (o->has_plane) {
-    memcpy(g->normal, o->plane, 3 * sizeof(double));
-    g->offset = o->plane[3];
-  } else {
-    for (int k = 0; k < 3; k++) {
-      g->normal[k] = -down[k];
-    }
-    g->offset = 0;
-  }
-  /* defaults: the whole robot on four contacts 1 mm deep; the lightest body that has contacts
-     critically damped on one; mu 1; the stick-slip friction (no --slip), its tangential spring
-     the normal one, its damper critical for that body on it */
-  double mass = 0, light = INFINITY;
-  for (int i = 0; i < m->nb; i++) {
-    mass += m->body_mass[i];
-  }
-  for (int j = 0; j < n; j++) {
-    double mb = m->body_mass[w->body[j]];
-    light = mb > 0 && mb < light ? mb : light;
-  }
-  light = isfinite(light) ? light : mass;
-  g->stiffness = !isnan(o->stiffness) ? o->stiffness : mass * (g0 > 0 ? g0 : 9.81) / 4e-3;
-  g->damping = !isnan(o->damping) ? o->damping : 2 * sqrt(g->stiffness * light);
-  g->mu = !isnan(o->mu) ? o->mu : 1;
-  g->slip = !isnan(o->slip) ? o->slip : 0;
-  g->tstiffness = !isnan(o->tstiffness) ? o->tstiffness : g->stiffness;
-  g->tdamping = !isnan(o->tdamping) ? o->tdamping : 2 * sqrt(g->tstiffness * light);
-  g->n = n;
-  g->body = w->body;
-  g->centre = w->centre;
-  g->radius = w->radius;
-  g->seen = w->seen;
-  if (!(g->stiffness > 0) || !isfinite(g->damping) || !(g->tdamping > 0) ||
-      !isfinite(g->tdamping)) {
+  if (r != 0) {
     cli_error(s->tool->name, NULL, 0,
               "--ground: the model has no mass: give --stiffness, --damping and "
               "--tangential-damping");

@@ -6,7 +6,8 @@
  *  - the ground: a sphere's normal force, friction and wrench in closed form, never pulling;
  *    the stick-slip friction sticking, sliding, rolling, released; the contact spheres of a
  *    box, a cylinder, a capsule and a sphere; a box thrown onto it, sliding and spinning,
- *    stops, its energy (the tangential springs' with it) never growing
+ *    stops, its energy (the tangential springs' with it) never growing; spart-sim's defaults
+ *    of the ground's parameters (spart_ground_defaults) in closed form
  *
  * usage: test_world MODEL.urdf... (models with every joint kind: tests/data/joints)
  * prints one line per check, then "N passed, N failed"
@@ -165,7 +166,8 @@ static void ground(void) {
   double centre[96], radius[32];
   int n = spart_ground_spheres(m, body, centre, radius, 32);
   check(n == 1 && body[0] == 0 && radius[0] == 0.1 && centre[2] == 0, "a sphere: itself", NULL);
-  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, 0.01, 0, 0, n, body, centre, radius, NULL};
+  spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, SPART_GROUND_SLIP, 0.01, 0, 0, n, body, centre,
+                    radius, NULL};
   /* 5 mm deep, moving down at 0.1 m/s and along x at 0.3 m/s, turning about y at 2 rad/s: the
      lowest point moves along x at 0.3 - 2 * 0.1 (omega x (0, 0, -0.1)) */
   const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.095};
@@ -188,8 +190,8 @@ static void ground(void) {
   double e = spart_ground_energy(m, d, &g, R0, r0, NULL, NULL);
   check(fabs(e - 0.5 * 1000 * 0.005 * 0.005) < 1e-15, "the spring's energy k delta^2 / 2", NULL);
   check(spart_ground_nstate(&g) == 0, "the regularised friction: no state", NULL);
-  /* stick-slip (slip 0): kt 2000, ct 30, a deflection (1 mm, -0.5 mm, 0) */
-  g.slip = 0, g.tstiffness = 2000, g.tdamping = 30;
+  /* stick-slip: kt 2000, ct 30, a deflection (1 mm, -0.5 mm, 0) */
+  g.law = SPART_GROUND_STICK, g.tstiffness = 2000, g.tdamping = 30;
   check(spart_ground_nstate(&g) == 3, "stick-slip: a deflection a sphere", NULL);
   const double e0[3] = {1e-3, -5e-4, 0};
   double rt[3];
@@ -250,6 +252,102 @@ static void ground(void) {
 }
 
 
+/* a base of 3 kg with a box, a link of 0.5 kg with a sphere, a lighter one (0.2 kg) with no
+   collision shape; a link with a box and no mass */
+static const char *legs =
+    "<robot name=\"legs\"><link name=\"base\"><inertial><mass value=\"3\"/><inertia ixx=\"1\" "
+    "iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><geometry><box "
+    "size=\"0.2 0.2 0.2\"/></geometry></collision></link><link name=\"foot\"><inertial><mass "
+    "value=\"0.5\"/><inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" "
+    "iyz=\"0\"/></inertial><collision><geometry><sphere radius=\"0.05\"/></geometry></collision>"
+    "</link><link name=\"tail\"><inertial><mass value=\"0.2\"/><inertia ixx=\"0.01\" "
+    "iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+    "<joint name=\"knee\" type=\"revolute\"><parent link=\"base\"/><child link=\"foot\"/>"
+    "<origin xyz=\"0 0 -0.3\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"10\" "
+    "velocity=\"1\"/></joint><joint name=\"wag\" type=\"revolute\"><parent link=\"base\"/>"
+    "<child link=\"tail\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"10\" "
+    "velocity=\"1\"/></joint></robot>";
+static const char *ghost =
+    "<robot name=\"ghost\"><link name=\"b\"><collision><geometry><box size=\"0.2 0.2 0.2\"/>"
+    "</geometry></collision></link></robot>";
+
+
+/* a ground of model m's spheres (body: 32 at most), every parameter NaN (not given), law l */
+static spart_ground unset(const spart_model *m, int *body, double *centre, double *radius,
+                          int l) {
+  spart_ground g = {{NAN, NAN, NAN}, NAN, NAN, NAN, NAN, l, NAN, NAN, NAN, 0, body, centre,
+                    radius, NULL};
+  g.n = spart_ground_spheres(m, body, centre, radius, 32);
+  return g;
+}
+
+
+/* spart_ground_defaults: spart-sim's defaults, each in closed form (spart-sim(1): the robot's
+   weight on four contacts 1 mm deep, the lightest body with contacts critically damped on one,
+   mu 1, the tangential spring the normal one), those given kept and the others from them; no
+   plane without gravity; a model without mass refused; the plane made unit */
+static void defaults(void) {
+  spart_err err = {0};
+  spart_model *m = spart_urdf_parse(legs, strlen(legs), &err);
+  spart_model *z = m ? spart_urdf_parse(ghost, strlen(ghost), &err) : NULL;
+  if (!m || !z) {
+    check(0, err.msg, "ground defaults");
+    spart_model_free(m);
+    return;
+  }
+  int body[32];
+  double centre[96], radius[32];
+  const double down[3] = {0, 0, -9.81}, tilted[3] = {0, -3, -4}, none[3] = {0, 0, 0};
+  const double M = 3 + 0.5 + 0.2, mc = 0.5; /* the lightest with contacts: the foot */
+  const double k = M * 9.81 / 4e-3, c = 2 * sqrt(k * mc);
+  spart_ground g = unset(m, body, centre, radius, SPART_GROUND_STICK);
+  int r = spart_ground_defaults(m, down, &g);
+  check(r == 0 && g.n == 9 && g.normal[0] == 0 && g.normal[1] == 0 && g.normal[2] == 1 &&
+            g.offset == 0,
+        "the plane through 0 against gravity", "ground defaults");
+  check(g.stiffness == k && g.damping == c && g.mu == 1 && g.tstiffness == k &&
+            g.tdamping == c && g.law == SPART_GROUND_STICK && isnan(g.slip),
+        "k = M |g| / 4 mm, c = 2 sqrt(k m), mu 1, kt = k, ct = c (m: the lightest body with "
+        "contacts); law and slip left",
+        "ground defaults");
+  g = unset(m, body, centre, radius, SPART_GROUND_SLIP);
+  r = spart_ground_defaults(m, tilted, &g);
+  check(r == 0 && fabs(g.normal[1] - 0.6) < 1e-15 && fabs(g.normal[2] - 0.8) < 1e-15 &&
+            g.normal[0] == 0 && fabs(g.stiffness - M * 5 / 4e-3) < 1e-9 &&
+            g.law == SPART_GROUND_SLIP,
+        "gravity (0, -3, -4): the normal (0, 0.6, 0.8), k = M 5 / 4 mm", "ground defaults");
+  g = unset(m, body, centre, radius, SPART_GROUND_STICK);
+  g.stiffness = 1000, g.tdamping = 7, g.mu = 0;
+  g.normal[0] = 1, g.normal[1] = 0, g.normal[2] = 0, g.offset = 2;
+  r = spart_ground_defaults(m, NULL, &g);
+  check(r == 0 && g.normal[0] == 1 && g.offset == 2 && g.stiffness == 1000 &&
+            g.damping == 2 * sqrt(1000 * mc) && g.mu == 0 && g.tstiffness == 1000 &&
+            g.tdamping == 7,
+        "those given kept, the others from them (the plane, no gravity needed)",
+        "ground defaults");
+  g = unset(m, body, centre, radius, SPART_GROUND_STICK);
+  check(spart_ground_defaults(m, NULL, &g) == -1 && isnan(g.stiffness) &&
+            spart_ground_defaults(m, none, &g) == -1 && isnan(g.normal[0]),
+        "no plane without gravity, or with a zero one: -1, nothing set", "ground defaults");
+  g = unset(m, body, centre, radius, SPART_GROUND_STICK);
+  g.normal[0] = 0, g.normal[1] = 0, g.normal[2] = 1, g.offset = 0;
+  check(spart_ground_defaults(m, none, &g) == 0 && g.stiffness == M * 9.81 / 4e-3,
+        "a plane given and a zero gravity: k of |g| 9.81", "ground defaults");
+  g = unset(z, body, centre, radius, SPART_GROUND_STICK);
+  check(spart_ground_defaults(z, down, &g) == -2, "a model without mass: -2",
+        "ground defaults");
+  g.stiffness = 1e4, g.damping = 10, g.tdamping = 5;
+  check(spart_ground_defaults(z, down, &g) == 0, "... with k, c and ct given: 0",
+        "ground defaults");
+  double p[4] = {0, 0, 2, 4}, tiny[4] = {1e-300, 0, 0, 1e-300}, zero[4] = {0, 0, 0, 1};
+  check(spart_ground_plane(p) == 2 && p[2] == 1 && p[3] == 2 && spart_ground_plane(tiny) > 0 &&
+            tiny[0] == 1 && tiny[3] == 1 && spart_ground_plane(zero) == 0,
+        "spart_ground_plane: n / |n|, d / |n| (|n| 1e-300 too), 0 for n = 0", "ground defaults");
+  spart_model_free(m);
+  spart_model_free(z);
+}
+
+
 /* a 1 kg box, a 0.2 m cube (its inertia m a^2 / 6 the same about every axis) */
 static const char *box =
     "<robot name=\"box\"><link name=\"b\"><inertial><mass value=\"1\"/><inertia "
@@ -275,7 +373,8 @@ static void throw_box(void) {
     return;
   }
   const double k = 9.81 / 4e-3, c = 2 * sqrt(k), g[3] = {0, 0, -9.81};
-  spart_ground gr = {{0, 0, 1}, 0, k, c, 0.5, 0, k, c, 8, body, centre, radius, NULL};
+  spart_ground gr = {{0, 0, 1}, 0, k, c, 0.5, SPART_GROUND_STICK, 0, k, c, 8, body, centre, radius,
+                     NULL};
   w->ground = &gr;
   check(spart_sim_set_scene(s, w) == 0 && s->nz == 24, "spart_sim_set_scene: 8 deflections",
         "a box thrown");
@@ -320,6 +419,7 @@ int main(int argc, char **argv) {
   }
   reference();
   ground();
+  defaults();
   throw_box();
   printf("%d passed, %d failed\n", npass, nfail);
   return nfail ? 1 : 0;
