@@ -69,8 +69,8 @@ static int integrator_arg(const cli_arg *a) {
 }
 
 
-/* the options together, the defaults of those not given */
-static int check(const cli_tool *t, void *own, cli_opts *o) {
+/* the options together, after every other check, and the defaults of those not given */
+static int finish(const cli_tool *t, void *own, cli_opts *o) {
   sim_opts *so = own;
   if (so->duration == 0) {
     return cli_usage(t->name, "--duration T is required");
@@ -205,7 +205,7 @@ static const cli_tool tool = {
              CLI_READS(u0dot) | CLI_READS(umdot) | CLI_WRITES_LATER,
     .outputs = "t,R0,r0,qm,u0,um,u0dot,umdot,contact_forces",
     .gates = gates,
-    .check = check};
+    .finish = finish};
 
 
 /* the options of the session's command */

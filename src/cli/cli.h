@@ -359,10 +359,12 @@ struct cli_tool {
   const char *outputs; /* the output keys it can write, comma-separated, in its order (--only);
                           NULL: no --only */
   const cli_gate *gates; /* NULL: every output always, no option without effect to find */
-  /* its options together, once the command line is read (after the input's and output's
-     checks, before the common options' and the gates'): -1 to go on, or CLI_EXIT_USAGE after
-     the message; NULL: nothing to check */
+  /* its options together, once the command line is read: check, after the checks of the
+     input and output and before those of the other common options and the gates; finish,
+     after all of them: its options completed (the defaults of those not given) and the checks
+     that need them.  Each -1 to go on, or CLI_EXIT_USAGE after the message; NULL: none */
   int (*check)(const cli_tool *t, void *own, cli_opts *o);
+  int (*finish)(const cli_tool *t, void *own, cli_opts *o);
   /* what its options name in the model (links), once the model of -m is read and before the
      input is opened (cli_session_open): 0, or -1 after reporting (exit 1); NULL: nothing */
   int (*resolve)(struct cli_session *s);

@@ -528,5 +528,8 @@ int cli_parse(cli_opts *o, const cli_tool *t, void *own, int argc, char **argv) 
   if (status < 0 && !o->model && cli_gates_check(t, o->given, o->given, o->only)) {
     status = CLI_EXIT_USAGE;
   }
+  if (status < 0 && t->finish) {
+    status = t->finish(t, own, o);
+  }
   return status;
 }

@@ -206,9 +206,10 @@ static void normalized(cli_session *s) {
 /* --normalize: read the records (qm and q0 alone; everything else passes through) and write
    them back */
 static int normalize(cli_states *o) {
-  static const cli_tool tool = {"spart-states", "-m MODEL --normalize [FILE...]", "", NULL,
-                                CLI_READS(qm) | CLI_READS(q0) | CLI_READS_ANY_NORM, NULL, NULL,
-                                NULL, NULL};
+  static const cli_tool tool = {.name = "spart-states",
+                                .synopsis = "-m MODEL --normalize [FILE...]",
+                                .help = "",
+                                .reads = CLI_READS(qm) | CLI_READS(q0) | CLI_READS_ANY_NORM};
   int status;
   o->read.model = o->model;
   o->read.output = o->output;
