@@ -19,8 +19,5 @@ static const char about[] =
 
 
 int main(int argc, char **argv) {
-  cli_convert o;
-  int status = cli_convert_parse(&o, "dh2robot", about, argc, argv);
-  spart_model *m = status < 0 ? cli_convert_read(&o, &status) : NULL;
-  return m ? cli_convert_write(&o, m) : status;
+  return cli_convert_main("dh2robot", about, argc, argv);
 }

@@ -4,7 +4,5 @@
 
 
 int main(int argc, char **argv) {
-  cli_states o;
-  int status = cli_states_parse(&o, argc, argv);
-  return status < 0 ? cli_states_write(&o) : status;
+  return cli_states_main(argc, argv);
 }

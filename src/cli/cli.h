@@ -437,54 +437,16 @@ typedef struct cli_session {
   void *mark_arg;
 } cli_session;
 
-/* the model converters (urdf2robot, dh2robot): options -o json|summary|dot (-s, --dot), -h, -V
-   and one FILE (default stdin), read by spart_model_load and written to stdout in that format */
-enum { CLI_CONV_JSON, CLI_CONV_SUMMARY, CLI_CONV_DOT };
-typedef struct cli_convert {
-  const char *prog;
-  const char *in; /* FILE, "-" for stdin */
-  int format;     /* CLI_CONV_* */
-  int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
-  int kinds[2];   /* --revolute, --floating: the kind the revolute and floating joints are made
-                     (spart_joint_retype), or -1 to keep them */
-  int base;       /* --fixed-base 1, --floating-base 0, else -1: the model's (a URDF's world) */
-  int has_gravity; /* --gravity: gravity kept in the model */
-  double gravity[3];
-  int automass;   /* --automass[=all]: SPART_AUTOMASS_* */
-  double density; /* --density RHO, 0 if not given */
-  const char **packages; /* --package-path DIR, each (malloc'd array of argv's strings) */
-  int npackages;
-} cli_convert;
+/* the model converters (urdf2robot, dh2robot; convert.c): options -o json|summary|dot (-s,
+   --dot), urdf2robot's own, -h, -V and one FILE (default stdin), read by spart_model_load and
+   written to stdout in that format; about: what --help says after the usage line.  Returns the
+   exit status. */
+int cli_convert_main(const char *prog, const char *about, int argc, char **argv);
 
-/* spart-states (states.c): its options, parsed by cli_states_parse (-1 to go on, else the exit
-   status after the message), and the records written by cli_states_write (the exit status):
-   made (--random, --zero), or read and written back normalised (--normalize, in a session) */
-typedef struct cli_states {
-  const char *model;                    /* -m FILE */
-  int random, zero, has_seed;           /* --random N, --zero, --seed given */
-  unsigned long long count, seed;       /* N, S */
-  int velocities, accelerations, forces; /* --velocities, --accelerations, --forces */
-  int output;                           /* CLI_FMT_*: -o, or CLI_FMT_AUTO (JSON, or with
-                                           --normalize the input's) */
-  int normalize;                        /* --normalize */
-  cli_opts read;                        /* --normalize's session: -i, -j, -k, --by-name, the
-                                           file operands */
-} cli_states;
-int cli_states_parse(cli_states *o, int argc, char **argv);
-int cli_states_write(cli_states *o);
-
-/* Parse a converter's command line (about: what --help says after the usage line).  Returns -1
-   to go on, or an exit code (after --help, --version or a usage error, which it reports). */
-int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
-                      char **argv);
-
-/* Read the model of the converter's FILE (spart_model_load): the model, or NULL after reporting
-   why, with *status the exit code. */
-spart_model *cli_convert_read(const cli_convert *o, int *status);
-
-/* Write the model m in the format asked for to stdout, free m and close stdout; returns the exit
-   code. */
-int cli_convert_write(const cli_convert *o, spart_model *m);
+/* spart-states (states.c): its options, then the records it writes, made (--random, --zero),
+   or read and written back normalised (--normalize, in a session).  Returns the exit
+   status. */
+int cli_states_main(int argc, char **argv);
 
 /* The converters' outputs other than the model JSON, malloc'd (NULL when out of memory): a
    human-readable tree of the model with masses and warnings (summary.c); its kinematic tree as

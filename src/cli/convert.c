@@ -7,6 +7,24 @@
 
 #include "cli.h"
 
+/* a converter's options: the output format, urdf2robot's own, the file */
+enum { CLI_CONV_JSON, CLI_CONV_SUMMARY, CLI_CONV_DOT };
+typedef struct cli_convert {
+  const char *prog;
+  const char *in; /* FILE, "-" for stdin */
+  int format;     /* CLI_CONV_* */
+  int mimic;      /* --mimic: couple the mimic joints (spart_mimic_couple) */
+  int kinds[2];   /* --revolute, --floating: the kind the revolute and floating joints are made
+                     (spart_joint_retype), or -1 to keep them */
+  int base;       /* --fixed-base 1, --floating-base 0, else -1: the model's (a URDF's world) */
+  int has_gravity; /* --gravity: gravity kept in the model */
+  double gravity[3];
+  int automass;   /* --automass[=all]: SPART_AUTOMASS_* */
+  double density; /* --density RHO, 0 if not given */
+  const char **packages; /* --package-path DIR, each (malloc'd array of argv's strings) */
+  int npackages;
+} cli_convert;
+
 /* the output formats, by CLI_CONV_*: -o's values, and as options named in messages */
 static const char *const format_name[] = {"json", "summary", "dot"};
 static const char *const output_opt[] = {"--output json", "--output summary", "--output dot"};
@@ -109,8 +127,9 @@ static void help(const cli_convert *o, const char *about) {
 }
 
 
-int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int argc,
-                      char **argv) {
+/* the command line into o (about: what --help says after the usage line): -1 to go on, or the
+   exit status (after --help, --version or a usage error, which it reports) */
+static int parse(cli_convert *o, const char *prog, const char *about, int argc, char **argv) {
   static const struct option all[] = {{"summary", no_argument, NULL, 's'},
                                       {"dot", no_argument, NULL, 'D'},
                                       {"output", required_argument, NULL, 'o'},
@@ -214,7 +233,9 @@ int cli_convert_parse(cli_convert *o, const char *prog, const char *about, int a
 }
 
 
-spart_model *cli_convert_read(const cli_convert *o, int *status) {
+/* the model of the converter's FILE (spart_model_load), or NULL after reporting why, with
+   *status the exit status */
+static spart_model *read_model(const cli_convert *o, int *status) {
   spart_err err = {0};
   spart_model *m = cli_model_load_with(o->in, o->packages, o->npackages, o->automass,
                                        o->density, &err);
@@ -259,7 +280,9 @@ spart_model *cli_convert_read(const cli_convert *o, int *status) {
 }
 
 
-int cli_convert_write(const cli_convert *o, spart_model *m) {
+/* the model m written in the format asked for to stdout, m freed and stdout closed; returns the
+   exit status */
+static int write_model(const cli_convert *o, spart_model *m) {
   char *text = o->format == CLI_CONV_SUMMARY ? cli_model_summary(m)
                : o->format == CLI_CONV_DOT   ? cli_model_dot(m)
                                              : spart_model_json(m);
@@ -274,4 +297,12 @@ int cli_convert_write(const cli_convert *o, spart_model *m) {
   }
   free(text);
   return cli_finish(o->prog, CLI_EXIT_OK);
+}
+
+
+int cli_convert_main(const char *prog, const char *about, int argc, char **argv) {
+  cli_convert o;
+  int status = parse(&o, prog, about, argc, argv);
+  spart_model *m = status < 0 ? read_model(&o, &status) : NULL;
+  return m ? write_model(&o, m) : status;
 }

@@ -11,6 +11,19 @@
 
 #include "cli.h"
 
+/* its options */
+typedef struct cli_states {
+  const char *model;                    /* -m FILE */
+  int random, zero, has_seed;           /* --random N, --zero, --seed given */
+  unsigned long long count, seed;       /* N, S */
+  int velocities, accelerations, forces; /* --velocities, --accelerations, --forces */
+  int output;                           /* CLI_FMT_*: -o, or CLI_FMT_AUTO (JSON, or with
+                                           --normalize the input's) */
+  int normalize;                        /* --normalize */
+  cli_opts read;                        /* --normalize's session: -i, -j, -k, --by-name, the
+                                           file operands */
+} cli_states;
+
 static const char help_text[] =
     "Usage: spart-states -m MODEL (--random N [--seed S] | --zero) [--velocities]\n"
     "                    [--accelerations] [--forces] [-o json|csv]\n"
@@ -96,7 +109,9 @@ static int check(const cli_states *o, const char *prog, int reading, int argc, c
 }
 
 
-int cli_states_parse(cli_states *o, int argc, char **argv) {
+/* the command line into o: -1 to go on, or the exit status (after --help, --version or a usage
+   error, which it reports) */
+static int parse(cli_states *o, int argc, char **argv) {
   static const struct option longopts[] = {{"model", required_argument, NULL, 'm'},
                                            {"random", required_argument, NULL, 'r'},
                                            {"seed", required_argument, NULL, 's'},
@@ -233,7 +248,8 @@ static void system_coordinates(const spart_model *m, double *qm, double *um, dou
 }
 
 
-int cli_states_write(cli_states *o) {
+/* the records of o's model, written or read and written back; the exit status */
+static int write_records(cli_states *o) {
   const char *prog = "spart-states";
   if (o->normalize) {
     return normalize(o);
@@ -289,4 +305,11 @@ int cli_states_write(cli_states *o) {
   free(buf);
   spart_model_free(m);
   return cli_finish(prog, status);
+}
+
+
+int cli_states_main(int argc, char **argv) {
+  cli_states o;
+  int status = parse(&o, argc, argv);
+  return status < 0 ? write_records(&o) : status;
 }
