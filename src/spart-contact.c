@@ -177,7 +177,7 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  contact_opts o = {SPART_CONTACT_EDGES, 0};
+  contact_opts o = {.edges = SPART_CONTACT_EDGES};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

@@ -226,7 +226,7 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  draw_opts o = {SPART_VIEW_SIDE, 0};
+  draw_opts o = {.view = SPART_VIEW_SIDE};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

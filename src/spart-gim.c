@@ -163,7 +163,7 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  gim_opts o = {0, 0};
+  gim_opts o = {0};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

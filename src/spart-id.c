@@ -197,7 +197,7 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  id_opts o = {0, 0};
+  id_opts o = {0};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

@@ -246,7 +246,7 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  jac_opts o = {NULL, 0, {0, 0, 0}, 0, 0, 0, 0, -1};
+  jac_opts o = {.reference = -1};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

@@ -327,7 +327,7 @@ static void records(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  kin_opts o = {NULL, 0, 0, 0, 0, 0, 0, 0};
+  kin_opts o = {0};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

@@ -491,7 +491,7 @@ static void trajectories(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  sim_opts o = {0, 0, 0, SPART_SIM_RK4, 0, 0, 0, -1, NULL, 0, CLI_WORLD_OPTS};
+  sim_opts o = {.integrator = SPART_SIM_RK4, .max_steps = -1, .world = CLI_WORLD_OPTS};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

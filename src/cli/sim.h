@@ -67,7 +67,7 @@ typedef struct cli_world_opts {
 
 /* the world's options before the command line: none given */
 #define CLI_WORLD_OPTS                                                                          \
-  {0, NULL, NULL, NULL, 0, 0, {0, 0, 0, 0}, NAN, NAN, NAN, NAN, NAN, NAN, 0}
+  {.mu = NAN, .stiffness = NAN, .damping = NAN, .slip = NAN, .tstiffness = NAN, .tdamping = NAN}
 
 /* The parses of --control LAW (pd, ctc, gravity: the int at at) and of --ground [NX,NY,NZ,D]
    (the cli_world_opts at at; the plane also as the next argument, --ground NX,NY,NZ,D):
