@@ -6,9 +6,10 @@
 # pass-through columns, a quoted cell with a comma, a semicolon CSV with a byte order mark and
 # CRLF ends), pretty-printed JSON, RFC 7464, a JSON array, -o json and csv, -j 1 and -j 3,
 # --keep-state pipelines, --by-name, spart-cmp over the outputs, spart-sim, spart-contact,
-# spart-states, spart-draw, spart-codegen, urdf2robot and dh2robot, and malformed inputs (the
-# fuzzers' seeds and regressions too) with and without -k.  Exit 1 at any difference, which is
-# printed with the command that gave it.
+# spart-states, spart-draw, spart-codegen, urdf2robot and dh2robot, malformed inputs (the
+# fuzzers' seeds and regressions too) with and without -k, and the options: each command's
+# --help, each option with a bad value and twice, every pair of options.  Exit 1 at any
+# difference, which is printed with the command that gave it.
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: scripts/same-bytes.sh BASE" >&2; exit 2; }
@@ -183,6 +184,68 @@ same "$dir/corners.json" spart-draw -m "$BOX" --gravity 0,0,-9.81
 same "$dir/m0.jsonl" spart-draw -m "$(cat "$dir/m0.model")" --frames
 same "$dir/empty" spart-codegen -m models/kuka_iiwa.urdf
 same "$dir/empty" spart-codegen -m models/2_iiwa_base.urdf --header
+
+# the options: every command's --help and --version; each option of a command's --help with a
+# value that is not one and given twice; every pair of them with values that are (the checks of
+# options together, in their order), without a model and with one
+printf 't,taum_1\n0,1\n' > "$dir/inputs.csv"
+printf 't,qm_1\n0,0\n' > "$dir/ref.csv"
+value() { # a value option $1 takes for command $2, none for a flag
+  case $1 in
+    --model) echo models/SC_3DoF.urdf ;;
+    --input) echo json ;;
+    --output) echo csv ;;
+    --jobs) echo 2 ;;
+    --only) "$base/bin/$2" --help | sed -n '/--only NAMES/{n;p;}' | tr -d ' ' | cut -d, -f1 ;;
+    --gravity) echo 0,0,-9.81 ;;
+    --link | --frame) echo 1 ;;
+    --point) echo 0,0,0.1 ;;
+    --reference) [ "$2" = spart-jac ] && echo local || echo "$dir/ref.csv" ;;
+    --attitude) echo quat ;;
+    --edges) echo 4 ;;
+    --view) echo top ;;
+    --integrator) echo dopri5 ;;
+    --control) echo pd ;;
+    --inputs) echo "$dir/inputs.csv" ;;
+    --max-steps | --every) echo 10 ;;
+    --duration | --dt | --rtol | --atol | --coulomb-scale | --max-torque | --kp | --kd | --mu | \
+      --stiffness | --damping | --slip | --tangential-stiffness | --tangential-damping)
+      echo 0.5 ;;
+  esac
+}
+for c in spart-kin spart-jac spart-id spart-fd spart-gim spart-sim spart-contact spart-draw; do
+  opts=$("$base/bin/$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | grep -v -e '--help' \
+    -e '--version' -e '--momentum' -e '--ground')
+  same "$dir/empty" "$c" --help
+  same "$dir/empty" "$c" --version
+  for o in $opts; do
+    v=$(value "$o" "$c")
+    if [ -n "$v" ]; then
+      same "$dir/empty" "$c" "$o" x
+      same "$dir/empty" "$c" "$o" "$v" "$o" "$v"
+    else
+      same "$dir/empty" "$c" "$o" "$o"
+    fi
+  done
+  for m in "" models/SC_3DoF.urdf; do
+    for a in $opts --ground; do
+      for b in $opts --ground; do
+        [ "$a" \< "$b" ] || continue
+        # (--csv without a model and -k: the reader says its error again and again, for ever)
+        [ -n "$m" ] || [ "$a $b" != "--csv --keep-going" ] || continue
+        va=$(value "$a" "$c")
+        vb=$(value "$b" "$c")
+        # shellcheck disable=SC2086
+        same "$dir/empty" "$c" ${m:+-m "$m"} "$a" $va "$b" $vb
+      done
+    done
+  done
+done
+for c in spart-cmp spart-codegen spart-states urdf2robot dh2robot; do
+  same "$dir/empty" "$c" --help
+  same "$dir/empty" "$c" --version
+  same "$dir/empty" "$c" --bogus
+done
 
 echo "$runs runs, $([ $fail = 0 ] && echo "all the same" || echo "DIFFERENCES")"
 exit $fail
