@@ -6,29 +6,21 @@
 # `#include "..."` lines.  Exit 1 at any fault, each said on a line.  With -l, only the files
 # that are in a circle (of calls or of includes), one a line, every one (the circles tsort names
 # may leave some out); exit 1 when there is any.
-set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/objsyms.sh"
 list=0
 if [ "${1:-}" = -l ]; then
   list=1
   shift
 fi
 b=${1:-build}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
 
 # what each object defines and needs: "symbol file" lines
-: > "$dir/defs"
-: > "$dir/uses"
 for f in src/cli/*.c; do
   o="$b/${f%.c}.o"
   [ -f "$o" ] || { echo "cli-calls.sh: $o: not built (make)" >&2; exit 2; }
-  nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >> "$dir/defs"
-  nm -u "$o" | awk -v f="$f" '{ print $NF, f }' >> "$dir/uses"
+  obj_symbols "$o" "$f"
 done
-sort -o "$dir/defs" "$dir/defs"
-sort -o "$dir/uses" "$dir/uses"
+obj_sorted
 
 # caller callee, for the calls between two files of src/cli
 join "$dir/uses" "$dir/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u > "$dir/calls"
