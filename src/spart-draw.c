@@ -32,8 +32,8 @@ static const cli_option options[] = {
     {"view", 0, CLI_ARG_ONE, view_arg, offsetof(draw_opts, view), 0, 0, NULL,
      "      --view VIEW      front (from +x), side (from -y, the default), top (from +z) or\n"
      "                       iso (from (1,-1,1)): an orthographic projection\n"},
-    {"frames", 0, CLI_ARG_NONE, NULL, offsetof(draw_opts, frames), 0, 0, NULL,
-     "      --frames         the records' pictures side by side, not animated\n"},
+    CLI_FLAG("frames", offsetof(draw_opts, frames), 0,
+             "      --frames         the records' pictures side by side, not animated\n"),
     CLI_SHARED("gravity", "      --gravity GX,GY,GZ  the gravity of the support polygon (records "
                           "with contacts)\n"),
     CLI_END};

@@ -23,12 +23,13 @@ static const cli_gate gates[] = {{"H0,H0m,H,C0,C0m,Cm0,C", 0, CLI_ON_FIXED, 0},
                                  {NULL, 0, 0, 0}};
 
 static const cli_option options[] = {
-    {"coriolis", 0, CLI_ARG_NONE, NULL, offsetof(gim_opts, coriolis), 0, ON_CORIOLIS, NULL,
-     "      --coriolis       also Cu = C u, the Coriolis and centrifugal forces (Newton-Euler)\n"},
+    CLI_FLAG("coriolis", offsetof(gim_opts, coriolis), ON_CORIOLIS,
+             "      --coriolis       also Cu = C u, the Coriolis and centrifugal forces "
+             "(Newton-Euler)\n"),
     CLI_SHARED("gravity", "      --gravity G      gx,gy,gz: also G, the generalized forces that "
                           "hold the weight m*g\n"),
-    {"inverse", 0, CLI_ARG_NONE, NULL, offsetof(gim_opts, inverse), 0, ON_INVERSE, NULL,
-     "      --inverse        also Hinv, the inverse of H\n"},
+    CLI_FLAG("inverse", offsetof(gim_opts, inverse), ON_INVERSE,
+             "      --inverse        also Hinv, the inverse of H\n"),
     CLI_SHARED("fixed-base",
                "      --fixed-base     the base does not move: writes only the joint blocks Hm, "
                "Cm (and\n"

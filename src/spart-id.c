@@ -42,12 +42,8 @@ static const cli_option options[] = {
     CLI_SHARED("fixed-base", "      --fixed-base     the base does not move (u0 = u0dot = 0): "
                              "tau0 is its reaction\n"),
     CLI_SHARED("floating-base", NULL),
-    CLI_SHARED("gravity", "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base "
-                          "included\n"),
-    CLI_SHARED("no-friction", "      --no-friction    leave out the joints' viscous and Coulomb "
-                              "friction (the model's\n"
-                              "                       damping and friction; SPART has none); "
-                              "armature stays\n"),
+    CLI_SHARED("gravity", NULL),
+    CLI_SHARED("no-friction", NULL),
     CLI_SHARED("check-limits",
                "      --check-limits   report on stderr each record whose joint positions qm or\n"
                "                       velocities um (input) or forces taum (output) pass the "

@@ -98,14 +98,15 @@ static const cli_option options[] = {
     {"point", 0, CLI_ARG_ONE, point_arg, 0, 1, ON_POINT, NULL,
      "      --point X,Y,Z    a point fixed to the link (a tool frame), in the link's URDF frame\n"
      "                       (the frame its <inertial> origin is given in); default: the CoM\n"},
-    {"dot", 0, CLI_ARG_NONE, NULL, AT(dot), 0, ON_DOT, NULL,
-     "      --dot            also the time derivatives J0dot, Jmdot (and Ndot with --noc)\n"},
-    {"noc", 0, CLI_ARG_NONE, NULL, AT(noc), 0, ON_NOC, NULL,
-     "      --noc            the natural orthogonal complement N (--link then optional)\n"},
-    {"com", 0, CLI_ARG_NONE, NULL, AT(com), 0, ON_COM, NULL,
-     "      --com            the Jacobian of the system's CoM (--link then optional)\n"},
-    {"centroidal", 0, CLI_ARG_NONE, NULL, AT(centroidal), 0, ON_CENTROIDAL, NULL,
-     "      --centroidal     the centroidal momentum matrix AG (--link then optional)\n"},
+    CLI_FLAG("dot", AT(dot), ON_DOT,
+             "      --dot            also the time derivatives J0dot, Jmdot (and Ndot with "
+             "--noc)\n"),
+    CLI_FLAG("noc", AT(noc), ON_NOC,
+             "      --noc            the natural orthogonal complement N (--link then optional)\n"),
+    CLI_FLAG("com", AT(com), ON_COM,
+             "      --com            the Jacobian of the system's CoM (--link then optional)\n"),
+    CLI_FLAG("centroidal", AT(centroidal), ON_CENTROIDAL,
+             "      --centroidal     the centroidal momentum matrix AG (--link then optional)\n"),
     {"reference", 0, CLI_ARG_ONE, reference_arg, AT(reference), 0, ON_REFERENCE, NULL,
      "      --reference REF  the frame of J0, Jm: aligned (the default: inertial axes, the\n"
      "                       point's velocity), local (the link's URDF frame's axes) or\n"

@@ -126,16 +126,15 @@ static const cli_option options[] = {
      "                       from its t to the next (zero-order hold; rk4 takes the one\n"
      "                       at each step's start); before the first, the\n"
      "                       initial record's forces; every trajectory reads it all\n"},
-    {"accelerations", 0, CLI_ARG_NONE, NULL, AT(accelerations), 0, ON_ACCELERATIONS, NULL,
-     "      --accelerations  write u0dot and umdot too\n"},
+    CLI_FLAG("accelerations", AT(accelerations), ON_ACCELERATIONS,
+             "      --accelerations  write u0dot and umdot too\n"),
     CLI_SHARED("check-limits",
                "      --check-limits   report on stderr each time a joint leaves its limits "
                "(position,\n"
                "                       velocity, the effort of the forces held), go on, exit 4\n"),
     CLI_SHARED("fixed-base", "      --fixed-base     the base does not move (u0 = 0)\n"),
     CLI_SHARED("floating-base", NULL),
-    CLI_SHARED("gravity", "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base "
-                          "included\n"),
+    CLI_SHARED("gravity", NULL),
     CLI_SHARED("no-friction",
                "      --no-friction    leave out the joints' viscous and Coulomb friction\n"),
     /* the world (world.c): a controller */
@@ -176,8 +175,9 @@ static const cli_option options[] = {
      "a damping > 0 in N s/m", NULL},
     {"slip", 0, CLI_ARG_ONE, cli_opt_positive, AT(world.slip), 1, 0, "a speed > 0 in m/s",
      "      --slip V         regularised friction instead, V m/s, no stiction\n"},
-    {"contact-forces", 0, CLI_ARG_NONE, NULL, AT(world.contact_forces), 0, 0, NULL,
-     "      --contact-forces write contact_forces (n x 3, inertial frame) in every record\n"},
+    CLI_FLAG("contact-forces", AT(world.contact_forces), 0,
+             "      --contact-forces write contact_forces (n x 3, inertial frame) in every "
+             "record\n"),
     CLI_END};
 
 #undef AT

@@ -99,11 +99,11 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [[ "${lines[-1]}" == "11 passed, 0 failed" ]]
 }
 
-@test "a simulation's world: joints' local coordinates inverted, a reference interpolated (Hermite, linear, held), a ground's forces in closed form, the contact spheres of each shape" {
+@test "a simulation's world: joints' local coordinates inverted, a reference interpolated (Hermite, linear, held), a ground's forces in closed form, the contact spheres of each shape, the ground's defaults (spart_ground_defaults: spart-sim's, in closed form)" {
   run "$UNIT/test_world" "$BATS_TEST_DIRNAME/data"/joints/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
-  [[ "${lines[-1]}" == "35 passed, 0 failed" ]]
+  [[ "${lines[-1]}" == "44 passed, 0 failed" ]]
 }
 
 @test "the fast paths the commands run (two-lane RNEA, CRBA, ABA) equal the textbook recursions to 1e-12 on every model and 200 random trees of every joint kind" {

@@ -202,8 +202,8 @@ int cli_emit(cli_writer *wr, const cli_record *r, spart_err *err);
 void cli_discard(cli_writer *wr);
 
 /* ---------------------------------------------------------------------------------------------
- * command-line support (options.c, session.c): with the commands, the only code that writes to
- * stderr
+ * command-line support (messages.c, options.c, session.c): with the commands, the only code that
+ * writes to stderr
  */
 
 /* Print "prog: where:line: message" on stderr; where NULL drops "where:line: ", line 0 drops
@@ -299,9 +299,12 @@ struct cli_option {
 
 /* A row naming a shared option the command takes (options.c's: fixed-base, floating-base,
    gravity, no-friction, check-limits; their values in cli_opts), with its lines in the
-   command's --help (NULL: none; --floating-base's are the common part's). */
+   command's --help (NULL: the shared row's usual words, if any: --floating-base's are the
+   common part's). */
 #define CLI_SHARED_AT ((size_t)-1)
 #define CLI_SHARED(name, help) {(name), 0, 0, NULL, CLI_SHARED_AT, 0, 0, NULL, (help)}
+/* a flag of the command's own: the int at at set to 1 when given, its gate bit on */
+#define CLI_FLAG(name, at, on, help) {(name), 0, CLI_ARG_NONE, NULL, (at), 0, (on), NULL, (help)}
 /* the row that ends a table */
 #define CLI_END {NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL}
 

@@ -202,17 +202,20 @@ static const cli_option common[] = {
     {"jobs", 'j', CLI_ARG_ONE, jobs_arg, 0, 0, 0, NULL, NULL},
     {"help", 'h', CLI_ARG_NONE, help_arg, 0, 0, 0, NULL, NULL},
     {"version", 'V', CLI_ARG_NONE, version_arg, 0, 0, 0, NULL, NULL},
-    {NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL}};
+    CLI_END};
 
 /* the options several commands take, each naming those it does (CLI_SHARED) with its words for
-   them in --help; in cli_opts */
+   them in --help, or these; in cli_opts */
 static const cli_option shared[] = {
     {"fixed-base", 0, CLI_ARG_NONE, NULL, AT(fixed_base), 0, CLI_ON_FIXED, NULL, NULL},
     {"floating-base", 0, CLI_ARG_NONE, NULL, AT(floating_base), 0, 0, NULL, NULL},
-    {"gravity", 0, CLI_ARG_ONE, gravity_arg, 0, 1, CLI_ON_GRAVITY, NULL, NULL},
-    {"no-friction", 0, CLI_ARG_NONE, NULL, AT(no_friction), 0, 0, NULL, NULL},
+    {"gravity", 0, CLI_ARG_ONE, gravity_arg, 0, 1, CLI_ON_GRAVITY, NULL,
+     "      --gravity G      gx,gy,gz: adds the weight m*g at every CoM, base included\n"},
+    {"no-friction", 0, CLI_ARG_NONE, NULL, AT(no_friction), 0, 0, NULL,
+     "      --no-friction    leave out the joints' viscous and Coulomb friction (the model's\n"
+     "                       damping and friction; SPART has none); armature stays\n"},
     {"check-limits", 0, CLI_ARG_NONE, NULL, AT(check_limits), 0, 0, NULL, NULL},
-    {NULL, 0, 0, NULL, 0, 0, 0, NULL, NULL}};
+    CLI_END};
 
 #undef AT
 
@@ -221,7 +224,7 @@ static const cli_option shared[] = {
 
 
 /* row r of a command's table as it is: itself, or for a shared option (CLI_SHARED) the shared
-   table's row with r's help */
+   table's row with r's help (or its own) */
 static cli_option resolved(const cli_tool *t, const cli_option *r) {
   if (r->at != CLI_SHARED_AT) {
     return *r;
@@ -229,7 +232,7 @@ static cli_option resolved(const cli_tool *t, const cli_option *r) {
   for (const cli_option *s = shared; s->name; s++) {
     if (strcmp(s->name, r->name) == 0) {
       cli_option o = *s;
-      o.help = r->help;
+      o.help = r->help ? r->help : s->help;
       return o;
     }
   }
@@ -286,7 +289,8 @@ static void help(const cli_tool *t) {
     printf("Options:\n");
   }
   for (const cli_option *r = t->options; r && r->name; r++) {
-    fputs(r->help ? r->help : "", stdout);
+    const char *h = resolved(t, r).help;
+    fputs(h ? h : "", stdout);
   }
   printf(
       "\nThe records come from the FILEs in order (\"-\": standard input), or standard input.\n\n"
