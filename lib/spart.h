@@ -526,6 +526,42 @@ spart_data *spart_data_new(const spart_model *m);
 void spart_data_free(spart_data *d);
 
 /* ---------------------------------------------------------------------------------------------
+ * state: what the algorithms take of a model's motion, the one currency of the library and the
+ * commands (a record read is one, the simulation steps one): the base's pose, the joints'
+ * coordinates, the velocities, their rates and the forces.  The pose is always there; each
+ * array of rates or forces may be NULL, which is zero (the algorithms then skip it: a state of
+ * the joints alone, or without wrenches, costs no work for the zeros).  A copy of the struct is
+ * a view of the same arrays (set one of its arrays to NULL, or to others of the same size, to
+ * compute with them); free only what spart_state_new made.
+ */
+typedef struct spart_state {
+  int nb, nq, nv;  /* the model's sizes (the tree's nq, nv: coupled mimic joints expanded) */
+  double R0[9];    /* base orientation (base body frame -> inertial), row-major */
+  double r0[3];    /* base CoM position, inertial frame */
+  double *qm;      /* (nq) joint coordinates (NULL only when nq is 0) */
+  double *u0;      /* (6) base velocity [omega0 (base body frame); r0dot (inertial)] */
+  double *um;      /* (nv) joint velocities */
+  double *u0dot;   /* (6) base acceleration, the rate of u0 */
+  double *umdot;   /* (nv) joint accelerations */
+  double *tau0;    /* (6) base force [torque (base body frame); force (inertial)] */
+  double *taum;    /* (nv) joint forces */
+  double *wF;      /* (nb x 6) external wrenches [torque; force] at the link CoMs, inertial
+                      frame; [0] = wF0 on the base */
+} spart_state;
+
+/* A state for model m at rest at the origin: R0 the identity, every other number 0, every
+   array its own, in one allocation with the struct (u0 and um one array [u0; um] of 6 + nv,
+   u0dot and umdot, tau0 and taum the same); NULL when out of memory. */
+spart_state *spart_state_new(const spart_model *m);
+
+/* Free a state of spart_state_new; NULL is allowed. */
+void spart_state_free(spart_state *s);
+
+/* Copy src into dst (states of one model): R0, r0 and each array dst has (dst's NULL arrays are
+   left out), src's NULL arrays as zeros. */
+void spart_state_copy(spart_state *dst, const spart_state *src);
+
+/* ---------------------------------------------------------------------------------------------
  * algorithms: each reads what earlier passes left in d
  */
 

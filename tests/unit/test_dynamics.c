@@ -533,6 +533,53 @@ static void sincos2_check(void) {
 }
 
 
+/* spart_state_new: the model's sizes, at rest at the origin, every array its own ([u0; um] and
+   the others one array each); spart_state_copy: every part, a NULL of the source as zeros, a
+   NULL of the destination left out */
+static void state_check(const char *name, const spart_model *m) {
+  spart_state *a = spart_state_new(m), *b = spart_state_new(m);
+  const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  int nq = m->nq, nv = m->nv, nb = m->nb;
+  if (!a || !b) {
+    printf("FAIL %s: spart_state_new: out of memory\n", name);
+    nfail++;
+    return;
+  }
+  int ok = a->nb == nb && a->nq == nq && a->nv == nv && memcmp(a->R0, eye, sizeof eye) == 0;
+  double *all[8] = {a->qm, a->u0, a->um, a->u0dot, a->umdot, a->tau0, a->taum, a->wF};
+  int len[8] = {nq, 6, nv, 6, nv, 6, nv, 6 * nb};
+  for (int p = 0; p < 8; p++) {
+    for (int k = 0; k < len[p]; k++) {
+      ok = ok && all[p][k] == 0;
+      all[p][k] = 100 * p + k + 1; /* each number its own: arrays that overlapped would clash */
+    }
+  }
+  for (int p = 0; p < 8; p++) {
+    for (int k = 0; k < len[p]; k++) {
+      ok = ok && all[p][k] == 100 * p + k + 1;
+    }
+  }
+  ok = ok && a->um == a->u0 + 6 && a->umdot == a->u0dot + 6 && a->taum == a->tau0 + 6;
+  a->R0[1] = 0.5, a->r0[2] = -1;
+  spart_state src = *a; /* a view of a without wrenches and base velocity: zeros */
+  src.wF = NULL;
+  src.u0 = NULL;
+  b->wF[0] = b->u0[0] = 7;
+  if (nv > 0) {
+    b->u0dot[6] = 9; /* b's umdot, which b leaves out of the copy */
+  }
+  b->umdot = NULL;
+  spart_state_copy(b, &src);
+  ok = ok && b->R0[1] == 0.5 && b->r0[2] == -1 && b->wF[0] == 0 && b->u0[0] == 0 &&
+       b->u0dot[5] == a->u0dot[5] && (nv == 0 || (b->u0dot[6] == 9 && b->taum[0] == a->taum[0])) &&
+       (nq == 0 || b->qm[nq - 1] == a->qm[nq - 1]);
+  printf("%s %s: spart_state_new's arrays apart, spart_state_copy\n", ok ? "ok" : "FAIL", name);
+  ok ? npass++ : nfail++;
+  spart_state_free(a);
+  spart_state_free(b);
+}
+
+
 int main(int argc, char **argv) {
   sincos_check();
   sincos2_check();
@@ -549,6 +596,7 @@ int main(int argc, char **argv) {
       nfail++;
       continue;
     }
+    state_check(name, m);
     identities(name, m);
     massless(name, argv[k], m);
     fd_direct(name, m);
