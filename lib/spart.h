@@ -1054,7 +1054,7 @@ int spart_sim_rk4_contacts(const spart_sim *s);
 int spart_sim_limits(const spart_model *m, const double *qm, int *outside);
 
 /* Set the state of s (R0 9, r0 3, qm nq, u0 6, um nv) or the forces held on it (tau0 6, taum
-   nv, wF nb x 6), copied. */
+   nv, wF nb x 6; NULL: none), copied. */
 void spart_sim_set_state(const spart_model *m, spart_sim *s, const double R0[9],
                          const double r0[3], const double *qm, const double u0[6],
                          const double *um);

@@ -69,12 +69,12 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   }
 
   /* what the motion needs without contacts, then the kinematics the contacts need */
-  spart_rnea(m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot,
-             (st->has & CLI_READS_WRENCH) ? st->wF : NULL, s->gravity, G);
+  spart_rnea(m, s->d, st->x.R0, st->x.qm, st->x.u0, st->x.um, st->x.u0dot, st->x.umdot,
+             st->x.wF, s->gravity, G);
   if (!s->o.no_friction) {
-    spart_friction(m, st->um, 1, G + 6);
+    spart_friction(m, st->x.um, 1, G + 6);
   }
-  spart_fk(m, s->d, st->R0, st->r0, st->qm);
+  spart_fk(m, s->d, st->x.R0, st->x.r0, st->x.qm);
   int fc = 0, ok = 0, feas = 0;
   if (wanted(s, "force_closure")) {
     fc = spart_force_closure(m, s->d, nc, c, s->o.edges, &err);

@@ -28,11 +28,10 @@ static int compute(cli_session *s) {
   if (!acc || (s->m->coupled && !umdot)) {
     return -1;
   }
-  /* wrenches only when the record gives them (no work for zeros) */
-  const double *wF = (st->has & CLI_READS_WRENCH) ? st->wF : NULL;
   int flags = (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
-  if (spart_forward_dynamics(s->m, s->d, flags, st->R0, st->r0, st->qm, st->u0, st->um, st->tau0,
-                             st->taum, wF, s->gravity, acc + 6 + nv, acc, acc + 6) != 0) {
+  if (spart_forward_dynamics(s->m, s->d, flags, st->x.R0, st->x.r0, st->x.qm, st->x.u0,
+                             st->x.um, st->x.tau0, st->x.taum, st->x.wF, s->gravity,
+                             acc + 6 + nv, acc, acc + 6) != 0) {
     cli_fail_singular(s);
     return -1;
   }

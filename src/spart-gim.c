@@ -84,7 +84,7 @@ static int compute(cli_session *s) {
     return -1;
   }
   double *Cu = blk + 2 * (36 + 12 * nq + nq * nq), *G = Cu + nv;
-  spart_crba(s->m, s->d, st->R0, st->qm, 0, H);
+  spart_crba(s->m, s->d, st->x.R0, st->x.qm, 0, H);
   coupled(s, 6, 1, H, work);
   put_blocks(s, hnames, H, blk, 0);
   if (st->has & (1u << CLI_F_u0 | 1u << CLI_F_um)) {
@@ -94,18 +94,18 @@ static int compute(cli_session *s) {
     put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
   }
   if (o->coriolis) {
-    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, NULL, NULL, NULL, NULL, Cu);
+    spart_rnea(s->m, s->d, st->x.R0, st->x.qm, st->x.u0, st->x.um, NULL, NULL, NULL, NULL, Cu);
     coupled(s, 6, 0, Cu, work);
     cli_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
   }
   if (o->has_gravity) {
-    spart_rnea(s->m, s->d, st->R0, st->qm, NULL, NULL, NULL, NULL, NULL, o->gravity, G);
+    spart_rnea(s->m, s->d, st->x.R0, st->x.qm, NULL, NULL, NULL, NULL, NULL, o->gravity, G);
     coupled(s, 6, 0, G, work);
     cli_put(s->wr, "G", G + sk, (int)ns, -1, -1);
   }
   if (o->inverse) {
     if (o->fixed_base) {
-      spart_crba(s->m, s->d, st->R0, st->qm, 1, Hs);
+      spart_crba(s->m, s->d, st->x.R0, st->x.qm, 1, Hs);
       coupled(s, 0, 1, Hs, work);
     }
     double *scale = inv + nv * nv, *iw = scale + nv;

@@ -55,7 +55,7 @@ static void put(cli_session *s, int k) {
     const int n = s->m->nb - 1;
     double *w = cli_session_buf(s, 3, 6 * (size_t)n);
     if (w) {
-      spart_joint_wrenches(s->m, s->d, s->st->R0, s->st->r0, s->st->qm, w);
+      spart_joint_wrenches(s->m, s->d, s->st->x.R0, s->st->x.r0, s->st->x.qm, w);
       cli_put(s->wr, "joint_wrenches", w, n, 6, -1);
     }
   }
@@ -66,20 +66,14 @@ static void put(cli_session *s, int k) {
 static void limits(cli_session *s, int k) {
   const double *tau = cli_session_buf(s, k, 6 + (size_t)s->m->nv);
   /* coupled mimic joints: the tree's joint forces are not the system's, no effort to check */
-  cli_check_limits(s, s->st->qm, s->st->um, s->m->coupled ? NULL : tau + 6);
-}
-
-
-/* the record's wrenches, or NULL when it gives none (no work for them) */
-static const double *wrenches(const cli_state *st) {
-  return (st->has & CLI_READS_WRENCH) ? st->wF : NULL;
+  cli_check_limits(s, s->st->x.qm, s->st->x.um, s->m->coupled ? NULL : tau + 6);
 }
 
 
 /* the drive train's friction, opposing the joint velocities, unless --no-friction */
 static void friction(const cli_session *s, const cli_state *st, double *tau) {
   if (!s->o.no_friction) {
-    spart_friction(s->m, st->um, 1, tau + 6);
+    spart_friction(s->m, st->x.um, 1, tau + 6);
   }
 }
 
@@ -92,14 +86,14 @@ static int compute(cli_session *s) {
     return -1;
   }
   if (s->o.floating) {
-    if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wrenches(st),
-                          s->gravity, tau + 6, tau) != 0) {
+    if (spart_floating_id(s->m, s->d, st->x.R0, st->x.qm, st->x.u0, st->x.um, st->x.umdot,
+                          st->x.wF, s->gravity, tau + 6, tau) != 0) {
       cli_fail_singular(s);
       return -1;
     }
   } else {
-    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot, wrenches(st),
-               s->gravity, tau);
+    spart_rnea(s->m, s->d, st->x.R0, st->x.qm, st->x.u0, st->x.um, st->x.u0dot, st->x.umdot,
+               st->x.wF, s->gravity, tau);
   }
   friction(s, st, tau);
   return 0;
@@ -116,8 +110,8 @@ static int both(cli_session *s, const cli_state *const st[2]) {
     return -1;
   }
   for (int k = 0; k < 2; k++) {
-    in[k] = (spart_rnea_in){st[k]->R0,    st[k]->qm,    st[k]->u0,       st[k]->um,
-                            st[k]->u0dot, st[k]->umdot, wrenches(st[k])};
+    in[k] = (spart_rnea_in){st[k]->x.R0,    st[k]->x.qm,    st[k]->x.u0,       st[k]->x.um,
+                            st[k]->x.u0dot, st[k]->x.umdot, st[k]->x.wF};
   }
   spart_rnea_pair(s->m, s->d, 2, in, s->gravity, tau);
   friction(s, st[0], tau[0]);

@@ -233,8 +233,8 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
   double tick = now(), start = tick;
   spart_err err = {0};
 
-  spart_sim_set_state(m, sim, st->R0, st->r0, st->qm, st->u0, st->um);
-  spart_sim_set_forces(m, sim, st->tau0, st->taum, st->wF);
+  spart_sim_set_state(m, sim, st->x.R0, st->x.r0, st->x.qm, st->x.u0, st->x.um);
+  spart_sim_set_forces(m, sim, st->x.tau0, st->x.taum, st->x.wF);
   sim->t = 0;
   if (hold(s, in, sim, 0) != 0) {
     return -1;

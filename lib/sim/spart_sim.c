@@ -598,7 +598,11 @@ void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[
   if (m->nv > 0) {
     memcpy(s->taum, taum, (size_t)m->nv * sizeof(double));
   }
-  memcpy(s->wF, wF, 6 * (size_t)m->nb * sizeof(double));
+  if (wF) {
+    memcpy(s->wF, wF, 6 * (size_t)m->nb * sizeof(double));
+  } else {
+    memset(s->wF, 0, 6 * (size_t)m->nb * sizeof(double));
+  }
 }
 
 

@@ -42,17 +42,12 @@ enum { CLI_FMT_AUTO = 0, CLI_FMT_JSON, CLI_FMT_CSV };
 /* one input record; fields the record does not give keep their defaults (spart-records(5); qm
    has none when the model has joints) */
 typedef struct cli_state {
-  double R0[9];    /* base orientation, row-major; identity */
-  double r0[3];    /* base CoM position */
-  double u0[6];    /* base velocity [omega (body); rdot] */
-  double u0dot[6]; /* base acceleration */
-  double tau0[6];  /* base generalized force [torque (body); force] */
+  spart_state x;   /* the state the commands give the library, the tree's (coupled mimic joints'
+                      vectors expanded): R0 (identity), r0, qm (quaternions normalised), u0, um,
+                      u0dot, umdot, tau0, taum, its arrays the record's own; wF (nb x 6, [0] =
+                      wF0) NULL when the record gives no wrench (the library then does no work
+                      for zeros) */
   double q0[4];    /* base orientation as a unit quaternion [w x y z] (given: R0 is set from it) */
-  double *qm;      /* (nq) joint coordinates, quaternions normalised */
-  double *um;      /* (nv) joint velocities */
-  double *umdot;   /* (nv) joint accelerations */
-  double *taum;    /* (nv) joint forces */
-  double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
   double *qmdot;   /* (nq) joint coordinate rates (given: um is set from them) */
   unsigned has;    /* bit (1 << CLI_F_*) for each field given */
   long long line;  /* input line where the record starts */
@@ -80,7 +75,8 @@ typedef struct cli_pass {
    values that pass through, their names and texts in text, its own. */
 typedef struct cli_record {
   cli_state st;
-  double *vals;      /* the values of st's arrays (st.qm, st.um...: their own, carved from it) */
+  double *vals;      /* the values of st's arrays (st.x.qm, st.x.u0...: their own, carved from
+                        it) */
   size_t nvals;
   long contacts_at;  /* st.contacts's text in text (where st.contacts points), or -1 */
   const char *file;

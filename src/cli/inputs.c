@@ -210,9 +210,13 @@ int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, doub
   const spart_model *m = s->m;
   int held = 0;
   while (in && in->has && in->t <= t + slack) {
-    memcpy(tau0, in->row->tau0, 6 * sizeof(double));
-    memcpy(taum, in->row->taum, (size_t)m->nv * sizeof(double));
-    memcpy(wF, in->row->wF, 6 * (size_t)m->nb * sizeof(double));
+    memcpy(tau0, in->row->x.tau0, 6 * sizeof(double));
+    memcpy(taum, in->row->x.taum, (size_t)m->nv * sizeof(double));
+    if (in->row->x.wF) {
+      memcpy(wF, in->row->x.wF, 6 * (size_t)m->nb * sizeof(double));
+    } else { /* a record without wrenches */
+      memset(wF, 0, 6 * (size_t)m->nb * sizeof(double));
+    }
     held = 1;
     if (next(s, in) != 0) {
       return -1;

@@ -199,8 +199,8 @@ cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *st
 
 void cli_session_kinematics(cli_session *s) {
   const cli_state *st = s->st;
-  spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
-  spart_velocity(s->m, s->d, st->u0, st->um);
+  spart_fk(s->m, s->d, st->x.R0, st->x.r0, st->x.qm);
+  spart_velocity(s->m, s->d, st->x.u0, st->x.um);
 }
 
 
@@ -254,7 +254,7 @@ static int fixed_bad(const cli_session *s, const cli_state *st) {
     return 0;
   }
   for (int k = 0; k < 6; k++) {
-    if (st->u0[k] != 0 || st->u0dot[k] != 0) {
+    if (st->x.u0[k] != 0 || st->x.u0dot[k] != 0) {
       return 1;
     }
   }

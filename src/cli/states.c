@@ -186,13 +186,13 @@ static void normalized(cli_session *s) {
   while (cli_next(s)) {
     const spart_model *m = s->m;
     const cli_state *st = s->st;
-    const double *qm = st->qm;
+    const double *qm = st->x.qm;
     if (m->coupled) {
       double *qc = cli_session_buf(s, 0, (size_t)m->nqc + 1);
       if (!qc) {
         continue;
       }
-      spart_mimic_qc(m, st->qm, qc);
+      spart_mimic_qc(m, st->x.qm, qc);
       qm = qc;
     }
     if (st->has & CLI_READS(qm)) {

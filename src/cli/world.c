@@ -358,9 +358,9 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
       }
     }
     w->t[n] = t;
-    memcpy(w->qm + (size_t)n * nq, st->qm, nq * sizeof(double));
-    memcpy(w->um + (size_t)n * nv, st->um, nv * sizeof(double));
-    memcpy(w->umdot + (size_t)n * nv, st->umdot, nv * sizeof(double));
+    memcpy(w->qm + (size_t)n * nq, st->x.qm, nq * sizeof(double));
+    memcpy(w->um + (size_t)n * nv, st->x.um, nv * sizeof(double));
+    memcpy(w->umdot + (size_t)n * nv, st->x.umdot, nv * sizeof(double));
     n++;
   }
   if (rc == 0 && n == 0) {
