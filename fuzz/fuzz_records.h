@@ -62,8 +62,8 @@ static void fuzz_kin(cli_writer *wr, const cli_record *rec, const spart_model *m
   const cli_state *st = &rec->st;
   int n = m->nb - 1;
   spart_err err = {0};
-  spart_fk(m, d, st->x.R0, st->x.r0, st->x.qm);
-  spart_velocity(m, d, st->x.u0, st->x.um);
+  spart_fk(m, d, &st->x);
+  spart_velocity(m, d, &st->x);
   spart_positions(m, d, pos, pos + 3 * n, pos + 6 * n);
   cli_put(wr, "qm", st->x.qm, m->nq, -1, -1);
   cli_put(wr, "rL", pos + 3 * n, n, 3, -1);

@@ -202,6 +202,42 @@ const char *spart_shape_kind_name(int kind);
 int spart_model_check(spart_model *m, spart_err *err);
 
 /* ---------------------------------------------------------------------------------------------
+ * state: what the algorithms take of a model's motion, the one currency of the library and the
+ * commands (a record read is one, the simulation steps one): the base's pose, the joints'
+ * coordinates, the velocities, their rates and the forces.  The pose is always there; each
+ * array of rates or forces may be NULL, which is zero (the algorithms then skip it: a state of
+ * the joints alone, or without wrenches, costs no work for the zeros).  A copy of the struct is
+ * a view of the same arrays (set one of its arrays to NULL, or to others of the same size, to
+ * compute with them); free only what spart_state_new made.
+ */
+typedef struct spart_state {
+  int nb, nq, nv;  /* the model's sizes (the tree's nq, nv: coupled mimic joints expanded) */
+  double R0[9];    /* base orientation (base body frame -> inertial), row-major */
+  double r0[3];    /* base CoM position, inertial frame */
+  double *qm;      /* (nq) joint coordinates (NULL only when nq is 0) */
+  double *u0;      /* (6) base velocity [omega0 (base body frame); r0dot (inertial)] */
+  double *um;      /* (nv) joint velocities */
+  double *u0dot;   /* (6) base acceleration, the rate of u0 */
+  double *umdot;   /* (nv) joint accelerations */
+  double *tau0;    /* (6) base force [torque (base body frame); force (inertial)] */
+  double *taum;    /* (nv) joint forces */
+  double *wF;      /* (nb x 6) external wrenches [torque; force] at the link CoMs, inertial
+                      frame; [0] = wF0 on the base */
+} spart_state;
+
+/* A state for model m at rest at the origin: R0 the identity, every other number 0, every
+   array its own, in one allocation with the struct (u0 and um one array [u0; um] of 6 + nv,
+   u0dot and umdot, tau0 and taum the same); NULL when out of memory. */
+spart_state *spart_state_new(const spart_model *m);
+
+/* Free a state of spart_state_new; NULL is allowed. */
+void spart_state_free(spart_state *s);
+
+/* Copy src into dst (states of one model): R0, r0 and each array dst has (dst's NULL arrays are
+   left out), src's NULL arrays as zeros. */
+void spart_state_copy(spart_state *dst, const spart_state *src);
+
+/* ---------------------------------------------------------------------------------------------
  * mimic joints coupled to their leaders (spart_mimic.c): the system's coordinates qc (nqc) and
  * velocities vc (nvc) are the tree's q = K qc + o, v = K vc, K a column of each free degree of
  * freedom (a follower's row its multiplier in its leader's column) and o the followers'
@@ -318,10 +354,11 @@ void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, doub
 void spart_joint_setup(spart_model *m);
 
 /* The transform of joint i at its coordinates q (jnt_nq[i]) (Featherstone's jcalc with the
-   joint's fixed part): the frame F_i in its parent's F_p, Q (9) and origin rho (3), from T, r,
-   F_i in F_p at q = 0 (the model's joint frame; the library keeps it among its constants). */
-void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
-                           const double r[3], double Q[9], double rho[3]);
+   joint's fixed part): the frame F_i in its parent's F_p, Q (9) and origin rho (3), from Tr,
+   F_i in F_p at q = 0 (the model's joint frame; the library keeps it among its constants), its
+   orientation T (9) then its origin r (3). */
+void spart_joint_transform(const spart_model *m, int i, const double *q, const double Tr[12],
+                           double Q[9], double rho[3]);
 
 /* Joint i's own motion at the coordinates qm (nq, the joint's from jnt_qadr[i]) applied to a
    frame on its right: Q (9) becomes Q X_J(q), rho (3) moves with the joint, in Q's parent (the
@@ -526,42 +563,6 @@ spart_data *spart_data_new(const spart_model *m);
 void spart_data_free(spart_data *d);
 
 /* ---------------------------------------------------------------------------------------------
- * state: what the algorithms take of a model's motion, the one currency of the library and the
- * commands (a record read is one, the simulation steps one): the base's pose, the joints'
- * coordinates, the velocities, their rates and the forces.  The pose is always there; each
- * array of rates or forces may be NULL, which is zero (the algorithms then skip it: a state of
- * the joints alone, or without wrenches, costs no work for the zeros).  A copy of the struct is
- * a view of the same arrays (set one of its arrays to NULL, or to others of the same size, to
- * compute with them); free only what spart_state_new made.
- */
-typedef struct spart_state {
-  int nb, nq, nv;  /* the model's sizes (the tree's nq, nv: coupled mimic joints expanded) */
-  double R0[9];    /* base orientation (base body frame -> inertial), row-major */
-  double r0[3];    /* base CoM position, inertial frame */
-  double *qm;      /* (nq) joint coordinates (NULL only when nq is 0) */
-  double *u0;      /* (6) base velocity [omega0 (base body frame); r0dot (inertial)] */
-  double *um;      /* (nv) joint velocities */
-  double *u0dot;   /* (6) base acceleration, the rate of u0 */
-  double *umdot;   /* (nv) joint accelerations */
-  double *tau0;    /* (6) base force [torque (base body frame); force (inertial)] */
-  double *taum;    /* (nv) joint forces */
-  double *wF;      /* (nb x 6) external wrenches [torque; force] at the link CoMs, inertial
-                      frame; [0] = wF0 on the base */
-} spart_state;
-
-/* A state for model m at rest at the origin: R0 the identity, every other number 0, every
-   array its own, in one allocation with the struct (u0 and um one array [u0; um] of 6 + nv,
-   u0dot and umdot, tau0 and taum the same); NULL when out of memory. */
-spart_state *spart_state_new(const spart_model *m);
-
-/* Free a state of spart_state_new; NULL is allowed. */
-void spart_state_free(spart_state *s);
-
-/* Copy src into dst (states of one model): R0, r0 and each array dst has (dst's NULL arrays are
-   left out), src's NULL arrays as zeros. */
-void spart_state_copy(spart_state *dst, const spart_state *src);
-
-/* ---------------------------------------------------------------------------------------------
  * algorithms: each reads what earlier passes left in d
  */
 
@@ -569,9 +570,8 @@ void spart_state_copy(spart_state *dst, const spart_state *src);
    joint frame F_i (d->xrotF, d->xposF) from its parent's and the joint transform (F_i at q = 0,
    the joint's constants, then spart_joint_move), F_0 the base's CoM frame at (R0, r0); from
    them the positions of every joint, poses of every link, axes, pm, inertias in the inertial
-   frame, CoM.  R0: 9, r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
-void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
-              const double *qm);
+   frame, CoM.  Reads the state's R0, r0, qm.  The joint frames RJ need spart_joint_frames. */
+void spart_fk(const spart_model *m, spart_data *d, const spart_state *s);
 
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
@@ -594,14 +594,13 @@ void spart_world(const spart_data *d, const double x[3], double r[3]);
    spart_fk. */
 void spart_inertias(const spart_model *m, const spart_data *d, double *I);
 
-/* Twists of every link (SPART Velocities, right on every tree).  Needs spart_fk.
-   u0: 6 (NULL = 0), um: nq (NULL = 0). */
-void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const double *um);
+/* Twists of every link (SPART Velocities, right on every tree) at the state's u0, um.  Needs
+   spart_fk. */
+void spart_velocity(const spart_model *m, spart_data *d, const spart_state *s);
 
-/* Twist rates of every link (SPART Accelerations).  Needs spart_velocity.
-   u0dot: 6 (NULL = 0), umdot: nq (NULL = 0); um as given to spart_velocity. */
-void spart_acceleration(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
-                        const double *umdot);
+/* Twist rates of every link (SPART Accelerations) at the state's u0dot, umdot (its um that of
+   spart_velocity).  Needs spart_velocity. */
+void spart_acceleration(const spart_model *m, spart_data *d, const spart_state *s);
 
 /* The URDF link frame of body i (spart_frames.c): the frame its <inertial> origin is given in
    (the joint's frame turned by the joint, for links 1..n), R (9) and its origin p (3) from r0,
@@ -692,9 +691,10 @@ void spart_centroidal(const spart_model *m, const spart_data *d, double *AG, dou
 
 /* Its bias AGdot u (6): the rate of h at zero accelerations, sum_i [I_i alpha_i + w_i x I_i w_i
    + (r_i - r_com) x m_i a_i; m_i a_i] for the twist rates [alpha_i; a_i] of u0dot = umdot = 0
-   (the term m_i (v_i - v_com) x v_i sums to 0).  Needs spart_velocity; runs spart_acceleration
-   (d->tdot is then that of zero accelerations). */
-void spart_centroidal_bias(const spart_model *m, spart_data *d, const double *um, double h[6]);
+   (the term m_i (v_i - v_com) x v_i sums to 0).  Needs spart_velocity (of the state s); runs
+   spart_acceleration (d->tdot is then that of zero accelerations). */
+void spart_centroidal_bias(const spart_model *m, spart_data *d, const spart_state *s,
+                           double h[6]);
 
 /* Kinetic energy of the system, 1/2 u' H u.  Needs spart_velocity. */
 double spart_kinetic_energy(const spart_model *m, const spart_data *d);
@@ -807,11 +807,10 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
    (RigidBodyDynamics.jl's joint wrenches, the RNEA's backward-pass forces f_i): w ((nb-1) x 6,
    joint 1 first), the wrench the parent exerts on the child across joint i, [torque; force] in
    the inertial frame at the joint's position rJ (spart_fk's xposJ, not moved with a prismatic
-   joint), R0 (9), r0 (3), qm (nq) that record's.  Its projection on the joint's motion
-   subspace is the joint's taum less the armature's share (and the friction spart_friction
-   adds).  Runs spart_fk (d's poses become this state's). */
-void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
-                          const double r0[3], const double *qm, double *w);
+   joint), s that record's state.  Its projection on the joint's motion subspace is the joint's
+   taum less the armature's share (and the friction spart_friction adds).  Runs spart_fk (d's
+   poses become this state's). */
+void spart_joint_wrenches(const spart_model *m, spart_data *d, const spart_state *s, double *w);
 
 /* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
    sign of um (0 at rest), added to tau (nv) times sign: inverse dynamics adds them (+1), forward

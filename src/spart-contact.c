@@ -74,7 +74,7 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   if (!s->o.no_friction) {
     spart_friction(m, st->x.um, 1, G + 6);
   }
-  spart_fk(m, s->d, st->x.R0, st->x.r0, st->x.qm);
+  spart_fk(m, s->d, &st->x);
   int fc = 0, ok = 0, feas = 0;
   if (wanted(s, "force_closure")) {
     fc = spart_force_closure(m, s->d, nc, c, s->o.edges, &err);

@@ -117,7 +117,7 @@ static void draw(cli_session *s) {
   spart_data *d = s->d;
   const cli_state *st = s->st;
   double uv[2 * SPART_OUTLINE_MAX], depth, scale = 0, a[3], b[3], seg[4];
-  spart_fk(m, d, st->x.R0, st->x.r0, st->x.qm);
+  spart_fk(m, d, &st->x);
   /* the robot's size, for dots and axes: its joints' spread */
   for (int i = 1; i < m->nb; i++) {
     scale = fmax(

@@ -55,7 +55,7 @@ static void put(cli_session *s, int k) {
     const int n = s->m->nb - 1;
     double *w = cli_session_buf(s, 3, 6 * (size_t)n);
     if (w) {
-      spart_joint_wrenches(s->m, s->d, s->st->x.R0, s->st->x.r0, s->st->x.qm, w);
+      spart_joint_wrenches(s->m, s->d, &s->st->x, w);
       cli_put(s->wr, "joint_wrenches", w, n, 6, -1);
     }
   }

@@ -162,7 +162,7 @@ static int compute(cli_session *s) {
     cli_put(s->wr, "tL", d->t + 6, n, 6, -1);
   }
   if (st->has & acc) {
-    spart_acceleration(s->m, d, st->x.um, st->x.u0dot, st->x.umdot);
+    spart_acceleration(s->m, d, &st->x);
     cli_put(s->wr, "t0dot", d->tdot, 6, -1, -1);
     cli_put(s->wr, "tLdot", d->tdot + 6, n, 6, -1);
   }

@@ -43,7 +43,9 @@ int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const dou
   struct spart_own *o = d->own_;
   double *IA = o->IA, *pA = o->pA;
   double X[36], Iv[6], fx[6];
-  spart_fk(m, d, R0, zero, qm); /* F_i's orientations, for the external wrenches */
+  spart_state x = {.qm = (double *)qm}; /* the pose at r0 = 0 */
+  memcpy(x.R0, R0, sizeof x.R0);
+  spart_fk(m, d, &x); /* F_i's orientations, for the external wrenches */
   spart_xup(m, d, qm);
   spart_dof_scale(m, d, scale);
 

@@ -45,7 +45,9 @@ void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], con
   static const double zero[3] = {0, 0, 0};
   double *v = d->t, *a = d->tdot, *f = d->f, I[36], X[36], Iv[6], vIv[6], fx[6];
   if (wF) {
-    spart_fk(m, d, R0, zero, qm); /* F_i's orientations, for the external wrenches */
+    spart_state x = {.qm = (double *)qm}; /* the pose at r0 = 0 */
+    memcpy(x.R0, R0, sizeof x.R0);
+    spart_fk(m, d, &x); /* F_i's orientations, for the external wrenches */
   }
   spart_xup(m, d, qm);
 

@@ -134,8 +134,8 @@ static void xup2_multi(const spart_model *m, const spart_data *d, int i, const d
                        const double *qb, int j, v2 Q[9], v2 rho[3]) {
   const double *c = d->own_->jc + SPART_JC * i;
   double Qa[9], Qb[9], ra[3], rb[3];
-  spart_joint_transform(m, i, qa + j, c + SPART_JC_T, c + SPART_JC_R, Qa, ra);
-  spart_joint_transform(m, i, qb + j, c + SPART_JC_T, c + SPART_JC_R, Qb, rb);
+  spart_joint_transform(m, i, qa + j, c + SPART_JC_T, Qa, ra); /* T, then r (SPART_JC_R) */
+  spart_joint_transform(m, i, qb + j, c + SPART_JC_T, Qb, rb);
   for (int k = 0; k < 9; k++) {
     Q[k] = (v2){Qa[k], Qb[k]};
   }
@@ -440,11 +440,10 @@ void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const d
 }
 
 
-void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
-                          const double r0[3], const double *qm, double *w) {
+void spart_joint_wrenches(const spart_model *m, spart_data *d, const spart_state *s, double *w) {
   /* the backward pass left f_i (lane 0: the record) in F_i at its origin; F_i's world pose */
   const v2 *F = (const v2 *)d->own_->bf;
-  spart_fk(m, d, R0, r0, qm);
+  spart_fk(m, d, s);
   for (int i = 1; i < m->nb; i++) {
     const double *W = d->xrotF + 9 * i, *o = d->xposF + 3 * i, *rJ = d->xposJ + 3 * i;
     double n[3], f[3], nw[3], fw[3], dr[3], mf[3];

@@ -634,9 +634,9 @@ void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9]
 }
 
 
-void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
-                           const double r[3], double Q[9], double rho[3]) {
-  joint_transform(m, i, q, 0, T, r, Q, rho);
+void spart_joint_transform(const spart_model *m, int i, const double *q, const double Tr[12],
+                           double Q[9], double rho[3]) {
+  joint_transform(m, i, q, 0, Tr, Tr + 9, Q, rho);
 }
 
 

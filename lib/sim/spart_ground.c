@@ -65,8 +65,13 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
                          const double u0[6], const double *um, const double *defl, double *wF,
                          double *force, double *rate) {
   const double *n = g->normal;
-  spart_fk(m, d, R0, r0, qm);
-  spart_velocity(m, d, u0, um);
+  spart_state xs = {.qm = (double *)qm};
+  memcpy(xs.R0, R0, sizeof xs.R0);
+  memcpy(xs.r0, r0, sizeof xs.r0);
+  spart_fk(m, d, &xs);
+  xs.u0 = (double *)u0;
+  xs.um = (double *)um;
+  spart_velocity(m, d, &xs);
   for (int j = 0; j < g->n; j++) {
     double x[3], f[3] = {0, 0, 0}, e_rate[3] = {0, 0, 0};
     double delta = spart_ground_point(m, d, g, j, x);
@@ -135,7 +140,10 @@ void spart_ground_release(const spart_model *m, spart_data *d, const spart_groun
   if (!any) {
     return;
   }
-  spart_fk(m, d, R0, r0, qm);
+  spart_state xs = {.qm = (double *)qm};
+  memcpy(xs.R0, R0, sizeof xs.R0);
+  memcpy(xs.r0, r0, sizeof xs.r0);
+  spart_fk(m, d, &xs);
   for (int j = 0; j < g->n; j++) {
     double x[3];
     if (!(depth(m, d, g, j, x) > 0)) {
@@ -149,7 +157,10 @@ double spart_ground_energy(const spart_model *m, spart_data *d, const spart_grou
                            const double R0[9], const double r0[3], const double *qm,
                            const double *defl) {
   double e = 0;
-  spart_fk(m, d, R0, r0, qm);
+  spart_state xs = {.qm = (double *)qm};
+  memcpy(xs.R0, R0, sizeof xs.R0);
+  memcpy(xs.r0, r0, sizeof xs.r0);
+  spart_fk(m, d, &xs);
   for (int j = 0; j < g->n; j++) {
     double x[3], delta = depth(m, d, g, j, x);
     if (delta > 0) {

@@ -521,7 +521,10 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
   }
   w->ncontact = 0;
   if (ground) {
-    spart_fk(m, d, s->R0, s->r0, s->qm);
+    spart_state x = {.qm = s->qm};
+    memcpy(x.R0, s->R0, sizeof x.R0);
+    memcpy(x.r0, s->r0, sizeof x.r0);
+    spart_fk(m, d, &x);
     ground_terms(m, d, s, w, fixed);
   }
   build(m, s, w, ALL, fixed);

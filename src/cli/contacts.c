@@ -181,7 +181,7 @@ static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
   for (int q = 0; q < 3; q++) {
     up[q] = -s->gravity[q] / gn;
   }
-  spart_fk(m, s->d, st->x.R0, st->x.r0, st->x.qm);
+  spart_fk(m, s->d, &st->x);
   /* the most points: SPART_DISK_POINTS for each end of each shape */
   size_t most = (size_t)*nc + 2 * SPART_DISK_POINTS * ((size_t)m->nshape + 1) * (size_t)geo;
   out = malloc(most * sizeof *out);

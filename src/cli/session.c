@@ -199,8 +199,8 @@ cli_session *cli_session_start(const cli_tool *t, int argc, char **argv, int *st
 
 void cli_session_kinematics(cli_session *s) {
   const cli_state *st = s->st;
-  spart_fk(s->m, s->d, st->x.R0, st->x.r0, st->x.qm);
-  spart_velocity(s->m, s->d, st->x.u0, st->x.um);
+  spart_fk(s->m, s->d, &st->x);
+  spart_velocity(s->m, s->d, &st->x);
 }
 
 

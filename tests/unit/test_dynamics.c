@@ -54,10 +54,7 @@ static void expect(const char *model, const char *what, const double *a, const d
 
 
 /* a random state: rotation from a random unit quaternion */
-typedef struct {
-  double R0[9], r0[3], u0[6], u0dot[6], tau0[6];
-  double *qm, *um, *umdot, *taum, *wF;
-} state;
+typedef spart_state state;
 
 
 static void random_state(const spart_model *m, state *s) {
@@ -93,11 +90,15 @@ static void random_state(const spart_model *m, state *s) {
 
 
 static void state_alloc(const spart_model *m, state *s) {
-  s->qm = calloc(4 * (size_t)m->nq + 6 * (size_t)m->nb + 1, sizeof(double));
+  *s = (state){.nb = m->nb, .nq = m->nq, .nv = m->nv};
+  s->qm = calloc(4 * (size_t)m->nq + 6 * (size_t)m->nb + 18 + 1, sizeof(double)); /* all */
   s->um = s->qm + m->nq;
   s->umdot = s->um + m->nq;
   s->taum = s->umdot + m->nq;
   s->wF = s->taum + m->nq;
+  s->u0 = s->wF + 6 * m->nb;
+  s->u0dot = s->u0 + 6;
+  s->tau0 = s->u0dot + 6;
 }
 
 
@@ -207,14 +208,14 @@ static void identities(const char *name, const spart_model *m) {
   double *x = calloc((size_t)nv + n6, 8), *y = calloc((size_t)nv + n6, 8);
   double g[3] = {0.3, -0.2, -9.81}, h = 1e-6;
   random_state(m, &s);
-  memcpy(u, s.u0, sizeof(s.u0));
+  memcpy(u, s.u0, 6 * sizeof(double));
   memcpy(u + 6, s.um, sizeof(double) * nq);
-  memcpy(ud, s.u0dot, sizeof(s.u0dot));
+  memcpy(ud, s.u0dot, 6 * sizeof(double));
   memcpy(ud + 6, s.umdot, sizeof(double) * nq);
 
   /* ID = H udot + C u - N' (wF + m g) */
-  spart_fk(m, d, s.R0, s.r0, s.qm);
-  spart_velocity(m, d, s.u0, s.um);
+  spart_fk(m, d, &s);
+  spart_velocity(m, d, &s);
   spart_crba(m, d, s.R0, s.qm, 0, H);
   spart_cim(m, d, C);
   spart_noc(m, d, N);
@@ -256,10 +257,10 @@ static void identities(const char *name, const spart_model *m) {
 
   /* C = N' (M Ndot + Mdot N), Ndot by central differences along the motion */
   advance(m, &s, h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   spart_noc(m, d2, Np);
   advance(m, &s, -h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   spart_noc(m, d2, Nm);
   for (int k = 0; k < n6 * nv; k++) {
     Np[k] = (Np[k] - Nm[k]) / (2 * h);
@@ -275,13 +276,13 @@ static void identities(const char *name, const spart_model *m) {
   matvec(x, N, u, n6, nv, 0);
   expect(name, "t = N u", d->t, x, n6, 1e-12);
   advance(m, &s, h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   for (int i = 0; i < 3 * nb; i++) {
     Np[i] = d2->xpos[i] + s2.r0[i % 3]; /* spart_fk's positions are from r0 */
   }
   memcpy(Np + 3 * nb, d2->xrot, sizeof(double) * 9 * nb);
   advance(m, &s, -h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   for (int i = 0; i < nb; i++) {
     double v[3], w[3], Rd[9], *Rp = Np + 3 * nb + 9 * i, *Rm = d2->xrot + 9 * i;
     double *R = d->xrot + 9 * i;
@@ -308,15 +309,15 @@ static void identities(const char *name, const spart_model *m) {
     for (int sg = -1; sg <= 1; sg += 2) {
       advance(m, &s, sg * h, &s2);
       memcpy(s2.um, s.um, sizeof(double) * nq);
-      memcpy(s2.u0, s.u0, sizeof(s.u0));
+      memcpy(s2.u0, s.u0, 6 * sizeof(double));
       for (int k = 0; k < nq; k++) {
         s2.um[k] += sg * h * s.umdot[k];
       }
       for (int k = 0; k < 6; k++) {
         s2.u0[k] += sg * h * s.u0dot[k];
       }
-      spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
-      spart_velocity(m, d2, s2.u0, s2.um);
+      spart_fk(m, d2, &s2);
+      spart_velocity(m, d2, &s2);
       spart_jacobian(m, d2, last, NULL, sg > 0 ? Jp : Jmn, (sg > 0 ? Jp : Jmn) + 36);
       memcpy((sg > 0 ? Jp : Jmn) + 36 + 6 * nq, d2->t, sizeof(double) * n6);
     }
@@ -324,7 +325,7 @@ static void identities(const char *name, const spart_model *m) {
       J[k] = (Jp[k] - Jmn[k]) / (2 * h);
     }
     expect(name, "Jdot = d/dt of J", Jd, J, 36 + 6 * nq, 1e-6);
-    spart_acceleration(m, d, s.um, s.u0dot, s.umdot);
+    spart_acceleration(m, d, &s);
     expect(name, "tdot = d/dt of twists", d->tdot, J + 36 + 6 * nq, n6, 1e-6);
   }
 
@@ -332,13 +333,15 @@ static void identities(const char *name, const spart_model *m) {
   spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
   spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(udot)) = udot", x, ud, nv, 1e-9);
-  spart_velocity(m, d, NULL, s.um);
+  state z = s; /* the base held still */
+  z.u0 = NULL;
+  spart_velocity(m, d, &z);
   spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, tau);
   spart_aba(m, d, 1, s.R0, s.qm, NULL, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
   expect(name, "FD(ID(umdot)) = umdot, fixed base", x + 6, ud + 6, nq, 1e-9);
 
   /* Floating_ID: tau0 = 0 and FD agrees */
-  spart_velocity(m, d, s.u0, s.um);
+  spart_velocity(m, d, &s);
   if (spart_floating_id(m, d, s.R0, s.qm, s.u0, s.um, s.umdot, s.wF, g, tau + 6, x) == 0) {
     spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, x, s.umdot, s.wF, g, y);
     double zero[6] = {0};
@@ -362,9 +365,13 @@ static void identities(const char *name, const spart_model *m) {
     }
     spart_spd_inverse(H0, 6, A, B);
     matvec(s2.u0, B, x, 6, 6, 0);
-    spart_velocity(m, d, s2.u0, s.um);
+    state v = s; /* the base at s2.u0, the accelerations y */
+    v.u0 = s2.u0;
+    v.u0dot = y;
+    v.umdot = y + 6;
+    spart_velocity(m, d, &v);
     spart_aba(m, d, 0, s.R0, s.qm, s2.u0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
-    spart_acceleration(m, d, s.um, y, y + 6);
+    spart_acceleration(m, d, &v);
     for (int i = 0; i < nb; i++) {
       for (int k = 0; k < 3; k++) {
         vcom[k] += m->body_mass[i] * d->t[6 * i + 3 + k] / d->mass;
@@ -423,10 +430,10 @@ static void massless(const char *name, const char *path, const spart_model *m) {
   random_state(m, &s);
   memset(s.wF, 0, sizeof(double) * 6 * m->nb);
   double *a = calloc(4 * (size_t)nv * nv, 8), *b = a + 2 * nv * nv;
-  spart_fk(m, d, s.R0, s.r0, s.qm);
-  spart_fk(m2, d2, s.R0, s.r0, s.qm);
-  spart_velocity(m, d, s.u0, s.um);
-  spart_velocity(m2, d2, s.u0, s.um);
+  spart_fk(m, d, &s);
+  spart_fk(m2, d2, &s);
+  spart_velocity(m, d, &s);
+  spart_velocity(m2, d2, &s);
   spart_crba(m, d, s.R0, s.qm, 0, a);
   spart_crba(m2, d2, s.R0, s.qm, 0, b);
   expect(name, "massless fixed links: same H", b, a, nv * nv, 1e-13);
