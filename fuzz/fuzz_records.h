@@ -80,13 +80,10 @@ static void fuzz_pair(const spart_model *m, spart_data *d, const cli_state *a,
   size_t nv = 6 + (size_t)m->nq;
   double *t = malloc(4 * nv * sizeof(double)), *out[2] = {t, t + nv};
   FUZZ_CHECK(t != NULL, "out of memory");
-  spart_rnea_in in[2] = {{a->x.R0, a->x.qm, a->x.u0, a->x.um, a->x.u0dot, a->x.umdot, a->x.wF},
-                         {b->x.R0, b->x.qm, b->x.u0, b->x.um, b->x.u0dot, b->x.umdot, b->x.wF}};
-  spart_rnea_pair(m, d, 2, in, NULL, out);
-  spart_rnea(m, d, a->x.R0, a->x.qm, a->x.u0, a->x.um, a->x.u0dot, a->x.umdot, a->x.wF, NULL,
-             t + 2 * nv);
-  spart_rnea(m, d, b->x.R0, b->x.qm, b->x.u0, b->x.um, b->x.u0dot, b->x.umdot, b->x.wF, NULL,
-             t + 3 * nv);
+  const spart_state *two[2] = {&a->x, &b->x};
+  spart_rnea_pair(m, d, 2, two, NULL, out);
+  spart_rnea(m, d, &a->x, NULL, t + 2 * nv);
+  spart_rnea(m, d, &b->x, NULL, t + 3 * nv);
   for (size_t k = 0; k < 2 * nv; k++) {
     double x = t[k], y = t[2 * nv + k];
     FUZZ_CHECK(x == y || (isnan(x) && isnan(y)), "a pair's force %zu: %g alone, %g paired", k, y,

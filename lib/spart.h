@@ -749,11 +749,12 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
    joint frames: H ((6+nv) x (6+nv)), row-major; with fixed_base only the joints' block Hm
-   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else.
-   Leaves spart_xup's joint transforms in d; d->work and d->Ic are its scratch (d->Ic is not
-   spart_composite's afterwards: the bodies it skips, those of fixed joints, hold their own). */
-void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                int fixed_base, double *H);
+   (nv x nv).  The joints' armature is on its diagonal.  Reads the state's R0, qm; needs
+   nothing else.  Leaves spart_xup's joint transforms in d; d->work and d->Ic are its scratch
+   (d->Ic is not spart_composite's afterwards: the bodies it skips, those of fixed joints, hold
+   their own). */
+void spart_crba(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                double *H);
 
 /* Split a (6+nv) x (6+nv) matrix A into SPART's blocks A0 (6x6), A0m (6 x nv), Am0 (nv x 6) and
    Am (nv x nv); NULL blocks are skipped.  nv is the system's, nvc (spart_mimic.c). */
@@ -765,42 +766,30 @@ void spart_split(const spart_model *m, const double *A, double *A0, double *A0m,
    spu_pivot_ok against its diagonal entry before elimination). */
 int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
 
-/* The scale spart's singularity test (spu_pivot_ok) compares each degree of freedom's pivot
-   with: what it moves, in its units.  scale: 6 + nq, in the order of u = [u0; um]: a rotation
-   of the base (0..2), the trace of the whole robot's rotational inertia about the base CoM; a
-   translation (3..5), the robot's mass; a revolute joint, the trace of the rotational inertia of
-   its subtree about the joint, and a prismatic joint the subtree's mass, each plus the joint's
-   armature.  Invariant, with the pivots, under any scaling of lengths or masses.  Needs
-   spart_xup; overwrites d->f. */
-void spart_dof_scale(const spart_model *m, spart_data *d, double *scale);
-
 /* Hinv = inverse of the generalized inertia matrix H ((6+nq)^2, or the joints' nq^2 with
    fixed_base), by Cholesky in the order of the articulated-body algorithm (spart_aba): the joints
    from the last to the first, then the base; each pivot passes spu_pivot_ok against its
-   spart_dof_scale (scale: 6 + nq, for either base).  work: 2 n^2 + n doubles, n the order of
-   H.  Returns 0, or -SPART_ENUM with the body of the failing pivot in d->warn_body. */
+   spart_dof_scale (of either base).  work: 2 n^2 + n + 6 + nv doubles, n the order of H.
+   Needs spart_xup (spart_crba leaves it); overwrites d->f.  Returns 0, or -SPART_ENUM with the
+   body of the failing pivot in d->warn_body. */
 int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const double *H,
-                      const double *scale, double *work, double *Hinv);
+                      double *work, double *Hinv);
 
 /* Convective inertia matrix (SPART CIM): C ((6+nq) x (6+nq)), row-major, with
    H udot + C u = tau + N' wF.  Needs spart_fk and spart_velocity. */
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
 /* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in the
-   joint frames F_i): tau = [tau0; taum] (6+nv) at the base orientation R0 (9), joint positions qm
-   (nq), velocities u0 (6), um (nv) and accelerations u0dot (6), umdot (nv) (NULL = 0), with
-   external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
-   the armature's share, not the friction (spart_friction).  Needs nothing else. */
-void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                const double *u0, const double *um, const double *u0dot, const double *umdot,
-                const double *wF, const double *gravity, double *tau);
+   joint frames F_i): tau = [tau0; taum] (6+nv) at the state s (its R0, qm, u0, um, u0dot, umdot
+   and its external wrenches wF; r0 and its forces tau0, taum do not matter) under gravity (3;
+   NULL = none); taum holds the armature's share, not the friction (spart_friction).  Needs
+   nothing else. */
+void spart_rnea(const spart_model *m, spart_data *d, const spart_state *s, const double *gravity,
+                double *tau);
 
-/* The same for n = 1 or 2 records at once (a trajectory's rows), each record's results exactly
-   those it has alone: in[k] the inputs of record k, tau[k] its forces (6+nv). */
-typedef struct spart_rnea_in {
-  const double *R0, *qm, *u0, *um, *u0dot, *umdot, *wF;
-} spart_rnea_in;
-void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+/* The same for n = 1 or 2 states at once (a trajectory's rows), in the two lanes of pairs of
+   doubles: each state's results exactly those it has alone, s[k]'s forces in tau[k] (6+nv). */
+void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_state *const s[],
                      const double *gravity, double *const tau[]);
 
 /* The joint reaction wrenches of the last spart_rnea (or spart_floating_id) on d, one record
@@ -819,25 +808,21 @@ void spart_joint_wrenches(const spart_model *m, spart_data *d, const spart_state
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau);
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nv) and u0dot (6)
-   for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
-   is singular (spu_pivot_ok against the base's spart_dof_scale; d->warn_body = 0).  Needs
-   nothing else. */
-int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                      const double *u0, const double *um, const double *umdot, const double *wF,
+   for the state of spart_rnea (its u0dot not read).  Returns 0 or -SPART_ENUM when the base
+   inertia is singular (spu_pivot_ok against the base's spart_dof_scale; d->warn_body = 0).
+   Needs nothing else. */
+int spart_floating_id(const spart_model *m, spart_data *d, const spart_state *s,
                       const double *gravity, double *taum, double u0dot[6]);
 
 /* Forward dynamics by articulated bodies (SPART FD, Featherstone's ABA in the joint frames F_i):
-   u0dot (6), umdot (nq) at the base orientation R0 (9), joint positions qm (nq) and velocities
-   u0 (6; NULL = 0), um (nq; NULL = 0) for the forces tau0 (6; NULL = 0), taum (nq; NULL = 0),
-   with external wrenches wF (nb x 6, as spart_rnea's; NULL = none), gravity (3; NULL = none)
-   and the joints' armature (friction is the caller's: spart_friction).  fixed_base: the base
-   does not move (u0 is taken as 0; u0dot = 0).  Returns 0 or -SPART_ENUM when an articulated
-   inertia is singular (spu_pivot_ok against spart_dof_scale; the body in d->warn_body).  Needs
-   nothing else; overwrites d->f. */
-int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-              const double *qm, const double *u0, const double *um, const double *tau0,
-              const double *taum, const double *wF, const double *gravity, double u0dot[6],
-              double *umdot);
+   udot = [u0dot; umdot] (6+nv) at the state s (its R0, qm, u0, um) for its forces tau0, taum and
+   external wrenches wF (as spart_rnea's), under gravity (3; NULL = none), with the joints'
+   armature (friction is the caller's: spart_friction).  fixed_base: the base does not move (u0
+   is taken as 0; u0dot = 0).  Returns 0 or -SPART_ENUM when an articulated inertia is singular
+   (spu_pivot_ok against spart_dof_scale; the body in d->warn_body).  Needs nothing else;
+   overwrites d->f. */
+int spart_aba(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+              const double *gravity, double *udot);
 
 
 /* ---------------------------------------------------------------------------------------------
@@ -925,20 +910,14 @@ enum {
   SPART_FD_FRICTION = 2 /* the drive train's friction (spart_friction) takes from taum */
 };
 
-/* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction when
-   flags has SPART_FD_FRICTION, then spart_aba, or K' H K ucdot = K' (tau - c) by spart_crba,
-   spart_rnea and Cholesky (spart_mimic_fd.c) for a model whose mimic joints are coupled (the
-   state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv) for R0 (9), r0 (3),
-   qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6) (each NULL = 0) and
-   gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
-   Returns 0 or -SPART_ENUM when an articulated inertia is singular (the body in
-   d->warn_body). */
-size_t spart_forward_dynamics_work(const spart_model *m);
-int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
-                           const double r0[3], const double *qm, const double *u0,
-                           const double *um, const double *tau0, const double *taum,
-                           const double *wF, const double *gravity, double *work,
-                           double u0dot[6], double *umdot);
+/* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction at the
+   state's um when flags has SPART_FD_FRICTION, then spart_aba, or K' H K ucdot = K' (tau - c) by
+   spart_crba, spart_rnea and Cholesky (spart_mimic_fd.c) for a model whose mimic joints are
+   coupled (the state and umdot the tree's): udot = [u0dot; umdot] (6+nv) at the state s (its r0
+   does not matter) for its forces under gravity (3, NULL = none).  Its scratch is d's.  Returns
+   0 or -SPART_ENUM when an articulated inertia is singular (the body in d->warn_body). */
+int spart_forward_dynamics(const spart_model *m, spart_data *d, const spart_state *s, int flags,
+                           const double *gravity, double *udot);
 
 /* integrators of spart_sim_step */
 enum {

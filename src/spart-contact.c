@@ -69,8 +69,7 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   }
 
   /* what the motion needs without contacts, then the kinematics the contacts need */
-  spart_rnea(m, s->d, st->x.R0, st->x.qm, st->x.u0, st->x.um, st->x.u0dot, st->x.umdot,
-             st->x.wF, s->gravity, G);
+  spart_rnea(m, s->d, &st->x, s->gravity, G);
   if (!s->o.no_friction) {
     spart_friction(m, st->x.um, 1, G + 6);
   }

@@ -71,9 +71,9 @@ static void limits(cli_session *s, int k) {
 
 
 /* the drive train's friction, opposing the joint velocities, unless --no-friction */
-static void friction(const cli_session *s, const cli_state *st, double *tau) {
+static void friction(const cli_session *s, const spart_state *x, double *tau) {
   if (!s->o.no_friction) {
-    spart_friction(s->m, st->x.um, 1, tau + 6);
+    spart_friction(s->m, x->um, 1, tau + 6);
   }
 }
 
@@ -86,36 +86,29 @@ static int compute(cli_session *s) {
     return -1;
   }
   if (s->o.floating) {
-    if (spart_floating_id(s->m, s->d, st->x.R0, st->x.qm, st->x.u0, st->x.um, st->x.umdot,
-                          st->x.wF, s->gravity, tau + 6, tau) != 0) {
+    if (spart_floating_id(s->m, s->d, &st->x, s->gravity, tau + 6, tau) != 0) {
       cli_fail_singular(s);
       return -1;
     }
   } else {
-    spart_rnea(s->m, s->d, st->x.R0, st->x.qm, st->x.u0, st->x.um, st->x.u0dot, st->x.umdot,
-               st->x.wF, s->gravity, tau);
+    spart_rnea(s->m, s->d, &st->x, s->gravity, tau);
   }
-  friction(s, st, tau);
+  friction(s, &st->x, tau);
   return 0;
 }
 
 
 /* forces of two records together (rows of a trajectory), in buffers 0 and 1; 0, or -1 after
    reporting */
-static int both(cli_session *s, const cli_state *const st[2]) {
+static int both(cli_session *s, const spart_state *const x[2]) {
   size_t n = 6 + (size_t)s->m->nv;
   double *tau[2] = {cli_session_buf(s, 0, n), cli_session_buf(s, 1, n)};
-  spart_rnea_in in[2];
   if (!tau[0] || !tau[1]) {
     return -1;
   }
-  for (int k = 0; k < 2; k++) {
-    in[k] = (spart_rnea_in){st[k]->x.R0,    st[k]->x.qm,    st[k]->x.u0,       st[k]->x.um,
-                            st[k]->x.u0dot, st[k]->x.umdot, st[k]->x.wF};
-  }
-  spart_rnea_pair(s->m, s->d, 2, in, s->gravity, tau);
-  friction(s, st[0], tau[0]);
-  friction(s, st[1], tau[1]);
+  spart_rnea_pair(s->m, s->d, 2, x, s->gravity, tau);
+  friction(s, x[0], tau[0]);
+  friction(s, x[1], tau[1]);
   return 0;
 }
 
@@ -125,10 +118,10 @@ static void records(cli_session *s) {
   /* two records at once where the input has them at hand (not --floating: Floating_ID has no
      paired form; not --joint-wrenches: they come from one record's pass), each written in its
      turn */
-  const cli_state *st[2];
+  const spart_state *x[2];
   const int most = s->o.floating || s->o.joint_wrenches ? 1 : 2;
-  for (int n; (n = cli_next_pair(s, most, st)) > 0;) {
-    if (n == 2 && both(s, st) != 0) {
+  for (int n; (n = cli_next_pair(s, most, x)) > 0;) {
+    if (n == 2 && both(s, x) != 0) {
       continue;
     }
     for (int k = 0; k < n && !s->stop; k++) {

@@ -239,7 +239,7 @@ C
   ! nm "$t/pend" | grep -qiE 'cJSON|xmlRead|glp_'
 }
 
-@test "spart.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program links" {
+@test "spart.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program of states links" {
   command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
   command -v g++ > /dev/null 2>&1 || skip "no g++ (scripts/deps.sh installs it)"
   local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
@@ -257,8 +257,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::printf("%s %d %d\n", SPART_VERSION_STRING, m->nq, m->nb);
+  // a state and the algorithms on it: the weight's joint forces of the arm at rest
+  spart_data *d = spart_data_new(m);
+  spart_state *x = spart_state_new(m);
+  double *tau = new double[6 + m->nv];
+  const double g[3] = {0, 0, -9.81};
+  spart_rnea(m, d, x, g, tau);
+  int bad = !(tau[5] > 0); // the base holds the weight up
+  delete[] tau;
+  spart_state_free(x);
+  spart_data_free(d);
   spart_model_free(m);
-  return 0;
+  return bad;
 }
 CXX
   # shellcheck disable=SC2046

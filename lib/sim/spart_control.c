@@ -190,6 +190,10 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
   const int nv = m->nv;
   const int fixed = c->flags & SPART_FD_FIXED;
   double *tau = w->tau, *a = w->ar;
+  /* the state (the base held still with a fixed base), its accelerations a */
+  spart_state x = {.qm = (double *)qm, .u0 = fixed ? NULL : (double *)u0, .um = (double *)um,
+                   .umdot = a};
+  memcpy(x.R0, R0, sizeof x.R0);
   c->neval++;
   /* the reference and the errors of the state to it */
   if (c->law != SPART_CONTROL_GRAVITY) {
@@ -202,10 +206,10 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
       a[k] += c->kp[k] * w->e[k] + c->kd[k] * (w->ur[k] - um[k]);
     }
     if (fixed) {
-      spart_rnea(m, d, R0, qm, NULL, um, NULL, a, NULL, c->gravity, tau);
+      spart_rnea(m, d, &x, c->gravity, tau);
     } else {
       double u0dot[6];
-      if (spart_floating_id(m, d, R0, qm, u0, um, a, NULL, c->gravity, tau + 6, u0dot) != 0) {
+      if (spart_floating_id(m, d, &x, c->gravity, tau + 6, u0dot) != 0) {
         return spart_err_set(err, SPART_ENUM, 0,
                              "t = %.17g: computed torque: singular inertia at link 0: the base "
                              "can move without moving any mass",
@@ -220,7 +224,9 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
   }
   /* the gravity compensation: the base held still, the joints at rest */
   if (c->gravity) {
-    spart_rnea(m, d, R0, qm, NULL, NULL, NULL, NULL, NULL, c->gravity, tau);
+    spart_state rest = {.qm = x.qm}; /* at rest */
+    memcpy(rest.R0, R0, sizeof rest.R0);
+    spart_rnea(m, d, &rest, c->gravity, tau);
   } else {
     memset(tau, 0, (size_t)(6 + nv) * sizeof(double));
   }

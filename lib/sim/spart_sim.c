@@ -26,7 +26,6 @@ typedef struct {
   double *yn;         /* (ny) the step's end */
   double *R0, *r0, *qm, *u0, *um; /* a stage's state: 9, 3, nq, 6, nv */
   double *z;          /* (nz) a stage's scene state */
-  double *work;       /* spart_forward_dynamics' (spart_forward_dynamics_work) */
   double *acc;        /* (6 + nv + nz) the accelerations and the scene state's rates at the
                          state, when acc_ok */
   double *key;        /* (nf + 18 + nq + nv + nz) the forces and the state they were computed
@@ -40,33 +39,28 @@ typedef struct {
 } sim_ws;
 
 
-int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
-                           const double r0[3], const double *qm, const double *u0,
-                           const double *um, const double *tau0, const double *taum,
-                           const double *wF, const double *gravity, double *work,
-                           double u0dot[6], double *umdot) {
-  (void)r0; /* the dynamics do not depend on where the robot is */
-  /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
-  if (flags & SPART_FD_FRICTION) {
-    if (taum) {
-      memcpy(work, taum, (size_t)m->nv * sizeof(double));
+int spart_forward_dynamics(const spart_model *m, spart_data *d, const spart_state *s, int flags,
+                           const double *gravity, double *udot) {
+  const spart_state *x = s; /* the dynamics do not depend on where the robot is (r0) */
+  spart_state f;
+  /* the drive train's friction opposes the joint velocities: it takes from the joint forces (at
+     rest, um NULL, it takes nothing) */
+  if ((flags & SPART_FD_FRICTION) && s->um) {
+    double *taum = d->own_->fdw;
+    if (s->taum) {
+      memcpy(taum, s->taum, (size_t)m->nv * sizeof(double));
     } else {
-      memset(work, 0, (size_t)m->nv * sizeof(double));
+      memset(taum, 0, (size_t)m->nv * sizeof(double));
     }
-    spart_friction(m, um, -1, work);
-    taum = work;
+    spart_friction(m, s->um, -1, taum);
+    f = *s;
+    f.taum = taum;
+    x = &f;
   }
   if (m->coupled) { /* mimic joints on their leaders: the system's inertia (spart_mimic_fd.c) */
-    return spart_mimic_fd(m, d, flags & SPART_FD_FIXED, R0, qm, u0, um, tau0, taum, wF, gravity,
-                          work + m->nv, u0dot, umdot);
+    return spart_mimic_fd(m, d, x, flags & SPART_FD_FIXED, gravity, udot);
   }
-  return spart_aba(m, d, flags & SPART_FD_FIXED, R0, qm, u0, um, tau0, taum, wF, gravity, u0dot,
-                   umdot);
-}
-
-
-size_t spart_forward_dynamics_work(const spart_model *m) {
-  return (size_t)m->nv + (m->coupled ? spart_mimic_fd_work(m) : 0);
+  return spart_aba(m, d, x, flags & SPART_FD_FIXED, gravity, udot);
 }
 
 
@@ -100,10 +94,9 @@ static void place(spart_sim *s, sim_ws *w, double *p, int nz) {
 spart_sim *spart_sim_new(const spart_model *m) {
   size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nb = (size_t)m->nb, ny = 2 * (6 + nv);
   size_t nf = 6 + nv + 6 * nb;
-  /* doubles: the sim's taum, wF, qm, um, umdot; the scratch's 7 + 2 stages, a state, work, acc
+  /* doubles: the sim's taum, wF, qm, um, umdot; the scratch's 7 + 2 stages, a state, acc
      and its key */
-  size_t nw = spart_forward_dynamics_work(m);
-  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nw + (6 + nv) +
+  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + (6 + nv) +
              (nf + 18 + nq + nv) + nv;
   spart_sim *s = calloc(1, sizeof(*s));
   sim_ws *w = calloc(1, sizeof(*w));
@@ -133,7 +126,6 @@ spart_sim *spart_sim_new(const spart_model *m) {
   w->u0 = p, p += 6;
   w->qm = p, p += nq;
   w->um = p, p += nv;
-  w->work = p, p += nw;
   w->stab_tau = p;
   s->R0[0] = s->R0[4] = s->R0[8] = 1;
   s->method = SPART_SIM_RK4;
@@ -319,8 +311,11 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
       taum = f;
       flags &= ~SPART_FD_FRICTION;
     }
-    int rc = spart_forward_dynamics(m, d, flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
-                                    taum, wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
+    spart_state x = {.qm = w->qm, .u0 = w->u0, .um = w->um, .tau0 = s->tau0,
+                     .taum = (double *)taum, .wF = (double *)wF};
+    memcpy(x.R0, w->R0, sizeof x.R0);
+    memcpy(x.r0, w->r0, sizeof x.r0);
+    int rc = spart_forward_dynamics(m, d, &x, flags, s->gravity, k + 6 + nv);
     /* spart_aba need not fail on a state that is not finite (a leaf's inertia does not depend
        on its joint's position): the state is looked at whatever it returns */
     const char *bad = not_finite(w);

@@ -514,16 +514,16 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
   if (!parts) {
     return h;
   }
-  spart_crba(m, d, s->R0, s->qm, fixed, w->H);
+  spart_state x = {.qm = s->qm};
+  memcpy(x.R0, s->R0, sizeof x.R0);
+  memcpy(x.r0, s->r0, sizeof x.r0);
+  spart_crba(m, d, &x, fixed, w->H);
   if (spart_spd_inverse(w->H, w->n, w->work, w->Hi) != 0 ||
       (ctc && !fixed && base_reaction(m, w) != 0)) {
     return 0;
   }
   w->ncontact = 0;
   if (ground) {
-    spart_state x = {.qm = s->qm};
-    memcpy(x.R0, s->R0, sizeof x.R0);
-    memcpy(x.r0, s->r0, sizeof x.r0);
     spart_fk(m, d, &x);
     ground_terms(m, d, s, w, fixed);
   }

@@ -587,10 +587,10 @@ int cli_next(cli_session *s);
 
 /* The same for up to most (1 or 2) records at once, for the algorithms that compute two records
    together (spart_rnea_pair): a second when the reader has it whole at hand (the next CSV row,
-   in the input block already), else one.  st[k] is record k, valid until the next call; record
-   0 is the current one (s->st).  A second record that is bad is reported after the first is
-   written, by the next call.  Returns 2, 1, or 0 when there are no more. */
-int cli_next_pair(cli_session *s, int most, const cli_state *st[2]);
+   in the input block already), else one.  x[k] is record k's state, valid until the next call;
+   record 0 is the current one (s->st).  A second record that is bad is reported after the first
+   is written, by the next call.  Returns 2, 1, or 0 when there are no more. */
+int cli_next_pair(cli_session *s, int most, const spart_state *x[2]);
 
 /* Make record k (0 or 1) of those cli_next_pair read the current one (s->st): the one cli_write
    writes, with its pass-through cells, and cli_fail names.  Records are written in order. */

@@ -349,11 +349,11 @@ int cli_next(cli_session *s) {
 }
 
 
-int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
+int cli_next_pair(cli_session *s, int most, const spart_state *x[2]) {
   if (!cli_next(s)) {
     return 0;
   }
-  st[0] = s->st;
+  x[0] = &s->st->x;
   if (most < 2 || s->stop) {
     return 1;
   }
@@ -370,13 +370,13 @@ int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
   }
   s->rec = rec[0];
   s->st = &rec[0]->st;
-  st[0] = s->st;
+  x[0] = &s->st->x;
   if (n == 2) {
     s->nrec++;
     s->pair[0] = rec[0];
     s->pair[1] = rec[1];
     s->npair = 2;
-    st[1] = &rec[1]->st;
+    x[1] = &rec[1]->st.x;
   }
   return n;
 }

@@ -216,10 +216,10 @@ static void identities(const char *name, const spart_model *m) {
   /* ID = H udot + C u - N' (wF + m g) */
   spart_fk(m, d, &s);
   spart_velocity(m, d, &s);
-  spart_crba(m, d, s.R0, s.qm, 0, H);
+  spart_crba(m, d, &s, 0, H);
   spart_cim(m, d, C);
   spart_noc(m, d, N);
-  spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
+  spart_rnea(m, d, &s, g, tau);
   matvec(x, H, ud, nv, nv, 0);
   matvec(y, C, u, nv, nv, 0);
   for (int k = 0; k < nv; k++) {
@@ -244,7 +244,7 @@ static void identities(const char *name, const spart_model *m) {
     }
   }
   expect(name, "H = H'", H, B, nv * nv, 0);
-  spart_crba(m, d, s.R0, s.qm, 1, A);
+  spart_crba(m, d, &s, 1, A);
   for (int r = 0; r < nq; r++) {
     memcpy(B + r * nq, H + (6 + r) * nv + 6, sizeof(double) * nq);
   }
@@ -330,23 +330,32 @@ static void identities(const char *name, const spart_model *m) {
   }
 
   /* FD inverts ID: floating base with tau0, then a fixed base */
-  spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
+  spart_rnea(m, d, &s, g, tau);
+  state f = s; /* the forces of ID */
+  f.tau0 = tau;
+  f.taum = tau + 6;
+  spart_aba(m, d, &f, 0, g, x);
   expect(name, "FD(ID(udot)) = udot", x, ud, nv, 1e-9);
   state z = s; /* the base held still */
-  z.u0 = NULL;
+  z.u0 = z.u0dot = NULL;
   spart_velocity(m, d, &z);
-  spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 1, s.R0, s.qm, NULL, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
+  spart_rnea(m, d, &z, g, tau);
+  z.tau0 = NULL;
+  z.taum = tau + 6;
+  spart_aba(m, d, &z, 1, g, x);
   expect(name, "FD(ID(umdot)) = umdot, fixed base", x + 6, ud + 6, nq, 1e-9);
 
   /* Floating_ID: tau0 = 0 and FD agrees */
   spart_velocity(m, d, &s);
-  if (spart_floating_id(m, d, s.R0, s.qm, s.u0, s.um, s.umdot, s.wF, g, tau + 6, x) == 0) {
-    spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, x, s.umdot, s.wF, g, y);
+  if (spart_floating_id(m, d, &s, g, tau + 6, x) == 0) {
+    state b = s; /* at the base acceleration x, then under the joint forces alone */
+    b.u0dot = x;
+    spart_rnea(m, d, &b, g, y);
     double zero[6] = {0};
     expect(name, "Floating_ID leaves tau0 = 0", y, zero, 6, 1e-10);
-    spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
+    b.tau0 = NULL;
+    b.taum = tau + 6;
+    spart_aba(m, d, &b, 0, g, y);
     expect(name, "FD(Floating_ID) = u0dot, umdot", y, x, 6, 1e-9);
     expect(name, "FD(Floating_ID) = u0dot, umdot (joints)", y + 6, ud + 6, nq, 1e-9);
   }
@@ -370,7 +379,8 @@ static void identities(const char *name, const spart_model *m) {
     v.u0dot = y;
     v.umdot = y + 6;
     spart_velocity(m, d, &v);
-    spart_aba(m, d, 0, s.R0, s.qm, s2.u0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
+    v.tau0 = v.wF = NULL;
+    spart_aba(m, d, &v, 0, NULL, y);
     spart_acceleration(m, d, &v);
     for (int i = 0; i < nb; i++) {
       for (int k = 0; k < 3; k++) {
@@ -434,14 +444,15 @@ static void massless(const char *name, const char *path, const spart_model *m) {
   spart_fk(m2, d2, &s);
   spart_velocity(m, d, &s);
   spart_velocity(m2, d2, &s);
-  spart_crba(m, d, s.R0, s.qm, 0, a);
-  spart_crba(m2, d2, s.R0, s.qm, 0, b);
+  spart_crba(m, d, &s, 0, a);
+  spart_crba(m2, d2, &s, 0, b);
   expect(name, "massless fixed links: same H", b, a, nv * nv, 1e-13);
   spart_cim(m, d, a);
   spart_cim(m2, d2, b);
   expect(name, "massless fixed links: same C", b, a, nv * nv, 1e-13);
-  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, a, a + 6);
-  spart_aba(m2, d2, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, b, b + 6);
+  s.wF = NULL;
+  spart_aba(m, d, &s, 0, NULL, a);
+  spart_aba(m2, d2, &s, 0, NULL, b);
   expect(name, "massless fixed links: same FD", b, a, nv, 1e-12);
   expect(name, "massless fixed links: same CoM", d2->com, d->com, 3, 1e-14);
   free(a), free(s.qm);
@@ -469,14 +480,17 @@ static void fd_direct(const char *name, spart_model *m) {
   double *b = Hi + nv * nv, *rhs = b + nv, *x = rhs + nv, *y = x + nv;
   for (int fixed = 0; fixed <= 1; fixed++) {
     int off = fixed ? 6 : 0, n = nv - off;
-    spart_crba(m, e, s.R0, s.qm, fixed, H);
-    spart_rnea(m, e, s.R0, s.qm, fixed ? NULL : s.u0, s.um, NULL, NULL, s.wF, g, b);
+    state c = s; /* at zero accelerations, the base held with a fixed one */
+    c.u0 = fixed ? NULL : s.u0;
+    c.u0dot = c.umdot = NULL;
+    spart_crba(m, e, &s, fixed, H);
+    spart_rnea(m, e, &c, g, b);
     spart_spd_inverse(H, n, W, Hi);
     for (int k = 0; k < n; k++) {
       rhs[k] = (k + off < 6 ? s.tau0[k + off] : s.taum[k + off - 6]) - b[k + off];
     }
     matvec(x, Hi, rhs, n, n, 0);
-    int rc = spart_aba(m, d, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, y, y + 6);
+    int rc = spart_aba(m, d, &s, fixed, g, y);
     expect(name, fixed ? "FD = H \\ (tau - ID(q, u, 0)), fixed base, armature"
                        : "FD = H \\ (tau - ID(q, u, 0)), floating base, armature",
            y + off, x, rc == 0 ? n : 0, 1e-9);

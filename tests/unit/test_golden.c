@@ -145,24 +145,24 @@ static void golden(const char *modeldir, const char *path) {
   /* inertia matrices */
   double *H = buf, *C = buf + nv * nv;
   memset(buf, 0x7f, sizeof(double) * 2 * nv * nv); /* no output entry may be left unwritten */
-  spart_crba(m, d, x->R0, x->qm, 0, H);
+  spart_crba(m, d, x, 0, H);
   check(name, "H", cJSON_GetObjectItemCaseSensitive(ex, "H"), H, nv * nv);
   spart_cim(m, d, C);
   check(name, "C", cJSON_GetObjectItemCaseSensitive(ex, "C"), C, nv * nv);
 
   /* dynamics */
   double *tau = buf, ud[6], *qd = buf + nv;
-  spart_rnea(m, d, x->R0, x->qm, x->u0, x->um, x->u0dot, x->umdot, x->wF, NULL, tau);
+  spart_rnea(m, d, x, NULL, tau);
   check(name, "tau0", cJSON_GetObjectItemCaseSensitive(ex, "tau0"), tau, 6);
   check(name, "taum", cJSON_GetObjectItemCaseSensitive(ex, "taum"), tau + 6, nq);
   const cJSON *fl = cJSON_GetObjectItemCaseSensitive(ex, "floating");
-  spart_floating_id(m, d, x->R0, x->qm, x->u0, x->um, x->umdot, x->wF, NULL, qd, ud);
+  spart_floating_id(m, d, x, NULL, qd, ud);
   check(name, "floating.taum", cJSON_GetObjectItemCaseSensitive(fl, "taum"), qd, nq);
   check(name, "floating.u0dot", cJSON_GetObjectItemCaseSensitive(fl, "u0dot"), ud, 6);
   const cJSON *fd = cJSON_GetObjectItemCaseSensitive(ex, "fd");
-  spart_aba(m, d, 0, x->R0, x->qm, x->u0, x->um, x->tau0, x->taum, x->wF, NULL, ud, qd);
-  check(name, "fd.u0dot", cJSON_GetObjectItemCaseSensitive(fd, "u0dot"), ud, 6);
-  check(name, "fd.umdot", cJSON_GetObjectItemCaseSensitive(fd, "umdot"), qd, nq);
+  spart_aba(m, d, x, 0, NULL, qd);
+  check(name, "fd.u0dot", cJSON_GetObjectItemCaseSensitive(fd, "u0dot"), qd, 6);
+  check(name, "fd.umdot", cJSON_GetObjectItemCaseSensitive(fd, "umdot"), qd + 6, nq);
 
   spart_state_free(x);
   free(buf);
