@@ -79,7 +79,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   sim->flags = fixed ? SPART_FD_FIXED : 0;
-  memcpy(sim->u0, u0, sizeof(u0));
+  memcpy(sim->x->u0, u0, sizeof(u0));
   printf("%s, %s base, n_q = %d\n", argv[1], fixed ? "fixed" : "floating", nq);
   /* the states: one view, its joints' arrays pointed at each random record (um, then umdot,
      also the joint forces of forward dynamics), no wrenches; a second for the pair */
@@ -116,16 +116,16 @@ int main(int argc, char **argv) {
         if (alg == 4) {
           /* a step of 1 ms from a state, the simulation's own (as spart-sim takes them) */
           if (c == 0) {
-            memcpy(sim->qm, s, (size_t)nq * sizeof(double));
-            memcpy(sim->um, s + nq, (size_t)nq * sizeof(double));
-            memcpy(sim->taum, s + 2 * nq, (size_t)nq * sizeof(double));
+            memcpy(sim->x->qm, s, (size_t)nq * sizeof(double));
+            memcpy(sim->x->um, s + nq, (size_t)nq * sizeof(double));
+            memcpy(sim->x->taum, s + 2 * nq, (size_t)nq * sizeof(double));
             sim->t = 0;
           }
           if (spart_sim_step(m, d, sim, sim->t + 1e-3, &err) != 0) {
             fprintf(stderr, "bench_lib: %s\n", err.msg);
             return 1;
           }
-          sink += sim->um[0];
+          sink += sim->x->um[0];
           continue;
         }
         spart_aba(m, d, &x, fixed, NULL, acc);

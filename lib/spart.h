@@ -336,17 +336,17 @@ typedef struct spart_rng {
 } spart_rng;
 void spart_rng_seed(spart_rng *r, uint64_t seed);
 
-/* A random state within the model's limits (RigidBodyDynamics.jl's rand_configuration!): qm
-   (nq) joint by joint, a limited one-coordinate joint's uniform in its limits (a sin-cos joint's
-   angle too), an unlimited angle in [-pi, pi], an unlimited displacement (prismatic, planar x
-   and y, a floating joint's position) in [-1, 1] m, a quaternion uniform on the unit sphere
-   (unit to rounding; a projected one with w >= 0, |p| <= 1); then, when not NULL, um (nv) in
-   +-each joint's velocity limit (+-1 without one), umdot (nv) in [-1, 1], taum (nv) in +-the
-   effort limit (+-1 without one).  qm is drawn from rq, the rest from rv: the same seeds give
-   the same qm whatever else is asked.  Only +, *, / and sqrt of IEEE doubles and spu_sincos:
-   the same bits on every machine. */
-void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, double *qm,
-                        double *um, double *umdot, double *taum);
+/* A random state of the joints within the model's limits (RigidBodyDynamics.jl's
+   rand_configuration!) into s: qm (nq) joint by joint, a limited one-coordinate joint's uniform
+   in its limits (a sin-cos joint's angle too), an unlimited angle in [-pi, pi], an unlimited
+   displacement (prismatic, planar x and y, a floating joint's position) in [-1, 1] m, a
+   quaternion uniform on the unit sphere (unit to rounding; a projected one with w >= 0, |p| <=
+   1); then, each that s has (not NULL), um (nv) in +-each joint's velocity limit (+-1 without
+   one), umdot (nv) in [-1, 1], taum (nv) in +-the effort limit (+-1 without one); the base's
+   parts are left.  qm is drawn from rq, the rest from rv: the same seeds give the same qm
+   whatever else is asked.  Only +, *, / and sqrt of IEEE doubles and spu_sincos: the same bits
+   on every machine. */
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, spart_state *s);
 
 /* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S, dof_screw and jnt_zaxis from
    jnt_type and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check
@@ -925,28 +925,24 @@ enum {
   SPART_SIM_DOPRI5   /* Dormand-Prince 5(4), adaptive steps to rtol, atol, ending on the time */
 };
 
-/* A simulation: the state, the forces held on it, the integrator and its scratch (one
-   allocation, spart_sim_new).  The caller sets the settings, the initial state and the forces;
-   the forces (and the state) may change between calls of spart_sim_step (zero-order hold). */
+/* A simulation: the state, the forces held on it, the integrator and its scratch
+   (spart_sim_new).  The caller sets the settings, the initial state and the forces (into x:
+   spart_state_copy, or its arrays one by one); the forces (and the state) may change between
+   calls of spart_sim_step (zero-order hold). */
 typedef struct spart_sim {
   /* settings */
   int method;            /* SPART_SIM_* */
   int flags;             /* SPART_FD_* */
   const double *gravity; /* (3) or NULL */
   double rtol, atol;     /* SPART_SIM_DOPRI5's tolerances, on each coordinate of the step */
-  /* the forces, held constant over each call: zero at spart_sim_new */
-  double tau0[6];
-  double *taum; /* (nv) */
-  double *wF;   /* (nb x 6), [0] = wF0 */
-  /* the state at time t: the base's attitude is moved by the exponential map, each joint's
-     coordinates by spart_joint_integrate, so that R0 stays a rotation to rounding */
+  /* the state at time t (at rest at the origin at spart_sim_new), its own (spart_state_new's:
+     write into its arrays, never point them elsewhere): R0, r0, qm, u0, um, moved by the steps
+     (the base's attitude by the exponential map, each joint's coordinates by
+     spart_joint_integrate, so that R0 stays a rotation to rounding); the forces tau0, taum, wF
+     held constant over each call (zero at spart_sim_new); u0dot, umdot the accelerations at the
+     state that spart_sim_accel leaves */
   double t;
-  double R0[9], r0[3], u0[6];
-  double *qm; /* (nq) */
-  double *um; /* (nv) */
-  /* spart_sim_accel: the accelerations at the state */
-  double u0dot[6];
-  double *umdot; /* (nv) */
+  spart_state *x;
   /* counts since spart_sim_new: steps taken, steps DOPRI5 rejected, dynamics calls */
   long nstep, nreject, nfd;
   double h;   /* DOPRI5: the next step it will try (0: it chooses) */
@@ -985,9 +981,9 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err);
 
-/* The accelerations at the state into s->u0dot, s->umdot (those a step or call before
-   computed at the same state and forces are reused, and kept for the next step's first stage).
-   Returns 0 or -SPART_ENUM with err filled. */
+/* The accelerations at the state into s->x's u0dot, umdot (those a step or call before computed
+   at the same state and forces are reused, and kept for the next step's first stage).  Returns
+   0 or -SPART_ENUM with err filled. */
 int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err);
 
 /* what bounds RK4's step most (spart_sim_rk4_limit): the cause and its joint or link */
@@ -1031,14 +1027,6 @@ int spart_sim_rk4_contacts(const spart_sim *s);
    call, 2 outside and not at the last call (it has just left).  Returns the number of 2s. */
 int spart_sim_limits(const spart_model *m, const double *qm, int *outside);
 
-/* Set the state of s (R0 9, r0 3, qm nq, u0 6, um nv) or the forces held on it (tau0 6, taum
-   nv, wF nb x 6; NULL: none), copied. */
-void spart_sim_set_state(const spart_model *m, spart_sim *s, const double R0[9],
-                         const double r0[3], const double *qm, const double u0[6],
-                         const double *um);
-void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[6],
-                          const double *taum, const double *wF);
-
 /* The grid of a run of T seconds in steps of h: its number of steps n (the last one shorter when
    h does not divide T, within rounding), and the time of step k of them: k h, as the decimal
    reads when 1/h is a whole number (k / 1000 for h = 0.001, so 1.4 and not
@@ -1059,16 +1047,17 @@ typedef struct spart_reference {
   const double *t, *qm, *um, *umdot;
 } spart_reference;
 
-/* The reference at time t (spart_control.c): qm (nq), um (nv), umdot (nv).  Outside the records'
-   span (and with one record) the nearest record as it is (um, umdot 0 when not given).  Between
-   records a and b, each joint moves in its local coordinates around record a's configuration
-   (spart_joint_difference, spart_joint_integrate): by a cubic Hermite curve through both
-   configurations with the records' velocities as its rates when um is given, else along the
-   straight line at a constant rate; um is interpolated linearly (without um, the line's
-   rate), umdot linearly (without umdot, the rate of the linear um; without um either, 0).
-   *hint is the last interval found (start at 0), so that times that go forward cost O(1). */
+/* The reference at time t (spart_control.c) into ref's qm (nq), um (nv), umdot (nv) (a state's
+   other parts are not written).  Outside the records' span (and with one record) the nearest
+   record as it is (um, umdot 0 when not given).  Between records a and b, each joint moves in its
+   local coordinates around record a's configuration (spart_joint_difference,
+   spart_joint_integrate): by a cubic Hermite curve through both configurations with the records'
+   velocities as its rates when um is given, else along the straight line at a constant rate; um
+   is interpolated linearly (without um, the line's rate), umdot linearly (without umdot, the rate
+   of the linear um; without um either, 0).  *hint is the last interval found (start at 0), so that
+   times that go forward cost O(1). */
 void spart_reference_at(const spart_model *m, const spart_reference *r, double t, int *hint,
-                        double *qm, double *um, double *umdot);
+                        spart_state *ref);
 
 /* control laws */
 enum {
@@ -1119,35 +1108,40 @@ typedef struct spart_ground {
                            that a step's stages met) */
 } spart_ground;
 
-/* The contact forces of the ground on the model at the state (R0, r0, qm, u0, um) (a compliant
-   contact, as a penalty method): at each sphere whose depth delta = radius - (normal . centre -
-   offset) is positive, at its point the furthest into the ground (the body's material point
-   there, moving at v: vn its velocity along the normal, vt along the plane), the normal force
-   fn = max(0, k delta - c vn) and a friction ft along the plane:
+/* where spart_ground_forces writes, each NULL: not written */
+typedef struct spart_ground_out {
+  double *wF;    /* (nb x 6) each contact's wrench at its body's CoM added (inertial frame, as a
+                    state's wF) */
+  double *force; /* (n x 3, inertial frame) the force on each sphere (0 when apart) */
+  double *rate;  /* (n x 3) each deflection's rate e' (0 for a sphere out of the ground and with
+                    slip > 0) */
+} spart_ground_out;
+
+/* The contact forces of the ground on the model at the state s (its R0, r0, qm, u0, um) (a
+   compliant contact, as a penalty method): at each sphere whose depth delta = radius - (normal
+   . centre - offset) is positive, at its point the furthest into the ground (the body's
+   material point there, moving at v: vn its velocity along the normal, vt along the plane), the
+   normal force fn = max(0, k delta - c vn) and a friction ft along the plane:
    - slip > 0: ft = -mu fn vt / sqrt(|vt|^2 + vs^2);
    - slip 0 (stick-slip, an elasto-plastic spring at each sphere): the sphere's tangential
      deflection e (defl + 3 j, in the plane, inertial frame; NULL: all 0), a state that moves
      with the contact, gives fs = -kt e - ct vt; ft = fs while |fs| <= mu fn (sticking: e' = vt),
      else ft = mu fn fs / |fs| (sliding, Coulomb's force: e' = -(ft + kt e) / ct, which brings
      e back to the cone's edge |kt e| = mu fn and holds it there);
-   rate (n x 3; NULL: not written) each deflection's rate e' (0 for a sphere out of the ground
-   and with slip > 0); force (n x 3, inertial frame; NULL: not written) the force on each
-   sphere (0 when apart), and each one's wrench at its body's CoM added to wF (nb x 6, inertial
-   frame, as spart_rnea's).  Calls spart_fk and spart_velocity. */
+   into out: each deflection's rate, the force on each sphere, and each one's wrench at its
+   body's CoM added to out->wF.  Calls spart_fk and spart_velocity. */
 void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
-                         const double R0[9], const double r0[3], const double *qm,
-                         const double u0[6], const double *um, const double *defl, double *wF,
-                         double *force, double *rate);
+                         const spart_state *s, const double *defl, const spart_ground_out *out);
 
 /* The number of state variables of the ground's friction: 3 n (the deflections) for the
    stick-slip friction (slip 0), 0 for the regularised one. */
 int spart_ground_nstate(const spart_ground *g);
 
-/* The deflections defl (n x 3) of the spheres that are out of the ground at the state set to
-   0 (a contact that ends forgets its deflection).  Calls spart_fk when one is not 0. */
+/* The deflections defl (n x 3) of the spheres that are out of the ground at the state s (its
+   pose) set to 0 (a contact that ends forgets its deflection).  Calls spart_fk when one is not
+   0. */
 void spart_ground_release(const spart_model *m, spart_data *d, const spart_ground *g,
-                          const double R0[9], const double r0[3], const double *qm,
-                          double *defl);
+                          const spart_state *s, double *defl);
 
 /* The contact spheres of model m's collision shapes (spart_model.shape_*): a sphere itself, a
    capsule's two end spheres, a box's eight corners and the points of a cylinder's two rims
@@ -1160,11 +1154,10 @@ int spart_ground_spheres(const spart_model *m, int *body, double *centre, double
                          int most);
 
 /* The potential energy stored in the contacts' springs, sum k delta^2 / 2 + kt |e|^2 / 2 over
-   the spheres in the ground (e their deflections defl, n x 3, NULL: 0; slip 0 only).  Calls
-   spart_fk. */
+   the spheres in the ground at the state s (its pose) (e their deflections defl, n x 3, NULL: 0;
+   slip 0 only).  Calls spart_fk. */
 double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
-                           const double R0[9], const double r0[3], const double *qm,
-                           const double *defl);
+                           const spart_state *s, const double *defl);
 
 /* a simulation's world: a controller and a ground, either NULL */
 typedef struct spart_scene {

@@ -324,38 +324,35 @@ size_t spart_mimic_fd_work(const spart_model *m);
 int spart_mimic_fd(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
                    const double *gravity, double *udot);
 
-/* The forces at time t and the state (with z, the world's own state, spart_scene_nstate): the
-   held ones taum (nv), wF (nb x 6) with the controller's joint forces and the ground's
-   wrenches added, in the world's scratch, *taum_out and *wF_out pointing to them; zdot the
-   rate of z.  0, or -SPART_ENUM from spart_control_torque. */
+/* The forces at time t and the state x (with z, the world's own state, spart_scene_nstate):
+   x's held ones, taum (nv) and wF (nb x 6, neither NULL), with the controller's joint forces
+   and the ground's wrenches added, in the world's scratch, x->taum and x->wF then pointing to
+   them (each left when the world adds nothing to it); zdot the rate of z.  0, or -SPART_ENUM
+   from spart_control_torque. */
 int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
-                       const double R0[9], const double r0[3], const double *qm,
-                       const double u0[6], const double *um, const double *z,
-                       const double *taum, const double *wF, const double **taum_out,
-                       const double **wF_out, double *zdot, spart_err *err);
+                       spart_state *x, const double *z, double *zdot, spart_err *err);
 
 /* The number of state variables the world integrates with the model's state (a stick-slip
    ground's deflections, spart_ground_nstate), 0 for NULL. */
 int spart_scene_nstate(const spart_scene *w);
 
-/* The world's state z after a step to the state: a ground's deflections of the spheres out of
-   the ground set to 0 (spart_ground_release). */
+/* The world's state z after a step to the state x: a ground's deflections of the spheres out
+   of the ground set to 0 (spart_ground_release). */
 void spart_scene_release(const spart_model *m, spart_data *d, const spart_scene *w,
-                         const double R0[9], const double r0[3], const double *qm, double *z);
+                         const spart_state *x, double *z);
 
-/* Add the controller's joint forces at time t and the state (R0, qm, u0, um) to taum (nv): with
-   e the error of the joints' configuration (spart_joint_difference of the state to the reference,
-   as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity compensation g is
-   the joint forces of inverse dynamics with the base held still, at rest (spart_rnea at um = 0,
-   umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the state at umdot_ref + Kp e
-   + Kd edot, the fixed base's (spart_rnea) or the floating base's (spart_floating_id, tau0 = 0),
-   with the model's friction (spart_friction) when flags has SPART_FD_FRICTION; gravity: g.  The
-   external forces are not in the model inverted.  Each force is clipped to its joint's effort
-   limit (jnt_effort, when not 0) before it is added.  0, or -SPART_ENUM (a singular base
-   inertia, spart_floating_id) with err filled. */
+/* Add the controller's joint forces at time t and the state x (its R0, qm, u0, um) to taum
+   (nv): with e the error of the joints' configuration (spart_joint_difference of the state to
+   the reference, as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity
+   compensation g is the joint forces of inverse dynamics with the base held still, at rest
+   (spart_rnea at um = 0, umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the
+   state at umdot_ref + Kp e + Kd edot, the fixed base's (spart_rnea) or the floating base's
+   (spart_floating_id, tau0 = 0), with the model's friction (spart_friction) when flags has
+   SPART_FD_FRICTION; gravity: g.  The external forces are not in the model inverted.  Each
+   force is clipped to its joint's effort limit (jnt_effort, when not 0) before it is added.
+   0, or -SPART_ENUM (a singular base inertia, spart_floating_id) with err filled. */
 int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
-                         const double R0[9], const double *qm, const double u0[6],
-                         const double *um, double *taum, spart_err *err);
+                         const spart_state *x, double *taum, spart_err *err);
 
 /* The edges of a contact's friction cone, the polyhedral cone inscribed in the circular one:
    e_j = n + mu (cos(2 pi j / edges) t1 + sin(2 pi j / edges) t2), j = 0..edges-1, t1 = n x a

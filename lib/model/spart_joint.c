@@ -1045,8 +1045,8 @@ static void joint_random(const spart_model *m, int i, spart_rng *r, double *q) {
 }
 
 
-void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *r, double *qm,
-                        double *um, double *umdot, double *taum) {
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *r, spart_state *s) {
+  double *qm = s->qm, *um = s->um, *umdot = s->umdot, *taum = s->taum;
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nq[i] > 0) {
       joint_random(m, i, rq, qm + m->jnt_qadr[i]);

@@ -258,8 +258,11 @@ int cli_states_write(cli_states *o) {
     if (o->zero) {
       spart_joint_neutral(m, qm);
     } else {
-      spart_random_state(m, &rq, &rv, qm, o->velocities ? um : NULL,
-                         o->accelerations ? umdot : NULL, o->forces ? taum : NULL);
+      spart_state x = {.nb = m->nb, .nq = m->nq, .nv = m->nv, .qm = qm}; /* what is asked */
+      x.um = o->velocities ? um : NULL;
+      x.umdot = o->accelerations ? umdot : NULL;
+      x.taum = o->forces ? taum : NULL;
+      spart_random_state(m, &rq, &rv, &x);
     }
     if (m->coupled) { /* a record holds the system's coordinates: the followers' left out */
       system_coordinates(m, qm, um, umdot, taum, taum + nv);

@@ -160,7 +160,7 @@ static void random_state(const spart_model *m, spart_rng *r, state *s) {
     s->u0dot[k] = urand(r, -1, 1);
     s->tau0[k] = urand(r, -1, 1);
   }
-  spart_random_state(m, r, r, s->qm, s->um, s->umdot, s->taum);
+  spart_random_state(m, r, r, s);
   for (int k = 0; k < 6 * m->nb; k++) {
     s->wF[k] = urand(r, -0.5, 0.5);
   }
