@@ -625,9 +625,10 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
    level (an inscribed polygon).  Each into pts (3 a point, most of them) in body i's URDF link
    frame (as spart_contact.point).  Returns how many there are (more than
    most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
-   is a mesh (its index in *mesh), -3 when out of memory.  Needs spart_fk. */
+   is a mesh (the first of its collision shapes that is one), -3 when out of memory.  Needs
+   spart_fk. */
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
-                         const double gravity[3], double *pts, int most, int *mesh);
+                         const double gravity[3], double *pts, int most);
 
 /* Views of a picture (spart_view.c): orthographic projections onto a plane, the image's
    right and up axes and the direction toward the viewer in the inertial frame.  Front: seen
@@ -840,20 +841,28 @@ typedef struct spart_contact {
 #define SPART_CONTACT_EDGES 8     /* friction cone edges unless the caller says */
 #define SPART_CONTACT_MAXEDGES 64 /* most edges a cone */
 
+/* a stance (Klampt's): point contacts and the polyhedral cones their friction is taken in */
+typedef struct spart_stance {
+  int nc;                 /* contacts */
+  const spart_contact *c; /* (nc) */
+  int edges;              /* each cone's edges, 3 to SPART_CONTACT_MAXEDGES (SPART_CONTACT_EDGES
+                             unless the caller says) */
+} spart_stance;
+
 /* Free what GLPK keeps between the programs below (its environment), for a program that is done
    with them (the next call starts it again). */
 void spart_contact_release(void);
 
-/* Positions x (nc x 3, from r0 like d->xpos) of the contact points.  Needs spart_fk. */
-void spart_contact_points(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, double *x);
+/* Positions x (nc x 3, from r0 like d->xpos) of the stance's contact points.  Needs spart_fk. */
+void spart_contact_points(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          double *x);
 
-/* Force closure: whether the contacts' cones (edges each) can resist any wrench, i.e. their
-   edges' wrenches positively span R^6 (7 feasibility programs, one each for e_1..e_6 and
-   -(e_1 + ... + e_6)).  Returns 1, 0, or -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs
-   spart_fk. */
-int spart_force_closure(const spart_model *m, const spart_data *d, int nc, const spart_contact *c,
-                        int edges, spart_err *err);
+/* Force closure: whether the stance's cones can resist any wrench, i.e. their edges' wrenches
+   positively span R^6 (7 feasibility programs, one each for e_1..e_6 and -(e_1 + ... +
+   e_6)).  Returns 1, 0, or -SPART_EDATA (no contacts, a number of edges out of range) /
+   -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs spart_fk. */
+int spart_force_closure(const spart_model *m, const spart_data *d, const spart_stance *st,
+                        spart_err *err);
 
 /* The axes u, v of the plane orthogonal to gravity (3, nonzero) the support polygon is drawn
    in: u the inertial x axis projected on the plane (the y axis when |x . g| > 0.9 |g|), v =
@@ -877,28 +886,34 @@ typedef struct spart_support {
 } spart_support;
 
 /* The support polygon (Bretl and Lall's projection, as Klampt's supportPolygon): the CoM
-   positions, in the plane of spart_support_axes, at which contact forces in the cones hold the
-   robot as one rigid body under gravity (3, nonzero), found by linear programs for support
-   points until no point lies beyond any edge of the polygon; and whether the robot's own CoM
-   is held (one more program), into sp.  Returns 0, or -SPART_ENOMEM / -SPART_ENUM (more than
-   sp->cap vertices, or GLPK failed) with err filled.  Needs spart_fk. */
-int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, int edges, const double gravity[3],
-                          spart_support *sp, spart_err *err);
+   positions, in the plane of spart_support_axes, at which contact forces in the stance's cones
+   hold the robot as one rigid body under gravity (3, nonzero), found by linear programs for
+   support points until no point lies beyond any edge of the polygon; and whether the robot's
+   own CoM is held (one more program), into sp.  Returns 0, or -SPART_EDATA / -SPART_ENOMEM /
+   -SPART_ENUM (more than sp->cap vertices, or GLPK failed) with err filled.  Needs spart_fk. */
+int spart_support_polygon(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          const double gravity[3], spart_support *sp, spart_err *err);
 
-/* Joint torques taum (nv) and contact forces f (nc x 3, inertial frame) with G = [0; taum] +
-   sum J_i' f_i (J_i the linear rows of the contact point's Jacobian), every f_i in its
-   polyhedral cone, |taum_k| <= max_torque when > 0, else within its joint's effort limit
-   (jnt_effort, when not 0), minimising max_k |taum_k| (the max-norm, a linear program; solved
-   again with the effort limits as bounds when the torques found without them pass one); G
-   (6 + nv) is the generalized force the motion needs without contacts (spart_rnea,
-   spart_friction).  fixed_base: the base rows are left to the base's reaction.  Returns 1
-   (found), 0 (none exists: *reason says why; taum and f hold no answer), or -SPART_ENOMEM /
-   -SPART_ENUM with err filled.  Needs spart_fk. */
-int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, int edges, const double *G, int fixed_base,
-                          double max_torque, double *taum, double *f, const char **reason,
-                          spart_err *err);
+/* the equilibrium spart_contact_statics looks for, and what it finds */
+typedef struct spart_statics {
+  int fixed_base;     /* in: the base's rows are left to the base's reaction */
+  double max_torque;  /* in: > 0, every |taum_k| at most this; else each joint's effort limit
+                         (jnt_effort, when not 0) */
+  double *taum;       /* in: room for nv; out: the joint torques */
+  double *f;          /* in: room for nc x 3; out: the contact forces, inertial frame */
+  const char *reason; /* out: why no equilibrium exists (0 returned), else NULL */
+} spart_statics;
+
+/* Joint torques taum (nv) and contact forces f (nc x 3) with G = [0; taum] + sum J_i' f_i (J_i
+   the linear rows of the contact point's Jacobian), every f_i in its polyhedral cone of the
+   stance, the torques within eq's bound (max_torque, or the effort limits), minimising max_k
+   |taum_k| (the max-norm, a linear program; solved again with the effort limits as bounds when
+   the torques found without them pass one); G (6 + nv) is the generalized force the motion
+   needs without contacts (spart_rnea, spart_friction).  Returns 1 (found: eq's taum and f), 0
+   (none exists: eq->reason says why; taum and f hold no answer), or -SPART_EDATA /
+   -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs spart_fk. */
+int spart_contact_statics(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          const double *G, spart_statics *eq, spart_err *err);
 
 /* ---------------------------------------------------------------------------------------------
  * simulation (spart_sim.c): forward dynamics of a state, and the state moved through time
