@@ -8,12 +8,8 @@
 # object needs and which object defines it), in BUILD/src (default build: run make first).
 # Exit 1 at any fault, each said on a line.  CODEGEN_CALLS_SHOW=1: the calls between its files
 # listed too, a line "caller callee" each.
-set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/objsyms.sh"
 b=${1:-build}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
 
 # the files each file of the folder may call (itself included)
 allowed() {
@@ -44,11 +40,9 @@ for o in "$b"/src/codegen/*.o "$b"/src/cli/*.o "$b"/src/*.o; do
   f=${o#"$b"/}
   f=${f%.o}
   [ -f "$f.c" ] || continue # none, or left by a source since moved or removed
-  nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >> "$dir/defs"
-  nm -u "$o" | awk -v f="$f" '{ print $NF, f }' >> "$dir/uses"
+  obj_symbols "$o" "$f"
 done
-sort -o "$dir/defs" "$dir/defs"
-sort -o "$dir/uses" "$dir/uses"
+obj_sorted
 
 # the names the folder exports
 while read -r sym f; do

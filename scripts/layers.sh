@@ -5,12 +5,8 @@
 # between files anywhere in lib/; no file of lib/ includes a header of src/.  The calls are
 # the built objects' own (nm: what each object needs and which object defines it), in
 # BUILD/lib/LAYER (default build: run make first).  Exit 1 at any fault, each said on a line.
-set -eu
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/objsyms.sh"
 b=${1:-build}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
 
 # the layers, and the layers each may call (its own included)
 allowed() {
@@ -47,11 +43,9 @@ done
 for o in "$b"/lib/*/*.o; do
   f=${o#"$b"/}
   f=${f%.o}
-  nm -g --defined-only "$o" | awk -v f="$f" 'NF == 3 { print $3, f }' >> "$dir/defs"
-  nm -u "$o" | awk -v f="$f" '{ print $NF, f }' >> "$dir/uses"
+  obj_symbols "$o" "$f"
 done
-sort -o "$dir/defs" "$dir/defs"
-sort -o "$dir/uses" "$dir/uses"
+obj_sorted
 
 # caller callee symbol, for the calls between two files of lib/
 join "$dir/uses" "$dir/defs" | awk '$2 != $3 { print $2, $3, $1 }' | sort -u > "$dir/calls"

@@ -135,6 +135,15 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [[ "$output" == "ok: "*" files in 5 layers, "*" no circle" ]]
 }
 
+@test "src/cli's readers, writer, session and -j are in no circle of calls or includes (scripts/cli-calls.sh -l)" {
+  run sh "$TOP/scripts/cli-calls.sh" -l "$(dirname "$UNIT")"
+  echo "$output"
+  [ "$status" -le 1 ]
+  # spart-sim's options (options.c, world.c, inputs.c) are one circle still, the other files none
+  local mine='^src/cli/(base|errors|fields|jobs|names|read.*|record|session|state_check|write.*)\.c$'
+  [ -z "$(grep -E "$mine" <<< "$output")" ]
+}
+
 @test "every name libspart exports is declared in its headers, each of the installed headers' is used by a command or tested, and spart_data in spart.h shows none of the library's own arrays (scripts/exports.sh)" {
   run sh "$TOP/scripts/exports.sh" "$(dirname "$UNIT")"
   echo "$output"

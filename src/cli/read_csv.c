@@ -141,22 +141,6 @@ long rd_csv_cells(cli_reader *rd, int want, spart_err *err) {
 }
 
 
-size_t cli_unquote(char *out, const char *s, size_t n) {
-  size_t k = 0;
-  if (n >= 2 && s[0] == '"') {
-    for (size_t i = 1; i + 1 < n; i++) {
-      out[k++] = s[i];
-      i += s[i] == '"'; /* "" is one quote */
-    }
-  } else {
-    memcpy(out, s, n);
-    k = n;
-  }
-  out[k] = 0;
-  return k;
-}
-
-
 /* the state field named by the n bytes at h: its own name, else in another case (R0 and r0,
    told apart by case, first as they are); -1 for none */
 static int field_any_case(const char *h, size_t n) {

@@ -169,25 +169,7 @@ void rd_unread_line(cli_reader *rd) {
 }
 
 
-/* ---- JSON records ---- */
-
-int cli_grow(char **buf, size_t *cap, size_t need) {
-  if (need <= *cap) {
-    return 0;
-  }
-  size_t c = *cap ? *cap : 256;
-  while (c < need) {
-    c *= 2;
-  }
-  char *p = realloc(*buf, c);
-  if (!p) {
-    return -1;
-  }
-  *buf = p;
-  *cap = c;
-  return 0;
-}
-
+/* ---- its inputs ---- */
 
 int cli_reader_format(const cli_reader *rd) {
   return rd->format;

@@ -76,8 +76,8 @@ struct cli_writer {
   long memo_hits, memo_vals;
 };
 
-/* shared by the writers (write.c): append n bytes (a string) to the record; -1 when out of
-   memory */
+/* shared by the writer and its formats (fields.c): append n bytes (a string) to the record; -1
+   when out of memory */
 int cli_add(cli_writer *wr, const char *s, size_t n);
 int cli_addstr(cli_writer *wr, const char *s);
 
@@ -130,11 +130,12 @@ int cli_check_qmdot(const spart_model *m, cli_state *st, unsigned given, spart_e
 
 /* shared with the readers (read*.c) */
 
-/* fill err (code, line, message); returns -code */
+/* fill err (code, line, message); returns -code (errors.c) */
 int cli_errf(spart_err *err, int code, long long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* *buf of *cap bytes grown to hold need bytes; 0, or -1 when out of memory */
+/* under everything (base.c): *buf of *cap bytes grown to hold need bytes; 0, or -1 when out
+   of memory */
 int cli_grow(char **buf, size_t *cap, size_t need);
 
 /* a CSV cell's text without its quotes into out (n + 1 bytes); its length */

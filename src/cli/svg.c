@@ -111,7 +111,9 @@ int cli_svg_write(FILE *f, cli_svg *g, int nframes, int strip, double seconds) {
   stroke = size / 400;
   w += 2 * pad;
   h += 2 * pad;
-  qsort(g->item, (size_t)g->n, sizeof *g->item, by_layer);
+  if (g->n > 0) {
+    qsort(g->item, (size_t)g->n, sizeof *g->item, by_layer);
+  }
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"",
