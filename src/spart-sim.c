@@ -117,27 +117,17 @@ static int put_state(cli_session *s, spart_sim *sim, cli_world *w) {
     cli_fail(s, "%s", err.msg);
     return -1;
   }
+  /* mimic joints on their leaders: the system's coordinates (spart_mimic.c) */
+  double *c = s->m->coupled ? cli_session_buf(s, 0, (size_t)s->m->nqc + 3 * (size_t)s->m->nvc)
+                            : NULL;
+  if (s->m->coupled && !c) {
+    return -1;
+  }
   cli_put(s->wr, "t", &sim->t, -1, -1, -1);
-  cli_put(s->wr, "R0", sim->x->R0, 3, 3, -1);
-  cli_put(s->wr, "r0", sim->x->r0, 3, -1, -1);
-  const double *qm = sim->x->qm, *um = sim->x->um, *umdot = sim->x->umdot;
-  if (s->m->coupled) { /* mimic joints on their leaders: the system's coordinates (spart_mimic.c) */
-    double *c = cli_session_buf(s, 0, (size_t)s->m->nqc + 2 * (size_t)s->m->nvc);
-    if (!c) {
-      return -1;
-    }
-    spart_mimic_qc(s->m, sim->x->qm, c);
-    spart_mimic_vc(s->m, sim->x->um, c + s->m->nqc);
-    spart_mimic_vc(s->m, sim->x->umdot, c + s->m->nqc + s->m->nvc);
-    qm = c, um = c + s->m->nqc, umdot = um + s->m->nvc;
-  }
-  cli_put(s->wr, "qm", qm, s->m->nqc, -1, -1);
-  cli_put(s->wr, "u0", sim->x->u0, 6, -1, -1);
-  cli_put(s->wr, "um", um, s->m->nvc, -1, -1);
-  if (accel) {
-    cli_put(s->wr, "u0dot", sim->x->u0dot, 6, -1, -1);
-    cli_put(s->wr, "umdot", umdot, s->m->nvc, -1, -1);
-  }
+  cli_put_state(s->wr, s->m, sim->x,
+                CLI_READS(R0) | CLI_READS(r0) | CLI_READS(qm) | CLI_READS(u0) | CLI_READS(um) |
+                    (accel ? CLI_READS(u0dot) | CLI_READS(umdot) : 0),
+                c);
   cli_world_put(s, w, sim);
   cli_write(s);
   return s->stop ? -1 : 0;

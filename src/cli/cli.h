@@ -184,6 +184,14 @@ void cli_writer_only(cli_writer *wr, const char *names);
    a scalar.  A field cli_writer_only leaves out is dropped. */
 void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
 
+/* Add the fields of the state x (model m's, the tree's vectors) that fields names (1 << CLI_F_*,
+   R0 to taum), in that order, as a record holds them: the joints' vectors of a model with
+   coupled mimic joints the system's (spart_mimic_qc, spart_mimic_vc), made in scratch (nqc + 3
+   nvc doubles; NULL without coupling), which, as x's arrays, must stay valid until cli_emit.
+   Each array of x that fields names is not NULL. */
+void cli_put_state(cli_writer *wr, const spart_model *m, const spart_state *x, unsigned fields,
+                   double *scratch);
+
 /* Add a field whose value is JSON text written as it is (true, false, null, a quoted string
    without escapes); s must stay valid until cli_emit.  JSON output only: a CSV writer leaves
    it out. */
