@@ -568,7 +568,7 @@ static void state_check(const char *name, const spart_model *m) {
   }
   int ok = a->nb == nb && a->nq == nq && a->nv == nv && memcmp(a->R0, eye, sizeof eye) == 0;
   double *all[8] = {a->qm, a->u0, a->um, a->u0dot, a->umdot, a->tau0, a->taum, a->wF};
-  int len[8] = {nq, 6, nv, 6, nv, 6, nv, 6 * nb};
+  const int len[8] = {nq, 6, nv, 6, nv, 6, nv, 6 * nb};
   for (int p = 0; p < 8; p++) {
     for (int k = 0; k < len[p]; k++) {
       ok = ok && all[p][k] == 0;

@@ -97,7 +97,7 @@ static void reference(void) {
     check(0, err.msg, "arm");
     return;
   }
-  double t[4] = {0, 0.3, 1.0, 1.2}, qm[4], um[4], q, u, a;
+  double t[4] = {0, 0.3, 1.0, 1.2}, qm[4], um[4], q = 0, u = 0, a = 0; /* ref's */
   for (int k = 0; k < 4; k++) {
     qm[k] = cubic(t[k]);
     um[k] = cubic_rate(t[k]);
