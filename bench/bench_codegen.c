@@ -9,6 +9,7 @@
  * usage: bench_codegen MODEL (the model robot.c was generated from) */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "robot.h"
@@ -78,19 +79,24 @@ int main(int argc, char **argv) {
     }
   }
   const char *names[3] = {"inverse dynamics", "mass matrix", "forward dynamics"};
+  /* libspart's state: a view, its joints' arrays pointed at each random record (um, then umdot,
+     also the joint forces of forward dynamics) */
+  spart_state x = {.nb = m->nb, .nq = NQ, .nv = NV, .u0 = u0, .u0dot = u0dot};
+  memcpy(x.R0, R0, sizeof R0);
   for (int alg = 0; alg < 3; alg++) {
     for (int b = 0; b < NBATCH; b++) {
       double t0 = now();
       for (int c = 0; c < BATCH; c++) {
-        const double *s = q[(b * BATCH + c) % NSTATE];
+        double *s = q[(b * BATCH + c) % NSTATE];
+        x.qm = s, x.um = s + NQ, x.umdot = x.taum = s + 2 * NQ;
         if (alg == 0) {
-          spart_rnea(m, d, R0, s, u0, s + NQ, u0dot, s + 2 * NQ, NULL, g, tau);
+          spart_rnea(m, d, &x, g, tau);
           sink += tau[6];
         } else if (alg == 1) {
-          spart_crba(m, d, R0, s, fixed, LH);
+          spart_crba(m, d, &x, fixed, LH);
           sink += LH[1];
         } else {
-          spart_aba(m, d, fixed, R0, s, u0, s + NQ, NULL, s + 2 * NQ, NULL, g, acc, acc + 6);
+          spart_aba(m, d, &x, fixed, g, acc);
           sink += acc[6];
         }
       }

@@ -79,30 +79,36 @@ int main(int argc, char **argv) {
     return 1;
   }
   sim->flags = fixed ? SPART_FD_FIXED : 0;
-  memcpy(sim->u0, u0, sizeof(u0));
+  memcpy(sim->x->u0, u0, sizeof(u0));
   printf("%s, %s base, n_q = %d\n", argv[1], fixed ? "fixed" : "floating", nq);
+  /* the states: one view, its joints' arrays pointed at each random record (um, then umdot,
+     also the joint forces of forward dynamics), no wrenches; a second for the pair */
+  spart_state x = {.nb = m->nb, .nq = nq, .nv = m->nv, .u0 = u0, .u0dot = u0dot}, x2 = x;
+  memcpy(x.R0, R0, sizeof R0);
+  memcpy(x2.R0, R0, sizeof R0);
   for (int alg = 0; alg < 5; alg++) {
     for (int b = 0; b < nbatch; b++) {
       double t0 = now();
       for (int c = 0; c < BATCH; c++) {
-        const double *s = q + 3 * nq * ((b * BATCH + c) % NSTATE);
+        double *s = q + 3 * nq * ((b * BATCH + c) % NSTATE);
+        x.qm = s, x.um = s + nq, x.umdot = x.taum = s + 2 * nq;
         if (alg == 0) {
-          spart_rnea(m, d, R0, s, u0, s + nq, u0dot, s + 2 * nq, NULL, NULL, tau);
+          spart_rnea(m, d, &x, NULL, tau);
           sink += tau[6];
           continue;
         }
         if (alg == 1) {
-          spart_crba(m, d, R0, s, fixed, H);
+          spart_crba(m, d, &x, fixed, H);
           sink += H[nv + 1];
           continue;
         }
         if (alg == 3) {
           /* two records in one call, the time of each (the pair's shows as two calls) */
-          const double *s2 = q + 3 * nq * ((b * BATCH + c + 1) % NSTATE);
-          spart_rnea_in in[2] = {{R0, s, u0, s + nq, u0dot, s + 2 * nq, NULL},
-                                 {R0, s2, u0, s2 + nq, u0dot, s2 + 2 * nq, NULL}};
+          double *s2 = q + 3 * nq * ((b * BATCH + c + 1) % NSTATE);
+          x2.qm = s2, x2.um = s2 + nq, x2.umdot = s2 + 2 * nq;
+          const spart_state *two[2] = {&x, &x2};
           double *out[2] = {tau, tau + nv};
-          spart_rnea_pair(m, d, 2, in, NULL, out);
+          spart_rnea_pair(m, d, 2, two, NULL, out);
           sink += tau[6] + tau[nv + 6];
           c++;
           continue;
@@ -110,19 +116,19 @@ int main(int argc, char **argv) {
         if (alg == 4) {
           /* a step of 1 ms from a state, the simulation's own (as spart-sim takes them) */
           if (c == 0) {
-            memcpy(sim->qm, s, (size_t)nq * sizeof(double));
-            memcpy(sim->um, s + nq, (size_t)nq * sizeof(double));
-            memcpy(sim->taum, s + 2 * nq, (size_t)nq * sizeof(double));
+            memcpy(sim->x->qm, s, (size_t)nq * sizeof(double));
+            memcpy(sim->x->um, s + nq, (size_t)nq * sizeof(double));
+            memcpy(sim->x->taum, s + 2 * nq, (size_t)nq * sizeof(double));
             sim->t = 0;
           }
           if (spart_sim_step(m, d, sim, sim->t + 1e-3, &err) != 0) {
             fprintf(stderr, "bench_lib: %s\n", err.msg);
             return 1;
           }
-          sink += sim->um[0];
+          sink += sim->x->um[0];
           continue;
         }
-        spart_aba(m, d, fixed, R0, s, u0, s + nq, NULL, s + 2 * nq, NULL, NULL, acc, acc + 6);
+        spart_aba(m, d, &x, fixed, NULL, acc);
         sink += acc[6];
       }
       times[b] = (now() - t0) / BATCH;

@@ -36,7 +36,7 @@ static void fuzz_records_init(void) {
 
 /* every value of a record that was read is finite */
 static void fuzz_check_state(const cli_state *st, const spart_model *m) {
-  const double *fixed[5] = {st->R0, st->r0, st->u0, st->u0dot, st->tau0};
+  const double *fixed[5] = {st->x.R0, st->x.r0, st->x.u0, st->x.u0dot, st->x.tau0};
   const int nfixed[5] = {9, 3, 6, 6, 6};
   FUZZ_CHECK(st->line >= 1, "record line %lld", st->line);
   for (int f = 0; f < 5; f++) {
@@ -45,12 +45,12 @@ static void fuzz_check_state(const cli_state *st, const spart_model *m) {
     }
   }
   for (int k = 0; k < m->nq; k++) {
-    FUZZ_CHECK(isfinite(st->qm[k]) && isfinite(st->um[k]) && isfinite(st->umdot[k]) &&
-                   isfinite(st->taum[k]),
+    FUZZ_CHECK(isfinite(st->x.qm[k]) && isfinite(st->x.um[k]) && isfinite(st->x.umdot[k]) &&
+                   isfinite(st->x.taum[k]),
                "joint value %d is not finite", k);
   }
-  for (int k = 0; k < 6 * m->nb; k++) {
-    FUZZ_CHECK(isfinite(st->wF[k]), "wF[%d] is not finite", k);
+  for (int k = 0; st->x.wF && k < 6 * m->nb; k++) { /* NULL: the record gives none */
+    FUZZ_CHECK(isfinite(st->x.wF[k]), "wF[%d] is not finite", k);
   }
 }
 
@@ -62,10 +62,10 @@ static void fuzz_kin(cli_writer *wr, const cli_record *rec, const spart_model *m
   const cli_state *st = &rec->st;
   int n = m->nb - 1;
   spart_err err = {0};
-  spart_fk(m, d, st->R0, st->r0, st->qm);
-  spart_velocity(m, d, st->u0, st->um);
+  spart_fk(m, d, &st->x);
+  spart_velocity(m, d, &st->x);
   spart_positions(m, d, pos, pos + 3 * n, pos + 6 * n);
-  cli_put(wr, "qm", st->qm, m->nq, -1, -1);
+  cli_put(wr, "qm", st->x.qm, m->nq, -1, -1);
   cli_put(wr, "rL", pos + 3 * n, n, 3, -1);
   cli_put(wr, "r_com", pos + 6 * n, 3, -1, -1);
   if (cli_emit(wr, rec, &err) != 0) {
@@ -80,11 +80,10 @@ static void fuzz_pair(const spart_model *m, spart_data *d, const cli_state *a,
   size_t nv = 6 + (size_t)m->nq;
   double *t = malloc(4 * nv * sizeof(double)), *out[2] = {t, t + nv};
   FUZZ_CHECK(t != NULL, "out of memory");
-  spart_rnea_in in[2] = {{a->R0, a->qm, a->u0, a->um, a->u0dot, a->umdot, a->wF},
-                         {b->R0, b->qm, b->u0, b->um, b->u0dot, b->umdot, b->wF}};
-  spart_rnea_pair(m, d, 2, in, NULL, out);
-  spart_rnea(m, d, a->R0, a->qm, a->u0, a->um, a->u0dot, a->umdot, a->wF, NULL, t + 2 * nv);
-  spart_rnea(m, d, b->R0, b->qm, b->u0, b->um, b->u0dot, b->umdot, b->wF, NULL, t + 3 * nv);
+  const spart_state *two[2] = {&a->x, &b->x};
+  spart_rnea_pair(m, d, 2, two, NULL, out);
+  spart_rnea(m, d, &a->x, NULL, t + 2 * nv);
+  spart_rnea(m, d, &b->x, NULL, t + 3 * nv);
   for (size_t k = 0; k < 2 * nv; k++) {
     double x = t[k], y = t[2 * nv + k];
     FUZZ_CHECK(x == y || (isnan(x) && isnan(y)), "a pair's force %zu: %g alone, %g paired", k, y,

@@ -202,6 +202,42 @@ const char *spart_shape_kind_name(int kind);
 int spart_model_check(spart_model *m, spart_err *err);
 
 /* ---------------------------------------------------------------------------------------------
+ * state: what the algorithms take of a model's motion, the one currency of the library and the
+ * commands (a record read is one, the simulation steps one): the base's pose, the joints'
+ * coordinates, the velocities, their rates and the forces.  The pose is always there; each
+ * array of rates or forces may be NULL, which is zero (the algorithms then skip it: a state of
+ * the joints alone, or without wrenches, costs no work for the zeros).  A copy of the struct is
+ * a view of the same arrays (set one of its arrays to NULL, or to others of the same size, to
+ * compute with them); free only what spart_state_new made.
+ */
+typedef struct spart_state {
+  int nb, nq, nv;  /* the model's sizes (the tree's nq, nv: coupled mimic joints expanded) */
+  double R0[9];    /* base orientation (base body frame -> inertial), row-major */
+  double r0[3];    /* base CoM position, inertial frame */
+  double *qm;      /* (nq) joint coordinates (NULL only when nq is 0) */
+  double *u0;      /* (6) base velocity [omega0 (base body frame); r0dot (inertial)] */
+  double *um;      /* (nv) joint velocities */
+  double *u0dot;   /* (6) base acceleration, the rate of u0 */
+  double *umdot;   /* (nv) joint accelerations */
+  double *tau0;    /* (6) base force [torque (base body frame); force (inertial)] */
+  double *taum;    /* (nv) joint forces */
+  double *wF;      /* (nb x 6) external wrenches [torque; force] at the link CoMs, inertial
+                      frame; [0] = wF0 on the base */
+} spart_state;
+
+/* A state for model m at rest at the origin: R0 the identity, every other number 0, every
+   array its own, in one allocation with the struct (u0 and um one array [u0; um] of 6 + nv,
+   u0dot and umdot, tau0 and taum the same); NULL when out of memory. */
+spart_state *spart_state_new(const spart_model *m);
+
+/* Free a state of spart_state_new; NULL is allowed. */
+void spart_state_free(spart_state *s);
+
+/* Copy src into dst (states of one model): R0, r0 and each array dst has (dst's NULL arrays are
+   left out), src's NULL arrays as zeros. */
+void spart_state_copy(spart_state *dst, const spart_state *src);
+
+/* ---------------------------------------------------------------------------------------------
  * mimic joints coupled to their leaders (spart_mimic.c): the system's coordinates qc (nqc) and
  * velocities vc (nvc) are the tree's q = K qc + o, v = K vc, K a column of each free degree of
  * freedom (a follower's row its multiplier in its leader's column) and o the followers'
@@ -300,17 +336,17 @@ typedef struct spart_rng {
 } spart_rng;
 void spart_rng_seed(spart_rng *r, uint64_t seed);
 
-/* A random state within the model's limits (RigidBodyDynamics.jl's rand_configuration!): qm
-   (nq) joint by joint, a limited one-coordinate joint's uniform in its limits (a sin-cos joint's
-   angle too), an unlimited angle in [-pi, pi], an unlimited displacement (prismatic, planar x
-   and y, a floating joint's position) in [-1, 1] m, a quaternion uniform on the unit sphere
-   (unit to rounding; a projected one with w >= 0, |p| <= 1); then, when not NULL, um (nv) in
-   +-each joint's velocity limit (+-1 without one), umdot (nv) in [-1, 1], taum (nv) in +-the
-   effort limit (+-1 without one).  qm is drawn from rq, the rest from rv: the same seeds give
-   the same qm whatever else is asked.  Only +, *, / and sqrt of IEEE doubles and spu_sincos:
-   the same bits on every machine. */
-void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, double *qm,
-                        double *um, double *umdot, double *taum);
+/* A random state of the joints within the model's limits (RigidBodyDynamics.jl's
+   rand_configuration!) into s: qm (nq) joint by joint, a limited one-coordinate joint's uniform
+   in its limits (a sin-cos joint's angle too), an unlimited angle in [-pi, pi], an unlimited
+   displacement (prismatic, planar x and y, a floating joint's position) in [-1, 1] m, a
+   quaternion uniform on the unit sphere (unit to rounding; a projected one with w >= 0, |p| <=
+   1); then, each that s has (not NULL), um (nv) in +-each joint's velocity limit (+-1 without
+   one), umdot (nv) in [-1, 1], taum (nv) in +-the effort limit (+-1 without one); the base's
+   parts are left.  qm is drawn from rq, the rest from rv: the same seeds give the same qm
+   whatever else is asked.  Only +, *, / and sqrt of IEEE doubles and spu_sincos: the same bits
+   on every machine. */
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, spart_state *s);
 
 /* Fill m->nv, jnt_nq, jnt_nv, jnt_vadr, dof_body, dof_axis, dof_S, dof_screw and jnt_zaxis from
    jnt_type and the coordinates' order (jnt_qadr), for a model whose kinds spart_model_check
@@ -318,10 +354,11 @@ void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *rv, doub
 void spart_joint_setup(spart_model *m);
 
 /* The transform of joint i at its coordinates q (jnt_nq[i]) (Featherstone's jcalc with the
-   joint's fixed part): the frame F_i in its parent's F_p, Q (9) and origin rho (3), from T, r,
-   F_i in F_p at q = 0 (the model's joint frame; the library keeps it among its constants). */
-void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
-                           const double r[3], double Q[9], double rho[3]);
+   joint's fixed part): the frame F_i in its parent's F_p, Q (9) and origin rho (3), from Tr,
+   F_i in F_p at q = 0 (the model's joint frame; the library keeps it among its constants), its
+   orientation T (9) then its origin r (3). */
+void spart_joint_transform(const spart_model *m, int i, const double *q, const double Tr[12],
+                           double Q[9], double rho[3]);
 
 /* Joint i's own motion at the coordinates qm (nq, the joint's from jnt_qadr[i]) applied to a
    frame on its right: Q (9) becomes Q X_J(q), rho (3) moves with the joint, in Q's parent (the
@@ -533,9 +570,8 @@ void spart_data_free(spart_data *d);
    joint frame F_i (d->xrotF, d->xposF) from its parent's and the joint transform (F_i at q = 0,
    the joint's constants, then spart_joint_move), F_0 the base's CoM frame at (R0, r0); from
    them the positions of every joint, poses of every link, axes, pm, inertias in the inertial
-   frame, CoM.  R0: 9, r0: 3, qm: nq.  The joint frames RJ need spart_joint_frames. */
-void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
-              const double *qm);
+   frame, CoM.  Reads the state's R0, r0, qm.  The joint frames RJ need spart_joint_frames. */
+void spart_fk(const spart_model *m, spart_data *d, const spart_state *s);
 
 /* Orientations RJ of the joint frames (d->xrotJ).  Needs spart_fk. */
 void spart_joint_frames(const spart_model *m, spart_data *d);
@@ -558,14 +594,13 @@ void spart_world(const spart_data *d, const double x[3], double r[3]);
    spart_fk. */
 void spart_inertias(const spart_model *m, const spart_data *d, double *I);
 
-/* Twists of every link (SPART Velocities, right on every tree).  Needs spart_fk.
-   u0: 6 (NULL = 0), um: nq (NULL = 0). */
-void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const double *um);
+/* Twists of every link (SPART Velocities, right on every tree) at the state's u0, um.  Needs
+   spart_fk. */
+void spart_velocity(const spart_model *m, spart_data *d, const spart_state *s);
 
-/* Twist rates of every link (SPART Accelerations).  Needs spart_velocity.
-   u0dot: 6 (NULL = 0), umdot: nq (NULL = 0); um as given to spart_velocity. */
-void spart_acceleration(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
-                        const double *umdot);
+/* Twist rates of every link (SPART Accelerations) at the state's u0dot, umdot (its um that of
+   spart_velocity).  Needs spart_velocity. */
+void spart_acceleration(const spart_model *m, spart_data *d, const spart_state *s);
 
 /* The URDF link frame of body i (spart_frames.c): the frame its <inertial> origin is given in
    (the joint's frame turned by the joint, for links 1..n), R (9) and its origin p (3) from r0,
@@ -590,9 +625,10 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
    level (an inscribed polygon).  Each into pts (3 a point, most of them) in body i's URDF link
    frame (as spart_contact.point).  Returns how many there are (more than
    most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
-   is a mesh (its index in *mesh), -3 when out of memory.  Needs spart_fk. */
+   is a mesh (the first of its collision shapes that is one), -3 when out of memory.  Needs
+   spart_fk. */
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
-                         const double gravity[3], double *pts, int most, int *mesh);
+                         const double gravity[3], double *pts, int most);
 
 /* Views of a picture (spart_view.c): orthographic projections onto a plane, the image's
    right and up axes and the direction toward the viewer in the inertial frame.  Front: seen
@@ -656,9 +692,10 @@ void spart_centroidal(const spart_model *m, const spart_data *d, double *AG, dou
 
 /* Its bias AGdot u (6): the rate of h at zero accelerations, sum_i [I_i alpha_i + w_i x I_i w_i
    + (r_i - r_com) x m_i a_i; m_i a_i] for the twist rates [alpha_i; a_i] of u0dot = umdot = 0
-   (the term m_i (v_i - v_com) x v_i sums to 0).  Needs spart_velocity; runs spart_acceleration
-   (d->tdot is then that of zero accelerations). */
-void spart_centroidal_bias(const spart_model *m, spart_data *d, const double *um, double h[6]);
+   (the term m_i (v_i - v_com) x v_i sums to 0).  Needs spart_velocity (of the state s); runs
+   spart_acceleration (d->tdot is then that of zero accelerations). */
+void spart_centroidal_bias(const spart_model *m, spart_data *d, const spart_state *s,
+                           double h[6]);
 
 /* Kinetic energy of the system, 1/2 u' H u.  Needs spart_velocity. */
 double spart_kinetic_energy(const spart_model *m, const spart_data *d);
@@ -713,11 +750,12 @@ void spart_base_inertia(const spart_model *m, const spart_data *d, const double 
 
 /* Generalized inertia matrix by composite rigid bodies (SPART GIM, Featherstone CRBA) in the
    joint frames: H ((6+nv) x (6+nv)), row-major; with fixed_base only the joints' block Hm
-   (nv x nv).  The joints' armature is on its diagonal.  R0: 9, qm: nq; needs nothing else.
-   Leaves spart_xup's joint transforms in d; d->work and d->Ic are its scratch (d->Ic is not
-   spart_composite's afterwards: the bodies it skips, those of fixed joints, hold their own). */
-void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                int fixed_base, double *H);
+   (nv x nv).  The joints' armature is on its diagonal.  Reads the state's R0, qm; needs
+   nothing else.  Leaves spart_xup's joint transforms in d; d->work and d->Ic are its scratch
+   (d->Ic is not spart_composite's afterwards: the bodies it skips, those of fixed joints, hold
+   their own). */
+void spart_crba(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                double *H);
 
 /* Split a (6+nv) x (6+nv) matrix A into SPART's blocks A0 (6x6), A0m (6 x nv), Am0 (nv x 6) and
    Am (nv x nv); NULL blocks are skipped.  nv is the system's, nvc (spart_mimic.c). */
@@ -729,53 +767,40 @@ void spart_split(const spart_model *m, const double *A, double *A0, double *A0m,
    spu_pivot_ok against its diagonal entry before elimination). */
 int spart_spd_inverse(const double *A, int n, double *work, double *Ainv);
 
-/* The scale spart's singularity test (spu_pivot_ok) compares each degree of freedom's pivot
-   with: what it moves, in its units.  scale: 6 + nq, in the order of u = [u0; um]: a rotation
-   of the base (0..2), the trace of the whole robot's rotational inertia about the base CoM; a
-   translation (3..5), the robot's mass; a revolute joint, the trace of the rotational inertia of
-   its subtree about the joint, and a prismatic joint the subtree's mass, each plus the joint's
-   armature.  Invariant, with the pivots, under any scaling of lengths or masses.  Needs
-   spart_xup; overwrites d->f. */
-void spart_dof_scale(const spart_model *m, spart_data *d, double *scale);
-
 /* Hinv = inverse of the generalized inertia matrix H ((6+nq)^2, or the joints' nq^2 with
    fixed_base), by Cholesky in the order of the articulated-body algorithm (spart_aba): the joints
    from the last to the first, then the base; each pivot passes spu_pivot_ok against its
-   spart_dof_scale (scale: 6 + nq, for either base).  work: 2 n^2 + n doubles, n the order of
-   H.  Returns 0, or -SPART_ENUM with the body of the failing pivot in d->warn_body. */
+   spart_dof_scale (of either base).  work: 2 n^2 + n + 6 + nv doubles, n the order of H.
+   Needs spart_xup (spart_crba leaves it); overwrites d->f.  Returns 0, or -SPART_ENUM with the
+   body of the failing pivot in d->warn_body. */
 int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const double *H,
-                      const double *scale, double *work, double *Hinv);
+                      double *work, double *Hinv);
 
 /* Convective inertia matrix (SPART CIM): C ((6+nq) x (6+nq)), row-major, with
    H udot + C u = tau + N' wF.  Needs spart_fk and spart_velocity. */
 void spart_cim(const spart_model *m, spart_data *d, double *C);
 
 /* Inverse dynamics of a flying base by Newton-Euler (SPART ID, Featherstone's RNEA in the
-   joint frames F_i): tau = [tau0; taum] (6+nv) at the base orientation R0 (9), joint positions qm
-   (nq), velocities u0 (6), um (nv) and accelerations u0dot (6), umdot (nv) (NULL = 0), with
-   external wrenches wF (nb x 6, [0] = wF0; NULL = none) and gravity (3; NULL = none); taum holds
-   the armature's share, not the friction (spart_friction).  Needs nothing else. */
-void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                const double *u0, const double *um, const double *u0dot, const double *umdot,
-                const double *wF, const double *gravity, double *tau);
+   joint frames F_i): tau = [tau0; taum] (6+nv) at the state s (its R0, qm, u0, um, u0dot, umdot
+   and its external wrenches wF; r0 and its forces tau0, taum do not matter) under gravity (3;
+   NULL = none); taum holds the armature's share, not the friction (spart_friction).  Needs
+   nothing else. */
+void spart_rnea(const spart_model *m, spart_data *d, const spart_state *s, const double *gravity,
+                double *tau);
 
-/* The same for n = 1 or 2 records at once (a trajectory's rows), each record's results exactly
-   those it has alone: in[k] the inputs of record k, tau[k] its forces (6+nv). */
-typedef struct spart_rnea_in {
-  const double *R0, *qm, *u0, *um, *u0dot, *umdot, *wF;
-} spart_rnea_in;
-void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+/* The same for n = 1 or 2 states at once (a trajectory's rows), in the two lanes of pairs of
+   doubles: each state's results exactly those it has alone, s[k]'s forces in tau[k] (6+nv). */
+void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_state *const s[],
                      const double *gravity, double *const tau[]);
 
 /* The joint reaction wrenches of the last spart_rnea (or spart_floating_id) on d, one record
    (RigidBodyDynamics.jl's joint wrenches, the RNEA's backward-pass forces f_i): w ((nb-1) x 6,
    joint 1 first), the wrench the parent exerts on the child across joint i, [torque; force] in
    the inertial frame at the joint's position rJ (spart_fk's xposJ, not moved with a prismatic
-   joint), R0 (9), r0 (3), qm (nq) that record's.  Its projection on the joint's motion
-   subspace is the joint's taum less the armature's share (and the friction spart_friction
-   adds).  Runs spart_fk (d's poses become this state's). */
-void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
-                          const double r0[3], const double *qm, double *w);
+   joint), s that record's state.  Its projection on the joint's motion subspace is the joint's
+   taum less the armature's share (and the friction spart_friction adds).  Runs spart_fk (d's
+   poses become this state's). */
+void spart_joint_wrenches(const spart_model *m, spart_data *d, const spart_state *s, double *w);
 
 /* Drive-train friction forces at the joint velocities um, damping um + Coulomb friction by the
    sign of um (0 at rest), added to tau (nv) times sign: inverse dynamics adds them (+1), forward
@@ -784,25 +809,21 @@ void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9
 void spart_friction(const spart_model *m, const double *um, double sign, double *tau);
 
 /* Inverse dynamics of a floating base, tau0 = 0 (SPART Floating_ID): taum (nv) and u0dot (6)
-   for the state of spart_rnea (u0dot not given).  Returns 0 or -SPART_ENUM when the base inertia
-   is singular (spu_pivot_ok against the base's spart_dof_scale; d->warn_body = 0).  Needs
-   nothing else. */
-int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                      const double *u0, const double *um, const double *umdot, const double *wF,
+   for the state of spart_rnea (its u0dot not read).  Returns 0 or -SPART_ENUM when the base
+   inertia is singular (spu_pivot_ok against the base's spart_dof_scale; d->warn_body = 0).
+   Needs nothing else. */
+int spart_floating_id(const spart_model *m, spart_data *d, const spart_state *s,
                       const double *gravity, double *taum, double u0dot[6]);
 
 /* Forward dynamics by articulated bodies (SPART FD, Featherstone's ABA in the joint frames F_i):
-   u0dot (6), umdot (nq) at the base orientation R0 (9), joint positions qm (nq) and velocities
-   u0 (6; NULL = 0), um (nq; NULL = 0) for the forces tau0 (6; NULL = 0), taum (nq; NULL = 0),
-   with external wrenches wF (nb x 6, as spart_rnea's; NULL = none), gravity (3; NULL = none)
-   and the joints' armature (friction is the caller's: spart_friction).  fixed_base: the base
-   does not move (u0 is taken as 0; u0dot = 0).  Returns 0 or -SPART_ENUM when an articulated
-   inertia is singular (spu_pivot_ok against spart_dof_scale; the body in d->warn_body).  Needs
-   nothing else; overwrites d->f. */
-int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-              const double *qm, const double *u0, const double *um, const double *tau0,
-              const double *taum, const double *wF, const double *gravity, double u0dot[6],
-              double *umdot);
+   udot = [u0dot; umdot] (6+nv) at the state s (its R0, qm, u0, um) for its forces tau0, taum and
+   external wrenches wF (as spart_rnea's), under gravity (3; NULL = none), with the joints'
+   armature (friction is the caller's: spart_friction).  fixed_base: the base does not move (u0
+   is taken as 0; u0dot = 0).  Returns 0 or -SPART_ENUM when an articulated inertia is singular
+   (spu_pivot_ok against spart_dof_scale; the body in d->warn_body).  Needs nothing else;
+   overwrites d->f. */
+int spart_aba(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+              const double *gravity, double *udot);
 
 
 /* ---------------------------------------------------------------------------------------------
@@ -820,20 +841,28 @@ typedef struct spart_contact {
 #define SPART_CONTACT_EDGES 8     /* friction cone edges unless the caller says */
 #define SPART_CONTACT_MAXEDGES 64 /* most edges a cone */
 
+/* a stance (Klampt's): point contacts and the polyhedral cones their friction is taken in */
+typedef struct spart_stance {
+  int nc;                 /* contacts */
+  const spart_contact *c; /* (nc) */
+  int edges;              /* each cone's edges, 3 to SPART_CONTACT_MAXEDGES (SPART_CONTACT_EDGES
+                             unless the caller says) */
+} spart_stance;
+
 /* Free what GLPK keeps between the programs below (its environment), for a program that is done
    with them (the next call starts it again). */
 void spart_contact_release(void);
 
-/* Positions x (nc x 3, from r0 like d->xpos) of the contact points.  Needs spart_fk. */
-void spart_contact_points(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, double *x);
+/* Positions x (nc x 3, from r0 like d->xpos) of the stance's contact points.  Needs spart_fk. */
+void spart_contact_points(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          double *x);
 
-/* Force closure: whether the contacts' cones (edges each) can resist any wrench, i.e. their
-   edges' wrenches positively span R^6 (7 feasibility programs, one each for e_1..e_6 and
-   -(e_1 + ... + e_6)).  Returns 1, 0, or -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs
-   spart_fk. */
-int spart_force_closure(const spart_model *m, const spart_data *d, int nc, const spart_contact *c,
-                        int edges, spart_err *err);
+/* Force closure: whether the stance's cones can resist any wrench, i.e. their edges' wrenches
+   positively span R^6 (7 feasibility programs, one each for e_1..e_6 and -(e_1 + ... +
+   e_6)).  Returns 1, 0, or -SPART_EDATA (no contacts, a number of edges out of range) /
+   -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs spart_fk. */
+int spart_force_closure(const spart_model *m, const spart_data *d, const spart_stance *st,
+                        spart_err *err);
 
 /* The axes u, v of the plane orthogonal to gravity (3, nonzero) the support polygon is drawn
    in: u the inertial x axis projected on the plane (the y axis when |x . g| > 0.9 |g|), v =
@@ -857,28 +886,34 @@ typedef struct spart_support {
 } spart_support;
 
 /* The support polygon (Bretl and Lall's projection, as Klampt's supportPolygon): the CoM
-   positions, in the plane of spart_support_axes, at which contact forces in the cones hold the
-   robot as one rigid body under gravity (3, nonzero), found by linear programs for support
-   points until no point lies beyond any edge of the polygon; and whether the robot's own CoM
-   is held (one more program), into sp.  Returns 0, or -SPART_ENOMEM / -SPART_ENUM (more than
-   sp->cap vertices, or GLPK failed) with err filled.  Needs spart_fk. */
-int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, int edges, const double gravity[3],
-                          spart_support *sp, spart_err *err);
+   positions, in the plane of spart_support_axes, at which contact forces in the stance's cones
+   hold the robot as one rigid body under gravity (3, nonzero), found by linear programs for
+   support points until no point lies beyond any edge of the polygon; and whether the robot's
+   own CoM is held (one more program), into sp.  Returns 0, or -SPART_EDATA / -SPART_ENOMEM /
+   -SPART_ENUM (more than sp->cap vertices, or GLPK failed) with err filled.  Needs spart_fk. */
+int spart_support_polygon(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          const double gravity[3], spart_support *sp, spart_err *err);
 
-/* Joint torques taum (nv) and contact forces f (nc x 3, inertial frame) with G = [0; taum] +
-   sum J_i' f_i (J_i the linear rows of the contact point's Jacobian), every f_i in its
-   polyhedral cone, |taum_k| <= max_torque when > 0, else within its joint's effort limit
-   (jnt_effort, when not 0), minimising max_k |taum_k| (the max-norm, a linear program; solved
-   again with the effort limits as bounds when the torques found without them pass one); G
-   (6 + nv) is the generalized force the motion needs without contacts (spart_rnea,
-   spart_friction).  fixed_base: the base rows are left to the base's reaction.  Returns 1
-   (found), 0 (none exists: *reason says why; taum and f hold no answer), or -SPART_ENOMEM /
-   -SPART_ENUM with err filled.  Needs spart_fk. */
-int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, int edges, const double *G, int fixed_base,
-                          double max_torque, double *taum, double *f, const char **reason,
-                          spart_err *err);
+/* the equilibrium spart_contact_statics looks for, and what it finds */
+typedef struct spart_statics {
+  int fixed_base;     /* in: the base's rows are left to the base's reaction */
+  double max_torque;  /* in: > 0, every |taum_k| at most this; else each joint's effort limit
+                         (jnt_effort, when not 0) */
+  double *taum;       /* in: room for nv; out: the joint torques */
+  double *f;          /* in: room for nc x 3; out: the contact forces, inertial frame */
+  const char *reason; /* out: why no equilibrium exists (0 returned), else NULL */
+} spart_statics;
+
+/* Joint torques taum (nv) and contact forces f (nc x 3) with G = [0; taum] + sum J_i' f_i (J_i
+   the linear rows of the contact point's Jacobian), every f_i in its polyhedral cone of the
+   stance, the torques within eq's bound (max_torque, or the effort limits), minimising max_k
+   |taum_k| (the max-norm, a linear program; solved again with the effort limits as bounds when
+   the torques found without them pass one); G (6 + nv) is the generalized force the motion
+   needs without contacts (spart_rnea, spart_friction).  Returns 1 (found: eq's taum and f), 0
+   (none exists: eq->reason says why; taum and f hold no answer), or -SPART_EDATA /
+   -SPART_ENOMEM / -SPART_ENUM with err filled.  Needs spart_fk. */
+int spart_contact_statics(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          const double *G, spart_statics *eq, spart_err *err);
 
 /* ---------------------------------------------------------------------------------------------
  * simulation (spart_sim.c): forward dynamics of a state, and the state moved through time
@@ -890,20 +925,14 @@ enum {
   SPART_FD_FRICTION = 2 /* the drive train's friction (spart_friction) takes from taum */
 };
 
-/* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction when
-   flags has SPART_FD_FRICTION, then spart_aba, or K' H K ucdot = K' (tau - c) by spart_crba,
-   spart_rnea and Cholesky (spart_mimic_fd.c) for a model whose mimic joints are coupled (the
-   state and umdot the tree's) (r0 does not matter): u0dot (6), umdot (nv) for R0 (9), r0 (3),
-   qm (nq), u0 (6), um (nv), the forces tau0 (6), taum (nv), wF (nb x 6) (each NULL = 0) and
-   gravity (3, NULL = none).  work: spart_forward_dynamics_work(m) doubles.
-   Returns 0 or -SPART_ENUM when an articulated inertia is singular (the body in
-   d->warn_body). */
-size_t spart_forward_dynamics_work(const spart_model *m);
-int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
-                           const double r0[3], const double *qm, const double *u0,
-                           const double *um, const double *tau0, const double *taum,
-                           const double *wF, const double *gravity, double *work,
-                           double u0dot[6], double *umdot);
+/* Forward dynamics of a state (what spart-fd computes for a record): the joints' friction at the
+   state's um when flags has SPART_FD_FRICTION, then spart_aba, or K' H K ucdot = K' (tau - c) by
+   spart_crba, spart_rnea and Cholesky (spart_mimic_fd.c) for a model whose mimic joints are
+   coupled (the state and umdot the tree's): udot = [u0dot; umdot] (6+nv) at the state s (its r0
+   does not matter) for its forces under gravity (3, NULL = none).  Its scratch is d's.  Returns
+   0 or -SPART_ENUM when an articulated inertia is singular (the body in d->warn_body). */
+int spart_forward_dynamics(const spart_model *m, spart_data *d, const spart_state *s, int flags,
+                           const double *gravity, double *udot);
 
 /* integrators of spart_sim_step */
 enum {
@@ -911,28 +940,24 @@ enum {
   SPART_SIM_DOPRI5   /* Dormand-Prince 5(4), adaptive steps to rtol, atol, ending on the time */
 };
 
-/* A simulation: the state, the forces held on it, the integrator and its scratch (one
-   allocation, spart_sim_new).  The caller sets the settings, the initial state and the forces;
-   the forces (and the state) may change between calls of spart_sim_step (zero-order hold). */
+/* A simulation: the state, the forces held on it, the integrator and its scratch
+   (spart_sim_new).  The caller sets the settings, the initial state and the forces (into x:
+   spart_state_copy, or its arrays one by one); the forces (and the state) may change between
+   calls of spart_sim_step (zero-order hold). */
 typedef struct spart_sim {
   /* settings */
   int method;            /* SPART_SIM_* */
   int flags;             /* SPART_FD_* */
   const double *gravity; /* (3) or NULL */
   double rtol, atol;     /* SPART_SIM_DOPRI5's tolerances, on each coordinate of the step */
-  /* the forces, held constant over each call: zero at spart_sim_new */
-  double tau0[6];
-  double *taum; /* (nv) */
-  double *wF;   /* (nb x 6), [0] = wF0 */
-  /* the state at time t: the base's attitude is moved by the exponential map, each joint's
-     coordinates by spart_joint_integrate, so that R0 stays a rotation to rounding */
+  /* the state at time t (at rest at the origin at spart_sim_new), its own (spart_state_new's:
+     write into its arrays, never point them elsewhere): R0, r0, qm, u0, um, moved by the steps
+     (the base's attitude by the exponential map, each joint's coordinates by
+     spart_joint_integrate, so that R0 stays a rotation to rounding); the forces tau0, taum, wF
+     held constant over each call (zero at spart_sim_new); u0dot, umdot the accelerations at the
+     state that spart_sim_accel leaves */
   double t;
-  double R0[9], r0[3], u0[6];
-  double *qm; /* (nq) */
-  double *um; /* (nv) */
-  /* spart_sim_accel: the accelerations at the state */
-  double u0dot[6];
-  double *umdot; /* (nv) */
+  spart_state *x;
   /* counts since spart_sim_new: steps taken, steps DOPRI5 rejected, dynamics calls */
   long nstep, nreject, nfd;
   double h;   /* DOPRI5: the next step it will try (0: it chooses) */
@@ -971,9 +996,9 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err);
 
-/* The accelerations at the state into s->u0dot, s->umdot (those a step or call before
-   computed at the same state and forces are reused, and kept for the next step's first stage).
-   Returns 0 or -SPART_ENUM with err filled. */
+/* The accelerations at the state into s->x's u0dot, umdot (those a step or call before computed
+   at the same state and forces are reused, and kept for the next step's first stage).  Returns
+   0 or -SPART_ENUM with err filled. */
 int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err *err);
 
 /* what bounds RK4's step most (spart_sim_rk4_limit): the cause and its joint or link */
@@ -1017,14 +1042,6 @@ int spart_sim_rk4_contacts(const spart_sim *s);
    call, 2 outside and not at the last call (it has just left).  Returns the number of 2s. */
 int spart_sim_limits(const spart_model *m, const double *qm, int *outside);
 
-/* Set the state of s (R0 9, r0 3, qm nq, u0 6, um nv) or the forces held on it (tau0 6, taum
-   nv, wF nb x 6), copied. */
-void spart_sim_set_state(const spart_model *m, spart_sim *s, const double R0[9],
-                         const double r0[3], const double *qm, const double u0[6],
-                         const double *um);
-void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[6],
-                          const double *taum, const double *wF);
-
 /* The grid of a run of T seconds in steps of h: its number of steps n (the last one shorter when
    h does not divide T, within rounding), and the time of step k of them: k h, as the decimal
    reads when 1/h is a whole number (k / 1000 for h = 0.001, so 1.4 and not
@@ -1045,16 +1062,17 @@ typedef struct spart_reference {
   const double *t, *qm, *um, *umdot;
 } spart_reference;
 
-/* The reference at time t (spart_control.c): qm (nq), um (nv), umdot (nv).  Outside the records'
-   span (and with one record) the nearest record as it is (um, umdot 0 when not given).  Between
-   records a and b, each joint moves in its local coordinates around record a's configuration
-   (spart_joint_difference, spart_joint_integrate): by a cubic Hermite curve through both
-   configurations with the records' velocities as its rates when um is given, else along the
-   straight line at a constant rate; um is interpolated linearly (without um, the line's
-   rate), umdot linearly (without umdot, the rate of the linear um; without um either, 0).
-   *hint is the last interval found (start at 0), so that times that go forward cost O(1). */
+/* The reference at time t (spart_control.c) into ref's qm (nq), um (nv), umdot (nv) (a state's
+   other parts are not written).  Outside the records' span (and with one record) the nearest
+   record as it is (um, umdot 0 when not given).  Between records a and b, each joint moves in its
+   local coordinates around record a's configuration (spart_joint_difference,
+   spart_joint_integrate): by a cubic Hermite curve through both configurations with the records'
+   velocities as its rates when um is given, else along the straight line at a constant rate; um
+   is interpolated linearly (without um, the line's rate), umdot linearly (without umdot, the rate
+   of the linear um; without um either, 0).  *hint is the last interval found (start at 0), so that
+   times that go forward cost O(1). */
 void spart_reference_at(const spart_model *m, const spart_reference *r, double t, int *hint,
-                        double *qm, double *um, double *umdot);
+                        spart_state *ref);
 
 /* control laws */
 enum {
@@ -1112,25 +1130,30 @@ typedef struct spart_ground {
                            that a step's stages met) */
 } spart_ground;
 
-/* The contact forces of the ground on the model at the state (R0, r0, qm, u0, um) (a compliant
-   contact, as a penalty method): at each sphere whose depth delta = radius - (normal . centre -
-   offset) is positive, at its point the furthest into the ground (the body's material point
-   there, moving at v: vn its velocity along the normal, vt along the plane), the normal force
-   fn = max(0, k delta - c vn) and a friction ft along the plane:
+/* where spart_ground_forces writes, each NULL: not written */
+typedef struct spart_ground_out {
+  double *wF;    /* (nb x 6) each contact's wrench at its body's CoM added (inertial frame, as a
+                    state's wF) */
+  double *force; /* (n x 3, inertial frame) the force on each sphere (0 when apart) */
+  double *rate;  /* (n x 3) each deflection's rate e' (0 for a sphere out of the ground and with
+                    SPART_GROUND_SLIP) */
+} spart_ground_out;
+
+/* The contact forces of the ground on the model at the state s (its R0, r0, qm, u0, um) (a
+   compliant contact, as a penalty method): at each sphere whose depth delta = radius - (normal
+   . centre - offset) is positive, at its point the furthest into the ground (the body's
+   material point there, moving at v: vn its velocity along the normal, vt along the plane), the
+   normal force fn = max(0, k delta - c vn) and a friction ft along the plane:
    - SPART_GROUND_SLIP: ft = -mu fn vt / sqrt(|vt|^2 + vs^2);
    - SPART_GROUND_STICK (an elasto-plastic spring at each sphere): the sphere's tangential
      deflection e (defl + 3 j, in the plane, inertial frame; NULL: all 0), a state that moves
      with the contact, gives fs = -kt e - ct vt; ft = fs while |fs| <= mu fn (sticking: e' = vt),
      else ft = mu fn fs / |fs| (sliding, Coulomb's force: e' = -(ft + kt e) / ct, which brings
      e back to the cone's edge |kt e| = mu fn and holds it there);
-   rate (n x 3; NULL: not written) each deflection's rate e' (0 for a sphere out of the ground
-   and with SPART_GROUND_SLIP); force (n x 3, inertial frame; NULL: not written) the force on each
-   sphere (0 when apart), and each one's wrench at its body's CoM added to wF (nb x 6, inertial
-   frame, as spart_rnea's).  Calls spart_fk and spart_velocity. */
+   into out: each deflection's rate, the force on each sphere, and each one's wrench at its
+   body's CoM added to out->wF.  Calls spart_fk and spart_velocity. */
 void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
-                         const double R0[9], const double r0[3], const double *qm,
-                         const double u0[6], const double *um, const double *defl, double *wF,
-                         double *force, double *rate);
+                         const spart_state *s, const double *defl, const spart_ground_out *out);
 
 /* The defaults of ground g's parameters that are NaN, for model m under gravity (3; NULL:
    none), given g's others and its contact spheres (n, body); spart-sim(1)'s:
@@ -1156,11 +1179,11 @@ double spart_ground_plane(double p[4]);
    stick-slip friction (SPART_GROUND_STICK), 0 for the regularised one. */
 int spart_ground_nstate(const spart_ground *g);
 
-/* The deflections defl (n x 3) of the spheres that are out of the ground at the state set to
-   0 (a contact that ends forgets its deflection).  Calls spart_fk when one is not 0. */
+/* The deflections defl (n x 3) of the spheres that are out of the ground at the state s (its
+   pose) set to 0 (a contact that ends forgets its deflection).  Calls spart_fk when one is not
+   0. */
 void spart_ground_release(const spart_model *m, spart_data *d, const spart_ground *g,
-                          const double R0[9], const double r0[3], const double *qm,
-                          double *defl);
+                          const spart_state *s, double *defl);
 
 /* The contact spheres of model m's collision shapes (spart_model.shape_*): a sphere itself, a
    capsule's two end spheres, a box's eight corners and the points of a cylinder's two rims
@@ -1173,12 +1196,10 @@ int spart_ground_spheres(const spart_model *m, int *body, double *centre, double
                          int most);
 
 /* The potential energy stored in the contacts' springs, sum k delta^2 / 2 + kt |e|^2 / 2 over
-   the spheres in the ground (e their deflections defl, n x 3, NULL: 0; SPART_GROUND_STICK
-   only).  Calls
-   spart_fk. */
+   the spheres in the ground at the state s (its pose) (e their deflections defl, n x 3, NULL: 0;
+   SPART_GROUND_STICK only).  Calls spart_fk. */
 double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
-                           const double R0[9], const double r0[3], const double *qm,
-                           const double *defl);
+                           const spart_state *s, const double *defl);
 
 /* a simulation's world: a controller and a ground, either NULL */
 typedef struct spart_scene {

@@ -84,12 +84,24 @@ char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
 
 /* ---- spart_rnea_pair.c ---- */
 
-/* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0):
-   the bias forces of spart_aba.  Leaves, as pairs of equal doubles, the joint transforms in
-   bQ, brho of d->own_ (spart_xup's) and each body's force, velocity products, gravity and -wF,
-   in its bf: link i's in F_i at its origin, the base's in its CoM frame. */
-void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                     const double *u0, const double *um, const double *wF, const double *gravity);
+/* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0;
+   u0 = 0 too with fixed_base): the bias forces of spart_aba.  Leaves, as pairs of equal
+   doubles, the joint transforms in bQ, brho of d->own_ (spart_xup's) and each body's force,
+   velocity products, gravity and -wF, in its bf: link i's in F_i at its origin, the base's in
+   its CoM frame. */
+void spart_rnea_bias(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                     const double *gravity);
+
+/* ---- spart_aba_fast.c ---- */
+
+/* The scale spart's singularity test (spu_pivot_ok) compares each degree of freedom's pivot
+   with: what it moves, in its units.  scale: 6 + nq, in the order of u = [u0; um]: a rotation
+   of the base (0..2), the trace of the whole robot's rotational inertia about the base CoM; a
+   translation (3..5), the robot's mass; a revolute joint, the trace of the rotational inertia of
+   its subtree about the joint, and a prismatic joint the subtree's mass, each plus the joint's
+   armature.  Invariant, with the pivots, under any scaling of lengths or masses.  Needs
+   spart_xup; overwrites d->f. */
+void spart_dof_scale(const spart_model *m, spart_data *d, double *scale);
 
 /* ---- the reference recursions (spart_rnea.c, spart_crba.c, spart_aba.c) ----
    RNEA, CRBA and ABA as RBDA states them, one lane, 6x6 matrices, no kind or layout
@@ -98,15 +110,12 @@ void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], co
    spart_aba_fast.c); tests/unit/test_recursions.c holds each equal to its reference.  Same
    arguments and results as the entry point's; the parts of d each overwrites are said above
    it, and each leaves spart_xup's joint transforms. */
-void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                    const double *u0, const double *um, const double *u0dot, const double *umdot,
-                    const double *wF, const double *gravity, double *tau);
-void spart_crba_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                    int fixed_base, double *H);
-int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-                  const double *qm, const double *u0, const double *um, const double *tau0,
-                  const double *taum, const double *wF, const double *gravity, double u0dot[6],
-                  double *umdot);
+void spart_rnea_ref(const spart_model *m, spart_data *d, const spart_state *s,
+                    const double *gravity, double *tau);
+void spart_crba_ref(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                    double *H);
+int spart_aba_ref(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                  const double *gravity, double *udot);
 
 /* Their common parts: the external wrench fx (6) of body i, wF's (nb x 6, inertial frame, at
    the CoMs; NULL: none) row i in F_i at its origin (needs spart_fk); the spatial inertia I
@@ -217,6 +226,8 @@ struct spart_own {
   double *bR;   /* (nb x 9 x 2) F_i in the inertial frame, when wrenches are given */
   double *xS0;  /* (nv x 6) pm referred to the base CoM (spart_cim) */
   double *mark; /* (nb) scratch: spart_cim's subtree */
+  double *fdw;  /* (nv, and spart_mimic_fd_work(m) more with coupled mimic joints) scratch of
+                   spart_forward_dynamics: the joint forces less the friction, spart_mimic_fd's */
   void *buf;    /* the one buffer every array of spart_data is carved from */
 };
 
@@ -304,48 +315,44 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
                    double density, spart_err *err);
 
 /* Forward dynamics of the coupled system (spart_mimic_fd.c), as spart_aba's with the tree's
-   qm (nq), um (nv) and forces taum (nv; spart_mimic_lift of the system's) and the tree's umdot
-   (nv) out, K ucdot: K' H K ucdot = K' ([tau0; taum] - c(q, u)) by spart_crba, spart_rnea and
-   Cholesky (each pivot against its diagonal entry).  work: spart_mimic_fd_work(m) doubles.
-   Returns 0 or -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
+   state (qm nq, um nv, forces taum nv: spart_mimic_lift of the system's) and the tree's udot
+   (6 + nv) out, its umdot K ucdot: K' H K ucdot = K' ([tau0; taum] - c(q, u)) by spart_crba,
+   spart_rnea and Cholesky (each pivot against its diagonal entry), its scratch the
+   spart_mimic_fd_work(m) doubles (spart_mimic.c) of d's fdw after its first nv.  Returns 0 or
+   -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
 size_t spart_mimic_fd_work(const spart_model *m);
-int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-                   const double *qm, const double *u0, const double *um, const double *tau0,
-                   const double *taum, const double *wF, const double *gravity, double *work,
-                   double u0dot[6], double *umdot);
+int spart_mimic_fd(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                   const double *gravity, double *udot);
 
-/* The forces at time t and the state (with z, the world's own state, spart_scene_nstate): the
-   held ones taum (nv), wF (nb x 6) with the controller's joint forces and the ground's
-   wrenches added, in the world's scratch, *taum_out and *wF_out pointing to them; zdot the
-   rate of z.  0, or -SPART_ENUM from spart_control_torque. */
+/* The forces at time t and the state x (with z, the world's own state, spart_scene_nstate):
+   x's held ones, taum (nv) and wF (nb x 6, neither NULL), with the controller's joint forces
+   and the ground's wrenches added, in the world's scratch, x->taum and x->wF then pointing to
+   them (each left when the world adds nothing to it); zdot the rate of z.  0, or -SPART_ENUM
+   from spart_control_torque. */
 int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
-                       const double R0[9], const double r0[3], const double *qm,
-                       const double u0[6], const double *um, const double *z,
-                       const double *taum, const double *wF, const double **taum_out,
-                       const double **wF_out, double *zdot, spart_err *err);
+                       spart_state *x, const double *z, double *zdot, spart_err *err);
 
 /* The number of state variables the world integrates with the model's state (a stick-slip
    ground's deflections, spart_ground_nstate), 0 for NULL. */
 int spart_scene_nstate(const spart_scene *w);
 
-/* The world's state z after a step to the state: a ground's deflections of the spheres out of
-   the ground set to 0 (spart_ground_release). */
+/* The world's state z after a step to the state x: a ground's deflections of the spheres out
+   of the ground set to 0 (spart_ground_release). */
 void spart_scene_release(const spart_model *m, spart_data *d, const spart_scene *w,
-                         const double R0[9], const double r0[3], const double *qm, double *z);
+                         const spart_state *x, double *z);
 
-/* Add the controller's joint forces at time t and the state (R0, qm, u0, um) to taum (nv): with
-   e the error of the joints' configuration (spart_joint_difference of the state to the reference,
-   as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity compensation g is
-   the joint forces of inverse dynamics with the base held still, at rest (spart_rnea at um = 0,
-   umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the state at umdot_ref + Kp e
-   + Kd edot, the fixed base's (spart_rnea) or the floating base's (spart_floating_id, tau0 = 0),
-   with the model's friction (spart_friction) when flags has SPART_FD_FRICTION; gravity: g.  The
-   external forces are not in the model inverted.  Each force is clipped to its joint's effort
-   limit (jnt_effort, when not 0) before it is added.  0, or -SPART_ENUM (a singular base
-   inertia, spart_floating_id) with err filled. */
+/* Add the controller's joint forces at time t and the state x (its R0, qm, u0, um) to taum
+   (nv): with e the error of the joints' configuration (spart_joint_difference of the state to
+   the reference, as a velocity: spart_joint_v_of_local) and edot = um_ref - um, the gravity
+   compensation g is the joint forces of inverse dynamics with the base held still, at rest
+   (spart_rnea at um = 0, umdot = 0); pd: g + Kp e + Kd edot; ctc: the inverse dynamics of the
+   state at umdot_ref + Kp e + Kd edot, the fixed base's (spart_rnea) or the floating base's
+   (spart_floating_id, tau0 = 0), with the model's friction (spart_friction) when flags has
+   SPART_FD_FRICTION; gravity: g.  The external forces are not in the model inverted.  Each
+   force is clipped to its joint's effort limit (jnt_effort, when not 0) before it is added.
+   0, or -SPART_ENUM (a singular base inertia, spart_floating_id) with err filled. */
 int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
-                         const double R0[9], const double *qm, const double u0[6],
-                         const double *um, double *taum, spart_err *err);
+                         const spart_state *x, double *taum, spart_err *err);
 
 /* The edges of a contact's friction cone, the polyhedral cone inscribed in the circular one:
    e_j = n + mu (cos(2 pi j / edges) t1 + sin(2 pi j / edges) t2), j = 0..edges-1, t1 = n x a

@@ -107,28 +107,27 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   double *out = cli_session_buf(s, 3, (size_t)m->nv + 3 * (size_t)nc);
   spart_err err = {0};
   spart_support sp = {.cap = cap, .vert = vert, .half = half, .margin = NAN};
-  const char *why = NULL;
   if (!G || !vert || !half || !out) {
     return;
   }
+  const spart_stance stance = {nc, c, o->edges};
+  spart_statics eq = {s->o.fixed_base, o->max_torque, out, out + m->nv, NULL};
 
   /* what the motion needs without contacts, then the kinematics the contacts need */
-  spart_rnea(m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot,
-             (st->has & CLI_READS_WRENCH) ? st->wF : NULL, s->gravity, G);
+  spart_rnea(m, s->d, &st->x, s->gravity, G);
   if (!s->o.no_friction) {
-    spart_friction(m, st->um, 1, G + 6);
+    spart_friction(m, st->x.um, 1, G + 6);
   }
-  spart_fk(m, s->d, st->R0, st->r0, st->qm);
+  spart_fk(m, s->d, &st->x);
   int fc = 0, ok = 0, feas = 0;
   if (wanted(s, "force_closure")) {
-    fc = spart_force_closure(m, s->d, nc, c, o->edges, &err);
+    fc = spart_force_closure(m, s->d, &stance, &err);
   }
   if (fc >= 0 && wanted(s, "com_equilibrium,support_polygon,support_halfplanes,com_margin")) {
-    ok = spart_support_polygon(m, s->d, nc, c, o->edges, s->gravity, &sp, &err);
+    ok = spart_support_polygon(m, s->d, &stance, s->gravity, &sp, &err);
   }
   if (fc >= 0 && ok >= 0 && wanted(s, "feasible,taum,contact_forces,reason")) {
-    feas = spart_contact_statics(m, s->d, nc, c, o->edges, G, s->o.fixed_base, o->max_torque,
-                                 out, out + m->nv, &why, &err);
+    feas = spart_contact_statics(m, s->d, &stance, G, &eq, &err);
   }
   if (fc < 0 || ok < 0 || feas < 0) {
     cli_fail(s, "%s", err.msg);
@@ -152,8 +151,8 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
   if (feas) {
     cli_put(s->wr, "taum", out, m->nv, -1, -1);
     cli_put(s->wr, "contact_forces", out + m->nv, nc, 3, -1);
-  } else if (why) {
-    snprintf(reason, nr, "\"%s\"", why);
+  } else if (eq.reason) {
+    snprintf(reason, nr, "\"%s\"", eq.reason);
     cli_put_text(s->wr, "reason", reason);
   }
   cli_write(s);

@@ -89,11 +89,11 @@ static void support(cli_session *s, double scale) {
          *half = malloc(3 * (size_t)vcap * sizeof *half);
   double *x = malloc(3 * (size_t)nc * sizeof *x), U[3], V[3], n[3], gn, h = INFINITY;
   spart_support sp = {.cap = vcap, .vert = vert, .half = half, .margin = NAN};
+  const spart_stance stance = {nc, c, SPART_CONTACT_EDGES};
   spart_err err = {0};
   if (!vert || !half || !x) {
     oom = 1;
-  } else if (spart_support_polygon(s->m, s->d, nc, c, SPART_CONTACT_EDGES, s->gravity, &sp,
-                                   &err) != 0) {
+  } else if (spart_support_polygon(s->m, s->d, &stance, s->gravity, &sp, &err) != 0) {
     cli_fail(s, "%s", err.msg);
   } else {
     spart_support_axes(s->gravity, U, V);
@@ -103,7 +103,7 @@ static void support(cli_session *s, double scale) {
       n[k] = -s->gravity[k] / gn;
     }
     /* the support's plane: through the lowest contact point */
-    spart_contact_points(s->m, s->d, nc, c, x);
+    spart_contact_points(s->m, s->d, &stance, x);
     for (int k = 0; k < nc; k++) {
       double w[3];
       spart_world(s->d, x + 3 * k, w);
@@ -149,7 +149,7 @@ static void draw(cli_session *s) {
   spart_data *d = s->d;
   const cli_state *st = s->st;
   double uv[2 * SPART_OUTLINE_MAX], depth, scale = 0, a[3], b[3], seg[4];
-  spart_fk(m, d, st->R0, st->r0, st->qm);
+  spart_fk(m, d, &st->x);
   /* the robot's size, for dots and axes: its joints' spread */
   for (int i = 1; i < m->nb; i++) {
     scale = fmax(

@@ -29,16 +29,13 @@ static const cli_tool tool = {
 static int compute(cli_session *s) {
   const cli_state *st = s->st;
   const int nv = s->m->nv;
-  double *acc = cli_session_buf(s, 0, 6 + (size_t)nv + spart_forward_dynamics_work(s->m));
+  double *acc = cli_session_buf(s, 0, 6 + (size_t)nv);
   double *umdot = s->m->coupled ? cli_session_buf(s, 1, (size_t)s->m->nvc) : NULL;
   if (!acc || (s->m->coupled && !umdot)) {
     return -1;
   }
-  /* wrenches only when the record gives them (no work for zeros) */
-  const double *wF = (st->has & CLI_READS_WRENCH) ? st->wF : NULL;
   int flags = (s->o.fixed_base ? SPART_FD_FIXED : 0) | (s->o.no_friction ? 0 : SPART_FD_FRICTION);
-  if (spart_forward_dynamics(s->m, s->d, flags, st->R0, st->r0, st->qm, st->u0, st->um, st->tau0,
-                             st->taum, wF, s->gravity, acc + 6 + nv, acc, acc + 6) != 0) {
+  if (spart_forward_dynamics(s->m, s->d, &st->x, flags, s->gravity, acc) != 0) {
     cli_fail_singular(s);
     return -1;
   }

@@ -107,7 +107,7 @@ static int compute(cli_session *s) {
     return -1;
   }
   double *Cu = blk + 2 * (36 + 12 * nq + nq * nq), *G = Cu + nv;
-  spart_crba(s->m, s->d, st->R0, st->qm, 0, H);
+  spart_crba(s->m, s->d, &st->x, 0, H);
   coupled(s, 6, 1, H, work);
   put_blocks(s, hnames, H, blk, 0);
   if (st->has & (1u << CLI_F_u0 | 1u << CLI_F_um)) {
@@ -117,27 +117,30 @@ static int compute(cli_session *s) {
     put_blocks(s, cnames, C, blk + 36 + 12 * nq + nq * nq, 1);
   }
   if (own->coriolis) {
-    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, NULL, NULL, NULL, NULL, Cu);
+    spart_state v = st->x; /* the record's velocities alone */
+    v.u0dot = v.umdot = v.wF = NULL;
+    spart_rnea(s->m, s->d, &v, NULL, Cu);
     coupled(s, 6, 0, Cu, work);
     cli_put(s->wr, "Cu", Cu + sk, (int)ns, -1, -1);
   }
   if (o->has_gravity) {
-    spart_rnea(s->m, s->d, st->R0, st->qm, NULL, NULL, NULL, NULL, NULL, o->gravity, G);
+    spart_state rest = st->x; /* the record's pose at rest */
+    rest.u0 = rest.um = rest.u0dot = rest.umdot = rest.wF = NULL;
+    spart_rnea(s->m, s->d, &rest, o->gravity, G);
     coupled(s, 6, 0, G, work);
     cli_put(s->wr, "G", G + sk, (int)ns, -1, -1);
   }
   if (own->inverse) {
     if (o->fixed_base) {
-      spart_crba(s->m, s->d, st->R0, st->qm, 1, Hs);
+      spart_crba(s->m, s->d, &st->x, 1, Hs);
       coupled(s, 0, 1, Hs, work);
     }
-    double *scale = inv + nv * nv, *iw = scale + nv;
+    double *iw = inv + nv * nv;
     int bad;
     if (s->m->coupled) { /* the system's own degrees of freedom: a Cholesky of K' H K */
       bad = spart_spd_inverse(o->fixed_base ? Hs : H, (int)ns, iw, inv);
     } else {
-      spart_dof_scale(s->m, s->d, scale); /* on spart_crba's joint transforms */
-      bad = spart_gim_inverse(s->m, s->d, o->fixed_base, o->fixed_base ? Hs : H, scale, iw, inv);
+      bad = spart_gim_inverse(s->m, s->d, o->fixed_base, o->fixed_base ? Hs : H, iw, inv);
     }
     if (bad != 0 && s->m->coupled) {
       cli_fail(s, "singular inertia: the system can move without moving any mass");

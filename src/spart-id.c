@@ -96,7 +96,7 @@ static void put(cli_session *s, int k) {
     const int n = s->m->nb - 1;
     double *w = cli_session_buf(s, 3, 6 * (size_t)n);
     if (w) {
-      spart_joint_wrenches(s->m, s->d, s->st->R0, s->st->r0, s->st->qm, w);
+      spart_joint_wrenches(s->m, s->d, &s->st->x, w);
       cli_put(s->wr, "joint_wrenches", w, n, 6, -1);
     }
   }
@@ -107,20 +107,14 @@ static void put(cli_session *s, int k) {
 static void limits(cli_session *s, int k) {
   const double *tau = cli_session_buf(s, k, 6 + (size_t)s->m->nv);
   /* coupled mimic joints: the tree's joint forces are not the system's, no effort to check */
-  cli_check_limits(s, s->st->qm, s->st->um, s->m->coupled ? NULL : tau + 6);
-}
-
-
-/* the record's wrenches, or NULL when it gives none (no work for them) */
-static const double *wrenches(const cli_state *st) {
-  return (st->has & CLI_READS_WRENCH) ? st->wF : NULL;
+  cli_check_limits(s, s->st->x.qm, s->st->x.um, s->m->coupled ? NULL : tau + 6);
 }
 
 
 /* the drive train's friction, opposing the joint velocities, unless --no-friction */
-static void friction(const cli_session *s, const cli_state *st, double *tau) {
+static void friction(const cli_session *s, const spart_state *x, double *tau) {
   if (!s->o.no_friction) {
-    spart_friction(s->m, st->um, 1, tau + 6);
+    spart_friction(s->m, x->um, 1, tau + 6);
   }
 }
 
@@ -134,36 +128,29 @@ static int compute(cli_session *s) {
     return -1;
   }
   if (o->floating) {
-    if (spart_floating_id(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->umdot, wrenches(st),
-                          s->gravity, tau + 6, tau) != 0) {
+    if (spart_floating_id(s->m, s->d, &st->x, s->gravity, tau + 6, tau) != 0) {
       cli_fail_singular(s);
       return -1;
     }
   } else {
-    spart_rnea(s->m, s->d, st->R0, st->qm, st->u0, st->um, st->u0dot, st->umdot, wrenches(st),
-               s->gravity, tau);
+    spart_rnea(s->m, s->d, &st->x, s->gravity, tau);
   }
-  friction(s, st, tau);
+  friction(s, &st->x, tau);
   return 0;
 }
 
 
 /* forces of two records together (rows of a trajectory), in buffers 0 and 1; 0, or -1 after
    reporting */
-static int both(cli_session *s, const cli_state *const st[2]) {
+static int both(cli_session *s, const spart_state *const x[2]) {
   size_t n = 6 + (size_t)s->m->nv;
   double *tau[2] = {cli_session_buf(s, 0, n), cli_session_buf(s, 1, n)};
-  spart_rnea_in in[2];
   if (!tau[0] || !tau[1]) {
     return -1;
   }
-  for (int k = 0; k < 2; k++) {
-    in[k] = (spart_rnea_in){st[k]->R0,    st[k]->qm,    st[k]->u0,       st[k]->um,
-                            st[k]->u0dot, st[k]->umdot, wrenches(st[k])};
-  }
-  spart_rnea_pair(s->m, s->d, 2, in, s->gravity, tau);
-  friction(s, st[0], tau[0]);
-  friction(s, st[1], tau[1]);
+  spart_rnea_pair(s->m, s->d, 2, x, s->gravity, tau);
+  friction(s, x[0], tau[0]);
+  friction(s, x[1], tau[1]);
   return 0;
 }
 
@@ -174,10 +161,10 @@ static void records(cli_session *s) {
      paired form; not --joint-wrenches: they come from one record's pass), each written in its
      turn */
   const id_opts *o = s->o.own;
-  const cli_state *st[2];
+  const spart_state *x[2];
   const int most = o->floating || o->joint_wrenches ? 1 : 2;
-  for (int n; (n = cli_next_pair(s, most, st)) > 0;) {
-    if (n == 2 && both(s, st) != 0) {
+  for (int n; (n = cli_next_pair(s, most, x)) > 0;) {
+    if (n == 2 && both(s, x) != 0) {
       continue;
     }
     for (int k = 0; k < n && !s->stop; k++) {

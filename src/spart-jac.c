@@ -176,7 +176,7 @@ static int centroidal(cli_session *s, double *W, size_t *off) {
   spart_centroidal(s->m, s->d, A, A + 6 * nc);
   put_cols(s, "AG", A, 6, 6, W, off);
   if (o->dot) {
-    spart_centroidal_bias(s->m, s->d, s->st->um, A + 12 * nc);
+    spart_centroidal_bias(s->m, s->d, &s->st->x, A + 12 * nc);
     cli_put(s->wr, "AGdot_u", A + 12 * nc, 6, -1, -1);
   }
   return 0;

@@ -236,13 +236,13 @@ static void rates(cli_session *s, double *qd) {
   const spart_model *m = s->m;
   double *qdc = qd + m->nq, *umc = qdc + m->nqc;
   if (spart_joint_rates_differ(m) && (st->has & 1u << CLI_F_um)) {
-    spart_qdot_of_v(m, st->qm, st->um, qd);
+    spart_qdot_of_v(m, st->x.qm, st->x.um, qd);
     spart_mimic_qc(m, qd, qdc);
     cli_put(s->wr, "qmdot", m->coupled ? qdc : qd, m->nqc, -1, -1);
   }
   if (st->has & 1u << CLI_F_qmdot) {
-    spart_mimic_vc(m, st->um, umc);
-    cli_put(s->wr, "um", m->coupled ? umc : st->um, m->nvc, -1, -1);
+    spart_mimic_vc(m, st->x.um, umc);
+    cli_put(s->wr, "um", m->coupled ? umc : st->x.um, m->nvc, -1, -1);
   }
 }
 
@@ -275,7 +275,7 @@ static int compute(cli_session *s) {
     cli_put(s->wr, "tL", d->t + 6, n, 6, -1);
   }
   if (st->has & acc) {
-    spart_acceleration(s->m, d, st->um, st->u0dot, st->umdot);
+    spart_acceleration(s->m, d, &st->x);
     cli_put(s->wr, "t0dot", d->tdot, 6, -1, -1);
     cli_put(s->wr, "tLdot", d->tdot + 6, n, 6, -1);
   }
@@ -319,7 +319,7 @@ static int compute(cli_session *s) {
 static void records(cli_session *s) {
   while (cli_next(s)) {
     if (compute(s) == 0) {
-      cli_check_limits(s, s->st->qm, s->st->um, NULL);
+      cli_check_limits(s, s->st->x.qm, s->st->x.um, NULL);
       cli_write(s);
     }
   }

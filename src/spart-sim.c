@@ -232,7 +232,7 @@ static size_t inputs_len;
    the step); 0, or -1 after reporting: a bad inputs file stops the run, the trajectories
    after this one would meet it too */
 static int hold(cli_session *s, cli_inputs *in, spart_sim *sim, double t) {
-  if (cli_inputs_hold(s, in, t, 1e-9 * opts(s)->dt, sim->tau0, sim->taum, sim->wF) < 0) {
+  if (cli_inputs_hold(s, in, t, 1e-9 * opts(s)->dt, sim->x) < 0) {
     s->stop = 1;
     return -1;
   }
@@ -254,27 +254,17 @@ static int put_state(cli_session *s, spart_sim *sim, cli_world *w) {
     cli_fail(s, "%s", err.msg);
     return -1;
   }
+  /* mimic joints on their leaders: the system's coordinates (spart_mimic.c) */
+  double *c = s->m->coupled ? cli_session_buf(s, 0, (size_t)s->m->nqc + 3 * (size_t)s->m->nvc)
+                            : NULL;
+  if (s->m->coupled && !c) {
+    return -1;
+  }
   cli_put(s->wr, "t", &sim->t, -1, -1, -1);
-  cli_put(s->wr, "R0", sim->R0, 3, 3, -1);
-  cli_put(s->wr, "r0", sim->r0, 3, -1, -1);
-  const double *qm = sim->qm, *um = sim->um, *umdot = sim->umdot;
-  if (s->m->coupled) { /* mimic joints on their leaders: the system's coordinates (spart_mimic.c) */
-    double *c = cli_session_buf(s, 0, (size_t)s->m->nqc + 2 * (size_t)s->m->nvc);
-    if (!c) {
-      return -1;
-    }
-    spart_mimic_qc(s->m, sim->qm, c);
-    spart_mimic_vc(s->m, sim->um, c + s->m->nqc);
-    spart_mimic_vc(s->m, sim->umdot, c + s->m->nqc + s->m->nvc);
-    qm = c, um = c + s->m->nqc, umdot = um + s->m->nvc;
-  }
-  cli_put(s->wr, "qm", qm, s->m->nqc, -1, -1);
-  cli_put(s->wr, "u0", sim->u0, 6, -1, -1);
-  cli_put(s->wr, "um", um, s->m->nvc, -1, -1);
-  if (accel) {
-    cli_put(s->wr, "u0dot", sim->u0dot, 6, -1, -1);
-    cli_put(s->wr, "umdot", umdot, s->m->nvc, -1, -1);
-  }
+  cli_put_state(s->wr, s->m, sim->x,
+                CLI_READS(R0) | CLI_READS(r0) | CLI_READS(qm) | CLI_READS(u0) | CLI_READS(um) |
+                    (accel ? CLI_READS(u0dot) | CLI_READS(umdot) : 0),
+                c);
   cli_world_put(s, w, sim);
   cli_write(s);
   return s->stop ? -1 : 0;
@@ -291,7 +281,7 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
                                       "exceeds effort limit"};
   const spart_model *m = s->m;
   spart_limit_hit hit[MOST];
-  int n = spart_limits_check(m, sim->qm, sim->um, sim->taum, hit, MOST);
+  int n = spart_limits_check(m, sim->x->qm, sim->x->um, sim->x->taum, hit, MOST);
   for (int k = 0; k < n && k < MOST; k++) {
     const spart_limit_hit *h = &hit[k];
     int i = h->joint, bit = 1 << h->kind;
@@ -371,8 +361,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
   double tick = now(), start = tick;
   spart_err err = {0};
 
-  spart_sim_set_state(m, sim, st->R0, st->r0, st->qm, st->u0, st->um);
-  spart_sim_set_forces(m, sim, st->tau0, st->taum, st->wF);
+  spart_state_copy(sim->x, &st->x); /* the state, the forces held */
   sim->t = 0;
   if (hold(s, in, sim, 0) != 0) {
     return -1;

@@ -98,7 +98,7 @@ expected() {
 #include <spart.h>
 
 int main(int argc, char **argv) {
-  static const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, g[3] = {0, 0, -9.81};
+  static const double g[3] = {0, 0, -9.81};
   spart_err err;
   spart_model *m = spart_model_load(argv[1], &err), *m2;
   if (m == NULL || argc != 2 + m->nq) {
@@ -114,11 +114,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   spart_data *d = spart_data_new(m), *d2 = spart_data_new(m2);
-  double *qm = calloc((size_t)m->nq, sizeof *qm), *zero = calloc(6 + (size_t)m->nq, sizeof *zero);
+  spart_state *x = spart_state_new(m); /* at rest, its qm the arguments */
   double *tau = calloc(6 + (size_t)m->nq, sizeof *tau), *tau2 = calloc(6 + (size_t)m->nq, sizeof *tau2);
-  for (int i = 0; i < m->nq; i++) qm[i] = atof(argv[2 + i]);
-  spart_rnea(m, d, R0, qm, zero, zero, NULL, NULL, NULL, g, tau);
-  spart_rnea(m2, d2, R0, qm, zero, zero, NULL, NULL, NULL, g, tau2);
+  for (int i = 0; i < m->nq; i++) x->qm[i] = atof(argv[2 + i]);
+  spart_rnea(m, d, x, g, tau);
+  spart_rnea(m2, d2, x, g, tau2);
   for (int i = 0; i < 6 + m->nq; i++) {
     if (tau2[i] != tau[i]) {
       fprintf(stderr, "grav: spart_model_read's model computes another tau_%d\n", i);
@@ -126,7 +126,8 @@ int main(int argc, char **argv) {
     }
     printf("%.17g\n", tau[i]);
   }
-  free(qm), free(zero), free(tau), free(tau2);
+  free(tau), free(tau2);
+  spart_state_free(x);
   spart_data_free(d), spart_data_free(d2);
   spart_model_free(m), spart_model_free(m2);
   return 0;
@@ -197,7 +198,7 @@ PY
 #include <spart.h>
 
 int main(void) {
-  static const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, g[3] = {0, -9.81, 0}, zero[7] = {0};
+  static const double g[3] = {0, -9.81, 0};
   spart_err err;
   spart_model *m = spart_model_new(2);
   if (m == NULL) return 1;
@@ -211,9 +212,12 @@ int main(void) {
     return 1;
   }
   spart_data *d = spart_data_new(m);
+  spart_state *x = spart_state_new(m);
+  if (d == NULL || x == NULL) return 1;
   double tau[7], worst = 0;
   for (double q = -3; q <= 3; q += 0.25) {
-    spart_rnea(m, d, R0, &q, zero, zero, NULL, NULL, NULL, g, tau);
+    x->qm[0] = q;
+    spart_rnea(m, d, x, g, tau);
     worst = fmax(worst, fabs(tau[6] - 2 * 9.81 * 0.5 * cos(q)));
   }
   /* the composite inertias at q = 1: the whole robot's mass at the base, the link's first
@@ -222,6 +226,7 @@ int main(void) {
   spart_xup(m, d, &q);
   spart_composite(m, d);
   printf("%d %.3g %.17g %.17g\n", m->nq, worst, d->Ic[0], d->Ic[10 + 1]);
+  spart_state_free(x);
   spart_data_free(d);
   spart_model_free(m);
   return 0;
@@ -239,7 +244,7 @@ C
   ! nm "$t/pend" | grep -qiE 'cJSON|xmlRead|glp_'
 }
 
-@test "spart.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program links" {
+@test "spart.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program of states links" {
   command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
   command -v g++ > /dev/null 2>&1 || skip "no g++ (scripts/deps.sh installs it)"
   local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
@@ -257,8 +262,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::printf("%s %d %d\n", SPART_VERSION_STRING, m->nq, m->nb);
+  // a state and the algorithms on it: the weight's joint forces of the arm at rest
+  spart_data *d = spart_data_new(m);
+  spart_state *x = spart_state_new(m);
+  double *tau = new double[6 + m->nv];
+  const double g[3] = {0, 0, -9.81};
+  spart_rnea(m, d, x, g, tau);
+  int bad = !(tau[5] > 0); // the base holds the weight up
+  delete[] tau;
+  spart_state_free(x);
+  spart_data_free(d);
   spart_model_free(m);
-  return 0;
+  return bad;
 }
 CXX
   # shellcheck disable=SC2046

@@ -34,16 +34,17 @@
    spart_aba's.  Held in d: v_i, c_i, a_i in d->t, d->c, d->f; IA_i, pA_i in IA, pA of d->own_
    (6x6 and 6 a body); U, D, u in its U, D, u; the scales in d->work; spart_fk's poses are
    this state's. */
-int spart_aba_ref(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-                  const double *qm, const double *u0, const double *um, const double *tau0,
-                  const double *taum, const double *wF, const double *gravity, double u0dot[6],
-                  double *umdot) {
+int spart_aba_ref(const spart_model *m, spart_data *d, const spart_state *x, int fixed_base,
+                  const double *gravity, double *udot) {
   static const double zero[3] = {0, 0, 0};
+  const double *R0 = x->R0, *qm = x->qm, *u0 = x->u0, *um = x->um, *tau0 = x->tau0;
+  const double *taum = x->taum, *wF = x->wF;
+  double *u0dot = udot, *umdot = udot + 6;
   double *v = d->t, *c = d->c, *a = d->f, *scale = d->work;
   struct spart_own *o = d->own_;
   double *IA = o->IA, *pA = o->pA;
   double X[36], Iv[6], fx[6];
-  spart_fk(m, d, R0, zero, qm); /* F_i's orientations, for the external wrenches */
+  spart_fk(m, d, x); /* F_i's orientations, for the external wrenches */
   spart_xup(m, d, qm);
   spart_dof_scale(m, d, scale);
 

@@ -225,13 +225,13 @@ static inline __attribute__((always_inline)) int dof_reduce(const spart_model *m
 }
 
 
-int spart_aba(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-              const double *qm, const double *u0, const double *um, const double *tau0,
-              const double *taum, const double *wF, const double *gravity, double u0dot[6],
-              double *umdot) {
+int spart_aba(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+              const double *gravity, double *udot) {
+  const double *R0 = s->R0, *tau0 = s->tau0, *taum = s->taum;
+  double *u0dot = udot, *umdot = udot + 6;
   /* pass 1 (spart_rnea's forward pass at zero accelerations): the joint transforms and the
      bias force of each body, its velocity products, the weight and -wF, in F_i */
-  spart_rnea_bias(m, d, R0, qm, fixed_base ? NULL : u0, um, wF, gravity);
+  spart_rnea_bias(m, d, s, fixed_base, gravity);
   struct spart_own *o = d->own_;
   const v2 *XQ = (const v2 *)o->bQ, *XR = (const v2 *)o->brho;
 

@@ -30,8 +30,9 @@
 
    With a fixed base H is the joints' block alone (the rows and columns of the base left out).
    Leaves spart_xup's joint transforms in d; IA of d->own_ holds the IC_i. */
-void spart_crba_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                    int fixed_base, double *H) {
+void spart_crba_ref(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                    double *H) {
+  const double *R0 = s->R0, *qm = s->qm;
   int off = fixed_base ? 0 : 6, n = off + m->nv;
   double *IC = d->own_->IA, X[36], F[6], Fp[6];
   memset(H, 0, (size_t)n * n * sizeof(double)); /* the branches that do not meet */
@@ -318,9 +319,10 @@ static int gim_order(int k, int nq, int n) {
 
 
 int spart_gim_inverse(const spart_model *m, spart_data *d, int fixed_base, const double *H,
-                      const double *scale, double *work, double *Hinv) {
+                      double *work, double *Hinv) {
   int off = fixed_base ? 6 : 0, nq = m->nv, n = 6 + nq - off;
-  double *A = work, *X = work + (size_t)n * n, *sc = X + (size_t)n * n;
+  double *A = work, *X = work + (size_t)n * n, *sc = X + (size_t)n * n, *scale = sc + n;
+  spart_dof_scale(m, d, scale); /* on spart_crba's joint transforms */
   for (int r = 0; r < n; r++) {
     int hr = gim_order(r, nq, n);
     sc[r] = scale[hr + off];

@@ -186,8 +186,9 @@ static void fold_fixed(const spart_model *m, const spart_data *d, int i, int t, 
 }
 
 
-void spart_crba(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                int fixed_base, double *H) {
+void spart_crba(const spart_model *m, spart_data *d, const spart_state *st, int fixed_base,
+                double *H) {
+  const double *R0 = st->R0, *qm = st->qm;
   int off = fixed_base ? 0 : 6, n = off + m->nv, nv = m->nv;
   const int *sub = m->jnt_sub, *tree = m->dof_tree, *axis = m->dof_axis;
   /* Ic the composite inertias; F (6 x nv, d->work) the forces of the columns, column t for the

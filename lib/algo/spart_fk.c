@@ -39,8 +39,8 @@ static void dof_column(double S[6], const spart_model *m, int v, const double W[
 }
 
 
-void spart_fk(const spart_model *m, spart_data *d, const double R0[9], const double r0[3],
-              const double *qm) {
+void spart_fk(const spart_model *m, spart_data *d, const spart_state *s) {
+  const double *R0 = s->R0, *r0 = s->r0, *qm = s->qm;
   /* the base: F_0 is its CoM frame at (R0, r0); positions are kept from r0, so that no
      difference of two of them loses digits to a large r0 (an orbit's) */
   memcpy(d->xrotF, R0, 9 * sizeof(double));
@@ -123,7 +123,8 @@ void spart_joint_frames(const spart_model *m, spart_data *d) {
 }
 
 
-void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const double *um) {
+void spart_velocity(const spart_model *m, spart_data *d, const spart_state *s) {
+  const double *u0 = s->u0, *um = s->um;
   /* base: t0 = P0 u0 */
   double *t0 = d->t;
   memset(t0, 0, 6 * sizeof(double));
@@ -152,8 +153,8 @@ void spart_velocity(const spart_model *m, spart_data *d, const double *u0, const
 }
 
 
-void spart_acceleration(const spart_model *m, spart_data *d, const double *um, const double *u0dot,
-                        const double *umdot) {
+void spart_acceleration(const spart_model *m, spart_data *d, const spart_state *s) {
+  const double *um = s->um, *u0dot = s->u0dot, *umdot = s->umdot;
   /* base: t0dot = Omega0 P0 u0 + P0 u0dot, where Omega0 P0 u0 = [w0 x w0; 0] = 0 */
   double *a0 = d->tdot;
   memset(a0, 0, 6 * sizeof(double));

@@ -20,21 +20,19 @@ static int pivot_body(const spart_model *m, int r) {
 }
 
 
-size_t spart_mimic_fd_work(const spart_model *m) {
-  size_t n = 6 + (size_t)m->nv, nc = 6 + (size_t)m->nvc;
-  return n * n + nc * nc + 2 * n + nc;
-}
-
-
-int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const double R0[9],
-                   const double *qm, const double *u0, const double *um, const double *tau0,
-                   const double *taum, const double *wF, const double *gravity, double *work,
-                   double u0dot[6], double *umdot) {
+int spart_mimic_fd(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
+                   const double *gravity, double *udot) {
   const int b = fixed_base ? 0 : 6, n = b + m->nv, nc = b + m->nvc;
-  double *H = work, *Hc = H + (size_t)n * n, *f = Hc + (size_t)nc * nc, *x = f + 6 + m->nv;
+  const double *tau0 = s->tau0, *taum = s->taum;
+  /* the scratch after spart_forward_dynamics' joint forces */
+  double *H = d->own_->fdw + m->nv, *Hc = H + (size_t)n * n, *f = Hc + (size_t)nc * nc;
+  double *x = f + 6 + m->nv;
+  spart_state c = *s; /* the state at zero accelerations, the base held with fixed_base */
+  c.u0 = fixed_base ? NULL : s->u0;
+  c.u0dot = c.umdot = NULL;
 
   /* the forces left to accelerate the tree: tau - c(q, u), c by Newton-Euler at udot = 0 */
-  spart_rnea(m, d, R0, qm, fixed_base ? NULL : u0, um, NULL, NULL, wF, gravity, f);
+  spart_rnea(m, d, &c, gravity, f);
   for (int k = 0; k < 6; k++) {
     f[k] = (tau0 ? tau0[k] : 0) - f[k];
   }
@@ -43,7 +41,7 @@ int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const do
   }
 
   /* the system's: K' H K x = K' f (the base's rows only for a floating base) */
-  spart_crba(m, d, R0, qm, fixed_base, H);
+  spart_crba(m, d, s, fixed_base, H);
   spart_mimic_matrix(m, b, H, Hc);
   spart_mimic_force(m, b, f + 6 - b, x);
   int bad = spu_cholsolve(Hc, x, nc, 1, NULL);
@@ -55,10 +53,10 @@ int spart_mimic_fd(const spart_model *m, spart_data *d, int fixed_base, const do
 
   /* the tree's accelerations: K x */
   if (fixed_base) {
-    memset(u0dot, 0, 6 * sizeof(double));
+    memset(udot, 0, 6 * sizeof(double));
   } else {
-    memcpy(u0dot, x, 6 * sizeof(double));
+    memcpy(udot, x, 6 * sizeof(double));
   }
-  spart_mimic_v(m, x + b, umdot);
+  spart_mimic_v(m, x + b, udot + 6);
   return 0;
 }

@@ -118,8 +118,11 @@ void spart_centroidal(const spart_model *m, const spart_data *d, double *AG, dou
 }
 
 
-void spart_centroidal_bias(const spart_model *m, spart_data *d, const double *um, double h[6]) {
-  spart_acceleration(m, d, um, NULL, NULL);
+void spart_centroidal_bias(const spart_model *m, spart_data *d, const spart_state *s,
+                           double h[6]) {
+  spart_state rest = *s; /* the state's velocities, zero accelerations */
+  rest.u0dot = rest.umdot = NULL;
+  spart_acceleration(m, d, &rest);
   memset(h, 0, 6 * sizeof(double));
   for (int i = 0; i < m->nb; i++) {
     const double *t = d->t + 6 * i, *a = d->tdot + 6 * i, mi = m->body_mass[i];

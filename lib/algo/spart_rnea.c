@@ -39,13 +39,14 @@ static double given(const double *x, int k) {
 
    v, a, f of body i are held in d->t, d->tdot, d->f (6 a body, in F_i): this pass's own, not
    the twists of spart_velocity; with wrenches, spart_fk's poses are this state's. */
-void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                    const double *u0, const double *um, const double *u0dot, const double *umdot,
-                    const double *wF, const double *gravity, double *tau) {
+void spart_rnea_ref(const spart_model *m, spart_data *d, const spart_state *x,
+                    const double *gravity, double *tau) {
   static const double zero[3] = {0, 0, 0};
+  const double *R0 = x->R0, *qm = x->qm, *u0 = x->u0, *um = x->um, *u0dot = x->u0dot;
+  const double *umdot = x->umdot, *wF = x->wF;
   double *v = d->t, *a = d->tdot, *f = d->f, I[36], X[36], Iv[6], vIv[6], fx[6];
   if (wF) {
-    spart_fk(m, d, R0, zero, qm); /* F_i's orientations, for the external wrenches */
+    spart_fk(m, d, x); /* F_i's orientations, for the external wrenches */
   }
   spart_xup(m, d, qm);
 
@@ -117,18 +118,19 @@ void spart_rnea_ref(const spart_model *m, spart_data *d, const double R0[9], con
 }
 
 
-int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                      const double *u0, const double *um, const double *umdot, const double *wF,
+int spart_floating_id(const spart_model *m, spart_data *d, const spart_state *s,
                       const double *gravity, double *taum, double u0dot[6]) {
   double *tau = d->work, *H0 = d->work + 6 + m->nv;
+  spart_state b = *s; /* the state at the base's acceleration: 0, then u0dot */
 
   /* tau0 needed for zero base acceleration */
-  spart_rnea(m, d, R0, qm, u0, um, NULL, umdot, wF, gravity, tau);
+  b.u0dot = NULL;
+  spart_rnea(m, d, &b, gravity, tau);
 
   /* base inertia H0 = B' IC_0 B of the whole system */
-  spart_xup(m, d, qm);
+  spart_xup(m, d, s->qm);
   spart_composite(m, d);
-  spart_base_inertia(m, d, R0, H0);
+  spart_base_inertia(m, d, s->R0, H0);
 
   /* u0dot = -H0 \ tau0 so that the base needs no force (SPART Floating_ID) */
   for (int k = 0; k < 6; k++) {
@@ -145,7 +147,8 @@ int spart_floating_id(const spart_model *m, spart_data *d, const double R0[9], c
   }
 
   /* joint forces with that base acceleration */
-  spart_rnea(m, d, R0, qm, u0, um, u0dot, umdot, wF, gravity, tau);
+  b.u0dot = u0dot;
+  spart_rnea(m, d, &b, gravity, tau);
   memcpy(taum, tau + 6, (size_t)m->nv * sizeof(double));
   return 0;
 }

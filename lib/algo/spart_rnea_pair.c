@@ -16,6 +16,11 @@
    so a record's results do not depend on what it is paired with. */
 #define RNEA_INLINE static inline __attribute__((always_inline))
 
+/* what the passes read of a record: its state's arrays, those the call takes as zero NULL */
+typedef struct {
+  const double *R0, *qm, *u0, *um, *u0dot, *umdot, *wF;
+} rnea_in;
+
 /* a pair from the values of two records, 0 where a record gives none */
 RNEA_INLINE v2 pair(const double *a, const double *b, int k) {
   return (v2){a ? a[k] : 0, b ? b[k] : 0};
@@ -134,8 +139,8 @@ static void xup2_multi(const spart_model *m, const spart_data *d, int i, const d
                        const double *qb, int j, v2 Q[9], v2 rho[3]) {
   const double *c = d->own_->jc + SPART_JC * i;
   double Qa[9], Qb[9], ra[3], rb[3];
-  spart_joint_transform(m, i, qa + j, c + SPART_JC_T, c + SPART_JC_R, Qa, ra);
-  spart_joint_transform(m, i, qb + j, c + SPART_JC_T, c + SPART_JC_R, Qb, rb);
+  spart_joint_transform(m, i, qa + j, c + SPART_JC_T, Qa, ra); /* T, then r (SPART_JC_R) */
+  spart_joint_transform(m, i, qb + j, c + SPART_JC_T, Qb, rb);
   for (int k = 0; k < 9; k++) {
     Q[k] = (v2){Qa[k], Qb[k]};
   }
@@ -234,7 +239,7 @@ static void dof_acc_col(v2 a[6], const v2 v[6], const double *S, v2 qd, v2 qdd) 
    unit screw (m->jnt_zaxis, a constant here), -1 for the others: their degrees of freedom one
    by one */
 RNEA_INLINE void body_forward(const spart_model *m, const struct spart_own *o, int i,
-                              const spart_rnea_in *x, const spart_rnea_in *y, int wrench, int s,
+                              const rnea_in *x, const rnea_in *y, int wrench, int s,
                               int dense) {
   int p = m->body_parent[i];
   const v2 *K = (const v2 *)o->jp + SPART_JP * i, *com = K + SPART_JP_C;
@@ -293,9 +298,9 @@ RNEA_INLINE void body_forward(const spart_model *m, const struct spart_own *o, i
    joint transforms (bQ, brho of d->own_), velocities (bv), accelerations (ba) and each body's
    force in F_i at F_i's origin (bf), the base's in its CoM frame; dense: both give um and
    umdot */
-RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const rnea_in in[],
                               const v2 R0[9], const double *gravity, int dense) {
-  const spart_rnea_in *x = in, *y = in + (n > 1);
+  const rnea_in *x = in, *y = in + (n > 1);
   const struct spart_own *o = d->own_;
   const v2 *JP = (const v2 *)o->jp;
   v2 *V = (v2 *)o->bv, *A = (v2 *)o->ba, *F = (v2 *)o->bf, *RR = (v2 *)o->bR;
@@ -354,13 +359,12 @@ RNEA_INLINE void rnea_forward(const spart_model *m, spart_data *d, int n, const 
 }
 
 
-void spart_rnea_bias(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                     const double *u0, const double *um, const double *wF,
+void spart_rnea_bias(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
                      const double *gravity) {
-  spart_rnea_in in = {R0, qm, u0, um, NULL, NULL, wF};
+  rnea_in in = {s->R0, s->qm, fixed_base ? NULL : s->u0, s->um, NULL, NULL, s->wF};
   v2 R[9];
   for (int k = 0; k < 9; k++) {
-    R[k] = (v2){R0[k], R0[k]};
+    R[k] = (v2){s->R0[k], s->R0[k]};
   }
   rnea_forward(m, d, 1, &in, R, gravity, 0);
 }
@@ -377,9 +381,9 @@ static v2 col_dot(const double *S, const v2 f[6]) {
 
 
 /* spart_rnea_pair, dense as rnea_forward's */
-RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
+RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const rnea_in in[],
                            const double *gravity, double *const tau[], int dense) {
-  const spart_rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
+  const rnea_in *x = in, *y = in + (n > 1); /* lane 1: the second record, or the first */
   const struct spart_own *o = d->own_;
   const v2 *JP = (const v2 *)o->jp;
   v2 *F = (v2 *)o->bf, *XQ = (v2 *)o->bQ, *XR = (v2 *)o->brho, R0[9];
@@ -420,9 +424,10 @@ RNEA_INLINE void rnea_pair(const spart_model *m, spart_data *d, int n, const spa
 }
 
 
-void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rnea_in in[],
-                     const double *gravity, double *const tau[]) {
-  const spart_rnea_in *x = in, *y = in + (n > 1);
+/* n = 1 or 2 records, in[k] what the passes read of record k */
+static void lanes(const spart_model *m, spart_data *d, int n, const rnea_in in[],
+                  const double *gravity, double *const tau[]) {
+  const rnea_in *x = in, *y = in + (n > 1);
   /* the usual case, every rate given, in a copy of its own without a test for each */
   if (x->um && y->um && x->umdot && y->umdot) {
     rnea_pair(m, d, n, in, gravity, tau, 1);
@@ -432,19 +437,26 @@ void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_rne
 }
 
 
-void spart_rnea(const spart_model *m, spart_data *d, const double R0[9], const double *qm,
-                const double *u0, const double *um, const double *u0dot, const double *umdot,
-                const double *wF, const double *gravity, double *tau) {
-  spart_rnea_in in = {R0, qm, u0, um, u0dot, umdot, wF};
-  spart_rnea_pair(m, d, 1, &in, gravity, &tau);
+void spart_rnea_pair(const spart_model *m, spart_data *d, int n, const spart_state *const s[],
+                     const double *gravity, double *const tau[]) {
+  const spart_state *a = s[0], *b = s[n > 1];
+  const rnea_in in[2] = {{a->R0, a->qm, a->u0, a->um, a->u0dot, a->umdot, a->wF},
+                         {b->R0, b->qm, b->u0, b->um, b->u0dot, b->umdot, b->wF}};
+  lanes(m, d, n, in, gravity, tau);
 }
 
 
-void spart_joint_wrenches(const spart_model *m, spart_data *d, const double R0[9],
-                          const double r0[3], const double *qm, double *w) {
+void spart_rnea(const spart_model *m, spart_data *d, const spart_state *s, const double *gravity,
+                double *tau) {
+  rnea_in in = {s->R0, s->qm, s->u0, s->um, s->u0dot, s->umdot, s->wF};
+  lanes(m, d, 1, &in, gravity, &tau);
+}
+
+
+void spart_joint_wrenches(const spart_model *m, spart_data *d, const spart_state *s, double *w) {
   /* the backward pass left f_i (lane 0: the record) in F_i at its origin; F_i's world pose */
   const v2 *F = (const v2 *)d->own_->bf;
-  spart_fk(m, d, R0, r0, qm);
+  spart_fk(m, d, s);
   for (int i = 1; i < m->nb; i++) {
     const double *W = d->xrotF + 9 * i, *o = d->xposF + 3 * i, *rJ = d->xposJ + 3 * i;
     double n[3], f[3], nw[3], fw[3], dr[3], mf[3];

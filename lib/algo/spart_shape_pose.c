@@ -89,7 +89,7 @@ static void lowest(const spart_model *m, int s, const double R[9], const double 
 
 
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
-                         const double gravity[3], double *pts, int most, int *mesh) {
+                         const double gravity[3], double *pts, int most) {
   double g[3], gn = sqrt(spu_dot3(gravity, gravity)), size = 0, RL[9], pL[3], deep = -INFINITY;
   double plo[3] = {INFINITY, INFINITY, INFINITY}, phi[3] = {-INFINITY, -INFINITY, -INFINITY};
   double *c;
@@ -104,7 +104,6 @@ int spart_support_points(const spart_model *m, const spart_data *d, int i,
       continue;
     }
     if (m->shape_kind[s] == SPART_SHAPE_MESH) {
-      *mesh = s;
       return -2;
     }
     for (int k = 0; k < 3; k++) {

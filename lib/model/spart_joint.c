@@ -634,9 +634,9 @@ void spart_joint_move(const spart_model *m, int i, const double *qm, double Q[9]
 }
 
 
-void spart_joint_transform(const spart_model *m, int i, const double *q, const double T[9],
-                           const double r[3], double Q[9], double rho[3]) {
-  joint_transform(m, i, q, 0, T, r, Q, rho);
+void spart_joint_transform(const spart_model *m, int i, const double *q, const double Tr[12],
+                           double Q[9], double rho[3]) {
+  joint_transform(m, i, q, 0, Tr, Tr + 9, Q, rho);
 }
 
 
@@ -1045,8 +1045,8 @@ static void joint_random(const spart_model *m, int i, spart_rng *r, double *q) {
 }
 
 
-void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *r, double *qm,
-                        double *um, double *umdot, double *taum) {
+void spart_random_state(const spart_model *m, spart_rng *rq, spart_rng *r, spart_state *s) {
+  double *qm = s->qm, *um = s->um, *umdot = s->umdot, *taum = s->taum;
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nq[i] > 0) {
       joint_random(m, i, rq, qm + m->jnt_qadr[i]);

@@ -234,3 +234,9 @@ void spart_mimic_matrix(const spart_model *m, int b, const double *A, double *Ac
     }
   }
 }
+
+
+size_t spart_mimic_fd_work(const spart_model *m) {
+  size_t n = 6 + (size_t)m->nv, nc = 6 + (size_t)m->nvc;
+  return n * n + nc * nc + 2 * n + nc;
+}

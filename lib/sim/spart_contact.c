@@ -16,10 +16,11 @@
                             contacts' spread) past the edge it was sought beyond */
 
 
-void spart_contact_points(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, double *x) {
-  for (int k = 0; k < nc; k++) {
-    spart_link_point(m, d, c[k].body, c[k].point, x + 3 * k); /* the URDF link frame's point */
+void spart_contact_points(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          double *x) {
+  for (int k = 0; k < st->nc; k++) {
+    const spart_contact *c = st->c + k;
+    spart_link_point(m, d, c->body, c->point, x + 3 * k); /* the URDF link frame's point */
   }
 }
 
@@ -215,27 +216,26 @@ static int wrench_edges(int nc, const spart_contact *c, int edges, const double 
 
 
 /* the contacts' points (from r0) and edge wrenches, malloc'd into *x and *gen; ng or -1 */
-static int contact_wrenches(const spart_model *m, const spart_data *d, int nc,
-                            const spart_contact *c, int edges, double **x, double **gen,
-                            double o[3], double *L) {
-  *x = malloc(sizeof(double) * 3 * (size_t)nc);
-  *gen = malloc(sizeof(double) * 6 * (size_t)nc * (size_t)edges);
+static int contact_wrenches(const spart_model *m, const spart_data *d, const spart_stance *st,
+                            double **x, double **gen, double o[3], double *L) {
+  *x = malloc(sizeof(double) * 3 * (size_t)st->nc);
+  *gen = malloc(sizeof(double) * 6 * (size_t)st->nc * (size_t)st->edges);
   if (!*x || !*gen) {
     return -1;
   }
-  spart_contact_points(m, d, nc, c, *x);
-  return wrench_edges(nc, c, edges, *x, *gen, o, L);
+  spart_contact_points(m, d, st, *x);
+  return wrench_edges(st->nc, st->c, st->edges, *x, *gen, o, L);
 }
 
 
-int spart_force_closure(const spart_model *m, const spart_data *d, int nc, const spart_contact *c,
-                        int edges, spart_err *err) {
-  if (check(nc, edges, err) != 0) {
+int spart_force_closure(const spart_model *m, const spart_data *d, const spart_stance *st,
+                        spart_err *err) {
+  if (check(st->nc, st->edges, err) != 0) {
     return -SPART_EDATA;
   }
   double *x = NULL, *gen = NULL, o[3], L;
   lp l = {0};
-  int ng = contact_wrenches(m, d, nc, c, edges, &x, &gen, o, &L), closure = 1;
+  int ng = contact_wrenches(m, d, st, &x, &gen, o, &L), closure = 1;
   if (ng < 0 || lp_new(&l, 6, ng, 6 * ng) != 0) {
     free(x), free(gen);
     lp_free(&l);
@@ -328,16 +328,15 @@ static int bretl_lall(lp *l, int cx, int cap, double *v, int *n, int *final) {
 }
 
 
-int spart_support_polygon(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, int edges, const double gravity[3],
-                          spart_support *sp, spart_err *err) {
-  if (check(nc, edges, err) != 0) {
+int spart_support_polygon(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          const double gravity[3], spart_support *sp, spart_err *err) {
+  if (check(st->nc, st->edges, err) != 0) {
     return -SPART_EDATA;
   }
   double *x = NULL, *gen = NULL, o[3], L, u[3], v[3], w[3], uw[3], vw[3], cg[3];
   int *final = malloc(sizeof(int) * (size_t)(sp->cap > 0 ? sp->cap : 1));
   lp l = {0};
-  int ng = contact_wrenches(m, d, nc, c, edges, &x, &gen, o, &L);
+  int ng = contact_wrenches(m, d, st, &x, &gen, o, &L);
   if (!final || ng < 0 || lp_new(&l, 6, ng + 2, 6 * ng + 6) != 0) {
     free(x), free(gen), free(final);
     lp_free(&l);
@@ -475,10 +474,14 @@ static int beyond_effort(const spart_model *m, const double *taum) {
 }
 
 
-int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
-                          const spart_contact *c, int edges, const double *G, int fixed_base,
-                          double max_torque, double *taum, double *f, const char **reason,
-                          spart_err *err) {
+int spart_contact_statics(const spart_model *m, const spart_data *d, const spart_stance *st,
+                          const double *G, spart_statics *eq, spart_err *err) {
+  const int nc = st->nc, edges = st->edges, fixed_base = eq->fixed_base;
+  const spart_contact *c = st->c;
+  const double max_torque = eq->max_torque;
+  double *taum = eq->taum, *f = eq->f;
+  const char **reason = &eq->reason;
+  eq->reason = NULL;
   if (check(nc, edges, err) != 0) {
     return -SPART_EDATA;
   }
@@ -489,7 +492,7 @@ int spart_contact_statics(const spart_model *m, const spart_data *d, int nc,
   lp l = {0};
   int ng = -1;
   if (x && E && col) {
-    spart_contact_points(m, d, nc, c, x);
+    spart_contact_points(m, d, st, x);
     ng = edge_forces(m, d, nc, c, edges, x, E, col);
   }
   if (ng < 0 || lp_new(&l, nu + 2 * nv, ng + nv + 1, (ng + 3) * nu) != 0) {

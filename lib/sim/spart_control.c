@@ -91,8 +91,9 @@ static void record(const spart_model *m, const spart_reference *r, int a, double
 
 
 void spart_reference_at(const spart_model *m, const spart_reference *r, double t, int *hint,
-                        double *qm, double *um, double *umdot) {
+                        spart_state *ref) {
   const int n = r->n, nq = m->nq, nv = m->nv;
+  double *qm = ref->qm, *um = ref->um, *umdot = ref->umdot;
   if (n == 1 || !(t > r->t[0])) {
     record(m, r, 0, qm, um, umdot);
     return;
@@ -184,17 +185,25 @@ static void clip_add(const spart_model *m, spart_control *c, double t, const dou
 
 
 int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
-                         const double R0[9], const double *qm, const double u0[6], const double *um,
-                         double *taum, spart_err *err) {
+                         const spart_state *x, double *taum, spart_err *err) {
   control_ws *w = c->ws_;
   const int nv = m->nv;
   const int fixed = c->flags & SPART_FD_FIXED;
   double *tau = w->tau, *a = w->ar;
+  const double *um = x->um;
+  /* the state at the accelerations a (the base held still with a fixed base), without
+     wrenches: the model's inverse dynamics */
+  spart_state v = *x;
+  v.u0 = fixed ? NULL : x->u0;
+  v.u0dot = NULL;
+  v.umdot = a;
+  v.wF = NULL;
   c->neval++;
   /* the reference and the errors of the state to it */
   if (c->law != SPART_CONTROL_GRAVITY) {
-    spart_reference_at(m, c->ref, t, &w->hint, w->qr, w->ur, w->ar);
-    error(m, qm, w->qr, w->e);
+    spart_state ref = {.qm = w->qr, .um = w->ur, .umdot = w->ar};
+    spart_reference_at(m, c->ref, t, &w->hint, &ref);
+    error(m, x->qm, w->qr, w->e);
   }
   if (c->law == SPART_CONTROL_CTC) {
     /* computed torque: the model's inverse dynamics at the commanded acceleration */
@@ -202,10 +211,10 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
       a[k] += c->kp[k] * w->e[k] + c->kd[k] * (w->ur[k] - um[k]);
     }
     if (fixed) {
-      spart_rnea(m, d, R0, qm, NULL, um, NULL, a, NULL, c->gravity, tau);
+      spart_rnea(m, d, &v, c->gravity, tau);
     } else {
       double u0dot[6];
-      if (spart_floating_id(m, d, R0, qm, u0, um, a, NULL, c->gravity, tau + 6, u0dot) != 0) {
+      if (spart_floating_id(m, d, &v, c->gravity, tau + 6, u0dot) != 0) {
         return spart_err_set(err, SPART_ENUM, 0,
                              "t = %.17g: computed torque: singular inertia at link 0: the base "
                              "can move without moving any mass",
@@ -220,7 +229,8 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
   }
   /* the gravity compensation: the base held still, the joints at rest */
   if (c->gravity) {
-    spart_rnea(m, d, R0, qm, NULL, NULL, NULL, NULL, NULL, c->gravity, tau);
+    v.u0 = v.um = v.umdot = NULL; /* at rest */
+    spart_rnea(m, d, &v, c->gravity, tau);
   } else {
     memset(tau, 0, (size_t)(6 + nv) * sizeof(double));
   }

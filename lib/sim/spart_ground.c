@@ -61,12 +61,11 @@ static void stick_slip(const spart_ground *g, const double *e, const double vt[3
 
 
 void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
-                         const double R0[9], const double r0[3], const double *qm,
-                         const double u0[6], const double *um, const double *defl, double *wF,
-                         double *force, double *rate) {
+                         const spart_state *st, const double *defl, const spart_ground_out *out) {
   const double *n = g->normal;
-  spart_fk(m, d, R0, r0, qm);
-  spart_velocity(m, d, u0, um);
+  double *wF = out->wF, *force = out->force, *rate = out->rate;
+  spart_fk(m, d, st);
+  spart_velocity(m, d, st);
   for (int j = 0; j < g->n; j++) {
     double x[3], f[3] = {0, 0, 0}, e_rate[3] = {0, 0, 0};
     double delta = spart_ground_point(m, d, g, j, x);
@@ -105,7 +104,7 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
       /* its wrench at the body's CoM */
       double tq[3];
       spu_cross(tq, p, f);
-      for (int k = 0; k < 3; k++) {
+      for (int k = 0; wF && k < 3; k++) {
         wF[6 * i + k] += tq[k];
         wF[6 * i + 3 + k] += f[k];
       }
@@ -126,8 +125,7 @@ int spart_ground_nstate(const spart_ground *g) {
 
 
 void spart_ground_release(const spart_model *m, spart_data *d, const spart_ground *g,
-                          const double R0[9], const double r0[3], const double *qm,
-                          double *defl) {
+                          const spart_state *st, double *defl) {
   int any = 0;
   for (int k = 0; k < 3 * g->n && !any; k++) {
     any = defl[k] != 0;
@@ -135,7 +133,7 @@ void spart_ground_release(const spart_model *m, spart_data *d, const spart_groun
   if (!any) {
     return;
   }
-  spart_fk(m, d, R0, r0, qm);
+  spart_fk(m, d, st);
   for (int j = 0; j < g->n; j++) {
     double x[3];
     if (!(depth(m, d, g, j, x) > 0)) {
@@ -146,10 +144,9 @@ void spart_ground_release(const spart_model *m, spart_data *d, const spart_groun
 
 
 double spart_ground_energy(const spart_model *m, spart_data *d, const spart_ground *g,
-                           const double R0[9], const double r0[3], const double *qm,
-                           const double *defl) {
+                           const spart_state *st, const double *defl) {
   double e = 0;
-  spart_fk(m, d, R0, r0, qm);
+  spart_fk(m, d, st);
   for (int j = 0; j < g->n; j++) {
     double x[3], delta = depth(m, d, g, j, x);
     if (delta > 0) {

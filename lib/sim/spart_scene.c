@@ -44,34 +44,29 @@ int spart_scene_nstate(const spart_scene *w) {
 
 
 int spart_scene_forces(const spart_model *m, spart_data *d, spart_scene *w, double t,
-                       const double R0[9], const double r0[3], const double *qm,
-                       const double u0[6], const double *um, const double *z,
-                       const double *taum, const double *wF, const double **taum_out,
-                       const double **wF_out, double *zdot, spart_err *err) {
+                       spart_state *x, const double *z, double *zdot, spart_err *err) {
   scene_ws *s = w->ws_;
-  *taum_out = taum;
-  *wF_out = wF;
   if (w->control) {
-    memcpy(s->taum, taum, (size_t)m->nv * sizeof(double));
-    if (spart_control_torque(m, d, w->control, t, R0, qm, u0, um, s->taum, err) != 0) {
+    memcpy(s->taum, x->taum, (size_t)m->nv * sizeof(double));
+    if (spart_control_torque(m, d, w->control, t, x, s->taum, err) != 0) {
       return -SPART_ENUM;
     }
-    *taum_out = s->taum;
+    x->taum = s->taum;
   }
   if (w->ground) {
     const int stick = spart_ground_nstate(w->ground) > 0;
-    memcpy(s->wF, wF, 6 * (size_t)m->nb * sizeof(double));
-    spart_ground_forces(m, d, w->ground, R0, r0, qm, u0, um, stick ? z : NULL, s->wF, NULL,
-                        stick ? zdot : NULL);
-    *wF_out = s->wF;
+    const spart_ground_out out = {s->wF, NULL, stick ? zdot : NULL};
+    memcpy(s->wF, x->wF, 6 * (size_t)m->nb * sizeof(double));
+    spart_ground_forces(m, d, w->ground, x, stick ? z : NULL, &out);
+    x->wF = s->wF;
   }
   return 0;
 }
 
 
 void spart_scene_release(const spart_model *m, spart_data *d, const spart_scene *w,
-                         const double R0[9], const double r0[3], const double *qm, double *z) {
+                         const spart_state *x, double *z) {
   if (spart_scene_nstate(w) > 0) {
-    spart_ground_release(m, d, w->ground, R0, r0, qm, z);
+    spart_ground_release(m, d, w->ground, x, z);
   }
 }

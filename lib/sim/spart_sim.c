@@ -24,9 +24,9 @@ typedef struct {
   double *k[7];       /* (ny) the stages' rates */
   double *y;          /* (ny) a stage's local coordinates */
   double *yn;         /* (ny) the step's end */
-  double *R0, *r0, *qm, *u0, *um; /* a stage's state: 9, 3, nq, 6, nv */
+  spart_state xs;     /* a stage's state: R0, r0 its own, qm, u0, um in the scratch, its forces
+                         the simulation's (or the scene's, rate()) */
   double *z;          /* (nz) a stage's scene state */
-  double *work;       /* spart_forward_dynamics' (spart_forward_dynamics_work) */
   double *acc;        /* (6 + nv + nz) the accelerations and the scene state's rates at the
                          state, when acc_ok */
   double *key;        /* (nf + 18 + nq + nv + nz) the forces and the state they were computed
@@ -40,33 +40,28 @@ typedef struct {
 } sim_ws;
 
 
-int spart_forward_dynamics(const spart_model *m, spart_data *d, int flags, const double R0[9],
-                           const double r0[3], const double *qm, const double *u0,
-                           const double *um, const double *tau0, const double *taum,
-                           const double *wF, const double *gravity, double *work,
-                           double u0dot[6], double *umdot) {
-  (void)r0; /* the dynamics do not depend on where the robot is */
-  /* the drive train's friction opposes the joint velocities: it takes from the joint forces */
-  if (flags & SPART_FD_FRICTION) {
-    if (taum) {
-      memcpy(work, taum, (size_t)m->nv * sizeof(double));
+int spart_forward_dynamics(const spart_model *m, spart_data *d, const spart_state *s, int flags,
+                           const double *gravity, double *udot) {
+  const spart_state *x = s; /* the dynamics do not depend on where the robot is (r0) */
+  spart_state f;
+  /* the drive train's friction opposes the joint velocities: it takes from the joint forces (at
+     rest, um NULL, it takes nothing) */
+  if ((flags & SPART_FD_FRICTION) && s->um) {
+    double *taum = d->own_->fdw;
+    if (s->taum) {
+      memcpy(taum, s->taum, (size_t)m->nv * sizeof(double));
     } else {
-      memset(work, 0, (size_t)m->nv * sizeof(double));
+      memset(taum, 0, (size_t)m->nv * sizeof(double));
     }
-    spart_friction(m, um, -1, work);
-    taum = work;
+    spart_friction(m, s->um, -1, taum);
+    f = *s;
+    f.taum = taum;
+    x = &f;
   }
   if (m->coupled) { /* mimic joints on their leaders: the system's inertia (spart_mimic_fd.c) */
-    return spart_mimic_fd(m, d, flags & SPART_FD_FIXED, R0, qm, u0, um, tau0, taum, wF, gravity,
-                          work + m->nv, u0dot, umdot);
+    return spart_mimic_fd(m, d, x, flags & SPART_FD_FIXED, gravity, udot);
   }
-  return spart_aba(m, d, flags & SPART_FD_FIXED, R0, qm, u0, um, tau0, taum, wF, gravity, u0dot,
-                   umdot);
-}
-
-
-size_t spart_forward_dynamics_work(const spart_model *m) {
-  return (size_t)m->nv + (m->coupled ? spart_mimic_fd_work(m) : 0);
+  return spart_aba(m, d, x, flags & SPART_FD_FIXED, gravity, udot);
 }
 
 
@@ -100,27 +95,23 @@ static void place(spart_sim *s, sim_ws *w, double *p, int nz) {
 spart_sim *spart_sim_new(const spart_model *m) {
   size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nb = (size_t)m->nb, ny = 2 * (6 + nv);
   size_t nf = 6 + nv + 6 * nb;
-  /* doubles: the sim's taum, wF, qm, um, umdot; the scratch's 7 + 2 stages, a state, work, acc
-     and its key */
-  size_t nw = spart_forward_dynamics_work(m);
-  size_t n = nv + 6 * nb + nq + 2 * nv + 9 * ny + (18 + nq + nv) + nw + (6 + nv) +
-             (nf + 18 + nq + nv) + nv;
+  /* doubles: the scratch's 7 + 2 stages, acc and its key, a stage's state, the joint forces of
+     the smoothed friction */
+  size_t n = 9 * ny + (6 + nv) + (nf + 18 + nq + nv) + (6 + nq + nv) + nv;
   spart_sim *s = calloc(1, sizeof(*s));
   sim_ws *w = calloc(1, sizeof(*w));
   double *p = calloc(n, sizeof(double));
-  if (!s || !w || !p) {
+  spart_state *x = spart_state_new(m);
+  if (!s || !w || !p || !x) {
     free(s);
     free(w);
     free(p);
+    spart_state_free(x);
     return NULL;
   }
+  s->x = x;
   s->buf_ = p;
   s->ws_ = w;
-  s->taum = p, p += nv;
-  s->wF = p, p += 6 * nb;
-  s->qm = p, p += nq;
-  s->um = p, p += nv;
-  s->umdot = p, p += nv;
   w->nq = (int)nq;
   w->nv = (int)nv;
   w->nyb = (int)ny;
@@ -128,14 +119,11 @@ spart_sim *spart_sim_new(const spart_model *m) {
   w->base = p;
   place(s, w, p, 0);
   p += placed(w, 0);
-  w->R0 = p, p += 9;
-  w->r0 = p, p += 3;
-  w->u0 = p, p += 6;
-  w->qm = p, p += nq;
-  w->um = p, p += nv;
-  w->work = p, p += nw;
+  w->xs = (spart_state){.nb = m->nb, .nq = m->nq, .nv = m->nv};
+  w->xs.u0 = p, p += 6;
+  w->xs.qm = p, p += nq;
+  w->xs.um = p, p += nv;
   w->stab_tau = p;
-  s->R0[0] = s->R0[4] = s->R0[8] = 1;
   s->method = SPART_SIM_RK4;
   s->flags = SPART_FD_FRICTION;
   s->rtol = 1e-6;
@@ -151,6 +139,7 @@ void spart_sim_free(spart_sim *s) {
     free(((sim_ws *)s->ws_)->ext);
     free(s->ws_);
     free(s->buf_);
+    spart_state_free(s->x);
     free(s);
   }
 }
@@ -186,7 +175,8 @@ static int scene_fits(const spart_sim *s, spart_err *err) {
 /* the parts of what the accelerations depend on: the forces held and the state (set by hand
    between steps too), with their lengths */
 static int key_parts(const spart_sim *s, const sim_ws *w, const double *part[9], size_t n[9]) {
-  const double *p[9] = {s->tau0, s->taum, s->wF, s->R0, s->r0, s->u0, s->qm, s->um, s->z};
+  const spart_state *x = s->x;
+  const double *p[9] = {x->tau0, x->taum, x->wF, x->R0, x->r0, x->u0, x->qm, x->um, s->z};
   const size_t len[9] = {6, (size_t)w->nv, (size_t)(w->nf - 6 - w->nv), 9, 3, 6, (size_t)w->nq,
                          (size_t)w->nv, (size_t)w->nz};
   for (int k = 0; k < 9; k++) {
@@ -249,7 +239,7 @@ static int singular(const spart_data *d, double t, spart_err *err) {
 /* the name of the first part of the scratch's stage state that is not finite, or NULL */
 static const char *not_finite(const sim_ws *w) {
   static const char *name[5] = {"R0", "r0", "qm", "u0", "um"};
-  const double *v[5] = {w->R0, w->r0, w->qm, w->u0, w->um};
+  const double *v[5] = {w->xs.R0, w->xs.r0, w->xs.qm, w->xs.u0, w->xs.um};
   const int n[5] = {9, 3, w->nq, 6, w->nv};
   for (int p = 0; p < 5; p++) {
     for (int k = 0; k < n[p]; k++) {
@@ -266,27 +256,27 @@ static const char *not_finite(const sim_ws *w) {
 static void state_at(const spart_model *m, const spart_sim *s, sim_ws *w, const double *y) {
   const int nv = w->nv;
   if (y[0] == 0 && y[1] == 0 && y[2] == 0) {
-    memcpy(w->R0, s->R0, 9 * sizeof(double));
+    memcpy(w->xs.R0, s->x->R0, 9 * sizeof(double));
   } else {
     double E[9];
     spu_expso3(E, y);
-    spu_mulmm3(w->R0, s->R0, E);
+    spu_mulmm3(w->xs.R0, s->x->R0, E);
   }
   for (int k = 0; k < 3; k++) {
-    w->r0[k] = s->r0[k] + y[3 + k];
+    w->xs.r0[k] = s->x->r0[k] + y[3 + k];
   }
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nq[i] > 0) {
       int a = m->jnt_qadr[i];
-      spart_joint_integrate(m, i, s->qm + a, y + 6 + (m->jnt_nv[i] ? m->jnt_vadr[i] : 0),
-                            w->qm + a);
+      spart_joint_integrate(m, i, s->x->qm + a, y + 6 + (m->jnt_nv[i] ? m->jnt_vadr[i] : 0),
+                            w->xs.qm + a);
     }
   }
   for (int k = 0; k < 6; k++) {
-    w->u0[k] = s->u0[k] + y[6 + nv + k];
+    w->xs.u0[k] = s->x->u0[k] + y[6 + nv + k];
   }
   for (int k = 0; k < nv; k++) {
-    w->um[k] = s->um[k] + y[12 + nv + k];
+    w->xs.um[k] = s->x->um[k] + y[12 + nv + k];
   }
   for (int k = 0; k < w->nz; k++) {
     w->z[k] = s->z[k] + y[w->nyb + k];
@@ -305,22 +295,23 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     memcpy(k + 6 + nv, w->acc, (size_t)(6 + nv) * sizeof(double));
     memcpy(k + w->nyb, w->acc + 6 + nv, (size_t)w->nz * sizeof(double));
   } else {
-    const double *taum = s->taum, *wF = s->wF;
+    spart_state *x = &w->xs; /* the stage's state, at the forces held */
+    x->tau0 = s->x->tau0;
+    x->taum = s->x->taum;
+    x->wF = s->x->wF;
     s->nfd++;
     int flags = s->flags;
-    if (s->scene && spart_scene_forces(m, d, s->scene, w->tc, w->R0, w->r0, w->qm, w->u0, w->um,
-                                       w->z, s->taum, s->wF, &taum, &wF, k + w->nyb, err) != 0) {
+    if (s->scene && spart_scene_forces(m, d, s->scene, w->tc, x, w->z, k + w->nyb, err) != 0) {
       return -SPART_ENUM;
     }
     if ((flags & SPART_FD_FRICTION) && s->coulomb_v > 0) { /* the smoothed law: its forces here */
       double *f = w->stab_tau;
-      memcpy(f, taum, (size_t)nv * sizeof(double));
-      spart_friction_smooth(m, w->um, -1, s->coulomb_v, f);
-      taum = f;
+      memcpy(f, x->taum, (size_t)nv * sizeof(double));
+      spart_friction_smooth(m, x->um, -1, s->coulomb_v, f);
+      x->taum = f;
       flags &= ~SPART_FD_FRICTION;
     }
-    int rc = spart_forward_dynamics(m, d, flags, w->R0, w->r0, w->qm, w->u0, w->um, s->tau0,
-                                    taum, wF, s->gravity, w->work, k + 6 + nv, k + 12 + nv);
+    int rc = spart_forward_dynamics(m, d, x, flags, s->gravity, k + 6 + nv);
     /* spart_aba need not fail on a state that is not finite (a leaf's inertia does not depend
        on its joint's position): the state is looked at whatever it returns */
     const char *bad = not_finite(w);
@@ -338,12 +329,12 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
       key_keep(s, w);
     }
   }
-  spu_dexpinv3(k, y, w->u0);
-  memcpy(k + 3, w->u0 + 3, 3 * sizeof(double));
+  spu_dexpinv3(k, y, w->xs.u0);
+  memcpy(k + 3, w->xs.u0 + 3, 3 * sizeof(double));
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nv[i] > 0) {
       int a = m->jnt_vadr[i];
-      spart_joint_local_rate(m, i, s->qm + m->jnt_qadr[i], y + 6 + a, w->um + a, k + 6 + a);
+      spart_joint_local_rate(m, i, s->x->qm + m->jnt_qadr[i], y + 6 + a, w->xs.um + a, k + 6 + a);
     }
   }
   return 0;
@@ -374,16 +365,16 @@ static int commit(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, 
   }
   state_at(m, s, w, y);
   if (!(s->flags & SPART_FD_FIXED)) {
-    spu_orthonormalize3(w->R0);
-    memcpy(s->R0, w->R0, 9 * sizeof(double));
+    spu_orthonormalize3(w->xs.R0);
+    memcpy(s->x->R0, w->xs.R0, 9 * sizeof(double));
   }
-  memcpy(s->r0, w->r0, 3 * sizeof(double));
-  memcpy(s->qm, w->qm, (size_t)w->nq * sizeof(double));
-  memcpy(s->u0, w->u0, 6 * sizeof(double));
-  memcpy(s->um, w->um, (size_t)w->nv * sizeof(double));
+  memcpy(s->x->r0, w->xs.r0, 3 * sizeof(double));
+  memcpy(s->x->qm, w->xs.qm, (size_t)w->nq * sizeof(double));
+  memcpy(s->x->u0, w->xs.u0, 6 * sizeof(double));
+  memcpy(s->x->um, w->xs.um, (size_t)w->nv * sizeof(double));
   if (w->nz > 0) {
     memcpy(s->z, w->z, (size_t)w->nz * sizeof(double));
-    spart_scene_release(m, d, s->scene, s->R0, s->r0, s->qm, s->z);
+    spart_scene_release(m, d, s->scene, s->x, s->z);
   }
   s->t = t;
   s->nstep++;
@@ -452,8 +443,8 @@ static double dp_error(const spart_sim *s, sim_ws *w, double h) {
   for (int j = 0; j < ny; j++) {
     double size = fabs(w->yn[j]);
     if (j >= 6 + nv) { /* the velocities, the scene's state: their values */
-      double u = j < 12 + nv  ? s->u0[j - 6 - nv]
-                 : j < w->nyb ? s->um[j - 12 - nv]
+      double u = j < 12 + nv  ? s->x->u0[j - 6 - nv]
+                 : j < w->nyb ? s->x->um[j - 12 - nv]
                               : s->z[j - w->nyb];
       size = fmax(fabs(u), fabs(u + w->yn[j]));
     }
@@ -558,8 +549,8 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
       return -SPART_ENUM;
     }
   }
-  memcpy(s->u0dot, w->acc, 6 * sizeof(double));
-  memcpy(s->umdot, w->acc + 6, (size_t)nv * sizeof(double));
+  memcpy(s->x->u0dot, w->acc, 6 * sizeof(double));
+  memcpy(s->x->umdot, w->acc + 6, (size_t)nv * sizeof(double));
   return 0;
 }
 
@@ -576,29 +567,6 @@ int spart_sim_limits(const spart_model *m, const double *qm, int *outside) {
     n += outside[i] == 2;
   }
   return n;
-}
-
-
-void spart_sim_set_state(const spart_model *m, spart_sim *s, const double R0[9],
-                         const double r0[3], const double *qm, const double u0[6],
-                         const double *um) {
-  memcpy(s->R0, R0, sizeof(s->R0));
-  memcpy(s->r0, r0, sizeof(s->r0));
-  memcpy(s->u0, u0, sizeof(s->u0));
-  if (m->nq > 0) { /* a body without joints may give NULL */
-    memcpy(s->qm, qm, (size_t)m->nq * sizeof(double));
-    memcpy(s->um, um, (size_t)m->nv * sizeof(double));
-  }
-}
-
-
-void spart_sim_set_forces(const spart_model *m, spart_sim *s, const double tau0[6],
-                          const double *taum, const double *wF) {
-  memcpy(s->tau0, tau0, sizeof(s->tau0));
-  if (m->nv > 0) {
-    memcpy(s->taum, taum, (size_t)m->nv * sizeof(double));
-  }
-  memcpy(s->wF, wF, 6 * (size_t)m->nb * sizeof(double));
 }
 
 

@@ -162,7 +162,7 @@ static void ground_terms(const spart_model *m, spart_data *d, const spart_sim *s
   w->ground_link = 0;
   w->ncontact = 0;
   for (int k = 0; k < n; k++) { /* the velocities [u0; um] */
-    w->u[k] = k < off ? s->u0[k] : s->um[k - off];
+    w->u[k] = k < off ? s->x->u0[k] : s->x->um[k - off];
   }
   for (int j = 0; j < g->n; j++) {
     double p[3], delta = spart_ground_point(m, d, g, j, p);
@@ -515,14 +515,14 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
   if (!parts) {
     return h;
   }
-  spart_crba(m, d, s->R0, s->qm, fixed, w->H);
+  spart_crba(m, d, s->x, fixed, w->H);
   if (spart_spd_inverse(w->H, w->n, w->work, w->Hi) != 0 ||
       (ctc && !fixed && base_reaction(m, w) != 0)) {
     return 0;
   }
   w->ncontact = 0;
   if (ground) {
-    spart_fk(m, d, s->R0, s->r0, s->qm);
+    spart_fk(m, d, s->x);
     ground_terms(m, d, s, w, fixed);
   }
   build(m, s, w, ALL, fixed);

@@ -42,17 +42,12 @@ enum { CLI_FMT_AUTO = 0, CLI_FMT_JSON, CLI_FMT_CSV };
 /* one input record; fields the record does not give keep their defaults (spart-records(5); qm
    has none when the model has joints) */
 typedef struct cli_state {
-  double R0[9];    /* base orientation, row-major; identity */
-  double r0[3];    /* base CoM position */
-  double u0[6];    /* base velocity [omega (body); rdot] */
-  double u0dot[6]; /* base acceleration */
-  double tau0[6];  /* base generalized force [torque (body); force] */
+  spart_state x;   /* the state the commands give the library, the tree's (coupled mimic joints'
+                      vectors expanded): R0 (identity), r0, qm (quaternions normalised), u0, um,
+                      u0dot, umdot, tau0, taum, its arrays the record's own; wF (nb x 6, [0] =
+                      wF0) NULL when the record gives no wrench (the library then does no work
+                      for zeros) */
   double q0[4];    /* base orientation as a unit quaternion [w x y z] (given: R0 is set from it) */
-  double *qm;      /* (nq) joint coordinates, quaternions normalised */
-  double *um;      /* (nv) joint velocities */
-  double *umdot;   /* (nv) joint accelerations */
-  double *taum;    /* (nv) joint forces */
-  double *wF;      /* (nb x 6) external wrenches at link CoMs; [0] = wF0 */
   double *qmdot;   /* (nq) joint coordinate rates (given: um is set from them) */
   unsigned has;    /* bit (1 << CLI_F_*) for each field given */
   long long line;  /* input line where the record starts */
@@ -80,7 +75,8 @@ typedef struct cli_pass {
    values that pass through, their names and texts in text, its own. */
 typedef struct cli_record {
   cli_state st;
-  double *vals;      /* the values of st's arrays (st.qm, st.um...: their own, carved from it) */
+  double *vals;      /* the values of st's arrays (st.x.qm, st.x.u0...: their own, carved from
+                        it) */
   size_t nvals;
   long contacts_at;  /* st.contacts's text in text (where st.contacts points), or -1 */
   const char *file;
@@ -187,6 +183,14 @@ void cli_writer_only(cli_writer *wr, const char *names);
    empty dimension), values row-major.  v must stay valid until cli_emit.  d0 = -1 writes v as
    a scalar.  A field cli_writer_only leaves out is dropped. */
 void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, int d2);
+
+/* Add the fields of the state x (model m's, the tree's vectors) that fields names (1 << CLI_F_*,
+   R0 to taum), in that order, as a record holds them: the joints' vectors of a model with
+   coupled mimic joints the system's (spart_mimic_qc, spart_mimic_vc), made in scratch (nqc + 3
+   nvc doubles; NULL without coupling), which, as x's arrays, must stay valid until cli_emit.
+   Each array of x that fields names is not NULL. */
+void cli_put_state(cli_writer *wr, const spart_model *m, const spart_state *x, unsigned fields,
+                   double *scratch);
 
 /* Add a field whose value is JSON text written as it is (true, false, null, a quoted string
    without escapes); s must stay valid until cli_emit.  JSON output only: a CSV writer leaves
@@ -568,10 +572,10 @@ int cli_next(cli_session *s);
 
 /* The same for up to most (1 or 2) records at once, for the algorithms that compute two records
    together (spart_rnea_pair): a second when the reader has it whole at hand (the next CSV row,
-   in the input block already), else one.  st[k] is record k, valid until the next call; record
-   0 is the current one (s->st).  A second record that is bad is reported after the first is
-   written, by the next call.  Returns 2, 1, or 0 when there are no more. */
-int cli_next_pair(cli_session *s, int most, const cli_state *st[2]);
+   in the input block already), else one.  x[k] is record k's state, valid until the next call;
+   record 0 is the current one (s->st).  A second record that is bad is reported after the first
+   is written, by the next call.  Returns 2, 1, or 0 when there are no more. */
+int cli_next_pair(cli_session *s, int most, const spart_state *x[2]);
 
 /* Make record k (0 or 1) of those cli_next_pair read the current one (s->st): the one cli_write
    writes, with its pass-through cells, and cli_fail names.  Records are written in order. */

@@ -158,6 +158,19 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
 
 
 
+/* the first of body i's collision shapes that is a mesh (spart_support_points stops at it), or
+   -1 */
+static int first_mesh(const spart_model *m, int i) {
+  for (int s = 0; s < m->nshape; s++) {
+    if (m->shape_body[s] == i && m->shape_role[s] == SPART_SHAPE_COLLISION &&
+        m->shape_kind[s] == SPART_SHAPE_MESH) {
+      return s;
+    }
+  }
+  return -1;
+}
+
+
 /* each contact without a point (point[0] NaN) made the points where its link's collision shapes
    touch a support along gravity (spart_support_points), with the normal against gravity and
    its mu; 0 or -1 after reporting */
@@ -181,20 +194,19 @@ static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
   for (int q = 0; q < 3; q++) {
     up[q] = -s->gravity[q] / gn;
   }
-  spart_fk(m, s->d, st->R0, st->r0, st->qm);
+  spart_fk(m, s->d, &st->x);
   /* the most points: SPART_DISK_POINTS for each end of each shape */
   size_t most = (size_t)*nc + 2 * SPART_DISK_POINTS * ((size_t)m->nshape + 1) * (size_t)geo;
   out = malloc(most * sizeof *out);
   double *pts = malloc(most * 3 * sizeof *pts);
   for (int k = 0; k < *nc && out && pts && !r; k++) {
     const spart_contact *e = *c + k;
-    int mesh = -1, np;
+    int np;
     if (!isnan(e->point[0])) {
       out[n++] = *e;
       continue;
     }
-    np = spart_support_points(m, s->d, e->body, s->gravity, pts, (int)(most - (size_t)n),
-                              &mesh);
+    np = spart_support_points(m, s->d, e->body, s->gravity, pts, (int)(most - (size_t)n));
     if (np == -1) {
       cli_fail(s, "contacts[%d]: link '%s' has no collision shapes: give a point", k,
                m->body_name[e->body]);
@@ -202,7 +214,7 @@ static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
     } else if (np == -2) {
       cli_fail(s, "contacts[%d]: link '%s' has a collision mesh ('%s'): its lowest points are "
                "not found from a mesh; give points", k, m->body_name[e->body],
-               m->shape_file[mesh]);
+               m->shape_file[first_mesh(m, e->body)]);
       r = -1;
     } else if (np < 0 || (size_t)np > most - (size_t)n) {
       cli_fail(s, "contacts: out of memory");

@@ -205,14 +205,18 @@ cli_inputs *cli_inputs_open(cli_session *s, const char *name, const char *text, 
 }
 
 
-int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, double tau0[6],
-                    double *taum, double *wF) {
+int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, spart_state *x) {
   const spart_model *m = s->m;
   int held = 0;
   while (in && in->has && in->t <= t + slack) {
-    memcpy(tau0, in->row->tau0, 6 * sizeof(double));
-    memcpy(taum, in->row->taum, (size_t)m->nv * sizeof(double));
-    memcpy(wF, in->row->wF, 6 * (size_t)m->nb * sizeof(double));
+    const spart_state *row = &in->row->x;
+    memcpy(x->tau0, row->tau0, 6 * sizeof(double));
+    memcpy(x->taum, row->taum, (size_t)m->nv * sizeof(double));
+    if (row->wF) {
+      memcpy(x->wF, row->wF, 6 * (size_t)m->nb * sizeof(double));
+    } else { /* a record without wrenches */
+      memset(x->wF, 0, 6 * (size_t)m->nb * sizeof(double));
+    }
     held = 1;
     if (next(s, in) != 0) {
       return -1;

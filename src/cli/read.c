@@ -96,15 +96,15 @@ int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) 
     return -SPART_EDATA;
   }
   if (r > 0 && (rd->r.st.has & 1u << CLI_F_R0) &&
-      cli_check_rotation(rd->r.st.R0, rd->r.st.line, err)) {
+      cli_check_rotation(rd->r.st.x.R0, rd->r.st.line, err)) {
     return -SPART_EDATA;
   }
   if (r > 0 && rd->stm->coupled) {
     rd_state_expand(rd, rd->stm);
   }
   if (r > 0 && rd->stm->nq != rd->stm->nv &&
-      (any ? spart_joint_unit(rd->stm, rd->r.st.qm, err)
-           : spart_joint_normalize(rd->stm, rd->r.st.qm, 1e-6, err))) {
+      (any ? spart_joint_unit(rd->stm, rd->r.st.x.qm, err)
+           : spart_joint_normalize(rd->stm, rd->r.st.x.qm, 1e-6, err))) {
     err->line = rd->r.st.line; /* a joint's quaternion off unit norm (or zero) */
     return -SPART_EDATA;
   }
@@ -114,6 +114,8 @@ int cli_read(cli_reader *rd, spart_model **m, cli_record **rec, spart_err *err) 
     return -SPART_EDATA;
   }
   if (r > 0) {
+    /* the wrenches the library takes: none (no work for zeros) unless the record gives them */
+    rd->r.st.x.wF = (rd->r.st.has & CLI_READS_WRENCH) ? rd->vin.x.wF : NULL;
     rd->r.file = rd->name;
     rd->r.input = rd->input;
     rd->r.format = rd->format;

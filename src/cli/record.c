@@ -20,28 +20,36 @@ const cli_field_def cli_fields[CLI_NFIELD] = {
 
 
 /* size the state for model m; defaults are set by state_reset */
-/* the record's arrays in buf (2 nqc + 3 nvc + 6 nb doubles), then for a model with coupled
-   mimic joints the tree's (2 nq + 3 nv) */
+/* the record's arrays in buf (18 + 2 nqc + 3 nvc + 6 nb doubles: u0, u0dot, tau0, then the
+   joints' and the wrenches), then for a model with coupled mimic joints the tree's (2 nq +
+   3 nv) */
 size_t rd_state_len(const spart_model *m) {
   size_t tree = m->coupled ? 2 * (size_t)m->nq + 3 * (size_t)m->nv : 0;
-  return 2 * (size_t)m->nqc + 3 * (size_t)m->nvc + 6 * (size_t)m->nb + tree;
+  return 18 + 2 * (size_t)m->nqc + 3 * (size_t)m->nvc + 6 * (size_t)m->nb + tree;
 }
 
 
 static void state_carve(cli_state *st, double *buf, const spart_model *m) {
   size_t nv = (size_t)m->nvc;
-  st->qm = buf;
-  st->um = st->qm + m->nqc;
-  st->umdot = st->um + nv;
-  st->taum = st->umdot + nv;
-  st->wF = st->taum + nv;
-  st->qmdot = st->wF + 6 * (size_t)m->nb;
+  spart_state *x = &st->x;
+  x->nb = m->nb;
+  x->nq = m->nq;
+  x->nv = m->nv;
+  x->u0 = buf;
+  x->u0dot = buf + 6;
+  x->tau0 = buf + 12;
+  x->qm = buf + 18;
+  x->um = x->qm + m->nqc;
+  x->umdot = x->um + nv;
+  x->taum = x->umdot + nv;
+  x->wF = x->taum + nv;
+  st->qmdot = x->wF + 6 * (size_t)m->nb;
   if (m->coupled) { /* the tree's vectors, after the record's */
-    st->qm = st->qmdot + m->nqc;
-    st->um = st->qm + m->nq;
-    st->umdot = st->um + m->nv;
-    st->taum = st->umdot + m->nv;
-    st->qmdot = st->taum + m->nv;
+    x->qm = st->qmdot + m->nqc;
+    x->um = x->qm + m->nq;
+    x->umdot = x->um + m->nv;
+    x->taum = x->umdot + m->nv;
+    st->qmdot = x->taum + m->nv;
   }
 }
 
@@ -49,10 +57,10 @@ static void state_carve(cli_state *st, double *buf, const spart_model *m) {
 /* the record's vectors in the tree's (spart_mimic.c), for coupled mimic joints */
 void rd_state_expand(cli_reader *rd, const spart_model *m) {
   cli_state *in = &rd->vin, *st = &rd->r.st;
-  spart_mimic_q(m, in->qm, st->qm);
-  spart_mimic_v(m, in->um, st->um);
-  spart_mimic_v(m, in->umdot, st->umdot);
-  spart_mimic_lift(m, in->taum, st->taum);
+  spart_mimic_q(m, in->x.qm, st->x.qm);
+  spart_mimic_v(m, in->x.um, st->x.um);
+  spart_mimic_v(m, in->x.umdot, st->x.umdot);
+  spart_mimic_lift(m, in->x.taum, st->x.taum);
   spart_mimic_qdot(m, in->qmdot, st->qmdot);
 }
 
@@ -96,16 +104,13 @@ int rd_state_init(cli_reader *rd, const spart_model *m) {
 void rd_state_reset(cli_reader *rd, const spart_model *m) {
   cli_state *st = &rd->r.st;
   static const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  memcpy(st->R0, eye, sizeof(eye));
-  memset(st->r0, 0, sizeof(st->r0));
-  memset(st->u0, 0, sizeof(st->u0));
-  memset(st->u0dot, 0, sizeof(st->u0dot));
-  memset(st->tau0, 0, sizeof(st->tau0));
-  memset(rd->r.vals, 0, rd->r.nvals * sizeof(double));
+  memcpy(st->x.R0, eye, sizeof(eye));
+  memset(st->x.r0, 0, sizeof(st->x.r0));
+  memset(rd->r.vals, 0, rd->r.nvals * sizeof(double)); /* u0, u0dot, tau0 among them */
   if (m->nq != m->nv) {
-    spart_joint_neutral(m, st->qm); /* a quaternion not given is the identity */
+    spart_joint_neutral(m, st->x.qm); /* a quaternion not given is the identity */
     if (m->coupled) {
-      spart_mimic_qc(m, st->qm, rd->vin.qm);
+      spart_mimic_qc(m, st->x.qm, rd->vin.x.qm);
     }
   }
   st->has = 0;
@@ -126,19 +131,19 @@ double *rd_field_ptr(cli_reader *rd, const spart_model *m, int k, int *count) {
   cli_state *st = &rd->r.st, *in = &rd->vin;
   *count = rd_field_rows(m, k) * cli_fields[k].cols;
   switch (k) {
-    case CLI_F_R0: return st->R0;
-    case CLI_F_r0: return st->r0;
-    case CLI_F_qm: return in->qm;
-    case CLI_F_u0: return st->u0;
-    case CLI_F_um: return in->um;
-    case CLI_F_u0dot: return st->u0dot;
-    case CLI_F_umdot: return in->umdot;
-    case CLI_F_tau0: return st->tau0;
-    case CLI_F_taum: return in->taum;
-    case CLI_F_wF0: return in->wF;
+    case CLI_F_R0: return st->x.R0;
+    case CLI_F_r0: return st->x.r0;
+    case CLI_F_qm: return in->x.qm;
+    case CLI_F_u0: return st->x.u0;
+    case CLI_F_um: return in->x.um;
+    case CLI_F_u0dot: return st->x.u0dot;
+    case CLI_F_umdot: return in->x.umdot;
+    case CLI_F_tau0: return st->x.tau0;
+    case CLI_F_taum: return in->x.taum;
+    case CLI_F_wF0: return in->x.wF;
     case CLI_F_q0: return st->q0;
     case CLI_F_qmdot: return in->qmdot;
-    default: return in->wF + 6;
+    default: return in->x.wF + 6;
   }
 }
 
@@ -354,7 +359,7 @@ long cli_record_text(cli_record *r, const char *s, size_t n) {
 
 /* the array at p of src's values, at the same place in dst's */
 static double *same_place(const cli_record *dst, const cli_record *src, const double *p) {
-  return dst->vals + (p - src->vals);
+  return p ? dst->vals + (p - src->vals) : NULL;
 }
 
 
@@ -380,11 +385,14 @@ int cli_record_copy(cli_record *dst, const cli_record *src) {
   }
   /* the state's values, its arrays in dst's own values, at the places they have in src's */
   dst->st = src->st;
-  dst->st.qm = same_place(dst, src, src->st.qm);
-  dst->st.um = same_place(dst, src, src->st.um);
-  dst->st.umdot = same_place(dst, src, src->st.umdot);
-  dst->st.taum = same_place(dst, src, src->st.taum);
-  dst->st.wF = same_place(dst, src, src->st.wF);
+  dst->st.x.u0 = same_place(dst, src, src->st.x.u0);
+  dst->st.x.u0dot = same_place(dst, src, src->st.x.u0dot);
+  dst->st.x.tau0 = same_place(dst, src, src->st.x.tau0);
+  dst->st.x.qm = same_place(dst, src, src->st.x.qm);
+  dst->st.x.um = same_place(dst, src, src->st.x.um);
+  dst->st.x.umdot = same_place(dst, src, src->st.x.umdot);
+  dst->st.x.taum = same_place(dst, src, src->st.x.taum);
+  dst->st.x.wF = same_place(dst, src, src->st.x.wF);
   dst->st.qmdot = same_place(dst, src, src->st.qmdot);
   memcpy(dst->vals, src->vals, src->nvals * sizeof(double));
   dst->file = src->file;

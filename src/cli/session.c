@@ -200,8 +200,8 @@ cli_session *cli_session_start(const cli_tool *t, void *own, int argc, char **ar
 
 void cli_session_kinematics(cli_session *s) {
   const cli_state *st = s->st;
-  spart_fk(s->m, s->d, st->R0, st->r0, st->qm);
-  spart_velocity(s->m, s->d, st->u0, st->um);
+  spart_fk(s->m, s->d, &st->x);
+  spart_velocity(s->m, s->d, &st->x);
 }
 
 
@@ -255,7 +255,7 @@ static int fixed_bad(const cli_session *s, const cli_state *st) {
     return 0;
   }
   for (int k = 0; k < 6; k++) {
-    if (st->u0[k] != 0 || st->u0dot[k] != 0) {
+    if (st->x.u0[k] != 0 || st->x.u0dot[k] != 0) {
       return 1;
     }
   }
@@ -350,11 +350,11 @@ int cli_next(cli_session *s) {
 }
 
 
-int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
+int cli_next_pair(cli_session *s, int most, const spart_state *x[2]) {
   if (!cli_next(s)) {
     return 0;
   }
-  st[0] = s->st;
+  x[0] = &s->st->x;
   if (most < 2 || s->stop) {
     return 1;
   }
@@ -371,13 +371,13 @@ int cli_next_pair(cli_session *s, int most, const cli_state *st[2]) {
   }
   s->rec = rec[0];
   s->st = &rec[0]->st;
-  st[0] = s->st;
+  x[0] = &s->st->x;
   if (n == 2) {
     s->nrec++;
     s->pair[0] = rec[0];
     s->pair[1] = rec[1];
     s->npair = 2;
-    st[1] = &rec[1]->st;
+    x[1] = &rec[1]->st.x;
   }
   return n;
 }

@@ -29,11 +29,10 @@ int cli_read_whole(cli_session *s, FILE *f, const char *name, char **text, size_
 typedef struct cli_inputs cli_inputs;
 cli_inputs *cli_inputs_open(cli_session *s, const char *name, const char *text, size_t len);
 
-/* Hold the forces of the records whose time has come by t (within slack) into tau0 (6), taum
-   (nv), wF (nb x 6), the last one's (zero-order hold): 1 when some did, 0 when none, -1 after
+/* Hold the forces of the records whose time has come by t (within slack) in the state x (its
+   tau0, taum, wF), the last one's (zero-order hold): 1 when some did, 0 when none, -1 after
    reporting a bad record.  in NULL: none. */
-int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, double tau0[6],
-                    double *taum, double *wF);
+int cli_inputs_hold(cli_session *s, cli_inputs *in, double t, double slack, spart_state *x);
 
 /* The time of the next record not yet held, or INFINITY (in NULL too). */
 double cli_inputs_next(const cli_inputs *in);

@@ -45,7 +45,7 @@ int cli_check_q0(cli_state *st, int any, spart_err *err) {
       return cli_errf(err, SPART_EDATA, st->line,
                       "q0: quaternion of norm 0: no direction to normalise to");
     }
-    spart_quat_rot(st->R0, q);
+    spart_quat_rot(st->x.R0, q);
     return 0;
   }
   if (!(fabs(n - 1) <= 1e-6)) {
@@ -53,7 +53,7 @@ int cli_check_q0(cli_state *st, int any, spart_err *err) {
                     "q0: norm %.17g, expected a unit quaternion [w, x, y, z] (within 1e-6)", n);
   }
   double unit[4] = {q[0] / n, q[1] / n, q[2] / n, q[3] / n};
-  spart_quat_rot(st->R0, unit);
+  spart_quat_rot(st->x.R0, unit);
   return 0;
 }
 
@@ -64,14 +64,14 @@ int cli_check_qmdot(const spart_model *m, cli_state *st, unsigned given, spart_e
   if (given & 1u << CLI_F_um) {
     return cli_errf(err, SPART_EDATA, st->line, "um and qmdot are both given: give one");
   }
-  if (m->nq != m->nv && spart_joint_rates_tangent(m, st->qm, st->qmdot, 1e-6, err) != 0) {
+  if (m->nq != m->nv && spart_joint_rates_tangent(m, st->x.qm, st->qmdot, 1e-6, err) != 0) {
     err->line = st->line;
     return -SPART_EDATA; /* not projected away: the rate given is not one of a unit quaternion */
   }
   for (int i = 1; i < m->nb; i++) {
     if (m->jnt_nq[i] > 0) {
-      spart_joint_v_of_qdot(m, i, st->qm + m->jnt_qadr[i], st->qmdot + m->jnt_qadr[i],
-                            st->um + m->jnt_vadr[i]);
+      spart_joint_v_of_qdot(m, i, st->x.qm + m->jnt_qadr[i], st->qmdot + m->jnt_qadr[i],
+                            st->x.um + m->jnt_vadr[i]);
     }
   }
   st->has |= 1u << CLI_F_um;

@@ -198,13 +198,13 @@ static void normalized(cli_session *s) {
   while (cli_next(s)) {
     const spart_model *m = s->m;
     const cli_state *st = s->st;
-    const double *qm = st->qm;
+    const double *qm = st->x.qm;
     if (m->coupled) {
       double *qc = cli_session_buf(s, 0, (size_t)m->nqc + 1);
       if (!qc) {
         continue;
       }
-      spart_mimic_qc(m, st->qm, qc);
+      spart_mimic_qc(m, st->x.qm, qc);
       qm = qc;
     }
     if (st->has & CLI_READS(qm)) {
@@ -233,21 +233,6 @@ static int normalize(cli_states *o) {
 }
 
 
-/* a tree's state (qm nq, the others nv) as a coupled model's system's, in place (nqc, nvc):
-   the free joints' coordinates and velocities, the forces at the free degrees of freedom; t
-   scratch (nq + nv) */
-static void system_coordinates(const spart_model *m, double *qm, double *um, double *umdot,
-                               double *taum, double *t) {
-  double *v[3] = {um, umdot, taum};
-  spart_mimic_qc(m, qm, t);
-  memcpy(qm, t, (size_t)m->nqc * sizeof(double));
-  for (int k = 0; k < 3; k++) {
-    spart_mimic_vc(m, v[k], t);
-    memcpy(v[k], t, (size_t)m->nvc * sizeof(double));
-  }
-}
-
-
 /* the records of o's model, written or read and written back; the exit status */
 static int write_records(cli_states *o) {
   const char *prog = "spart-states";
@@ -261,11 +246,19 @@ static int write_records(cli_states *o) {
     return err.code == SPART_ENOMEM ? CLI_EXIT_IO : CLI_EXIT_DATA;
   }
   const size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-  double *buf = calloc(2 * nq + 4 * nv + 1, sizeof(double));
+  /* the state's joints' vectors, then room for the system's (nqc + 3 nvc: cli_put_state) */
+  double *buf = calloc(2 * nq + 6 * nv + 1, sizeof(double));
   int format = o->output == CLI_FMT_CSV ? CLI_FMT_CSV : CLI_FMT_JSON;
   cli_writer *wr = cli_writer_new(stdout, format, 0, 0);
   int status = buf && wr ? CLI_EXIT_OK : CLI_EXIT_IO;
-  double *qm = buf, *um = qm + nq, *umdot = um + nv, *taum = umdot + nv;
+  double *qm = buf, *um = qm + nq, *umdot = um + nv, *taum = umdot + nv, *sys = taum + nv;
+  /* the state, with what is asked */
+  spart_state x = {.nb = m->nb, .nq = m->nq, .nv = m->nv, .qm = qm};
+  x.um = o->velocities ? um : NULL;
+  x.umdot = o->accelerations ? umdot : NULL;
+  x.taum = o->forces ? taum : NULL;
+  unsigned fields = CLI_READS(qm) | (x.um ? CLI_READS(um) : 0) |
+                    (x.umdot ? CLI_READS(umdot) : 0) | (x.taum ? CLI_READS(taum) : 0);
   spart_rng rq, rv; /* qm's, the rest's: qm the same whatever else is asked */
   spart_rng_seed(&rq, o->seed);
   spart_rng_seed(&rv, ~o->seed);
@@ -273,22 +266,10 @@ static int write_records(cli_states *o) {
     if (o->zero) {
       spart_joint_neutral(m, qm);
     } else {
-      spart_random_state(m, &rq, &rv, qm, o->velocities ? um : NULL,
-                         o->accelerations ? umdot : NULL, o->forces ? taum : NULL);
+      spart_random_state(m, &rq, &rv, &x);
     }
-    if (m->coupled) { /* a record holds the system's coordinates: the followers' left out */
-      system_coordinates(m, qm, um, umdot, taum, taum + nv);
-    }
-    cli_put(wr, "qm", qm, m->nqc, -1, -1);
-    if (o->velocities) {
-      cli_put(wr, "um", um, m->nvc, -1, -1);
-    }
-    if (o->accelerations) {
-      cli_put(wr, "umdot", umdot, m->nvc, -1, -1);
-    }
-    if (o->forces) {
-      cli_put(wr, "taum", taum, m->nvc, -1, -1);
-    }
+    /* a record holds the system's coordinates (coupled mimic joints: the followers' left out) */
+    cli_put_state(wr, m, &x, fields, sys);
     if (cli_emit(wr, NULL, &err) != 0) {
       status = CLI_EXIT_IO;
     }

@@ -282,9 +282,9 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
       }
     }
     w->t[n] = t;
-    memcpy(w->qm + (size_t)n * nq, st->qm, nq * sizeof(double));
-    memcpy(w->um + (size_t)n * nv, st->um, nv * sizeof(double));
-    memcpy(w->umdot + (size_t)n * nv, st->umdot, nv * sizeof(double));
+    memcpy(w->qm + (size_t)n * nq, st->x.qm, nq * sizeof(double));
+    memcpy(w->um + (size_t)n * nv, st->x.um, nv * sizeof(double));
+    memcpy(w->umdot + (size_t)n * nv, st->x.umdot, nv * sizeof(double));
     n++;
   }
   if (rc == 0 && n == 0) {
@@ -484,7 +484,7 @@ void cli_world_put(cli_session *s, cli_world *w, const spart_sim *sim) {
   }
   const spart_model *m = s->m;
   memset(w->wF, 0, 6 * (size_t)m->nb * sizeof(double));
-  spart_ground_forces(m, s->d, &w->ground, sim->R0, sim->r0, sim->qm, sim->u0, sim->um,
-                      sim->nz > 0 ? sim->z : NULL, w->wF, w->force, NULL);
+  const spart_ground_out out = {w->wF, w->force, NULL};
+  spart_ground_forces(m, s->d, &w->ground, sim->x, sim->nz > 0 ? sim->z : NULL, &out);
   cli_put(s->wr, "contact_forces", w->force, w->ground.n, 3, -1);
 }

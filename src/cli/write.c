@@ -109,6 +109,44 @@ void cli_put(cli_writer *wr, const char *name, const double *v, int d0, int d1, 
 }
 
 
+void cli_put_state(cli_writer *wr, const spart_model *m, const spart_state *x, unsigned fields,
+                   double *scratch) {
+  /* R0 .. taum: the joints' vectors the record's (with coupled mimic joints the system's, in
+     scratch: qm nqc, then um, umdot, taum nvc each) */
+  const double *qm = x->qm, *v[3] = {x->um, x->umdot, x->taum};
+  if (m->coupled) {
+    spart_mimic_qc(m, x->qm, scratch);
+    qm = scratch;
+    for (int k = 0; k < 3; k++) {
+      double *c = scratch + m->nqc + k * m->nvc;
+      if (v[k] && (fields & 1u << (CLI_F_um + 2 * k))) {
+        spart_mimic_vc(m, v[k], c);
+        v[k] = c;
+      }
+    }
+  }
+  static const char *const name[] = {"R0", "r0", "qm", "u0", "um", "u0dot", "umdot", "tau0",
+                                     "taum"}; /* CLI_F_R0 .. CLI_F_taum */
+  const double *base[3] = {x->u0, x->u0dot, x->tau0};
+  for (int f = CLI_F_R0; f <= CLI_F_taum; f++) {
+    if (!(fields & 1u << f)) {
+      continue;
+    }
+    if (f == CLI_F_R0) {
+      cli_put(wr, name[f], x->R0, 3, 3, -1);
+    } else if (f == CLI_F_r0) {
+      cli_put(wr, name[f], x->r0, 3, -1, -1);
+    } else if (f == CLI_F_qm) {
+      cli_put(wr, name[f], qm, m->nqc, -1, -1);
+    } else if ((f - CLI_F_u0) % 2 == 0) { /* u0, u0dot, tau0 */
+      cli_put(wr, name[f], base[(f - CLI_F_u0) / 2], 6, -1, -1);
+    } else { /* um, umdot, taum */
+      cli_put(wr, name[f], v[(f - CLI_F_um) / 2], m->nvc, -1, -1);
+    }
+  }
+}
+
+
 void cli_put_text(cli_writer *wr, const char *name, const char *s) {
   if (wr->only && !cli_listed(wr->only, name, strlen(name))) {
     return;

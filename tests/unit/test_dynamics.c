@@ -54,10 +54,7 @@ static void expect(const char *model, const char *what, const double *a, const d
 
 
 /* a random state: rotation from a random unit quaternion */
-typedef struct {
-  double R0[9], r0[3], u0[6], u0dot[6], tau0[6];
-  double *qm, *um, *umdot, *taum, *wF;
-} state;
+typedef spart_state state;
 
 
 static void random_state(const spart_model *m, state *s) {
@@ -93,11 +90,15 @@ static void random_state(const spart_model *m, state *s) {
 
 
 static void state_alloc(const spart_model *m, state *s) {
-  s->qm = calloc(4 * (size_t)m->nq + 6 * (size_t)m->nb + 1, sizeof(double));
+  *s = (state){.nb = m->nb, .nq = m->nq, .nv = m->nv};
+  s->qm = calloc(4 * (size_t)m->nq + 6 * (size_t)m->nb + 18 + 1, sizeof(double)); /* all */
   s->um = s->qm + m->nq;
   s->umdot = s->um + m->nq;
   s->taum = s->umdot + m->nq;
   s->wF = s->taum + m->nq;
+  s->u0 = s->wF + 6 * m->nb;
+  s->u0dot = s->u0 + 6;
+  s->tau0 = s->u0dot + 6;
 }
 
 
@@ -207,18 +208,18 @@ static void identities(const char *name, const spart_model *m) {
   double *x = calloc((size_t)nv + n6, 8), *y = calloc((size_t)nv + n6, 8);
   double g[3] = {0.3, -0.2, -9.81}, h = 1e-6;
   random_state(m, &s);
-  memcpy(u, s.u0, sizeof(s.u0));
+  memcpy(u, s.u0, 6 * sizeof(double));
   memcpy(u + 6, s.um, sizeof(double) * nq);
-  memcpy(ud, s.u0dot, sizeof(s.u0dot));
+  memcpy(ud, s.u0dot, 6 * sizeof(double));
   memcpy(ud + 6, s.umdot, sizeof(double) * nq);
 
   /* ID = H udot + C u - N' (wF + m g) */
-  spart_fk(m, d, s.R0, s.r0, s.qm);
-  spart_velocity(m, d, s.u0, s.um);
-  spart_crba(m, d, s.R0, s.qm, 0, H);
+  spart_fk(m, d, &s);
+  spart_velocity(m, d, &s);
+  spart_crba(m, d, &s, 0, H);
   spart_cim(m, d, C);
   spart_noc(m, d, N);
-  spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
+  spart_rnea(m, d, &s, g, tau);
   matvec(x, H, ud, nv, nv, 0);
   matvec(y, C, u, nv, nv, 0);
   for (int k = 0; k < nv; k++) {
@@ -243,7 +244,7 @@ static void identities(const char *name, const spart_model *m) {
     }
   }
   expect(name, "H = H'", H, B, nv * nv, 0);
-  spart_crba(m, d, s.R0, s.qm, 1, A);
+  spart_crba(m, d, &s, 1, A);
   for (int r = 0; r < nq; r++) {
     memcpy(B + r * nq, H + (6 + r) * nv + 6, sizeof(double) * nq);
   }
@@ -256,10 +257,10 @@ static void identities(const char *name, const spart_model *m) {
 
   /* C = N' (M Ndot + Mdot N), Ndot by central differences along the motion */
   advance(m, &s, h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   spart_noc(m, d2, Np);
   advance(m, &s, -h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   spart_noc(m, d2, Nm);
   for (int k = 0; k < n6 * nv; k++) {
     Np[k] = (Np[k] - Nm[k]) / (2 * h);
@@ -275,13 +276,13 @@ static void identities(const char *name, const spart_model *m) {
   matvec(x, N, u, n6, nv, 0);
   expect(name, "t = N u", d->t, x, n6, 1e-12);
   advance(m, &s, h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   for (int i = 0; i < 3 * nb; i++) {
     Np[i] = d2->xpos[i] + s2.r0[i % 3]; /* spart_fk's positions are from r0 */
   }
   memcpy(Np + 3 * nb, d2->xrot, sizeof(double) * 9 * nb);
   advance(m, &s, -h, &s2);
-  spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
+  spart_fk(m, d2, &s2);
   for (int i = 0; i < nb; i++) {
     double v[3], w[3], Rd[9], *Rp = Np + 3 * nb + 9 * i, *Rm = d2->xrot + 9 * i;
     double *R = d->xrot + 9 * i;
@@ -308,15 +309,15 @@ static void identities(const char *name, const spart_model *m) {
     for (int sg = -1; sg <= 1; sg += 2) {
       advance(m, &s, sg * h, &s2);
       memcpy(s2.um, s.um, sizeof(double) * nq);
-      memcpy(s2.u0, s.u0, sizeof(s.u0));
+      memcpy(s2.u0, s.u0, 6 * sizeof(double));
       for (int k = 0; k < nq; k++) {
         s2.um[k] += sg * h * s.umdot[k];
       }
       for (int k = 0; k < 6; k++) {
         s2.u0[k] += sg * h * s.u0dot[k];
       }
-      spart_fk(m, d2, s2.R0, s2.r0, s2.qm);
-      spart_velocity(m, d2, s2.u0, s2.um);
+      spart_fk(m, d2, &s2);
+      spart_velocity(m, d2, &s2);
       spart_jacobian(m, d2, last, NULL, sg > 0 ? Jp : Jmn, (sg > 0 ? Jp : Jmn) + 36);
       memcpy((sg > 0 ? Jp : Jmn) + 36 + 6 * nq, d2->t, sizeof(double) * n6);
     }
@@ -324,26 +325,37 @@ static void identities(const char *name, const spart_model *m) {
       J[k] = (Jp[k] - Jmn[k]) / (2 * h);
     }
     expect(name, "Jdot = d/dt of J", Jd, J, 36 + 6 * nq, 1e-6);
-    spart_acceleration(m, d, s.um, s.u0dot, s.umdot);
+    spart_acceleration(m, d, &s);
     expect(name, "tdot = d/dt of twists", d->tdot, J + 36 + 6 * nq, n6, 1e-6);
   }
 
   /* FD inverts ID: floating base with tau0, then a fixed base */
-  spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, tau, tau + 6, s.wF, g, x, x + 6);
+  spart_rnea(m, d, &s, g, tau);
+  state f = s; /* the forces of ID */
+  f.tau0 = tau;
+  f.taum = tau + 6;
+  spart_aba(m, d, &f, 0, g, x);
   expect(name, "FD(ID(udot)) = udot", x, ud, nv, 1e-9);
-  spart_velocity(m, d, NULL, s.um);
-  spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, tau);
-  spart_aba(m, d, 1, s.R0, s.qm, NULL, s.um, NULL, tau + 6, s.wF, g, x, x + 6);
+  state z = s; /* the base held still */
+  z.u0 = z.u0dot = NULL;
+  spart_velocity(m, d, &z);
+  spart_rnea(m, d, &z, g, tau);
+  z.tau0 = NULL;
+  z.taum = tau + 6;
+  spart_aba(m, d, &z, 1, g, x);
   expect(name, "FD(ID(umdot)) = umdot, fixed base", x + 6, ud + 6, nq, 1e-9);
 
   /* Floating_ID: tau0 = 0 and FD agrees */
-  spart_velocity(m, d, s.u0, s.um);
-  if (spart_floating_id(m, d, s.R0, s.qm, s.u0, s.um, s.umdot, s.wF, g, tau + 6, x) == 0) {
-    spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, x, s.umdot, s.wF, g, y);
+  spart_velocity(m, d, &s);
+  if (spart_floating_id(m, d, &s, g, tau + 6, x) == 0) {
+    state b = s; /* at the base acceleration x, then under the joint forces alone */
+    b.u0dot = x;
+    spart_rnea(m, d, &b, g, y);
     double zero[6] = {0};
     expect(name, "Floating_ID leaves tau0 = 0", y, zero, 6, 1e-10);
-    spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, NULL, tau + 6, s.wF, g, y, y + 6);
+    b.tau0 = NULL;
+    b.taum = tau + 6;
+    spart_aba(m, d, &b, 0, g, y);
     expect(name, "FD(Floating_ID) = u0dot, umdot", y, x, 6, 1e-9);
     expect(name, "FD(Floating_ID) = u0dot, umdot (joints)", y + 6, ud + 6, nq, 1e-9);
   }
@@ -362,9 +374,14 @@ static void identities(const char *name, const spart_model *m) {
     }
     spart_spd_inverse(H0, 6, A, B);
     matvec(s2.u0, B, x, 6, 6, 0);
-    spart_velocity(m, d, s2.u0, s.um);
-    spart_aba(m, d, 0, s.R0, s.qm, s2.u0, s.um, NULL, s.taum, NULL, NULL, y, y + 6);
-    spart_acceleration(m, d, s.um, y, y + 6);
+    state v = s; /* the base at s2.u0, the accelerations y */
+    v.u0 = s2.u0;
+    v.u0dot = y;
+    v.umdot = y + 6;
+    spart_velocity(m, d, &v);
+    v.tau0 = v.wF = NULL;
+    spart_aba(m, d, &v, 0, NULL, y);
+    spart_acceleration(m, d, &v);
     for (int i = 0; i < nb; i++) {
       for (int k = 0; k < 3; k++) {
         vcom[k] += m->body_mass[i] * d->t[6 * i + 3 + k] / d->mass;
@@ -423,18 +440,19 @@ static void massless(const char *name, const char *path, const spart_model *m) {
   random_state(m, &s);
   memset(s.wF, 0, sizeof(double) * 6 * m->nb);
   double *a = calloc(4 * (size_t)nv * nv, 8), *b = a + 2 * nv * nv;
-  spart_fk(m, d, s.R0, s.r0, s.qm);
-  spart_fk(m2, d2, s.R0, s.r0, s.qm);
-  spart_velocity(m, d, s.u0, s.um);
-  spart_velocity(m2, d2, s.u0, s.um);
-  spart_crba(m, d, s.R0, s.qm, 0, a);
-  spart_crba(m2, d2, s.R0, s.qm, 0, b);
+  spart_fk(m, d, &s);
+  spart_fk(m2, d2, &s);
+  spart_velocity(m, d, &s);
+  spart_velocity(m2, d2, &s);
+  spart_crba(m, d, &s, 0, a);
+  spart_crba(m2, d2, &s, 0, b);
   expect(name, "massless fixed links: same H", b, a, nv * nv, 1e-13);
   spart_cim(m, d, a);
   spart_cim(m2, d2, b);
   expect(name, "massless fixed links: same C", b, a, nv * nv, 1e-13);
-  spart_aba(m, d, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, a, a + 6);
-  spart_aba(m2, d2, 0, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, NULL, NULL, b, b + 6);
+  s.wF = NULL;
+  spart_aba(m, d, &s, 0, NULL, a);
+  spart_aba(m2, d2, &s, 0, NULL, b);
   expect(name, "massless fixed links: same FD", b, a, nv, 1e-12);
   expect(name, "massless fixed links: same CoM", d2->com, d->com, 3, 1e-14);
   free(a), free(s.qm);
@@ -462,14 +480,17 @@ static void fd_direct(const char *name, spart_model *m) {
   double *b = Hi + nv * nv, *rhs = b + nv, *x = rhs + nv, *y = x + nv;
   for (int fixed = 0; fixed <= 1; fixed++) {
     int off = fixed ? 6 : 0, n = nv - off;
-    spart_crba(m, e, s.R0, s.qm, fixed, H);
-    spart_rnea(m, e, s.R0, s.qm, fixed ? NULL : s.u0, s.um, NULL, NULL, s.wF, g, b);
+    state c = s; /* at zero accelerations, the base held with a fixed one */
+    c.u0 = fixed ? NULL : s.u0;
+    c.u0dot = c.umdot = NULL;
+    spart_crba(m, e, &s, fixed, H);
+    spart_rnea(m, e, &c, g, b);
     spart_spd_inverse(H, n, W, Hi);
     for (int k = 0; k < n; k++) {
       rhs[k] = (k + off < 6 ? s.tau0[k + off] : s.taum[k + off - 6]) - b[k + off];
     }
     matvec(x, Hi, rhs, n, n, 0);
-    int rc = spart_aba(m, d, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, y, y + 6);
+    int rc = spart_aba(m, d, &s, fixed, g, y);
     expect(name, fixed ? "FD = H \\ (tau - ID(q, u, 0)), fixed base, armature"
                        : "FD = H \\ (tau - ID(q, u, 0)), floating base, armature",
            y + off, x, rc == 0 ? n : 0, 1e-9);
@@ -533,6 +554,53 @@ static void sincos2_check(void) {
 }
 
 
+/* spart_state_new: the model's sizes, at rest at the origin, every array its own ([u0; um] and
+   the others one array each); spart_state_copy: every part, a NULL of the source as zeros, a
+   NULL of the destination left out */
+static void state_check(const char *name, const spart_model *m) {
+  spart_state *a = spart_state_new(m), *b = spart_state_new(m);
+  const double eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  int nq = m->nq, nv = m->nv, nb = m->nb;
+  if (!a || !b) {
+    printf("FAIL %s: spart_state_new: out of memory\n", name);
+    nfail++;
+    return;
+  }
+  int ok = a->nb == nb && a->nq == nq && a->nv == nv && memcmp(a->R0, eye, sizeof eye) == 0;
+  double *all[8] = {a->qm, a->u0, a->um, a->u0dot, a->umdot, a->tau0, a->taum, a->wF};
+  const int len[8] = {nq, 6, nv, 6, nv, 6, nv, 6 * nb};
+  for (int p = 0; p < 8; p++) {
+    for (int k = 0; k < len[p]; k++) {
+      ok = ok && all[p][k] == 0;
+      all[p][k] = 100 * p + k + 1; /* each number its own: arrays that overlapped would clash */
+    }
+  }
+  for (int p = 0; p < 8; p++) {
+    for (int k = 0; k < len[p]; k++) {
+      ok = ok && all[p][k] == 100 * p + k + 1;
+    }
+  }
+  ok = ok && a->um == a->u0 + 6 && a->umdot == a->u0dot + 6 && a->taum == a->tau0 + 6;
+  a->R0[1] = 0.5, a->r0[2] = -1;
+  spart_state src = *a; /* a view of a without wrenches and base velocity: zeros */
+  src.wF = NULL;
+  src.u0 = NULL;
+  b->wF[0] = b->u0[0] = 7;
+  if (nv > 0) {
+    b->u0dot[6] = 9; /* b's umdot, which b leaves out of the copy */
+  }
+  b->umdot = NULL;
+  spart_state_copy(b, &src);
+  ok = ok && b->R0[1] == 0.5 && b->r0[2] == -1 && b->wF[0] == 0 && b->u0[0] == 0 &&
+       b->u0dot[5] == a->u0dot[5] && (nv == 0 || (b->u0dot[6] == 9 && b->taum[0] == a->taum[0])) &&
+       (nq == 0 || b->qm[nq - 1] == a->qm[nq - 1]);
+  printf("%s %s: spart_state_new's arrays apart, spart_state_copy\n", ok ? "ok" : "FAIL", name);
+  ok ? npass++ : nfail++;
+  spart_state_free(a);
+  spart_state_free(b);
+}
+
+
 int main(int argc, char **argv) {
   sincos_check();
   sincos2_check();
@@ -549,6 +617,7 @@ int main(int argc, char **argv) {
       nfail++;
       continue;
     }
+    state_check(name, m);
     identities(name, m);
     massless(name, argv[k], m);
     fd_direct(name, m);

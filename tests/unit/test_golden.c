@@ -86,24 +86,22 @@ static void golden(const char *modeldir, const char *path) {
   int n = m->nb - 1, nq = m->nq, nv = 6 + nq;
   const cJSON *st = cJSON_GetObjectItemCaseSensitive(ref, "state"),
               *ex = cJSON_GetObjectItemCaseSensitive(ref, "expected");
-  double R0[9], r0[3], u0[6], u0dot[6], tau0[6], *wF = calloc(6 * (size_t)m->nb, sizeof(double));
-  double *qm = calloc((size_t)nq + 1, sizeof(double)), *um = calloc((size_t)nq + 1, 8);
-  double *umdot = calloc((size_t)nq + 1, 8), *taum = calloc((size_t)nq + 1, 8);
+  spart_state *x = spart_state_new(m);
   double *buf = malloc(sizeof(double) * ((size_t)(6 * n + 6 + nv) * nv * 4 + 64 * (size_t)m->nb));
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "R0"), R0, 9);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "r0"), r0, 3);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "qm"), qm, nq);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "u0"), u0, 6);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "um"), um, nq);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "u0dot"), u0dot, 6);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "umdot"), umdot, nq);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "tau0"), tau0, 6);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "taum"), taum, nq);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "wF0"), wF, 6);
-  flatten(cJSON_GetObjectItemCaseSensitive(st, "wFm"), wF + 6, 6 * n);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "R0"), x->R0, 9);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "r0"), x->r0, 3);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "qm"), x->qm, nq);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "u0"), x->u0, 6);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "um"), x->um, nq);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "u0dot"), x->u0dot, 6);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "umdot"), x->umdot, nq);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "tau0"), x->tau0, 6);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "taum"), x->taum, nq);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "wF0"), x->wF, 6);
+  flatten(cJSON_GetObjectItemCaseSensitive(st, "wFm"), x->wF + 6, 6 * n);
 
   /* kinematics */
-  spart_fk(m, d, R0, r0, qm);
+  spart_fk(m, d, x);
   spart_joint_frames(m, d);
   check(name, "RJ", cJSON_GetObjectItemCaseSensitive(ex, "RJ"), d->xrotJ + 9, 9 * n);
   check(name, "RL", cJSON_GetObjectItemCaseSensitive(ex, "RL"), d->xrot + 9, 9 * n);
@@ -122,10 +120,10 @@ static void golden(const char *modeldir, const char *path) {
   check(name, "pm", cJSON_GetObjectItemCaseSensitive(ex, "pm"), buf, 6 * n);
 
   /* velocities, accelerations */
-  spart_velocity(m, d, u0, um);
+  spart_velocity(m, d, x);
   check(name, "t0", cJSON_GetObjectItemCaseSensitive(ex, "t0"), d->t, 6);
   check(name, "tL", cJSON_GetObjectItemCaseSensitive(ex, "tL"), d->t + 6, 6 * n);
-  spart_acceleration(m, d, um, u0dot, umdot);
+  spart_acceleration(m, d, x);
   check(name, "t0dot", cJSON_GetObjectItemCaseSensitive(ex, "t0dot"), d->tdot, 6);
   check(name, "tLdot", cJSON_GetObjectItemCaseSensitive(ex, "tLdot"), d->tdot + 6, 6 * n);
 
@@ -147,26 +145,27 @@ static void golden(const char *modeldir, const char *path) {
   /* inertia matrices */
   double *H = buf, *C = buf + nv * nv;
   memset(buf, 0x7f, sizeof(double) * 2 * nv * nv); /* no output entry may be left unwritten */
-  spart_crba(m, d, R0, qm, 0, H);
+  spart_crba(m, d, x, 0, H);
   check(name, "H", cJSON_GetObjectItemCaseSensitive(ex, "H"), H, nv * nv);
   spart_cim(m, d, C);
   check(name, "C", cJSON_GetObjectItemCaseSensitive(ex, "C"), C, nv * nv);
 
   /* dynamics */
   double *tau = buf, ud[6], *qd = buf + nv;
-  spart_rnea(m, d, R0, qm, u0, um, u0dot, umdot, wF, NULL, tau);
+  spart_rnea(m, d, x, NULL, tau);
   check(name, "tau0", cJSON_GetObjectItemCaseSensitive(ex, "tau0"), tau, 6);
   check(name, "taum", cJSON_GetObjectItemCaseSensitive(ex, "taum"), tau + 6, nq);
   const cJSON *fl = cJSON_GetObjectItemCaseSensitive(ex, "floating");
-  spart_floating_id(m, d, R0, qm, u0, um, umdot, wF, NULL, qd, ud);
+  spart_floating_id(m, d, x, NULL, qd, ud);
   check(name, "floating.taum", cJSON_GetObjectItemCaseSensitive(fl, "taum"), qd, nq);
   check(name, "floating.u0dot", cJSON_GetObjectItemCaseSensitive(fl, "u0dot"), ud, 6);
   const cJSON *fd = cJSON_GetObjectItemCaseSensitive(ex, "fd");
-  spart_aba(m, d, 0, R0, qm, u0, um, tau0, taum, wF, NULL, ud, qd);
-  check(name, "fd.u0dot", cJSON_GetObjectItemCaseSensitive(fd, "u0dot"), ud, 6);
-  check(name, "fd.umdot", cJSON_GetObjectItemCaseSensitive(fd, "umdot"), qd, nq);
+  spart_aba(m, d, x, 0, NULL, qd);
+  check(name, "fd.u0dot", cJSON_GetObjectItemCaseSensitive(fd, "u0dot"), qd, 6);
+  check(name, "fd.umdot", cJSON_GetObjectItemCaseSensitive(fd, "umdot"), qd + 6, nq);
 
-  free(wF), free(qm), free(um), free(umdot), free(taum), free(buf);
+  spart_state_free(x);
+  free(buf);
   spart_data_free(d);
   spart_model_free(m);
   cJSON_Delete(ref);

@@ -26,16 +26,16 @@ static void check(int ok, const char *what, const char *model, int i, double err
 /* the velocity of F_i in F_p seen in F_i for the coordinate rates dq of joint i (its qdot of
    a unit v), by central differences of its transform: [vee(Q' dQ); Q' drho] */
 static void fd_motion(const spart_model *m, int i, const double *q0, const double *dq,
-                      const double T[9], const double r[3], double out[6]) {
+                      const double Tr[12], double out[6]) {
   double h = 1e-6, qp[7], qm[7], Qp[9], Qm[9], Q0[9], rp[3], rm[3], r0[3], dQ[9], W[9], dr[3];
   int nq = m->jnt_nq[i];
   for (int k = 0; k < nq; k++) {
     qp[k] = q0[k] + h * dq[k];
     qm[k] = q0[k] - h * dq[k];
   }
-  spart_joint_transform(m, i, q0, T, r, Q0, r0);
-  spart_joint_transform(m, i, qp, T, r, Qp, rp);
-  spart_joint_transform(m, i, qm, T, r, Qm, rm);
+  spart_joint_transform(m, i, q0, Tr, Q0, r0);
+  spart_joint_transform(m, i, qp, Tr, Qp, rp);
+  spart_joint_transform(m, i, qm, Tr, Qm, rm);
   for (int a = 0; a < 9; a++) {
     dQ[a] = (Qp[a] - Qm[a]) / (2 * h);
   }
@@ -100,12 +100,13 @@ static void test_model(const char *path) {
     nq += m->jnt_nq[i];
 
     /* S against the transform's central difference, at a few q and a turned T */
-    double S[36], T[9], r[3] = {0.3, -0.2, 0.7}, Q[9], rho[3], *qi = qall;
+    double S[36], Tr[12], *T = Tr, *r = Tr + 9, Q[9], rho[3], *qi = qall; /* T, then r */
     double *q = qall + (m->jnt_qadr[i] > 0 ? m->jnt_qadr[i] : 0);
     spart_err nerr;
     int n = m->jnt_nv[i];
     spart_joint_motion(m, i, S);
     some_rotation(T, 0.9, 0.1 * i, -0.3, 0.2);
+    r[0] = 0.3, r[1] = -0.2, r[2] = 0.7;
     for (int trial = 0; trial < 3; trial++) {
       for (int k = 0; k < m->jnt_nq[i]; k++) {
         q[k] = 0.7 * trial - 0.4 + 0.1 * k;
@@ -115,7 +116,7 @@ static void test_model(const char *path) {
         double fd[6], worst = 0, e[6] = {0}, dq[7];
         e[k] = 1;
         spart_joint_qdot_of_v(m, i, q, e, dq);
-        fd_motion(m, i, q, dq, T, r, fd);
+        fd_motion(m, i, q, dq, Tr, fd);
         for (int a = 0; a < 6; a++) {
           worst = fmax(worst, fabs(fd[a] - S[a * n + k]));
         }
@@ -130,7 +131,7 @@ static void test_model(const char *path) {
           "jnt_zaxis", name, i, m->jnt_zaxis[i]);
     if (m->jnt_zaxis[i] >= 0) {
       double x = 0.37, c = cos(x), sn = sin(x), want[9], wr[3], worst = 0;
-      spart_joint_transform(m, i, &x, T, r, Q, rho);
+      spart_joint_transform(m, i, &x, Tr, Q, rho);
       for (int k = 0; k < 3; k++) {
         int turn = m->jnt_zaxis[i] == 2;
         want[3 * k] = turn ? c * T[3 * k] + sn * T[3 * k + 1] : T[3 * k];
@@ -146,7 +147,7 @@ static void test_model(const char *path) {
     /* at the neutral q (0, a quaternion's w 1) the transform is T, r exactly */
     memset(qall, 0, ((size_t)m->nq + 7) * sizeof(double));
     spart_joint_neutral(m, qi);
-    spart_joint_transform(m, i, q, T, r, Q, rho);
+    spart_joint_transform(m, i, q, Tr, Q, rho);
     check(memcmp(Q, T, sizeof Q) == 0 && memcmp(rho, r, sizeof rho) == 0, "transform(0) = T, r",
           name, i, 0);
 

@@ -42,7 +42,10 @@ static void test_state(const char *name, const spart_model *m, spart_data *d, in
     qm[j] = 0.7 * sin(1.3 * j + seed) + 0.1 * seed;
   }
   spu_axisangle(R0, e0, 0.4 + seed);
-  spart_fk(m, d, R0, r0, qm);
+  spart_state x = {.nb = m->nb, .nq = m->nq, .nv = m->nv, .qm = qm};
+  memcpy(x.R0, R0, sizeof R0);
+  memcpy(x.r0, r0, sizeof r0);
+  spart_fk(m, d, &x);
 
   /* F_i's world pose is the product of the joint transforms from the base */
   double RL[64 * 9], rL[64 * 3];
@@ -64,7 +67,7 @@ static void test_state(const char *name, const spart_model *m, spart_data *d, in
     memcpy(Q, c + SPART_JC_T, sizeof Q);
     memcpy(rho, c + SPART_JC_R, sizeof rho);
     spart_joint_move(m, i, qm, Q, rho);
-    spart_joint_transform(m, i, a >= 0 ? qm + a : zero, c + SPART_JC_T, c + SPART_JC_R, W, o);
+    spart_joint_transform(m, i, a >= 0 ? qm + a : zero, c + SPART_JC_T, W, o); /* T, r */
     check(diff(Q, W, 9) + diff(rho, o, 3), 0, "spart_joint_move after T, r", name, i);
   }
 

@@ -108,6 +108,16 @@ static void euler_rates(double E[9], double b, double c) {
 }
 
 
+/* a view of the state R0, q with u = [u0; um] and ud = [u0dot; umdot] (NULL: zero) */
+static spart_state view(const spart_model *m, const double R0[9], const double *q, double *u,
+                        double *ud) {
+  spart_state x = {.nb = m->nb, .nq = m->nq, .nv = m->nv, .qm = (double *)q, .u0 = u,
+                   .um = u ? u + 6 : NULL, .u0dot = ud, .umdot = ud ? ud + 6 : NULL};
+  memcpy(x.R0, R0, sizeof x.R0);
+  return x;
+}
+
+
 typedef struct {
   const char *name;
   spart_model *kind, *chain;
@@ -135,15 +145,16 @@ static void compare(const pair_t *p, int fixed) {
       E[(off + r) * nc + off + c] = p->E[r * mc->nv + c];
     }
   }
-  spart_crba(mk, dk, R0, p->qk, fixed, Hk);
-  spart_crba(mc, dc, R0, p->qc, fixed, Hc);
+  spart_state xk = view(mk, R0, p->qk, NULL, NULL), xc = view(mc, R0, p->qc, NULL, NULL);
+  spart_crba(mk, dk, &xk, fixed, Hk);
+  spart_crba(mc, dc, &xc, fixed, Hc);
   mulmm(t, Hk, E, nk, nk, nc, 0);
   mulmm(EHE, E, t, nc, nk, nc, 1);
   snprintf(what, sizeof what, "H of the chain = E' H E (%s base)", fixed ? "fixed" : "floating");
   expect(p->name, what, EHE, Hc, nc * nc, 1e-9);
 
-  spart_rnea(mk, dk, R0, p->qk, NULL, NULL, NULL, NULL, NULL, gravity, Gk);
-  spart_rnea(mc, dc, R0, p->qc, NULL, NULL, NULL, NULL, NULL, gravity, Gc);
+  spart_rnea(mk, dk, &xk, gravity, Gk);
+  spart_rnea(mc, dc, &xc, gravity, Gc);
   mulmm(EG, E, fixed ? Gk + 6 : Gk, nc, nk, 1, 1);
   snprintf(what, sizeof what, "G of the chain = E' G (%s base)", fixed ? "fixed" : "floating");
   expect(p->name, what, EG, fixed ? Gc + 6 : Gc, nc, 1e-9);
@@ -158,7 +169,8 @@ static double energy(const spart_model *m, spart_data *d, const double R0[9], co
                      const double *u) {
   int n = 6 + m->nv;
   double *H = malloc((size_t)n * n * sizeof(double)), e = 0;
-  spart_crba(m, d, R0, q, 0, H);
+  spart_state x = view(m, R0, q, NULL, NULL);
+  spart_crba(m, d, &x, 0, H);
   for (int r = 0; r < n; r++) {
     for (int c = 0; c < n; c++) {
       e += u[r] * H[r * n + c] * u[c];
@@ -210,9 +222,10 @@ static void dynamics(const char *name, const spart_model *m, const double *q) {
     u[k] = 0.3 * sin(1.7 * k + 0.4);
     ud[k] = 0.8 * cos(2.3 * k + 0.1);
   }
-  spart_rnea(m, d, R0, q, u, u + 6, ud, ud + 6, NULL, gravity, t1);
-  spart_rnea(m, d, R0, q, u, u + 6, NULL, NULL, NULL, gravity, t0);
-  spart_crba(m, d, R0, q, 0, H);
+  spart_state x = view(m, R0, q, u, ud), x0 = view(m, R0, q, u, NULL);
+  spart_rnea(m, d, &x, gravity, t1);
+  spart_rnea(m, d, &x0, gravity, t0);
+  spart_crba(m, d, &x, 0, H);
   mulmm(Hud, H, ud, n, n, 1, 0);
   for (int k = 0; k < n; k++) {
     t1[k] -= t0[k];
@@ -246,7 +259,7 @@ static void dynamics(const char *name, const spart_model *m, const double *q) {
 
   /* d(1/2 u' H u)/dt = u' tau without gravity, central differences */
   double h = 1e-5, power = 0;
-  spart_rnea(m, d, R0, q, u, u + 6, ud, ud + 6, NULL, NULL, t1);
+  spart_rnea(m, d, &x, NULL, t1);
   for (int k = 0; k < n; k++) {
     power += u[k] * t1[k];
     up[k] = u[k] + h * ud[k];

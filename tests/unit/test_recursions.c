@@ -150,10 +150,7 @@ static spart_model *random_tree(spart_rng *r, int nb) {
 
 
 /* a random state: the joints' from spart_random_state; the base's and the forces uniform */
-typedef struct {
-  double R0[9], u0[6], u0dot[6], tau0[6];
-  double *qm, *um, *umdot, *taum, *wF;
-} state;
+typedef spart_state state;
 
 
 static void random_state(const spart_model *m, spart_rng *r, state *s) {
@@ -163,7 +160,7 @@ static void random_state(const spart_model *m, spart_rng *r, state *s) {
     s->u0dot[k] = urand(r, -1, 1);
     s->tau0[k] = urand(r, -1, 1);
   }
-  spart_random_state(m, r, r, s->qm, s->um, s->umdot, s->taum);
+  spart_random_state(m, r, r, s);
   for (int k = 0; k < 6 * m->nb; k++) {
     s->wF[k] = urand(r, -0.5, 0.5);
   }
@@ -172,11 +169,17 @@ static void random_state(const spart_model *m, spart_rng *r, state *s) {
 
 static void state_alloc(const spart_model *m, state *s) {
   size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
-  s->qm = calloc(nq + 3 * nv + 6 * (size_t)m->nb + 1, sizeof(double));
-  s->um = s->qm + nq;
-  s->umdot = s->um + nv;
-  s->taum = s->umdot + nv;
-  s->wF = s->taum + nv;
+  *s = (state){.nb = m->nb, .nq = m->nq, .nv = m->nv};
+  s->qm = calloc(nq + 3 * nv + 6 * (size_t)m->nb + 18 + 1, sizeof(double)); /* all of them */
+  if (s->qm) {
+    s->um = s->qm + nq;
+    s->umdot = s->um + nv;
+    s->taum = s->umdot + nv;
+    s->wF = s->taum + nv;
+    s->u0 = s->wF + 6 * (size_t)m->nb;
+    s->u0dot = s->u0 + 6;
+    s->tau0 = s->u0dot + 6;
+  }
 }
 
 
@@ -217,33 +220,38 @@ static void check_model(const char *name, const spart_model *m, uint64_t seed, w
     random_state(m, &r, &t);
 
     /* RNEA: a flying base, then one held still; gravity and wrenches on */
-    spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, b);
-    spart_rnea(m, d, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, a);
+    spart_rnea_ref(m, e, &s, g, b);
+    spart_rnea(m, d, &s, g, a);
     compare(w + ID, a, b, n);
-    spart_rnea_ref(m, e, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, b);
-    spart_rnea(m, d, s.R0, s.qm, NULL, s.um, NULL, s.umdot, s.wF, g, a);
+    state still = s;
+    still.u0 = still.u0dot = NULL;
+    spart_rnea_ref(m, e, &still, g, b);
+    spart_rnea(m, d, &still, g, a);
     compare(w + ID_STILL, a, b, n);
 
     /* two records in the two lanes, each against its reference: every rate given (the dense
        path), then the second without umdot nor wrenches (the other) */
     for (int dense = 1; dense >= 0; dense--) {
-      spart_rnea_in in[2] = {
-          {s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF},
-          {t.R0, t.qm, t.u0, t.um, t.u0dot, dense ? t.umdot : NULL, dense ? t.wF : NULL}};
+      state t2 = t;
+      t2.umdot = dense ? t.umdot : NULL;
+      t2.wF = dense ? t.wF : NULL;
+      const spart_state *two[2] = {&s, &t2};
       double *tau[2] = {a, a2};
-      spart_rnea_pair(m, d, 2, in, g, tau);
-      spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, s.u0dot, s.umdot, s.wF, g, b);
+      spart_rnea_pair(m, d, 2, two, g, tau);
+      spart_rnea_ref(m, e, &s, g, b);
       compare(w + (dense ? PAIR : SPARSE), a, b, n);
-      spart_rnea_ref(m, e, t.R0, t.qm, t.u0, t.um, t.u0dot, in[1].umdot, in[1].wF, g, b);
+      spart_rnea_ref(m, e, &t2, g, b);
       compare(w + (dense ? PAIR : SPARSE), a2, b, n);
     }
 
     /* Floating_ID of the references: tau0 at u0dot = 0, H00 u0dot = -tau0, taum at u0dot */
     double u0dot[6], want[6], *H = b, *tau = a2;
-    if (spart_floating_id(m, d, s.R0, s.qm, s.u0, s.um, s.umdot, s.wF, g, a + 6, a) == 0) {
+    if (spart_floating_id(m, d, &s, g, a + 6, a) == 0) {
       double H00[36];
-      spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, NULL, s.umdot, s.wF, g, tau);
-      spart_crba_ref(m, e, s.R0, s.qm, 0, H);
+      state f = s; /* at u0dot = 0, then at the u0dot found */
+      f.u0dot = NULL;
+      spart_rnea_ref(m, e, &f, g, tau);
+      spart_crba_ref(m, e, &s, 0, H);
       for (int r6 = 0; r6 < 6; r6++) {
         memcpy(H00 + 6 * r6, H + r6 * n, 6 * sizeof(double));
         want[r6] = -tau[r6];
@@ -254,7 +262,8 @@ static void check_model(const char *name, const spart_model *m, uint64_t seed, w
         continue;
       }
       memcpy(u0dot, want, sizeof u0dot);
-      spart_rnea_ref(m, e, s.R0, s.qm, s.u0, s.um, u0dot, s.umdot, s.wF, g, tau);
+      f.u0dot = u0dot;
+      spart_rnea_ref(m, e, &f, g, tau);
       memcpy(tau, u0dot, sizeof u0dot); /* [u0dot; taum], as a */
       compare(w + FID, a, tau, n);
     } else {
@@ -262,18 +271,17 @@ static void check_model(const char *name, const spart_model *m, uint64_t seed, w
     }
 
     /* CRBA */
-    spart_crba(m, d, s.R0, s.qm, 0, a);
-    spart_crba_ref(m, e, s.R0, s.qm, 0, b);
+    spart_crba(m, d, &s, 0, a);
+    spart_crba_ref(m, e, &s, 0, b);
     compare(w + CRBA, a, b, n * n);
-    spart_crba(m, d, s.R0, s.qm, 1, a);
-    spart_crba_ref(m, e, s.R0, s.qm, 1, b);
+    spart_crba(m, d, &s, 1, a);
+    spart_crba_ref(m, e, &s, 1, b);
     compare(w + CRBA_FIXED, a, b, m->nv * m->nv);
 
     /* ABA */
     for (int fixed = 0; fixed < 2; fixed++) {
-      int ra = spart_aba(m, d, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, a, a + 6);
-      int rb =
-          spart_aba_ref(m, e, fixed, s.R0, s.qm, s.u0, s.um, s.tau0, s.taum, s.wF, g, b, b + 6);
+      int ra = spart_aba(m, d, &s, fixed, g, a);
+      int rb = spart_aba_ref(m, e, &s, fixed, g, b);
       if (ra != 0 || rb != 0) {
         w[fixed ? ABA_FIXED : ABA].bad++;
         continue;

@@ -75,15 +75,19 @@ static void steps(const spart_model *m) {
   }
   wF[6 * 2 + 5] = 1; /* a force on link 2 */
   s->flags = SPART_FD_FIXED;
-  spart_sim_set_state(m, s, R0, r0, qm, u0, um);
-  spart_sim_set_forces(m, s, tau0, um, wF); /* taum = um, any values */
-  check(memcmp(s->R0, R0, sizeof(R0)) == 0 && memcmp(s->r0, r0, sizeof(r0)) == 0 &&
-            memcmp(s->qm, qm, (size_t)m->nq * sizeof(double)) == 0 &&
-            memcmp(s->um, um, (size_t)m->nv * sizeof(double)) == 0,
-        "spart_sim_set_state copies the state");
-  check(memcmp(s->taum, um, (size_t)m->nv * sizeof(double)) == 0 && s->wF[6 * 2 + 5] == 1 &&
-            s->wF[6 * 2 + 4] == 0,
-        "spart_sim_set_forces copies the forces");
+  /* the state and forces (taum = um, any values) copied from a state of the caller's arrays */
+  spart_state x = {.nb = m->nb, .nq = m->nq, .nv = m->nv, .qm = qm, .u0 = u0, .um = um,
+                   .tau0 = tau0, .taum = um, .wF = wF};
+  memcpy(x.R0, R0, sizeof R0);
+  memcpy(x.r0, r0, sizeof r0);
+  spart_state_copy(s->x, &x);
+  check(memcmp(s->x->R0, R0, sizeof(R0)) == 0 && memcmp(s->x->r0, r0, sizeof(r0)) == 0 &&
+            memcmp(s->x->qm, qm, (size_t)m->nq * sizeof(double)) == 0 &&
+            memcmp(s->x->um, um, (size_t)m->nv * sizeof(double)) == 0,
+        "spart_state_copy copies the state into the simulation's");
+  check(memcmp(s->x->taum, um, (size_t)m->nv * sizeof(double)) == 0 &&
+            s->x->wF[6 * 2 + 5] == 1 && s->x->wF[6 * 2 + 4] == 0,
+        "and the forces");
   int ok = 1;
   for (int k = 1; k <= 10 && ok; k++) {
     ok = spart_sim_step(m, d, s, 0.001 * k, &err) == 0;

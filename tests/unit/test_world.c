@@ -98,16 +98,17 @@ static void reference(void) {
     check(0, err.msg, "arm");
     return;
   }
-  double t[4] = {0, 0.3, 1.0, 1.2}, qm[4], um[4], q, u, a;
+  double t[4] = {0, 0.3, 1.0, 1.2}, qm[4], um[4], q = 0, u = 0, a = 0; /* ref's */
   for (int k = 0; k < 4; k++) {
     qm[k] = cubic(t[k]);
     um[k] = cubic_rate(t[k]);
   }
   spart_reference r = {4, t, qm, um, NULL};
+  spart_state ref = {.nb = m->nb, .nq = 1, .nv = 1, .qm = &q, .um = &u, .umdot = &a};
   int hint = 0;
   double worst = 0, worst_u = 0;
   for (double s = 0; s <= 1.2; s += 0.01) {
-    spart_reference_at(m, &r, s, &hint, &q, &u, &a);
+    spart_reference_at(m, &r, s, &hint, &ref);
     worst = fmax(worst, fabs(q - cubic(s)));
     /* um: linear between the records' */
     int k = s < 0.3 ? 0 : s < 1 ? 1 : 2;
@@ -116,22 +117,22 @@ static void reference(void) {
   }
   check(worst < 1e-14, "with um: a cubic's records give the cubic back (Hermite)", NULL);
   check(worst_u < 1e-14, "um linear between the records", NULL);
-  spart_reference_at(m, &r, 0.65, &hint, &q, &u, &a);
+  spart_reference_at(m, &r, 0.65, &hint, &ref);
   check(fabs(a - (um[2] - um[1]) / 0.7) < 1e-14, "umdot: the rate of the linear um", NULL);
   /* without um: the straight line at its rate */
   r.um = NULL;
-  spart_reference_at(m, &r, 0.5, &hint, &q, &u, &a);
+  spart_reference_at(m, &r, 0.5, &hint, &ref);
   double want = qm[1] + (0.5 - 0.3) / 0.7 * (qm[2] - qm[1]);
   check(fabs(q - want) < 1e-15 && fabs(u - (qm[2] - qm[1]) / 0.7) < 1e-14 && a == 0,
         "without um: the straight line, at its rate, umdot 0", NULL);
   /* outside: the nearest record as it is */
   r.um = um;
-  spart_reference_at(m, &r, -1, &hint, &q, &u, &a);
+  spart_reference_at(m, &r, -1, &hint, &ref);
   check(q == qm[0] && u == um[0], "before the first record: the first", NULL);
-  spart_reference_at(m, &r, 5, &hint, &q, &u, &a);
+  spart_reference_at(m, &r, 5, &hint, &ref);
   check(q == qm[3] && u == um[3], "after the last: the last", NULL);
   r.n = 1;
-  spart_reference_at(m, &r, 0.5, &hint, &q, &u, &a);
+  spart_reference_at(m, &r, 0.5, &hint, &ref);
   check(q == qm[0] && u == um[0], "one record: held", NULL);
   spart_model_free(m);
 }
@@ -170,10 +171,12 @@ static void ground(void) {
                     radius, NULL};
   /* 5 mm deep, moving down at 0.1 m/s and along x at 0.3 m/s, turning about y at 2 rad/s: the
      lowest point moves along x at 0.3 - 2 * 0.1 (omega x (0, 0, -0.1)) */
-  const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.095};
-  const double u0[6] = {0, 2, 0, 0.3, 0, -0.1};
-  double wF[6] = {0}, f[3];
-  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, NULL, wF, f, NULL);
+  double u0[6] = {0, 2, 0, 0.3, 0, -0.1};
+  double wF[6] = {0}, f[3], rt[3];
+  spart_state x = {.nb = m->nb, .r0 = {0, 0, 0.095}, .u0 = u0}; /* a body without joints */
+  x.R0[0] = x.R0[4] = x.R0[8] = 1;
+  const spart_ground_out out = {wF, f, NULL}, outr = {wF, f, rt};
+  spart_ground_forces(m, d, &g, &x, NULL, &out);
   double fn = 1000 * 0.005 + 50 * 0.1, vt = 0.3 - 0.2;
   double ft = -0.8 * fn * vt / sqrt(vt * vt + 0.01 * 0.01);
   check(fabs(f[2] - fn) < 1e-12 && fabs(f[0] - ft) < 1e-12 && f[1] == 0,
@@ -183,27 +186,28 @@ static void ground(void) {
             wF[0] == 0 && wF[2] == 0,
         "its wrench at the CoM: [p x f; f]", NULL);
   /* leaving fast: no pull */
-  const double up[6] = {0, 0, 0, 0, 0, 1};
+  double up[6] = {0, 0, 0, 0, 0, 1};
   memset(wF, 0, sizeof wF);
-  spart_ground_forces(m, d, &g, R0, r0, NULL, up, NULL, NULL, wF, f, NULL);
+  x.u0 = up;
+  spart_ground_forces(m, d, &g, &x, NULL, &out);
   check(f[0] == 0 && f[1] == 0 && f[2] == 0 && wF[5] == 0, "never pulling", NULL);
-  double e = spart_ground_energy(m, d, &g, R0, r0, NULL, NULL);
+  x.u0 = u0;
+  double e = spart_ground_energy(m, d, &g, &x, NULL);
   check(fabs(e - 0.5 * 1000 * 0.005 * 0.005) < 1e-15, "the spring's energy k delta^2 / 2", NULL);
   check(spart_ground_nstate(&g) == 0, "the regularised friction: no state", NULL);
   /* stick-slip: kt 2000, ct 30, a deflection (1 mm, -0.5 mm, 0) */
   g.law = SPART_GROUND_STICK, g.tstiffness = 2000, g.tdamping = 30;
   check(spart_ground_nstate(&g) == 3, "stick-slip: a deflection a sphere", NULL);
   const double e0[3] = {1e-3, -5e-4, 0};
-  double rt[3];
   /* sticking (mu 0.8 fn = 8 N): fs = -kt e - ct vt = (-2 - 3, 1, 0), |fs| = 5.1 */
   memset(wF, 0, sizeof wF);
-  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, e0, wF, f, rt);
+  spart_ground_forces(m, d, &g, &x, e0, &outr);
   check(fabs(f[0] - (-2000 * 1e-3 - 30 * vt)) < 1e-12 && fabs(f[1] - 1) < 1e-12 &&
             fabs(f[2] - fn) < 1e-12 && fabs(rt[0] - vt) < 1e-15 && rt[1] == 0 && rt[2] == 0,
         "sticking: the spring and damper's force -kt e - ct vt, the deflection moving at vt", NULL);
   /* sliding (mu 0.3: 3 N < 5.1 N): Coulomb's force along fs, the rate that gives it */
   g.mu = 0.3;
-  spart_ground_forces(m, d, &g, R0, r0, NULL, u0, NULL, e0, wF, f, rt);
+  spart_ground_forces(m, d, &g, &x, e0, &outr);
   double fs = sqrt(5 * 5 + 1), ft0 = 3 * -5 / fs, ft1 = 3 * 1 / fs;
   check(fabs(f[0] - ft0) < 1e-12 && fabs(f[1] - ft1) < 1e-12 &&
             fabs(rt[0] - -(ft0 + 2000 * 1e-3) / 30) < 1e-12 &&
@@ -211,19 +215,20 @@ static void ground(void) {
             fabs(hypot(f[0], f[1]) - 0.3 * fn) < 1e-12,
         "sliding: MU fn along -kt e - ct vt, e' = -(ft + kt e) / ct", NULL);
   /* rolling (the lowest point still: 0.3 - 3 * 0.1 = 0): no deflection builds */
-  const double roll[6] = {0, 3, 0, 0.3, 0, 0};
-  spart_ground_forces(m, d, &g, R0, r0, NULL, roll, NULL, NULL, wF, f, rt);
+  double roll[6] = {0, 3, 0, 0.3, 0, 0};
+  x.u0 = roll;
+  spart_ground_forces(m, d, &g, &x, NULL, &outr);
   check(fabs(rt[0]) < 1e-15 && fabs(rt[1]) < 1e-15 && fabs(f[0]) < 1e-12 && fabs(f[1]) < 1e-12,
         "rolling: the contact point does not slip, no deflection builds", NULL);
-  e = spart_ground_energy(m, d, &g, R0, r0, NULL, e0);
+  e = spart_ground_energy(m, d, &g, &x, e0);
   check(fabs(e - 0.5 * 1000 * 0.005 * 0.005 - 0.5 * 2000 * 1.25e-6) < 1e-15,
         "the springs' energy k delta^2 / 2 + kt |e|^2 / 2", NULL);
   /* out of the ground: the deflection released; in it, kept */
   double ek[3] = {1e-3, 2e-3, 0};
-  spart_ground_release(m, d, &g, R0, r0, NULL, ek);
+  spart_ground_release(m, d, &g, &x, ek);
   check(ek[0] == 1e-3 && ek[1] == 2e-3, "in the ground: the deflection kept", NULL);
-  const double high[3] = {0, 0, 0.2};
-  spart_ground_release(m, d, &g, R0, high, NULL, ek);
+  x.r0[2] = 0.2;
+  spart_ground_release(m, d, &g, &x, ek);
   check(ek[0] == 0 && ek[1] == 0 && ek[2] == 0, "out of the ground: the deflection released", NULL);
   /* the contact spheres of the other shapes (the visual sphere has none) */
   n = spart_ground_spheres(s, body, centre, radius, 32);
@@ -378,33 +383,34 @@ static void throw_box(void) {
   w->ground = &gr;
   check(spart_sim_set_scene(s, w) == 0 && s->nz == 24, "spart_sim_set_scene: 8 deflections",
         "a box thrown");
-  const double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r0[3] = {0, 0, 0.11};
   const double u0[6] = {0, 0, 3, 1, 0.5, 0};
-  spart_sim_set_state(m, s, R0, r0, NULL, u0, NULL);
+  s->x->r0[2] = 0.11;
+  memcpy(s->x->u0, u0, sizeof u0);
   s->gravity = g;
   double last = 0, grow = 0;
   int touched = 0, ok = 1;
   for (int n = 1; n <= 20000 && ok; n++) {
     ok = spart_sim_step(m, d, s, n * 1e-4, &err) == 0;
-    double e = 0.5 * (s->u0[3] * s->u0[3] + s->u0[4] * s->u0[4] + s->u0[5] * s->u0[5]) +
-               0.5 / 150 * (s->u0[0] * s->u0[0] + s->u0[1] * s->u0[1] + s->u0[2] * s->u0[2]) +
-               9.81 * s->r0[2] + spart_ground_energy(m, d, &gr, s->R0, s->r0, NULL, s->z);
+    const double *v0 = s->x->u0;
+    double e = 0.5 * (v0[3] * v0[3] + v0[4] * v0[4] + v0[5] * v0[5]) +
+               0.5 / 150 * (v0[0] * v0[0] + v0[1] * v0[1] + v0[2] * v0[2]) +
+               9.81 * s->x->r0[2] + spart_ground_energy(m, d, &gr, s->x, s->z);
     if (touched) {
       grow = fmax(grow, e - last);
     }
-    touched |= s->r0[2] < 0.1;
+    touched |= s->x->r0[2] < 0.1;
     last = e;
   }
   double v = 0, top = 0;
   for (int j = 0; j < 6; j++) {
-    v = fmax(v, fabs(s->u0[j]));
+    v = fmax(v, fabs(s->x->u0[j]));
   }
   for (int j = 0; j < 8; j++) {
     top += centre[3 * j + 2] > 0 ? fabs(s->z[3 * j]) + fabs(s->z[3 * j + 1]) : 0;
   }
   printf("# the box's energy: its largest growth %g J, its speed at 2 s %g\n", grow, v);
   check(ok && touched && grow < 1e-9, "its energy never grows after it touches", "a box thrown");
-  check(ok && v < 1e-6 && s->r0[2] < 0.1, "at rest on the ground at 2 s", "a box thrown");
+  check(ok && v < 1e-6 && s->x->r0[2] < 0.1, "at rest on the ground at 2 s", "a box thrown");
   check(ok && top == 0, "the corners above the ground: no deflection", "a box thrown");
   spart_sim_free(s);
   spart_scene_free(w);
