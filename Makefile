@@ -56,7 +56,7 @@ INSTALLED = $(addprefix $(BINDIR)/,$(notdir $(TOOLS))) \
             $(addprefix $(MANPREFIX)/man5/,$(notdir $(MAN5))) \
             $(addprefix $(MANPREFIX)/man3/,$(notdir $(MAN3))) \
             $(addprefix $(MANPREFIX)/man7/,$(notdir $(MAN7))) \
-            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(INCLUDEDIR)/spart_text.h \
+            $(LIBDIR)/libspart.a $(INCLUDEDIR)/spart.h $(INCLUDEDIR)/spart_sim.h $(INCLUDEDIR)/spart_text.h \
             $(PKGCONFIGDIR)/spart.pc \
             $(addprefix $(DATADIR)/models/,$(notdir $(MODELS))) \
             $(addprefix $(COMPLETIONDIR)/,$(notdir $(TOOLS)))
@@ -187,7 +187,7 @@ install: all $(LIB)
 	cp -f $(MODELS) $(DESTDIR)$(DATADIR)/models/
 	for t in $(notdir $(TOOLS)); do cp -f completion/spart.bash $(DESTDIR)$(COMPLETIONDIR)/$$t || exit 1; done
 	cp -f $(LIB) $(DESTDIR)$(LIBDIR)/
-	cp -f lib/spart.h lib/spart_text.h $(DESTDIR)$(INCLUDEDIR)/
+	cp -f lib/spart.h lib/spart_sim.h lib/spart_text.h $(DESTDIR)$(INCLUDEDIR)/
 	# libspart is a static library only: a program takes from it the files it calls.  Libs is
 	# what the model, the data and the algorithms need (-lspart -lm); the readers' libraries
 	# (cJSON, libxml2) and the contact statics' (GLPK) are in Libs.private, which

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "spart.h"
+#include "spart_sim.h"
 
 #define BATCH 64
 #define NBATCH 2000 /* batches unless given */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "spart.h"
+#include "spart_sim.h"
 #include "spart_text.h"
 
 struct cJSON;

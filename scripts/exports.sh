@@ -1,6 +1,6 @@
 #!/bin/sh
 # exports.sh [BUILD] -- every name libspart.a exports is declared in one of the library's headers,
-# and each one its installed headers (lib/spart.h, lib/spart_text.h) declare is used by a
+# and each one its installed headers (lib/spart.h, lib/spart_sim.h, lib/spart_text.h) declare is used by a
 # command or tested: named in src/, tests/, bench/ or fuzz/.  The names are the archive's own
 # (nm, BUILD/libspart.a, default build: run make first).  And spart_data in spart.h shows none
 # of the library's own arrays: no member of it is named as one of struct spart_own's
@@ -16,7 +16,7 @@ pub=0
 for s in $(nm -g --defined-only "$a" | awk 'NF == 3 { print $3 }' | sort -u); do
   # a declaration: a line that starts with its type and names it before a parenthesis
   decl="^[a-z].*[ *]$s("
-  if grep -q "$decl" lib/spart.h lib/spart_text.h; then
+  if grep -q "$decl" lib/spart.h lib/spart_sim.h lib/spart_text.h; then
     pub=$((pub + 1))
     if ! grep -rqw "$s" src tests bench fuzz; then
       echo "exports.sh: $s: in the installed headers, but no command uses it and no test"
@@ -59,6 +59,6 @@ if grep -nE 'SPART_JC|SPART_JP' lib/spart.h; then
   echo "exports.sh: lib/spart.h: names the layouts of the joint constants"
   fail=1
 fi
-[ $fail -eq 0 ] && echo "ok: $pub names of spart.h and spart_text.h, each used or tested;" \
+[ $fail -eq 0 ] && echo "ok: $pub names of spart.h, spart_sim.h and spart_text.h, each used or tested;" \
   "spart_data shows none of the library's own arrays"
 exit $fail

@@ -33,7 +33,7 @@ for f in lib/*/*.c; do
     fail=1
   fi
   [ -f "$b/${f%.c}.o" ] || { echo "layers.sh: $b/${f%.c}.o: not built (make)" >&2; exit 2; }
-  if grep -n '^#include "' "$f" | grep -Ev '"(spart|spart_text|spart_internal|spu)\.h"'; then
+  if grep -n '^#include "' "$f" | grep -Ev '"(spart|spart_sim|spart_text|spart_internal|spu)\.h"'; then
     echo "layers.sh: $f: includes a header that is not the library's"
     fail=1
   fi

@@ -1,5 +1,6 @@
 /* spart-fd -- forward dynamics: accelerations for given forces */
 #include "cli.h"
+#include "spart_sim.h"
 
 static const cli_gate gates[] = {{"u0dot", 0, CLI_ON_FIXED, 0}, {NULL, 0, 0, 0}};
 

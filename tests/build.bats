@@ -35,7 +35,8 @@ expected() {
   for f in "$TOP"/man/*.5; do echo "$1/share/man/man5/${f##*/}"; done
   for f in "$TOP"/man/*.3; do echo "$1/share/man/man3/${f##*/}"; done
   for f in "$TOP"/man/*.7; do echo "$1/share/man/man7/${f##*/}"; done
-  printf '%s\n' "$1/include/spart.h" "$1/include/spart_text.h" "$1/lib/libspart.a" \
+  printf '%s\n' "$1/include/spart.h" "$1/include/spart_sim.h" "$1/include/spart_text.h" \
+    "$1/lib/libspart.a" \
     "$1/lib/pkgconfig/spart.pc"
   for f in "$TOP"/models/*.urdf "$TOP"/models/*.json; do echo "$1/share/spart/models/${f##*/}"; done
   for f in "$TOP"/src/*.c; do echo "$1/share/bash-completion/completions/$(basename "$f" .c)"; done
@@ -63,6 +64,7 @@ expected() {
   diff <(expected ./opt/spart | LC_ALL=C sort) - <<< "$output"
   cmp "$COPY/bin/spart-id" "$root/opt/spart/bin/spart-id"
   cmp "$TOP/lib/spart.h" "$root/opt/spart/include/spart.h"
+  cmp "$TOP/lib/spart_sim.h" "$root/opt/spart/include/spart_sim.h"
   cmp "$TOP/lib/spart_text.h" "$root/opt/spart/include/spart_text.h"
   cmp "$COPY/build/libspart.a" "$root/opt/spart/lib/libspart.a"
   cmp "$TOP/models/kuka_iiwa.urdf" "$root/opt/spart/share/spart/models/kuka_iiwa.urdf"
@@ -244,7 +246,7 @@ C
   ! nm "$t/pend" | grep -qiE 'cJSON|xmlRead|glp_'
 }
 
-@test "spart.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program of states links" {
+@test "spart.h and spart_sim.h from C++: extern \"C\", SPART_VERSION_STRING (the Makefile's VERSION), a program of states links" {
   command -v pkg-config > /dev/null 2>&1 || skip "no pkg-config"
   command -v g++ > /dev/null 2>&1 || skip "no g++ (scripts/deps.sh installs it)"
   local p="$BATS_TEST_TMPDIR/prefix" t="$BATS_TEST_TMPDIR"
@@ -253,6 +255,7 @@ C
   cat > "$t/nq.cpp" <<'CXX'
 #include <cstdio>
 #include <spart.h>
+#include <spart_sim.h>
 
 int main(int argc, char **argv) {
   spart_err err = spart_err();
@@ -269,6 +272,8 @@ int main(int argc, char **argv) {
   const double g[3] = {0, 0, -9.81};
   spart_rnea(m, d, x, g, tau);
   int bad = !(tau[5] > 0); // the base holds the weight up
+  // and let go, it falls at g
+  bad |= spart_forward_dynamics(m, d, x, 0, g, tau) != 0 || !(tau[5] > -9.8101 && tau[5] < -9.8099);
   delete[] tau;
   spart_state_free(x);
   spart_data_free(d);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_sim.h"
 #include "spart_internal.h"
 
 /* the scratch of a controller */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_sim.h"
 #include "spart_internal.h"
 #include "spu.h"
 

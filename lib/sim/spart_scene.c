@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_sim.h"
 #include "spart_internal.h"
 
 /* the scratch: the forces with the world's */

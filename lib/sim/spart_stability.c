@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_sim.h"
 #include "spart_internal.h"
 
 /* the parts of the stiffness, each alone to name the cause */

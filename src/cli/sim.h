@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "cli.h"
+#include "spart_sim.h"
 
 /* ---------------------------------------------------------------------------------------------
  * --inputs FILE (inputs.c): forces over time, a time t and any of tau0, taum, wF0, wFm a record

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "spart.h"
+#include "spart_sim.h"
 
 static int npass, nfail;
 
