@@ -82,6 +82,29 @@ int spart_shape_point(const spart_model *m, int s);
 char *spart_slurp(const char *path, size_t *len, spart_err *err);
 char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
 
+/* ---- the XML text that libxml2 is not asked about (spart_xml_text.c, lib/read): the URDF
+   reader's (spart_urdf.c) ---- */
+
+/* libxml2 2.9 checks each attribute of an element against all the ones before it: 200,000
+   attributes (a 2 MB file) take minutes.  No URDF element has more than a dozen. */
+#define SPART_XML_MAX_ATTRIBUTES 1000
+
+/* the line of the first start tag with more than SPART_XML_MAX_ATTRIBUTES attributes (counted
+   as '=' outside quotes), or 0; comments, CDATA, processing instructions and declarations are
+   skipped */
+int spart_xml_crowded_tag(const char *buf, size_t len);
+
+/* libxml2 refuses an XML declaration with a version other than 1.x ("unsupported version
+   '0.0'": PyBullet's URDF exporter writes that) or none; urdfdom and PyBullet (TinyXML2) do not
+   look at it.  *copy = the document with the declaration's version made "1.0" (its line breaks
+   kept, so that lines stay), malloc'd, or NULL when the document is fine as it is; -1 when out
+   of memory. */
+int spart_xml_version(const char *buf, size_t len, char **copy, size_t *copy_len);
+
+/* exactly n numbers of xs:double's decimal grammar separated by XML white space, finite as
+   doubles; 0, -1 (not that) or -2 (INF, NaN or beyond the range of a double) */
+int spart_xml_doubles(const char *s, double *v, int n);
+
 /* ---- spart_rnea_pair.c ---- */
 
 /* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0;

@@ -111,12 +111,6 @@ static int line_of(const xmlNode *node) {
 }
 
 
-/* XML white space: between attributes, and the separators of a list of numbers */
-static int is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-
 /* ---------------------------------------------------------------------------------------------
  * parsing the XML
  */
@@ -235,119 +229,6 @@ static void on_generic_error(void *ctx, const char *fmt, ...) {
 }
 
 
-/* libxml2 2.9 checks each attribute of an element against all the ones before it: 200,000
-   attributes (a 2 MB file) take minutes.  No URDF element has more than a dozen. */
-#define MAX_ATTRIBUTES 1000
-
-
-/* the line of the first start tag with more than MAX_ATTRIBUTES attributes (counted as '='
-   outside quotes), or 0; comments, CDATA, processing instructions and declarations are skipped */
-static int crowded_tag(const char *buf, size_t len) {
-  const char *p = buf, *end = buf + len;
-
-  while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
-    const char *close = NULL, *q;
-    int nattr = 0;
-    char quote = 0;
-
-    /* the markup that starts at p, and where it ends */
-    if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
-      for (q = p + 4; q + 3 <= end && !close; q++) {
-        close = memcmp(q, "-->", 3) == 0 ? q + 3 : NULL;
-      }
-    } else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0) {
-      for (q = p + 9; q + 3 <= end && !close; q++) {
-        close = memcmp(q, "]]>", 3) == 0 ? q + 3 : NULL;
-      }
-    } else if (end - p >= 2 && p[1] == '?') {
-      for (q = p + 2; q + 2 <= end && !close; q++) {
-        close = memcmp(q, "?>", 2) == 0 ? q + 2 : NULL;
-      }
-    } else {
-      /* a start tag or a declaration: to the '>' outside quotes */
-      for (q = p + 1; q < end && !close; q++) {
-        if (quote) {
-          quote = *q == quote ? 0 : quote;
-        } else if (*q == '"' || *q == '\'') {
-          quote = *q;
-        } else if (*q == '>') {
-          close = q + 1;
-        } else if (*q == '=' && p[1] != '!' && ++nattr > MAX_ATTRIBUTES) {
-          int line = 1;
-          for (q = buf; q < p; q++) {
-            line += *q == '\n';
-          }
-          return line;
-        }
-      }
-    }
-    p = close ? close : end;
-  }
-  return 0;
-}
-
-
-/* libxml2 refuses an XML declaration with a version other than 1.x ("unsupported version
-   '0.0'": PyBullet's URDF exporter writes that) or none; urdfdom and PyBullet (TinyXML2) do not
-   look at it.  *copy = the document with the declaration's version made "1.0" (its line breaks
-   kept, so that lines stay), malloc'd, or NULL when the document is fine as it is; -1 when out
-   of memory. */
-static int xml_version(const char *buf, size_t len, char **copy, size_t *copy_len) {
-  static const char v10[] = " version=\"1.0\"";
-  const char *end = buf + len, *p = buf, *q, *rest = NULL;
-  size_t head, nl = 0;
-
-  *copy = NULL;
-  if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-    p += 3; /* a UTF-8 byte order mark */
-  }
-  if (end - p < 7 || memcmp(p, "<?xml", 5) != 0 || !(is_blank(p[5]) || p[5] == '?')) {
-    return 0;
-  }
-  head = (size_t)(p + 5 - buf);
-  for (q = p + 5; q < end && is_blank(*q); q++) {
-  }
-  if (end - q < 7 || memcmp(q, "version", 7) != 0) {
-    rest = p + 5; /* no version: give it one */
-  } else {
-    const char *val, *close;
-    for (q += 7; q < end && is_blank(*q); q++) {
-    }
-    if (q == end || *q != '=') {
-      return 0; /* malformed: libxml2 says so */
-    }
-    for (q++; q < end && is_blank(*q); q++) {
-    }
-    if (q == end || (*q != '"' && *q != '\'')) {
-      return 0;
-    }
-    val = q + 1;
-    close = memchr(val, *q, (size_t)(end - val));
-    if (!close || memchr(val, '>', (size_t)(close - val))) {
-      return 0;
-    }
-    if (close - val == 3 && memcmp(val, "1.0", 3) == 0) {
-      return 0;
-    }
-    rest = close + 1;
-  }
-  for (q = p + 5; q < rest; q++) {
-    nl += *q == '\n';
-  }
-  *copy_len = head + sizeof v10 - 1 + nl + (size_t)(end - rest);
-  *copy = malloc(*copy_len + 1);
-  if (!*copy) {
-    return -1;
-  }
-  memcpy(*copy, buf, head);
-  memcpy(*copy + head, v10, sizeof v10 - 1);
-  memset(*copy + head + sizeof v10 - 1, '\n', nl);
-  memcpy(*copy + head + sizeof v10 - 1 + nl, rest, (size_t)(end - rest));
-  (*copy)[*copy_len] = '\0';
-  return 0;
-}
-
-
 /* parse buf into u->doc: no network, no entities, no DTD loading, errors kept, not printed */
 static int parse_xml(urdf *u, const char *buf, int len) {
   xstate st = {0};
@@ -356,9 +237,10 @@ static int parse_xml(urdf *u, const char *buf, int len) {
   void *old_sctx;
   int wellformed;
 
-  st.line = crowded_tag(buf, (size_t)len);
+  st.line = spart_xml_crowded_tag(buf, (size_t)len);
   if (st.line) {
-    return fail(u->err, st.line, "an element with more than %d attributes", MAX_ATTRIBUTES);
+    return fail(u->err, st.line, "an element with more than %d attributes",
+                SPART_XML_MAX_ATTRIBUTES);
   }
   xmlInitParser();
 
@@ -733,86 +615,12 @@ static int number(urdf *u) {
  * numbers
  */
 
-/* the length of the decimal number of xs:double at p (sign, digits with an optional '.', an
-   optional exponent), or 0: no hex float, no "inf" or "nan", no locale */
-static size_t decimal(const char *p) {
-  size_t k = 0, mant = 0;
-  k += *p == '+' || *p == '-';
-  while (isdigit((unsigned char)p[k])) {
-    k++;
-    mant++;
-  }
-  if (p[k] == '.') {
-    k++;
-    while (isdigit((unsigned char)p[k])) {
-      k++;
-      mant++;
-    }
-  }
-  if (mant == 0) {
-    return 0;
-  }
-  if (p[k] == 'e' || p[k] == 'E') {
-    size_t e = k + 1 + (p[k + 1] == '+' || p[k + 1] == '-');
-    if (!isdigit((unsigned char)p[e])) {
-      return 0;
-    }
-    while (isdigit((unsigned char)p[e])) {
-      e++;
-    }
-    k = e;
-  }
-  return k;
-}
-
-
-/* xs:double's other lexical forms, which spart refuses as not finite */
-static size_t special(const char *p) {
-  static const char *const word[] = {"INF", "+INF", "-INF", "NaN"};
-  for (size_t w = 0; w < sizeof word / sizeof *word; w++) {
-    size_t n = strlen(word[w]);
-    if (strncmp(p, word[w], n) == 0) {
-      return n;
-    }
-  }
-  return 0;
-}
-
-
-/* exactly n numbers of xs:double's decimal grammar separated by XML white space, finite as
-   doubles; 0, -1 (not that) or -2 (INF, NaN or beyond the range of a double) */
-static int parse_nums(const char *s, double *v, int n) {
-  const char *p = s;
-  int infinite = 0;
-  for (int k = 0; k < n; k++) {
-    size_t len, sp;
-    while (is_blank(*p)) {
-      p++;
-    }
-    len = decimal(p);
-    sp = len ? 0 : special(p);
-    if ((!len && !sp) || (p[len + sp] && !is_blank(p[len + sp]))) {
-      return -1;
-    }
-    if (len) {
-      v[k] = strtod(p, NULL); /* strtod reads this grammar, and stops where it ends */
-    }
-    infinite |= sp > 0 || !isfinite(v[k]);
-    p += len + sp;
-  }
-  while (is_blank(*p)) {
-    p++;
-  }
-  return *p ? -1 : infinite ? -2 : 0;
-}
-
-
 /* attribute attr of el as n finite numbers into v; v is left alone when el or attr is missing.
    The one reader of every number in a URDF. */
 static int attr_nums(urdf *u, const xmlNode *el, const char *attr, double *v, int n,
                      const char *owner, const char *what) {
   char *s = prop(el, attr);
-  int rc = 0, bad = s ? parse_nums(s, v, n) : 0;
+  int rc = 0, bad = s ? spart_xml_doubles(s, v, n) : 0;
   const char *finite = bad == -2 ? " finite" : "";
   if (bad && (strstr(s, "${") || strstr(s, "$("))) {
     rc = fail(u->err, line_of(el), "this is a xacro file: run xacro first");
@@ -1464,7 +1272,7 @@ spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf
     fail(u.err, 0, "empty input");
     return NULL;
   }
-  if (xml_version(buf, len, &copy, &len)) {
+  if (spart_xml_version(buf, len, &copy, &len)) {
     oom(u.err);
     return NULL;
   }
