@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -882,79 +881,6 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
  * shapes: <collision> and <visual> geometry
  */
 
-/* whether name ends in ext, ASCII case ignored */
-static int ends_with(const char *name, const char *ext) {
-  size_t n = strlen(name), e = strlen(ext);
-  if (n < e) {
-    return 0;
-  }
-  for (size_t k = 0; k < e; k++) {
-    if (tolower((unsigned char)name[n - e + k]) != ext[k]) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-
-/* the file a mesh filename names, malloc'd (NULL when out of memory, *none when it names none
-   that exists): package://NAME/PATH in each package directory (DIR/NAME/PATH, or DIR/PATH when
-   DIR ends in NAME), file://PATH, a relative name in the URDF's directory */
-static char *mesh_path(const urdf *u, const char *file, int *none) {
-  const spart_urdf_opts *o = u->opts;
-  char *p = NULL;
-  *none = 1;
-  if (strncmp(file, "package://", 10) == 0) {
-    const char *pkg = file + 10, *rest = strchr(pkg, '/');
-    size_t plen = rest ? (size_t)(rest - pkg) : strlen(pkg);
-    for (int d = 0; rest && o && d < o->npackages; d++) {
-      const char *dir = o->packages[d];
-      size_t dlen = strlen(dir);
-      while (dlen > 1 && dir[dlen - 1] == '/') {
-        dlen--;
-      }
-      size_t n = dlen + plen + strlen(rest) + 3;
-      const char *last = dir + dlen;
-      while (last > dir && last[-1] != '/') {
-        last--;
-      }
-      free(p);
-      p = malloc(n);
-      if (!p) {
-        return NULL;
-      }
-      snprintf(p, n, "%.*s/%.*s%s", (int)dlen, dir, (int)plen, pkg, rest);
-      if (access(p, R_OK) == 0) {
-        *none = 0;
-        return p;
-      }
-      if ((size_t)(dir + dlen - last) == plen && strncmp(last, pkg, plen) == 0) {
-        snprintf(p, n, "%.*s%s", (int)dlen, dir, rest);
-        if (access(p, R_OK) == 0) {
-          *none = 0;
-          return p;
-        }
-      }
-    }
-    free(p);
-    return strdup("");
-  }
-  if (strncmp(file, "file://", 7) == 0) {
-    p = strdup(file + 7);
-  } else if (file[0] == '/' || !o || !o->dir || !o->dir[0]) {
-    p = strdup(file);
-  } else {
-    size_t n = strlen(o->dir) + strlen(file) + 2;
-    p = malloc(n);
-    if (p) {
-      snprintf(p, n, "%s/%s", o->dir, file);
-    }
-  }
-  *none = p && access(p, R_OK) != 0;
-  return p;
-}
-
-
 /* a mesh's file: read when it is an STL that is there (its bounds into the model, the mesh into
    u->mesh[s] for automass); a reference only otherwise */
 static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const char *owner) {
@@ -965,11 +891,11 @@ static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const ch
   int none, rc;
   char *path;
 
-  if (!ends_with(file, ".stl")) {
+  if (!spart_file_ends_with(file, ".stl")) {
     m->shape_mesh[s] = SPART_MESH_FORMAT;
     return 0;
   }
-  path = mesh_path(u, file, &none);
+  path = spart_mesh_file(u->opts, file, &none);
   if (!path) {
     return oom(u->err);
   }
