@@ -114,6 +114,14 @@ int spart_xml_version(const char *buf, size_t len, char **copy, size_t *copy_len
    doubles; 0, -1 (not that) or -2 (INF, NaN or beyond the range of a double) */
 int spart_xml_doubles(const char *s, double *v, int n);
 
+/* ---- a URDF's tree numbered (spart_urdf_tree.c, lib/read): the URDF reader's ---- */
+
+/* SPART's numbering of a tree of nl links and nj joints, joint j from link parent[j] to link
+   child[j] (file indices, each link the child of one joint at most): depth-first pre-order from
+   the link root, children in joint file order.  jid (nj): joint j's id, and its child link's,
+   1.. in that order; 0 for a joint not reached from the root.  0, or -SPART_ENOMEM. */
+int spart_urdf_number(int nl, int nj, const int *parent, const int *child, int root, int *jid);
+
 /* ---- spart_rnea_pair.c ---- */
 
 /* The forward pass of spart_rnea for one record at zero accelerations (u0dot = 0, umdot = 0;

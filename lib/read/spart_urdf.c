@@ -558,41 +558,22 @@ static void find_world(urdf *u) {
 }
 
 
-/* SPART's numbering: depth-first pre-order from the root, children in joint file order */
+/* SPART's numbering (spart_urdf_number): the ids of the joints and their child links */
 static int number(urdf *u) {
-  int *start = calloc((size_t)u->nl + 1, sizeof *start);
-  int *pos = malloc(((size_t)u->nl + 1) * sizeof *pos);
-  int *kids = malloc(((size_t)u->nj + 1) * sizeof *kids);
-  int *stack = malloc(((size_t)u->nj + 1) * sizeof *stack);
-  int sp = 0, id = 1, rc = 0;
+  int *parent = malloc(((size_t)u->nj + 1) * sizeof *parent);
+  int *child = malloc(((size_t)u->nj + 1) * sizeof *child);
+  int *id = malloc(((size_t)u->nj + 1) * sizeof *id);
+  int rc = !parent || !child || !id ? oom(u->err) : 0;
 
-  if (!start || !pos || !kids || !stack) {
+  for (int j = 0; j < u->nj && !rc; j++) {
+    parent[j] = u->jnt[j].parent;
+    child[j] = u->jnt[j].child;
+  }
+  if (!rc && spart_urdf_number(u->nl, u->nj, parent, child, u->root, id)) {
     rc = oom(u->err);
   }
-
-  /* the child joints of each link, in file order: kids[start[l] .. start[l + 1]) */
   for (int j = 0; j < u->nj && !rc; j++) {
-    start[u->jnt[j].parent + 1]++;
-  }
-  for (int l = 0; l < u->nl && !rc; l++) {
-    start[l + 1] += start[l];
-    pos[l] = start[l];
-  }
-  for (int j = 0; j < u->nj && !rc; j++) {
-    kids[pos[u->jnt[j].parent]++] = j;
-  }
-
-  /* explicit stack: push children last to first so the first pops first */
-  for (int k = rc ? 0 : start[u->root + 1] - 1; !rc && k >= start[u->root]; k--) {
-    stack[sp++] = kids[k];
-  }
-  while (sp > 0) {
-    int j = stack[--sp], c = u->jnt[j].child;
-    u->jnt[j].id = id;
-    u->link[c].id = id++;
-    for (int k = start[c + 1] - 1; k >= start[c]; k--) {
-      stack[sp++] = kids[k];
-    }
+    u->jnt[j].id = u->link[u->jnt[j].child].id = id[j];
   }
 
   /* joints left out hang in a loop off the tree */
@@ -602,10 +583,9 @@ static int number(urdf *u) {
                 "link '%s' (a loop)", u->jnt[j].name, u->link[u->root].name);
     }
   }
-  free(start);
-  free(pos);
-  free(kids);
-  free(stack);
+  free(parent);
+  free(child);
+  free(id);
   return rc;
 }
 
