@@ -67,36 +67,10 @@ typedef struct urdf {
 } urdf;
 
 
-static int fail(spart_err *err, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-
-/* control characters (a name may hold &#10;) become '?': a message is one line */
-static void one_line(char *msg) {
-  for (unsigned char *c = (unsigned char *)msg; *c; c++) {
-    *c = *c < 0x20 || *c == 0x7f ? '?' : *c;
-  }
-}
-
-
-static int fail(spart_err *err, int line, const char *fmt, ...) {
-  va_list ap;
-  err->code = SPART_EDATA;
-  err->line = line;
-  va_start(ap, fmt);
-  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-  va_end(ap);
-  one_line(err->msg);
-  return -SPART_EDATA;
-}
-
-
-static int oom(spart_err *err) {
-  err->code = SPART_ENOMEM;
-  err->line = 0;
-  snprintf(err->msg, sizeof err->msg, "out of memory");
-  return -SPART_ENOMEM;
-}
+/* a fault of the URDF at line, and running out of memory, into err (spart_err_set: one line,
+   control characters as '?'); -SPART_EDATA, -SPART_ENOMEM */
+#define fail(err, line, ...) spart_err_set(err, SPART_EDATA, line, __VA_ARGS__)
+#define oom(err) spart_err_set(err, SPART_ENOMEM, 0, "out of memory")
 
 
 /* the line of an element; past 65534 on_start keeps it in psvi (xmlGetLineNo would take the line
