@@ -114,7 +114,20 @@ int spart_xml_version(const char *buf, size_t len, char **copy, size_t *copy_len
    doubles; 0, -1 (not that) or -2 (INF, NaN or beyond the range of a double) */
 int spart_xml_doubles(const char *s, double *v, int n);
 
-/* ---- a URDF's tree numbered (spart_urdf_tree.c, lib/read): the URDF reader's ---- */
+/* ---- a URDF's tree on file indices (spart_urdf_tree.c, lib/read): the URDF reader's ---- */
+
+/* a name and its file index, sorted for lookups */
+typedef struct spart_named {
+  const char *name;
+  int idx;
+} spart_named;
+
+/* sort (name, index) pairs, a name's by index; the index of a name given twice at its second
+   place (the first such place in the file), or -1 */
+int spart_names_sort(spart_named *v, int n);
+
+/* file index of the name in v (n, sorted), or -1 */
+int spart_names_find(const spart_named *v, int n, const char *name);
 
 /* SPART's numbering of a tree of nl links and nj joints, joint j from link parent[j] to link
    child[j] (file indices, each link the child of one joint at most): depth-first pre-order from

@@ -41,20 +41,14 @@ typedef struct uelem {
   int id;            /* SPART id; 0 until numbered */
 } uelem;
 
-/* a name and its file index, sorted for lookups */
-typedef struct named {
-  const char *name;
-  int idx;
-} named;
-
 /* everything spart_urdf_parse holds */
 typedef struct urdf {
   spart_err *err;
   xmlDoc *doc;
   xmlNode *robot;
   uelem *link, *jnt;
-  named *byname; /* (nl) links sorted by name */
-  named *jbyname; /* (nj) joints sorted by name */
+  spart_named *byname; /* (nl) links sorted by name */
+  spart_named *jbyname; /* (nj) joints sorted by name */
   int nl, nj, root;
   int world, wjoint; /* the world idiom's link and floating joint, left out; -1 if none */
   const spart_urdf_opts *opts; /* where meshes are, automass */
@@ -329,44 +323,14 @@ static char *prop(const xmlNode *node, const char *name) {
 }
 
 
-static int cmp_named(const void *a, const void *b) {
-  const named *x = a, *y = b;
-  int c = strcmp(x->name, y->name);
-  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-
-/* file index of the name in v (n, sorted), or -1 */
-static int find_name(const named *v, int n, const char *name) {
-  int lo = 0, hi = n - 1;
-  while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2, c = strcmp(name, v[mid].name);
-    if (c == 0) {
-      return v[mid].idx;
-    }
-    if (c < 0) {
-      hi = mid - 1;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return -1;
-}
-
-
 /* sort (name, index) pairs; a name given twice is an error at its second place */
-static int sort_names(urdf *u, named *v, const uelem *e, int n, const char *kind) {
-  int dup = -1;
+static int sort_names(urdf *u, spart_named *v, const uelem *e, int n, const char *kind) {
+  int dup;
   for (int k = 0; k < n; k++) {
     v[k].name = e[k].name;
     v[k].idx = k;
   }
-  qsort(v, (size_t)n, sizeof *v, cmp_named);
-  for (int k = 1; k < n; k++) {
-    if (strcmp(v[k - 1].name, v[k].name) == 0 && (dup < 0 || v[k].idx < dup)) {
-      dup = v[k].idx;
-    }
-  }
+  dup = spart_names_sort(v, n);
   if (dup >= 0) {
     return fail(u->err, line_of(e[dup].node), "two %ss named '%s'", kind, e[dup].name);
   }
@@ -376,7 +340,7 @@ static int sort_names(urdf *u, named *v, const uelem *e, int n, const char *kind
 
 /* file index of the link named name, or -1 */
 static int find_link(const urdf *u, const char *name) {
-  return find_name(u->byname, u->nl, name);
+  return spart_names_find(u->byname, u->nl, name);
 }
 
 
@@ -745,7 +709,7 @@ static int read_mimic(urdf *u, spart_model *m, int j, int id, const char *owner)
     return 0;
   }
   name = prop(mim, "joint");
-  other = name ? find_name(u->jbyname, u->nj, name) : -1;
+  other = name ? spart_names_find(u->jbyname, u->nj, name) : -1;
   k[0] = 1;
   if (!name || !name[0]) {
     rc = fail(u->err, line_of(mim), "%s: <mimic> without joint", owner);

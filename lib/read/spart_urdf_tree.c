@@ -1,10 +1,47 @@
-/* spart_urdf_tree.c -- a URDF's tree numbered as SPART's urdf2robot numbers it, on the joints'
- * parent and child links as file indices (spart_urdf.c reads them, and says which joints the
- * numbering leaves out) */
+/* spart_urdf_tree.c -- a URDF's tree on the file indices of its links and joints: found by
+ * name, and numbered as SPART's urdf2robot numbers it (spart_urdf.c reads the names, the joints'
+ * parent and child links, and says which joints the numbering leaves out) */
 #include <stdlib.h>
+#include <string.h>
 
 #include "spart.h"
 #include "spart_internal.h"
+
+
+static int cmp_named(const void *a, const void *b) {
+  const spart_named *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+
+int spart_names_sort(spart_named *v, int n) {
+  int dup = -1;
+  qsort(v, (size_t)n, sizeof *v, cmp_named);
+  for (int k = 1; k < n; k++) {
+    if (strcmp(v[k - 1].name, v[k].name) == 0 && (dup < 0 || v[k].idx < dup)) {
+      dup = v[k].idx;
+    }
+  }
+  return dup;
+}
+
+
+int spart_names_find(const spart_named *v, int n, const char *name) {
+  int lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2, c = strcmp(name, v[mid].name);
+    if (c == 0) {
+      return v[mid].idx;
+    }
+    if (c < 0) {
+      hi = mid - 1;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return -1;
+}
 
 
 int spart_urdf_number(int nl, int nj, const int *parent, const int *child, int root, int *jid) {
