@@ -343,6 +343,10 @@ int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *m
                     spart_err *err);
 void spart_mesh_free(spart_mesh *mesh);
 
+/* The bounding box of a mesh times scale (3) in its frame, as spart_shape_box's of a primitive
+   (spart_shape.c); bound left alone when the mesh has no vertices. */
+void spart_mesh_box(const spart_mesh *mesh, const double scale[3], double bound[6]);
+
 /* Mass properties at unit density (spart_geometry.c), in the shape's frame: the volume, the
    centroid c (3) and the inertia about it (6: xx yy zz xy xz yz; times a density, a mass's).
    spart_primitive_volume: a box, cylinder, sphere or capsule of spart_model's shape_size by

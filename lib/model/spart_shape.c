@@ -107,6 +107,21 @@ void spart_shape_box(int kind, const double size[3], double bound[6]) {
 }
 
 
+void spart_mesh_box(const spart_mesh *mesh, const double scale[3], double bound[6]) {
+  for (int v = 0; v < mesh->nvert; v++) {
+    for (int c = 0; c < 3; c++) {
+      double x = scale[c] * mesh->vert[3 * v + c];
+      if (v == 0 || x < bound[c]) {
+        bound[c] = x;
+      }
+      if (v == 0 || x > bound[3 + c]) {
+        bound[3 + c] = x;
+      }
+    }
+  }
+}
+
+
 int spart_shape_point(const spart_model *m, int s) {
   return m->shape_kind[s] == SPART_SHAPE_SPHERE && m->shape_size[3 * s] == 0;
 }

@@ -803,8 +803,6 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
    u->mesh[s] for automass); a reference only otherwise */
 static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const char *owner) {
   const char *file = m->shape_file[s];
-  double *b = m->shape_bound + 6 * s;
-  const double *sc = m->shape_size + 3 * s;
   spart_mesh *mesh = u->mesh + s;
   int none, rc;
   char *path;
@@ -833,17 +831,7 @@ static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const ch
     return fail(u->err, line_of(el), "%s: mesh '%.200s': %s", owner, file, msg);
   }
   m->shape_mesh[s] = SPART_MESH_READ;
-  for (int v = 0; v < mesh->nvert; v++) {
-    for (int c = 0; c < 3; c++) {
-      double x = sc[c] * mesh->vert[3 * v + c];
-      if (v == 0 || x < b[c]) {
-        b[c] = x;
-      }
-      if (v == 0 || x > b[3 + c]) {
-        b[3 + c] = x;
-      }
-    }
-  }
+  spart_mesh_box(mesh, m->shape_size + 3 * s, m->shape_bound + 6 * s);
   return 0;
 }
 
