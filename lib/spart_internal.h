@@ -2,8 +2,9 @@
  * filling a spart_err, names for unnamed links and joints, the library's own arrays in
  * spart_data (struct spart_own) and the layouts of its joint constants (SPART_JC, SPART_JP),
  * the calls between the library's files that are no part of its interface (the loader's
- * readers and meshes, the simulation's parts, the joints' local rates), the bias forces
- * spart_aba takes from spart_rnea, the JSON readers' typed fields of a cJSON tree.
+ * readers and meshes, the URDF reader's XML text and tree, the simulation's parts, the joints'
+ * local rates), the bias forces spart_aba takes from spart_rnea, the JSON readers' typed fields
+ * of a cJSON tree.
  * spart-codegen's generator (src/codegen/) and the unit drivers that look at the joint constants
  * include it too. */
 #ifndef SPART_INTERNAL_H

@@ -1,5 +1,6 @@
-/* spart_shape.c -- the links' shapes in the model: their arrays, kinds and checks, the shapes of
- * a link (where they are at a state: spart_shape_pose.c, above the kinematics) */
+/* spart_shape.c -- the links' shapes in the model: their arrays, kinds and checks, their bounding
+ * boxes (a primitive's, a mesh's), the shapes of a link (where they are at a state:
+ * spart_shape_pose.c, above the kinematics) */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* spart_urdf.c -- a URDF document to a model, with the numbering and frames of SPART's urdf2robot;
-   the only file that uses libxml2 */
+   the only file that uses libxml2 (the text it is not asked about and the lists of numbers:
+   spart_xml_text.c; the tree's names and numbering: spart_urdf_tree.c; mesh files: spart_file.c) */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
