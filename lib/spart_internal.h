@@ -89,7 +89,7 @@ int spart_file_ends_with(const char *name, const char *ext);
 /* the file a mesh filename names, malloc'd (NULL when out of memory, *none when it names none
    that exists): package://NAME/PATH in each package directory (DIR/NAME/PATH, or DIR/PATH when
    DIR ends in NAME), file://PATH, a relative name in the URDF's directory (o's packages and dir;
-   o may be NULL: none, the current directory) */
+   o NULL: no packages, the current directory) */
 char *spart_mesh_file(const spart_urdf_opts *o, const char *file, int *none);
 
 /* ---- the XML text that libxml2 is not asked about (spart_xml_text.c, lib/read): the URDF
