@@ -858,6 +858,8 @@ typedef struct spart_ik_problem {
   int fixed_base;            /* in: the base is held at the state's R0, r0 */
   int root_frame;            /* in: the targets are given in the URDF root link's frame at the
                                 state's base pose, and the base's pose is returned in it */
+  int from_middle;           /* in: the state's qm is no guess: start from the middle of each
+                                limited joint's limits (the others as the state has them) */
   double tolerance;          /* in: the largest error allowed (m, rad); <= 0 or NaN:
                                 SPART_IK_TOLERANCE */
   int max_iterations;        /* in: each attempt's; <= 0: SPART_IK_ITERATIONS */

@@ -221,6 +221,27 @@ static void keep_limits(const spart_model *m, ik_ws *w, double *q) {
 }
 
 
+/* the middle of each limited joint's limits in q (a follower's from its leader's) */
+static void middle(const spart_model *m, ik_ws *w, double *q) {
+  for (int i = 1; i < m->nb; i++) {
+    const double *lim = m->jnt_range + 2 * i;
+    int a = m->jnt_qadr[i];
+    if (!m->jnt_limited[i]) {
+      continue;
+    }
+    if (m->jnt_nq[i] == 1) {
+      q[a] = (lim[0] + lim[1]) / 2;
+    } else if (m->jnt_type[i] == SPART_JNT_SINCOS) {
+      spu_sincos((lim[0] + lim[1]) / 2, q + a, q + a + 1);
+    }
+  }
+  if (m->coupled) {
+    spart_mimic_qc(m, q, w->qc);
+    spart_mimic_q(m, w->qc, q);
+  }
+}
+
+
 /* the trial configuration: the current one moved by the step w->h, each joint on its manifold
    (its local coordinates at the rate of its step: a quaternion's exponential map), the base
    turned in its own frame and moved; limits kept */
@@ -311,8 +332,7 @@ static int damped_step(ik_ws *w, double lambda) {
 static int blocked(const spart_model *m, ik_ws *w) {
   int any = 0;
   for (int i = 1; i < m->nb; i++) {
-    if (!m->jnt_limited[i] || m->jnt_nq[i] != 1 || (m->coupled && m->jnt_couple[2 * i] != 1) ||
-        (m->coupled && m->jnt_qadrc[i] < 0)) {
+    if (!m->jnt_limited[i] || m->jnt_nq[i] != 1 || (m->coupled && m->jnt_mimic[i])) {
       continue;
     }
     const double *lim = m->jnt_range + 2 * i, q = w->q[m->jnt_qadr[i]];
@@ -497,6 +517,9 @@ int spart_ik(const spart_model *m, spart_data *d, spart_state *s, spart_ik_probl
   memcpy(w.R0, s->R0, sizeof w.R0);
   memcpy(w.r0, s->r0, sizeof w.r0);
   memcpy(w.q, s->qm, (size_t)m->nq * sizeof(double));
+  if (p->from_middle) {
+    middle(m, &w, w.q);
+  }
   keep_limits(m, &w, w.q);
   spart_rng rng;
   spart_rng_seed(&rng, p->seed);

@@ -1,5 +1,7 @@
-/* contacts.c -- the "contacts" list of a state record (spart-contact): the JSON text the reader
- * kept (CLI_READS_CONTACTS), read by the strict scanner into the library's point contacts. */
+/* contacts.c -- the lists of a state record a command reads itself: spart-contact's "contacts"
+ * and spart-ik's "targets", the JSON text the reader kept (CLI_READS_CONTACTS,
+ * CLI_READS_TARGETS), read by the strict scanner into the library's point contacts and inverse
+ * kinematics targets. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,16 +13,22 @@
 enum { KEY_LINK = 1, KEY_POINT = 2, KEY_NORMAL = 4, KEY_MU = 8, KEY_ALL = 15 };
 
 
-/* the scanner's fault, or the message, for contact k; -1 */
-static int bad(cli_session *s, const spart_json *j, int k, const char *what) {
+/* the scanner's fault, or the message, for item k of the list called list; -1 */
+static int bad_in(cli_session *s, const char *list, const spart_json *j, int k, const char *what) {
   if (j->tok < 0) {
-    cli_fail(s, "contacts: %s", j->msg);
+    cli_fail(s, "%s: %s", list, j->msg);
   } else if (k < 0) {
-    cli_fail(s, "contacts: %s", what);
+    cli_fail(s, "%s: %s", list, what);
   } else {
-    cli_fail(s, "contacts[%d]%s", k, what);
+    cli_fail(s, "%s[%d]%s", list, k, what);
   }
   return -1;
+}
+
+
+/* the same for contact k */
+static int bad(cli_session *s, const spart_json *j, int k, const char *what) {
+  return bad_in(s, "contacts", j, k, what);
 }
 
 
@@ -280,4 +288,198 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
   }
   spart_json_free(&j);
   return r ? r : from_geometry(s, c, cap, nc);
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * spart-ik's targets
+ */
+
+enum {
+  T_LINK = 1,
+  T_POINT = 2,
+  T_POSITION = 4,
+  T_R = 8,
+  T_QUAT = 16,
+  T_WEIGHT = 32,
+  T_COM = 64,
+  T_COM_XY = 128
+};
+
+
+/* a 3x3 matrix (nested arrays, row-major) into R; 0 or -1 */
+static int matrix3(spart_json *j, double R[9]) {
+  if (spart_json_next(j) != SPART_JSON_ARRAY) {
+    return -1;
+  }
+  for (int r = 0; r < 3; r++) {
+    if (numbers(j, R + 3 * r, 3) != 0) {
+      return -1;
+    }
+  }
+  return spart_json_next(j) == SPART_JSON_ARRAY_END ? 0 : -1;
+}
+
+
+/* the rotation nearest R made R (through its quaternion), when R is one to 1e-5 (6 decimals
+   give 2e-6; a reflection is not); 0 or -1 */
+static int rotation(double R[9]) {
+  double q[4], P[9], worst = 0;
+  for (int k = 0; k < 9; k++) {
+    if (!isfinite(R[k])) {
+      return -1;
+    }
+  }
+  spart_rot_quat(q, R);
+  spart_quat_rot(P, q);
+  for (int k = 0; k < 9; k++) {
+    worst = fmax(worst, fabs(P[k] - R[k]));
+  }
+  memcpy(R, P, sizeof P);
+  return worst <= 1e-5 ? 0 : -1;
+}
+
+
+/* the key of a target's member, T_*, or 0 */
+static int target_key(const spart_json *j) {
+  static const char *const names[] = {"link",   "point", "position", "R",
+                                      "quat",   "weight", "com",     "com_xy"};
+  for (int q = 0; q < 8; q++) {
+    if (strlen(names[q]) == j->strlen && memcmp(j->str, names[q], j->strlen) == 0) {
+      return 1 << q;
+    }
+  }
+  return 0;
+}
+
+
+/* one member of target k (its key read, key a T_*) into t; 0 or -1 after reporting */
+static int target_member(cli_session *s, spart_json *j, int k, int key, spart_ik_target *t) {
+  char txt[200];
+  double q[4];
+  switch (key) {
+  case T_LINK:
+    t->body = link_of(s->m, j, txt);
+    if (t->body == -2) {
+      return bad_in(s, "targets", j, k, ".link: expected a link name or id");
+    }
+    if (t->body < 0) {
+      cli_fail(s, "targets[%d].link: no link '%s' in the model (ids 0..%d)", k, txt,
+               s->m->nb - 1);
+      return -1;
+    }
+    return 0;
+  case T_POINT:
+    return numbers(j, t->point, 3) ? bad_in(s, "targets", j, k, ".point: expected [x, y, z]") : 0;
+  case T_POSITION:
+  case T_COM:
+    return numbers(j, t->position, 3)
+               ? bad_in(s, "targets", j, k,
+                        key == T_COM ? ".com: expected [x, y, z]" : ".position: expected [x, y, z]")
+               : 0;
+  case T_COM_XY:
+    return numbers(j, t->position, 2) ? bad_in(s, "targets", j, k, ".com_xy: expected [x, y]") : 0;
+  case T_R:
+    if (matrix3(j, t->R) != 0) {
+      return bad_in(s, "targets", j, k, ".R: expected [[r11, r12, r13], [r21, ...], [...]]");
+    }
+    return rotation(t->R) ? bad_in(s, "targets", j, k,
+                                   ".R is not a rotation (R R' = 1 within 1e-5, determinant +1)")
+                          : 0;
+  case T_QUAT:
+    if (numbers(j, q, 4) != 0) {
+      return bad_in(s, "targets", j, k, ".quat: expected [w, x, y, z]");
+    }
+    if (!(fabs(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1) <= 1e-6)) {
+      return bad_in(s, "targets", j, k, ".quat: expected a unit quaternion (within 1e-6)");
+    }
+    spart_quat_unit(q);
+    spart_quat_rot(t->R, q);
+    return 0;
+  default: /* T_WEIGHT */
+    if (spart_json_next(j) != SPART_JSON_NUMBER) {
+      return bad_in(s, "targets", j, k, ".weight: expected a number");
+    }
+    t->weight = spart_json_number(j);
+    return t->weight > 0 && isfinite(t->weight)
+               ? 0
+               : bad_in(s, "targets", j, k, ".weight: expected a finite number > 0");
+  }
+}
+
+
+/* target k's object (its '{' read) into t; 0 or -1 after reporting */
+static int target(cli_session *s, spart_json *j, int k, spart_ik_target *t) {
+  int tok, seen = 0;
+  t->weight = 1;
+  while ((tok = spart_json_next(j)) == SPART_JSON_KEY) {
+    int key = target_key(j);
+    char txt[200], what[240];
+    if (!key) {
+      snprintf(what, sizeof(what), ": unknown key '%s'", spart_printable(txt, j->str, j->strlen));
+      return bad_in(s, "targets", j, k, what);
+    }
+    seen |= key;
+    if (target_member(s, j, k, key, t) != 0) {
+      return -1;
+    }
+  }
+  if (tok != SPART_JSON_OBJECT_END) {
+    return bad_in(s, "targets", j, -1, "");
+  }
+  int com = seen & (T_COM | T_COM_XY), link = seen & (T_LINK | T_POINT | T_POSITION | T_R | T_QUAT);
+  t->kind = seen & T_COM ? SPART_IK_COM : seen & T_COM_XY ? SPART_IK_COM_XY : SPART_IK_LINK;
+  t->oriented = (seen & (T_R | T_QUAT)) != 0;
+  if (com == (T_COM | T_COM_XY) || (com && link)) {
+    return bad_in(s, "targets", j, k, ": a target is a link's ({\"link\", \"position\", ...}), "
+                  "{\"com\": [x, y, z]} or {\"com_xy\": [x, y]}, one of them");
+  }
+  if (!com && (seen & (T_LINK | T_POSITION)) != (T_LINK | T_POSITION)) {
+    return bad_in(s, "targets", j, k, seen & T_LINK ? ": no \"position\"" : ": no \"link\"");
+  }
+  if ((seen & (T_R | T_QUAT)) == (T_R | T_QUAT)) {
+    return bad_in(s, "targets", j, k, ": R and quat are both given: give one");
+  }
+  return 0;
+}
+
+
+int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
+  const cli_state *st = s->st;
+  if (!st->targets) {
+    cli_fail(s, "no targets: give \"targets\": [{\"link\": ..., \"position\": [x,y,z]}, "
+                "...]");
+    return -1;
+  }
+  spart_json j;
+  int tok, r = 0;
+  *nt = 0;
+  spart_json_init(&j, st->targets, st->targets_len, (long)st->targets_line);
+  if (spart_json_next(&j) != SPART_JSON_ARRAY) {
+    r = bad_in(s, "targets", &j, -1, "expected an array of targets");
+  }
+  while (r == 0 && (tok = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
+    if (tok != SPART_JSON_OBJECT) {
+      r = bad_in(s, "targets", &j, *nt, ": expected an object {\"link\", \"position\", ...}, "
+                 "{\"com\"} or {\"com_xy\"}");
+      break;
+    }
+    if (*nt == *cap) {
+      int n = *cap ? 2 * *cap : 16;
+      spart_ik_target *g = realloc(*t, sizeof(**t) * (size_t)n);
+      if (!g) {
+        r = bad_in(s, "targets", &j, -1, "out of memory");
+        break;
+      }
+      *t = g, *cap = n;
+    }
+    memset(*t + *nt, 0, sizeof(**t));
+    r = target(s, &j, *nt, *t + *nt);
+    (*nt)++;
+  }
+  if (r == 0 && *nt == 0) {
+    r = bad_in(s, "targets", &j, -1, "no targets (an empty list)");
+  }
+  spart_json_free(&j);
+  return r;
 }
