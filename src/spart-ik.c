@@ -72,8 +72,9 @@ static const cli_option options[] = {
              "      --best-effort    write a record whose targets are not met too, with its best\n"
              "                       configuration and ik_error (exit 0)\n"),
     CLI_FLAG("root-frame", AT(root_frame), ON_ROOT,
-             "      --root-frame     targets, and the base pose written, in the URDF root link's\n"
-             "                       frame at the record's base pose (tf's), not the inertial one\n"),
+             "      --root-frame     targets, and the base pose written, in the URDF root\n"
+             "                       link's frame at the record's base pose (tf's), not in the\n"
+             "                       inertial one\n"),
     CLI_SHARED("fixed-base", "      --fixed-base     hold the base at the record's R0, r0: only qm "
                              "is sought and written\n"),
     CLI_SHARED("floating-base", NULL),

@@ -207,3 +207,20 @@ assert [a["qm"] for a in again] == [o["qm"] for o in outs]
 '
   done
 }
+
+@test "every example in the man page runs, its answers within the tolerance" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  man_examples "$TOP/man/spart-ik.1" examples.sh
+  [ "$(wc -l < examples.sh)" -ge 5 ]
+  run --separate-stderr bash -e examples.sh
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ "${#lines[@]}" -eq 3 ]
+  for l in "${lines[@]}"; do
+    check '
+o = json.loads("""'"$l"'""")
+assert max(o["ik_error"]) <= 1e-10, o
+'
+  done
+}
