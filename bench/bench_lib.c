@@ -61,6 +61,7 @@ static int ik(spart_model *m, const char *link, int n) {
   p.work = malloc(sizeof(double) * spart_ik_worksize(m, 1));
   if (!d || !s || !g || !times || !p.work || body < 0) {
     fprintf(stderr, "bench_lib: %s\n", body < 0 ? "no such link" : "out of memory");
+    free(times), free(p.work);
     return 1;
   }
   spart_rng rq;

@@ -224,3 +224,21 @@ assert max(o["ik_error"]) <= 1e-10, o
 '
   done
 }
+
+@test "coupled mimic joints (--mimic): the follower moves with its leader; the targets met, the follower within its own limits" {
+  check '
+M = "'"$TOP/tests/data/gripper_mimic.urdf"'"
+kin = ["spart-kin", "-m", M, "--mimic", "--frame", "finger_2_link,tip_1", "--only", "rF,RF"]
+fk = run(kin, *[{"qm": s["qm"][:3]} for s in random_states(M, 30, 4)])
+recs = [{"qm": [0, 0, 0], "targets": [{"link": "finger_2_link", "position": o["rF"][0], "R": o["RF"][0]},
+                                      {"link": "tip_1", "position": o["rF"][1]}]} for o in fk]
+outs = run(["spart-ik", "-m", M, "--mimic", "--fixed-base"], *recs)
+for r, o, f in zip(recs, outs, run(kin, *[{"qm": o["qm"]} for o in outs])):
+    t = r["targets"]
+    assert math.dist(f["rF"][0], t[0]["position"]) <= 1e-10 and math.dist(f["rF"][1], t[1]["position"]) <= 1e-10, (r, o)
+    assert angle(f["RF"][0], t[0]["R"]) <= 1e-10, (r, o)
+    q = o["qm"]
+    # the model: wrist [-3, 3], finger_1 [-0.5, 0.5], tip [0, 0.01]; finger_2 = -1.5 finger_1 + 0.2 in [-1, 1]
+    assert -3 <= q[0] <= 3 and -0.5 <= q[1] <= 0.5 and 0 <= q[2] <= 0.01 and -1 <= -1.5 * q[1] + 0.2 <= 1, q
+'
+}

@@ -414,8 +414,8 @@ static int target(cli_session *s, spart_json *j, int k, spart_ik_target *t) {
   t->weight = 1;
   while ((tok = spart_json_next(j)) == SPART_JSON_KEY) {
     int key = target_key(j);
-    char txt[200], what[240];
     if (!key) {
+      char txt[200], what[240];
       snprintf(what, sizeof(what), ": unknown key '%s'", spart_printable(txt, j->str, j->strlen));
       return bad_in(s, "targets", j, k, what);
     }
