@@ -362,6 +362,19 @@ static int met(const double err[2], double tol) {
 }
 
 
+/* w's configuration kept as the best, with its errors err, when its E is below *best */
+static void keep_best(const spart_model *m, spart_ik_problem *p, ik_ws *w, double E,
+                      const double err[2], double *best) {
+  if (E < *best) {
+    *best = E;
+    memcpy(p->err, err, 2 * sizeof(double));
+    memcpy(w->qbest, w->q, (size_t)m->nq * sizeof(double));
+    memcpy(w->R0best, w->R0, sizeof w->R0);
+    memcpy(w->r0best, w->r0, sizeof w->r0);
+  }
+}
+
+
 /* one attempt from w's configuration (Levenberg-Marquardt, Nielsen's update of the damping):
    1 when the targets are met (w's configuration then meets them), else 0 after max
    iterations or when the damping grows past use (a local minimum, a limit); the best
@@ -372,13 +385,7 @@ static int attempt(const spart_model *m, spart_data *d, spart_state *s, spart_ik
   at(m, s, w, 0);
   spart_fk(m, d, s);
   double E = task_error(m, d, p, w->e, err);
-  if (E < *best) {
-    *best = E;
-    memcpy(p->err, err, sizeof err);
-    memcpy(w->qbest, w->q, (size_t)m->nq * sizeof(double));
-    memcpy(w->R0best, w->R0, sizeof w->R0);
-    memcpy(w->r0best, w->r0, sizeof w->r0);
-  }
+  keep_best(m, p, w, E, err, best);
   if (met(err, tol)) {
     return 1;
   }
@@ -420,13 +427,7 @@ static int attempt(const spart_model *m, spart_data *d, spart_state *s, spart_ik
       memcpy(w->R0, w->R0try, sizeof w->R0);
       memcpy(w->r0, w->r0try, sizeof w->r0);
       E = Et;
-      if (E < *best) {
-        *best = E;
-        memcpy(p->err, err, sizeof err);
-        memcpy(w->qbest, w->q, (size_t)m->nq * sizeof(double));
-        memcpy(w->R0best, w->R0, sizeof w->R0);
-        memcpy(w->r0best, w->r0, sizeof w->r0);
-      }
+      keep_best(m, p, w, E, err, best);
       if (met(err, tol)) {
         return 1;
       }

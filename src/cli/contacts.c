@@ -251,6 +251,66 @@ static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
   return 0;
 }
 
+/* a list of objects a record gives (its text), each read by item into the k-th element of the
+   caller's array (size bytes each, zeroed first) */
+typedef struct list_spec {
+  const char *name;   /* in messages: "contacts" */
+  const char *expect; /* what an element is: ": expected an object {...}" */
+  size_t size;
+  int (*item)(cli_session *s, spart_json *j, int k, void *x); /* its '{' read; 0 or -1 */
+  const char *text;
+  size_t len;
+  long long line;
+} list_spec;
+
+
+/* the list of l into *arr (grown as needed, *cap elements), *n of them; 0, or -1 after
+   reporting (an empty list too) */
+static int read_list(cli_session *s, const list_spec *l, void **arr, int *cap, int *n) {
+  spart_json j;
+  int t, r = 0;
+  *n = 0;
+  spart_json_init(&j, l->text, l->len, (long)l->line);
+  if (spart_json_next(&j) != SPART_JSON_ARRAY) {
+    char what[64];
+    snprintf(what, sizeof what, "expected an array of %s", l->name);
+    r = bad_in(s, l->name, &j, -1, what);
+  }
+  while (r == 0 && (t = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
+    if (t != SPART_JSON_OBJECT) {
+      r = bad_in(s, l->name, &j, *n, l->expect);
+      break;
+    }
+    if (*n == *cap) {
+      int m = *cap ? 2 * *cap : 16;
+      void *g = realloc(*arr, l->size * (size_t)m);
+      if (!g) {
+        r = bad_in(s, l->name, &j, -1, "out of memory");
+        break;
+      }
+      *arr = g, *cap = m;
+    }
+    char *x = (char *)*arr + l->size * (size_t)*n;
+    memset(x, 0, l->size);
+    r = l->item(s, &j, *n, x);
+    (*n)++;
+  }
+  if (r == 0 && *n == 0) {
+    char what[64];
+    snprintf(what, sizeof what, "no %s (an empty list)", l->name);
+    r = bad_in(s, l->name, &j, -1, what);
+  }
+  spart_json_free(&j);
+  return r;
+}
+
+
+/* contact k, as read_list's item */
+static int contact_item(cli_session *s, spart_json *j, int k, void *x) {
+  return contact(s, j, k, x);
+}
+
+
 int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
   const cli_state *st = s->st;
   if (!st->contacts) {
@@ -258,35 +318,12 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
                 "\"normal\": [nx,ny,nz], \"mu\": MU}, ...]");
     return -1;
   }
-  spart_json j;
-  int t, r = 0;
-  *nc = 0;
-  spart_json_init(&j, st->contacts, st->contacts_len, (long)st->contacts_line);
-  if (spart_json_next(&j) != SPART_JSON_ARRAY) {
-    r = bad(s, &j, -1, "expected an array of contacts");
-  }
-  while (r == 0 && (t = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
-    if (t != SPART_JSON_OBJECT) {
-      r = bad(s, &j, *nc, ": expected an object {\"link\", \"point\", \"normal\", \"mu\"}");
-      break;
-    }
-    if (*nc == *cap) {
-      int n = *cap ? 2 * *cap : 16;
-      spart_contact *g = realloc(*c, sizeof(**c) * (size_t)n);
-      if (!g) {
-        r = bad(s, &j, -1, "out of memory");
-        break;
-      }
-      *c = g, *cap = n;
-    }
-    memset(*c + *nc, 0, sizeof(**c));
-    r = contact(s, &j, *nc, *c + *nc);
-    (*nc)++;
-  }
-  if (r == 0 && *nc == 0) {
-    r = bad(s, &j, -1, "no contacts (an empty list)");
-  }
-  spart_json_free(&j);
+  const list_spec l = {"contacts", ": expected an object {\"link\", \"point\", \"normal\", \"mu\"}",
+                       sizeof(**c), contact_item, st->contacts, st->contacts_len,
+                       st->contacts_line};
+  void *arr = *c;
+  int r = read_list(s, &l, &arr, cap, nc);
+  *c = arr;
   return r ? r : from_geometry(s, c, cap, nc);
 }
 
@@ -444,6 +481,12 @@ static int target(cli_session *s, spart_json *j, int k, spart_ik_target *t) {
 }
 
 
+/* target k, as read_list's item */
+static int target_item(cli_session *s, spart_json *j, int k, void *x) {
+  return target(s, j, k, x);
+}
+
+
 int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
   const cli_state *st = s->st;
   if (!st->targets) {
@@ -451,35 +494,12 @@ int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
                 "...]");
     return -1;
   }
-  spart_json j;
-  int tok, r = 0;
-  *nt = 0;
-  spart_json_init(&j, st->targets, st->targets_len, (long)st->targets_line);
-  if (spart_json_next(&j) != SPART_JSON_ARRAY) {
-    r = bad_in(s, "targets", &j, -1, "expected an array of targets");
-  }
-  while (r == 0 && (tok = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
-    if (tok != SPART_JSON_OBJECT) {
-      r = bad_in(s, "targets", &j, *nt, ": expected an object {\"link\", \"position\", ...}, "
-                 "{\"com\"} or {\"com_xy\"}");
-      break;
-    }
-    if (*nt == *cap) {
-      int n = *cap ? 2 * *cap : 16;
-      spart_ik_target *g = realloc(*t, sizeof(**t) * (size_t)n);
-      if (!g) {
-        r = bad_in(s, "targets", &j, -1, "out of memory");
-        break;
-      }
-      *t = g, *cap = n;
-    }
-    memset(*t + *nt, 0, sizeof(**t));
-    r = target(s, &j, *nt, *t + *nt);
-    (*nt)++;
-  }
-  if (r == 0 && *nt == 0) {
-    r = bad_in(s, "targets", &j, -1, "no targets (an empty list)");
-  }
-  spart_json_free(&j);
+  const list_spec l = {"targets",
+                       ": expected an object {\"link\", \"position\", ...}, {\"com\"} or "
+                       "{\"com_xy\"}",
+                       sizeof(**t), target_item, st->targets, st->targets_len, st->targets_line};
+  void *arr = *t;
+  int r = read_list(s, &l, &arr, cap, nt);
+  *t = arr;
   return r;
 }
