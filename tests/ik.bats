@@ -242,3 +242,24 @@ for r, o, f in zip(recs, outs, run(kin, *[{"qm": o["qm"]} for o in outs])):
     assert -3 <= q[0] <= 3 and -0.5 <= q[1] <= 0.5 and 0 <= q[2] <= 0.01 and -1 <= -1.5 * q[1] + 0.2 <= 1, q
 '
 }
+
+@test "a trajectory of targets from one guess gives a smooth trajectory of qm: nearby targets, nearby solutions" {
+  check '
+M = "'"$IIWA"'"
+guess = [0.3, 0.6, -0.2, -1.2, 0.1, 0.8, 0.2]
+rF, RF, _ = frames(M, [{"qm": guess}], [7])[0]
+# the tool point (position only: four redundant degrees of freedom) along a circle of 5 cm
+P = [0, 0, 0.126]
+c = point(rF[0], RF[0], P)
+path = [[c[0] + 0.05 * math.cos(2 * math.pi * k / 100) - 0.05, c[1] + 0.05 * math.sin(2 * math.pi * k / 100), c[2]]
+        for k in range(101)]
+recs = [{"qm": guess, "targets": [{"link": 7, "point": P, "position": p}]} for p in path]
+outs = run(["spart-ik", "-m", M, "--fixed-base", "--restarts", "0"], *recs)
+check(M, recs, outs, 1e-10)
+step = max(max(abs(a - b) for a, b in zip(o["qm"], n["qm"])) for o, n in zip(outs, outs[1:]))
+# 3.1 mm between targets: the joints move by a few milliradians, never jump to another branch
+assert step < 0.05, step
+assert max(abs(a - b) for a, b in zip(outs[0]["qm"], guess)) < 1e-9
+print(step)
+'
+}

@@ -182,29 +182,25 @@ static void task_jacobian(const spart_model *m, spart_data *d, const spart_ik_pr
 }
 
 
-/* the limits of the system's coordinates qc kept: each limited joint of one coordinate (a
-   follower's through its leader, q = k0 qc + k1), a limited sin-cos joint's angle */
+/* the limits of the system's coordinates qc kept: each limited joint's (its one coordinate, a
+   follower's through its leader, q = k0 qc + k1; a sin-cos pair's angle), spart_joint_clamp */
 static void clamp(const spart_model *m, double *qc) {
   for (int i = 1; i < m->nb; i++) {
-    if (!m->jnt_limited[i]) {
+    if (!m->jnt_limited[i] || m->jnt_qadrc[i] < 0) {
       continue;
     }
     const double *lim = m->jnt_range + 2 * i, *k = m->jnt_couple + 2 * i;
-    int a = m->jnt_qadrc[i];
+    double b[2] = {lim[0], lim[1]};
     if (m->jnt_nq[i] == 1) {
-      double lo = (lim[0] - k[1]) / k[0], hi = (lim[1] - k[1]) / k[0];
-      if (lo > hi) {
-        double t = lo;
-        lo = hi;
-        hi = t;
-      }
-      qc[a] = qc[a] < lo ? lo : qc[a] > hi ? hi : qc[a];
-    } else if (m->jnt_type[i] == SPART_JNT_SINCOS) {
-      double th = atan2(qc[a], qc[a + 1]);
-      if (th < lim[0] || th > lim[1]) {
-        spu_sincos(th < lim[0] ? lim[0] : lim[1], qc + a, qc + a + 1);
+      b[0] = (lim[0] - k[1]) / k[0];
+      b[1] = (lim[1] - k[1]) / k[0];
+      if (b[0] > b[1]) {
+        double t = b[0];
+        b[0] = b[1];
+        b[1] = t;
       }
     }
+    spart_joint_clamp(m, i, b, qc + m->jnt_qadrc[i]);
   }
 }
 
@@ -224,15 +220,10 @@ static void keep_limits(const spart_model *m, ik_ws *w, double *q) {
 /* the middle of each limited joint's limits in q (a follower's from its leader's) */
 static void middle(const spart_model *m, ik_ws *w, double *q) {
   for (int i = 1; i < m->nb; i++) {
-    const double *lim = m->jnt_range + 2 * i;
-    int a = m->jnt_qadr[i];
-    if (!m->jnt_limited[i]) {
-      continue;
-    }
-    if (m->jnt_nq[i] == 1) {
-      q[a] = (lim[0] + lim[1]) / 2;
-    } else if (m->jnt_type[i] == SPART_JNT_SINCOS) {
-      spu_sincos((lim[0] + lim[1]) / 2, q + a, q + a + 1);
+    if (m->jnt_limited[i] && m->jnt_qadr[i] >= 0) {
+      const double *lim = m->jnt_range + 2 * i;
+      const double mid[2] = {(lim[0] + lim[1]) / 2, (lim[0] + lim[1]) / 2};
+      spart_joint_clamp(m, i, mid, q + m->jnt_qadr[i]);
     }
   }
   if (m->coupled) {
