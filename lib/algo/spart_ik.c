@@ -143,41 +143,36 @@ static double task_error(const spart_model *m, const spart_data *d, const spart_
    system's joints' */
 static void task_jacobian(const spart_model *m, spart_data *d, const spart_ik_problem *p,
                           ik_ws *w) {
-  int r = 0, nv = m->nv, nvar = w->nvar;
+  int r = 0, nvar = w->nvar;
   double *J0 = w->J, *Jm = w->J + 36;
   for (int k = 0; k < p->nt; k++) {
     const spart_ik_target *t = p->t + k;
     double sw = sqrt(t->weight);
-    int first, nr, ld = 6; /* the rows of J taken, and J's rows' stride for J0 */
+    int first = 0, nr; /* the rows of J taken (J0's rows 6 apart, Jm's nv or nvc) */
     if (t->kind == SPART_IK_LINK) {
       double x[3];
       spart_link_point(m, d, t->body, t->point, x);
       spart_jacobian(m, d, t->body, x, J0, Jm);
       first = t->oriented ? 0 : 3;
       nr = 6 - first;
-    } else {
+    } else { /* 3 rows, the CoM's velocity; of them x, y for com_xy */
       spart_com_jacobian(m, d, J0, Jm);
-      first = 0;
       nr = t->kind == SPART_IK_COM ? 3 : 2;
     }
     const double *Jj = Jm;
     if (m->coupled) {
-      spart_mimic_cols(m, 0, 6, Jm, w->Jc);
+      spart_mimic_cols(m, 0, first + nr, Jm, w->Jc);
       Jj = w->Jc;
-    }
-    if (t->kind != SPART_IK_LINK) {
-      ld = 6; /* spart_com_jacobian's J0 is 3 x 6, Jm 3 x nv: the same strides */
     }
     for (int a = 0; a < nr; a++, r++) {
       double *row = w->A + (size_t)r * nvar;
       for (int c = 0; c < w->base; c++) {
-        row[c] = sw * J0[(first + a) * ld + c];
+        row[c] = sw * J0[(first + a) * 6 + c];
       }
       for (int c = 0; c < m->nvc; c++) {
         row[w->base + c] = sw * Jj[(first + a) * m->nvc + c];
       }
     }
-    (void)nv;
   }
 }
 
