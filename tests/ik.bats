@@ -263,3 +263,17 @@ assert max(abs(a - b) for a, b in zip(outs[0]["qm"], guess)) < 1e-9
 print(step)
 '
 }
+
+@test "other fields pass through; CSV output, --by-name and --only as every command; q0 as the base's first guess" {
+  run --separate-stderr spart-ik -m "$IIWA" --fixed-base -o csv --by-name <<< '{"targets": [{"link": 7, "position": [0.5, 0, 0.4]}], "time": 3}'
+  [ "$status" -eq 0 ]
+  [ "${lines[0]}" = "time,qm.lbr_iiwa_joint_1,qm.lbr_iiwa_joint_2,qm.lbr_iiwa_joint_3,qm.lbr_iiwa_joint_4,qm.lbr_iiwa_joint_5,qm.lbr_iiwa_joint_6,qm.lbr_iiwa_joint_7,ik_error_1,ik_error_2" ]
+  [[ "${lines[1]}" == 3,* ]]
+  run --separate-stderr spart-ik -m "$IIWA" --only ik_error <<< '{"q0": [1, 0, 0, 0], "targets": [{"link": 7, "position": [0.5, 0, 0.4]}], "time": 3}'
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"time":3,"ik_error":['* ]]
+  check '
+o = json.loads("""'"$output"'""")
+assert max(o["ik_error"]) <= 1e-10, o
+'
+}
