@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -13,10 +14,30 @@ typedef struct ik_opts {
   uint64_t seed;            /* --seed */
   double tolerance;         /* --tolerance, or 0: the library's */
   int best_effort, root_frame;
+  const char *stance;       /* --stance FILE, or NULL */
+  spart_ik_target *hold;    /* its holds' constraints, nhold of them (resolve) */
+  int nhold;
 } ik_opts;
 
 /* their bits in the gates */
 enum { ON_ROOT = CLI_ON_OWN << 0 };
+
+
+/* --stance needs the model of -m (its links are resolved before the records) */
+static int check(const cli_tool *t, void *own, cli_opts *o) {
+  const ik_opts *k = own;
+  if (k->stance && !o->model) {
+    return cli_usage(t->name, "--stance: the stance's links are read in the model of -m: give -m");
+  }
+  return -1;
+}
+
+
+/* --stance: its holds' constraints, once the model is read */
+static int resolve(cli_session *s) {
+  ik_opts *o = s->o.own;
+  return o->stance ? cli_stance_targets(s, o->stance, &o->hold, &o->nhold) : 0;
+}
 
 /* R0, r0 are written unless the base is held */
 static const cli_gate gates[] = {{"R0,r0", 0, CLI_ON_FIXED, 0}, {NULL, 0, 0, 0}};
@@ -68,6 +89,9 @@ static const cli_option options[] = {
      "                       solution (default 1e-10)\n"},
     {"max-iterations", 0, CLI_ARG_ONE, count_arg, AT(iterations), 1, 0, "1..1000000000",
      "      --max-iterations N  each attempt's iterations at most (default 100)\n"},
+    {"stance", 0, CLI_ARG_ONE, cli_opt_text, AT(stance), 1, 0, NULL,
+     "      --stance FILE    add the IK constraints of the stance's holds to every record's\n"
+     "                       targets (Klampt's holds; a record may then give none)\n"},
     CLI_FLAG("best-effort", AT(best_effort), 0,
              "      --best-effort    write a record whose targets are not met too, with its best\n"
              "                       configuration and ik_error (exit 0)\n"),
@@ -100,7 +124,37 @@ static const cli_tool tool = {
     .options = options,
     .reads = CLI_READS_POSE | CLI_READS_TARGETS | CLI_QM_OPTIONAL,
     .outputs = "qm,R0,r0,ik_error",
-    .gates = gates};
+    .gates = gates,
+    .check = check,
+    .resolve = resolve};
+
+
+/* the record's targets (none with --stance but the holds') and the stance's holds after them
+   into *t (grown, *cap), *nt of them; 0, or -1 after reporting */
+static int targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
+  const ik_opts *o = s->o.own;
+  *nt = 0;
+  if ((s->st->targets || !o->stance) && cli_targets(s, t, cap, nt) != 0) {
+    return -1;
+  }
+  if (*nt + o->nhold > *cap) {
+    spart_ik_target *g = realloc(*t, sizeof(**t) * (size_t)(*nt + o->nhold));
+    if (!g) {
+      cli_fail(s, "out of memory");
+      return -1;
+    }
+    *t = g, *cap = *nt + o->nhold;
+  }
+  if (o->nhold > 0) {
+    memcpy(*t + *nt, o->hold, sizeof(**t) * (size_t)o->nhold);
+  }
+  *nt += o->nhold;
+  if (*nt == 0) {
+    cli_fail(s, "no targets: the record gives none and the stance has no holds");
+    return -1;
+  }
+  return 0;
+}
 
 
 /* the records of the input (or of a block of it, with -j) */
@@ -112,7 +166,7 @@ static void records(cli_session *s) {
     spart_state *x = &s->st->x;
     double *sys = NULL, *work;
     spart_err err = {0};
-    if (cli_targets(s, &t, &cap, &nt) != 0 ||
+    if (targets(s, &t, &cap, &nt) != 0 ||
         !(work = cli_session_buf(s, 0, spart_ik_worksize(s->m, nt))) ||
         (s->m->coupled &&
          !(sys = cli_session_buf(s, 1, (size_t)s->m->nqc + 3 * (size_t)s->m->nvc)))) {
@@ -152,7 +206,10 @@ int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
+    free(o.hold);
     return status;
   }
-  return cli_run(s, records, 0);
+  status = cli_run(s, records, 0);
+  free(o.hold);
+  return status;
 }

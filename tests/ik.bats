@@ -277,3 +277,59 @@ o = json.loads("""'"$output"'""")
 assert max(o["ik_error"]) <= 1e-10, o
 '
 }
+
+# a stance of the bundled quadruped's four feet (the shanks' ends) on flat ground: stance FILE
+stance() {
+  python3 - "$1" <<'PY'
+import json, sys
+feet = {"fl": [0.2, 0.15, 0], "fr": [0.2, -0.15, 0], "hl": [-0.3, 0.15, 0], "hr": [-0.3, -0.15, 0]}
+holds = [{"link": l + "_shank", "contacts": [{"point": p, "normal": [0, 0, 1], "mu": 0.6}],
+          "point": [0, 0, -0.2], "position": p} for l, p in feet.items()]
+json.dump({"holds": holds}, open(sys.argv[1], "w"))
+PY
+}
+
+@test "--stance: the holds' constraints added to the record's targets: the quadruped's four feet on their points to 1e-9, its trunk at a height; spart-contact finds the pose feasible, the CoM inside the support polygon" {
+  stance "$BATS_TEST_TMPDIR/stance.json"
+  Q='[0, 0.4, -0.8, 0, 0.4, -0.8, 0, 0.4, -0.8, 0, 0.4, -0.8]'
+  for h in 0.30 0.35 0.40; do
+    echo "{\"qm\": $Q, \"targets\": [{\"link\": \"torso\", \"position\": [-0.05, 0, $h], \"R\": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]}"
+  done > "$BATS_TEST_TMPDIR/in.jsonl"
+  spart-ik -m "$MODELS/quadruped.urdf" --stance "$BATS_TEST_TMPDIR/stance.json" < "$BATS_TEST_TMPDIR/in.jsonl" > "$BATS_TEST_TMPDIR/out.jsonl"
+  check '
+M = "'"$MODELS/quadruped.urdf"'"
+S = json.load(open("'"$BATS_TEST_TMPDIR/stance.json"'"))
+recs = [json.loads(l) for l in open("'"$BATS_TEST_TMPDIR/in.jsonl"'")]
+outs = [json.loads(l) for l in open("'"$BATS_TEST_TMPDIR/out.jsonl"'")]
+assert len(outs) == 3
+full = [{"qm": r["qm"], "targets": r["targets"] + [{k: h[k] for k in ("link", "point", "position")} for h in S["holds"]]} for r in recs]
+check(M, full, outs, 1e-9)
+contacts = [c | {"link": h["link"], "point": h["point"]} for h in S["holds"] for c in h["contacts"]]
+for c in contacts:
+    del c["point"]
+    c["point"] = [0, 0, -0.2]
+st = run(["spart-contact", "-m", M, "--gravity", "0,0,-9.81", "--only", "feasible,com_margin"],
+         *[{"qm": o["qm"], "R0": o["R0"], "r0": o["r0"], "contacts": contacts} for o in outs])
+for s in st:
+    assert s["feasible"] is True and s["com_margin"] > 0, s
+'
+}
+
+@test "--stance: a record may give no targets; a bad stance file is refused with its name and line; --stance needs -m" {
+  stance "$BATS_TEST_TMPDIR/stance.json"
+  run --separate-stderr spart-ik -m "$MODELS/quadruped.urdf" --stance "$BATS_TEST_TMPDIR/stance.json" <<< '{"qm": [0, 0.4, -0.8, 0, 0.4, -0.8, 0, 0.4, -0.8, 0, 0.4, -0.8]}'
+  [ "$status" -eq 0 ]
+  [[ "$output" == '{"R0":'* ]]
+  printf '{"holds": [\n{"link": "nope", "position": [0, 0, 0]}]}\n' > "$BATS_TEST_TMPDIR/bad.json"
+  run --separate-stderr spart-ik -m "$MODELS/quadruped.urdf" --stance "$BATS_TEST_TMPDIR/bad.json" <<< '{"qm": [0, 0.4, -0.8, 0, 0.4, -0.8, 0, 0.4, -0.8, 0, 0.4, -0.8]}'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-ik: $BATS_TEST_TMPDIR/bad.json:2: holds[0].link: no link 'nope' in the model (ids 0..12)" ]
+  printf '{"holds": [{"link": "fl_shank", "com": [0, 0, 0]}]}\n' > "$BATS_TEST_TMPDIR/bad.json"
+  run --separate-stderr spart-ik -m "$MODELS/quadruped.urdf" --stance "$BATS_TEST_TMPDIR/bad.json" < /dev/null
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-ik: $BATS_TEST_TMPDIR/bad.json:1: holds[0]: unknown key 'com'" ]
+  run --separate-stderr spart-ik --stance "$BATS_TEST_TMPDIR/stance.json" < /dev/null
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-ik: --stance: the stance's links are read in the model of -m: give -m" ]
+}

@@ -631,6 +631,13 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
    nearest it.  0, or -1 after reporting the fault (cli_fail). */
 int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt);
 
+/* The IK constraints of the holds of the stance file path (spart-ik --stance; contacts.c), on
+   the session's model, into *t (malloc'd; the caller frees it), *n of them: a JSON object
+   {"holds": [{"link": NAME or ID, "contacts": [...] (skipped: spart-contact's), "point",
+   "position", "R" or "quat", "weight": as a target's}, ...]}.  0, or -1 after reporting the
+   fault with the file's name and line (cli_error). */
+int cli_stance_targets(cli_session *s, const char *path, spart_ik_target **t, int *n);
+
 /* Run body, a command's loop over its records (while (cli_next(s)) ...), over the whole input,
    then close the session (cli_session_close); returns the exit code.  With -j N (jobs.c) the
    input is cut in blocks of whole records, at most most records each (0: any number), and body

@@ -2,12 +2,14 @@
  * and spart-ik's "targets", the JSON text the reader kept (CLI_READS_CONTACTS,
  * CLI_READS_TARGETS), read by the strict scanner into the library's point contacts and inverse
  * kinematics targets. */
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "records.h"
+#include "sim.h"
 #include "spart_text.h"
 
 enum { KEY_LINK = 1, KEY_POINT = 2, KEY_NORMAL = 4, KEY_MU = 8, KEY_ALL = 15 };
@@ -329,7 +331,9 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
 
 
 /* ---------------------------------------------------------------------------------------------
- * spart-ik's targets
+ * spart-ik's targets: a record's "targets", and the holds of a stance file (--stance), whose
+ * IK constraints are targets (Klampt's holds: a link's contacts, skipped here, and the
+ * constraint that keeps the link there)
  */
 
 enum {
@@ -340,8 +344,34 @@ enum {
   T_QUAT = 16,
   T_WEIGHT = 32,
   T_COM = 64,
-  T_COM_XY = 128
+  T_COM_XY = 128,
+  T_CONTACTS = 256
 };
+
+/* where a target is read: the model, the list's name in messages ("targets", "holds"), whether
+   its items are holds (a "contacts" key skipped, no CoM), and the fault's message and line */
+typedef struct tlist {
+  const spart_model *m;
+  const char *name;
+  int holds;
+  char msg[512];
+  long long line;
+} tlist;
+
+
+/* the scanner's fault, or the message what, for item k of the list (k < 0: the list) into
+   c->msg; -1 */
+static int tbad(tlist *c, const spart_json *j, int k, const char *what) {
+  c->line = j->tok < 0 ? j->eline : j->tline;
+  if (j->tok < 0) {
+    snprintf(c->msg, sizeof c->msg, "%s: %s", c->name, j->msg);
+  } else if (k < 0) {
+    snprintf(c->msg, sizeof c->msg, "%s: %s", c->name, what);
+  } else {
+    snprintf(c->msg, sizeof c->msg, "%s[%d]%s", c->name, k, what);
+  }
+  return -1;
+}
 
 
 /* a 3x3 matrix (nested arrays, row-major) into R; 0 or -1 */
@@ -377,113 +407,121 @@ static int rotation(double R[9]) {
 }
 
 
-/* the key of a target's member, T_*, or 0 */
-static int target_key(const spart_json *j) {
-  static const char *const names[] = {"link",   "point", "position", "R",
-                                      "quat",   "weight", "com",     "com_xy"};
-  for (int q = 0; q < 8; q++) {
+/* the key of a target's member, T_*, or 0 (a hold's: no CoM, its contacts) */
+static int target_key(const tlist *c, const spart_json *j) {
+  static const char *const names[] = {"link", "point",  "position", "R",       "quat",
+                                      "weight", "com", "com_xy",   "contacts"};
+  for (int q = 0; q < 9; q++) {
     if (strlen(names[q]) == j->strlen && memcmp(j->str, names[q], j->strlen) == 0) {
-      return 1 << q;
+      int key = 1 << q;
+      return (c->holds ? key & (T_COM | T_COM_XY) : key == T_CONTACTS) ? 0 : key;
     }
   }
   return 0;
 }
 
 
-/* one member of target k (its key read, key a T_*) into t; 0 or -1 after reporting */
-static int target_member(cli_session *s, spart_json *j, int k, int key, spart_ik_target *t) {
-  char txt[200];
+/* one member of target k (its key read, key a T_*) into t; 0 or -1 (c->msg) */
+static int target_member(tlist *c, spart_json *j, int k, int key, spart_ik_target *t) {
+  char txt[200], what[300];
   double q[4];
   switch (key) {
   case T_LINK:
-    t->body = link_of(s->m, j, txt);
+    t->body = link_of(c->m, j, txt);
     if (t->body == -2) {
-      return bad_in(s, "targets", j, k, ".link: expected a link name or id");
+      return tbad(c, j, k, ".link: expected a link name or id");
     }
     if (t->body < 0) {
-      cli_fail(s, "targets[%d].link: no link '%s' in the model (ids 0..%d)", k, txt,
-               s->m->nb - 1);
-      return -1;
+      snprintf(what, sizeof what, ".link: no link '%s' in the model (ids 0..%d)", txt,
+               c->m->nb - 1);
+      return tbad(c, j, k, what);
     }
     return 0;
+  case T_CONTACTS: /* a hold's contacts: spart-contact's, not a constraint */
+    return spart_json_next(j) < 0 || spart_json_skip(j) ? tbad(c, j, k, "") : 0;
   case T_POINT:
-    return numbers(j, t->point, 3) ? bad_in(s, "targets", j, k, ".point: expected [x, y, z]") : 0;
+    return numbers(j, t->point, 3) ? tbad(c, j, k, ".point: expected [x, y, z]") : 0;
   case T_POSITION:
   case T_COM:
     return numbers(j, t->position, 3)
-               ? bad_in(s, "targets", j, k,
-                        key == T_COM ? ".com: expected [x, y, z]" : ".position: expected [x, y, z]")
+               ? tbad(c, j, k,
+                      key == T_COM ? ".com: expected [x, y, z]" : ".position: expected [x, y, z]")
                : 0;
   case T_COM_XY:
-    return numbers(j, t->position, 2) ? bad_in(s, "targets", j, k, ".com_xy: expected [x, y]") : 0;
+    return numbers(j, t->position, 2) ? tbad(c, j, k, ".com_xy: expected [x, y]") : 0;
   case T_R:
     if (matrix3(j, t->R) != 0) {
-      return bad_in(s, "targets", j, k, ".R: expected [[r11, r12, r13], [r21, ...], [...]]");
+      return tbad(c, j, k, ".R: expected [[r11, r12, r13], [r21, ...], [...]]");
     }
-    return rotation(t->R) ? bad_in(s, "targets", j, k,
-                                   ".R is not a rotation (R R' = 1 within 1e-5, determinant +1)")
-                          : 0;
+    return rotation(t->R)
+               ? tbad(c, j, k, ".R is not a rotation (R R' = 1 within 1e-5, determinant +1)")
+               : 0;
   case T_QUAT:
     if (numbers(j, q, 4) != 0) {
-      return bad_in(s, "targets", j, k, ".quat: expected [w, x, y, z]");
+      return tbad(c, j, k, ".quat: expected [w, x, y, z]");
     }
     if (!(fabs(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1) <= 1e-6)) {
-      return bad_in(s, "targets", j, k, ".quat: expected a unit quaternion (within 1e-6)");
+      return tbad(c, j, k, ".quat: expected a unit quaternion (within 1e-6)");
     }
     spart_quat_unit(q);
     spart_quat_rot(t->R, q);
     return 0;
   default: /* T_WEIGHT */
     if (spart_json_next(j) != SPART_JSON_NUMBER) {
-      return bad_in(s, "targets", j, k, ".weight: expected a number");
+      return tbad(c, j, k, ".weight: expected a number");
     }
     t->weight = spart_json_number(j);
     return t->weight > 0 && isfinite(t->weight)
                ? 0
-               : bad_in(s, "targets", j, k, ".weight: expected a finite number > 0");
+               : tbad(c, j, k, ".weight: expected a finite number > 0");
   }
 }
 
 
-/* target k's object (its '{' read) into t; 0 or -1 after reporting */
-static int target(cli_session *s, spart_json *j, int k, spart_ik_target *t) {
+/* target k's object (its '{' read) into t; 0 or -1 (c->msg) */
+static int target(tlist *c, spart_json *j, int k, spart_ik_target *t) {
   int tok, seen = 0;
   t->weight = 1;
   while ((tok = spart_json_next(j)) == SPART_JSON_KEY) {
-    int key = target_key(j);
+    int key = target_key(c, j);
     if (!key) {
       char txt[200], what[240];
       snprintf(what, sizeof(what), ": unknown key '%s'", spart_printable(txt, j->str, j->strlen));
-      return bad_in(s, "targets", j, k, what);
+      return tbad(c, j, k, what);
     }
     seen |= key;
-    if (target_member(s, j, k, key, t) != 0) {
+    if (target_member(c, j, k, key, t) != 0) {
       return -1;
     }
   }
   if (tok != SPART_JSON_OBJECT_END) {
-    return bad_in(s, "targets", j, -1, "");
+    return tbad(c, j, -1, "");
   }
   int com = seen & (T_COM | T_COM_XY), link = seen & (T_LINK | T_POINT | T_POSITION | T_R | T_QUAT);
   t->kind = seen & T_COM ? SPART_IK_COM : seen & T_COM_XY ? SPART_IK_COM_XY : SPART_IK_LINK;
   t->oriented = (seen & (T_R | T_QUAT)) != 0;
   if (com == (T_COM | T_COM_XY) || (com && link)) {
-    return bad_in(s, "targets", j, k, ": a target is a link's ({\"link\", \"position\", ...}), "
-                  "{\"com\": [x, y, z]} or {\"com_xy\": [x, y]}, one of them");
+    return tbad(c, j, k, ": a target is a link's ({\"link\", \"position\", ...}), "
+                "{\"com\": [x, y, z]} or {\"com_xy\": [x, y]}, one of them");
   }
   if (!com && (seen & (T_LINK | T_POSITION)) != (T_LINK | T_POSITION)) {
-    return bad_in(s, "targets", j, k, seen & T_LINK ? ": no \"position\"" : ": no \"link\"");
+    return tbad(c, j, k, seen & T_LINK ? ": no \"position\"" : ": no \"link\"");
   }
   if ((seen & (T_R | T_QUAT)) == (T_R | T_QUAT)) {
-    return bad_in(s, "targets", j, k, ": R and quat are both given: give one");
+    return tbad(c, j, k, ": R and quat are both given: give one");
   }
   return 0;
 }
 
 
-/* target k, as read_list's item */
+/* target k of a record, as read_list's item (its fault reported for the record) */
 static int target_item(cli_session *s, spart_json *j, int k, void *x) {
-  return target(s, j, k, x);
+  tlist c = {.m = s->m, .name = "targets"};
+  if (target(&c, j, k, x) != 0) {
+    cli_fail(s, "%s", c.msg);
+    return -1;
+  }
+  return 0;
 }
 
 
@@ -501,5 +539,74 @@ int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
   void *arr = *t;
   int r = read_list(s, &l, &arr, cap, nt);
   *t = arr;
+  return r;
+}
+
+
+/* the holds of the stance text (len bytes) into *t (grown, *cap), *n of them; 0, or -1 with
+   c->msg, c->line */
+static int holds(tlist *c, const char *text, size_t len, spart_ik_target **t, int *cap, int *n) {
+  spart_json j;
+  int tok, r = 0, seen = 0;
+  spart_json_init(&j, text, len, 1);
+  if (spart_json_next(&j) != SPART_JSON_OBJECT) {
+    r = tbad(c, &j, -1, "expected a stance object {\"holds\": [...]}");
+  }
+  while (r == 0 && (tok = spart_json_next(&j)) == SPART_JSON_KEY) {
+    if (j.strlen != 5 || memcmp(j.str, "holds", 5) != 0) {
+      char txt[200], what[240];
+      snprintf(what, sizeof what, "unknown key '%s' (a stance has \"holds\")",
+               spart_printable(txt, j.str, j.strlen));
+      r = tbad(c, &j, -1, what);
+      break;
+    }
+    seen = 1;
+    if (spart_json_next(&j) != SPART_JSON_ARRAY) {
+      r = tbad(c, &j, -1, "expected an array of holds");
+    }
+    while (r == 0 && (tok = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
+      spart_ik_target *g = *n < *cap ? *t : realloc(*t, sizeof(**t) * (size_t)(*cap = 2 * *cap + 4));
+      if (tok != SPART_JSON_OBJECT || !g) {
+        r = tbad(c, &j, *n, g ? ": expected an object {\"link\", \"contacts\", \"point\", "
+                                "\"position\", ...}" : ": out of memory");
+        break;
+      }
+      *t = g;
+      memset(g + *n, 0, sizeof *g);
+      r = target(c, &j, *n, g + *n);
+      (*n)++;
+    }
+  }
+  if (r == 0 && (!seen || spart_json_next(&j) != SPART_JSON_END)) {
+    r = tbad(c, &j, -1, seen ? "expected the end of the stance" : "no \"holds\"");
+  }
+  spart_json_free(&j);
+  return r;
+}
+
+
+int cli_stance_targets(cli_session *s, const char *path, spart_ik_target **t, int *n) {
+  char *text = NULL;
+  size_t len = 0;
+  int cap = 0;
+  tlist c = {.m = s->m, .name = "holds", .holds = 1};
+  *t = NULL;
+  *n = 0;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    cli_error(s->tool->name, NULL, 0, "cannot open %s: %s", path, strerror(errno));
+    return -1;
+  }
+  if (cli_read_whole(s, f, path, &text, &len) != 0) {
+    return -1;
+  }
+  int r = holds(&c, text, len, t, &cap, n);
+  if (r != 0) {
+    cli_error(s->tool->name, path, c.line, "%s", c.msg);
+    free(*t);
+    *t = NULL;
+    *n = 0;
+  }
+  free(text);
   return r;
 }
