@@ -304,10 +304,9 @@ outs = [json.loads(l) for l in open("'"$BATS_TEST_TMPDIR/out.jsonl"'")]
 assert len(outs) == 3
 full = [{"qm": r["qm"], "targets": r["targets"] + [{k: h[k] for k in ("link", "point", "position")} for h in S["holds"]]} for r in recs]
 check(M, full, outs, 1e-9)
-contacts = [c | {"link": h["link"], "point": h["point"]} for h in S["holds"] for c in h["contacts"]]
-for c in contacts:
-    del c["point"]
-    c["point"] = [0, 0, -0.2]
+# the contacts of the holds at the feet, as spart-contact takes them (in the frame of the link)
+contacts = [{"link": h["link"], "point": h["point"], "normal": c["normal"], "mu": c["mu"]}
+            for h in S["holds"] for c in h["contacts"]]
 st = run(["spart-contact", "-m", M, "--gravity", "0,0,-9.81", "--only", "feasible,com_margin"],
          *[{"qm": o["qm"], "R0": o["R0"], "r0": o["r0"], "contacts": contacts} for o in outs])
 for s in st:
