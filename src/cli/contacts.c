@@ -423,7 +423,7 @@ static int target_key(const tlist *c, const spart_json *j) {
 
 /* one member of target k (its key read, key a T_*) into t; 0 or -1 (c->msg) */
 static int target_member(tlist *c, spart_json *j, int k, int key, spart_ik_target *t) {
-  char txt[200], what[300];
+  char txt[200];
   double q[4];
   switch (key) {
   case T_LINK:
@@ -432,6 +432,7 @@ static int target_member(tlist *c, spart_json *j, int k, int key, spart_ik_targe
       return tbad(c, j, k, ".link: expected a link name or id");
     }
     if (t->body < 0) {
+      char what[300];
       snprintf(what, sizeof what, ".link: no link '%s' in the model (ids 0..%d)", txt,
                c->m->nb - 1);
       return tbad(c, j, k, what);
