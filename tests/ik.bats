@@ -216,7 +216,7 @@ assert [a["qm"] for a in again] == [o["qm"] for o in outs]
   run --separate-stderr bash -e examples.sh
   [ "$status" -eq 0 ]
   [ -z "$stderr" ]
-  [ "${#lines[@]}" -eq 3 ]
+  [ "${#lines[@]}" -eq 4 ]
   for l in "${lines[@]}"; do
     check '
 o = json.loads("""'"$l"'""")
