@@ -39,8 +39,11 @@ static int resolve(cli_session *s) {
   return o->stance ? cli_stance_targets(s, o->stance, &o->hold, &o->nhold) : 0;
 }
 
-/* R0, r0 are written unless the base is held */
-static const cli_gate gates[] = {{"R0,r0", 0, CLI_ON_FIXED, 0}, {NULL, 0, 0, 0}};
+
+/* R0, r0 are written unless the base is held; --root-frame changes the configuration written
+   (the targets it is sought for, the frame of the base's pose), not the errors */
+static const cli_gate gates[] = {
+    {"R0,r0", 0, CLI_ON_FIXED, 0}, {"qm,R0,r0", 0, 0, ON_ROOT}, {NULL, 0, 0, 0}};
 
 
 /* the value, a whole number lo..hi, into *x; -1 to go on, or the usage message */
@@ -57,12 +60,23 @@ static int whole(const cli_arg *a, unsigned long long lo, unsigned long long hi,
 }
 
 
-/* --restarts K (0..1e9), --max-iterations N (1..1e9): an int */
-static int count_arg(const cli_arg *a) {
+/* a count lo..1e9 into the int at a->at */
+static int count(const cli_arg *a, unsigned long long lo) {
   unsigned long long x;
-  int r = whole(a, a->opt->what[0] - '0', 1000000000, &x);
+  int r = whole(a, lo, 1000000000, &x);
   *(int *)a->at = (int)x;
   return r;
+}
+
+
+/* --restarts K (0..1e9), --max-iterations N (1..1e9) */
+static int restarts_arg(const cli_arg *a) {
+  return count(a, 0);
+}
+
+
+static int iterations_arg(const cli_arg *a) {
+  return count(a, 1);
 }
 
 
@@ -78,7 +92,7 @@ static int seed_arg(const cli_arg *a) {
 #define AT(f) offsetof(ik_opts, f)
 
 static const cli_option options[] = {
-    {"restarts", 0, CLI_ARG_ONE, count_arg, AT(restarts), 1, 0, "0..1000000000",
+    {"restarts", 0, CLI_ARG_ONE, restarts_arg, AT(restarts), 1, 0, "0..1000000000",
      "      --restarts K     random restarts within the joint limits after the first attempt\n"
      "                       (default 50)\n"},
     {"seed", 0, CLI_ARG_ONE, seed_arg, AT(seed), 1, 0, "0..18446744073709551615",
@@ -87,7 +101,7 @@ static const cli_option options[] = {
     {"tolerance", 0, CLI_ARG_ONE, cli_opt_positive, AT(tolerance), 1, 0, "a tolerance > 0",
      "      --tolerance T    the largest position (m) and orientation (rad) error of a\n"
      "                       solution (default 1e-10)\n"},
-    {"max-iterations", 0, CLI_ARG_ONE, count_arg, AT(iterations), 1, 0, "1..1000000000",
+    {"max-iterations", 0, CLI_ARG_ONE, iterations_arg, AT(iterations), 1, 0, "1..1000000000",
      "      --max-iterations N  each attempt's iterations at most (default 100)\n"},
     {"stance", 0, CLI_ARG_ONE, cli_opt_text, AT(stance), 1, 0, NULL,
      "      --stance FILE    add the IK constraints of the stance's holds to every record's\n"
