@@ -566,7 +566,8 @@ static int holds(tlist *c, const char *text, size_t len, spart_ik_target **t, in
       r = tbad(c, &j, -1, "expected an array of holds");
     }
     while (r == 0 && (tok = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
-      spart_ik_target *g = *n < *cap ? *t : realloc(*t, sizeof(**t) * (size_t)(*cap = 2 * *cap + 4));
+      spart_ik_target *g =
+          *n < *cap ? *t : realloc(*t, sizeof(**t) * (size_t)(*cap = 2 * *cap + 4));
       if (tok != SPART_JSON_OBJECT || !g) {
         r = tbad(c, &j, *n, g ? ": expected an object {\"link\", \"contacts\", \"point\", "
                                 "\"position\", ...}" : ": out of memory");
