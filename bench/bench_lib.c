@@ -5,7 +5,13 @@
  * compute their own), as the C++ libraries' own figures do.
  *
  * usage: bench_lib MODEL [fixed|floating [BATCHES]] (BATCHES: 2000 unless given; fewer for a
- * quick check of the output's form) */
+ * quick check of the output's form)
+ *
+ * bench_lib MODEL ik LINK [N]: inverse kinematics (spart_ik, the base held, the commands'
+ * defaults): full pose targets of LINK made by forward kinematics of N (10,000 unless given)
+ * random configurations within the limits (spart_random_state, seed 1), each solved from the
+ * zero configuration; how many are met to 1e-10 and within the limits (the library's own
+ * errors, and spart_limits_check), the median and 95th percentile time a solve. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +49,58 @@ static int cmp(const void *a, const void *b) {
 }
 
 
+/* bench_lib MODEL ik LINK [N] */
+static int ik(spart_model *m, const char *link, int n) {
+  spart_err err = {0};
+  spart_data *d = spart_data_new(m);
+  spart_state *s = spart_state_new(m), *g = spart_state_new(m);
+  int body = spart_model_body(m, link), solved = 0, within = 0;
+  spart_ik_target t = {.kind = SPART_IK_LINK, .body = body, .oriented = 1, .weight = 1};
+  spart_ik_problem p = {.nt = 1, .t = &t, .fixed_base = 1, .restarts = SPART_IK_RESTARTS};
+  double *times = malloc(sizeof(double) * (size_t)n);
+  p.work = malloc(sizeof(double) * spart_ik_worksize(m, 1));
+  if (!d || !s || !g || !times || !p.work || body < 0) {
+    fprintf(stderr, "bench_lib: %s\n", body < 0 ? "no such link" : "out of memory");
+    free(times), free(p.work);
+    return 1;
+  }
+  spart_rng rq;
+  spart_rng_seed(&rq, 1);
+  g->um = g->umdot = g->taum = NULL;
+  for (int k = 0; k < n; k++) {
+    spart_random_state(m, &rq, &rq, g);
+    spart_fk(m, d, g);
+    spart_link_pose(m, d, body, t.R, t.position);
+    memset(s->qm, 0, sizeof(double) * (size_t)m->nq);
+    double t0 = now();
+    int r = spart_ik(m, d, s, &p, &err);
+    times[k] = now() - t0;
+    solved += r == 1 && p.err[0] <= 1e-10 && p.err[1] <= 1e-10;
+    within += spart_limits_check(m, s->qm, NULL, NULL, NULL, 0) == 0;
+  }
+  qsort(times, (size_t)n, sizeof(double), cmp);
+  printf("  %d full poses of %s, from zero: %d met to 1e-10 (%.2f%%), %d within the limits; "
+         "median %.1f us a solve, 95th percentile %.1f us, slowest %.1f us\n",
+         n, link, solved, 100.0 * solved / n, within, 1e6 * times[n / 2],
+         1e6 * times[(int)(0.95 * n)], 1e6 * times[n - 1]);
+  free(times), free(p.work);
+  spart_state_free(s), spart_state_free(g);
+  spart_data_free(d);
+  spart_model_free(m);
+  return 0;
+}
+
+
 int main(int argc, char **argv) {
+  if (argc > 3 && strcmp(argv[2], "ik") == 0) {
+    spart_err err = {0};
+    spart_model *m = spart_model_load(argv[1], &err);
+    if (!m) {
+      fprintf(stderr, "bench_lib: %s: %s\n", argv[1], err.msg);
+      return 1;
+    }
+    return ik(m, argv[3], argc > 4 ? atoi(argv[4]) : 10000);
+  }
   int nbatch = argc > 3 ? atoi(argv[3]) : NBATCH;
   if (argc < 2 || nbatch < 1) {
     fprintf(stderr, "usage: bench_lib MODEL [fixed|floating [BATCHES]]\n");

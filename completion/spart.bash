@@ -1,7 +1,6 @@
 # bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
-# bash completion for spart's commands (spart-id, spart-fd, spart-gim, spart-jac, spart-kin,
-# spart-sim, spart-cmp, spart-states, spart-codegen, urdf2robot, dh2robot).  The options come
-# from each command's --help, so that they are always those of the installed command.
+# spart-sim, spart-cmp, spart-states, spart-codegen, spart-ik, urdf2robot, dh2robot).  The options
+# come from each command's --help, so that they are always those of the installed command.
 
 _spart() {
   local cur prev words cword
@@ -45,7 +44,7 @@ _spart() {
       COMPREPLY=($(compgen -d -- "$cur"))
       return
       ;;
-    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix | --density)
+    --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix | --density | --restarts | --seed | --tolerance | --max-iterations)
       return # a value of the user's own
       ;;
     --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | --tangential-stiffness | --tangential-damping | -j | --jobs)
@@ -71,4 +70,4 @@ _spart() {
 
 shopt -s extglob
 complete -o filenames -F _spart spart-id spart-fd spart-gim spart-jac spart-kin spart-sim \
-  spart-cmp spart-contact spart-states spart-codegen spart-draw urdf2robot dh2robot
+  spart-cmp spart-contact spart-states spart-codegen spart-draw spart-ik urdf2robot dh2robot

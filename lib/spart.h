@@ -827,6 +827,70 @@ int spart_aba(const spart_model *m, spart_data *d, const spart_state *s, int fix
 
 
 /* ---------------------------------------------------------------------------------------------
+ * inverse kinematics (spart_ik.c): the configuration (the joints' qm and, unless held, the base's
+ * R0, r0) that meets targets on links and on the system's CoM
+ */
+enum {
+  SPART_IK_LINK = 0, /* a point of a link at a position, and its frame's orientation if given */
+  SPART_IK_COM,      /* the system's CoM at a position */
+  SPART_IK_COM_XY    /* the system's CoM's x and y (inertial) at position[0], position[1] */
+};
+
+#define SPART_IK_TOLERANCE 1e-10 /* m and rad, unless the caller says */
+#define SPART_IK_ITERATIONS 100  /* each attempt's iterations, unless the caller says */
+#define SPART_IK_RESTARTS 50     /* random restarts after the first attempt, the commands' */
+
+/* a target of spart_ik */
+typedef struct spart_ik_target {
+  int kind;           /* SPART_IK_* */
+  int body;           /* SPART_IK_LINK: the link, 0..nb-1 */
+  double point[3];    /* SPART_IK_LINK: the point in the link's URDF frame (spart_link_point) */
+  double position[3]; /* where the point (the CoM) must be, inertial frame */
+  int oriented;       /* SPART_IK_LINK: 1 when R is a target too */
+  double R[9];        /* the link's URDF frame's orientation (spart_link_pose), row-major */
+  double weight;      /* > 0: its rows' weight in the least squares (1 as a rule) */
+} spart_ik_target;
+
+/* what spart_ik solves, how, and what it found */
+typedef struct spart_ik_problem {
+  int nt;                    /* in: targets */
+  const spart_ik_target *t;  /* in: (nt) */
+  int fixed_base;            /* in: the base is held at the state's R0, r0 */
+  int root_frame;            /* in: the targets are given in the URDF root link's frame at the
+                                state's base pose, and the base's pose is returned in it */
+  int from_middle;           /* in: the state's qm is no guess: start from the middle of each
+                                limited joint's limits (the others as the state has them) */
+  double tolerance;          /* in: the largest error allowed (m, rad); <= 0 or NaN:
+                                SPART_IK_TOLERANCE */
+  int max_iterations;        /* in: each attempt's; <= 0: SPART_IK_ITERATIONS */
+  int restarts;              /* in: random restarts within the limits after the first attempt */
+  uint64_t seed;             /* in: their generator's seed (spart_rng): the same, the same answer */
+  double *work;              /* in: spart_ik_worksize(m, nt) doubles */
+  double err[2];             /* out: the largest position (m) and orientation (rad) error */
+  int attempts, iterations;  /* out: attempts made, and iterations in all */
+} spart_ik_problem;
+
+/* Doubles of work spart_ik needs for model m and nt targets. */
+size_t spart_ik_worksize(const spart_model *m, int nt);
+
+/* Inverse kinematics by damped least squares (Levenberg-Marquardt on the stacked errors of the
+   targets, each a link point's position error and its frame's orientation error log(R_t R'),
+   the CoM's position error, rows weighted by sqrt(weight), with Nielsen's update of the
+   damping), from the state s (its R0, r0, qm: the first guess; with more unknowns than rows
+   the damped steps stay near it), each step moving every joint on its manifold (local
+   coordinates: a quaternion's exponential map; the base turned in its own frame) and kept
+   within the joint limits (limited joints of one coordinate, a coupled mimic's through its
+   leader, a sin-cos angle); then, until the targets are met within p->tolerance, up to
+   p->restarts attempts from the joints at random within their limits (spart_random_state,
+   seeded by p->seed). s gets the configuration that met the targets, or the best one found
+   (least weighted squared error), its errors in p->err.  Returns 1 (met), 0 (not: s the best),
+   or -SPART_EDATA (a target of no link or kind, a weight not > 0) with err filled.  Runs
+   spart_fk (d is left at some configuration tried). */
+int spart_ik(const spart_model *m, spart_data *d, spart_state *s, spart_ik_problem *p,
+             spart_err *err);
+
+
+/* ---------------------------------------------------------------------------------------------
  * contact statics (spart_contact.c): point contacts with polyhedral friction cones, as linear
  * programs solved by GLPK (Klampt's contact mechanics)
  */

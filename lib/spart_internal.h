@@ -444,6 +444,11 @@ double spart_rng_uniform(spart_rng *r);
 void spart_joint_local_rate(const spart_model *m, int i, const double *q, const double *xi,
                             const double *v, double *xidot);
 
+/* Joint i's coordinates q (its jnt_nq[i]) put within lim[0] <= x <= lim[1] (lim[0] <= lim[1]),
+   x its one coordinate (revolute, prismatic, helical) or its angle (a sin-cos pair's); the
+   other kinds are left (spart_ik's limits). */
+void spart_joint_clamp(const spart_model *m, int i, const double lim[2], double *q);
+
 /* The velocity v (jnt_nv[i]) at q whose local rate at xi = 0 is xidot (spart_joint_difference's
    local coordinates as a velocity: a controller's error, spart_control.c). */
 void spart_joint_v_of_local(const spart_model *m, int i, const double *q, const double *xidot,

@@ -91,3 +91,21 @@ assert per, "no per-call figure"
 assert any("best batch" in s and "median" in s for s in per), per
 PY
 }
+
+@test "make bench's inverse kinematics: kuka_iiwa full poses from zero, at least 99.5% met to 1e-10, all within the limits, the times a solve said; TRAC-IK's figures labelled reported" {
+  if sanitized spart-id; then
+    skip "the bench times the plain build, not a sanitizer's"
+  fi
+  grep -q "^== inverse kinematics (spart_ik, the commands' defaults), measured here ($(date -u +%Y-%m-%d), " "$OUT"
+  run -0 python3 - "$OUT" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"  (\d+) full poses of lbr_iiwa_link_7, from zero: (\d+) met to 1e-10 \((\d+\.\d+)%\), "
+              r"(\d+) within the limits; median (\d+\.\d) us a solve, 95th percentile (\d+\.\d) us", text)
+assert m, text
+n, met, pct, within = int(m[1]), int(m[2]), float(m[3]), int(m[4])
+assert n == 10000 and met >= 9950 and within == n, m[0]
+trac = [l for l in text.splitlines() if "TRAC-IK" in l]
+assert len(trac) == 1 and "as its authors report it" in trac[0] and "not measured here" in trac[0], trac
+PY
+}

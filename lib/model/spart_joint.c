@@ -813,6 +813,19 @@ int spart_joint_rates_tangent(const spart_model *m, const double *qm, const doub
 }
 
 
+void spart_joint_clamp(const spart_model *m, int i, const double lim[2], double *q) {
+  const int *u = kinds[m->jnt_type[i]].unit;
+  if (m->jnt_nq[i] == 1) {
+    q[0] = q[0] < lim[0] ? lim[0] : q[0] > lim[1] ? lim[1] : q[0];
+  } else if (u[1] == 2) { /* a sin-cos pair: its angle */
+    double a = atan2(q[u[0]], q[u[0] + 1]);
+    if (a < lim[0] || a > lim[1]) {
+      spu_sincos(a < lim[0] ? lim[0] : lim[1], q + u[0], q + u[0] + 1);
+    }
+  }
+}
+
+
 void spart_joint_neutral(const spart_model *m, double *qm) {
   for (int i = 1; i < m->nb; i++) {
     const int *u = kinds[m->jnt_type[i]].unit;

@@ -55,6 +55,9 @@ typedef struct cli_state {
                            CLI_READS_CONTACTS), or NULL; in its record's text */
   size_t contacts_len;
   long long contacts_line; /* its first line */
+  const char *targets; /* the same of its "targets" (spart-ik's, CLI_READS_TARGETS), or NULL */
+  size_t targets_len;
+  long long targets_line;
 } cli_state;
 
 /* a value of a record that passes through to the output (a JSON key or CSV column the command
@@ -79,6 +82,7 @@ typedef struct cli_record {
                         it) */
   size_t nvals;
   long contacts_at;  /* st.contacts's text in text (where st.contacts points), or -1 */
+  long targets_at;   /* st.targets's, or -1 */
   const char *file;
   int input, format;
   char delim;
@@ -339,6 +343,10 @@ enum { CLI_ON_FIXED = 1 << 0, CLI_ON_GRAVITY = 1 << 1, CLI_ON_OWN = 1 << 2 };
                                          off unit norm (spart-states --normalize) */
 #define CLI_NEEDS_CONTACTS (1u << 19) /* every record gives contacts (spart-contact): a CSV input,
                                          which cannot, is refused */
+#define CLI_READS_TARGETS (1u << 21) /* the JSON key "targets", kept as text (src/cli/targets.c),
+                                        as contacts are; a CSV column of that name is refused */
+#define CLI_QM_OPTIONAL (1u << 22) /* a record may leave qm out (spart-ik: its first guess is then
+                                      the command's own); st.has says whether it gave it */
 #define CLI_WRITES_LATER (1u << 20) /* its outputs are of a later instant than the record read
                                        (spart-sim's states): --keep-state keeps none of the
                                        fields it can write, and a value named like any of them,
@@ -615,6 +623,20 @@ void cli_check_limits(cli_session *s, const double *qm, const double *um, const 
    [nx,ny,nz], "mu": MU}, each key once, the normal made unit.  0, or -1 after reporting the
    fault (cli_fail: an unknown link, a zero normal, a negative mu, no contacts...). */
 int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
+
+/* The current record's "targets" (CLI_READS_TARGETS; contacts.c) into *t (grown as needed,
+   *cap entries), *nt of them: a JSON array of {"link": NAME or ID, "point": [x,y,z] (default 0),
+   "position": [x,y,z], "R": 3x3 or "quat": [w,x,y,z] (optional), "weight": W (default 1)},
+   {"com": [x,y,z]} or {"com_xy": [x,y]} (a weight too), each key once; R made the rotation
+   nearest it.  0, or -1 after reporting the fault (cli_fail). */
+int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt);
+
+/* The IK constraints of the holds of the stance file path (spart-ik --stance; contacts.c), on
+   the session's model, into *t (malloc'd; the caller frees it), *n of them: a JSON object
+   {"holds": [{"link": NAME or ID, "contacts": [...] (skipped: spart-contact's), "point",
+   "position", "R" or "quat", "weight": as a target's}, ...]}.  0, or -1 after reporting the
+   fault with the file's name and line (cli_error). */
+int cli_stance_targets(cli_session *s, const char *path, spart_ik_target **t, int *n);
 
 /* Run body, a command's loop over its records (while (cli_next(s)) ...), over the whole input,
    then close the session (cli_session_close); returns the exit code.  With -j N (jobs.c) the

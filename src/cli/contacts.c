@@ -1,26 +1,36 @@
-/* contacts.c -- the "contacts" list of a state record (spart-contact): the JSON text the reader
- * kept (CLI_READS_CONTACTS), read by the strict scanner into the library's point contacts. */
+/* contacts.c -- the lists of a state record a command reads itself: spart-contact's "contacts"
+ * and spart-ik's "targets", the JSON text the reader kept (CLI_READS_CONTACTS,
+ * CLI_READS_TARGETS), read by the strict scanner into the library's point contacts and inverse
+ * kinematics targets. */
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "records.h"
+#include "sim.h"
 #include "spart_text.h"
 
 enum { KEY_LINK = 1, KEY_POINT = 2, KEY_NORMAL = 4, KEY_MU = 8, KEY_ALL = 15 };
 
 
-/* the scanner's fault, or the message, for contact k; -1 */
-static int bad(cli_session *s, const spart_json *j, int k, const char *what) {
+/* the scanner's fault, or the message, for item k of the list called list; -1 */
+static int bad_in(cli_session *s, const char *list, const spart_json *j, int k, const char *what) {
   if (j->tok < 0) {
-    cli_fail(s, "contacts: %s", j->msg);
+    cli_fail(s, "%s: %s", list, j->msg);
   } else if (k < 0) {
-    cli_fail(s, "contacts: %s", what);
+    cli_fail(s, "%s: %s", list, what);
   } else {
-    cli_fail(s, "contacts[%d]%s", k, what);
+    cli_fail(s, "%s[%d]%s", list, k, what);
   }
   return -1;
+}
+
+
+/* the same for contact k */
+static int bad(cli_session *s, const spart_json *j, int k, const char *what) {
+  return bad_in(s, "contacts", j, k, what);
 }
 
 
@@ -243,6 +253,66 @@ static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
   return 0;
 }
 
+/* a list of objects a record gives (its text), each read by item into the k-th element of the
+   caller's array (size bytes each, zeroed first) */
+typedef struct list_spec {
+  const char *name;   /* in messages: "contacts" */
+  const char *expect; /* what an element is: ": expected an object {...}" */
+  size_t size;
+  int (*item)(cli_session *s, spart_json *j, int k, void *x); /* its '{' read; 0 or -1 */
+  const char *text;
+  size_t len;
+  long long line;
+} list_spec;
+
+
+/* the list of l into *arr (grown as needed, *cap elements), *n of them; 0, or -1 after
+   reporting (an empty list too) */
+static int read_list(cli_session *s, const list_spec *l, void **arr, int *cap, int *n) {
+  spart_json j;
+  int t, r = 0;
+  *n = 0;
+  spart_json_init(&j, l->text, l->len, (long)l->line);
+  if (spart_json_next(&j) != SPART_JSON_ARRAY) {
+    char what[64];
+    snprintf(what, sizeof what, "expected an array of %s", l->name);
+    r = bad_in(s, l->name, &j, -1, what);
+  }
+  while (r == 0 && (t = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
+    if (t != SPART_JSON_OBJECT) {
+      r = bad_in(s, l->name, &j, *n, l->expect);
+      break;
+    }
+    if (*n == *cap) {
+      int m = *cap ? 2 * *cap : 16;
+      void *g = realloc(*arr, l->size * (size_t)m);
+      if (!g) {
+        r = bad_in(s, l->name, &j, -1, "out of memory");
+        break;
+      }
+      *arr = g, *cap = m;
+    }
+    char *x = (char *)*arr + l->size * (size_t)*n;
+    memset(x, 0, l->size);
+    r = l->item(s, &j, *n, x);
+    (*n)++;
+  }
+  if (r == 0 && *n == 0) {
+    char what[64];
+    snprintf(what, sizeof what, "no %s (an empty list)", l->name);
+    r = bad_in(s, l->name, &j, -1, what);
+  }
+  spart_json_free(&j);
+  return r;
+}
+
+
+/* contact k, as read_list's item */
+static int contact_item(cli_session *s, spart_json *j, int k, void *x) {
+  return contact(s, j, k, x);
+}
+
+
 int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
   const cli_state *st = s->st;
   if (!st->contacts) {
@@ -250,34 +320,295 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
                 "\"normal\": [nx,ny,nz], \"mu\": MU}, ...]");
     return -1;
   }
-  spart_json j;
-  int t, r = 0;
-  *nc = 0;
-  spart_json_init(&j, st->contacts, st->contacts_len, (long)st->contacts_line);
-  if (spart_json_next(&j) != SPART_JSON_ARRAY) {
-    r = bad(s, &j, -1, "expected an array of contacts");
+  const list_spec l = {"contacts", ": expected an object {\"link\", \"point\", \"normal\", \"mu\"}",
+                       sizeof(**c), contact_item, st->contacts, st->contacts_len,
+                       st->contacts_line};
+  void *arr = *c;
+  int r = read_list(s, &l, &arr, cap, nc);
+  *c = arr;
+  return r ? r : from_geometry(s, c, cap, nc);
+}
+
+
+/* ---------------------------------------------------------------------------------------------
+ * spart-ik's targets: a record's "targets", and the holds of a stance file (--stance), whose
+ * IK constraints are targets (Klampt's holds: a link's contacts, skipped here, and the
+ * constraint that keeps the link there)
+ */
+
+enum {
+  T_LINK = 1,
+  T_POINT = 2,
+  T_POSITION = 4,
+  T_R = 8,
+  T_QUAT = 16,
+  T_WEIGHT = 32,
+  T_COM = 64,
+  T_COM_XY = 128,
+  T_CONTACTS = 256
+};
+
+/* where a target is read: the model, the list's name in messages ("targets", "holds"), whether
+   its items are holds (a "contacts" key skipped, no CoM), and the fault's message and line */
+typedef struct tlist {
+  const spart_model *m;
+  const char *name;
+  int holds;
+  char msg[512];
+  long long line;
+} tlist;
+
+
+/* the scanner's fault, or the message what, for item k of the list (k < 0: the list) into
+   c->msg; -1 */
+static int tbad(tlist *c, const spart_json *j, int k, const char *what) {
+  c->line = j->tok < 0 ? j->eline : j->tline;
+  if (j->tok < 0) {
+    snprintf(c->msg, sizeof c->msg, "%s: %s", c->name, j->msg);
+  } else if (k < 0) {
+    snprintf(c->msg, sizeof c->msg, "%s: %s", c->name, what);
+  } else {
+    snprintf(c->msg, sizeof c->msg, "%s[%d]%s", c->name, k, what);
   }
-  while (r == 0 && (t = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
-    if (t != SPART_JSON_OBJECT) {
-      r = bad(s, &j, *nc, ": expected an object {\"link\", \"point\", \"normal\", \"mu\"}");
+  return -1;
+}
+
+
+/* a 3x3 matrix (nested arrays, row-major) into R; 0 or -1 */
+static int matrix3(spart_json *j, double R[9]) {
+  if (spart_json_next(j) != SPART_JSON_ARRAY) {
+    return -1;
+  }
+  for (int r = 0; r < 3; r++) {
+    if (numbers(j, R + 3 * r, 3) != 0) {
+      return -1;
+    }
+  }
+  return spart_json_next(j) == SPART_JSON_ARRAY_END ? 0 : -1;
+}
+
+
+/* the rotation nearest R made R (through its quaternion), when R is one to 1e-5 (6 decimals
+   give 2e-6; a reflection is not); 0 or -1 */
+static int rotation(double R[9]) {
+  double q[4], P[9], worst = 0;
+  for (int k = 0; k < 9; k++) {
+    if (!isfinite(R[k])) {
+      return -1;
+    }
+  }
+  spart_rot_quat(q, R);
+  spart_quat_rot(P, q);
+  for (int k = 0; k < 9; k++) {
+    worst = fmax(worst, fabs(P[k] - R[k]));
+  }
+  memcpy(R, P, sizeof P);
+  return worst <= 1e-5 ? 0 : -1;
+}
+
+
+/* the key of a target's member, T_*, or 0 (a hold's: no CoM, its contacts) */
+static int target_key(const tlist *c, const spart_json *j) {
+  static const char *const names[] = {"link", "point",  "position", "R",       "quat",
+                                      "weight", "com", "com_xy",   "contacts"};
+  for (int q = 0; q < 9; q++) {
+    if (strlen(names[q]) == j->strlen && memcmp(j->str, names[q], j->strlen) == 0) {
+      int key = 1 << q;
+      return (c->holds ? key & (T_COM | T_COM_XY) : key == T_CONTACTS) ? 0 : key;
+    }
+  }
+  return 0;
+}
+
+
+/* one member of target k (its key read, key a T_*) into t; 0 or -1 (c->msg) */
+static int target_member(tlist *c, spart_json *j, int k, int key, spart_ik_target *t) {
+  char txt[200];
+  double q[4];
+  switch (key) {
+  case T_LINK:
+    t->body = link_of(c->m, j, txt);
+    if (t->body == -2) {
+      return tbad(c, j, k, ".link: expected a link name or id");
+    }
+    if (t->body < 0) {
+      char what[300];
+      snprintf(what, sizeof what, ".link: no link '%s' in the model (ids 0..%d)", txt,
+               c->m->nb - 1);
+      return tbad(c, j, k, what);
+    }
+    return 0;
+  case T_CONTACTS: /* a hold's contacts: spart-contact's, not a constraint */
+    return spart_json_next(j) < 0 || spart_json_skip(j) ? tbad(c, j, k, "") : 0;
+  case T_POINT:
+    return numbers(j, t->point, 3) ? tbad(c, j, k, ".point: expected [x, y, z]") : 0;
+  case T_POSITION:
+  case T_COM:
+    return numbers(j, t->position, 3)
+               ? tbad(c, j, k,
+                      key == T_COM ? ".com: expected [x, y, z]" : ".position: expected [x, y, z]")
+               : 0;
+  case T_COM_XY:
+    return numbers(j, t->position, 2) ? tbad(c, j, k, ".com_xy: expected [x, y]") : 0;
+  case T_R:
+    if (matrix3(j, t->R) != 0) {
+      return tbad(c, j, k, ".R: expected [[r11, r12, r13], [r21, ...], [...]]");
+    }
+    return rotation(t->R)
+               ? tbad(c, j, k, ".R is not a rotation (R R' = 1 within 1e-5, determinant +1)")
+               : 0;
+  case T_QUAT:
+    if (numbers(j, q, 4) != 0) {
+      return tbad(c, j, k, ".quat: expected [w, x, y, z]");
+    }
+    if (!(fabs(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1) <= 1e-6)) {
+      return tbad(c, j, k, ".quat: expected a unit quaternion (within 1e-6)");
+    }
+    spart_quat_unit(q);
+    spart_quat_rot(t->R, q);
+    return 0;
+  default: /* T_WEIGHT */
+    if (spart_json_next(j) != SPART_JSON_NUMBER) {
+      return tbad(c, j, k, ".weight: expected a number");
+    }
+    t->weight = spart_json_number(j);
+    return t->weight > 0 && isfinite(t->weight)
+               ? 0
+               : tbad(c, j, k, ".weight: expected a finite number > 0");
+  }
+}
+
+
+/* target k's object (its '{' read) into t; 0 or -1 (c->msg) */
+static int target(tlist *c, spart_json *j, int k, spart_ik_target *t) {
+  int tok, seen = 0;
+  t->weight = 1;
+  while ((tok = spart_json_next(j)) == SPART_JSON_KEY) {
+    int key = target_key(c, j);
+    if (!key) {
+      char txt[200], what[240];
+      snprintf(what, sizeof(what), ": unknown key '%s'", spart_printable(txt, j->str, j->strlen));
+      return tbad(c, j, k, what);
+    }
+    seen |= key;
+    if (target_member(c, j, k, key, t) != 0) {
+      return -1;
+    }
+  }
+  if (tok != SPART_JSON_OBJECT_END) {
+    return tbad(c, j, -1, "");
+  }
+  int com = seen & (T_COM | T_COM_XY), link = seen & (T_LINK | T_POINT | T_POSITION | T_R | T_QUAT);
+  t->kind = seen & T_COM ? SPART_IK_COM : seen & T_COM_XY ? SPART_IK_COM_XY : SPART_IK_LINK;
+  t->oriented = (seen & (T_R | T_QUAT)) != 0;
+  if (com == (T_COM | T_COM_XY) || (com && link)) {
+    return tbad(c, j, k, ": a target is a link's ({\"link\", \"position\", ...}), "
+                "{\"com\": [x, y, z]} or {\"com_xy\": [x, y]}, one of them");
+  }
+  if (!com && (seen & (T_LINK | T_POSITION)) != (T_LINK | T_POSITION)) {
+    return tbad(c, j, k, seen & T_LINK ? ": no \"position\"" : ": no \"link\"");
+  }
+  if ((seen & (T_R | T_QUAT)) == (T_R | T_QUAT)) {
+    return tbad(c, j, k, ": R and quat are both given: give one");
+  }
+  return 0;
+}
+
+
+/* target k of a record, as read_list's item (its fault reported for the record) */
+static int target_item(cli_session *s, spart_json *j, int k, void *x) {
+  tlist c = {.m = s->m, .name = "targets"};
+  if (target(&c, j, k, x) != 0) {
+    cli_fail(s, "%s", c.msg);
+    return -1;
+  }
+  return 0;
+}
+
+
+int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
+  const cli_state *st = s->st;
+  if (!st->targets) {
+    cli_fail(s, "no targets: give \"targets\": [{\"link\": ..., \"position\": [x,y,z]}, "
+                "...]");
+    return -1;
+  }
+  const list_spec l = {"targets",
+                       ": expected an object {\"link\", \"position\", ...}, {\"com\"} or "
+                       "{\"com_xy\"}",
+                       sizeof(**t), target_item, st->targets, st->targets_len, st->targets_line};
+  void *arr = *t;
+  int r = read_list(s, &l, &arr, cap, nt);
+  *t = arr;
+  return r;
+}
+
+
+/* the holds of the stance text (len bytes) into *t (grown, *cap), *n of them; 0, or -1 with
+   c->msg, c->line */
+static int holds(tlist *c, const char *text, size_t len, spart_ik_target **t, int *cap, int *n) {
+  spart_json j;
+  int tok, r = 0, seen = 0;
+  spart_json_init(&j, text, len, 1);
+  if (spart_json_next(&j) != SPART_JSON_OBJECT) {
+    r = tbad(c, &j, -1, "expected a stance object {\"holds\": [...]}");
+  }
+  while (r == 0 && (tok = spart_json_next(&j)) == SPART_JSON_KEY) {
+    if (j.strlen != 5 || memcmp(j.str, "holds", 5) != 0) {
+      char txt[200], what[240];
+      snprintf(what, sizeof what, "unknown key '%s' (a stance has \"holds\")",
+               spart_printable(txt, j.str, j.strlen));
+      r = tbad(c, &j, -1, what);
       break;
     }
-    if (*nc == *cap) {
-      int n = *cap ? 2 * *cap : 16;
-      spart_contact *g = realloc(*c, sizeof(**c) * (size_t)n);
-      if (!g) {
-        r = bad(s, &j, -1, "out of memory");
+    seen = 1;
+    if (spart_json_next(&j) != SPART_JSON_ARRAY) {
+      r = tbad(c, &j, -1, "expected an array of holds");
+    }
+    while (r == 0 && (tok = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
+      spart_ik_target *g =
+          *n < *cap ? *t : realloc(*t, sizeof(**t) * (size_t)(*cap = 2 * *cap + 4));
+      if (tok != SPART_JSON_OBJECT || !g) {
+        r = tbad(c, &j, *n, g ? ": expected an object {\"link\", \"contacts\", \"point\", "
+                                "\"position\", ...}" : ": out of memory");
         break;
       }
-      *c = g, *cap = n;
+      *t = g;
+      memset(g + *n, 0, sizeof *g);
+      r = target(c, &j, *n, g + *n);
+      (*n)++;
     }
-    memset(*c + *nc, 0, sizeof(**c));
-    r = contact(s, &j, *nc, *c + *nc);
-    (*nc)++;
   }
-  if (r == 0 && *nc == 0) {
-    r = bad(s, &j, -1, "no contacts (an empty list)");
+  if (r == 0 && (!seen || spart_json_next(&j) != SPART_JSON_END)) {
+    r = tbad(c, &j, -1, seen ? "expected the end of the stance" : "no \"holds\"");
   }
   spart_json_free(&j);
-  return r ? r : from_geometry(s, c, cap, nc);
+  return r;
+}
+
+
+int cli_stance_targets(cli_session *s, const char *path, spart_ik_target **t, int *n) {
+  char *text = NULL;
+  size_t len = 0;
+  int cap = 0;
+  tlist c = {.m = s->m, .name = "holds", .holds = 1};
+  *t = NULL;
+  *n = 0;
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    cli_error(s->tool->name, NULL, 0, "cannot open %s: %s", path, strerror(errno));
+    return -1;
+  }
+  if (cli_read_whole(s, f, path, &text, &len) != 0) {
+    return -1;
+  }
+  int r = holds(&c, text, len, t, &cap, n);
+  if (r != 0) {
+    cli_error(s->tool->name, path, c.line, "%s", c.msg);
+    free(*t);
+    *t = NULL;
+    *n = 0;
+  }
+  free(text);
+  return r;
 }

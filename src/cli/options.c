@@ -303,6 +303,9 @@ static void help(const cli_tool *t) {
   if (t->reads & CLI_NEEDS_CONTACTS) { /* contacts and the outputs' shapes vary: JSON only */
     printf("  -i, --input FORMAT   json, the only one (contacts are JSON)\n"
            "  -o, --output FORMAT  json (one object a line), the only one\n");
+  } else if (t->reads & CLI_READS_TARGETS) { /* targets are JSON, the outputs' shapes fixed */
+    printf("  -i, --input FORMAT   json, the only one (targets are JSON)\n"
+           "  -o, --output FORMAT  json (one object a line, the default) or csv\n");
   } else {
     printf("  -i, --input FORMAT   json or csv (default: json when the first line that is not\n"
            "                       blank starts with '{', '[' or RS, else csv)\n"

@@ -238,6 +238,11 @@ static int csv_column(const char *h, const spart_model *m, unsigned reads, colum
                     "column '%s': contacts are read from JSON records only, not CSV (use -i json)",
                     spart_printable(txt, h, len));
   }
+  if (reads != ~0u && (reads & CLI_READS_TARGETS) && strcasecmp(h, "targets") == 0) {
+    return cli_errf(err, SPART_EDATA, line,
+                    "column '%s': targets are read from JSON records only, not CSV (use -i json)",
+                    spart_printable(txt, h, len));
+  }
   size_t dot = strcspn(h, "._");
   int named = h[dot] == '.' ? field_any_case(h, dot) : -1; /* FIELD.JOINT, FIELD in any case */
   if (named >= 0 && rd_by_name_field(named) && memcmp(h, cli_fields[named].name, dot) == 0) {
@@ -395,9 +400,9 @@ static int csv_header(cli_reader *rd, const spart_model *m, spart_err *err) {
                     "expected a CSV header, got XML (a URDF is a model: give it with -m)"),
            -1;
   }
-  if (rd->reads != ~0u && (rd->reads & CLI_NEEDS_CONTACTS)) {
-    return cli_errf(err, SPART_EDATA, line,
-                    "contacts are read from JSON records only, not CSV (use -i json)"),
+  if (rd->reads != ~0u && (rd->reads & (CLI_NEEDS_CONTACTS | CLI_READS_TARGETS))) {
+    return cli_errf(err, SPART_EDATA, line, "%s are read from JSON records only, not CSV (use -i "
+                    "json)", rd->reads & CLI_READS_TARGETS ? "targets" : "contacts"),
            -1;
   }
   rd->delim = cli_csv_delimiter(rd->line, rd->len);

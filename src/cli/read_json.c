@@ -374,6 +374,27 @@ static int json_keep(cli_reader *rd, int k, size_t from, long long start, spart_
 }
 
 
+/* a list a command reads itself (contacts, targets), its key read: its value's text kept in the
+   record's text (at *at, *len bytes), its first line in *line; 0, or the fault's -code */
+static int json_list(cli_reader *rd, spart_json *j, long *at, size_t *len, long long *line,
+                     long long start, spart_err *err) {
+  if (spart_json_next(j) < 0) {
+    return rd_json_fault(j, err);
+  }
+  size_t from = j->tpos;
+  *line = j->tline;
+  if (spart_json_skip(j)) {
+    return rd_json_fault(j, err);
+  }
+  *at = cli_record_text(&rd->r, rd->rec + from, j->pos - from);
+  if (*at < 0) {
+    return cli_errf(err, SPART_ENOMEM, start, "out of memory");
+  }
+  *len = j->pos - from;
+  return 0;
+}
+
+
 /* the state fields of the record in rd->rec */
 static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_err *err) {
   spart_json *j = &rd->js;
@@ -413,19 +434,18 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
     }
     if (k < 0 && (rd->reads & CLI_READS_CONTACTS) && j->strlen == 8 &&
         memcmp(j->str, "contacts", 8) == 0) { /* kept as text, for src/cli/contacts.c */
-      if (spart_json_next(j) < 0) {
-        return rd_json_fault(j, err);
+      if (json_list(rd, j, &rd->r.contacts_at, &rd->r.st.contacts_len, &rd->r.st.contacts_line,
+                    start, err)) {
+        return -err->code;
       }
-      size_t from = j->tpos;
-      rd->r.st.contacts_line = j->tline;
-      if (spart_json_skip(j)) {
-        return rd_json_fault(j, err);
+      continue;
+    }
+    if (k < 0 && (rd->reads & CLI_READS_TARGETS) && j->strlen == 7 &&
+        memcmp(j->str, "targets", 7) == 0) { /* kept as text, for src/cli/targets.c */
+      if (json_list(rd, j, &rd->r.targets_at, &rd->r.st.targets_len, &rd->r.st.targets_line,
+                    start, err)) {
+        return -err->code;
       }
-      rd->r.contacts_at = cli_record_text(&rd->r, rd->rec + from, j->pos - from);
-      if (rd->r.contacts_at < 0) {
-        return cli_errf(err, SPART_ENOMEM, start, "out of memory");
-      }
-      rd->r.st.contacts_len = j->pos - from;
       continue;
     }
     if (k < 0 && key_lookalike(j->str, j->strlen) >= 0) {
@@ -471,7 +491,11 @@ static int json_fields(cli_reader *rd, spart_model **m, long long start, spart_e
   if (rd->r.contacts_at >= 0) { /* the record's text has stopped moving */
     rd->r.st.contacts = rd->r.text + rd->r.contacts_at;
   }
-  if (!(rd->r.st.has & rd->reads) && !rd->r.st.contacts && !(rd->reads & CLI_READS_NONE_OK)) {
+  if (rd->r.targets_at >= 0) {
+    rd->r.st.targets = rd->r.text + rd->r.targets_at;
+  }
+  if (!(rd->r.st.has & rd->reads) && !rd->r.st.contacts && !rd->r.st.targets &&
+      !(rd->reads & CLI_READS_NONE_OK)) {
     /* never the defaults alone: the record gives no state (or contacts) */
     char want[200] = "";
     for (int k = 0, n = 0; k < CLI_NFIELD; k++) {

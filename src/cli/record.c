@@ -74,7 +74,7 @@ static int record_size(cli_record *r, const spart_model *m) {
   }
   r->vals = v;
   r->nvals = n;
-  r->contacts_at = -1;
+  r->contacts_at = r->targets_at = -1;
   memset(v, 0, (n + 1) * sizeof(double));
   state_carve(&r->st, v, m);
   return 0;
@@ -114,8 +114,8 @@ void rd_state_reset(cli_reader *rd, const spart_model *m) {
     }
   }
   st->has = 0;
-  st->contacts = NULL;
-  rd->r.contacts_at = -1;
+  st->contacts = st->targets = NULL;
+  rd->r.contacts_at = rd->r.targets_at = -1;
 }
 
 
@@ -218,7 +218,8 @@ int rd_foreign_refuse(int f, const char *what, const char *h, size_t n, long lon
    header) gives; csv: the header's message.  0, or -SPART_EDATA with err filled. */
 int rd_qm_missing(const cli_reader *rd, const spart_model *m, unsigned has, int csv, long long line,
                   spart_err *err) {
-  if (!(rd->reads & 1u << CLI_F_qm) || m->nqc == 0 || (has & 1u << CLI_F_qm)) {
+  if (!(rd->reads & 1u << CLI_F_qm) || m->nqc == 0 || (has & 1u << CLI_F_qm) ||
+      (rd->reads != ~0u && (rd->reads & CLI_QM_OPTIONAL))) {
     return 0;
   }
   /* outputs of another command (spart-id's taum into spart-fd, spart-fd's umdot into spart-id)
@@ -404,6 +405,8 @@ int cli_record_copy(cli_record *dst, const cli_record *src) {
   dst->tnames = src->tnames;
   dst->contacts_at = src->contacts_at;
   dst->st.contacts = src->contacts_at >= 0 ? dst->text + src->contacts_at : NULL;
+  dst->targets_at = src->targets_at;
+  dst->st.targets = src->targets_at >= 0 ? dst->text + src->targets_at : NULL;
   if (src->npass > 0) {
     memcpy(dst->pass, src->pass, (size_t)src->npass * sizeof(*src->pass));
   }
