@@ -59,9 +59,12 @@ typedef struct spart_ground_at {
   double p[3];    /* the same from its body's CoM */
   double f[3];    /* the force on it (0 when apart) */
   double rate[3]; /* its deflection's rate (SPART_GROUND_STICK; 0 when apart) */
-  double C[9];    /* -d f / d v (3x3), v its material point's velocity, the depth and the
-                     deflection held: its dampers (the normal one while it pushes, the
-                     friction's along the plane), symmetric, positive semidefinite */
+  int slide;      /* 1 when it slides (SPART_GROUND_STICK): the rate relaxes the deflection at
+                     kt / ct */
+  double C[9];    /* -d f / d v (3x3, row-major), v its material point's velocity, the depth
+                     and the deflection held: its dampers (the normal one while it pushes, the
+                     friction's along the plane, and while sliding the friction's size mu fn
+                     with the normal velocity: not symmetric then) */
 } spart_ground_at;
 
 /* Sphere j's contact at the state spart_fk and spart_velocity left, its deflection defl + 3 j
@@ -374,9 +377,9 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
 
 /* Add the controller's damping, -d taum / d um at its last evaluation (spart_control_torque),
    to D (n x n, row-major, the joints' block at row and column off): PD's Kd on the diagonal;
-   computed torque's Hs Kd symmetrised, (Hs Kd + Kd Hs) / 2, Hs the joints' inertia with the base
-   free, Hmm - Hm0 H00^-1 H0m (Hmm with off 0), H the mass matrix (n x n, spart_crba's); a force
-   clipped to its effort limit none. */
+   computed torque's Hs Kd, Hs the joints' inertia with the base free, Hmm - Hm0 H00^-1 H0m
+   (Hmm with off 0), H the mass matrix (n x n, spart_crba's); a force clipped to its effort
+   limit none. */
 void spart_control_damping(const spart_model *m, const spart_control *c, const double *H, int n,
                            int off, double *D);
 

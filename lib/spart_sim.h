@@ -102,15 +102,18 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
    the forces' derivative -D with respect to the velocities v = [u0; um] implicitly:
    (H + h D) (v+ - v) = h H a, H the mass matrix (spart_crba), D the joints' viscous damping
    and the smoothed Coulomb friction's slope (coulomb_v > 0), a PD controller's Kd (computed
-   torque's: H Kd on the joints' block, symmetrised), the ground's dampers at each contact in it,
-   J' C J (C its normal damper while it pushes, the friction's along the plane: sticking ct, or
-   sliding the damping across the slip), and the joint limits' dampers while they push; the
+   torque's: Hs Kd on the joints' block, Hs their inertia with the base free), the ground's
+   dampers at each contact in it, J' C J (C its normal damper while it pushes, the friction's
+   along the plane: sticking ct, or sliding the damping across the slip and the friction's size
+   mu fn changing with the normal velocity), and the joint limits' dampers while they push
+   (solved by Gaussian elimination with partial pivoting, D not being symmetric); the
    Coriolis forces, the springs (the ground's, the limits', Kp) and the Coulomb friction's
    discontinuous law explicit; then the configuration moved by h v+ (the exponential map, each
-   joint's spart_joint_integrate) and the deflections by h times their rates at v+.  First
+   joint's spart_joint_integrate) and the deflections by h times their rates at v+ (a sliding
+   one's relaxation -kt e / ct implicit: that rate over 1 + h kt / ct).  First
    order; not for coupled mimic joints.  Returns 0, or -SPART_ENUM with err saying why (a
-   singular inertia, a value that is not finite, a DOPRI5 step too small, H + h D not positive
-   definite) at which time; the state is then the last good one. */
+   singular inertia, a value that is not finite, a DOPRI5 step too small, H + h D singular) at
+   which time; the state is then the last good one. */
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err);
 
@@ -162,8 +165,8 @@ int spart_sim_rk4_contacts(const spart_sim *s);
    limits), critically damped at SPART_LIMIT_RATE on its own inertia Hjj (the diagonal of the
    mass matrix there, spart_crba: the rest of the robot held): limit_k = Hjj w^2, limit_c =
    2 Hjj w, w = SPART_LIMIT_RATE (a joint without inertia: 0, free); every other joint 0.  Under
-   a steady force f past its limit a joint rests f / limit_k past it.  Returns 0, or
-   -SPART_ENOMEM. */
+   a steady force f past its limit a joint rests f / limit_k past it.  A model whose mimic joints
+   are coupled (m->coupled) gets none.  Returns 0, or -SPART_ENOMEM. */
 #define SPART_LIMIT_RATE 200.0 /* 1/s: a time constant of 5 ms */
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s);
 
@@ -251,6 +254,8 @@ typedef struct spart_ground {
                        mu fn vt / sqrt(|vt|^2 + vs^2) against the slip velocity vt */
   double tstiffness; /* kt, N/m: the tangential spring (SPART_GROUND_STICK) */
   double tdamping;   /* ct, N s/m, > 0: the tangential damper (SPART_GROUND_STICK) */
+  int implicit;      /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT), which
+                        sets the damping's default (spart_ground_defaults) */
   int n;                /* contact spheres */
   const int *body;      /* (n) the body each is on */
   const double *centre; /* (n x 3) its centre in the body's URDF link frame */
@@ -291,7 +296,9 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
    - stiffness: the whole robot, of mass M, on four contacts 1 mm deep: k = M |g| / 4 mm (|g|
      9.81 without gravity or with a zero one);
    - damping: critical for the lightest body with contact spheres, of mass mc (M when none has
-     a mass), on one of them: 2 sqrt(k mc);
+     a mass), on one of them: 2 sqrt(k mc) (an explicit step's bound); with g->implicit,
+     critical for the whole robot on one contact, 2 sqrt(k M), which takes an impact without
+     rebound (the implicit step has no bound from it);
    - mu: 1;
    - tstiffness: k; tdamping: 2 sqrt(kt mc).
    law and slip are the caller's (0 is SPART_GROUND_STICK).  Returns 0; -1 when the plane has

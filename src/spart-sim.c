@@ -92,6 +92,7 @@ static int finish(const cli_tool *t, void *own, cli_opts *o) {
     return cli_usage(t->name, "--integrator implicit with --mimic: the implicit step does not "
                      "take coupled mimic joints");
   }
+  so->world.implicit = so->integrator == SPART_SIM_IMPLICIT;
   so->max_steps = so->max_steps >= 0 ? so->max_steps : 100000;
   so->dt = so->dt > 0 ? so->dt : 1e-3;
   so->every = so->every > 0 ? so->every : 1;

@@ -264,7 +264,7 @@ void spart_control_damping(const spart_model *m, const spart_control *c, const d
   }
   /* computed torque: the joints' accelerations -Kd um with the base's reaction, the forces
      Hs Kd um on the joints, Hs = Hmm - Hm0 H00^-1 H0m their inertia with the base free (Hmm
-     with it fixed); symmetrised */
+     with it fixed) */
   double H00i[36], work[36], H00[36];
   for (int i = 0; i < off; i++) {
     for (int j = 0; j < off; j++) {
@@ -282,8 +282,7 @@ void spart_control_damping(const spart_model *m, const spart_control *c, const d
           hs -= H[(off + a) * n + i] * H00i[6 * i + j] * H[j * n + off + b];
         }
       }
-      double ka = w->clip[a] ? 0 : c->kd[a], kb = w->clip[b] ? 0 : c->kd[b];
-      D[(off + a) * n + off + b] += hs * (ka + kb) / 2;
+      D[(off + a) * n + off + b] += w->clip[a] ? 0 : hs * c->kd[b];
     }
   }
 }

@@ -48,11 +48,21 @@ static void plane_damper(double *C, double a, const double n[3], const double *u
 }
 
 
+/* a u n' added to C (3x3) */
+static void friction_rate(double *C, double a, const double u[3], const double n[3]) {
+  for (int r = 0; r < 3; r++) {
+    for (int k = 0; k < 3; k++) {
+      C[3 * r + k] += a * u[r] * n[k];
+    }
+  }
+}
+
+
 /* the friction of sphere j (SPART_GROUND_STICK): its force ft (3) from its deflection e (3,
    NULL: 0), the slip velocity vt and the normal force fn, and the deflection's rate (3); C
-   (3x3, NULL: not) gets -d ft / d v added, v the point's velocity, fn held */
-static void stick_slip(const spart_ground *g, const double *e, const double vt[3], double fn,
-                       double ft[3], double rate[3], double *C) {
+   (3x3, NULL: not) gets -d ft / d v added, v the point's velocity, cn = -d fn / d vn */
+static int stick_slip(const spart_ground *g, const double *e, const double vt[3], double fn,
+                      double cn, double ft[3], double rate[3], double *C) {
   const double kt = g->tstiffness, ct = g->tdamping, lim = g->mu * fn;
   for (int k = 0; k < 3; k++) {
     ft[k] = -ct * vt[k] - (e ? kt * e[k] : 0);
@@ -63,22 +73,25 @@ static void stick_slip(const spart_ground *g, const double *e, const double vt[3
     if (C) {
       plane_damper(C, ct, g->normal, NULL);
     }
-    return;
+    return 0;
   }
   /* sliding: Coulomb's force along the sticking one, and the deflection such that the spring
      and the damper give it */
   double s = lim / sqrt(f2);
-  if (C) { /* its direction turns with vt: the damper across it, ct lim / |fs| */
+  if (C) { /* its direction u turns with vt: the damper across it, ct lim / |fs|; its size
+               mu fn with the normal velocity: mu cn u n' */
     double u[3];
     for (int k = 0; k < 3; k++) {
       u[k] = ft[k] / sqrt(f2);
     }
     plane_damper(C, ct * s, g->normal, u);
+    friction_rate(C, g->mu * cn, u, g->normal);
   }
   for (int k = 0; k < 3; k++) {
     ft[k] *= s;
     rate[k] = -(ft[k] + (e ? kt * e[k] : 0)) / ct;
   }
+  return 1;
 }
 
 
@@ -90,6 +103,7 @@ int spart_ground_contact(const spart_model *m, const spart_data *d, const spart_
   memset(f, 0, 3 * sizeof(double));
   memset(e_rate, 0, 3 * sizeof(double));
   memset(C, 0, 9 * sizeof(double));
+  at->slide = 0;
   if (!(delta > 0)) {
     return 0;
   }
@@ -121,14 +135,17 @@ int spart_ground_contact(const spart_model *m, const spart_data *d, const spart_
     for (int k = 0; k < 3; k++) {
       ft[k] = -s * vt[k];
     }
-    /* -d ft / d vt: s (P - vt vt' / (|vt|^2 + vs^2)) */
+    /* -d ft / d v: s (P - vt vt' / (|vt|^2 + vs^2)) along the plane, -mu cn vt n' / S along
+       the normal (fn's rate) */
     double u[3], S = sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
     for (int k = 0; k < 3; k++) {
       u[k] = vt[k] / S;
     }
     plane_damper(C, s, n, u);
+    friction_rate(C, -g->mu * (fn > 0 ? g->damping : 0), u, n);
   } else {
-    stick_slip(g, defl ? defl + 3 * j : NULL, vt, fn, ft, e_rate, C);
+    at->slide = stick_slip(g, defl ? defl + 3 * j : NULL, vt, fn, fn > 0 ? g->damping : 0, ft,
+                           e_rate, C);
   }
   for (int k = 0; k < 3; k++) {
     f[k] = fn * n[k] + ft[k] + 0.0; /* + 0: no -0 written */
@@ -309,7 +326,7 @@ int spart_ground_defaults(const spart_model *m, const double *gravity, spart_gro
     g->offset = 0;
   }
   /* the whole robot on four contacts 1 mm deep; the lightest body that has contacts critically
-     damped on one; mu 1; the tangential spring the normal one, its damper critical for that
+     damped on one (the whole robot with an implicit step); mu 1; the tangential spring the normal one, its damper critical for that
      body on it */
   double mass = 0, light = INFINITY;
   for (int i = 0; i < m->nb; i++) {
@@ -321,7 +338,8 @@ int spart_ground_defaults(const spart_model *m, const double *gravity, spart_gro
   }
   light = isfinite(light) ? light : mass;
   g->stiffness = isnan(g->stiffness) ? mass * (g0 > 0 ? g0 : 9.81) / 4e-3 : g->stiffness;
-  g->damping = isnan(g->damping) ? 2 * sqrt(g->stiffness * light) : g->damping;
+  g->damping = isnan(g->damping) ? 2 * sqrt(g->stiffness * (g->implicit ? mass : light))
+                                 : g->damping;
   g->mu = isnan(g->mu) ? 1 : g->mu;
   g->tstiffness = isnan(g->tstiffness) ? g->stiffness : g->tstiffness;
   g->tdamping = isnan(g->tdamping) ? 2 * sqrt(g->tstiffness * light) : g->tdamping;

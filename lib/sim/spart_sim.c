@@ -306,7 +306,7 @@ static void limit_forces(const spart_model *m, spart_sim *s, sim_ws *w, spart_st
                          double *D, int off) {
   const double *k = s->limit_k, *c = s->limit_c;
   double *tau = NULL;
-  for (int i = 1; i < m->nb; i++) {
+  for (int i = 1; i < m->nb && !m->coupled; i++) {
     if (!(k[i] > 0 || c[i] > 0) || !m->jnt_limited[i] || m->jnt_nq[i] != 1) {
       continue;
     }
@@ -594,6 +594,12 @@ static int implicit_scratch(const spart_model *m, sim_ws *w) {
 }
 
 
+/* the implicit step's Coulomb friction of a joint within this of rest (rad/s, m/s): the force
+   -F um / IMPLICIT_REST, a stiff damper (the joint held while the other forces on it stay
+   within F, creeping at most IMPLICIT_REST) */
+#define IMPLICIT_REST 1e-6
+
+
 /* D (n x n, row-major, n = off + nv), the derivative of the forces with respect to the
    velocities [u0; um] (less), at the state (spart_fk's, spart_velocity's): the joints' damping
    and smoothed Coulomb friction's slope, the controller's (H, spart_crba's), the limits' and
@@ -603,18 +609,21 @@ static void damping(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w
   const int n = off + w->nv;
   const spart_control *c = s->scene ? s->scene->control : NULL;
   const spart_ground *g = s->scene ? s->scene->ground : NULL;
-  /* the joints' friction (computed torque cancels the viscous one) */
-  if (s->flags & SPART_FD_FRICTION) {
-    const int ctc = c && c->law == SPART_CONTROL_CTC;
+  /* the joints' friction (computed torque cancels it): the viscous damping, and the Coulomb
+     friction's secant F / |um| (F / IMPLICIT_REST within IMPLICIT_REST of rest: implicit(),
+     which puts the force -F um / IMPLICIT_REST there) or its smoothed law's slope */
+  if ((s->flags & SPART_FD_FRICTION) && !(c && c->law == SPART_CONTROL_CTC)) {
     for (int a = 0; a < w->nv; a++) {
-      int i = m->dof_body[a];
-      double slope = 0;
+      const int i = m->dof_body[a];
+      const double u = s->x->um[a], *F = m->jnt_friction + 2 * i;
+      double slope;
       if (s->coulomb_v > 0) {
-        double th = tanh(s->x->um[a] / s->coulomb_v);
-        slope = (s->x->um[a] >= 0 ? m->jnt_friction[2 * i] : m->jnt_friction[2 * i + 1]) *
-                (1 - th * th) / s->coulomb_v;
+        double th = tanh(u / s->coulomb_v);
+        slope = (u >= 0 ? F[0] : -F[1]) * (1 - th * th) / s->coulomb_v;
+      } else {
+        slope = (u > 0 ? F[0] : u < 0 ? -F[1] : fmax(F[0], -F[1])) / fmax(fabs(u), IMPLICIT_REST);
       }
-      D[(off + a) * (n + 1)] += (ctc ? 0 : m->jnt_damping[i]) + slope;
+      D[(off + a) * (n + 1)] += m->jnt_damping[i] + slope;
     }
   }
   if (c) {
@@ -646,6 +655,49 @@ static void damping(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w
       }
     }
   }
+}
+
+
+/* A x = b for the n x n A (row-major, overwritten), b overwritten by x: Gaussian elimination
+   with partial pivoting; 0, or -1 when a pivot is 0 or not finite */
+static int lu_solve(double *A, double *b, int n) {
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    for (int r = c + 1; r < n; r++) {
+      p = fabs(A[r * n + c]) > fabs(A[p * n + c]) ? r : p;
+    }
+    double piv = A[p * n + c];
+    if (!(fabs(piv) > 0) || !isfinite(piv)) {
+      return -1;
+    }
+    if (p != c) {
+      for (int k = c; k < n; k++) {
+        double t = A[c * n + k];
+        A[c * n + k] = A[p * n + k];
+        A[p * n + k] = t;
+      }
+      double t = b[c];
+      b[c] = b[p];
+      b[p] = t;
+    }
+    for (int r = c + 1; r < n; r++) {
+      double f = A[r * n + c] / piv;
+      if (f != 0) {
+        for (int k = c + 1; k < n; k++) {
+          A[r * n + k] -= f * A[c * n + k];
+        }
+        b[r] -= f * b[c];
+      }
+    }
+  }
+  for (int r = n - 1; r >= 0; r--) {
+    double sum = b[r];
+    for (int k = r + 1; k < n; k++) {
+      sum -= A[r * n + k] * b[k];
+    }
+    b[r] = sum / A[r * n + r];
+  }
+  return 0;
 }
 
 
@@ -688,9 +740,22 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
     }
     dv[i] = h * sum;
   }
-  if (spu_cholsolve(A, dv, n, 1, NULL) != 0) {
-    return spart_err_set(err, SPART_ENUM, 0, "t = %s: the implicit step's H + h D is not "
-                         "positive definite", num(b0, s->t));
+  /* the Coulomb friction within IMPLICIT_REST of rest: -F um / IMPLICIT_REST for the
+     discontinuous law's force at um (spart_friction's) */
+  const spart_control *ctl = s->scene ? s->scene->control : NULL;
+  if ((s->flags & SPART_FD_FRICTION) && s->coulomb_v == 0 &&
+      !(ctl && ctl->law == SPART_CONTROL_CTC)) {
+    for (int k = 0; k < nv; k++) {
+      const double u = s->x->um[k], *F = m->jnt_friction + 2 * m->dof_body[k];
+      if (fabs(u) < IMPLICIT_REST) {
+        double law = F[0] * (u > 0) + F[1] * (u < 0);
+        dv[off + k] += h * (law - (u > 0 ? F[0] : u < 0 ? -F[1] : 0) * u / IMPLICIT_REST);
+      }
+    }
+  }
+  if (lu_solve(A, dv, n) != 0) {
+    return spart_err_set(err, SPART_ENUM, 0, "t = %s: the implicit step's H + h D is singular",
+                         num(b0, s->t));
   }
   /* the new velocities, and the local coordinates at the step's end */
   double *y = w->yn, *up = w->xs.u0, *ump = w->xs.um;
@@ -714,15 +779,21 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
       }
     }
   }
-  /* the deflections: their rates at the state's pose and forces, at v+ */
+  /* the deflections: their rates at the state's pose, at v+, a sliding one's relaxation
+     -kt e / ct implicit (backward Euler: the rate over 1 + h kt / ct) */
   if (w->nz > 0) {
+    const spart_ground *g = s->scene->ground;
+    const double relax = 1 + h * g->tstiffness / g->tdamping;
     spart_state *x = &w->xs;
     memcpy(x->R0, s->x->R0, 9 * sizeof(double));
     memcpy(x->r0, s->x->r0, 3 * sizeof(double));
-    const spart_ground_out out = {NULL, NULL, y + w->nyb};
-    spart_ground_forces(m, d, s->scene->ground, x, s->z, &out);
-    for (int k = 0; k < w->nz; k++) {
-      y[w->nyb + k] *= h;
+    spart_velocity(m, d, x); /* (the pose's spart_fk still in d, damping()'s) */
+    for (int j = 0; j < g->n; j++) {
+      spart_ground_at at;
+      spart_ground_contact(m, d, g, j, s->z, &at);
+      for (int k = 0; k < 3; k++) {
+        y[w->nyb + 3 * j + k] = h * at.rate[k] / (at.slide ? relax : 1);
+      }
     }
   }
   w->acc_ok = 0;
@@ -770,14 +841,16 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s) {
   const int fixed = (s->flags & SPART_FD_FIXED) != 0, n = (fixed ? 0 : 6) + m->nv;
   const double w = SPART_LIMIT_RATE;
-  double *H = malloc((size_t)n * (size_t)n * sizeof(double) + 1);
-  if (!H) {
+  double *H = m->coupled ? NULL : malloc((size_t)n * (size_t)n * sizeof(double) + 1);
+  if (!H && !m->coupled) {
     return -SPART_ENOMEM;
   }
-  spart_crba(m, d, s->x, fixed, H);
+  if (H) {
+    spart_crba(m, d, s->x, fixed, H);
+  }
   for (int i = 0; i < m->nb; i++) {
     double Hjj = 0;
-    if (i > 0 && m->jnt_limited[i] && m->jnt_nq[i] == 1) {
+    if (i > 0 && m->jnt_limited[i] && m->jnt_nq[i] == 1 && !m->coupled) {
       int a = (fixed ? 0 : 6) + m->jnt_vadr[i];
       Hjj = H[a * (n + 1)];
     }
