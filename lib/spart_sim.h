@@ -100,20 +100,23 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
    tolerances need, the last ending on t_end, or one implicit step.  The implicit step (MuJoCo's
    implicitfast's idea) evaluates the dynamics once, a = H^-1 (f - c) at the state, and takes
    the forces' derivative -D with respect to the velocities v = [u0; um] implicitly:
-   (H + h D) (v+ - v) = h H a, H the mass matrix (spart_crba), D the joints' viscous damping
-   and the smoothed Coulomb friction's slope (coulomb_v > 0), a PD controller's Kd (computed
-   torque's: Hs Kd on the joints' block, Hs their inertia with the base free), the ground's
-   dampers at each contact in it, J' C J (C its normal damper while it pushes, the friction's
-   along the plane: sticking ct, or sliding the damping across the slip and the friction's size
-   mu fn changing with the normal velocity), and the joint limits' dampers while they push
-   (solved by Gaussian elimination with partial pivoting, D not being symmetric); the
-   Coriolis forces, the springs (the ground's, the limits', Kp) and the Coulomb friction's
-   discontinuous law explicit; then the configuration moved by h v+ (the exponential map, each
-   joint's spart_joint_integrate) and the deflections by h times their rates at v+ (a sliding
-   one's relaxation -kt e / ct implicit: that rate over 1 + h kt / ct).  First
-   order; not for coupled mimic joints.  Returns 0, or -SPART_ENUM with err saying why (a
-   singular inertia, a value that is not finite, a DOPRI5 step too small, H + h D singular) at
-   which time; the state is then the last good one. */
+   (H + h D) (v+ - v) = h H a, H the mass matrix (spart_crba), D (not symmetric: Gaussian
+   elimination with partial pivoting) made of
+   - the joints' viscous damping, and their Coulomb friction F as its secant damper F / |um|
+     (F / 1e-6 within 1e-6 of rest, where the force is -F um / 1e-6: a joint held while the
+     other forces on it stay within F), or the smoothed law's slope (coulomb_v > 0);
+   - a PD controller's Kd (computed torque's Hs Kd, Hs the joints' inertia with the base free);
+   - the ground's dampers at each contact in it, J' C J (C: its normal damper while it pushes;
+     along the plane ct sticking, sliding the damping across the slip and the friction's size
+     mu fn changing with the normal velocity);
+   - the joint limits' dampers while they push, and their springs k (h k added to D, -h^2 k v
+     to the right side: backward Euler);
+   the Coriolis forces and the other springs (the ground's, Kp) explicit; then the configuration
+   moved by h v+ (the exponential map, each joint's spart_joint_integrate) and the deflections
+   by h times their rates at v+ (a sliding one's relaxation -kt e / ct backward Euler: that rate
+   over 1 + h kt / ct).  First order; not for coupled mimic joints.  Returns 0, or -SPART_ENUM
+   with err saying why (a singular inertia, a value that is not finite, a DOPRI5 step too
+   small, H + h D singular) at which time; the state is then the last good one. */
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err);
 
@@ -162,12 +165,13 @@ int spart_sim_rk4_contacts(const spart_sim *s);
 
 /* The joint limits' defaults at the simulation's state s->x (its flags' SPART_FD_FIXED): for
    each limited joint of one coordinate (jnt_limited, jnt_nq 1; a continuous joint has no
-   limits), critically damped at SPART_LIMIT_RATE on its own inertia Hjj (the diagonal of the
-   mass matrix there, spart_crba: the rest of the robot held): limit_k = Hjj w^2, limit_c =
-   2 Hjj w, w = SPART_LIMIT_RATE (a joint without inertia: 0, free); every other joint 0.  Under
+   limits), critically damped at SPART_LIMIT_RATE on its own inertia Ij there, that with the
+   rest of the robot free, Ij = 1 / (H^-1)jj (H the mass matrix, spart_crba; Hjj, the rest
+   held, when H is singular): limit_k = Ij w^2, limit_c = 2 Ij w, w = SPART_LIMIT_RATE (a joint
+   without inertia: 0, free); every other joint 0.  Under
    a steady force f past its limit a joint rests f / limit_k past it.  A model whose mimic joints
    are coupled (m->coupled) gets none.  Returns 0, or -SPART_ENOMEM. */
-#define SPART_LIMIT_RATE 200.0 /* 1/s: a time constant of 5 ms */
+#define SPART_LIMIT_RATE 300.0 /* 1/s: a time constant of 3.3 ms */
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s);
 
 /* The joints with limits (a limited one-coordinate joint's jnt_range) that qm has left: outside
@@ -254,8 +258,6 @@ typedef struct spart_ground {
                        mu fn vt / sqrt(|vt|^2 + vs^2) against the slip velocity vt */
   double tstiffness; /* kt, N/m: the tangential spring (SPART_GROUND_STICK) */
   double tdamping;   /* ct, N s/m, > 0: the tangential damper (SPART_GROUND_STICK) */
-  int implicit;      /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT), which
-                        sets the damping's default (spart_ground_defaults) */
   int n;                /* contact spheres */
   const int *body;      /* (n) the body each is on */
   const double *centre; /* (n x 3) its centre in the body's URDF link frame */
@@ -263,6 +265,8 @@ typedef struct spart_ground {
   unsigned char *seen;  /* (n) or NULL: spart_ground_forces sets each sphere's to 1 when it
                            finds it in the ground (spart_sim_rk4_limit clears them: the contacts
                            that a step's stages met) */
+  int implicit;         /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT), which
+                           sets the damping's default (spart_ground_defaults) */
 } spart_ground;
 
 /* where spart_ground_forces writes, each NULL: not written */

@@ -191,3 +191,144 @@ assert abs(fz - M * 9.81) < 1e-6 * M * 9.81
 PY
   done
 }
+
+@test "implicit: first order (the error against a fine rk4 run halves with the step), where rk4 at 1 ms is refused: kuka_iiwa under PD 100, 10, and a floating spacecraft under PD" {
+  st='{"qm": [0.3, 0.5, -0.2, -1, 0.2, 0.4, 0.1], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1]}'
+  echo '{"t": 0, "qm": [0, 0.6, 0, -1.2, 0, 0.5, 0]}' > "$BATS_TEST_TMPDIR/ref.json"
+  arm=(-m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --control pd --kp 100 --kd 10
+       --reference "$BATS_TEST_TMPDIR/ref.json" --duration 0.5 --every 1000000)
+  run -1 --separate-stderr spart-sim "${arm[@]}" --dt 0.001 <<< "$st"
+  [[ "$stderr" == *"unstable step for rk4 with the controller's gains"* ]]
+  spart-sim "${arm[@]}" --dt 0.00002 <<< "$st" | tail -n 1 > "$BATS_TEST_TMPDIR/fine.json"
+  for dt in 0.001 0.0005 0.00025; do
+    spart-sim "${arm[@]}" --dt $dt --integrator implicit <<< "$st" | tail -n 1 > "$BATS_TEST_TMPDIR/$dt.json"
+  done
+  sc=(-m "$MODELS/2_iiwa_base.urdf" --control pd --kp 50 --kd 20 --duration 0.5 --every 1000000
+      --reference "$BATS_TEST_TMPDIR/sref.json")
+  python3 -c 'import json; print(json.dumps({"t": 0, "qm": [0.5] * 14}))' > "$BATS_TEST_TMPDIR/sref.json"
+  ss='{"qm": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "u0": [0.1, -0.2, 0.3, 0, 0, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1, 0, 0, 0, 0, 0, 0, 0]}'
+  spart-sim "${sc[@]}" --dt 0.00002 <<< "$ss" | tail -n 1 > "$BATS_TEST_TMPDIR/sfine.json"
+  for dt in 0.001 0.0005 0.00025; do
+    spart-sim "${sc[@]}" --dt $dt --integrator implicit <<< "$ss" | tail -n 1 > "$BATS_TEST_TMPDIR/s$dt.json"
+  done
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, sys
+d = sys.argv[1]
+for pre in ("", "s"):
+    ref = json.load(open("%s/%sfine.json" % (d, pre)))
+    err = {}
+    for dt in ("0.001", "0.0005", "0.00025"):
+        r = json.load(open("%s/%s%s.json" % (d, pre, dt)))
+        assert r["t"] == 0.5
+        err[dt] = max(abs(x - y) for x, y in zip(r["qm"] + r["um"] + r["u0"], ref["qm"] + ref["um"] + ref["u0"]))
+    print(pre or "arm", err)
+    for a, b in (("0.001", "0.0005"), ("0.0005", "0.00025")):
+        assert 1.7 < err[a] / err[b] < 2.3, (a, b, err[a] / err[b])
+    assert err["0.001"] < 0.02
+PY
+}
+
+@test "--integrator implicit: refused with --mimic and with dopri5's options; -j 2 writes what one thread writes" {
+  run -2 --separate-stderr spart-sim -m "$BATS_TEST_DIRNAME/data/gripper_mimic.urdf" --mimic \
+    --duration 1 --integrator implicit <<< '{}'
+  [ "${stderr_lines[0]}" = "spart-sim: --integrator implicit with --mimic: the implicit step does not take coupled mimic joints" ]
+  run -2 --separate-stderr spart-sim -m "$MODELS/kuka_iiwa.urdf" --duration 1 --integrator implicit \
+    --rtol 1e-6 <<< '{}'
+  [[ "$stderr" == "spart-sim: --rtol, --atol and --max-steps are dopri5's"* ]]
+  printf '%s\n' '{"id": 1, "r0": [0, 0, 0.5]}' '{"id": 2, "r0": [0, 0, 0.4], "u0": [1, 0, 0, 0, 0, 0]}' \
+    '{"id": 3, "r0": [0, 0, 0.3]}' > "$BATS_TEST_TMPDIR/in.jsonl"
+  cat > "$BATS_TEST_TMPDIR/box.urdf" <<'URDF'
+<robot name="box"><link name="box"><inertial><mass value="1"/><inertia ixx="0.0066666666666666667" iyy="0.0066666666666666667" izz="0.0066666666666666667" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link></robot>
+URDF
+  o=(-m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground --duration 1 --integrator implicit)
+  [ "$(spart-sim "${o[@]}" -j 2 < "$BATS_TEST_TMPDIR/in.jsonl")" = "$(spart-sim "${o[@]}" < "$BATS_TEST_TMPDIR/in.jsonl")" ]
+}
+
+@test "joint limits held: an inverted pendulum falling onto its limit stops there, at rest past it by the limit spring's static deflection (to 1e-6 rad), never 3 degrees past, rk4 and implicit; --check-limits still reports it; --no-limits lets it through" {
+  pendulum 1 "$BATS_TEST_TMPDIR/p.urdf"
+  for integ in rk4 implicit; do
+    spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base --gravity 0,0,-9.81 --duration 3 \
+      --integrator $integ <<< '{"qm": [0.1]}' > "$BATS_TEST_TMPDIR/$integ.jsonl"
+    python3 - "$BATS_TEST_TMPDIR/$integ.jsonl" <<'PY'
+import json, math, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+q = [r["qm"][0] for r in rows]
+m, g, l, Iy = 1.0, 9.81, 0.5, 0.01
+k = (Iy + m * l * l) * 300.0 ** 2  # the limit default spring: its own inertia times 300^2
+d = 0.0  # at rest: k d = m g l sin(1 + d)
+for _ in range(100):
+    d = m * g * l * math.sin(1 + d) / k
+print("past the limit: most", max(q) - 1, "at rest", q[-1] - 1, "static deflection", d)
+assert max(q) - 1 < math.radians(3)
+assert all(abs(x - 1 - d) < 1e-6 for x in q[-500:])
+assert d < math.radians(0.1)
+PY
+  done
+  run -4 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base --gravity 0,0,-9.81 \
+    --duration 3 --check-limits --integrator implicit <<< '{"qm": [0.1]}'
+  [[ "${stderr_lines[0]}" == "spart-sim: <stdin>:1: t = "*": joint 1 'j' leaves its limits: qm_1 = "*" > upper" ]]
+  spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base --gravity 0,0,-9.81 --duration 3 --no-limits \
+    <<< '{"qm": [0.1]}' | tail -n 1 | python3 -c 'import json, sys; q = json.load(sys.stdin)["qm"][0]; print(q); assert q > 2'
+}
+
+@test "joint limits: a joint inside its limits moves exactly as with --no-limits (rk4, dopri5, implicit, byte for byte); rk4 past the limit spring's stability is refused naming it" {
+  st='{"qm": [0.1, 0.5, -0.3, -1, 0.2, 0.4, 0], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1]}'
+  o=(-m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --duration 0.3)
+  for integ in rk4 dopri5 implicit; do
+    spart-sim "${o[@]}" --integrator $integ <<< "$st" > "$BATS_TEST_TMPDIR/on.jsonl"
+    spart-sim "${o[@]}" --integrator $integ --no-limits <<< "$st" > "$BATS_TEST_TMPDIR/off.jsonl"
+    cmp "$BATS_TEST_TMPDIR/on.jsonl" "$BATS_TEST_TMPDIR/off.jsonl"
+    [ "$(wc -l < "$BATS_TEST_TMPDIR/on.jsonl")" -ge 2 ]
+  done
+  # the pendulum onto its limit at a 20 ms step: the spring (300/s, critical) is past rk4's
+  pendulum 1 "$BATS_TEST_TMPDIR/p.urdf"
+  run -1 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base \
+    --gravity 0,0,-9.81 --duration 3 --dt 0.02 <<< '{"qm": [0.1]}'
+  [[ "$stderr" == *"is an unstable step for rk4 with the limit spring of joint 1 'j': the largest stable step here is"* ]]
+}
+
+@test "joint limits: kuka_iiwa let go in gravity for 2 s keeps every joint within its limits to 1 degree, and a gripper's fingers falling along their prismatic joints within theirs to 1 mm (rk4 and implicit)" {
+  cat > "$BATS_TEST_TMPDIR/hand.urdf" <<'URDF'
+<robot name="hand"><link name="hand"><inertial><mass value="0.8"/><inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="f1" type="prismatic"><parent link="hand"/><child link="left"/><axis xyz="0 0 1"/><limit lower="0" upper="0.04" effort="20" velocity="0.2"/></joint>
+<link name="left"><inertial><mass value="0.1"/><inertia ixx="1e-5" iyy="1e-5" izz="1e-5" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="f2" type="prismatic"><parent link="hand"/><child link="right"/><axis xyz="0 0 -1"/><limit lower="0" upper="0.04" effort="20" velocity="0.2"/></joint>
+<link name="right"><inertial><mass value="0.1"/><inertia ixx="1e-5" iyy="1e-5" izz="1e-5" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>
+URDF
+  for integ in rk4 implicit; do
+    spart-sim -m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --duration 2 --every 10 \
+      --integrator $integ <<< '{"qm": [0, 1.5, 0, 0.5, 0, 1, 0], "um": [2, 0, 1, 0, 3, 0, 5]}' > "$BATS_TEST_TMPDIR/arm.jsonl"
+    spart-sim -m "$BATS_TEST_TMPDIR/hand.urdf" --fixed-base --gravity 0,0,-9.81 --duration 2 \
+      --integrator $integ <<< '{"qm": [0.02, 0.02]}' > "$BATS_TEST_TMPDIR/hand.jsonl"
+    python3 - "$BATS_TEST_TMPDIR/arm.jsonl" "$BATS_TEST_TMPDIR/hand.jsonl" "$(urdf2robot "$MODELS/kuka_iiwa.urdf")" <<'PY'
+import json, math, sys
+lim = [j["limit"] for j in json.loads(sys.argv[3])["joints"] if j["type"] != 0]
+rows = [json.loads(l) for l in open(sys.argv[1])]
+past = max(max(q - hi, lo - q) for r in rows for q, (lo, hi) in zip(r["qm"], lim))
+print("arm: most past a limit", math.degrees(past), "degrees; at the end", rows[-1]["qm"])
+assert past < math.radians(1)
+assert any(max(q - hi, lo - q) > -0.01 for q, (lo, hi) in zip(rows[-1]["qm"], lim))  # one on its limit
+rows = [json.loads(l) for l in open(sys.argv[2])]
+past = max(max(q - 0.04, -q) for r in rows for q in r["qm"])
+print("fingers: most past a limit", past, "m; at the end", rows[-1]["qm"])
+assert past < 1e-3
+assert abs(rows[-1]["qm"][0] + 0.1 * 9.81 / (0.1 * 300 ** 2)) < 1e-6  # at rest: mg / k below 0
+assert abs(rows[-1]["qm"][1] - 0.04 - 0.1 * 9.81 / (0.1 * 300 ** 2)) < 1e-6  # mg / k above 0.04
+PY
+  done
+}
+
+@test "bash completion: --integrator's implicit, --no-limits; spart-sim --help names them" {
+  complete_words() {
+    PATH="$TOP/bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+      _ "$TOP/completion/spart.bash" "$@"
+  }
+  run -0 complete_words spart-sim --integrator ''
+  [ "$output" = "$(printf 'rk4\ndopri5\nimplicit')" ]
+  run -0 complete_words spart-sim --no-l
+  [ "$output" = "--no-limits" ]
+  run -0 spart-sim --help
+  [[ "$output" == *"--no-limits"* && "$output" == *"or implicit"* ]]
+}

@@ -326,8 +326,8 @@ int spart_ground_defaults(const spart_model *m, const double *gravity, spart_gro
     g->offset = 0;
   }
   /* the whole robot on four contacts 1 mm deep; the lightest body that has contacts critically
-     damped on one (the whole robot with an implicit step); mu 1; the tangential spring the normal one, its damper critical for that
-     body on it */
+     damped on one (the whole robot with an implicit step); mu 1; the tangential spring the
+     normal one, its damper critical for that body on it */
   double mass = 0, light = INFINITY;
   for (int i = 0; i < m->nb; i++) {
     mass += m->body_mass[i];

@@ -301,9 +301,11 @@ static void state_at(const spart_model *m, const spart_sim *s, sim_ws *w, const 
 
 /* the joint limits' forces at the stage's state x added to its joint forces (in w->lim_tau,
    x->taum then pointing there, when a joint is past a limit and its spring or damper pushes);
-   D (n x n, NULL: not) gets each damper that pushes on the diagonal, at row off + its dof */
+   with D (n x n, NULL: not), for the implicit step of h instead: each one that pushes, its
+   damper and its spring taken implicitly, c + h k on D's diagonal at row off + its dof, and
+   -h^2 k v added to b there */
 static void limit_forces(const spart_model *m, spart_sim *s, sim_ws *w, spart_state *x,
-                         double *D, int off) {
+                         double *D, int off, double h) {
   const double *k = s->limit_k, *c = s->limit_c;
   double *tau = NULL;
   for (int i = 1; i < m->nb && !m->coupled; i++) {
@@ -325,7 +327,8 @@ static void limit_forces(const spart_model *m, spart_sim *s, sim_ws *w, spart_st
       continue;
     }
     if (D) {
-      D[(off + v) * (w->nv + off + 1)] += c[i];
+      D[(off + v) * (w->nv + off + 1)] += c[i] + h * k[i];
+      w->b[off + v] -= h * h * k[i] * u;
       continue;
     }
     if (!tau) {
@@ -358,7 +361,7 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     if (s->scene && spart_scene_forces(m, d, s->scene, w->tc, x, w->z, k + w->nyb, err) != 0) {
       return -SPART_ENUM;
     }
-    limit_forces(m, s, w, x, NULL, 0);
+    limit_forces(m, s, w, x, NULL, 0, 0);
     if ((flags & SPART_FD_FRICTION) && s->coulomb_v > 0) { /* the smoothed law: its forces here */
       double *f = w->stab_tau;
       memcpy(f, x->taum, (size_t)nv * sizeof(double));
@@ -602,8 +605,8 @@ static int implicit_scratch(const spart_model *m, sim_ws *w) {
 
 /* D (n x n, row-major, n = off + nv), the derivative of the forces with respect to the
    velocities [u0; um] (less), at the state (spart_fk's, spart_velocity's): the joints' damping
-   and smoothed Coulomb friction's slope, the controller's (H, spart_crba's), the limits' and
-   the ground's dampers, J' C J at each contact */
+   and Coulomb friction's, the controller's (H, spart_crba's), the ground's dampers, J' C J at
+   each contact (the limits': limit_forces) */
 static void damping(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, int off,
                     double *D) {
   const int n = off + w->nv;
@@ -629,7 +632,7 @@ static void damping(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w
   if (c) {
     spart_control_damping(m, c, w->H, n, off, D);
   }
-  limit_forces(m, s, w, s->x, D, off);
+
   /* the ground: J' C J, J the contact point's velocity rows */
   for (int j = 0; g && j < g->n; j++) {
     spart_ground_at at;
@@ -735,10 +738,14 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
   for (int i = 0; i < n; i++) {
     double sum = 0;
     for (int j = 0; j < n; j++) {
-      A[i * n + j] = H[i * n + j] + h * A[i * n + j];
       sum += H[i * n + j] * a[j];
     }
     dv[i] = h * sum;
+  }
+  /* the limits' dampers and springs (-h^2 k v into dv) */
+  limit_forces(m, s, w, s->x, A, off, h);
+  for (int k = 0; k < n * n; k++) {
+    A[k] = H[k] + h * A[k];
   }
   /* the Coulomb friction within IMPLICIT_REST of rest: -F um / IMPLICIT_REST for the
      discontinuous law's force at um (spart_friction's) */
@@ -841,18 +848,25 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s) {
   const int fixed = (s->flags & SPART_FD_FIXED) != 0, n = (fixed ? 0 : 6) + m->nv;
   const double w = SPART_LIMIT_RATE;
-  double *H = m->coupled ? NULL : malloc((size_t)n * (size_t)n * sizeof(double) + 1);
+  const size_t nn = (size_t)n * (size_t)n;
+  double *H = m->coupled ? NULL : malloc((3 * nn + 1) * sizeof(double));
   if (!H && !m->coupled) {
     return -SPART_ENOMEM;
   }
+  /* each joint's inertia with the rest of the robot free, 1 / (H^-1)jj (Hjj, the rest held,
+     when H is singular) */
+  int inv = 0;
   if (H) {
     spart_crba(m, d, s->x, fixed, H);
+    inv = spart_spd_inverse(H, n, H + nn, H + 2 * nn) == 0;
   }
   for (int i = 0; i < m->nb; i++) {
     double Hjj = 0;
     if (i > 0 && m->jnt_limited[i] && m->jnt_nq[i] == 1 && !m->coupled) {
       int a = (fixed ? 0 : 6) + m->jnt_vadr[i];
-      Hjj = H[a * (n + 1)];
+      Hjj = inv && H[2 * nn + (size_t)a * (size_t)(n + 1)] > 0
+                ? 1 / H[2 * nn + (size_t)a * (size_t)(n + 1)]
+                : H[a * (n + 1)];
     }
     s->limit_k[i] = Hjj * w * w;
     s->limit_c[i] = 2 * Hjj * w;
