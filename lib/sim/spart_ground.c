@@ -160,7 +160,7 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
   spart_fk(m, d, st);
   spart_velocity(m, d, st);
   for (int j = 0; j < g->n; j++) {
-    spart_ground_at at;
+    spart_ground_at at = {0};
     if (spart_ground_contact(m, d, g, j, defl, &at)) {
       /* its wrench at the body's CoM */
       int i = g->body[j];

@@ -713,7 +713,6 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
   const int nv = w->nv, fixed = (s->flags & SPART_FD_FIXED) != 0, off = fixed ? 0 : 6;
   const int n = off + nv;
   const double h = t_end - s->t;
-  char b0[32];
   if (m->coupled) {
     return spart_err_set(err, SPART_ENUM, 0, "the implicit step does not take coupled mimic "
                          "joints: use rk4 or dopri5");
@@ -761,6 +760,7 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
     }
   }
   if (lu_solve(A, dv, n) != 0) {
+    char b0[32];
     return spart_err_set(err, SPART_ENUM, 0, "t = %s: the implicit step's H + h D is singular",
                          num(b0, s->t));
   }
