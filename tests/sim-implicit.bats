@@ -332,3 +332,44 @@ PY
   run -0 spart-sim --help
   [[ "$output" == *"--no-limits"* && "$output" == *"or implicit"* ]]
 }
+
+@test "the README's quadruped at 1 kHz by the implicit step runs: it lands without a foot lifting off again and stands, gnuplot draws stand.png" {
+  cd "$BATS_TEST_TMPDIR"
+  ln -s "$TOP/models" models
+  mkdir scripts && cp "$TOP/scripts/stand.gp" scripts/
+  # the q= and nominal.json lines of the RK4 example, then the implicit one's block
+  python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+q = next(i for i, l in enumerate(lines) if l.endswith("> nominal.json")) - 1
+end = next(i for i, l in enumerate(lines) if l.startswith("    ") and "--integrator implicit" in l)
+start = max(i for i in range(end) if lines[i].startswith("    echo"))
+stop = next(i for i in range(end, len(lines)) if lines[i].endswith("> stand.csv"))
+print("\n".join(l[4:] for l in lines[q:q + 2] + lines[start:stop + 1]))' "$TOP/README.md" > example.sh
+  [ "$(wc -l < example.sh)" -eq 6 ]
+  grep -q -- "--integrator implicit" example.sh
+  bash -e example.sh
+  # the same run with the contact forces: no foot's force back to zero after its touchdown
+  sed 's/-o csv/--contact-forces -o json/; s/> stand.csv/> forces.jsonl/' example.sh > forces.sh
+  bash -e forces.sh
+  python3 - <<'PY'
+import csv, json
+rows = list(csv.DictReader(open("stand.csv")))
+assert len(rows) == 301 and rows[-1]["t"] == "3"
+z = [float(r["r0_3"]) for r in rows if float(r["t"]) >= 1]
+print("base height from 1 s:", min(z), max(z))
+assert max(z) - min(z) < 1e-3
+touch, lift = [None] * 4, 0
+for l in open("forces.jsonl"):
+    r = json.loads(l)
+    for k, f in enumerate(r["contact_forces"][8:]):
+        touch[k] = r["t"] if touch[k] is None and f[2] > 0 else touch[k]
+        lift += touch[k] is not None and not f[2] > 0
+print("touchdowns", touch, "lift-offs", lift)
+assert None not in touch and lift == 0
+PY
+  if command -v gnuplot > /dev/null; then
+    gnuplot scripts/stand.gp
+    [ -s stand.png ]
+  fi
+}
