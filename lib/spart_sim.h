@@ -102,9 +102,11 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
    the forces' derivative -D with respect to the velocities v = [u0; um] implicitly:
    (H + h D) (v+ - v) = h H a, H the mass matrix (spart_crba), D (not symmetric: Gaussian
    elimination with partial pivoting) made of
-   - the joints' viscous damping, and their Coulomb friction F as its secant damper F / |um|
-     (F / 1e-6 within 1e-6 of rest, where the force is -F um / 1e-6: a joint held while the
-     other forces on it stay within F), or the smoothed law's slope (coulomb_v > 0);
+   - the joints' viscous damping, and their Coulomb friction F, where the joint is within
+     1e-8 of rest or its velocity would cross zero in the step, as its secant damper F / |um|
+     (F / 1e-8 within 1e-8 of rest, where the force is -F um / 1e-8: a joint held while the
+     other forces on it stay within F; elsewhere explicit), or the smoothed law's slope
+     (coulomb_v > 0);
    - a PD controller's Kd (computed torque's Hs Kd, Hs the joints' inertia with the base free);
    - the ground's dampers at each contact in it, J' C J (C: its normal damper while it pushes;
      along the plane ct sticking, sliding the damping across the slip and the friction's size

@@ -192,7 +192,7 @@ PY
   done
 }
 
-@test "implicit: first order (the error against a fine rk4 run halves with the step), where rk4 at 1 ms is refused: kuka_iiwa under PD 100, 10, and a floating spacecraft under PD" {
+@test "implicit: first order (the error against a fine rk4 run halves with the step), where rk4 at 1 ms is refused: kuka_iiwa under PD 100, 10, a floating spacecraft under PD, both under computed torque" {
   st='{"qm": [0.3, 0.5, -0.2, -1, 0.2, 0.4, 0.1], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1]}'
   echo '{"t": 0, "qm": [0, 0.6, 0, -1.2, 0, 0.5, 0]}' > "$BATS_TEST_TMPDIR/ref.json"
   arm=(-m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --control pd --kp 100 --kd 10
@@ -211,10 +211,26 @@ PY
   for dt in 0.001 0.0005 0.00025; do
     spart-sim "${sc[@]}" --dt $dt --integrator implicit <<< "$ss" | tail -n 1 > "$BATS_TEST_TMPDIR/s$dt.json"
   done
+  # computed torque (its damping Hs Kd) on the arm, and on the spacecraft's free base
+  for law in arm sc; do
+    if [ $law = arm ]; then
+      o=(-m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --reference "$BATS_TEST_TMPDIR/ref.json")
+      s="$st"
+    else
+      o=(-m "$MODELS/2_iiwa_base.urdf" --reference "$BATS_TEST_TMPDIR/sref.json")
+      s="$ss"
+    fi
+    o+=(--control ctc --kp 400 --kd 40 --duration 0.5 --every 1000000)
+    spart-sim "${o[@]}" --dt 0.00002 <<< "$s" | tail -n 1 > "$BATS_TEST_TMPDIR/c${law}fine.json"
+    for dt in 0.001 0.0005 0.00025; do
+      spart-sim "${o[@]}" --dt $dt --integrator implicit <<< "$s" | tail -n 1 \
+        > "$BATS_TEST_TMPDIR/c$law$dt.json"
+    done
+  done
   python3 - "$BATS_TEST_TMPDIR" <<'PY'
 import json, sys
 d = sys.argv[1]
-for pre in ("", "s"):
+for pre in ("", "s", "carm", "csc"):
     ref = json.load(open("%s/%sfine.json" % (d, pre)))
     err = {}
     for dt in ("0.001", "0.0005", "0.00025"):
@@ -372,4 +388,33 @@ PY
     gnuplot scripts/stand.gp
     [ -s stand.png ]
   fi
+}
+
+@test "implicit: a joint's Coulomb friction F holds it under a steady torque below F (still to 1e-6 rad over 2 s), and above F it turns at (tau - F) / I, q within (tau - F) / I h t of the closed form; no chatter at rest" {
+  cat > "$BATS_TEST_TMPDIR/f.urdf" <<'URDF'
+<robot name="f"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="continuous"><parent link="b"/><child link="l"/><axis xyz="0 0 1"/><dynamics damping="0" friction="0.2"/></joint>
+<link name="l"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.02" ixy="0" ixz="0" iyz="0"/></inertial></link></robot>
+URDF
+  for tau in 0.1 -0.15 0.5; do
+    spart-sim -m "$BATS_TEST_TMPDIR/f.urdf" --fixed-base --duration 2 --integrator implicit \
+      <<< "{\"qm\": [0], \"taum\": [$tau]}" > "$BATS_TEST_TMPDIR/f.jsonl"
+    python3 - "$BATS_TEST_TMPDIR/f.jsonl" "$tau" <<'PY'
+import json, sys
+tau, F, I, h = float(sys.argv[2]), 0.2, 0.02, 0.001
+rows = [json.loads(l) for l in open(sys.argv[1])]
+q = [r["qm"][0] for r in rows]
+if abs(tau) < F:
+    print("tau", tau, "most moved", max(abs(x) for x in q))
+    assert max(abs(x) for x in q) < 1e-6
+else:
+    a = (tau - F) / I
+    err = max(abs(x - a * r["t"] ** 2 / 2) - a * h * r["t"] for x, r in zip(q, rows))
+    print("tau", tau, "q(2)", q[-1], "closed form", a * 2, "worst beyond a h t", err)
+    assert err <= 1e-12
+    # accelerating from the second step on at exactly (tau - F) / I
+    um = [r["um"][0] for r in rows]
+    assert all(abs((b - c) / h - a) < 1e-9 * a for b, c in zip(um[2:], um[1:]))
+PY
+  done
 }

@@ -42,8 +42,10 @@ typedef struct {
   double *lim_tau;  /* (nv) the joint forces with the limits' */
   double *imp;      /* the implicit step's scratch (its own allocation, at its first step): */
   double *H, *A;    /* (n x n, n = 6 + nv) the mass matrix; H + h D */
+  double *A0, *b0;  /* (n x n, n) H + h D and the right side before the Coulomb friction's */
   double *b, *Jm;   /* (n) the right side, then v+ - v; (6 x nv) a contact's Jacobian */
   double *J;        /* (3 x n) a contact point's velocity rows */
+  double *coul;     /* (nv) 1 where a joint's Coulomb friction is taken implicitly */
 } sim_ws;
 
 
@@ -584,14 +586,17 @@ static int implicit_scratch(const spart_model *m, sim_ws *w) {
   if (w->imp) {
     return 0;
   }
-  double *p = w->imp = malloc((2 * n * n + n + 6 * (size_t)m->nv + 3 * n) * sizeof(double));
+  double *p = w->imp = malloc((3 * n * n + 2 * n + 7 * (size_t)m->nv + 3 * n) * sizeof(double));
   if (!p) {
     return -1;
   }
   w->H = p, p += n * n;
   w->A = p, p += n * n;
+  w->A0 = p, p += n * n;
+  w->b0 = p, p += n;
   w->b = p, p += n;
   w->Jm = p, p += 6 * (size_t)m->nv;
+  w->coul = p, p += m->nv;
   w->J = p;
   return 0;
 }
@@ -600,31 +605,28 @@ static int implicit_scratch(const spart_model *m, sim_ws *w) {
 /* the implicit step's Coulomb friction of a joint within this of rest (rad/s, m/s): the force
    -F um / IMPLICIT_REST, a stiff damper (the joint held while the other forces on it stay
    within F, creeping at most IMPLICIT_REST) */
-#define IMPLICIT_REST 1e-6
+#define IMPLICIT_REST 1e-8
 
 
 /* D (n x n, row-major, n = off + nv), the derivative of the forces with respect to the
-   velocities [u0; um] (less), at the state (spart_fk's, spart_velocity's): the joints' damping
-   and Coulomb friction's, the controller's (H, spart_crba's), the ground's dampers, J' C J at
-   each contact (the limits': limit_forces) */
+   velocities [u0; um] (less), at the state (spart_fk's, spart_velocity's): the joints' damping,
+   the controller's (H, spart_crba's), the ground's dampers, J' C J at each contact (the
+   limits': limit_forces; the discontinuous Coulomb friction's: coulomb()) */
 static void damping(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, int off,
                     double *D) {
   const int n = off + w->nv;
   const spart_control *c = s->scene ? s->scene->control : NULL;
   const spart_ground *g = s->scene ? s->scene->ground : NULL;
-  /* the joints' friction (computed torque cancels it): the viscous damping, and the Coulomb
-     friction's secant F / |um| (F / IMPLICIT_REST within IMPLICIT_REST of rest: implicit(),
-     which puts the force -F um / IMPLICIT_REST there) or its smoothed law's slope */
+  /* the joints' friction (computed torque cancels it): the viscous damping, and the smoothed
+     Coulomb law's slope (the discontinuous law's: coulomb()) */
   if ((s->flags & SPART_FD_FRICTION) && !(c && c->law == SPART_CONTROL_CTC)) {
     for (int a = 0; a < w->nv; a++) {
       const int i = m->dof_body[a];
       const double u = s->x->um[a], *F = m->jnt_friction + 2 * i;
-      double slope;
+      double slope = 0;
       if (s->coulomb_v > 0) {
         double th = tanh(u / s->coulomb_v);
         slope = (u >= 0 ? F[0] : -F[1]) * (1 - th * th) / s->coulomb_v;
-      } else {
-        slope = (u > 0 ? F[0] : u < 0 ? -F[1] : fmax(F[0], -F[1])) / fmax(fabs(u), IMPLICIT_REST);
       }
       D[(off + a) * (n + 1)] += m->jnt_damping[i] + slope;
     }
@@ -704,6 +706,59 @@ static int lu_solve(double *A, double *b, int n) {
 }
 
 
+/* (H + h D) dv = b solved (w->A, w->b, n = off + nv; both overwritten, dv in w->b) with the
+   joints' discontinuous Coulomb friction F taken implicitly where it must be: a joint within
+   IMPLICIT_REST of rest gets the force -F um / IMPLICIT_REST (for the law's, spart_friction's,
+   in b) and the damper F / IMPLICIT_REST; one whose velocity crosses zero in the step with the
+   force -F sign(um) explicit (which would turn it back the next step: it chatters) the secant
+   F / |um|, its force at the step's end -F um+ / |um|; solved again until no other crosses
+   (each joint at most once).  0, or -1 when H + h D is singular */
+static int coulomb(const spart_model *m, spart_sim *s, sim_ws *w, int off, double h) {
+  const int nv = w->nv, n = off + nv;
+  const spart_control *c = s->scene ? s->scene->control : NULL;
+  if (!(s->flags & SPART_FD_FRICTION) || s->coulomb_v > 0 ||
+      (c && c->law == SPART_CONTROL_CTC)) {
+    return lu_solve(w->A, w->b, n);
+  }
+  memcpy(w->A0, w->A, (size_t)n * (size_t)n * sizeof(double));
+  for (int k = 0; k < nv; k++) {
+    const double u = s->x->um[k], *F = m->jnt_friction + 2 * m->dof_body[k];
+    w->coul[k] = fabs(u) < IMPLICIT_REST;
+    if (w->coul[k]) {
+      double law = F[0] * (u > 0) + F[1] * (u < 0);
+      w->b[off + k] += h * (law - (u > 0 ? F[0] : u < 0 ? -F[1] : 0) * u / IMPLICIT_REST);
+    }
+  }
+  memcpy(w->b0, w->b, (size_t)n * sizeof(double));
+  for (int more = 1, pass = 0; more && pass <= nv; pass++) {
+    if (pass > 0) {
+      memcpy(w->A, w->A0, (size_t)n * (size_t)n * sizeof(double));
+      memcpy(w->b, w->b0, (size_t)n * sizeof(double));
+    }
+    for (int k = 0; k < nv; k++) {
+      if (w->coul[k]) {
+        const double u = s->x->um[k], *F = m->jnt_friction + 2 * m->dof_body[k];
+        double f = u > 0 ? F[0] : u < 0 ? -F[1] : fmax(F[0], -F[1]);
+        w->A[(off + k) * (n + 1)] += h * f / fmax(fabs(u), IMPLICIT_REST);
+      }
+    }
+    if (lu_solve(w->A, w->b, n) != 0) {
+      return -1;
+    }
+    more = 0;
+    for (int k = 0; k < nv; k++) {
+      const double u = s->x->um[k];
+      const double *F = m->jnt_friction + 2 * m->dof_body[k];
+      if (!w->coul[k] && (F[0] != 0 || F[1] != 0) && (u > 0) != (u + w->b[off + k] > 0)) {
+        w->coul[k] = 1;
+        more = 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
 /* one implicit step of h = t_end - s->t (spart_sim_step): the accelerations a at the state,
    (H + h D) dv = h H a, the state moved to y = h [omega0+; r0dot+; the joints' local rates at
    um+], v + dv, and the deflections by h times their rates at v+ */
@@ -746,20 +801,7 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
   for (int k = 0; k < n * n; k++) {
     A[k] = H[k] + h * A[k];
   }
-  /* the Coulomb friction within IMPLICIT_REST of rest: -F um / IMPLICIT_REST for the
-     discontinuous law's force at um (spart_friction's) */
-  const spart_control *ctl = s->scene ? s->scene->control : NULL;
-  if ((s->flags & SPART_FD_FRICTION) && s->coulomb_v == 0 &&
-      !(ctl && ctl->law == SPART_CONTROL_CTC)) {
-    for (int k = 0; k < nv; k++) {
-      const double u = s->x->um[k], *F = m->jnt_friction + 2 * m->dof_body[k];
-      if (fabs(u) < IMPLICIT_REST) {
-        double law = F[0] * (u > 0) + F[1] * (u < 0);
-        dv[off + k] += h * (law - (u > 0 ? F[0] : u < 0 ? -F[1] : 0) * u / IMPLICIT_REST);
-      }
-    }
-  }
-  if (lu_solve(A, dv, n) != 0) {
+  if (coulomb(m, s, w, off, h) != 0) {
     char b0[32];
     return spart_err_set(err, SPART_ENUM, 0, "t = %s: the implicit step's H + h D is singular",
                          num(b0, s->t));

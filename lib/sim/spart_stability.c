@@ -3,9 +3,10 @@
  * displacements and velocities x = [dq; v] (2n, n the velocity coordinates): A = [0 1; -Ka -Ca],
  * Ka = H^-1 K and Ca = H^-1 C the accelerations per displacement and per velocity (H the mass
  * matrix; K and C the generalized stiffness and damping: the joints' viscous damping and the
- * smoothed Coulomb friction's slope on the diagonal, a PD controller's gains there too, and the
- * ground's springs and dampers J' k J at each contact in it, J the Jacobian of its point along
- * the normal and the plane); computed torque adds its gains to the joints' accelerations
+ * smoothed Coulomb friction's slope on the diagonal, a PD controller's gains there too, the
+ * joint limits' springs and dampers of the joints past them, and the ground's springs and
+ * dampers J' k J at each contact in it, J the Jacobian of its point along the normal and the
+ * plane); computed torque adds its gains to the joints' accelerations
  * directly (the model's inertia and friction cancelled).  A step h is stable when every
  * eigenvalue z of A has |R(h z)| <= 1, R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 the method's
  * stability function (on the real axis down to -2.785, on the imaginary one to 2.83).  The
@@ -132,7 +133,8 @@ static void matmul(double *c, const double *a, const double *b, int n) {
 
 /* the joints' terms: the viscous damping and the smoothed Coulomb friction's slope (the
    drive train's, when the simulation has it; computed torque cancels the viscous one), the PD
-   gains */
+   gains, the limits' springs and dampers of the joints past them (the simulation's limit_seen
+   flags taken and cleared) */
 static void joint_terms(const spart_model *m, spart_sim *s, stab_ws *w) {
   const spart_control *c = s->scene ? s->scene->control : NULL;
   const int friction = (s->flags & SPART_FD_FRICTION) != 0, ctc = c && c->law == SPART_CONTROL_CTC;
