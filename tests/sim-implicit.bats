@@ -6,18 +6,6 @@
 
 load helper
 
-# a 1 kg box, a 0.2 m cube, its collision box; a 1 kg sphere of radius 0.1 (solid: 2/5 m r^2)
-bodies() {
-  cat > "$BATS_TEST_TMPDIR/box.urdf" <<'URDF'
-<robot name="box"><link name="box"><inertial><mass value="1"/><inertia ixx="0.0066666666666666667" iyy="0.0066666666666666667" izz="0.0066666666666666667" ixy="0" ixz="0" iyz="0"/></inertial>
-<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link></robot>
-URDF
-  cat > "$BATS_TEST_TMPDIR/ball.urdf" <<'URDF'
-<robot name="ball"><link name="ball"><inertial><mass value="1"/><inertia ixx="0.004" iyy="0.004" izz="0.004" ixy="0" ixz="0" iyz="0"/></inertial>
-<collision><geometry><sphere radius="0.1"/></geometry></collision></link></robot>
-URDF
-}
-
 # an inverted pendulum: a 1 kg link whose CoM is 0.5 m above its joint at q = 0 (about y, its
 # own inertia 0.01), gravity turning it towards its upper limit UPPER: pendulum UPPER FILE
 pendulum() {
@@ -31,10 +19,7 @@ URDF
 @test "implicit at 1 ms: a 1 kg box dropped from 0.5 m rests at 0.1 m less mg/(4k) within 1 um, its contact forces its weight to 1e-6, no energy gained after the first impact" {
   bodies
   for k in default 2000; do
-    opt=""; kk=$(python3 -c 'print(9.81 / 4e-3)')
-    if [ $k != default ]; then opt="--stiffness $k"; kk=$k; fi
-    echo '{"r0": [0, 0, 0.5]}' | spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 \
-      --ground $opt --duration 3 --contact-forces --integrator implicit > "$BATS_TEST_TMPDIR/drop.jsonl"
+    kk=$(drop_box $k --integrator implicit)
     python3 - "$BATS_TEST_TMPDIR/drop.jsonl" "$kk" <<'PY'
 import json, sys
 k = float(sys.argv[2])
@@ -68,46 +53,15 @@ PY
 
 @test "implicit at 1 ms: a block on a 20 degree slope moves less than 1 mm from 1 s to 3 s at mu 0.5, slides at g (sin 20 - 0.3 cos 20) at mu 0.3, and a ball rolls at 5/7 g sin 20, within 1%" {
   bodies
-  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
-  python3 -c '
-import json, math
-t = math.radians(20); c, s = math.cos(t), math.sin(t); d = 9.81 * c / (4 * 9.81 / 4e-3)
-print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -s, 0, (0.1 - d) * c]}))' \
-    > "$BATS_TEST_TMPDIR/block.json"
-  python3 -c '
-import json, math
-t = math.radians(20); d = 9.81 * math.cos(t) / (9.81 / 4e-3)
-print(json.dumps({"r0": [(0.1 - d) * -math.sin(t), 0, (0.1 - d) * math.cos(t)]}))' > "$BATS_TEST_TMPDIR/ball.json"
-  fit='
-import json, math, sys
-t20, g = math.radians(20), 9.81
-down = [-math.cos(t20), 0, -math.sin(t20)]
-rows = [json.loads(l) for l in sys.stdin]
-assert rows[-1]["t"] == 3
-ts = [r["t"] for r in rows if r["t"] >= 1]
-ss = [sum(a * b for a, b in zip(r["r0"], down)) for r in rows if r["t"] >= 1]
-if sys.argv[1] == "hold":
-    moved = max(abs(s - ss[0]) for s in ss)
-    print("mu 0.5: moved", moved)
-    assert moved < 1e-3, moved
-    sys.exit(0)
-# least squares: s = s0 + v0 t + a t^2 / 2
-A = [[1, t, t * t / 2] for t in ts]
-M = [[sum(a[p] * a[q] for a in A) for q in range(3)] + [sum(a[p] * s for a, s in zip(A, ss))]
-     for p in range(3)]
-for c in range(3):
-    for r in range(3):
-        if r != c:
-            f = M[r][c] / M[c][c]
-            M[r] = [x - f * y for x, y in zip(M[r], M[c])]
-a = M[2][3] / M[2][2]
-want = 5 / 7 * g * math.sin(t20) if sys.argv[1] == "roll" else g * (math.sin(t20) - 0.3 * math.cos(t20))
-print(sys.argv[1], a, want)
-assert abs(a - want) <= 0.01 * want'
+  fit=(python3 "$BATS_TEST_DIRNAME/slopefit.py")
+  n=$("${fit[@]}" plane)
+  "${fit[@]}" block > "$BATS_TEST_TMPDIR/block.json"
+  "${fit[@]}" ball > "$BATS_TEST_TMPDIR/ball.json"
   run=(spart-sim --gravity 0,0,-9.81 --ground "$n" --duration 3 --every 10 --integrator implicit)
-  "${run[@]}" -m "$BATS_TEST_TMPDIR/box.urdf" --mu 0.5 < "$BATS_TEST_TMPDIR/block.json" | python3 -c "$fit" hold
-  "${run[@]}" -m "$BATS_TEST_TMPDIR/box.urdf" --mu 0.3 < "$BATS_TEST_TMPDIR/block.json" | python3 -c "$fit" slide
-  "${run[@]}" -m "$BATS_TEST_TMPDIR/ball.urdf" < "$BATS_TEST_TMPDIR/ball.json" | python3 -c "$fit" roll
+  "${run[@]}" -m "$BATS_TEST_TMPDIR/box.urdf" --mu 0.5 < "$BATS_TEST_TMPDIR/block.json" | "${fit[@]}" hold
+  "${run[@]}" -m "$BATS_TEST_TMPDIR/box.urdf" --mu 0.3 < "$BATS_TEST_TMPDIR/block.json" |
+    "${fit[@]}" slide 0.3
+  "${run[@]}" -m "$BATS_TEST_TMPDIR/ball.urdf" < "$BATS_TEST_TMPDIR/ball.json" | "${fit[@]}" roll
 }
 
 # stand.py STATES FEET: from 0.5 s on all four feet carry load, nothing else touches, each foot's
@@ -350,9 +304,7 @@ PY
 }
 
 @test "the README's quadruped at 1 kHz by the implicit step runs: it lands without a foot lifting off again and stands, gnuplot draws stand.png" {
-  cd "$BATS_TEST_TMPDIR"
-  ln -s "$TOP/models" models
-  mkdir scripts && cp "$TOP/scripts/stand.gp" scripts/
+  readme_dir stand.gp
   # the q= and nominal.json lines of the RK4 example, then the implicit one's block
   python3 -c '
 import sys
