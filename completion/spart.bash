@@ -55,7 +55,7 @@ _spart() {
       return
       ;;
     --integrator)
-      COMPREPLY=($(compgen -W 'rk4 dopri5' -- "$cur"))
+      COMPREPLY=($(compgen -W 'rk4 dopri5 implicit' -- "$cur"))
       return
       ;;
   esac

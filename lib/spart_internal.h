@@ -54,6 +54,26 @@ int spart_joint_retype_only(spart_model *m, int from, int to, spart_err *err);
 double spart_ground_point(const spart_model *m, const spart_data *d, const spart_ground *g, int j,
                           double p[3]);
 
+/* sphere j's contact with the ground (spart_ground_contact) */
+typedef struct spart_ground_at {
+  double x[3];    /* its point the furthest into the ground, from r0 (spart_ground_point) */
+  double p[3];    /* the same from its body's CoM */
+  double f[3];    /* the force on it (0 when apart) */
+  double rate[3]; /* its deflection's rate (SPART_GROUND_STICK; 0 when apart) */
+  int slide;      /* 1 when it slides (SPART_GROUND_STICK): the rate relaxes the deflection at
+                     kt / ct */
+  double C[9];    /* -d f / d v (3x3, row-major), v its material point's velocity, the depth
+                     and the deflection held: its dampers (the normal one while it pushes, the
+                     friction's along the plane, and while sliding the friction's size mu fn
+                     with the normal velocity: not symmetric then) */
+} spart_ground_at;
+
+/* Sphere j's contact at the state spart_fk and spart_velocity left, its deflection defl + 3 j
+   (defl NULL: 0), by spart_ground_forces' law into at; returns 1 when it is in the ground (its
+   seen flag then set), else 0 (at's f, rate, C 0). */
+int spart_ground_contact(const spart_model *m, const spart_data *d, const spart_ground *g, int j,
+                         const double *defl, spart_ground_at *at);
+
 /* ---- spart_stability.c (lib/sim) ---- */
 
 /* Free spart_sim_rk4_limit's scratch; NULL is allowed. */
@@ -412,6 +432,14 @@ void spart_scene_release(const spart_model *m, spart_data *d, const spart_scene 
    0, or -SPART_ENUM (a singular base inertia, spart_floating_id) with err filled. */
 int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, double t,
                          const spart_state *x, double *taum, spart_err *err);
+
+/* Add the controller's damping, -d taum / d um at its last evaluation (spart_control_torque),
+   to D (n x n, row-major, the joints' block at row and column off): PD's Kd on the diagonal;
+   computed torque's Hs Kd, Hs the joints' inertia with the base free, Hmm - Hm0 H00^-1 H0m
+   (Hmm with off 0), H the mass matrix (n x n, spart_crba's); a force clipped to its effort
+   limit none. */
+void spart_control_damping(const spart_model *m, const spart_control *c, const double *H, int n,
+                           int off, double *D);
 
 /* The edges of a contact's friction cone, the polyhedral cone inscribed in the circular one:
    e_j = n + mu (cos(2 pi j / edges) t1 + sin(2 pi j / edges) t2), j = 0..edges-1, t1 = n x a

@@ -1,5 +1,6 @@
 /* spart_sim.h -- libspart's simulation (lib/sim): forward dynamics of a state with the joints'
- * friction and coupled mimic joints, a state moved through time (RK4, Dormand-Prince), and the
+ * friction and coupled mimic joints, a state moved through time (RK4, Dormand-Prince, an
+ * implicit step), joint limits held, and the
  * world that pushes on it at every stage of a step (a controller, a ground).  Installed beside
  * spart.h, which it includes; a program that steps a robot through time includes it.  See
  * spart(3).
@@ -34,7 +35,9 @@ int spart_forward_dynamics(const spart_model *m, spart_data *d, const spart_stat
 /* integrators of spart_sim_step */
 enum {
   SPART_SIM_RK4 = 0, /* classical Runge-Kutta, one step of the given length, 4 dynamics calls */
-  SPART_SIM_DOPRI5   /* Dormand-Prince 5(4), adaptive steps to rtol, atol, ending on the time */
+  SPART_SIM_DOPRI5,  /* Dormand-Prince 5(4), adaptive steps to rtol, atol, ending on the time */
+  SPART_SIM_IMPLICIT /* one step, 1 dynamics call, the velocity-dependent forces implicit
+                        (spart_sim_step) */
 };
 
 /* A simulation: the state, the forces held on it, the integrator and its scratch
@@ -70,6 +73,13 @@ typedef struct spart_sim {
      spart_sim_step that takes more steps (rejected ones too) fails, naming the step size */
   double coulomb_v;
   long max_steps;
+  /* joint limits held (spart_sim_limit_defaults): past a limited joint of one coordinate, a
+     one-sided spring and damper, the joint force f = max(0, k d - c v) pushing it back, d its
+     depth past the limit, v its rate away from its range; limit_k, limit_c (nb, the
+     simulation's own) each joint's k and c, 0 (free) at spart_sim_new; limit_seen (nb) set to 1
+     by each evaluation that finds the joint past a limit (spart_sim_rk4_limit clears them) */
+  double *limit_k, *limit_c;
+  unsigned char *limit_seen;
   struct spart_stab *stab_; /* spart_sim_rk4_limit's scratch (made at its first call) */
   void *ws_;  /* the scratch */
   void *buf_; /* the one allocation */
@@ -87,9 +97,28 @@ void spart_sim_free(spart_sim *s);
 int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
 
 /* Move the state from s->t to t_end (> s->t): one RK4 step, or as many DOPRI5 steps as its
-   tolerances need, the last ending on t_end.  Returns 0, or -SPART_ENUM with err saying why
-   (a singular inertia, a value that is not finite, a DOPRI5 step too small) at which time; the
-   state is then the last good one. */
+   tolerances need, the last ending on t_end, or one implicit step.  The implicit step (MuJoCo's
+   implicitfast's idea) evaluates the dynamics once, a = H^-1 (f - c) at the state, and takes
+   the forces' derivative -D with respect to the velocities v = [u0; um] implicitly:
+   (H + h D) (v+ - v) = h H a, H the mass matrix (spart_crba), D (not symmetric: Gaussian
+   elimination with partial pivoting) made of
+   - the joints' viscous damping, and their Coulomb friction F, where the joint is within
+     1e-8 of rest or its velocity would cross zero in the step, as its secant damper F / |um|
+     (F / 1e-8 within 1e-8 of rest, where the force is -F um / 1e-8: a joint held while the
+     other forces on it stay within F; elsewhere explicit), or the smoothed law's slope
+     (coulomb_v > 0);
+   - a PD controller's Kd (computed torque's Hs Kd, Hs the joints' inertia with the base free);
+   - the ground's dampers at each contact in it, J' C J (C: its normal damper while it pushes;
+     along the plane ct sticking, sliding the damping across the slip and the friction's size
+     mu fn changing with the normal velocity);
+   - the joint limits' dampers while they push, and their springs k (h k added to D, -h^2 k v
+     to the right side: backward Euler);
+   the Coriolis forces and the other springs (the ground's, Kp) explicit; then the configuration
+   moved by h v+ (the exponential map, each joint's spart_joint_integrate) and the deflections
+   by h times their rates at v+ (a sliding one's relaxation -kt e / ct backward Euler: that rate
+   over 1 + h kt / ct).  First order; not for coupled mimic joints.  Returns 0, or -SPART_ENUM
+   with err saying why (a singular inertia, a value that is not finite, a DOPRI5 step too
+   small, H + h D singular) at which time; the state is then the last good one. */
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err);
 
@@ -103,7 +132,8 @@ enum {
   SPART_STIFF_NONE = 0, /* nothing: the step is stable */
   SPART_STIFF_DAMPING,  /* the joints' viscous damping (and the smoothed Coulomb friction) */
   SPART_STIFF_CONTROL,  /* the controller's gains */
-  SPART_STIFF_GROUND    /* the ground's springs and dampers at the contacts in it */
+  SPART_STIFF_GROUND,   /* the ground's springs and dampers at the contacts in it */
+  SPART_STIFF_LIMIT     /* a joint limit's spring and damper (spart_sim.limit_k, limit_c) */
 };
 typedef struct spart_stiff {
   int cause; /* SPART_STIFF_* */
@@ -117,7 +147,8 @@ typedef struct spart_stiff {
    joints; computed torque: the joints' accelerations -Kp e - Kd edot, the base's reaction to
    them), and its ground's springs and dampers at each sphere in the ground, J' k J through the
    Jacobian J of its point (the normal's k and c; the stick-slip friction's kt and ct along the
-   plane, and the rate kt / ct of its deflection sliding; --slip's slope mu fn / vs).  With H the
+   plane, and the rate kt / ct of its deflection sliding; --slip's slope mu fn / vs), and the
+   spring and damper of each joint limit held that the joint is past.  With H the
    mass matrix, every eigenvalue z of [0 1; -H^-1 K, -H^-1 C] must have |R(h z)| <= 1, R RK4's
    stability function (the real axis down to -2.785, the imaginary one to +-2.83 i); it is
    checked through the spectral radius of R(h A) (Gelfand's formula, 2^24 steps by squaring).
@@ -129,10 +160,21 @@ typedef struct spart_stiff {
 double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
                            spart_stiff *why);
 
-/* 1 when a sphere of the scene's ground was found in it (its seen flag, by the steps' stages)
-   that the last spart_sim_rk4_limit did not count (a new contact: the step is to be checked
-   again), else 0. */
+/* 1 when a sphere of the scene's ground was found in it (its seen flag, by the steps' stages),
+   or a joint past a limit held (limit_seen), that the last spart_sim_rk4_limit did not count (a
+   new contact: the step is to be checked again), else 0. */
 int spart_sim_rk4_contacts(const spart_sim *s);
+
+/* The joint limits' defaults at the simulation's state s->x (its flags' SPART_FD_FIXED): for
+   each limited joint of one coordinate (jnt_limited, jnt_nq 1; a continuous joint has no
+   limits), critically damped at SPART_LIMIT_RATE on its own inertia Ij there, that with the
+   rest of the robot free, Ij = 1 / (H^-1)jj (H the mass matrix, spart_crba; Hjj, the rest
+   held, when H is singular): limit_k = Ij w^2, limit_c = 2 Ij w, w = SPART_LIMIT_RATE (a joint
+   without inertia: 0, free); every other joint 0.  Under
+   a steady force f past its limit a joint rests f / limit_k past it.  A model whose mimic joints
+   are coupled (m->coupled) gets none.  Returns 0, or -SPART_ENOMEM. */
+#define SPART_LIMIT_RATE 300.0 /* 1/s: a time constant of 3.3 ms */
+int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s);
 
 /* The joints with limits (a limited one-coordinate joint's jnt_range) that qm has left: outside
    (nb flags, zero at the start) says for each joint 0 inside, 1 outside and already at the last
@@ -225,6 +267,8 @@ typedef struct spart_ground {
   unsigned char *seen;  /* (n) or NULL: spart_ground_forces sets each sphere's to 1 when it
                            finds it in the ground (spart_sim_rk4_limit clears them: the contacts
                            that a step's stages met) */
+  int implicit;         /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT), which
+                           sets the damping's default (spart_ground_defaults) */
 } spart_ground;
 
 /* where spart_ground_forces writes, each NULL: not written */
@@ -258,7 +302,9 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
    - stiffness: the whole robot, of mass M, on four contacts 1 mm deep: k = M |g| / 4 mm (|g|
      9.81 without gravity or with a zero one);
    - damping: critical for the lightest body with contact spheres, of mass mc (M when none has
-     a mass), on one of them: 2 sqrt(k mc);
+     a mass), on one of them: 2 sqrt(k mc) (an explicit step's bound); with g->implicit,
+     critical for the whole robot on one contact, 2 sqrt(k M), which takes an impact without
+     rebound (the implicit step has no bound from it);
    - mu: 1;
    - tstiffness: k; tdamping: 2 sqrt(kt mc).
    law and slip are the caller's (0 is SPART_GROUND_STICK).  Returns 0; -1 when the plane has

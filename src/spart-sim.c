@@ -20,6 +20,7 @@ typedef struct sim_opts {
   long max_steps;       /* --max-steps N (dopri5's steps a call; -1: not given) */
   const char *inputs;   /* --inputs FILE, or NULL */
   int accelerations;    /* --accelerations */
+  int no_limits;        /* --no-limits */
   cli_world_opts world; /* --control, --ground... (world.c) */
 } sim_opts;
 
@@ -55,15 +56,18 @@ static int max_steps_arg(const cli_arg *a) {
 }
 
 
-/* --integrator rk4|dopri5 */
+/* --integrator rk4|dopri5|implicit */
 static int integrator_arg(const cli_arg *a) {
   int *method = a->at;
   if (strcmp(a->value, "rk4") == 0) {
     *method = SPART_SIM_RK4;
   } else if (strcmp(a->value, "dopri5") == 0) {
     *method = SPART_SIM_DOPRI5;
+  } else if (strcmp(a->value, "implicit") == 0) {
+    *method = SPART_SIM_IMPLICIT;
   } else {
-    return cli_usage(a->tool->name, "--integrator: expected rk4 or dopri5, got '%s'", a->value);
+    return cli_usage(a->tool->name, "--integrator: expected rk4, dopri5 or implicit, got '%s'",
+                     a->value);
   }
   return -1;
 }
@@ -84,6 +88,11 @@ static int finish(const cli_tool *t, void *own, cli_opts *o) {
     return cli_usage(t->name, "--rtol, --atol and --max-steps are dopri5's: add --integrator "
                      "dopri5");
   }
+  if (so->integrator == SPART_SIM_IMPLICIT && o->mimic) {
+    return cli_usage(t->name, "--integrator implicit with --mimic: the implicit step does not "
+                     "take coupled mimic joints");
+  }
+  so->world.implicit = so->integrator == SPART_SIM_IMPLICIT;
   so->max_steps = so->max_steps >= 0 ? so->max_steps : 100000;
   so->dt = so->dt > 0 ? so->dt : 1e-3;
   so->every = so->every > 0 ? so->every : 1;
@@ -103,13 +112,16 @@ static const cli_option options[] = {
     {"duration", 0, CLI_ARG_ONE, cli_opt_positive, AT(duration), 0, 0, "a time > 0 in s",
      "      --duration T     simulate T seconds (required)\n"},
     {"dt", 0, CLI_ARG_ONE, cli_opt_positive, AT(dt), 0, 0, "a step > 0 in s",
-     "      --dt H           the step (rk4) or the output grid (dopri5), s (default 0.001);\n"
+     "      --dt H           the step (rk4, implicit) or the output grid (dopri5), s (default\n"
+     "                       0.001);\n"
      "                       rk4 past its stability (damping, gains, ground): an error\n"},
     {"every", 0, CLI_ARG_ONE, every_arg, AT(every), 0, 0, NULL,
      "      --every K        write every K-th step (default 1)\n"},
     {"integrator", 0, CLI_ARG_ONE, integrator_arg, AT(integrator), 0, 0, NULL,
-     "      --integrator I   rk4 (fixed step, the default) or dopri5 (Dormand-Prince 5(4),\n"
-     "                       adaptive, landing on every output and input time)\n"},
+     "      --integrator I   rk4 (fixed step, the default), dopri5 (Dormand-Prince 5(4),\n"
+     "                       adaptive, landing on every output and input time) or implicit\n"
+     "                       (fixed step, first order, one dynamics evaluation, the dampers\n"
+     "                       and Kd implicit: a controller's rate)\n"},
     {"rtol", 0, CLI_ARG_ONE, cli_opt_positive, AT(rtol), 0, 0, "a tolerance > 0",
      "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"},
     {"atol", 0, CLI_ARG_ONE, cli_opt_positive, AT(atol), 0, 0, "a tolerance > 0", NULL},
@@ -128,6 +140,9 @@ static const cli_option options[] = {
      "                       initial record's forces; every trajectory reads it all\n"},
     CLI_FLAG("accelerations", AT(accelerations), ON_ACCELERATIONS,
              "      --accelerations  write u0dot and umdot too\n"),
+    CLI_FLAG("no-limits", AT(no_limits), 0,
+             "      --no-limits      let the joints pass their position limits (by default a\n"
+             "                       one-sided spring and damper holds each limited joint)\n"),
     CLI_SHARED("check-limits",
                "      --check-limits   report on stderr each time a joint leaves its limits "
                "(position,\n"
@@ -338,6 +353,8 @@ static int rk4_stable(cli_session *s, spart_sim *sim) {
   } else if (why.cause == SPART_STIFF_CONTROL) {
     snprintf(cause, sizeof cause, "the controller's gains (the fastest at joint %d '%s')", i,
              m->jnt_name[i]);
+  } else if (why.cause == SPART_STIFF_LIMIT) {
+    snprintf(cause, sizeof cause, "the limit spring of joint %d '%s'", i, m->jnt_name[i]);
   } else if (why.cause == SPART_STIFF_GROUND) {
     snprintf(cause, sizeof cause, "the ground's stiffness at link %d '%s'", i, m->body_name[i]);
   } else {
@@ -363,6 +380,11 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
 
   spart_state_copy(sim->x, &st->x); /* the state, the forces held */
   sim->t = 0;
+  /* the joint limits held, scaled to the joints' inertias at the initial state */
+  if (!o->no_limits && spart_sim_limit_defaults(m, s->d, sim) != 0) {
+    cli_fail(s, "out of memory");
+    return -1;
+  }
   if (hold(s, in, sim, 0) != 0) {
     return -1;
   }
@@ -375,7 +397,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
   /* rk4 past its stability diverges (a trajectory of wrong numbers): refused before anything
      is written, and checked again every 64 steps as the inertia changes and at every step that
      brings a new contact with the ground, before its state is written */
-  const int rk4 = o->integrator == SPART_SIM_RK4;
+  const int rk4 = o->integrator == SPART_SIM_RK4, grid = o->integrator != SPART_SIM_DOPRI5;
   if (rk4 && rk4_stable(s, sim) != 0) {
     return -1;
   }
@@ -388,13 +410,14 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
   while (k < nstep) {
     long kn = k + o->every < nstep ? k + o->every : nstep;
     double tout = spart_sim_grid_time(o->duration, o->dt, kn, nstep);
-    /* rk4: the grid's steps, each with the forces held at its start, the limits after each;
-       dopri5: to the next time written or of an input, the limits at the times written */
-    for (; rk4 ? k < kn : sim->t < tout; k += rk4) {
+    /* rk4, implicit: the grid's steps, each with the forces held at its start, the limits
+       after each; dopri5: to the next time written or of an input, the limits at the times
+       written */
+    for (; grid ? k < kn : sim->t < tout; k += grid) {
       if (hold(s, in, sim, sim->t) != 0) {
         return -2; /* after the first state written */
       }
-      double t1 = rk4 ? spart_sim_grid_time(o->duration, o->dt, k + 1, nstep)
+      double t1 = grid ? spart_sim_grid_time(o->duration, o->dt, k + 1, nstep)
                       : fmin(cli_inputs_next(in), tout);
       if (spart_sim_step(m, s->d, sim, t1, &err) != 0) {
         /* the step limit's message names Coulomb friction: the option that smooths it */
@@ -402,7 +425,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
                  "it)" : "");
         return -2; /* after the first state written */
       }
-      if (s->o.check_limits && rk4) {
+      if (s->o.check_limits && grid) {
         check_limits(s, sim, out);
       }
       if (rk4 && ((k & 63) == 63 || spart_sim_rk4_contacts(sim)) &&
@@ -415,7 +438,7 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
                 (double)sim->nstep / (tick - start));
       }
     }
-    if (o->integrator != SPART_SIM_RK4) {
+    if (!grid) {
       k = kn;
       if (s->o.check_limits) {
         check_limits(s, sim, out);

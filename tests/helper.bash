@@ -48,3 +48,41 @@ sanitized() {
   fi
   [ -n "$f" ] && ldd "$f" 2>/dev/null | grep -q "${2:-libasan\\|libtsan}"
 }
+
+# the ground tests' bodies (sim-ground.bats, sim-implicit.bats) in $BATS_TEST_TMPDIR: a 1 kg
+# box, a 0.2 m cube, its collision box (box.urdf); a 1 kg sphere of radius 0.1, solid: 2/5 m r^2
+# (ball.urdf)
+bodies() {
+  cat > "$BATS_TEST_TMPDIR/box.urdf" <<'URDF'
+<robot name="box"><link name="box"><inertial><mass value="1"/><inertia ixx="0.0066666666666666667" iyy="0.0066666666666666667" izz="0.0066666666666666667" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link></robot>
+URDF
+  cat > "$BATS_TEST_TMPDIR/ball.urdf" <<'URDF'
+<robot name="ball"><link name="ball"><inertial><mass value="1"/><inertia ixx="0.004" iyy="0.004" izz="0.004" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><geometry><sphere radius="0.1"/></geometry></collision></link></robot>
+URDF
+}
+
+# a README example's folder: the test's own, with the models and the gnuplot script SCRIPT
+# (scripts/) it reads: readme_dir SCRIPT (then in it)
+readme_dir() {
+  cd "$BATS_TEST_TMPDIR" || return 1
+  ln -s "$TOP/models" models
+  mkdir scripts && cp "$TOP/scripts/$1" scripts/
+}
+
+# the box (bodies) dropped from 0.5 m onto the ground for 3 s, its contact forces written to
+# drop.jsonl in $BATS_TEST_TMPDIR, the ground's stiffness K (default: the ground's own, mg /
+# 4 mm), spart-sim's OPTIONS added: drop_box K [OPTIONS...]; prints the stiffness
+drop_box() {
+  local opt=() k=$1
+  shift
+  if [ "$k" = default ]; then
+    k=$(python3 -c 'print(9.81 / 4e-3)')
+  else
+    opt=(--stiffness "$k")
+  fi
+  echo '{"r0": [0, 0, 0.5]}' | spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 \
+    --ground "${opt[@]}" --duration 3 --contact-forces "$@" > "$BATS_TEST_TMPDIR/drop.jsonl"
+  echo "$k"
+}

@@ -6,25 +6,10 @@
 
 load helper
 
-# a 1 kg box, a 0.2 m cube, its collision box; a 1 kg sphere of radius 0.1 (solid: 2/5 m r^2)
-bodies() {
-  cat > "$BATS_TEST_TMPDIR/box.urdf" <<'URDF'
-<robot name="box"><link name="box"><inertial><mass value="1"/><inertia ixx="0.0066666666666666667" iyy="0.0066666666666666667" izz="0.0066666666666666667" ixy="0" ixz="0" iyz="0"/></inertial>
-<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link></robot>
-URDF
-  cat > "$BATS_TEST_TMPDIR/ball.urdf" <<'URDF'
-<robot name="ball"><link name="ball"><inertial><mass value="1"/><inertia ixx="0.004" iyy="0.004" izz="0.004" ixy="0" ixz="0" iyz="0"/></inertial>
-<collision><geometry><sphere radius="0.1"/></geometry></collision></link></robot>
-URDF
-}
-
 @test "a 1 kg box dropped from 0.5 m comes to rest within 2 s at 0.1 m less mg/(4k), its contact forces its weight, its energy never growing after the impact" {
   bodies
   for k in default 2000; do
-    opt=""; kk=$(python3 -c 'print(9.81 / 4e-3)')
-    if [ $k != default ]; then opt="--stiffness $k"; kk=$k; fi
-    echo '{"r0": [0, 0, 0.5]}' | spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 \
-      --ground $opt --duration 3 --contact-forces > "$BATS_TEST_TMPDIR/drop.jsonl"
+    kk=$(drop_box $k)
     python3 - "$BATS_TEST_TMPDIR/drop.jsonl" "$kk" <<'PY'
 import json, sys
 k = float(sys.argv[2])
@@ -67,38 +52,14 @@ PY
 
 @test "a sphere on a 20 degree slope rolls at (5/7) g sin 20 with friction enough, and slides at g (sin 20 - 0.1 cos 20) with mu 0.1, within 1%" {
   bodies
-  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
   # at rest on the plane, pressed in by its static depth mg cos(20) / k
-  python3 -c '
-import json, math
-t = math.radians(20); d = 9.81 * math.cos(t) / (9.81 / 4e-3)
-print(json.dumps({"r0": [(0.1 - d) * -math.sin(t), 0, (0.1 - d) * math.cos(t)]}))' > "$BATS_TEST_TMPDIR/init.json"
-  fit='
-import json, math, sys
-t20, g = math.radians(20), 9.81
-down = [-math.cos(t20), 0, -math.sin(t20)]
-ts, ss = [], []
-for line in sys.stdin:
-    r = json.loads(line)
-    if r["t"] >= 1:
-        ts.append(r["t"]); ss.append(sum(a * b for a, b in zip(r["r0"], down)))
-# least squares: s = s0 + v0 t + a t^2 / 2
-A = [[1, t, t * t / 2] for t in ts]
-M = [[sum(a[p] * a[q] for a in A) for q in range(3)] + [sum(a[p] * s for a, s in zip(A, ss))]
-     for p in range(3)]
-for c in range(3):
-    for r in range(3):
-        if r != c:
-            f = M[r][c] / M[c][c]
-            M[r] = [x - f * y for x, y in zip(M[r], M[c])]
-a = M[2][3] / M[2][2]
-want = 5 / 7 * g * math.sin(t20) if sys.argv[1] == "roll" else g * (math.sin(t20) - 0.1 * math.cos(t20))
-print(sys.argv[1], a, want)
-assert abs(a - want) <= 0.01 * want'
+  n=$(python3 "$BATS_TEST_DIRNAME/slopefit.py" plane)
+  python3 "$BATS_TEST_DIRNAME/slopefit.py" ball > "$BATS_TEST_TMPDIR/init.json"
   spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground "$n" --duration 3 \
-    --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$fit" roll
+    --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 "$BATS_TEST_DIRNAME/slopefit.py" roll
   spart-sim -m "$BATS_TEST_TMPDIR/ball.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.1 \
-    --slip 0.005 --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$fit" slide
+    --slip 0.005 --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" |
+    python3 "$BATS_TEST_DIRNAME/slopefit.py" slide 0.1
 }
 
 @test "the bundled quadruped under PD to its nominal configuration stands for 5 s: base height within 1 cm of its steady value, feet sliding less than 1 mm" {
@@ -215,9 +176,7 @@ URDF
 }
 
 @test "the README's quadruped example runs: dropped, it lands and stands, gnuplot draws stand.png" {
-  cd "$BATS_TEST_TMPDIR"
-  ln -s "$TOP/models" models
-  mkdir scripts && cp "$TOP/scripts/stand.gp" scripts/
+  readme_dir stand.gp
   # the block: from the q= line before nominal.json's to the line that writes stand.csv
   python3 -c '
 import sys
@@ -291,42 +250,15 @@ PY
 
 @test "a block on a 20 degree slope stays put with mu 0.5 (tan 20 = 0.36 < 0.5): it moves less than 1 mm in 2 s after settling; with mu 0.3 it slides at g (sin 20 - 0.3 cos 20) within 1%" {
   bodies
-  n=$(python3 -c 'import math; t = math.radians(20); print("%r,0,%r,0" % (-math.sin(t), math.cos(t)))')
   # on its face, turned 20 degrees about y (its z the plane's normal), pressed in by its static
   # depth mg cos(20) / (4 k), k the default stiffness mg / 4 mm
-  python3 -c '
-import json, math
-t = math.radians(20); c, s = math.cos(t), math.sin(t); d = 9.81 * c / (4 * 9.81 / 4e-3)
-print(json.dumps({"R0": [[c, 0, -s], [0, 1, 0], [s, 0, c]], "r0": [(0.1 - d) * -s, 0, (0.1 - d) * c]}))' \
-    > "$BATS_TEST_TMPDIR/init.json"
-  along='
-import json, math, sys
-t20, g = math.radians(20), 9.81
-down = [-math.cos(t20), 0, -math.sin(t20)]
-rows = [json.loads(l) for l in sys.stdin]
-ts = [r["t"] for r in rows if r["t"] >= 1]
-ss = [sum(a * b for a, b in zip(r["r0"], down)) for r in rows if r["t"] >= 1]
-'
+  n=$(python3 "$BATS_TEST_DIRNAME/slopefit.py" plane)
+  python3 "$BATS_TEST_DIRNAME/slopefit.py" block > "$BATS_TEST_TMPDIR/init.json"
   spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.5 \
-    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$along"'
-moved = max(abs(s - ss[0]) for s in ss)
-print("mu 0.5: moved", moved, "m from t = 1 to 3 s; in all", ss[-1])
-assert moved < 1e-3, moved'
+    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 "$BATS_TEST_DIRNAME/slopefit.py" hold
   spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground "$n" --mu 0.3 \
-    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" | python3 -c "$along"'
-# least squares: s = s0 + v0 t + a t^2 / 2
-A = [[1, t, t * t / 2] for t in ts]
-M = [[sum(a[p] * a[q] for a in A) for q in range(3)] + [sum(a[p] * s for a, s in zip(A, ss))]
-     for p in range(3)]
-for c in range(3):
-    for r in range(3):
-        if r != c:
-            f = M[r][c] / M[c][c]
-            M[r] = [x - f * y for x, y in zip(M[r], M[c])]
-a = M[2][3] / M[2][2]
-want = g * (math.sin(t20) - 0.3 * math.cos(t20))
-print("mu 0.3: slides at", a, "want", want)
-assert abs(a - want) <= 0.01 * want'
+    --duration 3 --every 10 < "$BATS_TEST_TMPDIR/init.json" |
+    python3 "$BATS_TEST_DIRNAME/slopefit.py" slide 0.3
 }
 
 @test "--tangential-stiffness, --tangential-damping: refused without --ground, with --slip, or not > 0; completed by bash; a stiffer spring holds a block on a slope closer to where it was put" {

@@ -19,6 +19,7 @@ typedef struct {
   double *e;            /* (nv) the error of the configuration, as a velocity */
   double *tau;          /* (6 + nv) the inverse dynamics' forces */
   double *xi;           /* (nv) local coordinates */
+  unsigned char *clip;  /* (nv) whether each force was clipped at the last evaluation */
   int hint;             /* the reference's last interval */
 } control_ws;
 
@@ -26,7 +27,7 @@ typedef struct {
 spart_control *spart_control_new(const spart_model *m) {
   size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
   spart_control *c = calloc(1, sizeof(*c));
-  control_ws *w = calloc(1, sizeof(*w) + (nq + 4 * nv + 6 + nv) * sizeof(double));
+  control_ws *w = calloc(1, sizeof(*w) + (nq + 4 * nv + 6 + nv) * sizeof(double) + nv + 1);
   if (!c || !w) {
     free(c);
     free(w);
@@ -38,7 +39,8 @@ spart_control *spart_control_new(const spart_model *m) {
   w->ar = p, p += nv;
   w->e = p, p += nv;
   w->tau = p, p += 6 + nv;
-  w->xi = p;
+  w->xi = p, p += nv;
+  w->clip = (unsigned char *)p;
   c->ws_ = w;
   return c;
 }
@@ -168,10 +170,12 @@ static void error(const spart_model *m, const double *qm, const double *qr, doub
 /* clip tau (nv) to the effort limits, counting the evaluation when one binds; add to taum */
 static void clip_add(const spart_model *m, spart_control *c, double t, const double *tau,
                      double *taum) {
+  control_ws *w = c->ws_;
   int bound = 0;
   for (int k = 0; k < m->nv; k++) {
     double lim = m->jnt_effort[m->dof_body[k]], f = tau[k];
-    if (lim > 0 && fabs(f) > lim) {
+    w->clip[k] = lim > 0 && fabs(f) > lim;
+    if (w->clip[k]) {
       f = f > 0 ? lim : -lim;
       if (!bound && c->nclip == 0) {
         c->tclip = t;
@@ -242,4 +246,43 @@ int spart_control_torque(const spart_model *m, spart_data *d, spart_control *c, 
   }
   clip_add(m, c, t, tau + 6, taum);
   return 0;
+}
+
+
+void spart_control_damping(const spart_model *m, const spart_control *c, const double *H, int n,
+                           int off, double *D) {
+  const control_ws *w = c->ws_;
+  const int nv = m->nv;
+  if (c->law == SPART_CONTROL_PD) { /* Kd on the diagonal */
+    for (int a = 0; a < nv; a++) {
+      D[(off + a) * (n + 1)] += w->clip[a] ? 0 : c->kd[a];
+    }
+    return;
+  }
+  if (c->law != SPART_CONTROL_CTC) {
+    return;
+  }
+  /* computed torque: the joints' accelerations -Kd um with the base's reaction, the forces
+     Hs Kd um on the joints, Hs = Hmm - Hm0 H00^-1 H0m their inertia with the base free (Hmm
+     with it fixed) */
+  double H00i[36], work[36], H00[36];
+  for (int i = 0; i < off; i++) {
+    for (int j = 0; j < off; j++) {
+      H00[6 * i + j] = H[i * n + j];
+    }
+  }
+  if (off && spart_spd_inverse(H00, 6, work, H00i) != 0) {
+    return; /* (the dynamics then fail on the same singular inertia) */
+  }
+  for (int a = 0; a < nv; a++) {
+    for (int b = 0; b < nv; b++) {
+      double hs = H[(off + a) * n + off + b];
+      for (int i = 0; i < off; i++) {
+        for (int j = 0; j < off; j++) {
+          hs -= H[(off + a) * n + i] * H00i[6 * i + j] * H[j * n + off + b];
+        }
+      }
+      D[(off + a) * n + off + b] += w->clip[a] ? 0 : hs * c->kd[b];
+    }
+  }
 }

@@ -38,10 +38,31 @@ double spart_ground_point(const spart_model *m, const spart_data *d, const spart
 }
 
 
+/* P - u u' added to C (3x3) times a, P = 1 - n n' the projection on the plane (u NULL: 0) */
+static void plane_damper(double *C, double a, const double n[3], const double *u) {
+  for (int r = 0; r < 3; r++) {
+    for (int k = 0; k < 3; k++) {
+      C[3 * r + k] += a * ((r == k) - n[r] * n[k] - (u ? u[r] * u[k] : 0));
+    }
+  }
+}
+
+
+/* a u n' added to C (3x3) */
+static void friction_rate(double *C, double a, const double u[3], const double n[3]) {
+  for (int r = 0; r < 3; r++) {
+    for (int k = 0; k < 3; k++) {
+      C[3 * r + k] += a * u[r] * n[k];
+    }
+  }
+}
+
+
 /* the friction of sphere j (SPART_GROUND_STICK): its force ft (3) from its deflection e (3,
-   NULL: 0), the slip velocity vt and the normal force fn, and the deflection's rate (3) */
-static void stick_slip(const spart_ground *g, const double *e, const double vt[3], double fn,
-                       double ft[3], double rate[3]) {
+   NULL: 0), the slip velocity vt and the normal force fn, and the deflection's rate (3); C
+   (3x3, NULL: not) gets -d ft / d v added, v the point's velocity, cn = -d fn / d vn */
+static int stick_slip(const spart_ground *g, const double *e, const double vt[3], double fn,
+                      double cn, double ft[3], double rate[3], double *C) {
   const double kt = g->tstiffness, ct = g->tdamping, lim = g->mu * fn;
   for (int k = 0; k < 3; k++) {
     ft[k] = -ct * vt[k] - (e ? kt * e[k] : 0);
@@ -49,72 +70,112 @@ static void stick_slip(const spart_ground *g, const double *e, const double vt[3
   double f2 = spu_dot3(ft, ft);
   if (f2 <= lim * lim) { /* sticking: the spring follows the material point */
     memcpy(rate, vt, 3 * sizeof(double));
-    return;
+    if (C) {
+      plane_damper(C, ct, g->normal, NULL);
+    }
+    return 0;
   }
   /* sliding: Coulomb's force along the sticking one, and the deflection such that the spring
      and the damper give it */
   double s = lim / sqrt(f2);
+  if (C) { /* its direction u turns with vt: the damper across it, ct lim / |fs|; its size
+               mu fn with the normal velocity: mu cn u n' */
+    double u[3];
+    for (int k = 0; k < 3; k++) {
+      u[k] = ft[k] / sqrt(f2);
+    }
+    plane_damper(C, ct * s, g->normal, u);
+    friction_rate(C, g->mu * cn, u, g->normal);
+  }
   for (int k = 0; k < 3; k++) {
     ft[k] *= s;
     rate[k] = -(ft[k] + (e ? kt * e[k] : 0)) / ct;
   }
+  return 1;
+}
+
+
+int spart_ground_contact(const spart_model *m, const spart_data *d, const spart_ground *g, int j,
+                         const double *defl, spart_ground_at *at) {
+  const double *n = g->normal;
+  double *f = at->f, *e_rate = at->rate, *C = at->C;
+  double delta = spart_ground_point(m, d, g, j, at->x);
+  memset(f, 0, 3 * sizeof(double));
+  memset(e_rate, 0, 3 * sizeof(double));
+  memset(C, 0, 9 * sizeof(double));
+  at->slide = 0;
+  if (!(delta > 0)) {
+    return 0;
+  }
+  int i = g->body[j];
+  if (g->seen) {
+    g->seen[j] = 1;
+  }
+  const double *w = d->t + 6 * i, *v = d->t + 6 * i + 3, *c = d->xpos + 3 * i;
+  /* the point deepest in the ground, from the body's CoM, and its velocity */
+  double *p = at->p, vp[3], vt[3], ft[3];
+  for (int k = 0; k < 3; k++) {
+    p[k] = at->x[k] - c[k];
+  }
+  spu_cross(vp, w, p);
+  for (int k = 0; k < 3; k++) {
+    vp[k] += v[k];
+  }
+  double vn = spu_dot3(n, vp);
+  /* the normal force, never pulling; the friction against the slip */
+  double fn = fmax(0, g->stiffness * delta - g->damping * vn);
+  for (int k = 0; k < 3; k++) {
+    vt[k] = vp[k] - vn * n[k];
+    for (int r = 0; fn > 0 && r < 3; r++) { /* the normal damper while it pushes */
+      C[3 * r + k] += g->damping * n[r] * n[k];
+    }
+  }
+  if (g->law == SPART_GROUND_SLIP) {
+    double s = g->mu * fn / sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
+    for (int k = 0; k < 3; k++) {
+      ft[k] = -s * vt[k];
+    }
+    /* -d ft / d v: s (P - vt vt' / (|vt|^2 + vs^2)) along the plane, -mu cn vt n' / S along
+       the normal (fn's rate) */
+    double u[3], S = sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
+    for (int k = 0; k < 3; k++) {
+      u[k] = vt[k] / S;
+    }
+    plane_damper(C, s, n, u);
+    friction_rate(C, -g->mu * (fn > 0 ? g->damping : 0), u, n);
+  } else {
+    at->slide = stick_slip(g, defl ? defl + 3 * j : NULL, vt, fn, fn > 0 ? g->damping : 0, ft,
+                           e_rate, C);
+  }
+  for (int k = 0; k < 3; k++) {
+    f[k] = fn * n[k] + ft[k] + 0.0; /* + 0: no -0 written */
+  }
+  return 1;
 }
 
 
 void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground *g,
                          const spart_state *st, const double *defl, const spart_ground_out *out) {
-  const double *n = g->normal;
   double *wF = out->wF, *force = out->force, *rate = out->rate;
   spart_fk(m, d, st);
   spart_velocity(m, d, st);
   for (int j = 0; j < g->n; j++) {
-    double x[3], f[3] = {0, 0, 0}, e_rate[3] = {0, 0, 0};
-    double delta = spart_ground_point(m, d, g, j, x);
-    if (delta > 0) {
-      int i = g->body[j];
-      if (g->seen) {
-        g->seen[j] = 1;
-      }
-      const double *w = d->t + 6 * i, *v = d->t + 6 * i + 3, *c = d->xpos + 3 * i;
-      /* the point deepest in the ground, from the body's CoM, and its velocity */
-      double p[3], vp[3], vt[3], ft[3];
-      for (int k = 0; k < 3; k++) {
-        p[k] = x[k] - c[k];
-      }
-      spu_cross(vp, w, p);
-      for (int k = 0; k < 3; k++) {
-        vp[k] += v[k];
-      }
-      double vn = spu_dot3(n, vp);
-      /* the normal force, never pulling; the friction against the slip */
-      double fn = fmax(0, g->stiffness * delta - g->damping * vn);
-      for (int k = 0; k < 3; k++) {
-        vt[k] = vp[k] - vn * n[k];
-      }
-      if (g->law == SPART_GROUND_SLIP) {
-        double s = g->mu * fn / sqrt(spu_dot3(vt, vt) + g->slip * g->slip);
-        for (int k = 0; k < 3; k++) {
-          ft[k] = -s * vt[k];
-        }
-      } else {
-        stick_slip(g, defl ? defl + 3 * j : NULL, vt, fn, ft, e_rate);
-      }
-      for (int k = 0; k < 3; k++) {
-        f[k] = fn * n[k] + ft[k] + 0.0; /* + 0: no -0 written */
-      }
+    spart_ground_at at = {0};
+    if (spart_ground_contact(m, d, g, j, defl, &at)) {
       /* its wrench at the body's CoM */
+      int i = g->body[j];
       double tq[3];
-      spu_cross(tq, p, f);
+      spu_cross(tq, at.p, at.f);
       for (int k = 0; wF && k < 3; k++) {
         wF[6 * i + k] += tq[k];
-        wF[6 * i + 3 + k] += f[k];
+        wF[6 * i + 3 + k] += at.f[k];
       }
     }
     if (force) {
-      memcpy(force + 3 * j, f, sizeof f);
+      memcpy(force + 3 * j, at.f, sizeof at.f);
     }
     if (rate) {
-      memcpy(rate + 3 * j, e_rate, sizeof e_rate);
+      memcpy(rate + 3 * j, at.rate, sizeof at.rate);
     }
   }
 }
@@ -265,8 +326,8 @@ int spart_ground_defaults(const spart_model *m, const double *gravity, spart_gro
     g->offset = 0;
   }
   /* the whole robot on four contacts 1 mm deep; the lightest body that has contacts critically
-     damped on one; mu 1; the tangential spring the normal one, its damper critical for that
-     body on it */
+     damped on one (the whole robot with an implicit step); mu 1; the tangential spring the
+     normal one, its damper critical for that body on it */
   double mass = 0, light = INFINITY;
   for (int i = 0; i < m->nb; i++) {
     mass += m->body_mass[i];
@@ -277,7 +338,8 @@ int spart_ground_defaults(const spart_model *m, const double *gravity, spart_gro
   }
   light = isfinite(light) ? light : mass;
   g->stiffness = isnan(g->stiffness) ? mass * (g0 > 0 ? g0 : 9.81) / 4e-3 : g->stiffness;
-  g->damping = isnan(g->damping) ? 2 * sqrt(g->stiffness * light) : g->damping;
+  g->damping = isnan(g->damping) ? 2 * sqrt(g->stiffness * (g->implicit ? mass : light))
+                                 : g->damping;
   g->mu = isnan(g->mu) ? 1 : g->mu;
   g->tstiffness = isnan(g->tstiffness) ? g->stiffness : g->tstiffness;
   g->tdamping = isnan(g->tdamping) ? 2 * sqrt(g->tstiffness * light) : g->tdamping;

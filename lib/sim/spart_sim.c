@@ -1,5 +1,6 @@
 /* spart_sim.c -- forward dynamics of a state, and the state moved through time by Runge-Kutta
- * (RK4, Dormand-Prince 5(4)) on the configuration manifold.
+ * (RK4, Dormand-Prince 5(4)) or an implicit step on the configuration manifold, the joint
+ * limits held by one-sided springs and dampers.
  *
  * Each step works in local coordinates around the state at its start (Munthe-Kaas's RKMK): y
  * (ny = 2 (6 + nv)) is [theta (3), dr0 (3), xi (nv), du0 (6), dum (nv)], the state at y being
@@ -38,6 +39,13 @@ typedef struct {
   double t_end; /* the end of the step being taken */
   double tc;    /* the time of the stage being evaluated (s->scene's forces depend on it) */
   double *stab_tau; /* (nv) the joint forces less the smoothed friction (coulomb_v > 0) */
+  double *lim_tau;  /* (nv) the joint forces with the limits' */
+  double *imp;      /* the implicit step's scratch (its own allocation, at its first step): */
+  double *H, *A;    /* (n x n, n = 6 + nv) the mass matrix; H + h D */
+  double *A0, *b0;  /* (n x n, n) H + h D and the right side before the Coulomb friction's */
+  double *b, *Jm;   /* (n) the right side, then v+ - v; (6 x nv) a contact's Jacobian */
+  double *J;        /* (3 x n) a contact point's velocity rows */
+  double *coul;     /* (nv) 1 where a joint's Coulomb friction is taken implicitly */
 } sim_ws;
 
 
@@ -97,16 +105,18 @@ spart_sim *spart_sim_new(const spart_model *m) {
   size_t nq = (size_t)m->nq, nv = (size_t)m->nv, nb = (size_t)m->nb, ny = 2 * (6 + nv);
   size_t nf = 6 + nv + 6 * nb;
   /* doubles: the scratch's 7 + 2 stages, acc and its key, a stage's state, the joint forces of
-     the smoothed friction */
-  size_t n = 9 * ny + (6 + nv) + (nf + 18 + nq + nv) + (6 + nq + nv) + nv;
+     the smoothed friction and of the limits, the limits' springs and dampers */
+  size_t n = 9 * ny + (6 + nv) + (nf + 18 + nq + nv) + (6 + nq + nv) + 2 * nv + 2 * nb;
   spart_sim *s = calloc(1, sizeof(*s));
   sim_ws *w = calloc(1, sizeof(*w));
   double *p = calloc(n, sizeof(double));
+  unsigned char *seen = calloc(nb, 1);
   spart_state *x = spart_state_new(m);
-  if (!s || !w || !p || !x) {
+  if (!s || !w || !p || !seen || !x) {
     free(s);
     free(w);
     free(p);
+    free(seen);
     spart_state_free(x);
     return NULL;
   }
@@ -124,7 +134,11 @@ spart_sim *spart_sim_new(const spart_model *m) {
   w->xs.u0 = p, p += 6;
   w->xs.qm = p, p += nq;
   w->xs.um = p, p += nv;
-  w->stab_tau = p;
+  w->stab_tau = p, p += nv;
+  w->lim_tau = p, p += nv;
+  s->limit_k = p, p += nb;
+  s->limit_c = p;
+  s->limit_seen = seen;
   s->method = SPART_SIM_RK4;
   s->flags = SPART_FD_FRICTION;
   s->rtol = 1e-6;
@@ -138,6 +152,8 @@ void spart_sim_free(spart_sim *s) {
   if (s) {
     spart_stab_free(s->stab_);
     free(((sim_ws *)s->ws_)->ext);
+    free(((sim_ws *)s->ws_)->imp);
+    free(s->limit_seen);
     free(s->ws_);
     free(s->buf_);
     spart_state_free(s->x);
@@ -285,6 +301,48 @@ static void state_at(const spart_model *m, const spart_sim *s, sim_ws *w, const 
 }
 
 
+/* the joint limits' forces at the stage's state x added to its joint forces (in w->lim_tau,
+   x->taum then pointing there, when a joint is past a limit and its spring or damper pushes);
+   with D (n x n, NULL: not), for the implicit step of h instead: each one that pushes, its
+   damper and its spring taken implicitly, c + h k on D's diagonal at row off + its dof, and
+   -h^2 k v added to b there */
+static void limit_forces(const spart_model *m, spart_sim *s, sim_ws *w, spart_state *x,
+                         double *D, int off, double h) {
+  const double *k = s->limit_k, *c = s->limit_c;
+  double *tau = NULL;
+  for (int i = 1; i < m->nb && !m->coupled; i++) {
+    if (!(k[i] > 0 || c[i] > 0) || !m->jnt_limited[i] || m->jnt_nq[i] != 1) {
+      continue;
+    }
+    const int v = m->jnt_vadr[i];
+    const double q = x->qm[m->jnt_qadr[i]], u = x->um ? x->um[v] : 0, *r = m->jnt_range + 2 * i;
+    double f;
+    if (q > r[1]) {
+      f = -fmax(0, k[i] * (q - r[1]) + c[i] * u);
+    } else if (q < r[0]) {
+      f = fmax(0, k[i] * (r[0] - q) - c[i] * u);
+    } else {
+      continue;
+    }
+    s->limit_seen[i] = 1;
+    if (f == 0) {
+      continue;
+    }
+    if (D) {
+      D[(off + v) * (w->nv + off + 1)] += c[i] + h * k[i];
+      w->b[off + v] -= h * h * k[i] * u;
+      continue;
+    }
+    if (!tau) {
+      tau = w->lim_tau;
+      memcpy(tau, x->taum, (size_t)w->nv * sizeof(double));
+      x->taum = tau;
+    }
+    tau[v] += f;
+  }
+}
+
+
 /* the rate k (ny) of the local coordinates y: the state's velocities mapped to y's, its
    accelerations and the scene state's rates (taken from the kept ones at y = 0 when they are
    valid).  0 or -SPART_ENUM. */
@@ -305,6 +363,7 @@ static int rate(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, co
     if (s->scene && spart_scene_forces(m, d, s->scene, w->tc, x, w->z, k + w->nyb, err) != 0) {
       return -SPART_ENUM;
     }
+    limit_forces(m, s, w, x, NULL, 0, 0);
     if ((flags & SPART_FD_FRICTION) && s->coulomb_v > 0) { /* the smoothed law: its forces here */
       double *f = w->stab_tau;
       memcpy(f, x->taum, (size_t)nv * sizeof(double));
@@ -521,6 +580,276 @@ static int dopri5(const spart_model *m, spart_data *d, spart_sim *s, double t_en
 }
 
 
+/* the implicit step's scratch for n = 6 + nv: 0, or -1 when out of memory */
+static int implicit_scratch(const spart_model *m, sim_ws *w) {
+  const size_t n = 6 + (size_t)m->nv;
+  if (w->imp) {
+    return 0;
+  }
+  double *p = w->imp = malloc((3 * n * n + 2 * n + 7 * (size_t)m->nv + 3 * n) * sizeof(double));
+  if (!p) {
+    return -1;
+  }
+  w->H = p, p += n * n;
+  w->A = p, p += n * n;
+  w->A0 = p, p += n * n;
+  w->b0 = p, p += n;
+  w->b = p, p += n;
+  w->Jm = p, p += 6 * (size_t)m->nv;
+  w->coul = p, p += m->nv;
+  w->J = p;
+  return 0;
+}
+
+
+/* the implicit step's Coulomb friction of a joint within this of rest (rad/s, m/s): the force
+   -F um / IMPLICIT_REST, a stiff damper (the joint held while the other forces on it stay
+   within F, creeping at most IMPLICIT_REST) */
+#define IMPLICIT_REST 1e-8
+
+
+/* D (n x n, row-major, n = off + nv), the derivative of the forces with respect to the
+   velocities [u0; um] (less), at the state (spart_fk's, spart_velocity's): the joints' damping,
+   the controller's (H, spart_crba's), the ground's dampers, J' C J at each contact (the
+   limits': limit_forces; the discontinuous Coulomb friction's: coulomb()) */
+static void damping(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w, int off,
+                    double *D) {
+  const int n = off + w->nv;
+  const spart_control *c = s->scene ? s->scene->control : NULL;
+  const spart_ground *g = s->scene ? s->scene->ground : NULL;
+  /* the joints' friction (computed torque cancels it): the viscous damping, and the smoothed
+     Coulomb law's slope (the discontinuous law's: coulomb()) */
+  if ((s->flags & SPART_FD_FRICTION) && !(c && c->law == SPART_CONTROL_CTC)) {
+    for (int a = 0; a < w->nv; a++) {
+      const int i = m->dof_body[a];
+      const double u = s->x->um[a], *F = m->jnt_friction + 2 * i;
+      double slope = 0;
+      if (s->coulomb_v > 0) {
+        double th = tanh(u / s->coulomb_v);
+        slope = (u >= 0 ? F[0] : -F[1]) * (1 - th * th) / s->coulomb_v;
+      }
+      D[(off + a) * (n + 1)] += m->jnt_damping[i] + slope;
+    }
+  }
+  if (c) {
+    spart_control_damping(m, c, w->H, n, off, D);
+  }
+
+  /* the ground: J' C J, J the contact point's velocity rows */
+  for (int j = 0; g && j < g->n; j++) {
+    spart_ground_at at;
+    double J0[36], *J = w->J, CJ[3];
+    if (!spart_ground_contact(m, d, g, j, s->z && s->nz ? s->z : NULL, &at)) {
+      continue;
+    }
+    spart_jacobian(m, d, g->body[j], at.x, J0, w->Jm);
+    for (int r = 0; r < 3; r++) {
+      for (int k = 0; k < n; k++) {
+        J[r * n + k] = k < off ? J0[6 * (3 + r) + k] : w->Jm[(3 + r) * w->nv + k - off];
+      }
+    }
+    for (int b = 0; b < n; b++) {
+      for (int r = 0; r < 3; r++) {
+        CJ[r] = at.C[3 * r] * J[b] + at.C[3 * r + 1] * J[n + b] + at.C[3 * r + 2] * J[2 * n + b];
+      }
+      if (CJ[0] == 0 && CJ[1] == 0 && CJ[2] == 0) {
+        continue;
+      }
+      for (int a = 0; a < n; a++) {
+        D[a * n + b] += J[a] * CJ[0] + J[n + a] * CJ[1] + J[2 * n + a] * CJ[2];
+      }
+    }
+  }
+}
+
+
+/* A x = b for the n x n A (row-major, overwritten), b overwritten by x: Gaussian elimination
+   with partial pivoting; 0, or -1 when a pivot is 0 or not finite */
+static int lu_solve(double *A, double *b, int n) {
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    for (int r = c + 1; r < n; r++) {
+      p = fabs(A[r * n + c]) > fabs(A[p * n + c]) ? r : p;
+    }
+    double piv = A[p * n + c];
+    if (!(fabs(piv) > 0) || !isfinite(piv)) {
+      return -1;
+    }
+    if (p != c) {
+      for (int k = c; k < n; k++) {
+        double t = A[c * n + k];
+        A[c * n + k] = A[p * n + k];
+        A[p * n + k] = t;
+      }
+      double t = b[c];
+      b[c] = b[p];
+      b[p] = t;
+    }
+    for (int r = c + 1; r < n; r++) {
+      double f = A[r * n + c] / piv;
+      if (f != 0) {
+        for (int k = c + 1; k < n; k++) {
+          A[r * n + k] -= f * A[c * n + k];
+        }
+        b[r] -= f * b[c];
+      }
+    }
+  }
+  for (int r = n - 1; r >= 0; r--) {
+    double sum = b[r];
+    for (int k = r + 1; k < n; k++) {
+      sum -= A[r * n + k] * b[k];
+    }
+    b[r] = sum / A[r * n + r];
+  }
+  return 0;
+}
+
+
+/* (H + h D) dv = b solved (w->A, w->b, n = off + nv; both overwritten, dv in w->b) with the
+   joints' discontinuous Coulomb friction F taken implicitly where it must be: a joint within
+   IMPLICIT_REST of rest gets the force -F um / IMPLICIT_REST (for the law's, spart_friction's,
+   in b) and the damper F / IMPLICIT_REST; one whose velocity crosses zero in the step with the
+   force -F sign(um) explicit (which would turn it back the next step: it chatters) the secant
+   F / |um|, its force at the step's end -F um+ / |um|; solved again until no other crosses
+   (each joint at most once).  0, or -1 when H + h D is singular */
+static int coulomb(const spart_model *m, spart_sim *s, sim_ws *w, int off, double h) {
+  const int nv = w->nv, n = off + nv;
+  const spart_control *c = s->scene ? s->scene->control : NULL;
+  if (!(s->flags & SPART_FD_FRICTION) || s->coulomb_v > 0 ||
+      (c && c->law == SPART_CONTROL_CTC)) {
+    return lu_solve(w->A, w->b, n);
+  }
+  memcpy(w->A0, w->A, (size_t)n * (size_t)n * sizeof(double));
+  for (int k = 0; k < nv; k++) {
+    const double u = s->x->um[k], *F = m->jnt_friction + 2 * m->dof_body[k];
+    w->coul[k] = fabs(u) < IMPLICIT_REST;
+    if (w->coul[k]) {
+      double law = F[0] * (u > 0) + F[1] * (u < 0);
+      w->b[off + k] += h * (law - (u > 0 ? F[0] : u < 0 ? -F[1] : 0) * u / IMPLICIT_REST);
+    }
+  }
+  memcpy(w->b0, w->b, (size_t)n * sizeof(double));
+  for (int more = 1, pass = 0; more && pass <= nv; pass++) {
+    if (pass > 0) {
+      memcpy(w->A, w->A0, (size_t)n * (size_t)n * sizeof(double));
+      memcpy(w->b, w->b0, (size_t)n * sizeof(double));
+    }
+    for (int k = 0; k < nv; k++) {
+      if (w->coul[k]) {
+        const double u = s->x->um[k], *F = m->jnt_friction + 2 * m->dof_body[k];
+        double f = u > 0 ? F[0] : u < 0 ? -F[1] : fmax(F[0], -F[1]);
+        w->A[(off + k) * (n + 1)] += h * f / fmax(fabs(u), IMPLICIT_REST);
+      }
+    }
+    if (lu_solve(w->A, w->b, n) != 0) {
+      return -1;
+    }
+    more = 0;
+    for (int k = 0; k < nv; k++) {
+      const double u = s->x->um[k];
+      const double *F = m->jnt_friction + 2 * m->dof_body[k];
+      if (!w->coul[k] && (F[0] != 0 || F[1] != 0) && (u > 0) != (u + w->b[off + k] > 0)) {
+        w->coul[k] = 1;
+        more = 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* one implicit step of h = t_end - s->t (spart_sim_step): the accelerations a at the state,
+   (H + h D) dv = h H a, the state moved to y = h [omega0+; r0dot+; the joints' local rates at
+   um+], v + dv, and the deflections by h times their rates at v+ */
+static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
+                    spart_err *err) {
+  sim_ws *w = s->ws_;
+  const int nv = w->nv, fixed = (s->flags & SPART_FD_FIXED) != 0, off = fixed ? 0 : 6;
+  const int n = off + nv;
+  const double h = t_end - s->t;
+  if (m->coupled) {
+    return spart_err_set(err, SPART_ENUM, 0, "the implicit step does not take coupled mimic "
+                         "joints: use rk4 or dopri5");
+  }
+  if (implicit_scratch(m, w) != 0) {
+    return spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+  }
+  /* the accelerations at the state, with the world's forces, once */
+  w->tc = s->t;
+  memset(w->y, 0, (size_t)w->ny * sizeof(double));
+  if (rate(m, d, s, w, w->y, w->k[0], 1, err) != 0) {
+    return -SPART_ENUM;
+  }
+  const double *a = w->k[0] + 6 + nv + (6 - off);
+  /* H + h D, and h H a */
+  double *H = w->H, *A = w->A, *dv = w->b;
+  spart_crba(m, d, s->x, fixed, H);
+  spart_fk(m, d, s->x);
+  spart_velocity(m, d, s->x);
+  memset(A, 0, (size_t)n * (size_t)n * sizeof(double));
+  damping(m, d, s, w, off, A);
+  for (int i = 0; i < n; i++) {
+    double sum = 0;
+    for (int j = 0; j < n; j++) {
+      sum += H[i * n + j] * a[j];
+    }
+    dv[i] = h * sum;
+  }
+  /* the limits' dampers and springs (-h^2 k v into dv) */
+  limit_forces(m, s, w, s->x, A, off, h);
+  for (int k = 0; k < n * n; k++) {
+    A[k] = H[k] + h * A[k];
+  }
+  if (coulomb(m, s, w, off, h) != 0) {
+    char b0[32];
+    return spart_err_set(err, SPART_ENUM, 0, "t = %s: the implicit step's H + h D is singular",
+                         num(b0, s->t));
+  }
+  /* the new velocities, and the local coordinates at the step's end */
+  double *y = w->yn, *up = w->xs.u0, *ump = w->xs.um;
+  memcpy(w->xs.qm, s->x->qm, (size_t)w->nq * sizeof(double));
+  for (int k = 0; k < 6; k++) {
+    up[k] = s->x->u0[k] + (fixed ? 0 : dv[k]);
+    y[6 + nv + k] = fixed ? 0 : dv[k];
+    y[k] = h * up[k]; /* dexp^-1(0) omega = omega */
+  }
+  for (int k = 0; k < nv; k++) {
+    ump[k] = s->x->um[k] + dv[off + k];
+    y[12 + nv + k] = dv[off + k];
+  }
+  for (int i = 1; i < m->nb; i++) {
+    if (m->jnt_nv[i] > 0) {
+      double zero[6] = {0};
+      int va = m->jnt_vadr[i];
+      spart_joint_local_rate(m, i, s->x->qm + m->jnt_qadr[i], zero, ump + va, y + 6 + va);
+      for (int k = 0; k < m->jnt_nv[i]; k++) {
+        y[6 + va + k] *= h;
+      }
+    }
+  }
+  /* the deflections: their rates at the state's pose, at v+, a sliding one's relaxation
+     -kt e / ct implicit (backward Euler: the rate over 1 + h kt / ct) */
+  if (w->nz > 0) {
+    const spart_ground *g = s->scene->ground;
+    const double relax = 1 + h * g->tstiffness / g->tdamping;
+    spart_state *x = &w->xs;
+    memcpy(x->R0, s->x->R0, 9 * sizeof(double));
+    memcpy(x->r0, s->x->r0, 3 * sizeof(double));
+    spart_velocity(m, d, x); /* (the pose's spart_fk still in d, damping()'s) */
+    for (int j = 0; j < g->n; j++) {
+      spart_ground_at at;
+      spart_ground_contact(m, d, g, j, s->z, &at);
+      for (int k = 0; k < 3; k++) {
+        y[w->nyb + 3 * j + k] = h * at.rate[k] / (at.slide ? relax : 1);
+      }
+    }
+  }
+  w->acc_ok = 0;
+  return commit(m, d, s, w, y, t_end, err);
+}
+
+
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,
                    spart_err *err) {
   if (!(t_end > s->t)) {
@@ -532,7 +861,9 @@ int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_e
     return -SPART_ENUM;
   }
   ((sim_ws *)s->ws_)->t_end = t_end;
-  return s->method == SPART_SIM_DOPRI5 ? dopri5(m, d, s, t_end, err) : rk4(m, d, s, t_end, err);
+  return s->method == SPART_SIM_DOPRI5    ? dopri5(m, d, s, t_end, err)
+         : s->method == SPART_SIM_IMPLICIT ? implicit(m, d, s, t_end, err)
+                                           : rk4(m, d, s, t_end, err);
 }
 
 
@@ -552,6 +883,38 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
   }
   memcpy(s->x->u0dot, w->acc, 6 * sizeof(double));
   memcpy(s->x->umdot, w->acc + 6, (size_t)nv * sizeof(double));
+  return 0;
+}
+
+
+int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s) {
+  const int fixed = (s->flags & SPART_FD_FIXED) != 0, n = (fixed ? 0 : 6) + m->nv;
+  const double w = SPART_LIMIT_RATE;
+  const size_t nn = (size_t)n * (size_t)n;
+  double *H = m->coupled ? NULL : malloc((3 * nn + 1) * sizeof(double));
+  if (!H && !m->coupled) {
+    return -SPART_ENOMEM;
+  }
+  /* each joint's inertia with the rest of the robot free, 1 / (H^-1)jj (Hjj, the rest held,
+     when H is singular) */
+  int inv = 0;
+  if (H) {
+    spart_crba(m, d, s->x, fixed, H);
+    inv = spart_spd_inverse(H, n, H + nn, H + 2 * nn) == 0;
+  }
+  for (int i = 0; i < m->nb; i++) {
+    double Hjj = 0;
+    if (i > 0 && m->jnt_limited[i] && m->jnt_nq[i] == 1 && !m->coupled) {
+      int a = (fixed ? 0 : 6) + m->jnt_vadr[i];
+      Hjj = inv && H[2 * nn + (size_t)a * (size_t)(n + 1)] > 0
+                ? 1 / H[2 * nn + (size_t)a * (size_t)(n + 1)]
+                : H[a * (n + 1)];
+    }
+    s->limit_k[i] = Hjj * w * w;
+    s->limit_c[i] = 2 * Hjj * w;
+  }
+  free(H);
+  ((sim_ws *)s->ws_)->acc_ok = 0;
   return 0;
 }
 

@@ -3,9 +3,10 @@
  * displacements and velocities x = [dq; v] (2n, n the velocity coordinates): A = [0 1; -Ka -Ca],
  * Ka = H^-1 K and Ca = H^-1 C the accelerations per displacement and per velocity (H the mass
  * matrix; K and C the generalized stiffness and damping: the joints' viscous damping and the
- * smoothed Coulomb friction's slope on the diagonal, a PD controller's gains there too, and the
- * ground's springs and dampers J' k J at each contact in it, J the Jacobian of its point along
- * the normal and the plane); computed torque adds its gains to the joints' accelerations
+ * smoothed Coulomb friction's slope on the diagonal, a PD controller's gains there too, the
+ * joint limits' springs and dampers of the joints past them, and the ground's springs and
+ * dampers J' k J at each contact in it, J the Jacobian of its point along the normal and the
+ * plane); computed torque adds its gains to the joints' accelerations
  * directly (the model's inertia and friction cancelled).  A step h is stable when every
  * eigenvalue z of A has |R(h z)| <= 1, R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24 the method's
  * stability function (on the real axis down to -2.785, on the imaginary one to 2.83).  The
@@ -22,7 +23,7 @@
 #include "spart_internal.h"
 
 /* the parts of the stiffness, each alone to name the cause */
-enum { DAMPING = 1, CONTROL = 2, GROUND = 4, ALL = 7 };
+enum { DAMPING = 1, CONTROL = 2, GROUND = 4, LIMIT = 8, ALL = 15 };
 
 /* RK4's bound on the negative real axis: R(-2.785293563...) = 1 */
 #define RK4_REAL 2.785293563405282
@@ -39,6 +40,8 @@ typedef struct spart_stab {
   double *Ka, *Ca;       /* n x n: the accelerations per displacement, per velocity */
   double *B;             /* 6 x nv: H00^-1 H0m (computed torque on a free base) */
   double *kd, *kp, *cd;  /* nv: the PD gains (force units), the joints' damping */
+  double *kl, *cl;       /* nv: the limits' springs and dampers of the joints past them */
+  unsigned char *lim_in; /* (nb) the joints past a limit at the last check */
   double *A;             /* 2n x 2n: A, then its Hessenberg form */
   double *re, *im, *v;   /* 2n: A's eigenvalues; Householder's vector */
   double *J, *Jm;        /* 3 x n: a contact point's Jacobian's linear rows; 6 x nv: its joints' */
@@ -48,6 +51,7 @@ typedef struct spart_stab {
   int ground_link;       /* the link of the contact of the lightest effective mass */
   double ground_inv;     /* its inverse effective mass (largest n' J H^-1 J' n) */
   int ncontact;          /* the spheres in the ground at the last check */
+  int nb;                /* the model's bodies */
 } stab_ws;
 
 
@@ -71,9 +75,9 @@ static stab_ws *scratch(const spart_model *m, spart_sim *s, int fixed) {
   spart_stab_free(w);
   s->stab_ = NULL;
   size_t nd = (size_t)n * (size_t)n, n4 = 4 * nd, nv = (size_t)m->nv;
-  w = calloc(1, sizeof(*w) + (9 * nd + n4 + 12 * nv + 3 * nv + 11 * (size_t)n) *
+  w = calloc(1, sizeof(*w) + (9 * nd + n4 + 12 * nv + 5 * nv + 11 * (size_t)n) *
                                  sizeof(double));
-  unsigned char *in = calloc((size_t)nsph + 1, 1);
+  unsigned char *in = calloc((size_t)nsph + 1 + (size_t)m->nb, 1);
   if (!w || !in) {
     free(w);
     free(in);
@@ -92,14 +96,18 @@ static stab_ws *scratch(const spart_model *m, spart_sim *s, int fixed) {
   w->kd = p, p += nv;
   w->kp = p, p += nv;
   w->cd = p, p += nv;
+  w->kl = p, p += nv;
+  w->cl = p, p += nv;
   w->Jm = p, p += 6 * nv;
   w->J = p, p += 3 * (size_t)n;
   w->u = p, p += n;
   w->jn = p;
   w->n = n;
   w->nn = 2 * n;
+  w->nb = m->nb;
   w->nsph = nsph;
   w->in = in;
+  w->lim_in = in + nsph + 1;
   s->stab_ = w;
   return w;
 }
@@ -125,8 +133,9 @@ static void matmul(double *c, const double *a, const double *b, int n) {
 
 /* the joints' terms: the viscous damping and the smoothed Coulomb friction's slope (the
    drive train's, when the simulation has it; computed torque cancels the viscous one), the PD
-   gains */
-static void joint_terms(const spart_model *m, const spart_sim *s, stab_ws *w) {
+   gains, the limits' springs and dampers of the joints past them (the simulation's limit_seen
+   flags taken and cleared) */
+static void joint_terms(const spart_model *m, spart_sim *s, stab_ws *w) {
   const spart_control *c = s->scene ? s->scene->control : NULL;
   const int friction = (s->flags & SPART_FD_FRICTION) != 0, ctc = c && c->law == SPART_CONTROL_CTC;
   for (int a = 0; a < m->nv; a++) {
@@ -139,6 +148,20 @@ static void joint_terms(const spart_model *m, const spart_sim *s, stab_ws *w) {
     int gains = c && (c->law == SPART_CONTROL_PD || ctc);
     w->kp[a] = gains ? c->kp[a] : 0;
     w->kd[a] = gains ? c->kd[a] : 0;
+    w->kl[a] = w->cl[a] = 0;
+  }
+  /* the limits held of the joints past them, or found past them since the last check */
+  for (int i = 1; i < m->nb; i++) {
+    w->lim_in[i] = s->limit_seen[i];
+    s->limit_seen[i] = 0;
+    if (m->jnt_limited[i] && m->jnt_nq[i] == 1) {
+      const double q = s->x->qm[m->jnt_qadr[i]], *r = m->jnt_range + 2 * i;
+      w->lim_in[i] |= q < r[0] || q > r[1];
+      if (w->lim_in[i]) {
+        w->kl[m->jnt_vadr[i]] = s->limit_k[i];
+        w->cl[m->jnt_vadr[i]] = s->limit_c[i];
+      }
+    }
   }
 }
 
@@ -252,8 +275,9 @@ static void build(const spart_model *m, const spart_sim *s, stab_ws *w, int mask
   for (int a = 0; a < m->nv; a++) {
     const int col = off + a;
     /* a diagonal term of K or C: H^-1's column times it */
-    double ka = control && !ctc ? w->kp[a] : 0;
-    double ca = (mask & DAMPING ? w->cd[a] : 0) + (control && !ctc ? w->kd[a] : 0);
+    double ka = (control && !ctc ? w->kp[a] : 0) + (mask & LIMIT ? w->kl[a] : 0);
+    double ca = (mask & DAMPING ? w->cd[a] : 0) + (control && !ctc ? w->kd[a] : 0) +
+                (mask & LIMIT ? w->cl[a] : 0);
     for (int i = 0; i < n; i++) {
       w->Ka[i * n + col] += w->Hi[i * n + col] * ka;
       w->Ca[i * n + col] += w->Hi[i * n + col] * ca;
@@ -511,7 +535,8 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
   joint_terms(m, s, w);
   int parts = ground ? GROUND : 0;
   for (int a = 0; a < m->nv; a++) {
-    parts |= (w->cd[a] > 0 ? DAMPING : 0) | (w->kp[a] > 0 || w->kd[a] > 0 ? CONTROL : 0);
+    parts |= (w->cd[a] > 0 ? DAMPING : 0) | (w->kp[a] > 0 || w->kd[a] > 0 ? CONTROL : 0) |
+             (w->kl[a] > 0 || w->cl[a] > 0 ? LIMIT : 0);
   }
   if (!parts) {
     return h;
@@ -533,7 +558,7 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
   }
   /* the cause: the part whose own limit is the smallest */
   double least = INFINITY;
-  for (int part = DAMPING; part <= GROUND; part *= 2) {
+  for (int part = DAMPING; part <= LIMIT; part *= 2) {
     if (parts & part) {
       build(m, s, w, part, fixed);
       double hp = limit(w, part == GROUND);
@@ -541,13 +566,15 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
         least = hp;
         why->cause = part == DAMPING   ? SPART_STIFF_DAMPING
                      : part == CONTROL ? SPART_STIFF_CONTROL
-                                       : SPART_STIFF_GROUND;
+                     : part == GROUND  ? SPART_STIFF_GROUND
+                                       : SPART_STIFF_LIMIT;
       }
     }
   }
   why->body = why->cause == SPART_STIFF_DAMPING   ? fastest(m, w, NULL, w->cd, w->Hi, off)
               : why->cause == SPART_STIFF_CONTROL ? fastest(m, w, w->kp, w->kd,
                                                             ctc ? NULL : w->Hi, off)
+              : why->cause == SPART_STIFF_LIMIT   ? fastest(m, w, w->kl, w->cl, w->Hi, off)
                                                   : w->ground_link;
   return hmax;
 }
@@ -556,6 +583,11 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
 int spart_sim_rk4_contacts(const spart_sim *s) {
   const spart_ground *g = s->scene ? s->scene->ground : NULL;
   const stab_ws *w = s->stab_;
+  for (int i = 1; w && i < w->nb; i++) {
+    if (s->limit_seen[i] && !w->lim_in[i]) {
+      return 1;
+    }
+  }
   if (!g || !g->seen || !w || w->nsph < g->n) {
     return 0;
   }

@@ -63,6 +63,7 @@ typedef struct cli_world_opts {
      when not given (the ground's defaults: spart_ground_defaults) */
   double mu, stiffness, damping, slip, tstiffness, tdamping;
   int contact_forces; /* --contact-forces */
+  int implicit;       /* --integrator implicit (spart_ground.implicit: the damping's default) */
 } cli_world_opts;
 
 /* the world's options before the command line: none given */

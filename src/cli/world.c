@@ -374,6 +374,7 @@ static int ground(cli_session *s, cli_world *w) {
   g->slip = isnan(o->slip) ? 0 : o->slip;
   g->tstiffness = o->tstiffness;
   g->tdamping = o->tdamping;
+  g->implicit = o->implicit;
   int r = spart_ground_defaults(m, s->gravity, g);
   if (r == -1) {
     cli_error(s->tool->name, NULL, 0, "--ground without a plane is the one through 0 against "

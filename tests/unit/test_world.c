@@ -169,7 +169,7 @@ static void ground(void) {
   int n = spart_ground_spheres(m, body, centre, radius, 32);
   check(n == 1 && body[0] == 0 && radius[0] == 0.1 && centre[2] == 0, "a sphere: itself", NULL);
   spart_ground g = {{0, 0, 1}, 0, 1000, 50, 0.8, SPART_GROUND_SLIP, 0.01, 0, 0, n, body, centre,
-                    radius, NULL};
+                    radius, NULL, 0};
   /* 5 mm deep, moving down at 0.1 m/s and along x at 0.3 m/s, turning about y at 2 rad/s: the
      lowest point moves along x at 0.3 - 2 * 0.1 (omega x (0, 0, -0.1)) */
   double u0[6] = {0, 2, 0, 0.3, 0, -0.1};
@@ -282,7 +282,7 @@ static const char *ghost =
 static spart_ground unset(const spart_model *m, int *body, double *centre, double *radius,
                           int l) {
   spart_ground g = {{NAN, NAN, NAN}, NAN, NAN, NAN, NAN, l, NAN, NAN, NAN, 0, body, centre,
-                    radius, NULL};
+                    radius, NULL, 0};
   g.n = spart_ground_spheres(m, body, centre, radius, 32);
   return g;
 }
@@ -380,7 +380,7 @@ static void throw_box(void) {
   }
   const double k = 9.81 / 4e-3, c = 2 * sqrt(k), g[3] = {0, 0, -9.81};
   spart_ground gr = {{0, 0, 1}, 0, k, c, 0.5, SPART_GROUND_STICK, 0, k, c, 8, body, centre, radius,
-                     NULL};
+                     NULL, 0};
   w->ground = &gr;
   check(spart_sim_set_scene(s, w) == 0 && s->nz == 24, "spart_sim_set_scene: 8 deflections",
         "a box thrown");
