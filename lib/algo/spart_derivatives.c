@@ -1,0 +1,388 @@
+/* spart_derivatives.c -- analytical derivatives of the inverse dynamics (the RNEA's) with respect
+ * to the configuration, along the velocity coordinates, and to the velocities: Carpentier and
+ * Mansard's idea (Analytical derivatives of rigid body dynamics algorithms, RSS 2018), derived
+ * here in spatial_v2's notation, in O(n) passes and O(n d) products of 6-vectors (d the depth).
+ *
+ * Every quantity is in W, the frame with the inertial axes at r0 (fixed while differentiating;
+ * nothing depends on r0).  For a body i: v_i, a_i its velocity and acceleration (gravity as the
+ * world's acceleration -a_g = [0; -g]), I_i its inertia, f_i = I_i a_i + v_i x* I_i v_i - fx_i,
+ * F_i the sum of f over its subtree; each degree of freedom's column S (the joint's dof_S, fixed
+ * in the frame after the joint, so that Sdot = v_i x S) gives tau = S' F_i.  The base is two
+ * joints from the world: T, its translation (columns [0; e_k], u0's r0dot, parent the world),
+ * then R, its rotation (columns [R0 e_k; 0], u0's omega0 in the base frame, body 0).
+ *
+ * Moving degree of freedom j (body b_j, parent p) by delta moves the subtree of b_j rigidly by
+ * the twist S_j delta; with w = v_p, al = a_p, psi = S_j x w, x = S_j x al - psi x w, and
+ * B_k psi = I_k (psi x v_k) + psi x* I_k v_k + v_k x* I_k psi (Carpentier-Mansard's B), the
+ * subtree's sums IC, BC:
+ *   d tau_i / dq_j = S_i' (-IC_i x - BC_i psi + XC_i S_j)            i in the subtree of b_j
+ *                  = S_i' (S_j x* F_j - IC_j x - BC_j psi + XC_j S_j) i above b_j
+ *   d tau_i / du_j = S_i' (BC_i S_j + IC_i c),  c = -S_j x (w + v_j) i in the subtree of b_j
+ *                  = S_i' (BC_j S_j + IC_j c)                        i above b_j
+ * and 0 elsewhere; XC corrects the external wrenches wF, which keep their inertial directions
+ * while the bodies turn.  BC = AC + AC' + M(hC), AC the sum of (v_k x*) I_k, hC of I_k v_k, M(h)
+ * psi = psi x* h.  The armature's share depends on neither; the friction's on um, its damping. */
+#include <string.h>
+
+#include "spart.h"
+#include "spart_internal.h"
+#include "spu.h"
+
+/* a body's scratch in d->own_->dw */
+enum {
+  DB_E = 0,   /* F_i's axes in W (9) */
+  DB_P = 9,   /* F_i's origin in W (3) */
+  DB_V = 12,  /* its velocity (6) */
+  DB_A = 18,  /* its acceleration (6) */
+  DB_F = 24,  /* the force of its subtree, F (6) */
+  DB_IC = 30, /* the inertia of its subtree, IC (36) */
+  DB_AC = 66, /* AC (36) */
+  DB_H = 102, /* hC (6) */
+  DB_XN = 108, /* the external wrenches of its subtree: the sum of n (3) */
+  DB_XF = 111, /* of f (3) */
+  DB_XS = 114, /* of c . f (1), c the CoM (in W) */
+  DB_XG = 115, /* of f c' (9) */
+  DB = SPART_DERIV_BODY
+};
+
+/* a degree of freedom's (a column's) scratch after the bodies' */
+enum {
+  DC_S = 0,    /* S in W (6) */
+  DC_R1 = 6,   /* IC_i S (6) */
+  DC_R2 = 12,  /* BC_i' S (6) */
+  DC_R3 = 18,  /* XC_i' S (6) */
+  DC_X = 24,   /* x (6) */
+  DC_PSI = 30, /* psi (6) */
+  DC_C = 36,   /* c (6) */
+  DC_G = 42,   /* d F / dq above the body (6) */
+  DC_H = 48,   /* d F / du above the body (6) */
+  DC = SPART_DERIV_COLUMN
+};
+
+
+/* x[k], or 0 where x is not given */
+static double given(const double *x, int k) {
+  return x ? x[k] : 0;
+}
+
+
+/* res = M' v + M v - v x* h: BC' v */
+static void bc_t(double res[6], const double *M, const double h[6], const double v[6]) {
+  double a[6], b[6];
+  spu_mulm6tv(a, M, v);
+  spu_mulm6v(b, M, v);
+  spu_crossf6(res, v, h);
+  for (int k = 0; k < 6; k++) {
+    res[k] = a[k] + b[k] - res[k];
+  }
+}
+
+
+/* res = BC v = M v + M' v + v x* h */
+static void bc(double res[6], const double *M, const double h[6], const double v[6]) {
+  double a[6], b[6];
+  spu_mulm6tv(a, M, v);
+  spu_mulm6v(b, M, v);
+  spu_crossf6(res, v, h);
+  for (int k = 0; k < 6; k++) {
+    res[k] += a[k] + b[k];
+  }
+}
+
+
+/* res = XC S (t = 0) or XC' S (t = 1) of the external wrenches' sums e (DB_XN ..): XC S =
+   [S_w x n + sigma S_w - G S_w; S_w x f], XC' S = [n x S_w + sigma S_w - G' S_w + f x S_v; 0] */
+static void xc(double res[6], const double *e, const double S[6], int t) {
+  const double *n = e, *f = e + 3, sigma = e[6], *G = e + 7;
+  double a[3], b[3];
+  if (t) {
+    spu_cross(a, n, S);
+    spu_mulmtv3(b, G, S);
+    spu_cross(res, f, S + 3);
+    for (int k = 0; k < 3; k++) {
+      res[k] += a[k] + sigma * S[k] - b[k];
+      res[3 + k] = 0;
+    }
+  } else {
+    spu_cross(a, S, n);
+    spu_mulmv3(b, G, S);
+    spu_cross(res + 3, S, f);
+    for (int k = 0; k < 3; k++) {
+      res[k] = a[k] + sigma * S[k] - b[k];
+    }
+  }
+}
+
+
+/* forward pass: each body's pose, velocity, acceleration, inertia and force in W, its columns
+   S; the subtree sums start as the body's own */
+static void forward(const spart_model *m, spart_data *d, const spart_state *s, int fixed,
+                    const double *g, double *dw) {
+  const int b = fixed ? 0 : 6;
+  double *dc = dw + (size_t)m->nb * DB;
+  for (int i = 0; i < m->nb; i++) {
+    double *B = dw + (size_t)DB * i, *E = B + DB_E, *p = B + DB_P, *v = B + DB_V, *a = B + DB_A;
+    double I10[10], It[10], Ip[10];
+    if (i == 0) {
+      /* the base: v = [R0 omega0; r0dot], a = [R0 omegadot0; r0ddot - g + r0dot x R0 omega0] */
+      memcpy(E, s->R0, 9 * sizeof(double));
+      memset(p, 0, 3 * sizeof(double));
+      double w[3] = {0, 0, 0}, wd[3] = {0, 0, 0}, rw[3] = {0, 0, 0};
+      for (int k = 0; k < 3 && !fixed; k++) {
+        w[k] = given(s->u0, k);
+        wd[k] = given(s->u0dot, k);
+        v[3 + k] = given(s->u0, 3 + k);
+        a[3 + k] = given(s->u0dot, 3 + k);
+      }
+      if (fixed) {
+        memset(v, 0, 6 * sizeof(double));
+        memset(a, 0, 6 * sizeof(double));
+      }
+      spu_mulmv3(v, E, w);
+      spu_mulmv3(a, E, wd);
+      spu_cross(rw, v + 3, v);
+      for (int k = 0; k < 3; k++) {
+        a[3 + k] += rw[k] - given(g, k);
+      }
+      spu_inertbody(I10, m->body_mass[0], m->body_inertia);
+    } else {
+      const double *P = dw + (size_t)DB * m->body_parent[i];
+      double t[3];
+      spu_mulmm3(E, P + DB_E, d->Xrot + 9 * i);
+      spu_mulmv3(t, P + DB_E, d->Xpos + 3 * i);
+      double vJ[6] = {0, 0, 0, 0, 0, 0}, vxvJ[6];
+      for (int k = 0; k < 3; k++) {
+        p[k] = P[DB_P + k] + t[k];
+      }
+      memcpy(v, P + DB_V, 6 * sizeof(double));
+      memcpy(a, P + DB_A, 6 * sizeof(double));
+      for (int j = m->jnt_vadr[i]; j < m->jnt_vadr[i] + m->jnt_nv[i]; j++) {
+        const double *sl = m->dof_S + 6 * j;
+        double *S = dc + (size_t)DC * (b + j), pw[3];
+        spu_mulmv3(S, E, sl);
+        spu_mulmv3(S + 3, E, sl + 3);
+        spu_cross(pw, p, S);
+        for (int k = 0; k < 6; k++) {
+          S[k] += k < 3 ? 0 : pw[k - 3];
+          vJ[k] += S[k] * given(s->um, j);
+          a[k] += S[k] * given(s->umdot, j);
+        }
+      }
+      for (int k = 0; k < 6; k++) {
+        v[k] += vJ[k];
+      }
+      spu_crossm6(vxvJ, v, vJ);
+      for (int k = 0; k < 6; k++) {
+        a[k] += vxvJ[k];
+      }
+      memcpy(I10, d->own_->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
+    }
+
+    /* the inertia in W: turned by E, moved from p to W's origin */
+    It[0] = I10[0];
+    spu_mulmv3(It + 1, E, I10 + 1);
+    spu_rotsym3(It + 4, E, I10 + 4);
+    spu_inertshift(Ip, It, p);
+    double *IC = B + DB_IC, *AC = B + DB_AC, *h = B + DB_H, *F = B + DB_F, vh[6];
+    spu_inert_to_mat6(IC, Ip);
+    spu_inertmul(h, Ip, v);
+    spu_inertmul(F, Ip, a);
+    spu_crossf6(vh, v, h);
+    for (int k = 0; k < 6; k++) {
+      F[k] += vh[k];
+    }
+    /* AC = (v x*) I, column by column */
+    for (int c = 0; c < 6; c++) {
+      double col[6], r[6];
+      for (int k = 0; k < 6; k++) {
+        col[k] = IC[6 * k + c];
+      }
+      spu_crossf6(r, v, col);
+      for (int k = 0; k < 6; k++) {
+        AC[6 * k + c] = r[k];
+      }
+    }
+
+    /* the external wrench [n; f] at the CoM c (inertial axes): [n + c x f; f] at W's origin */
+    double *e = B + DB_XN;
+    memset(e, 0, 16 * sizeof(double));
+    if (s->wF) {
+      const double *wf = s->wF + 6 * i;
+      double c[3], cl[3] = {0, 0, 0}, cf[3];
+      if (i > 0) {
+        memcpy(cl, d->own_->jc + SPART_JC * i + SPART_JC_C, sizeof(cl));
+      }
+      spu_mulmv3(c, E, cl);
+      for (int k = 0; k < 3; k++) {
+        c[k] += p[k];
+      }
+      spu_cross(cf, c, wf + 3);
+      for (int k = 0; k < 3; k++) {
+        F[k] -= wf[k] + cf[k];
+        F[3 + k] -= wf[3 + k];
+        e[k] = wf[k];
+        e[3 + k] = wf[3 + k];
+        for (int l = 0; l < 3; l++) {
+          e[7 + 3 * k + l] = wf[3 + k] * c[l];
+        }
+      }
+      e[6] = spu_dot3(c, wf + 3);
+    }
+  }
+}
+
+
+/* backward pass: the subtree sums, children into their parents */
+static void backward(const spart_model *m, double *dw) {
+  for (int i = m->nb - 1; i > 0; i--) {
+    const double *B = dw + (size_t)DB * i;
+    double *P = dw + (size_t)DB * m->body_parent[i];
+    for (int k = DB_F; k < DB; k++) {
+      P[k] += B[k];
+    }
+  }
+}
+
+
+/* a column's vectors: S of the base's (k < b), its rows' (IC S, BC' S, XC' S) and, with w, al
+   the velocity and acceleration of what it moves from and vj of what it moves, x, psi, c and
+   the force derivatives above it */
+static void column(double *col, const double *B, const double w[6], const double al[6],
+                   const double vj[6], int ext) {
+  const double *S = col + DC_S, *IC = B + DB_IC, *AC = B + DB_AC, *h = B + DB_H;
+  double *x = col + DC_X, *psi = col + DC_PSI, *c = col + DC_C, t[6], u[6];
+  spu_mulm6v(col + DC_R1, IC, S);
+  bc_t(col + DC_R2, AC, h, S);
+  spu_crossm6(psi, S, w);
+  spu_crossm6(x, S, al);
+  spu_crossm6(t, psi, w);
+  for (int k = 0; k < 6; k++) {
+    x[k] -= t[k];
+    u[k] = -(w[k] + vj[k]);
+  }
+  spu_crossm6(c, S, u);
+
+  /* above: g = S x* F - IC x - BC psi + XC S,  h = BC S + IC c */
+  double *g = col + DC_G, *hh = col + DC_H, a[6], b[6];
+  spu_crossf6(g, S, B + DB_F);
+  spu_mulm6v(a, IC, x);
+  bc(b, AC, h, psi);
+  for (int k = 0; k < 6; k++) {
+    g[k] -= a[k] + b[k];
+  }
+  bc(hh, AC, h, S);
+  spu_mulm6v(a, IC, c);
+  for (int k = 0; k < 6; k++) {
+    hh[k] += a[k];
+  }
+  memset(col + DC_R3, 0, 6 * sizeof(double));
+  if (ext) {
+    xc(col + DC_R3, B + DB_XN, S, 1);
+    xc(a, B + DB_XN, S, 0);
+    for (int k = 0; k < 6; k++) {
+      g[k] += a[k];
+    }
+  }
+}
+
+
+/* the entries of column k (its vectors ck) in row r (its vectors cr): within the subtree of
+   the column's body (in), or above it */
+static void entry(const double *cr, const double *ck, int in, double *dq, double *du) {
+  if (in) {
+    *dq = -spu_dot6(cr + DC_R1, ck + DC_X) - spu_dot6(cr + DC_R2, ck + DC_PSI) +
+          spu_dot6(cr + DC_R3, ck + DC_S);
+    *du = spu_dot6(cr + DC_R1, ck + DC_C) + spu_dot6(cr + DC_R2, ck + DC_S);
+  } else {
+    *dq = spu_dot6(cr + DC_S, ck + DC_G);
+    *du = spu_dot6(cr + DC_S, ck + DC_H);
+  }
+}
+
+
+/* the two matrices (n x n, n = b + nv, the tree's) from the columns */
+static void assemble(const spart_model *m, int b, const double *dc, double *dq, double *du) {
+  const int n = b + m->nv;
+  memset(dq, 0, (size_t)n * n * sizeof(double));
+  memset(du, 0, (size_t)n * n * sizeof(double));
+  /* the base's columns: T's (3..5) move every row; R's (0..2) every row but T's */
+  for (int k = 0; k < b; k++) {
+    for (int r = 0; r < n; r++) {
+      entry(dc + (size_t)DC * r, dc + (size_t)DC * k, k >= 3 || r < 3 || r >= 6, dq + r * n + k,
+            du + r * n + k);
+    }
+  }
+  /* a joint's columns: the rows of its subtree's, then those of the joints above and the base */
+  for (int j = 0; j < m->nv; j++) {
+    const int k = b + j, i = m->dof_body[j];
+    const double *ck = dc + (size_t)DC * k;
+    for (int t = m->jnt_sub[2 * i]; t < m->jnt_sub[2 * i + 1]; t++) {
+      const int r = b + m->dof_tree[t];
+      entry(dc + (size_t)DC * r, ck, 1, dq + r * n + k, du + r * n + k);
+    }
+    for (int up = m->jnt_up[i]; up > 0; up = m->jnt_up[up]) {
+      for (int r = b + m->jnt_vadr[up]; r < b + m->jnt_vadr[up] + m->jnt_nv[up]; r++) {
+        entry(dc + (size_t)DC * r, ck, 0, dq + r * n + k, du + r * n + k);
+      }
+    }
+    for (int r = 0; r < b; r++) {
+      entry(dc + (size_t)DC * r, ck, 0, dq + r * n + k, du + r * n + k);
+    }
+  }
+}
+
+
+void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_state *s, int flags,
+                            const double *gravity, double *out) {
+  const int fixed = flags & SPART_ID_FIXED, b = fixed ? 0 : 6, n = b + m->nv;
+  const int nc = b + m->nvc;
+  double *dw = d->own_->dw, *dc = dw + (size_t)m->nb * DB;
+  double *mq = dc + (size_t)DC * (6 + m->nv), *mu = mq + (size_t)n * n;
+  static const double zero[6] = {0, 0, 0, 0, 0, 0};
+
+  spart_xup(m, d, s->qm);
+  forward(m, d, s, fixed, gravity, dw);
+  backward(m, dw);
+
+  /* the base's columns: R's from T (velocity [0; r0dot], acceleration [0; r0ddot - g]) moving
+     the base, T's from the world moving T */
+  const double *B0 = dw + DB_V;
+  double vT[6] = {0, 0, 0}, aT[6] = {0, 0, 0}, g0[6] = {0, 0, 0, 0, 0, 0};
+  for (int k = 0; k < 3; k++) {
+    vT[3 + k] = fixed ? 0 : given(s->u0, 3 + k);
+    aT[3 + k] = (fixed ? 0 : given(s->u0dot, 3 + k)) - given(gravity, k);
+    g0[3 + k] = -given(gravity, k);
+  }
+  for (int k = 0; k < b; k++) {
+    double *S = dc + (size_t)DC * k;
+    memset(S, 0, 6 * sizeof(double));
+    if (k < 3) {
+      for (int r = 0; r < 3; r++) {
+        S[r] = s->R0[3 * r + k];
+      }
+      column(S, dw, vT, aT, B0, s->wF != NULL);
+    } else {
+      S[k] = 1;
+      column(S, dw, zero, g0, vT, s->wF != NULL);
+    }
+  }
+  for (int j = 0; j < m->nv; j++) {
+    const int i = m->dof_body[j];
+    const double *B = dw + (size_t)DB * i, *P = dw + (size_t)DB * m->body_parent[i];
+    column(dc + (size_t)DC * (b + j), B, P + DB_V, P + DB_A, B + DB_V, s->wF != NULL);
+  }
+
+  /* the matrices, the tree's (coupled mimic joints: K' A K into out after) */
+  double *oq = m->coupled ? mq : out, *ou = m->coupled ? mu : out + (size_t)n * n;
+  assemble(m, b, dc, oq, ou);
+  if ((flags & SPART_ID_FRICTION) && s->um) {
+    /* the damping's; the Coulomb part is constant but at um = 0, where it has no derivative */
+    for (int j = 0; j < m->nv; j++) {
+      ou[(size_t)(b + j) * n + b + j] += m->jnt_damping[m->dof_body[j]];
+    }
+  }
+  if (m->coupled) {
+    spart_mimic_matrix(m, b, mq, out);
+    spart_mimic_matrix(m, b, mu, out + (size_t)nc * nc);
+  }
+}
