@@ -30,18 +30,20 @@
 
 /* a body's scratch in d->own_->dw */
 enum {
-  DB_E = 0,   /* F_i's axes in W (9) */
-  DB_P = 9,   /* F_i's origin in W (3) */
-  DB_V = 12,  /* its velocity (6) */
-  DB_A = 18,  /* its acceleration (6) */
-  DB_F = 24,  /* the force of its subtree, F (6) */
-  DB_IC = 30, /* the inertia of its subtree, IC (36) */
-  DB_AC = 66, /* AC (36) */
-  DB_H = 102, /* hC (6) */
-  DB_XN = 108, /* the external wrenches of its subtree: the sum of n (3) */
-  DB_XF = 111, /* of f (3) */
-  DB_XS = 114, /* of c . f (1), c the CoM (in W) */
-  DB_XG = 115, /* of f c' (9) */
+  DB_E = 0,    /* F_i's axes in W (9) */
+  DB_P = 9,    /* F_i's origin in W (3) */
+  DB_V = 12,   /* its velocity (6) */
+  DB_A = 18,   /* its acceleration (6) */
+  DB_F = 24,   /* the force of its subtree, F (6) */
+  DB_IC = 30,  /* the inertia of its subtree, IC, compact (10) */
+  DB_BS = 40,  /* AC + AC' (9: its symmetric upper left block L, xx yy zz xy xz yz, and k, its
+                  upper right [k]x, lower left -[k]x, lower right 0) */
+  DB_H = 49,   /* hC (6) */
+  DB_XN = 55,  /* the external wrenches of its subtree: the sum of n (3) */
+  DB_XF = 58,  /* of f (3) */
+  DB_XS = 61,  /* of c . f (1), c the CoM (in W) */
+  DB_XG = 62,  /* of f c' (9) */
+  DB_END = 71, /* the sums (DB_F ..) end */
   DB = SPART_DERIV_BODY
 };
 
@@ -66,26 +68,51 @@ static double given(const double *x, int k) {
 }
 
 
-/* res = M' v + M v - v x* h: BC' v */
-static void bc_t(double res[6], const double *M, const double h[6], const double v[6]) {
-  double a[6], b[6];
-  spu_mulm6tv(a, M, v);
-  spu_mulm6v(b, M, v);
-  spu_crossf6(res, v, h);
-  for (int k = 0; k < 6; k++) {
-    res[k] = a[k] + b[k] - res[k];
+/* res = M v for M = AC + AC' (DB_BS's 9 numbers): [L v_w + k x v_v; -k x v_w] */
+static void bs_mul(double res[6], const double *M, const double v[6]) {
+  double a[3];
+  spu_mulsv3(res, M, v);
+  spu_cross(a, M + 6, v + 3);
+  spu_cross(res + 3, v, M + 6);
+  for (int k = 0; k < 3; k++) {
+    res[k] += a[k];
   }
 }
 
 
-/* res = BC v = M v + M' v + v x* h */
+/* M += AC + AC' of one body: (v x*) I + its transpose, I = [J [h]x; -[h]x m]: L = [w]x J -
+   J [w]x - [v]x [h]x - [h]x [v]x, k = w x h + m v (w, v: the velocity's parts) */
+static void bs_add(double *M, const double I[10], const double v[6]) {
+  const double *J = I + 4, *h = I + 1, m = I[0], *w = v, *vl = v + 3;
+  double Jm[9], WJ[9], wh[3];
+  spu_sym_to_mat3(Jm, J);
+  for (int c = 0; c < 3; c++) { /* column c of [w]x J: w x J's column c */
+    const double col[3] = {Jm[c], Jm[3 + c], Jm[6 + c]};
+    double r[3];
+    spu_cross(r, w, col);
+    WJ[c] = r[0], WJ[3 + c] = r[1], WJ[6 + c] = r[2];
+  }
+  /* [v]x [h]x + [h]x [v]x = h v' + v h' - 2 (v . h) 1 */
+  double vh = 2 * spu_dot3(vl, h);
+  static const int rc[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+  for (int e = 0; e < 6; e++) {
+    int r = rc[e][0], c = rc[e][1];
+    M[e] += WJ[3 * r + c] + WJ[3 * c + r] - h[r] * vl[c] - vl[r] * h[c] + (r == c ? vh : 0);
+  }
+  spu_cross(wh, w, h);
+  for (int k = 0; k < 3; k++) {
+    M[6 + k] += wh[k] + m * vl[k];
+  }
+}
+
+
+/* res = BC v = M v + v x* h */
 static void bc(double res[6], const double *M, const double h[6], const double v[6]) {
-  double a[6], b[6];
-  spu_mulm6tv(a, M, v);
-  spu_mulm6v(b, M, v);
+  double a[6];
+  bs_mul(a, M, v);
   spu_crossf6(res, v, h);
   for (int k = 0; k < 6; k++) {
-    res[k] += a[k] + b[k];
+    res[k] += a[k];
   }
 }
 
@@ -183,25 +210,16 @@ static void forward(const spart_model *m, spart_data *d, const spart_state *s, i
     spu_mulmv3(It + 1, E, I10 + 1);
     spu_rotsym3(It + 4, E, I10 + 4);
     spu_inertshift(Ip, It, p);
-    double *IC = B + DB_IC, *AC = B + DB_AC, *h = B + DB_H, *F = B + DB_F, vh[6];
-    spu_inert_to_mat6(IC, Ip);
+    double *h = B + DB_H, *F = B + DB_F, vh[6];
+    memcpy(B + DB_IC, Ip, sizeof Ip);
     spu_inertmul(h, Ip, v);
     spu_inertmul(F, Ip, a);
     spu_crossf6(vh, v, h);
     for (int k = 0; k < 6; k++) {
       F[k] += vh[k];
     }
-    /* AC = (v x*) I, column by column */
-    for (int c = 0; c < 6; c++) {
-      double col[6], r[6];
-      for (int k = 0; k < 6; k++) {
-        col[k] = IC[6 * k + c];
-      }
-      spu_crossf6(r, v, col);
-      for (int k = 0; k < 6; k++) {
-        AC[6 * k + c] = r[k];
-      }
-    }
+    memset(B + DB_BS, 0, 9 * sizeof(double));
+    bs_add(B + DB_BS, Ip, v);
 
     /* the external wrench [n; f] at the CoM c (inertial axes): [n + c x f; f] at W's origin */
     double *e = B + DB_XN;
@@ -233,11 +251,12 @@ static void forward(const spart_model *m, spart_data *d, const spart_state *s, i
 
 
 /* backward pass: the subtree sums, children into their parents */
-static void backward(const spart_model *m, double *dw) {
+static void backward(const spart_model *m, double *dw, int ext) {
+  const int end = ext ? DB_END : DB_XN;
   for (int i = m->nb - 1; i > 0; i--) {
     const double *B = dw + (size_t)DB * i;
     double *P = dw + (size_t)DB * m->body_parent[i];
-    for (int k = DB_F; k < DB; k++) {
+    for (int k = DB_F; k < end; k++) {
       P[k] += B[k];
     }
   }
@@ -246,34 +265,41 @@ static void backward(const spart_model *m, double *dw) {
 
 /* a column's vectors: S of the base's (k < b), its rows' (IC S, BC' S, XC' S) and, with w, al
    the velocity and acceleration of what it moves from and vj of what it moves, x, psi, c and
-   the force derivatives above it */
-static void column(double *col, const double *B, const double w[6], const double al[6],
+   the force derivatives above it (w = al = 0, the base's translation: x = psi = c = 0) */
+static void column(double *col, const double *B, const double *w, const double *al,
                    const double vj[6], int ext) {
-  const double *S = col + DC_S, *IC = B + DB_IC, *AC = B + DB_AC, *h = B + DB_H;
-  double *x = col + DC_X, *psi = col + DC_PSI, *c = col + DC_C, t[6], u[6];
-  spu_mulm6v(col + DC_R1, IC, S);
-  bc_t(col + DC_R2, AC, h, S);
-  spu_crossm6(psi, S, w);
-  spu_crossm6(x, S, al);
-  spu_crossm6(t, psi, w);
+  const double *S = col + DC_S, *IC = B + DB_IC, *M = B + DB_BS, *h = B + DB_H;
+  double *x = col + DC_X, *psi = col + DC_PSI, *c = col + DC_C, *g = col + DC_G;
+  double *hh = col + DC_H, MS[6], Sh[6], a[6], t[6];
+  spu_inertmul(col + DC_R1, IC, S);
+  bs_mul(MS, M, S);
+  spu_crossf6(Sh, S, h);
   for (int k = 0; k < 6; k++) {
-    x[k] -= t[k];
-    u[k] = -(w[k] + vj[k]);
+    col[DC_R2 + k] = MS[k] - Sh[k]; /* BC' S */
+    hh[k] = MS[k] + Sh[k];          /* BC S */
   }
-  spu_crossm6(c, S, u);
-
-  /* above: g = S x* F - IC x - BC psi + XC S,  h = BC S + IC c */
-  double *g = col + DC_G, *hh = col + DC_H, a[6], b[6];
-  spu_crossf6(g, S, B + DB_F);
-  spu_mulm6v(a, IC, x);
-  bc(b, AC, h, psi);
-  for (int k = 0; k < 6; k++) {
-    g[k] -= a[k] + b[k];
-  }
-  bc(hh, AC, h, S);
-  spu_mulm6v(a, IC, c);
-  for (int k = 0; k < 6; k++) {
-    hh[k] += a[k];
+  if (w) {
+    double u[6];
+    spu_crossm6(psi, S, w);
+    spu_crossm6(x, S, al);
+    spu_crossm6(t, psi, w);
+    for (int k = 0; k < 6; k++) {
+      x[k] -= t[k];
+      u[k] = -(w[k] + vj[k]);
+    }
+    spu_crossm6(c, S, u);
+    /* above: g = S x* F - IC x - BC psi + XC S,  h = BC S + IC c */
+    spu_crossf6(g, S, B + DB_F);
+    spu_inertmul(a, IC, x);
+    bc(t, M, h, psi);
+    spu_inertmul(u, IC, c);
+    for (int k = 0; k < 6; k++) {
+      g[k] -= a[k] + t[k];
+      hh[k] += u[k];
+    }
+  } else {
+    memset(x, 0, 18 * sizeof(double)); /* x, psi, c */
+    spu_crossf6(g, S, B + DB_F);
   }
   memset(col + DC_R3, 0, 6 * sizeof(double));
   if (ext) {
@@ -286,30 +312,39 @@ static void column(double *col, const double *B, const double w[6], const double
 }
 
 
+/* a . b over 6 */
+static inline double dot6(const double *a, const double *b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+
 /* the entries of column k (its vectors ck) in row r (its vectors cr): within the subtree of
-   the column's body (in), or above it */
-static void entry(const double *cr, const double *ck, int in, double *dq, double *du) {
+   the column's body (in: 1, with external wrenches 2), or above it (0) */
+static inline void entry(const double *cr, const double *ck, int in, double *dq, double *du) {
   if (in) {
-    *dq = -spu_dot6(cr + DC_R1, ck + DC_X) - spu_dot6(cr + DC_R2, ck + DC_PSI) +
-          spu_dot6(cr + DC_R3, ck + DC_S);
-    *du = spu_dot6(cr + DC_R1, ck + DC_C) + spu_dot6(cr + DC_R2, ck + DC_S);
+    *dq = -dot6(cr + DC_R1, ck + DC_X) - dot6(cr + DC_R2, ck + DC_PSI);
+    *dq += in == 2 ? dot6(cr + DC_R3, ck + DC_S) : 0;
+    *du = dot6(cr + DC_R1, ck + DC_C) + dot6(cr + DC_R2, ck + DC_S);
   } else {
-    *dq = spu_dot6(cr + DC_S, ck + DC_G);
-    *du = spu_dot6(cr + DC_S, ck + DC_H);
+    *dq = dot6(cr + DC_S, ck + DC_G);
+    *du = dot6(cr + DC_S, ck + DC_H);
   }
 }
 
 
-/* the two matrices (n x n, n = b + nv, the tree's) from the columns */
-static void assemble(const spart_model *m, int b, const double *dc, double *dq, double *du) {
-  const int n = b + m->nv;
+/* the two matrices (n x n, n = b + nv, the tree's) from the columns; ext: external wrenches */
+static void assemble(const spart_model *m, int b, const double *dc, int ext, double *dq,
+                     double *du) {
+  const int n = b + m->nv, in = 1 + ext;
   memset(dq, 0, (size_t)n * n * sizeof(double));
   memset(du, 0, (size_t)n * n * sizeof(double));
-  /* the base's columns: T's (3..5) move every row; R's (0..2) every row but T's */
-  for (int k = 0; k < b; k++) {
+  /* the base's columns: R's (0..2) move every row but T's; T's (3..5) move every row, but
+     nothing depends on r0 (dq 0) and BC' S_r . e_k is the only term of du */
+  for (int k = 0; k < 3 && b; k++) {
     for (int r = 0; r < n; r++) {
-      entry(dc + (size_t)DC * r, dc + (size_t)DC * k, k >= 3 || r < 3 || r >= 6, dq + r * n + k,
+      entry(dc + (size_t)DC * r, dc + (size_t)DC * k, r < 3 || r >= 6 ? in : 0, dq + r * n + k,
             du + r * n + k);
+      du[r * n + 3 + k] = dc[(size_t)DC * r + DC_R2 + 3 + k];
     }
   }
   /* a joint's columns: the rows of its subtree's, then those of the joints above and the base */
@@ -318,7 +353,7 @@ static void assemble(const spart_model *m, int b, const double *dc, double *dq, 
     const double *ck = dc + (size_t)DC * k;
     for (int t = m->jnt_sub[2 * i]; t < m->jnt_sub[2 * i + 1]; t++) {
       const int r = b + m->dof_tree[t];
-      entry(dc + (size_t)DC * r, ck, 1, dq + r * n + k, du + r * n + k);
+      entry(dc + (size_t)DC * r, ck, in, dq + r * n + k, du + r * n + k);
     }
     for (int up = m->jnt_up[i]; up > 0; up = m->jnt_up[up]) {
       for (int r = b + m->jnt_vadr[up]; r < b + m->jnt_vadr[up] + m->jnt_nv[up]; r++) {
@@ -338,20 +373,18 @@ void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_sta
   const int nc = b + m->nvc;
   double *dw = d->own_->dw, *dc = dw + (size_t)m->nb * DB;
   double *mq = dc + (size_t)DC * (6 + m->nv), *mu = mq + (size_t)n * n;
-  static const double zero[6] = {0, 0, 0, 0, 0, 0};
 
   spart_xup(m, d, s->qm);
   forward(m, d, s, fixed, gravity, dw);
-  backward(m, dw);
+  backward(m, dw, s->wF != NULL);
 
   /* the base's columns: R's from T (velocity [0; r0dot], acceleration [0; r0ddot - g]) moving
      the base, T's from the world moving T */
   const double *B0 = dw + DB_V;
-  double vT[6] = {0, 0, 0}, aT[6] = {0, 0, 0}, g0[6] = {0, 0, 0, 0, 0, 0};
+  double vT[6] = {0, 0, 0}, aT[6] = {0, 0, 0};
   for (int k = 0; k < 3; k++) {
     vT[3 + k] = fixed ? 0 : given(s->u0, 3 + k);
     aT[3 + k] = (fixed ? 0 : given(s->u0dot, 3 + k)) - given(gravity, k);
-    g0[3 + k] = -given(gravity, k);
   }
   for (int k = 0; k < b; k++) {
     double *S = dc + (size_t)DC * k;
@@ -363,7 +396,7 @@ void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_sta
       column(S, dw, vT, aT, B0, s->wF != NULL);
     } else {
       S[k] = 1;
-      column(S, dw, zero, g0, vT, s->wF != NULL);
+      column(S, dw, NULL, NULL, vT, s->wF != NULL);
     }
   }
   for (int j = 0; j < m->nv; j++) {
@@ -374,7 +407,7 @@ void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_sta
 
   /* the matrices, the tree's (coupled mimic joints: K' A K into out after) */
   double *oq = m->coupled ? mq : out, *ou = m->coupled ? mu : out + (size_t)n * n;
-  assemble(m, b, dc, oq, ou);
+  assemble(m, b, dc, s->wF != NULL, oq, ou);
   if ((flags & SPART_ID_FRICTION) && s->um) {
     /* the damping's; the Coulomb part is constant but at um = 0, where it has no derivative */
     for (int j = 0; j < m->nv; j++) {
