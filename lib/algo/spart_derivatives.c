@@ -58,6 +58,9 @@ enum {
   DC_C = 36,   /* c (6) */
   DC_G = 42,   /* d F / dq above the body (6) */
   DC_H = 48,   /* d F / du above the body (6) */
+  DC_XC = 54,  /* the pairs (-x_k, c_k) (12): an entry's two numbers at once */
+  DC_PS = 66,  /* (-psi_k, S_k) (12) */
+  DC_GH = 78,  /* (g_k, h_k) (12) */
   DC = SPART_DERIV_COLUMN
 };
 
@@ -309,6 +312,11 @@ static void column(double *col, const double *B, const double *w, const double *
       g[k] += a[k];
     }
   }
+  for (int k = 0; k < 6; k++) {
+    col[DC_XC + 2 * k] = -x[k], col[DC_XC + 2 * k + 1] = c[k];
+    col[DC_PS + 2 * k] = -psi[k], col[DC_PS + 2 * k + 1] = S[k];
+    col[DC_GH + 2 * k] = g[k], col[DC_GH + 2 * k + 1] = hh[k];
+  }
 }
 
 
@@ -319,15 +327,23 @@ static inline double dot6(const double *a, const double *b) {
 
 
 /* the entries of column k (its vectors ck) in row r (its vectors cr): within the subtree of
-   the column's body (in: 1, with external wrenches 2), or above it (0) */
+   the column's body (in: 1, with external wrenches 2), or above it (0); dq and du in the two
+   lanes of a pair */
 static inline void entry(const double *cr, const double *ck, int in, double *dq, double *du) {
+  v2 t = {0, 0};
   if (in) {
-    *dq = -dot6(cr + DC_R1, ck + DC_X) - dot6(cr + DC_R2, ck + DC_PSI);
-    *dq += in == 2 ? dot6(cr + DC_R3, ck + DC_S) : 0;
-    *du = dot6(cr + DC_R1, ck + DC_C) + dot6(cr + DC_R2, ck + DC_S);
+    for (int k = 0; k < 6; k++) {
+      t += cr[DC_R1 + k] * spu_load2(ck + DC_XC + 2 * k) +
+           cr[DC_R2 + k] * spu_load2(ck + DC_PS + 2 * k);
+    }
+    *dq = t[0] + (in == 2 ? dot6(cr + DC_R3, ck + DC_S) : 0);
+    *du = t[1];
   } else {
-    *dq = dot6(cr + DC_S, ck + DC_G);
-    *du = dot6(cr + DC_S, ck + DC_H);
+    for (int k = 0; k < 6; k++) {
+      t += cr[DC_S + k] * spu_load2(ck + DC_GH + 2 * k);
+    }
+    *dq = t[0];
+    *du = t[1];
   }
 }
 
