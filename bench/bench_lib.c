@@ -65,8 +65,10 @@ static double differences(const spart_model *m, spart_data *d, spart_state *x, i
             x->R0[3 * r + i] = c * R0[3 * r + i] + s * R0[3 * r + j];
             x->R0[3 * r + j] = -s * R0[3 * r + i] + c * R0[3 * r + j];
           }
+        } else if (!what && k < b) {
+          v = &x->r0[k % 3];
         } else if (!what) {
-          v = k < 6 && b ? x->r0 + k - 3 : x->qm + k - b;
+          v = x->qm + k - b;
         }
         double old = v ? *v : 0;
         if (v) {

@@ -392,8 +392,8 @@ rounds() {
       fd = medof["GCC", "forward dynamics (aba, own kinematics)"]
       dfd = medof["GCC", "FD derivatives (dudot_dq, _du, _dtau)"]
       if (id > 0 && did > 0 && cd > 0 && fd > 0 && dfd > 0) {
-        printf "  derivatives (medians, measured here): of ID %.2fx one ID call, central differences %.2fx them; of FD %.2fx one FD call\n",
-          did / id, cd / did, dfd / fd
+        printf "  derivatives (medians, measured here): of ID %.2fx one ID call, " \
+          "central differences %.2fx them; of FD %.2fx one FD call\n", did / id, cd / did, dfd / fd
       }
     }'
 }

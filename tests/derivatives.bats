@@ -85,9 +85,7 @@ assert cells == [v for row in r["dtau_du"] for v in row]' "$s" "${lines[1]}"
 
 @test "--derivatives and --linearize are in --help and the bash completion offers them" {
   complete_words() {
-    PATH="${SPART_BIN:-$TOP/bin}:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
-      _ "$TOP/completion/spart.bash" "$@"
+    complete_with "${SPART_BIN:-$TOP/bin}" "$TOP/completion/spart.bash" "$@"
   }
   run -0 complete_words spart-id --der
   [ "$output" = "--derivatives" ]

@@ -273,7 +273,7 @@ static void column(double *col, const double *B, const double *w, const double *
                    const double vj[6], int ext) {
   const double *S = col + DC_S, *IC = B + DB_IC, *M = B + DB_BS, *h = B + DB_H;
   double *x = col + DC_X, *psi = col + DC_PSI, *c = col + DC_C, *g = col + DC_G;
-  double *hh = col + DC_H, MS[6], Sh[6], a[6], t[6];
+  double *hh = col + DC_H, MS[6], Sh[6], a[6];
   spu_inertmul(col + DC_R1, IC, S);
   bs_mul(MS, M, S);
   spu_crossf6(Sh, S, h);
@@ -282,7 +282,7 @@ static void column(double *col, const double *B, const double *w, const double *
     hh[k] = MS[k] + Sh[k];          /* BC S */
   }
   if (w) {
-    double u[6];
+    double u[6], t[6];
     spu_crossm6(psi, S, w);
     spu_crossm6(x, S, al);
     spu_crossm6(t, psi, w);
