@@ -1,27 +1,84 @@
 /* spart_linearize.c -- derivatives of the forward dynamics, from those of the inverse dynamics:
  * ID(q, u, FD(q, u, tau)) = tau, so dFD/dx = -H^-1 dID/dx (x = q, u) and dFD/dtau = H^-1
  * (Carpentier and Mansard, RSS 2018, section IV), H the mass matrix. */
+#include <math.h>
 #include <string.h>
 
 #include "spart.h"
 #include "spart_internal.h"
 #include "spart_sim.h"
+#include "spu.h"
 
 _Static_assert((int)SPART_FD_FIXED == (int)SPART_ID_FIXED &&
                    (int)SPART_FD_FRICTION == (int)SPART_ID_FRICTION,
                "spart_fd_derivatives passes its flags on");
 
 
-/* A = -Hinv A for n x n matrices, work n x n */
+/* Hinv (n x n) of the symmetric positive definite H (n x n) by Cholesky, H = L L', Hinv =
+   L^-T L^-1: L in L's lower triangle, L^-1 in Li's; each pivot against its diagonal entry of H
+   (spu_cholsolve's test).  0, or -1 when H is not positive definite. */
+static int spd_inverse(const double *H, int n, double *L, double *Li, double *Hinv) {
+  for (int j = 0; j < n; j++) {
+    double s = H[j * n + j];
+    for (int k = 0; k < j; k++) {
+      s -= L[j * n + k] * L[j * n + k];
+    }
+    if (!spu_pivot_ok(s, H[j * n + j])) {
+      return -1;
+    }
+    L[j * n + j] = sqrt(s);
+    for (int i = j + 1; i < n; i++) {
+      double t = H[i * n + j];
+      for (int k = 0; k < j; k++) {
+        t -= L[i * n + k] * L[j * n + k];
+      }
+      L[i * n + j] = t / L[j * n + j];
+    }
+  }
+  /* L^-1, column by column down: Li[i][j] = -(sum over j <= k < i of L[i][k] Li[k][j]) / L[i][i] */
+  for (int j = 0; j < n; j++) {
+    Li[j * n + j] = 1 / L[j * n + j];
+    for (int i = j + 1; i < n; i++) {
+      double t = 0;
+      for (int k = j; k < i; k++) {
+        t += L[i * n + k] * Li[k * n + j];
+      }
+      Li[i * n + j] = -t / L[i * n + i];
+    }
+  }
+  /* Hinv[i][j] = sum over k >= max(i, j) of Li[k][i] Li[k][j], symmetric */
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j <= i; j++) {
+      double t = 0;
+      for (int k = i; k < n; k++) {
+        t += Li[k * n + i] * Li[k * n + j];
+      }
+      Hinv[i * n + j] = Hinv[j * n + i] = t;
+    }
+  }
+  return 0;
+}
+
+
+/* A = -Hinv A for n x n matrices, work n x n: two columns at once in the lanes of a pair */
 static void left_solve(const double *Hinv, int n, double *A, double *work) {
   memcpy(work, A, (size_t)n * n * sizeof(double));
   for (int r = 0; r < n; r++) {
-    for (int c = 0; c < n; c++) {
+    const double *h = Hinv + (size_t)r * n;
+    int c = 0;
+    for (; c + 1 < n; c += 2) {
+      v2 t = {0, 0};
+      for (int k = 0; k < n; k++) {
+        t += h[k] * spu_load2(work + (size_t)k * n + c);
+      }
+      spu_store2(A + (size_t)r * n + c, -t);
+    }
+    if (c < n) {
       double t = 0;
       for (int k = 0; k < n; k++) {
-        t += Hinv[r * n + k] * work[k * n + c];
+        t += h[k] * work[(size_t)k * n + c];
       }
-      A[r * n + c] = -t;
+      A[(size_t)r * n + c] = -t;
     }
   }
 }
@@ -51,7 +108,7 @@ int spart_fd_derivatives(const spart_model *m, spart_data *d, const spart_state 
     spart_mimic_matrix(m, b, M3, M2);
     H = M2;
   }
-  if (spart_spd_inverse(H, n, M1, out + 2 * nn) != 0) {
+  if (spd_inverse(H, n, M1, H == M2 ? M3 : M2, out + 2 * nn) != 0) {
     d->warn[SPART_WARN_SINGULAR]++;
     d->warn_body[SPART_WARN_SINGULAR] = 0;
     return -SPART_ENUM;
