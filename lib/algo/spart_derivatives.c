@@ -259,7 +259,11 @@ static void backward(const spart_model *m, double *dw, int ext) {
   for (int i = m->nb - 1; i > 0; i--) {
     const double *B = dw + (size_t)DB * i;
     double *P = dw + (size_t)DB * m->body_parent[i];
-    for (int k = DB_F; k < end; k++) {
+    int k = DB_F;
+    for (; k + 1 < end; k += 2) { /* in pairs */
+      spu_store2(P + k, spu_load2(P + k) + spu_load2(B + k));
+    }
+    if (k < end) {
       P[k] += B[k];
     }
   }
