@@ -32,8 +32,9 @@ static int floating(const cli_arg *a) {
 static int check(const cli_tool *t, void *own, cli_opts *o) {
   const id_opts *id = own;
   if (id->floating && id->derivatives) {
-    return cli_usage(t->name, "--derivatives and --floating may not be combined (the base's "
-                              "acceleration is solved for: spart-fd --derivatives)");
+    return cli_usage(t->name,
+                     "--derivatives and --floating may not be combined (the base's "
+                     "acceleration is solved for: spart-fd --derivatives)");
   }
   return id->floating && o->fixed_base
              ? cli_usage(t->name, "--floating and --fixed-base may not be combined")

@@ -151,7 +151,7 @@ static void xc(double res[6], const double *e, const double S[6], int t) {
 /* forward pass: each body's pose, velocity, acceleration, inertia and force in W, its columns
    S; the subtree sums start as the body's own */
 static FLAT void forward(const spart_model *m, spart_data *d, const spart_state *s, int fixed,
-                    const double *g, double *dw) {
+                         const double *g, double *dw) {
   const int b = fixed ? 0 : 6;
   double *dc = dw + (size_t)m->nb * DB;
   for (int i = 0; i < m->nb; i++) {
@@ -278,7 +278,7 @@ static void backward(const spart_model *m, double *dw, int ext) {
    the velocity and acceleration of what it moves from and vj of what it moves, x, psi, c and
    the force derivatives above it (w = al = 0, the base's translation: x = psi = c = 0) */
 static FLAT void column(double *col, const double *B, const double *w, const double *al,
-                   const double vj[6], int ext) {
+                        const double vj[6], int ext) {
   const double *S = col + DC_S, *IC = B + DB_IC, *M = B + DB_BS, *h = B + DB_H;
   double *x = col + DC_X, *psi = col + DC_PSI, *c = col + DC_C, *g = col + DC_G;
   double *hh = col + DC_H, MS[6], Sh[6], a[6];
