@@ -324,9 +324,9 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
    -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
 size_t spart_mimic_fd_work(const spart_model *m);
 
-/* The doubles of d->own_->dw (spart_derivatives.c): spart_rnea_derivatives' vectors, 124 a
+/* The doubles of d->own_->dw (spart_derivatives.c): spart_rnea_derivatives' vectors, 72 a
    body and 90 a column (6 + nv), then three (6 + nv)^2 matrices and 6 + nv more */
-#define SPART_DERIV_BODY 124
+#define SPART_DERIV_BODY 72
 #define SPART_DERIV_COLUMN 90
 #define SPART_DERIV_WORK(nb, nv)                                                           \
   ((size_t)(nb)*SPART_DERIV_BODY + (6 + (size_t)(nv)) * (SPART_DERIV_COLUMN + 1) +          \

@@ -67,6 +67,7 @@ enum {
   DC_GH = 78,  /* (g_k, h_k) (12) */
   DC = SPART_DERIV_COLUMN
 };
+_Static_assert(DB_END <= DB && DC_GH + 12 <= DC, "the scratch's layout fits its size");
 
 
 /* x[k], or 0 where x is not given */
