@@ -2,8 +2,9 @@
  * filling a spart_err, names for unnamed links and joints, the library's own arrays in
  * spart_data (struct spart_own) and the layouts of its joint constants (SPART_JC, SPART_JP),
  * the calls between the library's files that are no part of its interface (the loader's
- * readers and meshes, the simulation's parts, the joints' local rates), the bias forces
- * spart_aba takes from spart_rnea, the JSON readers' typed fields of a cJSON tree.
+ * readers and meshes, the URDF reader's XML text and tree, the simulation's parts, the joints'
+ * local rates), the bias forces spart_aba takes from spart_rnea, the JSON readers' typed fields
+ * of a cJSON tree.
  * spart-codegen's generator (src/codegen/) and the unit drivers that look at the joint constants
  * include it too. */
 #ifndef SPART_INTERNAL_H
@@ -82,6 +83,59 @@ int spart_shape_point(const spart_model *m, int s);
    file descriptor fd, read to its end and left open (where: what messages call it). */
 char *spart_slurp(const char *path, size_t *len, spart_err *err);
 char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
+
+/* whether name ends in ext, ASCII case ignored */
+int spart_file_ends_with(const char *name, const char *ext);
+
+/* the file a mesh filename names, malloc'd (NULL when out of memory, *none when it names none
+   that exists): package://NAME/PATH in each package directory (DIR/NAME/PATH, or DIR/PATH when
+   DIR ends in NAME), file://PATH, a relative name in the URDF's directory (o's packages and dir;
+   o NULL: no packages, the current directory) */
+char *spart_mesh_file(const spart_urdf_opts *o, const char *file, int *none);
+
+/* ---- the XML text that libxml2 is not asked about (spart_xml_text.c, lib/read): the URDF
+   reader's (spart_urdf.c) ---- */
+
+/* libxml2 2.9 checks each attribute of an element against all the ones before it: 200,000
+   attributes (a 2 MB file) take minutes.  No URDF element has more than a dozen. */
+#define SPART_XML_MAX_ATTRIBUTES 1000
+
+/* the line of the first start tag with more than SPART_XML_MAX_ATTRIBUTES attributes (counted
+   as '=' outside quotes), or 0; comments, CDATA, processing instructions and declarations are
+   skipped */
+int spart_xml_crowded_tag(const char *buf, size_t len);
+
+/* libxml2 refuses an XML declaration with a version other than 1.x ("unsupported version
+   '0.0'": PyBullet's URDF exporter writes that) or none; urdfdom and PyBullet (TinyXML2) do not
+   look at it.  *copy = the document with the declaration's version made "1.0" (its line breaks
+   kept, so that lines stay), malloc'd, or NULL when the document is fine as it is; -1 when out
+   of memory. */
+int spart_xml_version(const char *buf, size_t len, char **copy, size_t *copy_len);
+
+/* exactly n numbers of xs:double's decimal grammar separated by XML white space, finite as
+   doubles; 0, -1 (not that) or -2 (INF, NaN or beyond the range of a double) */
+int spart_xml_doubles(const char *s, double *v, int n);
+
+/* ---- a URDF's tree on file indices (spart_urdf_tree.c, lib/read): the URDF reader's ---- */
+
+/* a name and its file index, sorted for lookups */
+typedef struct spart_named {
+  const char *name;
+  int idx;
+} spart_named;
+
+/* sort (name, index) pairs, a name's by index; the index of a name given twice at its second
+   place (the first such place in the file), or -1 */
+int spart_names_sort(spart_named *v, int n);
+
+/* file index of the name in v (n, sorted), or -1 */
+int spart_names_find(const spart_named *v, int n, const char *name);
+
+/* SPART's numbering of a tree of nl links and nj joints, joint j from link parent[j] to link
+   child[j] (file indices, each link the child of one joint at most): depth-first pre-order from
+   the link root, children in joint file order.  jid (nj): joint j's id, and its child link's,
+   1.. in that order; 0 for a joint not reached from the root.  0, or -SPART_ENOMEM. */
+int spart_urdf_number(int nl, int nj, const int *parent, const int *child, int root, int *jid);
 
 /* ---- spart_rnea_pair.c ---- */
 
@@ -291,6 +345,10 @@ int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err);
 int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *mesh,
                     spart_err *err);
 void spart_mesh_free(spart_mesh *mesh);
+
+/* The bounding box of a mesh times scale (3) in its frame, as spart_shape_box's of a primitive
+   (spart_shape.c); bound left alone when the mesh has no vertices. */
+void spart_mesh_box(const spart_mesh *mesh, const double scale[3], double bound[6]);
 
 /* Mass properties at unit density (spart_geometry.c), in the shape's frame: the volume, the
    centroid c (3) and the inertia about it (6: xx yy zz xy xz yz; times a density, a mass's).

@@ -179,3 +179,32 @@ PY
   [ "$status" -eq 0 ]
   [[ "$output" == "ok: "*" files" ]]
 }
+
+@test "the house for the next commands (issue 39): no function of the installed headers over 6 parameters, no source over 1,200 lines" {
+  cd "$TOP"
+  run python3 - <<'PY'
+import glob, re
+bad = []
+protos = []
+for h in sorted(set(glob.glob("lib/spart*.h")) - {"lib/spart_internal.h"}):  # the installed
+    text = re.sub(r"#.*", "", re.sub(r"/\*.*?\*/", "", open(h).read(), flags=re.S))
+    protos += [(h, p) for p in re.findall(r"\b(sp\w+)\s*\(((?:[^;{}()]|\([^()]*\))*)\)\s*;", text)]
+for h, (name, args) in protos:
+    depth, n = 0, 0 if args.strip() in ("", "void") else 1
+    for ch in args:
+        depth += (ch == "(") - (ch == ")")
+        n += ch == "," and depth == 0
+    if n > 6:
+        bad.append("%s: %s: %d parameters" % (h, name, n))
+files = [f for d in ("lib", "src", "tests/unit", "bench", "fuzz")
+         for f in glob.glob(d + "/**/*.[ch]", recursive=True)]
+for f in sorted(files):
+    n = open(f, encoding="utf-8").read().count("\n")
+    if n > 1200:
+        bad.append("%s: %d lines" % (f, n))
+print("\n".join(bad) if bad else "ok: %d functions, %d files" % (len(protos), len(files)))
+PY
+  echo "$output"
+  [ "$status" -eq 0 ]
+  [[ "$output" == "ok: "*" functions, "*" files" ]]
+}

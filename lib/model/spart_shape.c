@@ -1,5 +1,6 @@
-/* spart_shape.c -- the links' shapes in the model: their arrays, kinds and checks, the shapes of
- * a link (where they are at a state: spart_shape_pose.c, above the kinematics) */
+/* spart_shape.c -- the links' shapes in the model: their arrays, kinds and checks, their bounding
+ * boxes (a primitive's, a mesh's), the shapes of a link (where they are at a state:
+ * spart_shape_pose.c, above the kinematics) */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -103,6 +104,21 @@ void spart_shape_box(int kind, const double size[3], double bound[6]) {
   for (int c = 0; c < 3; c++) {
     bound[c] = -h[c];
     bound[3 + c] = h[c];
+  }
+}
+
+
+void spart_mesh_box(const spart_mesh *mesh, const double scale[3], double bound[6]) {
+  for (int v = 0; v < mesh->nvert; v++) {
+    for (int c = 0; c < 3; c++) {
+      double x = scale[c] * mesh->vert[3 * v + c];
+      if (v == 0 || x < bound[c]) {
+        bound[c] = x;
+      }
+      if (v == 0 || x > bound[3 + c]) {
+        bound[3 + c] = x;
+      }
+    }
   }
 }
 

@@ -1,7 +1,9 @@
-/* spart_file.c -- a whole file in memory, under the readers: a model file (spart_load.c), an STL
- * mesh (spart_stl.c) */
+/* spart_file.c -- files under the readers: a whole file in memory, a model file (spart_load.c)
+ * or an STL mesh (spart_stl.c); the file a URDF's mesh filename names (spart_urdf.c) */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,4 +66,72 @@ char *spart_slurp(const char *path, size_t *len, spart_err *err) {
   buf = spart_slurp_fd(fd, path, len, err);
   close(fd);
   return buf;
+}
+
+
+int spart_file_ends_with(const char *name, const char *ext) {
+  size_t n = strlen(name), e = strlen(ext);
+  if (n < e) {
+    return 0;
+  }
+  for (size_t k = 0; k < e; k++) {
+    if (tolower((unsigned char)name[n - e + k]) != ext[k]) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+char *spart_mesh_file(const spart_urdf_opts *o, const char *file, int *none) {
+  char *p = NULL;
+  *none = 1;
+  if (strncmp(file, "package://", 10) == 0) {
+    const char *pkg = file + 10, *rest = strchr(pkg, '/');
+    size_t plen = rest ? (size_t)(rest - pkg) : strlen(pkg);
+    for (int d = 0; rest && o && d < o->npackages; d++) {
+      const char *dir = o->packages[d];
+      size_t dlen = strlen(dir);
+      while (dlen > 1 && dir[dlen - 1] == '/') {
+        dlen--;
+      }
+      size_t n = dlen + plen + strlen(rest) + 3;
+      const char *last = dir + dlen;
+      while (last > dir && last[-1] != '/') {
+        last--;
+      }
+      free(p);
+      p = malloc(n);
+      if (!p) {
+        return NULL;
+      }
+      snprintf(p, n, "%.*s/%.*s%s", (int)dlen, dir, (int)plen, pkg, rest);
+      if (access(p, R_OK) == 0) {
+        *none = 0;
+        return p;
+      }
+      if ((size_t)(dir + dlen - last) == plen && strncmp(last, pkg, plen) == 0) {
+        snprintf(p, n, "%.*s%s", (int)dlen, dir, rest);
+        if (access(p, R_OK) == 0) {
+          *none = 0;
+          return p;
+        }
+      }
+    }
+    free(p);
+    return strdup("");
+  }
+  if (strncmp(file, "file://", 7) == 0) {
+    p = strdup(file + 7);
+  } else if (file[0] == '/' || !o || !o->dir || !o->dir[0]) {
+    p = strdup(file);
+  } else {
+    size_t n = strlen(o->dir) + strlen(file) + 2;
+    p = malloc(n);
+    if (p) {
+      snprintf(p, n, "%s/%s", o->dir, file);
+    }
+  }
+  *none = p && access(p, R_OK) != 0;
+  return p;
 }

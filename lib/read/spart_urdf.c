@@ -1,5 +1,6 @@
 /* spart_urdf.c -- a URDF document to a model, with the numbering and frames of SPART's urdf2robot;
-   the only file that uses libxml2 */
+   the only file that uses libxml2 (the text it is not asked about and the lists of numbers:
+   spart_xml_text.c; the tree's names and numbering: spart_urdf_tree.c; mesh files: spart_file.c) */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -42,20 +42,14 @@ typedef struct uelem {
   int id;            /* SPART id; 0 until numbered */
 } uelem;
 
-/* a name and its file index, sorted for lookups */
-typedef struct named {
-  const char *name;
-  int idx;
-} named;
-
 /* everything spart_urdf_parse holds */
 typedef struct urdf {
   spart_err *err;
   xmlDoc *doc;
   xmlNode *robot;
   uelem *link, *jnt;
-  named *byname; /* (nl) links sorted by name */
-  named *jbyname; /* (nj) joints sorted by name */
+  spart_named *byname; /* (nl) links sorted by name */
+  spart_named *jbyname; /* (nj) joints sorted by name */
   int nl, nj, root;
   int world, wjoint; /* the world idiom's link and floating joint, left out; -1 if none */
   const spart_urdf_opts *opts; /* where meshes are, automass */
@@ -68,36 +62,10 @@ typedef struct urdf {
 } urdf;
 
 
-static int fail(spart_err *err, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-
-/* control characters (a name may hold &#10;) become '?': a message is one line */
-static void one_line(char *msg) {
-  for (unsigned char *c = (unsigned char *)msg; *c; c++) {
-    *c = *c < 0x20 || *c == 0x7f ? '?' : *c;
-  }
-}
-
-
-static int fail(spart_err *err, int line, const char *fmt, ...) {
-  va_list ap;
-  err->code = SPART_EDATA;
-  err->line = line;
-  va_start(ap, fmt);
-  vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-  va_end(ap);
-  one_line(err->msg);
-  return -SPART_EDATA;
-}
-
-
-static int oom(spart_err *err) {
-  err->code = SPART_ENOMEM;
-  err->line = 0;
-  snprintf(err->msg, sizeof err->msg, "out of memory");
-  return -SPART_ENOMEM;
-}
+/* a fault of the URDF at line, and running out of memory, into err (spart_err_set: one line,
+   control characters as '?'); -SPART_EDATA, -SPART_ENOMEM */
+#define fail(err, line, ...) spart_err_set(err, SPART_EDATA, line, __VA_ARGS__)
+#define oom(err) spart_err_set(err, SPART_ENOMEM, 0, "out of memory")
 
 
 /* the line of an element; past 65534 on_start keeps it in psvi (xmlGetLineNo would take the line
@@ -108,12 +76,6 @@ static int line_of(const xmlNode *node) {
     line = node->line == 65535 && node->psvi ? (long)(ptrdiff_t)node->psvi : xmlGetLineNo(node);
   }
   return line > 0 && line <= INT_MAX ? (int)line : 0;
-}
-
-
-/* XML white space: between attributes, and the separators of a list of numbers */
-static int is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 
@@ -235,119 +197,6 @@ static void on_generic_error(void *ctx, const char *fmt, ...) {
 }
 
 
-/* libxml2 2.9 checks each attribute of an element against all the ones before it: 200,000
-   attributes (a 2 MB file) take minutes.  No URDF element has more than a dozen. */
-#define MAX_ATTRIBUTES 1000
-
-
-/* the line of the first start tag with more than MAX_ATTRIBUTES attributes (counted as '='
-   outside quotes), or 0; comments, CDATA, processing instructions and declarations are skipped */
-static int crowded_tag(const char *buf, size_t len) {
-  const char *p = buf, *end = buf + len;
-
-  while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
-    const char *close = NULL, *q;
-    int nattr = 0;
-    char quote = 0;
-
-    /* the markup that starts at p, and where it ends */
-    if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
-      for (q = p + 4; q + 3 <= end && !close; q++) {
-        close = memcmp(q, "-->", 3) == 0 ? q + 3 : NULL;
-      }
-    } else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0) {
-      for (q = p + 9; q + 3 <= end && !close; q++) {
-        close = memcmp(q, "]]>", 3) == 0 ? q + 3 : NULL;
-      }
-    } else if (end - p >= 2 && p[1] == '?') {
-      for (q = p + 2; q + 2 <= end && !close; q++) {
-        close = memcmp(q, "?>", 2) == 0 ? q + 2 : NULL;
-      }
-    } else {
-      /* a start tag or a declaration: to the '>' outside quotes */
-      for (q = p + 1; q < end && !close; q++) {
-        if (quote) {
-          quote = *q == quote ? 0 : quote;
-        } else if (*q == '"' || *q == '\'') {
-          quote = *q;
-        } else if (*q == '>') {
-          close = q + 1;
-        } else if (*q == '=' && p[1] != '!' && ++nattr > MAX_ATTRIBUTES) {
-          int line = 1;
-          for (q = buf; q < p; q++) {
-            line += *q == '\n';
-          }
-          return line;
-        }
-      }
-    }
-    p = close ? close : end;
-  }
-  return 0;
-}
-
-
-/* libxml2 refuses an XML declaration with a version other than 1.x ("unsupported version
-   '0.0'": PyBullet's URDF exporter writes that) or none; urdfdom and PyBullet (TinyXML2) do not
-   look at it.  *copy = the document with the declaration's version made "1.0" (its line breaks
-   kept, so that lines stay), malloc'd, or NULL when the document is fine as it is; -1 when out
-   of memory. */
-static int xml_version(const char *buf, size_t len, char **copy, size_t *copy_len) {
-  static const char v10[] = " version=\"1.0\"";
-  const char *end = buf + len, *p = buf, *q, *rest = NULL;
-  size_t head, nl = 0;
-
-  *copy = NULL;
-  if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-    p += 3; /* a UTF-8 byte order mark */
-  }
-  if (end - p < 7 || memcmp(p, "<?xml", 5) != 0 || !(is_blank(p[5]) || p[5] == '?')) {
-    return 0;
-  }
-  head = (size_t)(p + 5 - buf);
-  for (q = p + 5; q < end && is_blank(*q); q++) {
-  }
-  if (end - q < 7 || memcmp(q, "version", 7) != 0) {
-    rest = p + 5; /* no version: give it one */
-  } else {
-    const char *val, *close;
-    for (q += 7; q < end && is_blank(*q); q++) {
-    }
-    if (q == end || *q != '=') {
-      return 0; /* malformed: libxml2 says so */
-    }
-    for (q++; q < end && is_blank(*q); q++) {
-    }
-    if (q == end || (*q != '"' && *q != '\'')) {
-      return 0;
-    }
-    val = q + 1;
-    close = memchr(val, *q, (size_t)(end - val));
-    if (!close || memchr(val, '>', (size_t)(close - val))) {
-      return 0;
-    }
-    if (close - val == 3 && memcmp(val, "1.0", 3) == 0) {
-      return 0;
-    }
-    rest = close + 1;
-  }
-  for (q = p + 5; q < rest; q++) {
-    nl += *q == '\n';
-  }
-  *copy_len = head + sizeof v10 - 1 + nl + (size_t)(end - rest);
-  *copy = malloc(*copy_len + 1);
-  if (!*copy) {
-    return -1;
-  }
-  memcpy(*copy, buf, head);
-  memcpy(*copy + head, v10, sizeof v10 - 1);
-  memset(*copy + head + sizeof v10 - 1, '\n', nl);
-  memcpy(*copy + head + sizeof v10 - 1 + nl, rest, (size_t)(end - rest));
-  (*copy)[*copy_len] = '\0';
-  return 0;
-}
-
-
 /* parse buf into u->doc: no network, no entities, no DTD loading, errors kept, not printed */
 static int parse_xml(urdf *u, const char *buf, int len) {
   xstate st = {0};
@@ -356,9 +205,10 @@ static int parse_xml(urdf *u, const char *buf, int len) {
   void *old_sctx;
   int wellformed;
 
-  st.line = crowded_tag(buf, (size_t)len);
+  st.line = spart_xml_crowded_tag(buf, (size_t)len);
   if (st.line) {
-    return fail(u->err, st.line, "an element with more than %d attributes", MAX_ATTRIBUTES);
+    return fail(u->err, st.line, "an element with more than %d attributes",
+                SPART_XML_MAX_ATTRIBUTES);
   }
   xmlInitParser();
 
@@ -474,44 +324,14 @@ static char *prop(const xmlNode *node, const char *name) {
 }
 
 
-static int cmp_named(const void *a, const void *b) {
-  const named *x = a, *y = b;
-  int c = strcmp(x->name, y->name);
-  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-
-/* file index of the name in v (n, sorted), or -1 */
-static int find_name(const named *v, int n, const char *name) {
-  int lo = 0, hi = n - 1;
-  while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2, c = strcmp(name, v[mid].name);
-    if (c == 0) {
-      return v[mid].idx;
-    }
-    if (c < 0) {
-      hi = mid - 1;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return -1;
-}
-
-
 /* sort (name, index) pairs; a name given twice is an error at its second place */
-static int sort_names(urdf *u, named *v, const uelem *e, int n, const char *kind) {
-  int dup = -1;
+static int sort_names(urdf *u, spart_named *v, const uelem *e, int n, const char *kind) {
+  int dup;
   for (int k = 0; k < n; k++) {
     v[k].name = e[k].name;
     v[k].idx = k;
   }
-  qsort(v, (size_t)n, sizeof *v, cmp_named);
-  for (int k = 1; k < n; k++) {
-    if (strcmp(v[k - 1].name, v[k].name) == 0 && (dup < 0 || v[k].idx < dup)) {
-      dup = v[k].idx;
-    }
-  }
+  dup = spart_names_sort(v, n);
   if (dup >= 0) {
     return fail(u->err, line_of(e[dup].node), "two %ss named '%s'", kind, e[dup].name);
   }
@@ -521,7 +341,7 @@ static int sort_names(urdf *u, named *v, const uelem *e, int n, const char *kind
 
 /* file index of the link named name, or -1 */
 static int find_link(const urdf *u, const char *name) {
-  return find_name(u->byname, u->nl, name);
+  return spart_names_find(u->byname, u->nl, name);
 }
 
 
@@ -677,41 +497,22 @@ static void find_world(urdf *u) {
 }
 
 
-/* SPART's numbering: depth-first pre-order from the root, children in joint file order */
+/* SPART's numbering (spart_urdf_number): the ids of the joints and their child links */
 static int number(urdf *u) {
-  int *start = calloc((size_t)u->nl + 1, sizeof *start);
-  int *pos = malloc(((size_t)u->nl + 1) * sizeof *pos);
-  int *kids = malloc(((size_t)u->nj + 1) * sizeof *kids);
-  int *stack = malloc(((size_t)u->nj + 1) * sizeof *stack);
-  int sp = 0, id = 1, rc = 0;
+  int *parent = malloc(((size_t)u->nj + 1) * sizeof *parent);
+  int *child = malloc(((size_t)u->nj + 1) * sizeof *child);
+  int *id = malloc(((size_t)u->nj + 1) * sizeof *id);
+  int rc = !parent || !child || !id ? oom(u->err) : 0;
 
-  if (!start || !pos || !kids || !stack) {
+  for (int j = 0; j < u->nj && !rc; j++) {
+    parent[j] = u->jnt[j].parent;
+    child[j] = u->jnt[j].child;
+  }
+  if (!rc && spart_urdf_number(u->nl, u->nj, parent, child, u->root, id)) {
     rc = oom(u->err);
   }
-
-  /* the child joints of each link, in file order: kids[start[l] .. start[l + 1]) */
   for (int j = 0; j < u->nj && !rc; j++) {
-    start[u->jnt[j].parent + 1]++;
-  }
-  for (int l = 0; l < u->nl && !rc; l++) {
-    start[l + 1] += start[l];
-    pos[l] = start[l];
-  }
-  for (int j = 0; j < u->nj && !rc; j++) {
-    kids[pos[u->jnt[j].parent]++] = j;
-  }
-
-  /* explicit stack: push children last to first so the first pops first */
-  for (int k = rc ? 0 : start[u->root + 1] - 1; !rc && k >= start[u->root]; k--) {
-    stack[sp++] = kids[k];
-  }
-  while (sp > 0) {
-    int j = stack[--sp], c = u->jnt[j].child;
-    u->jnt[j].id = id;
-    u->link[c].id = id++;
-    for (int k = start[c + 1] - 1; k >= start[c]; k--) {
-      stack[sp++] = kids[k];
-    }
+    u->jnt[j].id = u->link[u->jnt[j].child].id = id[j];
   }
 
   /* joints left out hang in a loop off the tree */
@@ -721,10 +522,9 @@ static int number(urdf *u) {
                 "link '%s' (a loop)", u->jnt[j].name, u->link[u->root].name);
     }
   }
-  free(start);
-  free(pos);
-  free(kids);
-  free(stack);
+  free(parent);
+  free(child);
+  free(id);
   return rc;
 }
 
@@ -733,86 +533,12 @@ static int number(urdf *u) {
  * numbers
  */
 
-/* the length of the decimal number of xs:double at p (sign, digits with an optional '.', an
-   optional exponent), or 0: no hex float, no "inf" or "nan", no locale */
-static size_t decimal(const char *p) {
-  size_t k = 0, mant = 0;
-  k += *p == '+' || *p == '-';
-  while (isdigit((unsigned char)p[k])) {
-    k++;
-    mant++;
-  }
-  if (p[k] == '.') {
-    k++;
-    while (isdigit((unsigned char)p[k])) {
-      k++;
-      mant++;
-    }
-  }
-  if (mant == 0) {
-    return 0;
-  }
-  if (p[k] == 'e' || p[k] == 'E') {
-    size_t e = k + 1 + (p[k + 1] == '+' || p[k + 1] == '-');
-    if (!isdigit((unsigned char)p[e])) {
-      return 0;
-    }
-    while (isdigit((unsigned char)p[e])) {
-      e++;
-    }
-    k = e;
-  }
-  return k;
-}
-
-
-/* xs:double's other lexical forms, which spart refuses as not finite */
-static size_t special(const char *p) {
-  static const char *const word[] = {"INF", "+INF", "-INF", "NaN"};
-  for (size_t w = 0; w < sizeof word / sizeof *word; w++) {
-    size_t n = strlen(word[w]);
-    if (strncmp(p, word[w], n) == 0) {
-      return n;
-    }
-  }
-  return 0;
-}
-
-
-/* exactly n numbers of xs:double's decimal grammar separated by XML white space, finite as
-   doubles; 0, -1 (not that) or -2 (INF, NaN or beyond the range of a double) */
-static int parse_nums(const char *s, double *v, int n) {
-  const char *p = s;
-  int infinite = 0;
-  for (int k = 0; k < n; k++) {
-    size_t len, sp;
-    while (is_blank(*p)) {
-      p++;
-    }
-    len = decimal(p);
-    sp = len ? 0 : special(p);
-    if ((!len && !sp) || (p[len + sp] && !is_blank(p[len + sp]))) {
-      return -1;
-    }
-    if (len) {
-      v[k] = strtod(p, NULL); /* strtod reads this grammar, and stops where it ends */
-    }
-    infinite |= sp > 0 || !isfinite(v[k]);
-    p += len + sp;
-  }
-  while (is_blank(*p)) {
-    p++;
-  }
-  return *p ? -1 : infinite ? -2 : 0;
-}
-
-
 /* attribute attr of el as n finite numbers into v; v is left alone when el or attr is missing.
    The one reader of every number in a URDF. */
 static int attr_nums(urdf *u, const xmlNode *el, const char *attr, double *v, int n,
                      const char *owner, const char *what) {
   char *s = prop(el, attr);
-  int rc = 0, bad = s ? parse_nums(s, v, n) : 0;
+  int rc = 0, bad = s ? spart_xml_doubles(s, v, n) : 0;
   const char *finite = bad == -2 ? " finite" : "";
   if (bad && (strstr(s, "${") || strstr(s, "$("))) {
     rc = fail(u->err, line_of(el), "this is a xacro file: run xacro first");
@@ -984,7 +710,7 @@ static int read_mimic(urdf *u, spart_model *m, int j, int id, const char *owner)
     return 0;
   }
   name = prop(mim, "joint");
-  other = name ? find_name(u->jbyname, u->nj, name) : -1;
+  other = name ? spart_names_find(u->jbyname, u->nj, name) : -1;
   k[0] = 1;
   if (!name || !name[0]) {
     rc = fail(u->err, line_of(mim), "%s: <mimic> without joint", owner);
@@ -1074,94 +800,19 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
  * shapes: <collision> and <visual> geometry
  */
 
-/* whether name ends in ext, ASCII case ignored */
-static int ends_with(const char *name, const char *ext) {
-  size_t n = strlen(name), e = strlen(ext);
-  if (n < e) {
-    return 0;
-  }
-  for (size_t k = 0; k < e; k++) {
-    if (tolower((unsigned char)name[n - e + k]) != ext[k]) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-
-/* the file a mesh filename names, malloc'd (NULL when out of memory, *none when it names none
-   that exists): package://NAME/PATH in each package directory (DIR/NAME/PATH, or DIR/PATH when
-   DIR ends in NAME), file://PATH, a relative name in the URDF's directory */
-static char *mesh_path(const urdf *u, const char *file, int *none) {
-  const spart_urdf_opts *o = u->opts;
-  char *p = NULL;
-  *none = 1;
-  if (strncmp(file, "package://", 10) == 0) {
-    const char *pkg = file + 10, *rest = strchr(pkg, '/');
-    size_t plen = rest ? (size_t)(rest - pkg) : strlen(pkg);
-    for (int d = 0; rest && o && d < o->npackages; d++) {
-      const char *dir = o->packages[d];
-      size_t dlen = strlen(dir);
-      while (dlen > 1 && dir[dlen - 1] == '/') {
-        dlen--;
-      }
-      size_t n = dlen + plen + strlen(rest) + 3;
-      const char *last = dir + dlen;
-      while (last > dir && last[-1] != '/') {
-        last--;
-      }
-      free(p);
-      p = malloc(n);
-      if (!p) {
-        return NULL;
-      }
-      snprintf(p, n, "%.*s/%.*s%s", (int)dlen, dir, (int)plen, pkg, rest);
-      if (access(p, R_OK) == 0) {
-        *none = 0;
-        return p;
-      }
-      if ((size_t)(dir + dlen - last) == plen && strncmp(last, pkg, plen) == 0) {
-        snprintf(p, n, "%.*s%s", (int)dlen, dir, rest);
-        if (access(p, R_OK) == 0) {
-          *none = 0;
-          return p;
-        }
-      }
-    }
-    free(p);
-    return strdup("");
-  }
-  if (strncmp(file, "file://", 7) == 0) {
-    p = strdup(file + 7);
-  } else if (file[0] == '/' || !o || !o->dir || !o->dir[0]) {
-    p = strdup(file);
-  } else {
-    size_t n = strlen(o->dir) + strlen(file) + 2;
-    p = malloc(n);
-    if (p) {
-      snprintf(p, n, "%s/%s", o->dir, file);
-    }
-  }
-  *none = p && access(p, R_OK) != 0;
-  return p;
-}
-
-
 /* a mesh's file: read when it is an STL that is there (its bounds into the model, the mesh into
    u->mesh[s] for automass); a reference only otherwise */
 static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const char *owner) {
   const char *file = m->shape_file[s];
-  double *b = m->shape_bound + 6 * s;
-  const double *sc = m->shape_size + 3 * s;
   spart_mesh *mesh = u->mesh + s;
   int none, rc;
   char *path;
 
-  if (!ends_with(file, ".stl")) {
+  if (!spart_file_ends_with(file, ".stl")) {
     m->shape_mesh[s] = SPART_MESH_FORMAT;
     return 0;
   }
-  path = mesh_path(u, file, &none);
+  path = spart_mesh_file(u->opts, file, &none);
   if (!path) {
     return oom(u->err);
   }
@@ -1181,17 +832,7 @@ static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const ch
     return fail(u->err, line_of(el), "%s: mesh '%.200s': %s", owner, file, msg);
   }
   m->shape_mesh[s] = SPART_MESH_READ;
-  for (int v = 0; v < mesh->nvert; v++) {
-    for (int c = 0; c < 3; c++) {
-      double x = sc[c] * mesh->vert[3 * v + c];
-      if (v == 0 || x < b[c]) {
-        b[c] = x;
-      }
-      if (v == 0 || x > b[3 + c]) {
-        b[3 + c] = x;
-      }
-    }
-  }
+  spart_mesh_box(mesh, m->shape_size + 3 * s, m->shape_bound + 6 * s);
   return 0;
 }
 
@@ -1464,7 +1105,7 @@ spart_model *spart_urdf_parse_opts(const char *buf, size_t len, const spart_urdf
     fail(u.err, 0, "empty input");
     return NULL;
   }
-  if (xml_version(buf, len, &copy, &len)) {
+  if (spart_xml_version(buf, len, &copy, &len)) {
     oom(u.err);
     return NULL;
   }
