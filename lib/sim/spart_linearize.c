@@ -1,7 +1,6 @@
 /* spart_linearize.c -- derivatives of the forward dynamics, from those of the inverse dynamics:
  * ID(q, u, FD(q, u, tau)) = tau, so dFD/dx = -H^-1 dID/dx (x = q, u) and dFD/dtau = H^-1
  * (Carpentier and Mansard, RSS 2018, section IV), H the mass matrix. */
-#include <math.h>
 #include <string.h>
 
 #include "spart.h"
@@ -15,25 +14,12 @@ _Static_assert((int)SPART_FD_FIXED == (int)SPART_ID_FIXED &&
 
 
 /* Hinv (n x n) of the symmetric positive definite H (n x n) by Cholesky, H = L L', Hinv =
-   L^-T L^-1: L in L's lower triangle, L^-1 in Li's; each pivot against its diagonal entry of H
-   (spu_cholsolve's test).  0, or -1 when H is not positive definite. */
+   L^-T L^-1: L in L's lower triangle (spu_cholsolve's factor, each pivot against its diagonal
+   entry of H), L^-1 in Li's.  0, or -1 when H is not positive definite. */
 static int spd_inverse(const double *H, int n, double *L, double *Li, double *Hinv) {
-  for (int j = 0; j < n; j++) {
-    double s = H[j * n + j];
-    for (int k = 0; k < j; k++) {
-      s -= L[j * n + k] * L[j * n + k];
-    }
-    if (!spu_pivot_ok(s, H[j * n + j])) {
-      return -1;
-    }
-    L[j * n + j] = sqrt(s);
-    for (int i = j + 1; i < n; i++) {
-      double t = H[i * n + j];
-      for (int k = 0; k < j; k++) {
-        t -= L[i * n + k] * L[j * n + k];
-      }
-      L[i * n + j] = t / L[j * n + j];
-    }
+  memcpy(L, H, (size_t)n * n * sizeof(double));
+  if (spu_cholsolve(L, NULL, n, 0, NULL) != 0) {
+    return -1;
   }
   /* L^-1, column by column down: Li[i][j] = -(sum over j <= k < i of L[i][k] Li[k][j]) / L[i][i] */
   for (int j = 0; j < n; j++) {
