@@ -46,23 +46,23 @@ static int spd_inverse(const double *H, int n, double *L, double *Li, double *Hi
 }
 
 
-/* A = -Hinv A for n x n matrices, work n x n: two columns at once in the lanes of a pair */
-static void left_solve(const double *Hinv, int n, double *A, double *work) {
-  memcpy(work, A, (size_t)n * n * sizeof(double));
+/* columns lo .. hi - 1 of A = -Hinv W for n x n matrices (W: A's copy), two at once in the lanes
+   of a pair */
+static void left_solve(const double *Hinv, int n, const double *W, int lo, int hi, double *A) {
   for (int r = 0; r < n; r++) {
     const double *h = Hinv + (size_t)r * n;
-    int c = 0;
-    for (; c + 1 < n; c += 2) {
+    int c = lo;
+    for (; c + 1 < hi; c += 2) {
       v2 t = {0, 0};
       for (int k = 0; k < n; k++) {
-        t += h[k] * spu_load2(work + (size_t)k * n + c);
+        t += h[k] * spu_load2(W + (size_t)k * n + c);
       }
       spu_store2(A + (size_t)r * n + c, -t);
     }
-    if (c < n) {
+    if (c < hi) {
       double t = 0;
       for (int k = 0; k < n; k++) {
-        t += h[k] * work[(size_t)k * n + c];
+        t += h[k] * W[(size_t)k * n + c];
       }
       A[(size_t)r * n + c] = -t;
     }
@@ -99,7 +99,11 @@ int spart_fd_derivatives(const spart_model *m, spart_data *d, const spart_state 
     d->warn_body[SPART_WARN_SINGULAR] = 0;
     return -SPART_ENUM;
   }
-  left_solve(out + 2 * nn, n, out, M1);
-  left_solve(out + 2 * nn, n, out + nn, M1);
+  /* dtau_dq's columns of r0 are 0 (nothing depends on where the robot is), dudot_dq's too */
+  memcpy(M1, out, nn * sizeof(double));
+  left_solve(out + 2 * nn, n, M1, 0, b ? 3 : n, out);
+  left_solve(out + 2 * nn, n, M1, b ? 6 : n, n, out);
+  memcpy(M1, out + nn, nn * sizeof(double));
+  left_solve(out + 2 * nn, n, M1, 0, n, out + nn);
   return 0;
 }
