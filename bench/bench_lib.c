@@ -24,6 +24,8 @@
 #define BATCH 64
 #define NBATCH 2000 /* batches unless given */
 #define NSTATE 256
+#define NALG 8
+#define STEP 1e-6
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ull;
 
@@ -91,6 +93,50 @@ static int ik(spart_model *m, const char *link, int n) {
 }
 
 
+/* the inverse dynamics' derivatives as a user without spart_rnea_derivatives gets them: central
+   differences of spart_rnea along each coordinate (R0 turned about its own axis k, qm, u0, um
+   moved by +-STEP), 4 n calls; the matrices in D (2 n x n), its first entry returned.  tau: 2 n
+   scratch */
+static double differences(const spart_model *m, spart_data *d, spart_state *x, int fixed,
+                          double *tau, double *D) {
+  const int b = fixed ? 0 : 6, n = b + m->nv;
+  for (int what = 0; what < 2; what++) {
+    for (int k = 0; k < n; k++) {
+      for (int side = 0; side < 2; side++) {
+        double h = side ? -STEP : STEP, R0[9], *t = tau + side * (6 + m->nv);
+        double *v = what ? (k < 6 && b ? x->u0 + k : x->um + k - b) : NULL;
+        memcpy(R0, x->R0, sizeof R0);
+        if (!what && k < 3 && b) { /* R0 times the turn by h about axis k */
+          int i = (k + 1) % 3, j = (k + 2) % 3;
+          double c = cos(h), s = sin(h);
+          for (int r = 0; r < 3; r++) {
+            x->R0[3 * r + i] = c * R0[3 * r + i] + s * R0[3 * r + j];
+            x->R0[3 * r + j] = -s * R0[3 * r + i] + c * R0[3 * r + j];
+          }
+        } else if (!what && k < b) {
+          v = &x->r0[k % 3];
+        } else if (!what) {
+          v = x->qm + k - b;
+        }
+        double old = v ? *v : 0;
+        if (v) {
+          *v += h;
+        }
+        spart_rnea(m, d, x, NULL, t);
+        if (v) {
+          *v = old;
+        }
+        memcpy(x->R0, R0, sizeof R0);
+      }
+      for (int r = 0; r < n; r++) {
+        D[(what * n + r) * n + k] = (tau[6 - b + r] - tau[6 + m->nv + 6 - b + r]) / (2 * STEP);
+      }
+    }
+  }
+  return D[0];
+}
+
+
 int main(int argc, char **argv) {
   if (argc > 3 && strcmp(argv[2], "ik") == 0) {
     spart_err err = {0};
@@ -116,6 +162,7 @@ int main(int argc, char **argv) {
   spart_data *d = spart_data_new(m);
   double *q = malloc(sizeof(double) * NSTATE * nq * 3), *H = malloc(sizeof(double) * nv * nv);
   double *tau = malloc(sizeof(double) * 2 * nv), *acc = malloc(sizeof(double) * nv);
+  double *D = malloc(sizeof(double) * 3 * nv * nv);
   double R0[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, u0[6], u0dot[6], sink = 0;
   double *times = malloc(sizeof(double) * (size_t)nbatch);
   for (int k = 0; k < NSTATE * nq * 3; k++) {
@@ -126,11 +173,14 @@ int main(int argc, char **argv) {
     u0dot[k] = fixed ? 0 : urand();
   }
 
-  const char *names[5] = {"inverse dynamics (rnea, own kinematics)",
-                          "mass matrix (crba, own kinematics)",
-                          "forward dynamics (aba, own kinematics)",
-                          "inverse dynamics, two at once (a record)",
-                          "RK4 step (4 forward dynamics + updates)"};
+  const char *names[NALG] = {"inverse dynamics (rnea, own kinematics)",
+                             "mass matrix (crba, own kinematics)",
+                             "forward dynamics (aba, own kinematics)",
+                             "inverse dynamics, two at once (a record)",
+                             "RK4 step (4 forward dynamics + updates)",
+                             "ID derivatives (dtau_dq, dtau_du)",
+                             "ID derivatives by central differences",
+                             "FD derivatives (dudot_dq, _du, _dtau)"};
   spart_sim *sim = spart_sim_new(m);
   if (!sim) {
     fprintf(stderr, "bench_lib: out of memory\n");
@@ -144,7 +194,7 @@ int main(int argc, char **argv) {
   spart_state x = {.nb = m->nb, .nq = nq, .nv = m->nv, .u0 = u0, .u0dot = u0dot}, x2 = x;
   memcpy(x.R0, R0, sizeof R0);
   memcpy(x2.R0, R0, sizeof R0);
-  for (int alg = 0; alg < 5; alg++) {
+  for (int alg = 0; alg < NALG; alg++) {
     for (int b = 0; b < nbatch; b++) {
       double t0 = now();
       for (int c = 0; c < BATCH; c++) {
@@ -169,6 +219,20 @@ int main(int argc, char **argv) {
           spart_rnea_pair(m, d, 2, two, NULL, out);
           sink += tau[6] + tau[nv + 6];
           c++;
+          continue;
+        }
+        if (alg == 5) {
+          spart_rnea_derivatives(m, d, &x, fixed ? SPART_ID_FIXED : 0, NULL, D);
+          sink += D[nv + 1];
+          continue;
+        }
+        if (alg == 6) {
+          sink += differences(m, d, &x, fixed, tau, D);
+          continue;
+        }
+        if (alg == 7) {
+          spart_fd_derivatives(m, d, &x, fixed ? SPART_FD_FIXED : 0, NULL, D);
+          sink += D[nv + 1];
           continue;
         }
         if (alg == 4) {
@@ -196,7 +260,7 @@ int main(int argc, char **argv) {
     printf("  %-42s best %.3f median %.3f us/call\n", names[alg], 1e6 * times[0],
            1e6 * times[nbatch / 2]);
   }
-  free(q), free(H), free(tau), free(acc), free(times);
+  free(q), free(H), free(tau), free(acc), free(times), free(D);
   spart_sim_free(sim);
   spart_data_free(d);
   spart_model_free(m);

@@ -825,6 +825,25 @@ int spart_floating_id(const spart_model *m, spart_data *d, const spart_state *s,
 int spart_aba(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
               const double *gravity, double *udot);
 
+/* spart_rnea_derivatives' flags (the values of spart_sim.h's SPART_FD_FIXED, SPART_FD_FRICTION) */
+enum {
+  SPART_ID_FIXED = 1,   /* the base does not move: the joints' rows and columns alone */
+  SPART_ID_FRICTION = 2 /* with the drive train's friction (spart_friction) */
+};
+
+/* Derivatives of the inverse dynamics tau = ID(q, u, udot) of spart_rnea (and of spart_friction
+   with SPART_ID_FRICTION) at the state s, under gravity (3; NULL = none), by recursion
+   (Carpentier and Mansard, RSS 2018; not finite differences): out holds dtau_dq then dtau_du,
+   each n x n row-major, n = 6 + nv (nv with SPART_ID_FIXED; a model with coupled mimic joints:
+   the system's nvc, K' A K), entry (r, k) the derivative of force r along coordinate k.  The
+   configuration is moved along the velocity coordinates: the base's attitude by a rotation in
+   its own frame (u0's omega0), r0 by a displacement in the inertial frame (u0's r0dot), each
+   joint by its degrees of freedom (a ball or floating joint: a rotation, a twist, in the frame
+   after it).  The Coulomb friction's derivative is taken as 0, also at um = 0 where it has
+   none.  Its scratch is d's. */
+void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_state *s, int flags,
+                            const double *gravity, double *out);
+
 
 /* ---------------------------------------------------------------------------------------------
  * inverse kinematics (spart_ik.c): the configuration (the joints' qm and, unless held, the base's

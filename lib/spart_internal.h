@@ -303,6 +303,7 @@ struct spart_own {
   double *mark; /* (nb) scratch: spart_cim's subtree */
   double *fdw;  /* (nv, and spart_mimic_fd_work(m) more with coupled mimic joints) scratch of
                    spart_forward_dynamics: the joint forces less the friction, spart_mimic_fd's */
+  double *dw;   /* (SPART_DERIV_WORK) scratch of spart_rnea_derivatives, spart_fd_derivatives */
   void *buf;    /* the one buffer every array of spart_data is carved from */
 };
 
@@ -400,6 +401,14 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
    spart_mimic_fd_work(m) doubles (spart_mimic.c) of d's fdw after its first nv.  Returns 0 or
    -SPART_ENUM when K' H K is singular (d->warn_body the body of the pivot). */
 size_t spart_mimic_fd_work(const spart_model *m);
+
+/* The doubles of d->own_->dw (spart_derivatives.c): spart_rnea_derivatives' vectors, 72 a
+   body and 90 a column (6 + nv), then three (6 + nv)^2 matrices and 6 + nv more */
+#define SPART_DERIV_BODY 72
+#define SPART_DERIV_COLUMN 90
+#define SPART_DERIV_WORK(nb, nv)                                                           \
+  ((size_t)(nb)*SPART_DERIV_BODY + (6 + (size_t)(nv)) * (SPART_DERIV_COLUMN + 1) +          \
+   3 * (6 + (size_t)(nv)) * (6 + (size_t)(nv)))
 int spart_mimic_fd(const spart_model *m, spart_data *d, const spart_state *s, int fixed_base,
                    const double *gravity, double *udot);
 

@@ -32,6 +32,16 @@ enum {
 int spart_forward_dynamics(const spart_model *m, spart_data *d, const spart_state *s, int flags,
                            const double *gravity, double *udot);
 
+/* Derivatives of the forward dynamics udot = FD(q, u, tau) of spart_forward_dynamics (same
+   flags) at the state s, from those of the inverse dynamics there (spart_rnea_derivatives at
+   udot = FD): dudot_dq = -H^-1 dtau_dq, dudot_du = -H^-1 dtau_du, dudot_dtau = H^-1, H the mass
+   matrix (spart_crba; the system's K' H K with coupled mimic joints).  out: the three n x n
+   matrices in that order, row-major, n as spart_rnea_derivatives' (6 + nv, nv with
+   SPART_FD_FIXED, the system's with coupled mimic joints).  Returns 0 or -SPART_ENUM when H is
+   singular. */
+int spart_fd_derivatives(const spart_model *m, spart_data *d, const spart_state *s, int flags,
+                         const double *gravity, double *out);
+
 /* integrators of spart_sim_step */
 enum {
   SPART_SIM_RK4 = 0, /* classical Runge-Kutta, one step of the given length, 4 dynamics calls */

@@ -383,7 +383,20 @@ rounds() {
           m = c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
           printf "  %-40s %-5s best %.3f, median %.3f us/call (rounds %.3f-%.3f, spread %.0f%%)\n",
             w == 1 ? names[i] : "", whos[w], best[k], m, v[1], v[c], 100 * (v[c] - v[1]) / v[1]
+          medof[k] = m
         }
+      }
+      # the derivatives against the calls they are measured by (issue 42: ID derivatives at
+      # most 5x one ID call and at least 3x faster than central differences, FD derivatives at
+      # most 8x one FD call), GCC medians
+      id = medof["GCC", "inverse dynamics (rnea, own kinematics)"]
+      did = medof["GCC", "ID derivatives (dtau_dq, dtau_du)"]
+      cd = medof["GCC", "ID derivatives by central differences"]
+      fd = medof["GCC", "forward dynamics (aba, own kinematics)"]
+      dfd = medof["GCC", "FD derivatives (dudot_dq, _du, _dtau)"]
+      if (id > 0 && did > 0 && cd > 0 && fd > 0 && dfd > 0) {
+        printf "  derivatives (medians, measured here): of ID %.2fx one ID call, " \
+          "central differences %.2fx them; of FD %.2fx one FD call\n", did / id, cd / did, dfd / fd
       }
     }'
 }

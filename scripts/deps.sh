@@ -14,6 +14,7 @@ libcjson-dev:/usr/include/cjson/cJSON.h
 libglpk-dev:/usr/include/glpk.h
 bats:/usr/bin/bats
 python3:/usr/bin/python3
+python3-scipy:/usr/lib/python3/dist-packages/scipy/__init__.py
 parallel:/usr/bin/parallel
 mandoc:/usr/bin/mandoc
 bsdextrautils:/usr/bin/col

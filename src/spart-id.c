@@ -7,15 +7,17 @@
 typedef struct id_opts {
   int floating;       /* --floating: SPART's Floating_ID */
   int joint_wrenches; /* --joint-wrenches */
+  int derivatives;    /* --derivatives */
 } id_opts;
 
 /* their bits in the gates */
-enum { ON_FLOATING = CLI_ON_OWN << 0, ON_WRENCHES = CLI_ON_OWN << 1 };
+enum { ON_FLOATING = CLI_ON_OWN << 0, ON_WRENCHES = CLI_ON_OWN << 1, ON_DERIV = CLI_ON_OWN << 2 };
 
 /* tau0 but with --floating, u0dot only with it, joint_wrenches only with --joint-wrenches */
 static const cli_gate gates[] = {{"tau0", 0, ON_FLOATING, 0},
                                  {"u0dot", ON_FLOATING, 0, 0},
                                  {"joint_wrenches", ON_WRENCHES, 0, 0},
+                                 {"dtau_dq,dtau_du", ON_DERIV, 0, 0},
                                  {NULL, 0, 0, 0}};
 
 
@@ -29,6 +31,11 @@ static int floating(const cli_arg *a) {
 
 static int check(const cli_tool *t, void *own, cli_opts *o) {
   const id_opts *id = own;
+  if (id->floating && id->derivatives) {
+    return cli_usage(t->name,
+                     "--derivatives and --floating may not be combined (the base's "
+                     "acceleration is solved for: spart-fd --derivatives)");
+  }
   return id->floating && o->fixed_base
              ? cli_usage(t->name, "--floating and --fixed-base may not be combined")
              : -1;
@@ -54,6 +61,10 @@ static const cli_option options[] = {
      "      --joint-wrenches also joint_wrenches (n x 6): the wrench the parent exerts on the\n"
      "                       child across each joint, [torque; force], inertial frame, at\n"
      "                       the joint's position rJ\n"},
+    CLI_FLAG("derivatives", offsetof(id_opts, derivatives), ON_DERIV,
+             "      --derivatives    also dtau_dq and dtau_du ((6 + n_v) x (6 + n_v); n_v x n_v\n"
+             "                       with --fixed-base), the forces' derivatives along the\n"
+             "                       velocity coordinates, by recursion (Carpentier-Mansard)\n"),
     CLI_END};
 
 static const cli_tool tool = {
@@ -67,7 +78,7 @@ static const cli_tool tool = {
         "Outputs: tau0 (6: [torque (base frame); force]), taum (n_v).\n\n",
     .options = options,
     .reads = CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH,
-    .outputs = "tau0,taum,u0dot,joint_wrenches",
+    .outputs = "tau0,taum,u0dot,joint_wrenches,dtau_dq,dtau_du",
     .gates = gates,
     .check = check};
 
@@ -98,6 +109,16 @@ static void put(cli_session *s, int k) {
     if (w) {
       spart_joint_wrenches(s->m, s->d, &s->st->x, w);
       cli_put(s->wr, "joint_wrenches", w, n, 6, -1);
+    }
+  }
+  if (o->derivatives) { /* buffer 1: a pair's, unused (records one at a time) */
+    const int b = s->o.fixed_base ? 0 : 6, n = b + nv;
+    int flags = (b ? 0 : SPART_ID_FIXED) | (s->o.no_friction ? 0 : SPART_ID_FRICTION);
+    double *D = cli_session_buf(s, 1, 2 * (size_t)(6 + s->m->nv) * (size_t)(6 + s->m->nv));
+    if (D) {
+      spart_rnea_derivatives(s->m, s->d, &s->st->x, flags, s->gravity, D);
+      cli_put(s->wr, "dtau_dq", D, n, n, -1);
+      cli_put(s->wr, "dtau_du", D + (size_t)n * n, n, n, -1);
     }
   }
 }
@@ -158,11 +179,11 @@ static int both(cli_session *s, const spart_state *const x[2]) {
 /* the records of the input (or of a block of it, with -j) */
 static void records(cli_session *s) {
   /* two records at once where the input has them at hand (not --floating: Floating_ID has no
-     paired form; not --joint-wrenches: they come from one record's pass), each written in its
-     turn */
+     paired form; not --joint-wrenches: they come from one record's pass; not --derivatives:
+     they use the pair's second buffer), each written in its turn */
   const id_opts *o = s->o.own;
   const spart_state *x[2];
-  const int most = o->floating || o->joint_wrenches ? 1 : 2;
+  const int most = o->floating || o->joint_wrenches || o->derivatives ? 1 : 2;
   for (int n; (n = cli_next_pair(s, most, x)) > 0;) {
     if (n == 2 && both(s, x) != 0) {
       continue;

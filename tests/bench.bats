@@ -25,9 +25,11 @@ setup_file() {
   cat "$OUT"
   grep -q "^== per call, no I/O: measured here ($(date -u +%Y-%m-%d), [0-9]* CPUs online, .*)$" "$OUT"
   grep -q "GCC [0-9]" "$OUT"
-  # the two models, five algorithms each, every one the best batch, the median over the rounds,
+  # the two models, eight algorithms each, every one the best batch, the median over the rounds,
   # their range and spread
-  [ "$(grep -c 'us/call' "$OUT")" -eq 10 ]
+  [ "$(grep -c 'us/call' "$OUT")" -eq 16 ]
+  # the derivatives' ratios, each model's
+  [ "$(grep -Ec "^  derivatives \(medians, measured here\): of ID [0-9.]+x one ID call, central differences [0-9.]+x them; of FD [0-9.]+x one FD call$" "$OUT")" -eq 2 ]
   run -0 python3 - "$OUT" <<'PY'
 import re, sys
 pat = re.compile(r"GCC +best (\d+\.\d+), median (\d+\.\d+) us/call \(rounds (\d+\.\d+)-(\d+\.\d+), spread \d+%\)$")
@@ -39,7 +41,7 @@ for line in open(sys.argv[1]):
         best, med, lo, hi = map(float, m.groups())
         assert 0 < best <= lo <= med <= hi, line
         n += 1
-assert n == 10, n
+assert n == 16, n
 PY
 }
 

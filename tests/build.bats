@@ -358,9 +358,7 @@ PY
   cd "$BATS_TEST_TMPDIR" && touch arm.urdf notes.txt
   # complete: COMMAND WORDS...: the completions of the last word
   complete_words() {
-    PATH="$p/bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
-      _ "$p/share/bash-completion/completions/$1" "$@"
+    complete_with "$p/bin" "$p/share/bash-completion/completions/$1" "$@"
   }
   run -0 complete_words spart-id --check
   [ "$output" = "--check-limits" ]

@@ -275,7 +275,7 @@ PY
     run --separate-stderr spart-id --only "$bad" -m "$MODELS/kuka_iiwa.urdf"
     [ "$status" -eq 2 ]
     [ -z "$output" ]
-    [[ "${stderr_lines[0]}" == "spart-id: --only: '"*"' is not an output of spart-id (tau0,taum,u0dot,joint_wrenches)" ]]
+    [[ "${stderr_lines[0]}" == "spart-id: --only: '"*"' is not an output of spart-id (tau0,taum,u0dot,joint_wrenches,dtau_dq,dtau_du)" ]]
   done
   run --separate-stderr spart-id --only taum --only tau0 -m "$MODELS/kuka_iiwa.urdf"
   [ "$status" -eq 2 ]

@@ -86,3 +86,11 @@ drop_box() {
     --ground "${opt[@]}" --duration 3 --contact-forces "$@" > "$BATS_TEST_TMPDIR/drop.jsonl"
   echo "$k"
 }
+
+# the bash completion's candidates for the last word of a command line, the commands from BIN
+# and the completion from FILE: complete_with BIN FILE COMMAND WORDS...
+complete_with() {
+  PATH="$1:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+    _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$2" "${@:3}"
+}

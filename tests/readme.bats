@@ -89,3 +89,38 @@ d = json.load(sys.stdin); d["links"][-1]["mass"] *= 1.1; json.dump(d, sys.stdout
   run -0 sed -n 's/^\.It Xr \([^ ]*\) 1$/\1/p' "$page"
   [ "$(printf '%s\n' "${lines[@]}" | sort)" = "$(printf '%s\n' "${cmds[@]}" | sort)" ]
 }
+
+@test "the README's linear model: A of the iiwa held at a pose has real positive eigenvalues, the LQR gain from A and B in one line of python3-scipy makes every closed-loop real part negative" {
+  sed -n '/^## A linear model and an LQR gain/,/^## /s/^    \$ //p' "$TOP/README.md" > steps.sh
+  [ "$(wc -l < steps.sh)" -eq 4 ]
+  # Debian's python3 has python3-scipy (scripts/deps.sh): first in PATH if the first has no scipy
+  if ! python3 -c 'import scipy' 2> /dev/null && /usr/bin/python3 -c 'import scipy' 2> /dev/null; then
+    mkdir py && ln -s /usr/bin/python3 py/python3
+    sed -i "1a export PATH=\"$PWD/py:\$PATH\"" steps.sh
+  fi
+  run --separate-stderr bash -e steps.sh
+  echo "$output" "$stderr"
+  [ "$status" -eq 0 ]
+  [ "${#lines[@]}" -ge 2 ]
+  # the eigenvalues' real parts as the README says them (numpy prints them over lines)
+  local eig closed
+  eig=$(echo "${lines[@]:0:${#lines[@]}-1}" | tr -d '[]')
+  closed=${lines[-1]}
+  python3 - "$eig" "$closed" <<'PY'
+import sys
+re = [float(v) for v in sys.argv[1].split()]
+assert len(re) == 14, re
+pos = sorted(v for v in re if v > 1e-9)
+assert pos == [0.924, 4.404], pos
+assert sum(1 for v in re if abs(v) < 1e-9) == 2, re
+assert float(sys.argv[2]) == -0.667, sys.argv[2]
+PY
+  # A and B are what spart-fd --derivatives writes, in the README's places
+  python3 - <<'PY'
+import json, subprocess
+L = json.load(open("lin.json"))
+A, B = L["A"], L["B"]
+assert len(A) == 14 and len(B) == 14 and all(len(r) == 7 for r in B)
+assert all(A[i][j] == 0 and A[i][7 + j] == (i == j) and B[i][j] == 0 for i in range(7) for j in range(7))
+PY
+}

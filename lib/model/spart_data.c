@@ -53,7 +53,7 @@ struct spart_data_block {
 spart_data *spart_data_new(const spart_model *m) {
   size_t nb = (size_t)m->nb, nv = (size_t)m->nv, nwork = 6 * (6 + nv) + 6 * nb + 36;
   size_t nfd = nv + (m->coupled ? spart_mimic_fd_work(m) : 0);
-  size_t n = nwork + nfd;
+  size_t n = nwork + nfd + SPART_DERIV_WORK(nb, nv);
 /* every array at a multiple of 16 bytes from the block, which calloc aligns to 16: the pairs of
    spart_rnea_pair */
 #define ROUND2(k) (((k) + 1) & ~(size_t)1)
@@ -93,6 +93,7 @@ spart_data *spart_data_new(const spart_model *m) {
 #undef IN_OWN
   d->work = p;
   own->fdw = p + nwork;
+  own->dw = p + nwork + nfd;
   spart_joint_constants(m, d);
   return d;
 }
