@@ -14,7 +14,7 @@ UNIT="${SPART_UNIT:-$TOP/build/tests}"
   [[ "$output" == *"ok ball.urdf flying friction: dudot_dq"* ]]
   [[ "$output" == *"ok gripper_mimic.urdf coupled fixed: dtau_dq"* ]]
   [[ "$output" == *"ok helix_pair.urdf coupled flying: dudot_du"* ]]
-  [[ "${lines[-1]}" == "1064 passed, 0 failed" ]]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
 }
 
 # derivcheck MODEL flying|fixed [--mimic]: tests/derivcheck.py's checks, each line shown on failure
