@@ -23,6 +23,7 @@
 #include "spart_internal.h"
 #include "spart_sim.h"
 #include "spu.h"
+#include "unit.h"
 
 #define STEP 1e-6
 #define STEP_U 1e-4 /* velocities and forces: the functions are quadratic, linear in them */
@@ -304,14 +305,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   for (int k = 1; k < argc; k++) {
-    spart_err err = {0};
-    spart_model *m = spart_model_load(argv[k], &err);
-    const char *name = strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k];
+    const char *name;
+    spart_model *m = unit_model(argv[k], &name, &nfail);
     if (!m) {
-      printf("FAIL %s: %s\n", name, err.msg);
-      nfail++;
       continue;
     }
+    spart_err err = {0};
     int mimic = 0;
     for (int i = 1; i < m->nb; i++) {
       mimic |= m->jnt_mimic[i] != NULL;

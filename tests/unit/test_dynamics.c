@@ -18,6 +18,7 @@
 
 #include "spart.h"
 #include "spu.h"
+#include "unit.h"
 
 static int npass, nfail;
 static unsigned long long rng = 88172645463325252ull;
@@ -609,12 +610,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   for (int k = 1; k < argc; k++) {
-    spart_err err = {0};
-    spart_model *m = spart_model_load(argv[k], &err);
-    const char *name = strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k];
+    const char *name;
+    spart_model *m = unit_model(argv[k], &name, &nfail);
     if (!m) {
-      printf("FAIL %s: %s\n", name, err.msg);
-      nfail++;
       continue;
     }
     state_check(name, m);

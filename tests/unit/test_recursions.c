@@ -29,6 +29,7 @@
 #include "spart.h"
 #include "spart_internal.h"
 #include "spu.h"
+#include "unit.h"
 
 #define TOL 1e-12
 #define STATES 8 /* random states a model and base */
@@ -304,12 +305,9 @@ int main(int argc, char **argv) {
   }
   int trees = atoi(argv[1]);
   for (int k = 2; k < argc; k++) {
-    spart_err err = {0};
-    spart_model *m = spart_model_load(argv[k], &err);
-    const char *name = strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k];
+    const char *name;
+    spart_model *m = unit_model(argv[k], &name, &nfail);
     if (!m) {
-      printf("FAIL %s: %s\n", name, err.msg);
-      nfail++;
       continue;
     }
     worst w[NCHECK] = {{0}};
