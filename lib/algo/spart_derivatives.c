@@ -64,7 +64,7 @@ enum {
   DC_SS = 72, /* S, twice (12) */
   DC = SPART_DERIV_COLUMN
 };
-_Static_assert(DB_END <= DB && DC_SS + 12 <= DC, "the scratch's layout fits its size");
+_Static_assert(DB_END <= DB && (DB_XN - DB_F) % 2 == 1 && DC_SS + 12 <= DC, "the scratch's layout fits its size");
 
 
 /* x[k], or 0 where x is not given */
@@ -302,15 +302,14 @@ static FLAT void forward(const spart_model *m, spart_data *d, const spart_state 
 
 /* backward pass: the subtree sums, children into their parents */
 static void backward(const spart_model *m, double *dw, int ext) {
-  const int end = ext ? DB_END : DB_XN;
   for (int i = m->nb - 1; i > 0; i--) {
     const double *B = dw + (size_t)DB * i;
     double *P = dw + (size_t)DB * m->body_parent[i];
-    int k = DB_F;
-    for (; k + 1 < end; k += 2) { /* in pairs */
+    for (int k = DB_F; k + 1 < DB_XN; k += 2) { /* in pairs, the odd one after */
       spu_store2(P + k, spu_load2(P + k) + spu_load2(B + k));
     }
-    if (k < end) {
+    P[DB_XN - 1] += B[DB_XN - 1];
+    for (int k = DB_XN; ext && k < DB_END; k++) {
       P[k] += B[k];
     }
   }
@@ -385,14 +384,21 @@ static inline void entry_in(const double *cr, const double *ck, int ext, double 
 }
 
 
-/* the entries of column k in row r above the column's body: S_r . (g_k, h_k) */
-static inline void entry_up(const double *cr, const double *ck, double *dq, double *du) {
-  v2 t = {0, 0};
-  for (int k = 0; k < 12; k += 2) {
-    t += spu_load2(cr + DC_SS + k) * spu_load2(ck + DC_GH + k);
+/* the entries of row r (its vectors cr) in the columns below its body (the subtree's degrees
+   of freedom in dof_tree from lo to hi, k's at b + dof_tree[t]): S_r . (g_k, h_k) */
+static inline void entries_up(const double *cr, const double *dc, const int *tree, int lo,
+                              int hi, int b, double *dq, double *du) {
+  v2 S[6];
+  for (int k = 0; k < 6; k++) {
+    S[k] = spu_load2(cr + DC_SS + 2 * k);
   }
-  *dq = t[0];
-  *du = t[1];
+  for (int t = lo; t < hi; t++) {
+    const int k = b + tree[t];
+    const double *gh = dc + (size_t)DC * k + DC_GH;
+    v2 e = S[0] * spu_load2(gh) + S[1] * spu_load2(gh + 2) + S[2] * spu_load2(gh + 4) +
+           S[3] * spu_load2(gh + 6) + S[4] * spu_load2(gh + 8) + S[5] * spu_load2(gh + 10);
+    dq[k] = e[0], du[k] = e[1];
+  }
 }
 
 
@@ -436,19 +442,16 @@ static void assemble(const spart_model *m, int b, const double R0[9], const doub
       du[r * n + 3 + k] = cr[DC_R2 + 2 * (3 + k)];
     }
   }
-  /* a joint's columns: the rows of its subtree's, then those of the joints above and the base */
+  /* a joint's column: the rows of its subtree's, and the base's; its row: the columns below
+     its body (the joints' above, by rows: the row's S loaded once) */
   for (int j = 0; j < m->nv; j++) {
-    const int k = b + j, i = m->dof_body[j];
+    const int k = b + j, i = m->dof_body[j], lo = m->jnt_sub[2 * i], hi = m->jnt_sub[2 * i + 1];
     const double *ck = dc + (size_t)DC * k;
-    for (int t = m->jnt_sub[2 * i]; t < m->jnt_sub[2 * i + 1]; t++) {
+    for (int t = lo; t < hi; t++) {
       const int r = b + m->dof_tree[t];
       entry_in(dc + (size_t)DC * r, ck, ext, dq + r * n + k, du + r * n + k);
     }
-    for (int up = m->jnt_up[i]; up > 0; up = m->jnt_up[up]) {
-      for (int r = b + m->jnt_vadr[up]; r < b + m->jnt_vadr[up] + m->jnt_nv[up]; r++) {
-        entry_up(dc + (size_t)DC * r, ck, dq + r * n + k, du + r * n + k);
-      }
-    }
+    entries_up(ck, dc, m->dof_tree, lo + m->jnt_nv[i], hi, b, dq + k * n, du + k * n);
     if (b) {
       entry_base(R0, ck, n, dq + k, du + k);
     }
