@@ -384,6 +384,28 @@ static inline void entry_in(const double *cr, const double *ck, int ext, double 
 }
 
 
+/* entry_in of column k in the rows of its body's subtree (from lo to hi in dof_tree, row r at
+   b + dof_tree[t]; n the matrices' size), the column's pairs loaded once */
+static inline void entries_in(const double *ck, const double *dc, const int *tree, int lo,
+                              int hi, int b, int n, int ext, double *dq, double *du) {
+  v2 X[6], P[6];
+  for (int k = 0; k < 6; k++) {
+    X[k] = spu_load2(ck + DC_XC + 2 * k);
+    P[k] = spu_load2(ck + DC_PS + 2 * k);
+  }
+  for (int t = lo; t < hi; t++) {
+    const int r = b + tree[t];
+    const double *cr = dc + (size_t)DC * r;
+    v2 e = spu_load2(cr + DC_R1) * X[0] + spu_load2(cr + DC_R2) * P[0];
+    for (int k = 1; k < 6; k++) {
+      e += spu_load2(cr + DC_R1 + 2 * k) * X[k] + spu_load2(cr + DC_R2 + 2 * k) * P[k];
+    }
+    dq[(size_t)r * n] = e[0] + (ext ? dot6(cr + DC_R3, ck + DC_S) : 0);
+    du[(size_t)r * n] = e[1];
+  }
+}
+
+
 /* the entries of row r (its vectors cr) in the columns below its body (the subtree's degrees
    of freedom in dof_tree from lo to hi, k's at b + dof_tree[t]): S_r . (g_k, h_k) */
 static inline void entries_up(const double *cr, const double *dc, const int *tree, int lo,
@@ -447,10 +469,7 @@ static void assemble(const spart_model *m, int b, const double R0[9], const doub
   for (int j = 0; j < m->nv; j++) {
     const int k = b + j, i = m->dof_body[j], lo = m->jnt_sub[2 * i], hi = m->jnt_sub[2 * i + 1];
     const double *ck = dc + (size_t)DC * k;
-    for (int t = lo; t < hi; t++) {
-      const int r = b + m->dof_tree[t];
-      entry_in(dc + (size_t)DC * r, ck, ext, dq + r * n + k, du + r * n + k);
-    }
+    entries_in(ck, dc, m->dof_tree, lo, hi, b, n, ext, dq + k, du + k);
     entries_up(ck, dc, m->dof_tree, lo + m->jnt_nv[i], hi, b, dq + k * n, du + k * n);
     if (b) {
       entry_base(R0, ck, n, dq + k, du + k);
