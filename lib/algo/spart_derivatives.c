@@ -64,7 +64,8 @@ enum {
   DC_SS = 72, /* S, twice (12) */
   DC = SPART_DERIV_COLUMN
 };
-_Static_assert(DB_END <= DB && (DB_XN - DB_F) % 2 == 1 && DC_SS + 12 <= DC, "the scratch's layout fits its size");
+_Static_assert(DB_END <= DB && DC_SS + 12 <= DC, "the scratch's layout fits its size");
+_Static_assert((DB_XN - DB_F) % 2 == 1, "the subtree sums: pairs, then one");
 
 
 /* x[k], or 0 where x is not given */

@@ -182,7 +182,8 @@ static void report(const char *name, int coupled, int flags, const double w[7]) 
                                 "dudot_dtau H = I", "dtau_du u = 2 (ID(u) - ID(0))"};
   char full[200];
   snprintf(full, sizeof full, "%s%s%s%s", name, coupled ? " coupled" : "",
-           flags & SPART_FD_FIXED ? " fixed" : " flying", flags & SPART_FD_FRICTION ? " friction" : "");
+           flags & SPART_FD_FIXED ? " fixed" : " flying",
+           flags & SPART_FD_FRICTION ? " friction" : "");
   for (int c = 0; c < 7; c++) {
     int ok = w[c] <= (c >= 5 ? TOL_ID : TOL);
     printf("%s %s: %s (worst %.3g)\n", ok ? "ok" : "FAIL", full, what[c], w[c]);

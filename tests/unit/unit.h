@@ -54,7 +54,9 @@ static inline void unit_random_rotation(spart_rng *r, double R[9]) {
 /* a rotational inertia about the CoM: principal moments that make a body (each below the sum
    of the others) turned by a random rotation, as xx yy zz xy xz yz */
 static inline void unit_random_inertia(spart_rng *r, double I[6]) {
-  double R[9], d[3] = {unit_urand(r, 0.05, 0.09), unit_urand(r, 0.05, 0.09), unit_urand(r, 0.05, 0.09)};
+  const double d[3] = {unit_urand(r, 0.05, 0.09), unit_urand(r, 0.05, 0.09),
+                       unit_urand(r, 0.05, 0.09)};
+  double R[9];
   static const int rc[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
   unit_random_rotation(r, R);
   for (int e = 0; e < 6; e++) {
