@@ -403,9 +403,9 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
 size_t spart_mimic_fd_work(const spart_model *m);
 
 /* The doubles of d->own_->dw (spart_derivatives.c): spart_rnea_derivatives' vectors, 72 a
-   body and 90 a column (6 + nv), then three (6 + nv)^2 matrices and 6 + nv more */
+   body and 84 a column (6 + nv), then three (6 + nv)^2 matrices and 6 + nv more */
 #define SPART_DERIV_BODY 72
-#define SPART_DERIV_COLUMN 90
+#define SPART_DERIV_COLUMN 84
 #define SPART_DERIV_WORK(nb, nv)                                                           \
   ((size_t)(nb)*SPART_DERIV_BODY + (6 + (size_t)(nv)) * (SPART_DERIV_COLUMN + 1) +          \
    3 * (6 + (size_t)(nv)) * (6 + (size_t)(nv)))

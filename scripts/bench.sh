@@ -16,6 +16,8 @@
 #     kuka_iiwa at 1 kHz end to end.  The peers (Pinocchio, RBDL, KDL) cannot be built here: the
 #     comparison with them is the ratios of one side-by-side run, recorded with its date, machine
 #     and flags, and printed as such.
+#     The derivatives of ID and FD against one ID and FD call, beside Pinocchio's figures as its
+#     authors report them (named as reported, with the source's address).
 #     Then spart_ik: kuka_iiwa full poses from zero (IK_POSES of them, 10,000 by default), how many
 #     are met to 1e-10, the median and 95th percentile time a solve, beside TRAC-IK's reported
 #     figures (named as reported).
@@ -416,6 +418,9 @@ if [ "$part" = all ]; then
   done
 fi
 per_call models/2_iiwa_base.urdf floating
+# Pinocchio's derivatives as their authors report them (issue 42: our ratios beside its, named as
+# reported); only what a source says, with its address
+echo "  Pinocchio's derivatives as their authors report them (Carpentier and Mansard, RSS 2018), recorded, not measured here: finite differences cost n + 1 calls of the function (the paper's introduction, docslib.org/doc/12353851); the analytical derivatives' ratio to one RNEA call is in no source at hand (the abstract, jcarpent.github.io/publication/rss2018/, gives times on their machine only), so none is quoted"
 # spart_ik (spart-ik's solver): kuka_iiwa, full pose targets of its last link from random
 # configurations within the limits, solved from zero; TRAC-IK's figures as its authors report them
 echo "== inverse kinematics (spart_ik, the commands' defaults), measured here ($here)"

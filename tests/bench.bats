@@ -111,3 +111,22 @@ trac = [l for l in text.splitlines() if "TRAC-IK" in l]
 assert len(trac) == 1 and "as its authors report it" in trac[0] and "not measured here" in trac[0], trac
 PY
 }
+
+@test "make bench prints Pinocchio's derivative figures beside the measured ratios as their authors report them: the source's address, recorded, no time of theirs" {
+  if sanitized spart-id; then
+    skip "the bench times the plain build, not a sanitizer's"
+  fi
+  run -0 python3 - "$OUT" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+ours = [i for i, l in enumerate(lines) if l.startswith("  derivatives (medians, measured here)")]
+theirs = [i for i, l in enumerate(lines) if "Pinocchio's derivatives as their authors report them" in l]
+assert len(ours) == 2 and len(theirs) == 1, (ours, theirs)
+l = lines[theirs[0]]
+assert theirs[0] == ours[1] + 1, "not beside ours"
+for w in ("Carpentier and Mansard, RSS 2018", "recorded, not measured here", "n + 1 calls",
+          "docslib.org/doc/12353851", "jcarpent.github.io/publication/rss2018/"):
+    assert w in l, (w, l)
+assert not re.search(r"\d+(\.\d+)? *(us|ms)\b", l), l
+PY
+}

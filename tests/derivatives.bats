@@ -8,12 +8,29 @@ load helper
 UNIT="${SPART_UNIT:-$TOP/build/tests}"
 
 @test "the library's derivatives of ID and FD equal central differences (1e-6) on every model, every joint kind, flying and fixed, friction or none, coupled mimics; dudot_dtau H = I and dtau_du u = 2 (ID(u) - ID(0)) to 1e-10" {
-  run "$UNIT/test_derivatives" "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/*.urdf "$BATS_TEST_DIRNAME/data"/joints/*.urdf "$BATS_TEST_DIRNAME/data"/helical/*.urdf
+  run "$UNIT/test_derivatives" 0 "$MODELS"/*.urdf "$MODELS"/*.json "$BATS_TEST_DIRNAME/data"/*.urdf "$BATS_TEST_DIRNAME/data"/joints/*.urdf "$BATS_TEST_DIRNAME/data"/helical/*.urdf
   echo "$output" | grep -v '^ok' || true
   [ "$status" -eq 0 ]
   [[ "$output" == *"ok ball.urdf flying friction: dudot_dq"* ]]
   [[ "$output" == *"ok gripper_mimic.urdf coupled fixed: dtau_dq"* ]]
   [[ "$output" == *"ok helix_pair.urdf coupled flying: dudot_du"* ]]
+  [[ "${lines[-1]}" == *" passed, 0 failed" ]]
+}
+
+@test "the library's derivatives of ID and FD equal central differences (1e-6) on 40 of test_recursions' random trees (every joint kind, branching, random frames, inertias, armature), flying and fixed, friction or none; the identities to 1e-10" {
+  run "$UNIT/test_derivatives" 40
+  echo "$output" | grep -v '^ok' || true
+  [ "$status" -eq 0 ]
+  local mode what
+  for mode in flying fixed "flying friction" "fixed friction"; do
+    for what in dtau_dq dtau_du dudot_dq dudot_du dudot_dtau; do
+      [[ "$output" == *"ok 40 random trees ("*" bodies) $mode: $what (worst"* ]]
+    done
+  done
+  for what in revolute prismatic floating ball planar sincos spquat helical; do
+    [[ "$output" == *"joints of kind $what"* ]]
+  done
+  [ "$(echo "$output" | grep -c '^ok random trees: [1-9][0-9]* joints of kind')" -ge 9 ]
   [[ "${lines[-1]}" == *" passed, 0 failed" ]]
 }
 

@@ -51,23 +51,21 @@ enum {
   DB = SPART_DERIV_BODY
 };
 
-/* a degree of freedom's (a column's) scratch after the bodies' */
+/* a degree of freedom's (a column's) scratch after the bodies': its column's pairs, then its
+   row's vectors each number twice (a pair of the same: one load multiplies both lanes) */
 enum {
-  DC_S = 0,    /* S in W (6) */
-  DC_R1 = 6,   /* IC_i S (6) */
-  DC_R2 = 12,  /* BC_i' S (6) */
-  DC_R3 = 18,  /* XC_i' S (6) */
-  DC_X = 24,   /* x (6) */
-  DC_PSI = 30, /* psi (6) */
-  DC_C = 36,   /* c (6) */
-  DC_G = 42,   /* d F / dq above the body (6) */
-  DC_H = 48,   /* d F / du above the body (6) */
-  DC_XC = 54,  /* the pairs (-x_k, c_k) (12): an entry's two numbers at once */
-  DC_PS = 66,  /* (-psi_k, S_k) (12) */
-  DC_GH = 78,  /* (g_k, h_k) (12) */
+  DC_S = 0,   /* S in W (6) */
+  DC_R3 = 6,  /* XC_i' S (6) */
+  DC_XC = 12, /* the pairs (-x_k, c_k) (12): an entry's two numbers at once */
+  DC_PS = 24, /* (-psi_k, S_k) (12) */
+  DC_GH = 36, /* (g_k, h_k) (12): d F / dq, d F / du above the body */
+  DC_R1 = 48, /* IC_i S, twice (12) */
+  DC_R2 = 60, /* BC_i' S, twice (12) */
+  DC_SS = 72, /* S, twice (12) */
   DC = SPART_DERIV_COLUMN
 };
-_Static_assert(DB_END <= DB && DC_GH + 12 <= DC, "the scratch's layout fits its size");
+_Static_assert(DB_END <= DB && DC_SS + 12 <= DC, "the scratch's layout fits its size");
+_Static_assert((DB_XN - DB_F) % 2 == 1, "the subtree sums: pairs, then one");
 
 
 /* x[k], or 0 where x is not given */
@@ -76,52 +74,93 @@ static double given(const double *x, int k) {
 }
 
 
-/* res = M v for M = AC + AC' (DB_BS's 9 numbers): [L v_w + k x v_v; -k x v_w] */
-static void bs_mul(double res[6], const double *M, const double v[6]) {
-  double a[3];
-  spu_mulsv3(res, M, v);
-  spu_cross(a, M + 6, v + 3);
-  spu_cross(res + 3, v, M + 6);
-  for (int k = 0; k < 3; k++) {
-    res[k] += a[k];
-  }
-}
-
-
-/* M += AC + AC' of one body: (v x*) I + its transpose, I = [J [h]x; -[h]x m]: L = [w]x J -
+/* M = AC + AC' of one body: (v x*) I + its transpose, I = [J [h]x; -[h]x m]: L = [w]x J -
    J [w]x - [v]x [h]x - [h]x [v]x, k = w x h + m v (w, v: the velocity's parts) */
-static void bs_add(double *M, const double I[10], const double v[6]) {
+static void bs_set(double *M, const double I[10], const double v[6]) {
   const double *J = I + 4, *h = I + 1, m = I[0], *w = v, *vl = v + 3;
-  double Jm[9], WJ[9], wh[3];
-  spu_sym_to_mat3(Jm, J);
-  for (int c = 0; c < 3; c++) { /* column c of [w]x J: w x J's column c */
-    const double col[3] = {Jm[c], Jm[3 + c], Jm[6 + c]};
-    double r[3];
-    spu_cross(r, w, col);
-    WJ[c] = r[0], WJ[3 + c] = r[1], WJ[6 + c] = r[2];
-  }
-  /* [v]x [h]x + [h]x [v]x = h v' + v h' - 2 (v . h) 1 */
+  double wh[3];
+  /* [w]x J + J' [w]x' (J: xx yy zz xy xz yz), minus [v]x [h]x + [h]x [v]x = h v' + v h' -
+     2 (v . h) 1 */
   double vh = 2 * spu_dot3(vl, h);
-  static const int rc[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-  for (int e = 0; e < 6; e++) {
-    int r = rc[e][0], c = rc[e][1];
-    M[e] += WJ[3 * r + c] + WJ[3 * c + r] - h[r] * vl[c] - vl[r] * h[c] + (r == c ? vh : 0);
-  }
+  M[0] = 2 * (w[1] * J[4] - w[2] * J[3] - h[0] * vl[0]) + vh;
+  M[1] = 2 * (w[2] * J[3] - w[0] * J[5] - h[1] * vl[1]) + vh;
+  M[2] = 2 * (w[0] * J[5] - w[1] * J[4] - h[2] * vl[2]) + vh;
+  M[3] = w[1] * J[5] - w[2] * J[1] + w[2] * J[0] - w[0] * J[4] - h[0] * vl[1] - vl[0] * h[1];
+  M[4] = w[1] * J[2] - w[2] * J[5] + w[0] * J[3] - w[1] * J[0] - h[0] * vl[2] - vl[0] * h[2];
+  M[5] = w[2] * J[4] - w[0] * J[2] + w[0] * J[1] - w[1] * J[3] - h[1] * vl[2] - vl[1] * h[2];
   spu_cross(wh, w, h);
   for (int k = 0; k < 3; k++) {
-    M[6 + k] += wh[k] + m * vl[k];
+    M[6 + k] = wh[k] + m * vl[k];
   }
 }
 
 
-/* res = BC v = M v + v x* h */
-static void bc(double res[6], const double *M, const double h[6], const double v[6]) {
-  double a[6];
-  bs_mul(a, M, v);
-  spu_crossf6(res, v, h);
-  for (int k = 0; k < 6; k++) {
-    res[k] += a[k];
+/* ---- the same operations on pairs (spu.h's v2: two vectors in the two lanes, one SSE2
+   instruction for both): a column's two derivatives at once ---- */
+
+/* r = a x b, a given, b pairs */
+static inline void cross_sp(v2 r[3], const double a[3], const v2 b[3]) {
+  r[0] = a[1] * b[2] - a[2] * b[1];
+  r[1] = a[2] * b[0] - a[0] * b[2];
+  r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+
+/* r = a x b, a pairs, b given */
+static inline void cross_ps(v2 r[3], const v2 a[3], const double b[3]) {
+  r[0] = a[1] * b[2] - a[2] * b[1];
+  r[1] = a[2] * b[0] - a[0] * b[2];
+  r[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+
+/* r = S x m (motions), S given, m pairs: [S_w x m_w; S_w x m_v + S_v x m_w] */
+static inline void crossm_sp(v2 r[6], const double S[6], const v2 m[6]) {
+  v2 a[3];
+  cross_sp(r, S, m);
+  cross_sp(r + 3, S, m + 3);
+  cross_sp(a, S + 3, m);
+  for (int k = 0; k < 3; k++) {
+    r[3 + k] += a[k];
   }
+}
+
+
+/* r = p x* h (p motions in pairs, h a force): [p_w x h_n + p_v x h_f; p_w x h_f] */
+static inline void crossf_ps(v2 r[6], const v2 p[6], const double h[6]) {
+  v2 a[3];
+  cross_ps(r, p, h);
+  cross_ps(a, p + 3, h + 3);
+  cross_ps(r + 3, p, h + 3);
+  for (int k = 0; k < 3; k++) {
+    r[k] += a[k];
+  }
+}
+
+
+/* r = I p (a compact inertia (m, c, J) on motions in pairs): [J p_w + c x p_v; m p_v - c x p_w] */
+static inline void inertmul_p(v2 r[6], const double I[10], const v2 p[6]) {
+  const double *J = I + 4;
+  v2 a[3], b[3];
+  cross_sp(a, I + 1, p + 3);
+  cross_sp(b, I + 1, p);
+  r[0] = J[0] * p[0] + J[3] * p[1] + J[4] * p[2] + a[0];
+  r[1] = J[3] * p[0] + J[1] * p[1] + J[5] * p[2] + a[1];
+  r[2] = J[4] * p[0] + J[5] * p[1] + J[2] * p[2] + a[2];
+  for (int k = 0; k < 3; k++) {
+    r[3 + k] = I[0] * p[3 + k] - b[k];
+  }
+}
+
+
+/* r = M p for M = AC + AC' (DB_BS's 9 numbers) on pairs: [L p_w + k x p_v; p_w x k] */
+static inline void bs_mul_p(v2 r[6], const double *M, const v2 p[6]) {
+  v2 a[3];
+  cross_sp(a, M + 6, p + 3);
+  cross_ps(r + 3, p, M + 6);
+  r[0] = M[0] * p[0] + M[3] * p[1] + M[4] * p[2] + a[0];
+  r[1] = M[3] * p[0] + M[1] * p[1] + M[5] * p[2] + a[1];
+  r[2] = M[4] * p[0] + M[5] * p[1] + M[2] * p[2] + a[2];
 }
 
 
@@ -157,7 +196,8 @@ static FLAT void forward(const spart_model *m, spart_data *d, const spart_state 
   double *dc = dw + (size_t)m->nb * DB;
   for (int i = 0; i < m->nb; i++) {
     double *B = dw + (size_t)DB * i, *E = B + DB_E, *p = B + DB_P, *v = B + DB_V, *a = B + DB_A;
-    double I10[10], It[10], Ip[10];
+    double Ib[10];
+    const double *I10 = Ib;
     if (i == 0) {
       /* the base: v = [R0 omega0; r0dot], a = [R0 omegadot0; r0ddot - g + r0dot x R0 omega0] */
       memcpy(E, s->R0, 9 * sizeof(double));
@@ -179,7 +219,7 @@ static FLAT void forward(const spart_model *m, spart_data *d, const spart_state 
       for (int k = 0; k < 3; k++) {
         a[3 + k] += rw[k] - given(g, k);
       }
-      spu_inertbody(I10, m->body_mass[0], m->body_inertia);
+      spu_inertbody(Ib, m->body_mass[0], m->body_inertia);
     } else {
       const double *P = dw + (size_t)DB * m->body_parent[i];
       double t[3];
@@ -192,15 +232,15 @@ static FLAT void forward(const spart_model *m, spart_data *d, const spart_state 
       memcpy(v, P + DB_V, 6 * sizeof(double));
       memcpy(a, P + DB_A, 6 * sizeof(double));
       for (int j = m->jnt_vadr[i]; j < m->jnt_vadr[i] + m->jnt_nv[i]; j++) {
-        const double *sl = m->dof_S + 6 * j;
+        const double *sl = m->dof_S + 6 * j, uj = given(s->um, j), udj = given(s->umdot, j);
         double *S = dc + (size_t)DC * (b + j), pw[3];
         spu_mulmv3(S, E, sl);
         spu_mulmv3(S + 3, E, sl + 3);
         spu_cross(pw, p, S);
         for (int k = 0; k < 6; k++) {
           S[k] += k < 3 ? 0 : pw[k - 3];
-          vJ[k] += S[k] * given(s->um, j);
-          a[k] += S[k] * given(s->umdot, j);
+          vJ[k] += S[k] * uj;
+          a[k] += S[k] * udj;
         }
       }
       for (int k = 0; k < 6; k++) {
@@ -210,29 +250,32 @@ static FLAT void forward(const spart_model *m, spart_data *d, const spart_state 
       for (int k = 0; k < 6; k++) {
         a[k] += vxvJ[k];
       }
-      memcpy(I10, d->own_->jc + SPART_JC * i + SPART_JC_IO, 10 * sizeof(double));
+      I10 = d->own_->jc + SPART_JC * i + SPART_JC_IO;
     }
 
-    /* the inertia in W: turned by E, moved from p to W's origin */
-    It[0] = I10[0];
-    spu_mulmv3(It + 1, E, I10 + 1);
-    spu_rotsym3(It + 4, E, I10 + 4);
-    spu_inertshift(Ip, It, p);
-    double *h = B + DB_H, *F = B + DB_F, vh[6];
-    memcpy(B + DB_IC, Ip, sizeof Ip);
-    spu_inertmul(h, Ip, v);
-    spu_inertmul(F, Ip, a);
+    /* the inertia in W: turned by E, moved from p to W's origin; h = I v, F = I a + v x* h
+       (I v and I a in a pair's lanes) */
+    double *IC = B + DB_IC, *h = B + DB_H, *F = B + DB_F, vh[6];
+    v2 va[6], ha[6];
+    memset(IC, 0, 10 * sizeof(double));
+    spu_inertparent_add(IC, E, p, I10);
+    for (int k = 0; k < 6; k++) {
+      va[k] = (v2){v[k], a[k]};
+    }
+    inertmul_p(ha, IC, va);
+    for (int k = 0; k < 6; k++) {
+      h[k] = ha[k][0];
+    }
     spu_crossf6(vh, v, h);
     for (int k = 0; k < 6; k++) {
-      F[k] += vh[k];
+      F[k] = ha[k][1] + vh[k];
     }
-    memset(B + DB_BS, 0, 9 * sizeof(double));
-    bs_add(B + DB_BS, Ip, v);
+    bs_set(B + DB_BS, IC, v);
 
     /* the external wrench [n; f] at the CoM c (inertial axes): [n + c x f; f] at W's origin */
     double *e = B + DB_XN;
-    memset(e, 0, 16 * sizeof(double));
     if (s->wF) {
+      memset(e, 0, 16 * sizeof(double));
       const double *wf = s->wF + 6 * i;
       double c[3], cl[3] = {0, 0, 0}, cf[3];
       if (i > 0) {
@@ -260,15 +303,14 @@ static FLAT void forward(const spart_model *m, spart_data *d, const spart_state 
 
 /* backward pass: the subtree sums, children into their parents */
 static void backward(const spart_model *m, double *dw, int ext) {
-  const int end = ext ? DB_END : DB_XN;
   for (int i = m->nb - 1; i > 0; i--) {
     const double *B = dw + (size_t)DB * i;
     double *P = dw + (size_t)DB * m->body_parent[i];
-    int k = DB_F;
-    for (; k + 1 < end; k += 2) { /* in pairs */
+    for (int k = DB_F; k + 1 < DB_XN; k += 2) { /* in pairs, the odd one after */
       spu_store2(P + k, spu_load2(P + k) + spu_load2(B + k));
     }
-    if (k < end) {
+    P[DB_XN - 1] += B[DB_XN - 1];
+    for (int k = DB_XN; ext && k < DB_END; k++) {
       P[k] += B[k];
     }
   }
@@ -276,55 +318,50 @@ static void backward(const spart_model *m, double *dw, int ext) {
 
 
 /* a column's vectors: S of the base's (k < b), its rows' (IC S, BC' S, XC' S) and, with w, al
-   the velocity and acceleration of what it moves from and vj of what it moves, x, psi, c and
-   the force derivatives above it (w = al = 0, the base's translation: x = psi = c = 0) */
-static FLAT void column(double *col, const double *B, const double *w, const double *al,
+   the velocity and acceleration of what it moves from and vj of what it moves, the pairs
+   (-x, c), (-psi, S) and the force derivatives above it (g, h), each pair's two lanes at once:
+   (-x, c) = S x (-al, -(w + vj)) + (psi x w, 0), (g, h) = IC (-x, c) + BC (-psi, S) + (S x* F,
+   0) with BC p = M p + p x* hC (M = AC + AC'), and BC' S = M S - S x* hC (the base's translation:
+   w = al = vj = 0, so x = psi = c = 0) */
+static FLAT void column(double *col, const double *B, const double w[6], const double al[6],
                         const double vj[6], int ext) {
   const double *S = col + DC_S, *IC = B + DB_IC, *M = B + DB_BS, *h = B + DB_H;
-  double *x = col + DC_X, *psi = col + DC_PSI, *c = col + DC_C, *g = col + DC_G;
-  double *hh = col + DC_H, MS[6], Sh[6], a[6];
-  spu_inertmul(col + DC_R1, IC, S);
-  bs_mul(MS, M, S);
-  spu_crossf6(Sh, S, h);
+  double psi[6], pw[6], SF[6], R1[6];
+  v2 P[6], Q[6], X[6], G[6], T[6], U[6];
+  spu_crossm6(psi, S, w);
+  spu_crossm6(pw, psi, w);
   for (int k = 0; k < 6; k++) {
-    col[DC_R2 + k] = MS[k] - Sh[k]; /* BC' S */
-    hh[k] = MS[k] + Sh[k];          /* BC S */
+    P[k] = (v2){-psi[k], S[k]};
+    Q[k] = (v2){-al[k], -(w[k] + vj[k])};
   }
-  if (w) {
-    double u[6], t[6];
-    spu_crossm6(psi, S, w);
-    spu_crossm6(x, S, al);
-    spu_crossm6(t, psi, w);
-    for (int k = 0; k < 6; k++) {
-      x[k] -= t[k];
-      u[k] = -(w[k] + vj[k]);
-    }
-    spu_crossm6(c, S, u);
-    /* above: g = S x* F - IC x - BC psi + XC S,  h = BC S + IC c */
-    spu_crossf6(g, S, B + DB_F);
-    spu_inertmul(a, IC, x);
-    bc(t, M, h, psi);
-    spu_inertmul(u, IC, c);
-    for (int k = 0; k < 6; k++) {
-      g[k] -= a[k] + t[k];
-      hh[k] += u[k];
-    }
-  } else {
-    memset(x, 0, 18 * sizeof(double)); /* x, psi, c */
-    spu_crossf6(g, S, B + DB_F);
+  crossm_sp(X, S, Q);
+  for (int k = 0; k < 6; k++) {
+    X[k] += (v2){pw[k], 0};
   }
-  memset(col + DC_R3, 0, 6 * sizeof(double));
+  inertmul_p(G, IC, X);
+  bs_mul_p(T, M, P);
+  crossf_ps(U, P, h);
+  spu_crossf6(SF, S, B + DB_F);
+  spu_inertmul(R1, IC, S);
+  for (int k = 0; k < 6; k++) {
+    double r2 = T[k][1] - U[k][1]; /* BC' S */
+    G[k] += T[k] + U[k] + (v2){SF[k], 0};
+    spu_store2(col + DC_R1 + 2 * k, (v2){R1[k], R1[k]});
+    spu_store2(col + DC_R2 + 2 * k, (v2){r2, r2});
+    spu_store2(col + DC_SS + 2 * k, (v2){S[k], S[k]});
+  }
   if (ext) {
+    double a[6];
     xc(col + DC_R3, B + DB_XN, S, 1);
     xc(a, B + DB_XN, S, 0);
     for (int k = 0; k < 6; k++) {
-      g[k] += a[k];
+      G[k] += (v2){a[k], 0};
     }
   }
   for (int k = 0; k < 6; k++) {
-    col[DC_XC + 2 * k] = -x[k], col[DC_XC + 2 * k + 1] = c[k];
-    col[DC_PS + 2 * k] = -psi[k], col[DC_PS + 2 * k + 1] = S[k];
-    col[DC_GH + 2 * k] = g[k], col[DC_GH + 2 * k + 1] = hh[k];
+    spu_store2(col + DC_XC + 2 * k, X[k]);
+    spu_store2(col + DC_PS + 2 * k, P[k]);
+    spu_store2(col + DC_GH + 2 * k, G[k]);
   }
 }
 
@@ -335,58 +372,108 @@ static inline double dot6(const double *a, const double *b) {
 }
 
 
-/* the entries of column k (its vectors ck) in row r (its vectors cr): within the subtree of
-   the column's body (in: 1, with external wrenches 2), or above it (0); dq and du in the two
-   lanes of a pair */
-static inline void entry(const double *cr, const double *ck, int in, double *dq, double *du) {
+/* the entries of column k (its vectors ck) in row r (its vectors cr) within the subtree of the
+   column's body (ext: with external wrenches), dq and du in the two lanes of a pair */
+static inline void entry_in(const double *cr, const double *ck, int ext, double *dq, double *du) {
   v2 t = {0, 0};
-  if (in) {
-    for (int k = 0; k < 6; k++) {
-      t += cr[DC_R1 + k] * spu_load2(ck + DC_XC + 2 * k) +
-           cr[DC_R2 + k] * spu_load2(ck + DC_PS + 2 * k);
+  for (int k = 0; k < 12; k += 2) {
+    t += spu_load2(cr + DC_R1 + k) * spu_load2(ck + DC_XC + k) +
+         spu_load2(cr + DC_R2 + k) * spu_load2(ck + DC_PS + k);
+  }
+  *dq = t[0] + (ext ? dot6(cr + DC_R3, ck + DC_S) : 0);
+  *du = t[1];
+}
+
+
+/* entry_in of column k in the rows of its body's subtree (from lo to hi in dof_tree, row r at
+   b + dof_tree[t]; n the matrices' size), the column's pairs loaded once */
+static inline void entries_in(const double *ck, const double *dc, const int *tree, int lo,
+                              int hi, int b, int n, int ext, double *dq, double *du) {
+  v2 X[6], P[6];
+  for (int k = 0; k < 6; k++) {
+    X[k] = spu_load2(ck + DC_XC + 2 * k);
+    P[k] = spu_load2(ck + DC_PS + 2 * k);
+  }
+  for (int t = lo; t < hi; t++) {
+    const int r = b + tree[t];
+    const double *cr = dc + (size_t)DC * r;
+    v2 e = spu_load2(cr + DC_R1) * X[0] + spu_load2(cr + DC_R2) * P[0];
+    for (int k = 1; k < 6; k++) {
+      e += spu_load2(cr + DC_R1 + 2 * k) * X[k] + spu_load2(cr + DC_R2 + 2 * k) * P[k];
     }
-    *dq = t[0] + (in == 2 ? dot6(cr + DC_R3, ck + DC_S) : 0);
-    *du = t[1];
-  } else {
-    for (int k = 0; k < 6; k++) {
-      t += cr[DC_S + k] * spu_load2(ck + DC_GH + 2 * k);
-    }
-    *dq = t[0];
-    *du = t[1];
+    dq[(size_t)r * n] = e[0] + (ext ? dot6(cr + DC_R3, ck + DC_S) : 0);
+    du[(size_t)r * n] = e[1];
+  }
+}
+
+
+/* the entries of row r (its vectors cr) in the columns below its body (the subtree's degrees
+   of freedom in dof_tree from lo to hi, k's at b + dof_tree[t]): S_r . (g_k, h_k) */
+static inline void entries_up(const double *cr, const double *dc, const int *tree, int lo,
+                              int hi, int b, double *dq, double *du) {
+  v2 S[6];
+  for (int k = 0; k < 6; k++) {
+    S[k] = spu_load2(cr + DC_SS + 2 * k);
+  }
+  for (int t = lo; t < hi; t++) {
+    const int k = b + tree[t];
+    const double *gh = dc + (size_t)DC * k + DC_GH;
+    v2 e = S[0] * spu_load2(gh) + S[1] * spu_load2(gh + 2) + S[2] * spu_load2(gh + 4) +
+           S[3] * spu_load2(gh + 6) + S[4] * spu_load2(gh + 8) + S[5] * spu_load2(gh + 10);
+    dq[k] = e[0], du[k] = e[1];
+  }
+}
+
+
+/* the entries of column k (ck) in the base's rows, all above it: R's rows S_r = [R0 e_r; 0]
+   give R0' g's (h's) upper half, T's rows S_r = [0; e_r] its lower half */
+static inline void entry_base(const double R0[9], const double *ck, int n, double *dq,
+                              double *du) {
+  const double *gh = ck + DC_GH;
+  for (int r = 0; r < 3; r++) {
+    v2 t = R0[r] * spu_load2(gh) + R0[3 + r] * spu_load2(gh + 2) + R0[6 + r] * spu_load2(gh + 4);
+    v2 u = spu_load2(gh + 6 + 2 * r);
+    dq[r * n] = t[0], du[r * n] = t[1];
+    dq[(3 + r) * n] = u[0], du[(3 + r) * n] = u[1];
   }
 }
 
 
 /* the two matrices (n x n, n = b + nv, the tree's) from the columns; ext: external wrenches */
-static void assemble(const spart_model *m, int b, const double *dc, int ext, double *dq,
-                     double *du) {
-  const int n = b + m->nv, in = 1 + ext;
-  memset(dq, 0, (size_t)n * n * sizeof(double));
-  memset(du, 0, (size_t)n * n * sizeof(double));
-  /* the base's columns: R's (0..2) move every row but T's; T's (3..5) move every row, but
-     nothing depends on r0 (dq 0) and BC' S_r . e_k is the only term of du */
-  for (int k = 0; k < 3 && b; k++) {
-    for (int r = 0; r < n; r++) {
-      entry(dc + (size_t)DC * r, dc + (size_t)DC * k, r < 3 || r >= 6 ? in : 0, dq + r * n + k,
-            du + r * n + k);
-      du[r * n + 3 + k] = dc[(size_t)DC * r + DC_R2 + 3 + k];
+static void assemble(const spart_model *m, int b, const double R0[9], const double *dc, int ext,
+                     double *dq, double *du) {
+  const int n = b + m->nv;
+  /* the joints' block is 0 where a row is neither in a column's subtree nor above it */
+  for (int r = b; r < n; r++) {
+    for (int c = b; c < n; c++) {
+      dq[r * n + c] = du[r * n + c] = 0;
     }
   }
-  /* a joint's columns: the rows of its subtree's, then those of the joints above and the base */
-  for (int j = 0; j < m->nv; j++) {
-    const int k = b + j, i = m->dof_body[j];
+  /* the base's columns: R's (0..2) move every row, T's rows from above; T's (3..5) move every
+     row, but nothing depends on r0 (dq 0) and BC' S_r . e_k is the only term of du */
+  for (int k = 0; k < 3 && b; k++) {
     const double *ck = dc + (size_t)DC * k;
-    for (int t = m->jnt_sub[2 * i]; t < m->jnt_sub[2 * i + 1]; t++) {
-      const int r = b + m->dof_tree[t];
-      entry(dc + (size_t)DC * r, ck, in, dq + r * n + k, du + r * n + k);
-    }
-    for (int up = m->jnt_up[i]; up > 0; up = m->jnt_up[up]) {
-      for (int r = b + m->jnt_vadr[up]; r < b + m->jnt_vadr[up] + m->jnt_nv[up]; r++) {
-        entry(dc + (size_t)DC * r, ck, 0, dq + r * n + k, du + r * n + k);
+    for (int r = 0; r < n; r++) {
+      const double *cr = dc + (size_t)DC * r;
+      if (r < 3 || r >= 6) {
+        entry_in(cr, ck, ext, dq + r * n + k, du + r * n + k);
+      } else {
+        dq[r * n + k] = ck[DC_GH + 2 * r];
+        du[r * n + k] = ck[DC_GH + 2 * r + 1];
       }
+      dq[r * n + 3 + k] = 0;
+      du[r * n + 3 + k] = cr[DC_R2 + 2 * (3 + k)];
     }
-    for (int r = 0; r < b; r++) {
-      entry(dc + (size_t)DC * r, ck, 0, dq + r * n + k, du + r * n + k);
+  }
+  /* a joint's column: the rows of its subtree's, and the base's; its row: the columns below
+     its body (the joints' above, by rows: the row's S loaded once) */
+  for (int j = 0; j < m->nv; j++) {
+    const int k = b + j, i = m->dof_body[j], lo = m->jnt_sub[2 * i], hi = m->jnt_sub[2 * i + 1];
+    const double *ck = dc + (size_t)DC * k;
+    entries_in(ck, dc, m->dof_tree, lo, hi, b, n, ext, dq + k, du + k);
+    entries_up(ck, dc, m->dof_tree, lo + m->jnt_nv[i], hi, b, dq + k * n, du + k * n);
+    if (b) {
+      entry_base(R0, ck, n, dq + k, du + k);
     }
   }
 }
@@ -406,7 +493,7 @@ void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_sta
   /* the base's columns: R's from T (velocity [0; r0dot], acceleration [0; r0ddot - g]) moving
      the base, T's from the world moving T */
   const double *B0 = dw + DB_V;
-  double vT[6] = {0, 0, 0}, aT[6] = {0, 0, 0};
+  double vT[6] = {0, 0, 0}, aT[6] = {0, 0, 0}, zero[6] = {0, 0, 0};
   for (int k = 0; k < 3; k++) {
     vT[3 + k] = fixed ? 0 : given(s->u0, 3 + k);
     aT[3 + k] = (fixed ? 0 : given(s->u0dot, 3 + k)) - given(gravity, k);
@@ -421,7 +508,7 @@ void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_sta
       column(S, dw, vT, aT, B0, s->wF != NULL);
     } else {
       S[k] = 1;
-      column(S, dw, NULL, NULL, vT, s->wF != NULL);
+      column(S, dw, zero, zero, zero, s->wF != NULL);
     }
   }
   for (int j = 0; j < m->nv; j++) {
@@ -432,7 +519,7 @@ void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_sta
 
   /* the matrices, the tree's (coupled mimic joints: K' A K into out after) */
   double *oq = m->coupled ? mq : out, *ou = m->coupled ? mu : out + (size_t)n * n;
-  assemble(m, b, dc, s->wF != NULL, oq, ou);
+  assemble(m, b, s->R0, dc, s->wF != NULL, oq, ou);
   if ((flags & SPART_ID_FRICTION) && s->um) {
     /* the damping's; the Coulomb part is constant but at um = 0, where it has no derivative */
     for (int j = 0; j < m->nv; j++) {

@@ -7,13 +7,17 @@
  * q + h qdot_of_v(q, e_a) made unit again (spart_joint_unit: a quaternion's step leaves the
  * sphere by O(h^2), the same both ways); velocities and forces by +-h e_k.
  *
- * Tolerance: each matrix's largest difference at most 1e-6 of its largest entry (h = 1e-6:
- * the differences' own error is about h^2 times the third derivative, plus rounding of 1e-16 /
- * h, some 1e-9 here).  Also the identities, to 1e-10 of the scale: dtau_du u = 2 (ID(q, u, 0)
- * - ID(q, 0, 0)) without friction, dudot_dtau H = I.
+ * Tolerance: each matrix's largest difference at most 1e-6 of its largest entry, or of its
+ * family's (ID's two, FD's three) when that is larger (h = 1e-6: the differences' own error is
+ * about h^2 times the third derivative, plus rounding of 1e-16 / h, some 1e-9 here).  Also the
+ * identities, to 1e-10 of the scale: dtau_du u = 2 (ID(q, u, 0) - ID(q, 0, 0)) without
+ * friction (of the forces'), dudot_dtau H = I.
  *
- * usage: test_derivatives MODEL...   (one line per model, base and check; then "N passed, N
- *        failed") */
+ * Also on TREES random trees of every joint kind (unit.h's, test_recursions' generator: branching,
+ * random frames, axes, inertias, armature, helical pitches), each mode's worst over all of them.
+ *
+ * usage: test_derivatives TREES MODEL...   (one line per model, base and check, then per mode of
+ *        the random trees; then "N passed, N failed") */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,17 +38,24 @@
 static int npass, nfail;
 
 
-static double urand(spart_rng *r, double lo, double hi) {
-  return lo + (hi - lo) * spart_rng_uniform(r);
+/* the largest |a_k| (n entries) */
+static double maxabs(const double *a, int n) {
+  double s = 0;
+  for (int k = 0; k < n; k++) {
+    s = fmax(s, fabs(a[k]));
+  }
+  return s;
 }
 
 
-/* the largest |a - b| over the largest |b| (n entries) */
-static double rel(const double *a, const double *b, int n) {
-  double e = 0, s = 1e-300;
+/* the largest |a - b| over the largest |b| (n entries), or over s when that is larger: the
+   scale of the family b belongs to (a matrix that is 0, as dtau_du of one revolute joint on a
+   fixed base, is compared at the scale of its companions, not at its own rounding's) */
+static double rel(const double *a, const double *b, int n, double s) {
+  double e = 0;
+  s = fmax(s, fmax(maxabs(b, n), 1e-300));
   for (int k = 0; k < n; k++) {
     e = fmax(e, fabs(a[k] - b[k]));
-    s = fmax(s, fabs(b[k]));
   }
   return e / s;
 }
@@ -165,39 +176,53 @@ static void differences(const spart_model *m, spart_data *d, const spart_state *
 }
 
 
-static void report(const char *name, const char *what, double worst, double tol) {
-  int ok = worst <= tol;
-  printf("%s %s: %s (worst %.3g)\n", ok ? "ok" : "FAIL", name, what, worst);
-  ok ? npass++ : nfail++;
+/* one line a check of a model (or of the random trees) in one mode: its worst, w (7) */
+static void report(const char *name, int coupled, int flags, const double w[7]) {
+  static const char *what[7] = {"dtau_dq", "dtau_du", "dudot_dq", "dudot_du", "dudot_dtau",
+                                "dudot_dtau H = I", "dtau_du u = 2 (ID(u) - ID(0))"};
+  char full[200];
+  snprintf(full, sizeof full, "%s%s%s%s", name, coupled ? " coupled" : "",
+           flags & SPART_FD_FIXED ? " fixed" : " flying",
+           flags & SPART_FD_FRICTION ? " friction" : "");
+  for (int c = 0; c < 7; c++) {
+    int ok = w[c] <= (c >= 5 ? TOL_ID : TOL);
+    printf("%s %s: %s (worst %.3g)\n", ok ? "ok" : "FAIL", full, what[c], w[c]);
+    ok ? npass++ : nfail++;
+  }
 }
 
 
-/* every check of one model in one mode */
-static void check(const char *name, const spart_model *m, int flags, uint64_t seed) {
+/* the four modes (flying or fixed, friction or none) of a model, flags of mode f */
+static int mode(int f) {
+  return (f & 1 ? SPART_FD_FIXED : 0) | (f & 2 ? SPART_FD_FRICTION : 0);
+}
+
+
+/* every check of one model in one mode, the worst of each into w (7) */
+static void check(const spart_model *m, int flags, uint64_t seed, double w[7]) {
   const int b = (flags & SPART_FD_FIXED) ? 0 : 6, n = b + m->nvc;
   const size_t nn = (size_t)n * n;
   spart_data *d = spart_data_new(m);
   spart_state *x = spart_state_new(m), *y = spart_state_new(m);
-  double *A = malloc(3 * nn * sizeof(double)), *D = malloc(nn * sizeof(double));
+  double *A = malloc(3 * nn * sizeof(double)), *D = malloc(3 * nn * sizeof(double));
   double *H = malloc((6 + (size_t)m->nv) * (6 + (size_t)m->nv) * sizeof(double));
   double *t1 = calloc((size_t)n, sizeof(double)), *t2 = calloc((size_t)n, sizeof(double));
-  double w[7] = {0};
   spart_rng rq, rv;
   spart_rng_seed(&rq, seed);
   spart_rng_seed(&rv, seed + 1);
   for (int st = 0; st < STATES; st++) {
-    double g[3] = {urand(&rv, -3, 3), urand(&rv, -3, 3), -9.81};
-    double R[9], ax[3] = {urand(&rv, -2, 2), urand(&rv, -2, 2), urand(&rv, -2, 2)};
+    double g[3] = {unit_urand(&rv, -3, 3), unit_urand(&rv, -3, 3), -9.81};
+    double R[9], ax[3] = {unit_urand(&rv, -2, 2), unit_urand(&rv, -2, 2), unit_urand(&rv, -2, 2)};
     spart_random_state(m, &rq, &rv, x);
     spu_expso3(R, ax);
     memcpy(x->R0, R, sizeof R);
     for (int k = 0; k < 3; k++) {
-      x->r0[k] = urand(&rv, -1, 1);
+      x->r0[k] = unit_urand(&rv, -1, 1);
     }
     for (int k = 0; k < 6; k++) {
-      x->u0[k] = b ? urand(&rv, -1, 1) : 0;
-      x->u0dot[k] = b ? urand(&rv, -1, 1) : 0;
-      x->tau0[k] = urand(&rv, -1, 1);
+      x->u0[k] = b ? unit_urand(&rv, -1, 1) : 0;
+      x->u0dot[k] = b ? unit_urand(&rv, -1, 1) : 0;
+      x->tau0[k] = unit_urand(&rv, -1, 1);
     }
     if (m->coupled) { /* the followers on their leaders */
       double *c = malloc(((size_t)m->nq + (size_t)m->nv + 1) * sizeof(double));
@@ -211,24 +236,26 @@ static void check(const char *name, const spart_model *m, int flags, uint64_t se
     }
     x->wF = st % 2 ? malloc(6 * (size_t)m->nb * sizeof(double)) : NULL;
     for (int k = 0; x->wF && k < 6 * m->nb; k++) {
-      x->wF[k] = urand(&rv, -1, 1);
+      x->wF[k] = unit_urand(&rv, -1, 1);
     }
 
     /* the inverse dynamics' */
     spart_rnea_derivatives(m, d, x, flags, g, A);
     differences(m, d, x, flags, 0, g, 0, D);
-    w[0] = fmax(w[0], rel(A, D, (int)nn));
-    differences(m, d, x, flags, 0, g, 1, D);
-    w[1] = fmax(w[1], rel(A + nn, D, (int)nn));
+    differences(m, d, x, flags, 0, g, 1, D + nn);
+    double sc = maxabs(D, 2 * (int)nn); /* the family's scale: dtau_dq's and dtau_du's */
+    w[0] = fmax(w[0], rel(A, D, (int)nn, sc));
+    w[1] = fmax(w[1], rel(A + nn, D + nn, (int)nn, sc));
 
     /* the forward dynamics' */
     if (spart_fd_derivatives(m, d, x, flags, g, A) == 0) {
-      differences(m, d, x, flags, 1, g, 0, D);
-      w[2] = fmax(w[2], rel(A, D, (int)nn));
-      differences(m, d, x, flags, 1, g, 1, D);
-      w[3] = fmax(w[3], rel(A + nn, D, (int)nn));
-      differences(m, d, x, flags, 1, g, 2, D);
-      w[4] = fmax(w[4], rel(A + 2 * nn, D, (int)nn));
+      for (int what = 0; what < 3; what++) {
+        differences(m, d, x, flags, 1, g, what, D + what * nn);
+      }
+      sc = maxabs(D, 3 * (int)nn);
+      for (int what = 0; what < 3; what++) {
+        w[2 + what] = fmax(w[2 + what], rel(A + what * nn, D + what * nn, (int)nn, sc));
+      }
       /* dudot_dtau H = I */
       spart_crba(m, d, x, !b, H);
       if (m->coupled) {
@@ -268,25 +295,18 @@ static void check(const char *name, const spart_model *m, int flags, uint64_t se
     } else {
       memcpy(u + b, x->um, (size_t)m->nv * sizeof(double));
     }
+    sc = fmax(maxabs(t1, n), maxabs(t2, n)); /* the forces' scale */
     for (int r = 0; r < n; r++) {
       for (int k = 0; k < n; k++) {
         Au[r] += A[nn + (size_t)r * n + k] * u[k];
       }
       t1[r] = 2 * (t1[r] - t2[r]);
     }
-    w[6] = fmax(w[6], rel(Au, t1, n));
+    w[6] = fmax(w[6], rel(Au, t1, n, sc));
     free(u);
     free(Au);
     free(x->wF);
     x->wF = NULL;
-  }
-  static const char *what[7] = {"dtau_dq", "dtau_du", "dudot_dq", "dudot_du", "dudot_dtau",
-                                "dudot_dtau H = I", "dtau_du u = 2 (ID(u) - ID(0))"};
-  char full[200];
-  snprintf(full, sizeof full, "%s%s%s%s", name, m->coupled ? " coupled" : "",
-           b ? " flying" : " fixed", flags & SPART_FD_FRICTION ? " friction" : "");
-  for (int c = 0; c < 7; c++) {
-    report(full, what[c], w[c], c >= 5 ? TOL_ID : TOL);
   }
   free(A);
   free(D);
@@ -301,10 +321,11 @@ static void check(const char *name, const spart_model *m, int flags, uint64_t se
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: test_derivatives MODEL...\n");
+    fprintf(stderr, "usage: test_derivatives TREES MODEL...\n");
     return 2;
   }
-  for (int k = 1; k < argc; k++) {
+  int trees = atoi(argv[1]);
+  for (int k = 2; k < argc; k++) {
     const char *name;
     spart_model *m = unit_model(argv[k], &name, &nfail);
     if (!m) {
@@ -322,11 +343,35 @@ int main(int argc, char **argv) {
         break;
       }
       for (int f = 0; f < 4; f++) {
-        check(name, m, (f & 1 ? SPART_FD_FIXED : 0) | (f & 2 ? SPART_FD_FRICTION : 0),
-              100 * (uint64_t)k + (uint64_t)f);
+        double w[7] = {0};
+        check(m, mode(f), 100 * (uint64_t)(k - 1) + (uint64_t)f, w);
+        report(name, m->coupled, mode(f), w);
       }
     }
     spart_model_free(m);
+  }
+  /* test_recursions' random trees: every joint kind, branching, random frames, inertias and
+     armature; each mode's worst over all of them */
+  spart_rng r;
+  double w[4][7] = {{0}};
+  int bodies = 0, kinds[16] = {0};
+  spart_rng_seed(&r, 42);
+  for (int k = 0; k < trees; k++) {
+    spart_model *m = unit_random_tree(&r, 2 + (int)(spart_rng_uniform(&r) * 9));
+    bodies += m->nb;
+    unit_count_kinds(m, kinds);
+    for (int f = 0; f < 4; f++) {
+      check(m, mode(f), 7000 + 10 * (uint64_t)k + (uint64_t)f, w[f]);
+    }
+    spart_model_free(m);
+  }
+  for (int f = 0; f < 4 && trees > 0; f++) {
+    char name[64];
+    snprintf(name, sizeof name, "%d random trees (%d bodies)", trees, bodies);
+    report(name, 0, mode(f), w[f]);
+  }
+  if (trees > 0) {
+    unit_report_kinds(kinds, &npass, &nfail);
   }
   printf("%d passed, %d failed\n", npass, nfail);
   return nfail != 0;

@@ -72,98 +72,20 @@ static void report(const char *model, const char *what, const worst *w) {
 }
 
 
-static double urand(spart_rng *r, double lo, double hi) {
-  return lo + (hi - lo) * spart_rng_uniform(r);
-}
-
-
-/* a random rotation (a unit quaternion uniform on the sphere, from four normal-ish numbers) */
-static void random_rotation(spart_rng *r, double R[9]) {
-  double q[4], n = 0;
-  do {
-    n = 0;
-    for (int k = 0; k < 4; k++) {
-      q[k] = urand(r, -1, 1);
-      n += q[k] * q[k];
-    }
-  } while (n > 1 || n < 1e-3);
-  n = sqrt(n);
-  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  double M[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-  memcpy(R, M, sizeof M);
-}
-
-
-/* a rotational inertia about the CoM: principal moments that make a body (each below the sum
-   of the others) turned by a random rotation, as xx yy zz xy xz yz */
-static void random_inertia(spart_rng *r, double I[6]) {
-  double R[9], d[3] = {urand(r, 0.05, 0.09), urand(r, 0.05, 0.09), urand(r, 0.05, 0.09)};
-  static const int rc[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-  random_rotation(r, R);
-  for (int e = 0; e < 6; e++) {
-    double s = 0;
-    for (int k = 0; k < 3; k++) {
-      s += R[3 * rc[e][0] + k] * d[k] * R[3 * rc[e][1] + k];
-    }
-    I[e] = s;
-  }
-}
-
-
-/* a random tree of nb bodies: each joint's parent any body before it, its kind any of the joint
-   module's, its frame, axis, the link's CoM frame, mass and inertia random, some armature, a
-   helical joint's pitch */
-static spart_model *random_tree(spart_rng *r, int nb) {
-  spart_model *m = spart_model_new(nb);
-  spart_err err;
-  int nq = 0;
-  m->body_parent[0] = -1;
-  m->body_mass[0] = urand(r, 1, 4);
-  random_inertia(r, m->body_inertia);
-  for (int i = 1; i < nb; i++) {
-    int t = (int)(spart_rng_uniform(r) * spart_joint_kinds());
-    m->body_parent[i] = (int)(spart_rng_uniform(r) * i);
-    m->jnt_type[i] = t;
-    m->jnt_qadr[i] = spart_joint_nq(t) > 0 ? nq : -1;
-    nq += spart_joint_nq(t);
-    for (int k = 0; k < 3; k++) {
-      m->jnt_axis[3 * i + k] = urand(r, -1, 1);
-      m->jnt_pos[3 * i + k] = urand(r, -0.4, 0.4);
-      m->body_pos[3 * i + k] = urand(r, -0.2, 0.2);
-    }
-    random_rotation(r, m->jnt_rot + 9 * i);
-    random_rotation(r, m->body_rot + 9 * i);
-    m->body_mass[i] = urand(r, 0.5, 2);
-    random_inertia(r, m->body_inertia + 6 * i);
-    m->jnt_armature[i] = spart_joint_nv(t) > 0 ? urand(r, 0, 0.2) : 0;
-    /* a helical joint's pitch, of either sign: S not one unit column, the fast paths' general
-       column held against the references */
-    m->jnt_pitch[i] = spart_joint_pitched(t) ? urand(r, -0.5, 0.5) : 0;
-  }
-  if (spart_model_check(m, &err) != 0) {
-    printf("FAIL random tree: %s\n", err.msg);
-    exit(1);
-  }
-  return m;
-}
-
-
 /* a random state: the joints' from spart_random_state; the base's and the forces uniform */
 typedef spart_state state;
 
 
 static void random_state(const spart_model *m, spart_rng *r, state *s) {
-  random_rotation(r, s->R0);
+  unit_random_rotation(r, s->R0);
   for (int k = 0; k < 6; k++) {
-    s->u0[k] = urand(r, -1, 1);
-    s->u0dot[k] = urand(r, -1, 1);
-    s->tau0[k] = urand(r, -1, 1);
+    s->u0[k] = unit_urand(r, -1, 1);
+    s->u0dot[k] = unit_urand(r, -1, 1);
+    s->tau0[k] = unit_urand(r, -1, 1);
   }
   spart_random_state(m, r, r, s);
   for (int k = 0; k < 6 * m->nb; k++) {
-    s->wF[k] = urand(r, -0.5, 0.5);
+    s->wF[k] = unit_urand(r, -0.5, 0.5);
   }
 }
 
@@ -325,10 +247,8 @@ int main(int argc, char **argv) {
   spart_rng_seed(&r, 26);
   for (int k = 0; k < trees; k++) {
     char name[32];
-    spart_model *m = random_tree(&r, 2 + (int)(spart_rng_uniform(&r) * 11));
-    for (int i = 1; i < m->nb; i++) {
-      kinds[m->jnt_type[i] & 15]++;
-    }
+    spart_model *m = unit_random_tree(&r, 2 + (int)(spart_rng_uniform(&r) * 11));
+    unit_count_kinds(m, kinds);
     bodies += m->nb;
     snprintf(name, sizeof name, "random tree %d", k);
     check_model(name, m, 5000 + (uint64_t)k, w);
@@ -339,11 +259,8 @@ int main(int argc, char **argv) {
     snprintf(name, sizeof name, "%d random trees (%d bodies)", trees, bodies);
     report(name, what[c], w + c);
   }
-  for (int t = 0; t < spart_joint_kinds() && trees > 0; t++) {
-    int ok = kinds[t] > 0;
-    printf("%s random trees: %d joints of kind %s\n", ok ? "ok" : "FAIL", kinds[t],
-           spart_joint_name(t));
-    ok ? npass++ : nfail++;
+  if (trees > 0) {
+    unit_report_kinds(kinds, &npass, &nfail);
   }
   printf("%d passed, %d failed\n", npass, nfail);
   return nfail != 0;
