@@ -15,8 +15,7 @@ typedef struct ik_opts {
   double tolerance;         /* --tolerance, or 0: the library's */
   int best_effort, root_frame;
   const char *stance;       /* --stance FILE, or NULL */
-  spart_ik_target *hold;    /* its holds' constraints, nhold of them (resolve) */
-  int nhold;
+  cli_stance held;          /* its holds (resolve): their constraints are targets */
 } ik_opts;
 
 /* their bits in the gates */
@@ -36,7 +35,7 @@ static int check(const cli_tool *t, void *own, cli_opts *o) {
 /* --stance: its holds' constraints, once the model is read */
 static int resolve(cli_session *s) {
   ik_opts *o = s->o.own;
-  return o->stance ? cli_stance_targets(s, o->stance, &o->hold, &o->nhold) : 0;
+  return o->stance ? cli_stance_read(s, o->stance, &o->held) : 0;
 }
 
 
@@ -147,22 +146,23 @@ static const cli_tool tool = {
    into *t (grown, *cap), *nt of them; 0, or -1 after reporting */
 static int targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
   const ik_opts *o = s->o.own;
+  const cli_stance *h = &o->held;
   *nt = 0;
   if ((s->st->targets || !o->stance) && cli_targets(s, t, cap, nt) != 0) {
     return -1;
   }
-  if (*nt + o->nhold > *cap) {
-    spart_ik_target *g = realloc(*t, sizeof(**t) * (size_t)(*nt + o->nhold));
+  if (*nt + h->nhold > *cap) {
+    spart_ik_target *g = realloc(*t, sizeof(**t) * (size_t)(*nt + h->nhold));
     if (!g) {
       cli_fail(s, "out of memory");
       return -1;
     }
-    *t = g, *cap = *nt + o->nhold;
+    *t = g, *cap = *nt + h->nhold;
   }
-  if (o->nhold > 0) {
-    memcpy(*t + *nt, o->hold, sizeof(**t) * (size_t)o->nhold);
+  if (h->nhold > 0) {
+    memcpy(*t + *nt, h->hold, sizeof(**t) * (size_t)h->nhold);
   }
-  *nt += o->nhold;
+  *nt += h->nhold;
   if (*nt == 0) {
     cli_fail(s, "no targets: the record gives none and the stance has no holds");
     return -1;
@@ -220,10 +220,10 @@ int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
-    free(o.hold);
+    cli_stance_free(&o.held);
     return status;
   }
   status = cli_run(s, records, 0);
-  free(o.hold);
+  cli_stance_free(&o.held);
   return status;
 }

@@ -332,3 +332,41 @@ for s in st:
   [ "$status" -eq 2 ]
   [ "${stderr%%$'\n'*}" = "spart-ik: --stance: the stance's links are read in the model of -m: give -m" ]
 }
+
+@test "a target's \"frame\": \"root\": that target in the root link's frame (the iiwa's at (0.1, 0, -0.07)), the others inertial; a bad frame refused" {
+  check '
+M = "'"$IIWA"'"
+recs = []
+for rF, RF, _ in frames(M, random_states(M, 20, 17), [4, 7]):
+    root = {"link": 7, "position": [rF[1][0] - 0.1, rF[1][1], rF[1][2] + 0.07], "R": RF[1], "frame": "root"}
+    recs.append({"qm": [0] * 7, "targets": [root, {"link": 4, "position": rF[0], "frame": "inertial"}]})
+outs = run(["spart-ik", "-m", M, "--fixed-base"], *recs)
+for r, o, (rF, RF, _) in zip(recs, outs, frames(M, [{"qm": o["qm"]} for o in outs], [4, 7])):
+    t7, t4 = r["targets"]
+    assert math.dist([rF[1][0] - 0.1, rF[1][1], rF[1][2] + 0.07], t7["position"]) < 1e-10, (r, o)
+    assert angle(RF[1], t7["R"]) < 1e-10 and math.dist(rF[0], t4["position"]) < 1e-10, (r, o)
+'
+  run --separate-stderr spart-ik -m "$IIWA" <<< '{"targets": [{"link": 7, "position": [0.4, 0, 0.5], "frame": "tf"}]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-ik: <stdin>:1: targets[0].frame: expected \"root\" or \"inertial\"" ]
+}
+
+@test "--root-frame: a com_xy target in a root frame that is not level is met along that frame's own x and y" {
+  # the iiwa held with its base tilted 0.5 rad about x: the root link's frame is not level
+  check '
+M = "'"$IIWA"'"
+c, s = math.cos(0.5), math.sin(0.5)
+R0 = [[1, 0, 0], [0, c, -s], [0, s, c]]
+xy = [[0.05 * math.cos(k), 0.05 * math.sin(k)] for k in range(8)]
+recs = [{"R0": R0, "qm": [0.1] * 7, "targets": [{"com_xy": p}]} for p in xy]
+for opts, key in ((["--root-frame"], None), ([], "root")):
+    if key:
+        recs = [{"R0": R0, "qm": [0.1] * 7, "targets": [{"com_xy": p, "frame": key}]} for p in xy]
+    outs = run(["spart-ik", "-m", M, "--fixed-base"] + opts, *recs)
+    for p, (rF, RF, com) in zip(xy, frames(M, [{"R0": R0, "qm": o["qm"]} for o in outs], [0])):
+        # the CoM in the root link frame: RF0^T (com - rF0)
+        d = [com[k] - rF[0][k] for k in range(3)]
+        loc = [sum(RF[0][k][a] * d[k] for k in range(3)) for a in range(3)]
+        assert math.dist(loc[:2], p) < 1e-10, (opts, key, loc, p)
+'
+}
