@@ -370,3 +370,76 @@ for opts, key in ((["--root-frame"], None), ([], "root")):
         assert math.dist(loc[:2], p) < 1e-10, (opts, key, loc, p)
 '
 }
+
+# the stance's feet checked: spart-ik's solutions OUT (JSON lines) of model M meet the holds of
+# stance S to 1e-9 (each foot's point, by spart-kin --frame), and the contacts are where the
+# feet touch the ground (each contact one radius R below its hold's point); then spart-contact
+# --stance S finds each feasible, the CoM inside the support polygon (margin > 0)
+stance_holds() {
+  check '
+M, S, R = "'"$1"'", json.load(open("'"$2"'")), '"$3"'
+outs = [json.loads(l) for l in open("'"$4"'")]
+assert outs
+holds = S["holds"]
+for h in holds:
+    c = h["contacts"][0]["point"]
+    assert math.dist(c, [h["position"][0], h["position"][1], h["position"][2] - R]) < 1e-15, h
+kin = ["spart-kin", "-m", M, "--frame", ",".join(h["link"] for h in holds), "--only", "rF,RF"]
+for o, k in zip(outs, run(kin, *[{"qm": o["qm"], "R0": o["R0"], "r0": o["r0"]} for o in outs])):
+    for h, rF, RF in zip(holds, k["rF"], k["RF"]):
+        assert math.dist(point(rF, RF, h["point"]), h["position"]) <= 1e-9, (h, o)
+st = run(["spart-contact", "-m", M, "--gravity", "0,0,-9.81", "--stance", "'"$2"'",
+          "--only", "feasible,com_margin,support_polygon"], *outs)
+assert len(st) == len(outs)
+for s in st:
+    assert s["feasible"] is True and s["com_margin"] > 0, s
+    print(s["com_margin"], len(s["support_polygon"]))
+'
+}
+
+@test "Go1's four feet on flat ground from a stance file (docs/go1-stance.json), its trunk 0.30 m up: feet on their points to 1e-9, spart-contact --stance finds it feasible, the CoM inside the support polygon" {
+  G="$TOP/tests/data/go1.urdf"
+  # no qm: from the middle of the limits (knees bent back, as Go1's are)
+  echo '{"targets": [{"link": "trunk", "position": [0, 0, 0.30], "R": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]}' |
+    spart-ik -m "$G" --stance "$TOP/docs/go1-stance.json" > "$BATS_TEST_TMPDIR/out.jsonl"
+  run stance_holds "$G" "$TOP/docs/go1-stance.json" 0.02 "$BATS_TEST_TMPDIR/out.jsonl"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  # the trunk's origin where its target puts it
+  check '
+o = json.loads(open("'"$BATS_TEST_TMPDIR/out.jsonl"'").readline())
+assert max(o["ik_error"]) <= 1e-10 and abs(o["r0"][2] - 0.30) < 1e-9, o
+'
+}
+
+# ANYmal C's stance: its feet (LF_FOOT...: a collision sphere of radius 0.03 at (0, 0, 0.0225)
+# of the foot's frame) held with the sphere's centre 0.03 m above each point: stance FILE
+anymal_stance() {
+  python3 - "$1" <<'PY'
+import json, sys
+feet = {"LF": [0.46, 0.30], "RF": [0.46, -0.30], "LH": [-0.46, 0.30], "RH": [-0.46, -0.30]}
+holds = [{"link": l + "_FOOT", "contacts": [{"point": p + [0], "normal": [0, 0, 1], "mu": 0.6}],
+          "point": [0, 0, 0.0225], "position": p + [0.03]} for l, p in feet.items()]
+json.dump({"holds": holds}, open(sys.argv[1], "w"))
+PY
+}
+
+@test "ANYmal C's four feet on flat ground, its base 0.45 m up: feet on their points to 1e-9 (from a guess with its knees bent inwards, and from none), feasible by spart-contact --stance, the CoM inside the support polygon" {
+  A="$TOP/tests/data/example-robot-data/robots/anymal_c_simple_description/urdf/anymal.urdf"
+  anymal_stance "$BATS_TEST_TMPDIR/anymal.json"
+  t='"targets": [{"link": "base", "position": [0, 0, 0.45], "R": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]'
+  # the guess: ANYmal's X (front knees back, hind knees forward: LF, RF, LH, RH); without one,
+  # from zero (the middle of HFE's and KFE's limits, legs straight), it finds the same
+  printf '{"qm": [0, 0.6, -1.2, 0, 0.6, -1.2, 0, -0.6, 1.2, 0, -0.6, 1.2], %s}\n{%s}\n' "$t" "$t" |
+    spart-ik -m "$A" --stance "$BATS_TEST_TMPDIR/anymal.json" > "$BATS_TEST_TMPDIR/out.jsonl"
+  run stance_holds "$A" "$BATS_TEST_TMPDIR/anymal.json" 0.03 "$BATS_TEST_TMPDIR/out.jsonl"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  check '
+a, b = [json.loads(l) for l in open("'"$BATS_TEST_TMPDIR/out.jsonl"'")]
+assert abs(a["r0"][2] - 0.45) < 1e-9 and max(abs(x - y) for x, y in zip(a["qm"], b["qm"])) < 1e-6, (a, b)
+# the knees inwards: front HFE > 0, KFE < 0; hind the opposite
+q = a["qm"]
+assert q[1] > 0 > q[2] and q[4] > 0 > q[5] and q[7] < 0 < q[8] and q[10] < 0 < q[11], q
+'
+}
