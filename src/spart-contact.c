@@ -41,18 +41,14 @@ static int max_torque_arg(const cli_arg *a) {
 }
 
 
-/* --stance needs the model of -m (its links are resolved before the records) */
+/* --stance and --write-stance need the model of -m (the stance's links are resolved before the
+   records); --write-stance's one record is one thread's */
 static int check(const cli_tool *t, void *own, cli_opts *o) {
   const contact_opts *k = own;
-  if (k->stance && !o->model) {
-    return cli_usage(t->name, "--stance: the stance's links are read in the model of -m: give -m");
-  }
-  if (k->write && !o->model) {
-    return cli_usage(t->name, "--write-stance: the stance's links are named in the model of -m: "
-                              "give -m");
-  }
+  int r = k->stance ? cli_stance_needs_model(t, "stance", o) : -1;
+  r = r < 0 && k->write ? cli_stance_needs_model(t, "write-stance", o) : r;
   o->jobs = k->write ? 1 : o->jobs; /* one record: one thread */
-  return -1;
+  return r;
 }
 
 

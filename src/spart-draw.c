@@ -33,10 +33,7 @@ static int view_arg(const cli_arg *a) {
 /* --stance needs the model of -m (its links are resolved before the records) */
 static int check(const cli_tool *t, void *own, cli_opts *o) {
   const draw_opts *k = own;
-  if (k->stance && !o->model) {
-    return cli_usage(t->name, "--stance: the stance's links are read in the model of -m: give -m");
-  }
-  return -1;
+  return k->stance ? cli_stance_needs_model(t, "stance", o) : -1;
 }
 
 

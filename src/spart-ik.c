@@ -25,10 +25,7 @@ enum { ON_ROOT = CLI_ON_OWN << 0 };
 /* --stance needs the model of -m (its links are resolved before the records) */
 static int check(const cli_tool *t, void *own, cli_opts *o) {
   const ik_opts *k = own;
-  if (k->stance && !o->model) {
-    return cli_usage(t->name, "--stance: the stance's links are read in the model of -m: give -m");
-  }
-  return -1;
+  return k->stance ? cli_stance_needs_model(t, "stance", o) : -1;
 }
 
 

@@ -439,15 +439,8 @@ go1_standing() {
 import json
 S = json.load(open("'"$GO1_STANCE"'"))
 o = json.load(open("'"$BATS_TEST_TMPDIR/go1.json"'"))
-feet = [h["link"] for h in S["holds"]]
-k = run(["spart-kin", "-m", "'"$GO1"'", "--frame", ",".join(feet), "--only", "rF,RF"], o)[0]
 # each contact in its foot frame, RF^T (c - rF), by hand
-cs = []
-for h, rF, RF in zip(S["holds"], k["rF"], k["RF"]):
-    c = h["contacts"][0]
-    d = [c["point"][a] - rF[a] for a in range(3)]
-    cs.append({"link": h["link"], "point": [sum(RF[a][b] * d[a] for a in range(3)) for b in range(3)],
-               "normal": c["normal"], "mu": c["mu"]})
+cs = stance_contacts("'"$GO1"'", S, o)
 cmd = ["spart-contact", "-m", "'"$GO1"'", "--gravity", "0,0,-9.81"]
 given = run(cmd, dict(o, contacts=cs))[0]
 held = run(cmd + ["--stance", "'"$GO1_STANCE"'"], o)[0]

@@ -206,16 +206,9 @@ PY
   # the same contacts in the record, each in its foot's frame (RF' (c - rF), by hand)
   PYTHONPATH="$BATS_TEST_DIRNAME" python3 - "$G" "$S" "$T/go1.json" > "$T/given.json" <<'PY'
 import json, sys
-from spartcheck import run
+from contactcheck import stance_contacts
 G, S, o = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-k = run(["spart-kin", "-m", G, "--frame", ",".join(h["link"] for h in S["holds"]), "--only", "rF,RF"], o)[0]
-cs = []
-for h, rF, RF in zip(S["holds"], k["rF"], k["RF"]):
-    c = h["contacts"][0]
-    d = [c["point"][a] - rF[a] for a in range(3)]
-    cs.append({"link": h["link"], "point": [sum(RF[a][b] * d[a] for a in range(3)) for b in range(3)],
-               "normal": c["normal"], "mu": c["mu"]})
-print(json.dumps(dict(o, contacts=cs)))
+print(json.dumps(dict(o, contacts=stance_contacts(G, S, o))))
 PY
   spart-draw -m "$G" --gravity 0,0,-9.81 --view iso < "$T/given.json" > "$T/given.svg"
   cmp "$T/held.svg" "$T/given.svg"

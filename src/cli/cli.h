@@ -652,6 +652,10 @@ typedef struct cli_stance {
 int cli_stance_read(cli_session *s, const char *path, cli_stance *h);
 void cli_stance_free(cli_stance *h);
 
+/* A command's check (cli_tool.check) of --OPTION, a stance file given: its links are named in
+   the model of -m, which must be given.  -1 to go on, or CLI_EXIT_USAGE after the message. */
+int cli_stance_needs_model(const cli_tool *t, const char *option, const cli_opts *o);
+
 /* how far (m, rad) a link may be from where its hold puts it (cli_stance_contacts' check) */
 #define CLI_HOLD_TOLERANCE 1e-6
 

@@ -8,6 +8,15 @@
 #include "spart_text.h"
 
 
+int cli_stance_needs_model(const cli_tool *t, const char *option, const cli_opts *o) {
+  if (!o->model) {
+    return cli_usage(t->name, "--%s: the stance's links are read in the model of -m: give -m",
+                     option);
+  }
+  return -1;
+}
+
+
 int cli_stance_contacts(cli_session *s, const cli_stance *h, int check, spart_contact **c,
                         int *cap, int *nc) {
   const spart_model *m = s->m;
