@@ -345,6 +345,10 @@ for r, o, (rF, RF, _) in zip(recs, outs, frames(M, [{"qm": o["qm"]} for o in out
     t7, t4 = r["targets"]
     assert math.dist([rF[1][0] - 0.1, rF[1][1], rF[1][2] + 0.07], t7["position"]) < 1e-10, (r, o)
     assert angle(RF[1], t7["R"]) < 1e-10 and math.dist(rF[0], t4["position"]) < 1e-10, (r, o)
+# the base free: R0, r0 written in the inertial frame, where the root target'"'"'s inertial point is met
+free = run(["spart-ik", "-m", M], *[{"qm": [0] * 7, "targets": r["targets"][:1]} for r in recs])
+inertial = [{"qm": [0] * 7, "targets": [dict(r["targets"][0], position=[p + d for p, d in zip(r["targets"][0]["position"], [0.1, 0, -0.07])])]} for r in recs]
+check(M, inertial, free, 1e-10)
 '
   run --separate-stderr spart-ik -m "$IIWA" <<< '{"targets": [{"link": 7, "position": [0.4, 0, 0.5], "frame": "tf"}]}'
   [ "$status" -eq 1 ]
