@@ -44,6 +44,11 @@ _spart() {
       COMPREPLY=($(compgen -d -- "$cur"))
       return
       ;;
+    --stance | --write-stance)
+      # stance files (spart-stance(5)): JSON
+      COMPREPLY=($(compgen -f -X '!*.@(json|JSON)' -- "$cur") $(compgen -d -- "$cur"))
+      return
+      ;;
     --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix | --density | --restarts | --seed | --tolerance | --max-iterations)
       return # a value of the user's own
       ;;

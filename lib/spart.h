@@ -655,6 +655,11 @@ int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int vi
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],
                       double x[3]);
 
+/* The point r given in the inertial frame (r0 included, as spart_link_pose's origin) in body
+   i's URDF link frame, local (spart_link_point's inverse, r0 added).  Needs spart_fk. */
+void spart_link_local(const spart_model *m, const spart_data *d, int i, const double r[3],
+                      double local[3]);
+
 /* SPART DiffKinematics' matrices (spart_diffkin.c), each skipped when NULL: P0 (6x6) =
    [R0 0; 0 1]; pm (spart_diffkin_pm_rows x 6), link by link the twist at its CoM per unit
    rate of each of its joint's degrees of freedom (one row each; one zero row for a fixed joint:
@@ -852,7 +857,8 @@ void spart_rnea_derivatives(const spart_model *m, spart_data *d, const spart_sta
 enum {
   SPART_IK_LINK = 0, /* a point of a link at a position, and its frame's orientation if given */
   SPART_IK_COM,      /* the system's CoM at a position */
-  SPART_IK_COM_XY    /* the system's CoM's x and y (inertial) at position[0], position[1] */
+  SPART_IK_COM_XY    /* the system's CoM's x and y (inertial) at position[0], position[1]; or,
+                        oriented, its components along R's first two columns at position's */
 };
 
 #define SPART_IK_TOLERANCE 1e-10 /* m and rad, unless the caller says */
@@ -865,9 +871,13 @@ typedef struct spart_ik_target {
   int body;           /* SPART_IK_LINK: the link, 0..nb-1 */
   double point[3];    /* SPART_IK_LINK: the point in the link's URDF frame (spart_link_point) */
   double position[3]; /* where the point (the CoM) must be, inertial frame */
-  int oriented;       /* SPART_IK_LINK: 1 when R is a target too */
+  int oriented;       /* SPART_IK_LINK: 1 when R is a target too; SPART_IK_COM_XY: 1 when its
+                         x, y are along R's first two columns (a frame that is not level) */
   double R[9];        /* the link's URDF frame's orientation (spart_link_pose), row-major */
   double weight;      /* > 0: its rows' weight in the least squares (1 as a rule) */
+  int root;           /* 1: position and R are given in the URDF root link's frame at the
+                         state's base pose (a com_xy's x, y that frame's), as the problem's
+                         root_frame gives every target; 0: in the inertial frame */
 } spart_ik_target;
 
 /* what spart_ik solves, how, and what it found */
@@ -875,8 +885,9 @@ typedef struct spart_ik_problem {
   int nt;                    /* in: targets */
   const spart_ik_target *t;  /* in: (nt) */
   int fixed_base;            /* in: the base is held at the state's R0, r0 */
-  int root_frame;            /* in: the targets are given in the URDF root link's frame at the
-                                state's base pose, and the base's pose is returned in it */
+  int root_frame;            /* in: every target is given in the URDF root link's frame at the
+                                state's base pose (as a target's root says of one), and the
+                                base's pose is returned in it */
   int from_middle;           /* in: the state's qm is no guess: start from the middle of each
                                 limited joint's limits (the others as the state has them) */
   double tolerance;          /* in: the largest error allowed (m, rad); <= 0 or NaN:
@@ -888,6 +899,12 @@ typedef struct spart_ik_problem {
   double err[2];             /* out: the largest position (m) and orientation (rad) error */
   int attempts, iterations;  /* out: attempts made, and iterations in all */
 } spart_ik_problem;
+
+/* The errors of target t (in the inertial frame: its root is not read) at the configuration
+   spart_fk left in d: err[0] its position's (m), err[1] its orientation's (rad; 0 when it has
+   none), as spart_ik measures them. */
+void spart_ik_target_error(const spart_model *m, const spart_data *d, const spart_ik_target *t,
+                           double err[2]);
 
 /* Doubles of work spart_ik needs for model m and nt targets. */
 size_t spart_ik_worksize(const spart_model *m, int nt);

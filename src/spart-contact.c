@@ -10,8 +10,12 @@
 
 /* its own options */
 typedef struct contact_opts {
-  int edges;         /* --edges K: friction cone edges (SPART_CONTACT_EDGES) */
-  double max_torque; /* --max-torque T, or 0 for none */
+  int edges;          /* --edges K: friction cone edges (SPART_CONTACT_EDGES) */
+  double max_torque;  /* --max-torque T, or 0 for none */
+  const char *stance; /* --stance FILE, or NULL */
+  cli_stance held;    /* its holds (resolve): their contacts are every record's */
+  const char *write;  /* --write-stance FILE, or NULL */
+  cli_memfile made;   /* the stance made of the record (its text), when made */
 } contact_opts;
 
 
@@ -37,6 +41,24 @@ static int max_torque_arg(const cli_arg *a) {
 }
 
 
+/* --stance and --write-stance need the model of -m (the stance's links are resolved before the
+   records); --write-stance's one record is one thread's */
+static int check(const cli_tool *t, void *own, cli_opts *o) {
+  const contact_opts *k = own;
+  int r = k->stance ? cli_stance_needs_model(t, "stance", o) : -1;
+  r = r < 0 && k->write ? cli_stance_needs_model(t, "write-stance", o) : r;
+  o->jobs = k->write ? 1 : o->jobs; /* one record: one thread */
+  return r;
+}
+
+
+/* --stance: its holds, once the model is read */
+static int resolve(cli_session *s) {
+  contact_opts *o = s->o.own;
+  return o->stance ? cli_stance_read(s, o->stance, &o->held) : 0;
+}
+
+
 static const cli_option options[] = {
     CLI_SHARED("gravity", "      --gravity G      gx,gy,gz (required, not zero; not for --only "
                           "force_closure)\n"),
@@ -44,6 +66,12 @@ static const cli_option options[] = {
      "      --edges K        friction cone edges, 3..64 (default 8)\n"},
     {"max-torque", 0, CLI_ARG_ONE, max_torque_arg, offsetof(contact_opts, max_torque), 0, 0, NULL,
      "      --max-torque T   bound every |taum_k| by T (default: each joint's effort limit)\n"},
+    {"stance", 0, CLI_ARG_ONE, cli_opt_text, offsetof(contact_opts, stance), 1, 0, NULL,
+     "      --stance FILE    add the contacts of the stance's holds to every record's (Klampt's\n"
+     "                       holds; a record may then give none)\n"},
+    {"write-stance", 0, CLI_ARG_ONE, cli_opt_text, offsetof(contact_opts, write), 1, 0, NULL,
+     "      --write-stance FILE  write the stance of the input's one record to FILE: a hold\n"
+     "                       for each link it touches, keeping the link at its pose\n"},
     CLI_SHARED("fixed-base", "      --fixed-base     the base is held: its reaction is free, the "
                              "joints' rows only\n"),
     CLI_SHARED("floating-base", NULL),
@@ -73,7 +101,9 @@ static const cli_tool tool = {
     .reads = CLI_READS_VEL | CLI_READS(u0dot) | CLI_READS(umdot) | CLI_READS_WRENCH |
              CLI_READS_CONTACTS | CLI_NEEDS_CONTACTS,
     .outputs = "force_closure,com_equilibrium,support_polygon,support_halfplanes,com_margin,"
-               "feasible,taum,contact_forces,reason"};
+               "feasible,taum,contact_forces,reason",
+    .check = check,
+    .resolve = resolve};
 
 
 static const char *truth(int b) {
@@ -159,19 +189,59 @@ static void statics(cli_session *s, const spart_contact *c, int nc, char *reason
 }
 
 
+/* the record's contacts (none with --stance but the holds') and the stance's after them into
+   *c (grown, *cap), *nc of them; 0, or -1 after reporting */
+static int contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
+  const contact_opts *o = s->o.own;
+  *nc = 0;
+  if ((s->st->contacts || !o->stance) && cli_contacts(s, c, cap, nc) != 0) {
+    return -1;
+  }
+  return o->stance ? cli_stance_contacts(s, &o->held, 1, c, cap, nc) : 0;
+}
+
+
+/* --write-stance: the stance of the record (of its contacts c) made, the input's first; a
+   second record is refused */
+static void make_stance(cli_session *s, const spart_contact *c, int nc) {
+  contact_opts *o = s->o.own;
+  if (o->made.text) {
+    cli_fail(s, "--write-stance: a stance is one record's, and the input has more");
+  } else {
+    cli_stance_text(s, c, nc, &o->made);
+  }
+}
+
+
 /* the records of the input (or of a block of it, with -j: the linear programs' memory is each
-   thread's, released with the block) */
+   thread's, released with the block); --write-stance's file written when the input was its one
+   good record */
 static void records(cli_session *s) {
+  contact_opts *o = s->o.own;
   spart_contact *c = NULL;
   int cap = 0, nc;
   char reason[128];
   while (cli_next(s)) {
-    if (cli_contacts(s, &c, &cap, &nc) == 0) {
+    long bad = s->nbad;
+    if (contacts(s, &c, &cap, &nc) == 0) {
       statics(s, c, nc, reason, sizeof(reason));
+    }
+    if (o->write && s->nbad == bad) {
+      make_stance(s, c, nc);
     }
   }
   free(c);
   spart_contact_release();
+  if (o->write && s->status == CLI_EXIT_OK) {
+    if (!o->made.text) {
+      cli_error(s->tool->name, NULL, 0, "--write-stance: no record to make a stance of");
+      s->status = CLI_EXIT_DATA;
+    } else {
+      s->status = cli_save(s->tool->name, o->write, o->made.text, o->made.len);
+    }
+  }
+  free(o->made.text);
+  o->made.text = NULL;
 }
 
 
@@ -180,21 +250,26 @@ int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
+    cli_stance_free(&o.held);
     return status;
   }
   /* force closure does not depend on gravity: --only force_closure needs none */
+  status = 0;
   if ((!s->gravity || (s->gravity[0] == 0 && s->gravity[1] == 0 && s->gravity[2] == 0)) &&
       wanted(s, "com_equilibrium,support_polygon,support_halfplanes,com_margin,feasible,taum,"
                 "contact_forces,reason")) {
-    cli_usage(tool.name, "--gravity gx,gy,gz (not zero) is required: the support polygon is "
-                         "orthogonal to it (--only force_closure needs none)");
-    cli_session_close(s);
-    return CLI_EXIT_USAGE;
+    status = cli_usage(tool.name, "--gravity gx,gy,gz (not zero) is required: the support "
+                                  "polygon is orthogonal to it (--only force_closure needs none)");
+  } else if (s->o.output == CLI_FMT_CSV) {
+    status = cli_usage(tool.name,
+                       "--output csv: the outputs' shapes vary from record to record; use json");
   }
-  if (s->o.output == CLI_FMT_CSV) {
-    cli_usage(tool.name, "--output csv: the outputs' shapes vary from record to record; use json");
+  if (status != 0) {
     cli_session_close(s);
-    return CLI_EXIT_USAGE;
+    cli_stance_free(&o.held);
+    return status;
   }
-  return cli_run(s, records, 0);
+  status = cli_run(s, records, 0);
+  cli_stance_free(&o.held);
+  return status;
 }

@@ -10,8 +10,10 @@
 
 /* its own options */
 typedef struct draw_opts {
-  int view;   /* --view: SPART_VIEW_* */
-  int frames; /* --frames: side by side */
+  int view;           /* --view: SPART_VIEW_* */
+  int frames;         /* --frames: side by side */
+  const char *stance; /* --stance FILE, or NULL */
+  cli_stance held;    /* its holds (resolve): their contacts are every record's */
 } draw_opts;
 
 
@@ -28,6 +30,20 @@ static int view_arg(const cli_arg *a) {
 }
 
 
+/* --stance needs the model of -m (its links are resolved before the records) */
+static int check(const cli_tool *t, void *own, cli_opts *o) {
+  const draw_opts *k = own;
+  return k->stance ? cli_stance_needs_model(t, "stance", o) : -1;
+}
+
+
+/* --stance: its holds, once the model is read */
+static int resolve(cli_session *s) {
+  draw_opts *o = s->o.own;
+  return o->stance ? cli_stance_read(s, o->stance, &o->held) : 0;
+}
+
+
 static const cli_option options[] = {
     {"view", 0, CLI_ARG_ONE, view_arg, offsetof(draw_opts, view), 0, 0, NULL,
      "      --view VIEW      front (from +x), side (from -y, the default), top (from +z) or\n"
@@ -36,6 +52,8 @@ static const cli_option options[] = {
              "      --frames         the records' pictures side by side, not animated\n"),
     CLI_SHARED("gravity", "      --gravity GX,GY,GZ  the gravity of the support polygon (records "
                           "with contacts)\n"),
+    {"stance", 0, CLI_ARG_ONE, cli_opt_text, offsetof(draw_opts, stance), 1, 0, NULL,
+     "      --stance FILE    add the contacts of the stance's holds to every record's\n"},
     CLI_END};
 
 static const cli_tool tool = {
@@ -51,7 +69,9 @@ static const cli_tool tool = {
         "CoM's projection on it along gravity.  Several records make an animation (one record a\n"
         "second), or with --frames a strip of pictures side by side.\n\n",
     .options = options,
-    .reads = CLI_READS_POSE | CLI_READS_CONTACTS};
+    .reads = CLI_READS_POSE | CLI_READS_CONTACTS,
+    .check = check,
+    .resolve = resolve};
 
 /* the picture: its view (--view), frames drawn so far, whether memory ran out */
 static int view = SPART_VIEW_SIDE, frame = 0, oom = 0;
@@ -71,11 +91,32 @@ static void at(const spart_data *d, const double x[3], double uvd[3]) {
 }
 
 
-/* the support polygon and the CoM's projection, for a record with contacts */
+/* each contact's point, a dot, and its normal, a line (x: the points from r0) */
+static void contact_points(cli_session *s, const spart_contact *c, int nc, const double *x,
+                           double scale) {
+  for (int k = 0; k < nc; k++) {
+    double w[3], e[3], a[3], b[3], seg[4];
+    spart_world(s->d, x + 3 * k, w);
+    for (int j = 0; j < 3; j++) {
+      e[j] = w[j] + 0.1 * scale * c[k].normal[j];
+    }
+    spart_view_project(view, w, a);
+    spart_view_project(view, e, b);
+    seg[0] = a[0], seg[1] = a[1], seg[2] = b[0], seg[3] = b[1];
+    add(CLI_SVG_CONTACT, 0, seg, 2, 0);
+    add(CLI_SVG_CONTACT, a[2], a, 1, scale / 80);
+  }
+}
+
+
+/* the support polygon and the CoM's projection, for a record with contacts (its own, and
+   --stance's) */
 static void support(cli_session *s, double scale) {
+  const draw_opts *o = s->o.own;
   spart_contact *c = NULL;
-  int cap = 0, nc;
-  if (cli_contacts(s, &c, &cap, &nc) != 0) {
+  int cap = 0, nc = 0;
+  if ((s->st->contacts && cli_contacts(s, &c, &cap, &nc) != 0) ||
+      (o->stance && cli_stance_contacts(s, &o->held, 0, &c, &cap, &nc) != 0)) {
     free(c);
     return;
   }
@@ -104,6 +145,7 @@ static void support(cli_session *s, double scale) {
     }
     /* the support's plane: through the lowest contact point */
     spart_contact_points(s->m, s->d, &stance, x);
+    contact_points(s, c, nc, x, scale);
     for (int k = 0; k < nc; k++) {
       double w[3];
       spart_world(s->d, x + 3 * k, w);
@@ -204,7 +246,7 @@ static void draw(cli_session *s) {
   }
   at(d, d->com, a);
   add(CLI_SVG_COM, a[2], a, 1, scale / 40);
-  if (st->contacts) {
+  if (st->contacts || ((const draw_opts *)s->o.own)->stance) {
     support(s, scale);
   }
   frame++;
@@ -230,6 +272,7 @@ int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
+    cli_stance_free(&o.held);
     return status;
   }
   view = o.view;
@@ -245,5 +288,6 @@ int main(int argc, char **argv) {
     s->status = CLI_EXIT_IO;
   }
   cli_svg_free(&pic);
+  cli_stance_free(&o.held);
   return cli_session_close(s);
 }

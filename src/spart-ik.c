@@ -15,8 +15,7 @@ typedef struct ik_opts {
   double tolerance;         /* --tolerance, or 0: the library's */
   int best_effort, root_frame;
   const char *stance;       /* --stance FILE, or NULL */
-  spart_ik_target *hold;    /* its holds' constraints, nhold of them (resolve) */
-  int nhold;
+  cli_stance held;          /* its holds (resolve): their constraints are targets */
 } ik_opts;
 
 /* their bits in the gates */
@@ -26,17 +25,14 @@ enum { ON_ROOT = CLI_ON_OWN << 0 };
 /* --stance needs the model of -m (its links are resolved before the records) */
 static int check(const cli_tool *t, void *own, cli_opts *o) {
   const ik_opts *k = own;
-  if (k->stance && !o->model) {
-    return cli_usage(t->name, "--stance: the stance's links are read in the model of -m: give -m");
-  }
-  return -1;
+  return k->stance ? cli_stance_needs_model(t, "stance", o) : -1;
 }
 
 
 /* --stance: its holds' constraints, once the model is read */
 static int resolve(cli_session *s) {
   ik_opts *o = s->o.own;
-  return o->stance ? cli_stance_targets(s, o->stance, &o->hold, &o->nhold) : 0;
+  return o->stance ? cli_stance_read(s, o->stance, &o->held) : 0;
 }
 
 
@@ -129,7 +125,8 @@ static const cli_tool tool = {
         "NAME or ID, \"point\": [x,y,z] (the link's URDF frame; default its origin),\n"
         "\"position\": [x,y,z] (inertial), \"R\": 3x3 or \"quat\": [w,x,y,z] (the link frame's\n"
         "orientation; optional), \"weight\": W (optional)}, {\"com\": [x,y,z]}, {\"com_xy\":\n"
-        "[x,y]}, ...]; its qm (R0, r0) the first guess: without qm, the middle of each joint's\n"
+        "[x,y]}, ...], each with \"frame\": \"root\" to give it in the URDF root link's frame\n"
+        "(optional); its qm (R0, r0) the first guess: without qm, the middle of each joint's\n"
         "limits (0 without limits).  JSON input (CSV output too).\n\n"
         "Outputs: qm, and R0, r0 unless the base is held (--fixed-base), that meet the targets\n"
         "within --tolerance, every joint within its limits; ik_error [position m, orientation\n"
@@ -147,22 +144,23 @@ static const cli_tool tool = {
    into *t (grown, *cap), *nt of them; 0, or -1 after reporting */
 static int targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
   const ik_opts *o = s->o.own;
+  const cli_stance *h = &o->held;
   *nt = 0;
   if ((s->st->targets || !o->stance) && cli_targets(s, t, cap, nt) != 0) {
     return -1;
   }
-  if (*nt + o->nhold > *cap) {
-    spart_ik_target *g = realloc(*t, sizeof(**t) * (size_t)(*nt + o->nhold));
+  if (*nt + h->nhold > *cap) {
+    spart_ik_target *g = realloc(*t, sizeof(**t) * (size_t)(*nt + h->nhold));
     if (!g) {
       cli_fail(s, "out of memory");
       return -1;
     }
-    *t = g, *cap = *nt + o->nhold;
+    *t = g, *cap = *nt + h->nhold;
   }
-  if (o->nhold > 0) {
-    memcpy(*t + *nt, o->hold, sizeof(**t) * (size_t)o->nhold);
+  if (h->nhold > 0) {
+    memcpy(*t + *nt, h->hold, sizeof(**t) * (size_t)h->nhold);
   }
-  *nt += o->nhold;
+  *nt += h->nhold;
   if (*nt == 0) {
     cli_fail(s, "no targets: the record gives none and the stance has no holds");
     return -1;
@@ -220,10 +218,10 @@ int main(int argc, char **argv) {
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {
-    free(o.hold);
+    cli_stance_free(&o.held);
     return status;
   }
   status = cli_run(s, records, 0);
-  free(o.hold);
+  cli_stance_free(&o.held);
   return status;
 }

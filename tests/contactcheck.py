@@ -96,3 +96,17 @@ def hull(points):
             h.append(p)
         return h[:-1]
     return half(pts) + half(pts[::-1])
+
+
+def stance_contacts(model, stance, rec):
+    """The contacts of the holds of stance (a stance file's JSON) as a record gives them, each
+    point in its link's frame at rec's pose, RF' (c - rF) with the frame's pose by spart-kin."""
+    k = run(["spart-kin", "-m", model, "--frame", ",".join(h["link"] for h in stance["holds"]),
+             "--only", "rF,RF"], rec)[0]
+    cs = []
+    for h, rF, RF in zip(stance["holds"], k["rF"], k["RF"]):
+        for c in h.get("contacts", []):
+            d = [c["point"][a] - rF[a] for a in range(3)]
+            cs.append({"link": h["link"], "normal": c["normal"], "mu": c["mu"],
+                       "point": [sum(RF[a][b] * d[a] for a in range(3)) for b in range(3)]})
+    return cs

@@ -332,3 +332,118 @@ for s in st:
   [ "$status" -eq 2 ]
   [ "${stderr%%$'\n'*}" = "spart-ik: --stance: the stance's links are read in the model of -m: give -m" ]
 }
+
+@test "a target's \"frame\": \"root\": that target in the root link's frame (the iiwa's at (0.1, 0, -0.07)), the others inertial; a bad frame refused" {
+  check '
+M = "'"$IIWA"'"
+recs = []
+for rF, RF, _ in frames(M, random_states(M, 20, 17), [4, 7]):
+    root = {"link": 7, "position": [rF[1][0] - 0.1, rF[1][1], rF[1][2] + 0.07], "R": RF[1], "frame": "root"}
+    recs.append({"qm": [0] * 7, "targets": [root, {"link": 4, "position": rF[0], "frame": "inertial"}]})
+outs = run(["spart-ik", "-m", M, "--fixed-base"], *recs)
+for r, o, (rF, RF, _) in zip(recs, outs, frames(M, [{"qm": o["qm"]} for o in outs], [4, 7])):
+    t7, t4 = r["targets"]
+    assert math.dist([rF[1][0] - 0.1, rF[1][1], rF[1][2] + 0.07], t7["position"]) < 1e-10, (r, o)
+    assert angle(RF[1], t7["R"]) < 1e-10 and math.dist(rF[0], t4["position"]) < 1e-10, (r, o)
+# the base free: R0, r0 written in the inertial frame, where the root target'"'"'s inertial point is met
+free = run(["spart-ik", "-m", M], *[{"qm": [0] * 7, "targets": r["targets"][:1]} for r in recs])
+inertial = [{"qm": [0] * 7, "targets": [dict(r["targets"][0], position=[p + d for p, d in zip(r["targets"][0]["position"], [0.1, 0, -0.07])])]} for r in recs]
+check(M, inertial, free, 1e-10)
+'
+  run --separate-stderr spart-ik -m "$IIWA" <<< '{"targets": [{"link": 7, "position": [0.4, 0, 0.5], "frame": "tf"}]}'
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-ik: <stdin>:1: targets[0].frame: expected \"root\" or \"inertial\"" ]
+}
+
+@test "--root-frame: a com_xy target in a root frame that is not level is met along that frame's own x and y" {
+  # the iiwa held with its base tilted 0.5 rad about x: the root link's frame is not level
+  check '
+M = "'"$IIWA"'"
+c, s = math.cos(0.5), math.sin(0.5)
+R0 = [[1, 0, 0], [0, c, -s], [0, s, c]]
+xy = [[0.05 * math.cos(k), 0.05 * math.sin(k)] for k in range(8)]
+recs = [{"R0": R0, "qm": [0.1] * 7, "targets": [{"com_xy": p}]} for p in xy]
+for opts, key in ((["--root-frame"], None), ([], "root")):
+    if key:
+        recs = [{"R0": R0, "qm": [0.1] * 7, "targets": [{"com_xy": p, "frame": key}]} for p in xy]
+    outs = run(["spart-ik", "-m", M, "--fixed-base"] + opts, *recs)
+    for p, (rF, RF, com) in zip(xy, frames(M, [{"R0": R0, "qm": o["qm"]} for o in outs], [0])):
+        # the CoM in the root link frame: RF0^T (com - rF0)
+        d = [com[k] - rF[0][k] for k in range(3)]
+        loc = [sum(RF[0][k][a] * d[k] for k in range(3)) for a in range(3)]
+        assert math.dist(loc[:2], p) < 1e-10, (opts, key, loc, p)
+'
+}
+
+# the stance's feet checked: spart-ik's solutions OUT (JSON lines) of model M meet the holds of
+# stance S to 1e-9 (each foot's point, by spart-kin --frame), and the contacts are where the
+# feet touch the ground (each contact one radius R below its hold's point); then spart-contact
+# --stance S finds each feasible, the CoM inside the support polygon (margin > 0)
+stance_holds() {
+  check '
+M, S, R = "'"$1"'", json.load(open("'"$2"'")), '"$3"'
+outs = [json.loads(l) for l in open("'"$4"'")]
+assert outs
+holds = S["holds"]
+for h in holds:
+    c = h["contacts"][0]["point"]
+    assert math.dist(c, [h["position"][0], h["position"][1], h["position"][2] - R]) < 1e-15, h
+kin = ["spart-kin", "-m", M, "--frame", ",".join(h["link"] for h in holds), "--only", "rF,RF"]
+for o, k in zip(outs, run(kin, *[{"qm": o["qm"], "R0": o["R0"], "r0": o["r0"]} for o in outs])):
+    for h, rF, RF in zip(holds, k["rF"], k["RF"]):
+        assert math.dist(point(rF, RF, h["point"]), h["position"]) <= 1e-9, (h, o)
+st = run(["spart-contact", "-m", M, "--gravity", "0,0,-9.81", "--stance", "'"$2"'",
+          "--only", "feasible,com_margin,support_polygon"], *outs)
+assert len(st) == len(outs)
+for s in st:
+    assert s["feasible"] is True and s["com_margin"] > 0, s
+    print(s["com_margin"], len(s["support_polygon"]))
+'
+}
+
+@test "Go1's four feet on flat ground from a stance file (docs/go1-stance.json), its trunk 0.30 m up: feet on their points to 1e-9, spart-contact --stance finds it feasible, the CoM inside the support polygon" {
+  G="$TOP/tests/data/go1.urdf"
+  # no qm: from the middle of the limits (knees bent back, as Go1's are)
+  echo '{"targets": [{"link": "trunk", "position": [0, 0, 0.30], "R": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]}' |
+    spart-ik -m "$G" --stance "$TOP/docs/go1-stance.json" > "$BATS_TEST_TMPDIR/out.jsonl"
+  run stance_holds "$G" "$TOP/docs/go1-stance.json" 0.02 "$BATS_TEST_TMPDIR/out.jsonl"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  # the trunk's origin where its target puts it
+  check '
+o = json.loads(open("'"$BATS_TEST_TMPDIR/out.jsonl"'").readline())
+assert max(o["ik_error"]) <= 1e-10 and abs(o["r0"][2] - 0.30) < 1e-9, o
+'
+}
+
+# ANYmal C's stance: its feet (LF_FOOT...: a collision sphere of radius 0.03 at (0, 0, 0.0225)
+# of the foot's frame) held with the sphere's centre 0.03 m above each point: stance FILE
+anymal_stance() {
+  python3 - "$1" <<'PY'
+import json, sys
+feet = {"LF": [0.46, 0.30], "RF": [0.46, -0.30], "LH": [-0.46, 0.30], "RH": [-0.46, -0.30]}
+holds = [{"link": l + "_FOOT", "contacts": [{"point": p + [0], "normal": [0, 0, 1], "mu": 0.6}],
+          "point": [0, 0, 0.0225], "position": p + [0.03]} for l, p in feet.items()]
+json.dump({"holds": holds}, open(sys.argv[1], "w"))
+PY
+}
+
+@test "ANYmal C's four feet on flat ground, its base 0.45 m up: feet on their points to 1e-9 (from a guess with its knees bent inwards, and from none), feasible by spart-contact --stance, the CoM inside the support polygon" {
+  A="$TOP/tests/data/example-robot-data/robots/anymal_c_simple_description/urdf/anymal.urdf"
+  anymal_stance "$BATS_TEST_TMPDIR/anymal.json"
+  t='"targets": [{"link": "base", "position": [0, 0, 0.45], "R": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]'
+  # the guess: ANYmal's X (front knees back, hind knees forward: LF, RF, LH, RH); without one,
+  # from zero (the middle of HFE's and KFE's limits, legs straight), it finds the same
+  printf '{"qm": [0, 0.6, -1.2, 0, 0.6, -1.2, 0, -0.6, 1.2, 0, -0.6, 1.2], %s}\n{%s}\n' "$t" "$t" |
+    spart-ik -m "$A" --stance "$BATS_TEST_TMPDIR/anymal.json" > "$BATS_TEST_TMPDIR/out.jsonl"
+  run stance_holds "$A" "$BATS_TEST_TMPDIR/anymal.json" 0.03 "$BATS_TEST_TMPDIR/out.jsonl"
+  echo "$output"
+  [ "$status" -eq 0 ]
+  check '
+a, b = [json.loads(l) for l in open("'"$BATS_TEST_TMPDIR/out.jsonl"'")]
+assert abs(a["r0"][2] - 0.45) < 1e-9 and max(abs(x - y) for x, y in zip(a["qm"], b["qm"])) < 1e-6, (a, b)
+# the knees inwards: front HFE > 0, KFE < 0; hind the opposite
+q = a["qm"]
+assert q[1] > 0 > q[2] and q[4] > 0 > q[5] and q[7] < 0 < q[8] and q[10] < 0 < q[11], q
+'
+}

@@ -124,3 +124,33 @@ assert len(A) == 14 and len(B) == 14 and all(len(r) == 7 for r in B)
 assert all(A[i][j] == 0 and A[i][7 + j] == (i == j) and B[i][j] == 0 for i in range(7) for j in range(7))
 PY
 }
+
+@test "the README's Go1 stance: spart-ik puts the feet on docs/go1-stance.json's points, spart-contact --stance finds it feasible with the CoM inside, spart-draw --stance draws its four contacts" {
+  # the block from its t= line to the picture
+  python3 -c '
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+start = next(i for i, l in enumerate(lines) if l.startswith("    t=") and "trunk" in l)
+stop = next(i for i in range(start, len(lines)) if lines[i].endswith("> go1.svg"))
+print("\n".join(l[4:] for l in lines[start:stop + 1]))' "$TOP/README.md" > steps.sh
+  [ "$(wc -l < steps.sh)" -eq 7 ]
+  mkdir tests && ln -s "$TOP/tests/data" tests/data && ln -s "$TOP/docs" docs
+  run --separate-stderr bash -e steps.sh
+  echo "$output" "$stderr"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [[ "$output" =~ ^'{"com_margin":0.129'[0-9]*',"feasible":true}'$ ]]
+  xmllint --noout go1.svg
+  rsvg-convert go1.svg -o go1.png
+  [ "$(grep -c '<circle[^>]*fill="#c62828"' go1.svg)" -eq 4 ]
+  [ "$(grep -c 'fill="#c8e6c9"' go1.svg)" -eq 1 ]
+  # the feet where the stance holds them, to 1e-9
+  spart-kin -m tests/data/go1.urdf --frame FR_foot,FL_foot,RR_foot,RL_foot --only rF < go1.json |
+    python3 -c '
+import json, math, sys
+rF = json.load(sys.stdin)["rF"]
+S = json.load(open("docs/go1-stance.json"))
+for r, h in zip(rF, S["holds"]):
+    assert math.dist(r, h["position"]) < 1e-9, (r, h)
+'
+}

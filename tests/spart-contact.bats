@@ -424,3 +424,123 @@ assert max(abs(t) for t in o["taum"]) <= 100, o
   [[ "$output" != *"or csv"* ]]
   [[ "$output" == *"-o, --output FORMAT  json (one object a line), the only one"* ]]
 }
+
+GO1="$TOP/tests/data/go1.urdf"
+GO1_STANCE="$TOP/docs/go1-stance.json"
+# Go1 standing on docs/go1-stance.json, its trunk 0.30 m up (spart-ik --stance): FILE
+go1_standing() {
+  echo '{"targets": [{"link": "trunk", "position": [0, 0, 0.30], "R": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]}' |
+    spart-ik -m "$GO1" --stance "$GO1_STANCE" --only qm,R0,r0 > "$1"
+}
+
+@test "--stance: the holds' contacts are every record's, after its own, each a point of its link where the record puts it: the answers of the same contacts given in the record" {
+  go1_standing "$BATS_TEST_TMPDIR/go1.json"
+  check '
+import json
+S = json.load(open("'"$GO1_STANCE"'"))
+o = json.load(open("'"$BATS_TEST_TMPDIR/go1.json"'"))
+# each contact in its foot frame, RF^T (c - rF), by hand
+cs = stance_contacts("'"$GO1"'", S, o)
+cmd = ["spart-contact", "-m", "'"$GO1"'", "--gravity", "0,0,-9.81"]
+given = run(cmd, dict(o, contacts=cs))[0]
+held = run(cmd + ["--stance", "'"$GO1_STANCE"'"], o)[0]
+assert given.keys() == held.keys() and held["feasible"] is True, (given, held)
+for key in ("support_polygon", "support_halfplanes", "taum", "contact_forces"):
+    close(sum(held[key], []) if isinstance(held[key][0], list) else held[key],
+          sum(given[key], []) if isinstance(given[key][0], list) else given[key], 1e-9, key)
+assert abs(held["com_margin"] - given["com_margin"]) < 1e-9 and held["com_margin"] > 0.1
+# a record that gives contacts too: its own first, then the stance'"'"'s
+both = run(cmd + ["--stance", "'"$GO1_STANCE"'"], dict(o, contacts=cs[:1]))[0]
+assert len(both["contact_forces"]) == 5 and both["feasible"] is True, both
+close(sum(both["support_polygon"], []), sum(held["support_polygon"], []), 1e-9, "polygon")
+'
+}
+
+@test "--stance: a record whose links are not where the holds put them is refused, naming the hold; a bad contact in the stance file is refused with its line; --stance needs -m" {
+  run --separate-stderr spart-contact -m "$GO1" --gravity 0,0,-9.81 --stance "$GO1_STANCE" <<< '{"qm": [0, 0.8, -1.6, 0, 0.8, -1.6, 0, 0.8, -1.6, 0, 0.8, -1.6]}'
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [[ "$stderr" =~ ^"spart-contact: <stdin>:1: holds[0]: link 'FR_foot' is 0.3"[0-9]*" m, 0 rad from where its hold puts it" ]]
+  printf '{"holds": [{"link": "FR_foot", "position": [0, 0, 0],\n "contacts": [{"point": [0, 0, 0], "normal": [0, 0, 0], "mu": 1}]}]}\n' > "$BATS_TEST_TMPDIR/bad.json"
+  run --separate-stderr spart-contact -m "$GO1" --gravity 0,0,-9.81 --stance "$BATS_TEST_TMPDIR/bad.json" < /dev/null
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-contact: $BATS_TEST_TMPDIR/bad.json:2: holds[0].contacts[0].normal is zero" ]
+  printf '{"holds": [{"link": "FR_foot", "position": [0, 0, 0], "contacts": [{"point": [0, 0, 0], "mu": 1}]}]}\n' > "$BATS_TEST_TMPDIR/bad.json"
+  run --separate-stderr spart-contact -m "$GO1" --gravity 0,0,-9.81 --stance "$BATS_TEST_TMPDIR/bad.json" < /dev/null
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-contact: $BATS_TEST_TMPDIR/bad.json:1: holds[0].contacts[0]: no \"normal\"" ]
+  run --separate-stderr spart-contact --gravity 0,0,-9.81 --stance "$GO1_STANCE" < /dev/null
+  [ "$status" -eq 2 ]
+  [ "${stderr%%$'\n'*}" = "spart-contact: --stance: the stance's links are read in the model of -m: give -m" ]
+}
+
+@test "--write-stance: a solved record's stance keeps its pose: spart-ik --stance of it from a perturbed guess puts the feet back to 1e-9; its contacts where the record's are; a second record, or none, writes nothing" {
+  go1_standing "$BATS_TEST_TMPDIR/go1.json"
+  W="$BATS_TEST_TMPDIR/written.json"
+  run --separate-stderr spart-contact -m "$GO1" --gravity 0,0,-9.81 --stance "$GO1_STANCE" --only feasible --write-stance "$W" < "$BATS_TEST_TMPDIR/go1.json"
+  [ "$status" -eq 0 ]
+  [ "$output" = '{"feasible":true}' ]
+  check '
+import json
+from ikcheck import point
+S, W = json.load(open("'"$GO1_STANCE"'")), json.load(open("'"$W"'"))
+o = json.load(open("'"$BATS_TEST_TMPDIR/go1.json"'"))
+feet = [h["link"] for h in S["holds"]]
+assert [h["link"] for h in W["holds"]] == feet, W
+kin = ["spart-kin", "-m", "'"$GO1"'", "--frame", ",".join(feet), "--only", "rF,RF"]
+k = run(kin, o)[0]
+for s, w, rF, RF in zip(S["holds"], W["holds"], k["rF"], k["RF"]):
+    # the same contacts, where the record puts them; the hold the link'"'"'s pose: its R, its
+    # contact point where it is
+    assert len(w["contacts"]) == 1 and w["contacts"][0]["normal"] == [0, 0, 1] and w["contacts"][0]["mu"] == 0.6, w
+    close(w["contacts"][0]["point"], s["contacts"][0]["point"], 1e-12, "contact")
+    close(point(rF, RF, w["point"]), w["position"], 1e-12, "hold")
+    close(w["position"], s["contacts"][0]["point"], 1e-12, "hold")
+    close(sum(w["R"], []), sum(RF, []), 1e-15, "R")
+# from a perturbed guess, the written stance alone
+guess = dict(o, qm=[q + 0.05 * (-1) ** j for j, q in enumerate(o["qm"])],
+             r0=[o["r0"][0] + 0.02, o["r0"][1] - 0.01, o["r0"][2] + 0.03])
+again = run(["spart-ik", "-m", "'"$GO1"'", "--stance", "'"$W"'"], guess)[0]
+k2 = run(kin, again)[0]
+for a, b in zip(k["rF"], k2["rF"]):
+    close(a, b, 1e-9, "foot")
+close(again["qm"], o["qm"], 1e-8, "qm")
+'
+  # a second record: refused, the file not written
+  rm "$W"
+  run --separate-stderr spart-contact -m "$GO1" --gravity 0,0,-9.81 --stance "$GO1_STANCE" --only feasible --write-stance "$W" < <(cat "$BATS_TEST_TMPDIR/go1.json" "$BATS_TEST_TMPDIR/go1.json")
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-contact: <stdin>:2: --write-stance: a stance is one record's, and the input has more" ]
+  [ ! -e "$W" ]
+  run --separate-stderr spart-contact -m "$GO1" --gravity 0,0,-9.81 --write-stance "$W" < /dev/null
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "spart-contact: --write-stance: no record to make a stance of" ]
+  [ ! -e "$W" ]
+  # from contacts the record gives, its feet's spheres where they touch (contacts from geometry)
+  feet='[{"link": "FR_foot", "mu": 0.5}, {"link": "FL_foot", "mu": 0.5}, {"link": "RR_foot", "mu": 0.5}, {"link": "RL_foot", "mu": 0.5}]'
+  sed "s/}\$/, \"contacts\": ${feet//\//\\/}}/" "$BATS_TEST_TMPDIR/go1.json" |
+    spart-contact -m "$GO1" --gravity 0,0,-9.81 --only feasible --write-stance "$W"
+  spart-ik -m "$GO1" --stance "$W" --only qm,R0,r0 < "$BATS_TEST_TMPDIR/go1.json" | spart-contact -m "$GO1" --gravity 0,0,-9.81 --stance "$W" --only feasible | grep -qx '{"feasible":true}'
+}
+
+@test "bash completion: --stance and --write-stance complete JSON files; spart-contact --help names them" {
+  # the commands and their completion file, of the build under test
+  local bin="${SPART_BIN:-$TOP/bin}"
+  complete_words() {
+    PATH="$bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
+      _ "$bin/../completion/spart.bash" "$@"
+  }
+  cd "$BATS_TEST_TMPDIR"
+  touch feet.json notes.txt
+  for c in spart-contact spart-ik spart-draw; do
+    run -0 complete_words "$c" --stance ''
+    [ "$output" = feet.json ]
+  done
+  run -0 complete_words spart-contact --write-stance ''
+  [ "$output" = feet.json ]
+  run -0 complete_words spart-contact --write
+  [ "$output" = --write-stance ]
+  run -0 complete_words spart-draw --sta
+  [ "$output" = --stance ]
+}

@@ -195,3 +195,35 @@ PY
   [ "$status" -eq 1 ]
   [ -z "$output" ]
 }
+
+@test "spart-draw --stance: the holds' contacts drawn (a dot and a normal each) with their support polygon, as the same contacts given in the record are" {
+  G="$TOP/tests/data/go1.urdf" S="$TOP/docs/go1-stance.json" T="$BATS_TEST_TMPDIR"
+  echo '{"targets": [{"link": "trunk", "position": [0, 0, 0.30], "R": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}]}' |
+    spart-ik -m "$G" --stance "$S" --only qm,R0,r0 > "$T/go1.json"
+  spart-draw -m "$G" --gravity 0,0,-9.81 --stance "$S" --view iso < "$T/go1.json" > "$T/held.svg"
+  xmllint --noout "$T/held.svg"
+  rsvg-convert "$T/held.svg" -o "$T/held.png"
+  # the same contacts in the record, each in its foot's frame (RF' (c - rF), by hand)
+  PYTHONPATH="$BATS_TEST_DIRNAME" python3 - "$G" "$S" "$T/go1.json" > "$T/given.json" <<'PY'
+import json, sys
+from contactcheck import stance_contacts
+G, S, o = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+print(json.dumps(dict(o, contacts=stance_contacts(G, S, o))))
+PY
+  spart-draw -m "$G" --gravity 0,0,-9.81 --view iso < "$T/given.json" > "$T/given.svg"
+  cmp "$T/held.svg" "$T/given.svg"
+  # four contact dots and four normals, the support polygon once
+  [ "$(grep -c '<circle[^>]*fill="#c62828"' "$T/held.svg")" -eq 4 ]
+  [ "$(grep -c '<polyline[^>]*fill="#c62828"' "$T/held.svg")" -eq 4 ]
+  [ "$(grep -c 'fill="#c8e6c9"' "$T/held.svg")" -eq 1 ]
+  # the dots where the contacts are: side view, right +x, up +z (y down in SVG): the
+  # ground's contacts share one height, two pairs of x 0.38 m apart
+  spart-draw -m "$G" --gravity 0,0,-9.81 --stance "$S" < "$T/go1.json" |
+    python3 -c '
+import sys, xml.etree.ElementTree as ET
+dots = [(float(c.get("cx")), float(c.get("cy"))) for c in ET.parse(sys.stdin).getroot().iter("{http://www.w3.org/2000/svg}circle") if c.get("fill") == "#c62828"]
+assert len(dots) == 4 and max(y for _, y in dots) - min(y for _, y in dots) < 1e-5, dots
+xs = sorted(x for x, _ in dots)
+assert abs(xs[1] - xs[0]) < 1e-5 and abs(xs[3] - xs[2]) < 1e-5 and abs(xs[2] - xs[0] - 0.38) < 1e-5, xs
+'
+}

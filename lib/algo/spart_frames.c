@@ -39,3 +39,14 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
   spart_link_frame(m, d, i, R, p);
   spart_world(d, p, r);
 }
+
+
+void spart_link_local(const spart_model *m, const spart_data *d, int i, const double r[3],
+                      double local[3]) {
+  double R[9], o[3], dr[3];
+  spart_link_pose(m, d, i, R, o);
+  for (int k = 0; k < 3; k++) {
+    dr[k] = r[k] - o[k];
+  }
+  spu_mulmtv3(local, R, dr);
+}

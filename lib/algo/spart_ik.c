@@ -88,9 +88,65 @@ static void rot_log(double w[3], const double R[9]) {
 }
 
 
+/* the errors of target t at the configuration spart_fk left in d, not weighted, into e (a
+   link's orientation's 3 before its point's 3; a CoM's 3, or 2 of its x, y); the position's and
+   the orientation's sizes in err; returns its rows */
+static int target_error(const spart_model *m, const spart_data *d, const spart_ik_target *t,
+                        double e[6], double err[2]) {
+  double x[3], dx[3], pos = 0;
+  int r = 0;
+  err[0] = err[1] = 0;
+  if (t->kind == SPART_IK_LINK) {
+    if (t->oriented) {
+      double R[9], o[3], Re[9], w[3], rot = 0;
+      spart_link_pose(m, d, t->body, R, o);
+      /* log(Rt R'): the turn from the link's frame to the target's, inertial axes */
+      for (int a = 0; a < 3; a++) {
+        for (int b = 0; b < 3; b++) {
+          Re[3 * a + b] = t->R[3 * a] * R[3 * b] + t->R[3 * a + 1] * R[3 * b + 1] +
+                          t->R[3 * a + 2] * R[3 * b + 2];
+        }
+      }
+      rot_log(w, Re);
+      for (int a = 0; a < 3; a++) {
+        rot += w[a] * w[a];
+        e[r++] = w[a];
+      }
+      err[1] = sqrt(rot);
+    }
+    spart_link_point(m, d, t->body, t->point, x);
+  } else {
+    memcpy(x, d->com, sizeof x);
+  }
+  /* positions from r0, as d's: the target's less r0, less the point's */
+  for (int a = 0; a < 3; a++) {
+    dx[a] = (t->position[a] - d->r0[a]) - x[a];
+  }
+  if (t->kind == SPART_IK_COM_XY && t->oriented) { /* along R's first two columns */
+    double u = t->R[0] * dx[0] + t->R[3] * dx[1] + t->R[6] * dx[2];
+    dx[1] = t->R[1] * dx[0] + t->R[4] * dx[1] + t->R[7] * dx[2];
+    dx[0] = u;
+  }
+  int nr = t->kind == SPART_IK_COM_XY ? 2 : 3;
+  for (int a = 0; a < nr; a++) {
+    pos += dx[a] * dx[a];
+    e[r++] = dx[a];
+  }
+  err[0] = sqrt(pos);
+  return r;
+}
+
+
+void spart_ik_target_error(const spart_model *m, const spart_data *d, const spart_ik_target *t,
+                           double err[2]) {
+  double e[6];
+  target_error(m, d, t, e, err);
+}
+
+
 /* the errors of the targets at the configuration spart_fk left in d, weighted, into e (the
-   rows of the targets in order: a link's orientation's 3 before its point's 3); the largest
-   position and orientation errors (not weighted) in err; returns E = e'e / 2 */
+   rows of the targets in order, target_error's); the largest position and orientation errors
+   (not weighted) in err; returns E = e'e / 2 */
 static double task_error(const spart_model *m, const spart_data *d, const spart_ik_problem *p,
                          double *e, double err[2]) {
   double E = 0;
@@ -98,43 +154,30 @@ static double task_error(const spart_model *m, const spart_data *d, const spart_
   err[0] = err[1] = 0;
   for (int k = 0; k < p->nt; k++) {
     const spart_ik_target *t = p->t + k;
-    double x[3], dx[3], sw = sqrt(t->weight), pos = 0;
-    int nr = 3;
-    if (t->kind == SPART_IK_LINK) {
-      if (t->oriented) {
-        double R[9], o[3], Re[9], w[3], rot = 0;
-        spart_link_pose(m, d, t->body, R, o);
-        /* log(Rt R'): the turn from the link's frame to the target's, inertial axes */
-        for (int a = 0; a < 3; a++) {
-          for (int b = 0; b < 3; b++) {
-            Re[3 * a + b] = t->R[3 * a] * R[3 * b] + t->R[3 * a + 1] * R[3 * b + 1] +
-                            t->R[3 * a + 2] * R[3 * b + 2];
-          }
-        }
-        rot_log(w, Re);
-        for (int a = 0; a < 3; a++) {
-          rot += w[a] * w[a];
-          e[r++] = sw * w[a];
-        }
-        err[1] = fmax(err[1], sqrt(rot));
-      }
-      spart_link_point(m, d, t->body, t->point, x);
-    } else {
-      memcpy(x, d->com, sizeof x);
-      nr = t->kind == SPART_IK_COM ? 3 : 2;
-    }
-    /* positions from r0, as d's: the target's less r0, less the point's */
+    double sw = sqrt(t->weight), te[2];
+    int nr = target_error(m, d, t, e + r, te);
     for (int a = 0; a < nr; a++) {
-      dx[a] = (t->position[a] - d->r0[a]) - x[a];
-      pos += dx[a] * dx[a];
-      e[r++] = sw * dx[a];
+      e[r + a] *= sw;
     }
-    err[0] = fmax(err[0], sqrt(pos));
+    r += nr;
+    err[0] = fmax(err[0], te[0]);
+    err[1] = fmax(err[1], te[1]);
   }
   for (int k = 0; k < r; k++) {
     E += e[k] * e[k];
   }
   return E / 2;
+}
+
+
+/* rows 0 and 1 of J (3 rows of n columns, inertial axes) made its rows along R's first two
+   columns: a com_xy's in a frame that is not level */
+static void along(double *J, int n, const double R[9]) {
+  for (int c = 0; c < n; c++) {
+    double x = J[c], y = J[n + c], z = J[2 * n + c];
+    J[c] = R[0] * x + R[3] * y + R[6] * z;
+    J[n + c] = R[1] * x + R[4] * y + R[7] * z;
+  }
 }
 
 
@@ -155,9 +198,13 @@ static void task_jacobian(const spart_model *m, spart_data *d, const spart_ik_pr
       spart_jacobian(m, d, t->body, x, J0, Jm);
       first = t->oriented ? 0 : 3;
       nr = 6 - first;
-    } else { /* 3 rows, the CoM's velocity; of them x, y for com_xy */
+    } else { /* 3 rows, the CoM's velocity; of them x, y for com_xy (along R's columns) */
       spart_com_jacobian(m, d, J0, Jm);
       nr = t->kind == SPART_IK_COM ? 3 : 2;
+      if (t->kind == SPART_IK_COM_XY && t->oriented) {
+        along(J0, 6, t->R);
+        along(Jm, m->nv, t->R);
+      }
     }
     const double *Jj = Jm;
     if (m->coupled) {
@@ -432,8 +479,9 @@ static int attempt(const spart_model *m, spart_data *d, spart_state *s, spart_ik
 }
 
 
-/* the targets given in the URDF root link's frame at the state s (root_frame) turned into the
-   inertial frame, into out (p's nt of them); that frame's pose in Rf, rf */
+/* the targets, those given in the URDF root link's frame at the state s (each its root, or
+   every one with root_frame) turned into the inertial frame, into out (p's nt of them); that
+   frame's pose in Rf, rf */
 static void from_root(const spart_model *m, spart_data *d, const spart_state *s,
                       const spart_ik_problem *p, spart_ik_target *out, double Rf[9],
                       double rf[3]) {
@@ -442,18 +490,21 @@ static void from_root(const spart_model *m, spart_data *d, const spart_state *s,
   for (int k = 0; k < p->nt; k++) {
     const spart_ik_target *t = p->t + k;
     out[k] = *t;
-    if (t->kind == SPART_IK_COM_XY) { /* a CoM's x, y: the plane's axes are the frame's */
-      double x[3] = {t->position[0], t->position[1], 0};
-      spu_mulmv3(out[k].position, Rf, x);
-      out[k].position[0] += rf[0];
-      out[k].position[1] += rf[1];
+    out[k].root = 0;
+    if (!t->root && !p->root_frame) {
       continue;
     }
-    spu_mulmv3(out[k].position, Rf, t->position);
+    /* a com_xy's (x, y, 0), its x and y then along the frame's axes */
+    double x[3] = {t->position[0], t->position[1],
+                   t->kind == SPART_IK_COM_XY ? 0 : t->position[2]};
+    spu_mulmv3(out[k].position, Rf, x);
     for (int a = 0; a < 3; a++) {
       out[k].position[a] += rf[a];
     }
-    if (t->oriented) {
+    if (t->kind == SPART_IK_COM_XY) {
+      out[k].oriented = 1;
+      memcpy(out[k].R, Rf, sizeof out[k].R);
+    } else if (t->oriented) {
       spu_mulmm3(out[k].R, Rf, t->R);
     }
   }
@@ -497,7 +548,11 @@ int spart_ik(const spart_model *m, spart_data *d, spart_state *s, spart_ik_probl
   x.um = x.u0 = x.u0dot = x.umdot = x.tau0 = x.taum = x.wF = NULL;
   double Rf[9], rf[3];
   spart_ik_problem q = *p;
-  if (p->root_frame) {
+  int root = p->root_frame;
+  for (int k = 0; k < p->nt; k++) {
+    root |= p->t[k].root;
+  }
+  if (root) {
     from_root(m, d, s, p, w.t, Rf, rf);
     q.t = w.t;
   }

@@ -482,6 +482,7 @@ enum {
   CLI_SVG_JOINT,       /* a joint's origin (a dot) */
   CLI_SVG_COM,         /* the system's CoM */
   CLI_SVG_COMP,        /* its projection on the support along gravity */
+  CLI_SVG_CONTACT,     /* a contact's point (a dot) and its normal (a line) */
   CLI_SVG_CLASSES
 };
 typedef struct cli_svg_item {
@@ -627,16 +628,53 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
 /* The current record's "targets" (CLI_READS_TARGETS; contacts.c) into *t (grown as needed,
    *cap entries), *nt of them: a JSON array of {"link": NAME or ID, "point": [x,y,z] (default 0),
    "position": [x,y,z], "R": 3x3 or "quat": [w,x,y,z] (optional), "weight": W (default 1)},
-   {"com": [x,y,z]} or {"com_xy": [x,y]} (a weight too), each key once; R made the rotation
-   nearest it.  0, or -1 after reporting the fault (cli_fail). */
+   {"com": [x,y,z]} or {"com_xy": [x,y]} (a weight too), each key once, each with "frame":
+   "root" or "inertial" (optional: its root); R made the rotation nearest it.  0, or -1 after
+   reporting the fault (cli_fail). */
 int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt);
 
-/* The IK constraints of the holds of the stance file path (spart-ik --stance; contacts.c), on
-   the session's model, into *t (malloc'd; the caller frees it), *n of them: a JSON object
-   {"holds": [{"link": NAME or ID, "contacts": [...] (skipped: spart-contact's), "point",
-   "position", "R" or "quat", "weight": as a target's}, ...]}.  0, or -1 after reporting the
-   fault with the file's name and line (cli_error). */
-int cli_stance_targets(cli_session *s, const char *path, spart_ik_target **t, int *n);
+/* A stance (Klampt's; spart-stance(5)): holds, each a link's contacts with the environment and
+   the IK constraint that keeps the link there */
+typedef struct cli_stance {
+  int nhold;
+  spart_ik_target *hold; /* (nhold) each hold's constraint, a link's target (inertial frame) */
+  int *first;            /* (nhold + 1) hold k's contacts are c[first[k] .. first[k+1]) */
+  int nc;
+  spart_contact *c;      /* (nc) the holds' contacts: body the hold's link, point in the
+                            inertial frame (Klampt's; not the link's), normal unit */
+} cli_stance;
+
+/* The stance of the file path (--stance; contacts.c), on the session's model, into *h (its
+   arrays malloc'd: cli_stance_free): a JSON object {"holds": [{"link": NAME or ID,
+   "contacts": [{"point", "normal", "mu"}, ...] (optional), "point", "position", "R" or
+   "quat", "weight": as a target's}, ...]}.  0, or -1 after reporting the fault with the
+   file's name and line (cli_error). */
+int cli_stance_read(cli_session *s, const char *path, cli_stance *h);
+void cli_stance_free(cli_stance *h);
+
+/* A command's check (cli_tool.check) of --OPTION, a stance file given: its links are named in
+   the model of -m, which must be given.  -1 to go on, or CLI_EXIT_USAGE after the message. */
+int cli_stance_needs_model(const cli_tool *t, const char *option, const cli_opts *o);
+
+/* how far (m, rad) a link may be from where its hold puts it (cli_stance_contacts' check) */
+#define CLI_HOLD_TOLERANCE 1e-6
+
+/* The stance's contacts at the current record's configuration appended to *c (grown as needed,
+   *cap entries), *nc of them: each point made its link's (spart_link_local) where the record
+   puts the link; with check, a record whose link is not where its hold puts it (beyond
+   CLI_HOLD_TOLERANCE) is refused.  0, or -1 after reporting (cli_fail; no contacts at all
+   too).  Runs spart_fk. */
+int cli_stance_contacts(cli_session *s, const cli_stance *h, int check, spart_contact **c,
+                        int *cap, int *nc);
+
+/* The stance of the current record's nc contacts c (spart-contact --write-stance), as JSON
+   text into out (cli_memfile's; the caller frees out->text): a hold for each link touched, in
+   the order of its first contact, of its contacts in the inertial frame where the record puts
+   them and the constraint that keeps the link at the pose it has (point: its contacts' mean
+   point in the link's frame; position: where that is; R: the link frame's orientation).  0, or
+   -1 after reporting (cli_fail).  Runs spart_fk. */
+typedef struct cli_memfile cli_memfile;
+int cli_stance_text(cli_session *s, const spart_contact *c, int nc, cli_memfile *out);
 
 /* Run body, a command's loop over its records (while (cli_next(s)) ...), over the whole input,
    then close the session (cli_session_close); returns the exit code.  With -j N (jobs.c) the
@@ -664,14 +702,18 @@ void cli_session_free_clone(cli_session *w);
  * stdio; cli_memfile_close closes it and returns 0 with the whole text in mf (NUL-terminated,
  * malloc'd: the caller frees mf->text), or -1 when any of it was lost (out of memory; mf empty)
  */
-typedef struct cli_memfile {
+struct cli_memfile {
   char *text;   /* the text written, NUL-terminated */
   size_t len;   /* its length */
   size_t cap;   /* text's allocation */
   int lost;     /* a write could not be kept */
-} cli_memfile;
+};
 
 FILE *cli_memfile_open(cli_memfile *mf);
 int cli_memfile_close(FILE *f, cli_memfile *mf);
+
+/* The text (len bytes) saved as the file path, whole: on failure, reported ("prog: cannot
+   write PATH: ...") and the file removed.  0, or CLI_EXIT_IO. */
+int cli_save(const char *prog, const char *path, const char *text, size_t len);
 
 #endif

@@ -76,6 +76,46 @@ static int link_of(const spart_model *m, spart_json *j, char name[200]) {
 }
 
 
+/* a "mu" value into *mu; NULL, or what is wrong with it */
+static const char *friction(spart_json *j, double *mu) {
+  if (spart_json_next(j) != SPART_JSON_NUMBER) {
+    return ".mu: expected a number";
+  }
+  *mu = spart_json_number(j);
+  if (!isfinite(*mu)) {
+    return ".mu is not finite: a friction coefficient is a finite number >= 0";
+  }
+  return *mu >= 0 ? NULL : ".mu is negative: a friction coefficient is >= 0";
+}
+
+
+/* the normal n made unit; NULL, or what is wrong with it (".normal is zero") */
+static const char *unit_normal(double n[3]) {
+  /* any length but zero: scaled by its largest component first, so that a short normal
+     (1e-300) is a direction as a long one is; one whose components are all subnormal has lost
+     its direction's digits to underflow */
+  double big = fmax(fabs(n[0]), fmax(fabs(n[1]), fabs(n[2])));
+  if (!isfinite(big)) {
+    return ".normal is not finite";
+  }
+  if (big == 0) {
+    return ".normal is zero";
+  }
+  if (big < DBL_MIN) {
+    return ".normal is too short to give a direction (its components are below 2.2e-308, where "
+           "doubles lose digits)";
+  }
+  for (int q = 0; q < 3; q++) {
+    n[q] /= big;
+  }
+  double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int q = 0; q < 3; q++) {
+    n[q] /= len;
+  }
+  return NULL;
+}
+
+
 /* contact k's object (its '{' read) into c; 0 or -1 after reporting */
 static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
   static const char *const names[] = {"link", "point", "normal", "mu"};
@@ -108,15 +148,9 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
     } else if (key == KEY_NORMAL && numbers(j, c->normal, 3) != 0) {
       return bad(s, j, k, ".normal: expected [nx, ny, nz]");
     } else if (key == KEY_MU) {
-      if (spart_json_next(j) != SPART_JSON_NUMBER) {
-        return bad(s, j, k, ".mu: expected a number");
-      }
-      c->mu = spart_json_number(j);
-      if (!isfinite(c->mu)) {
-        return bad(s, j, k, ".mu is not finite: a friction coefficient is a finite number >= 0");
-      }
-      if (!(c->mu >= 0)) {
-        return bad(s, j, k, ".mu is negative: a friction coefficient is >= 0");
+      const char *why = friction(j, &c->mu);
+      if (why) {
+        return bad(s, j, k, why);
       }
     }
   }
@@ -141,29 +175,8 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
     snprintf(what, sizeof(what), ": no \"%s\"", names[q]);
     return bad(s, j, k, what);
   }
-  /* any length but zero: scaled by its largest component first, so that a short normal
-     (1e-300) is a direction as a long one is; one whose components are all subnormal has lost
-     its direction's digits to underflow */
-  double big = fmax(fabs(c->normal[0]), fmax(fabs(c->normal[1]), fabs(c->normal[2])));
-  if (!isfinite(big)) {
-    return bad(s, j, k, ".normal is not finite");
-  }
-  if (big == 0) {
-    return bad(s, j, k, ".normal is zero");
-  }
-  if (big < DBL_MIN) {
-    return bad(s, j, k, ".normal is too short to give a direction (its components are below "
-               "2.2e-308, where doubles lose digits)");
-  }
-  for (int q = 0; q < 3; q++) {
-    c->normal[q] /= big;
-  }
-  double n = sqrt(c->normal[0] * c->normal[0] + c->normal[1] * c->normal[1] +
-                  c->normal[2] * c->normal[2]);
-  for (int q = 0; q < 3; q++) {
-    c->normal[q] /= n;
-  }
-  return 0;
+  const char *why = unit_normal(c->normal);
+  return why ? bad(s, j, k, why) : 0;
 }
 
 
@@ -331,9 +344,9 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
 
 
 /* ---------------------------------------------------------------------------------------------
- * spart-ik's targets: a record's "targets", and the holds of a stance file (--stance), whose
- * IK constraints are targets (Klampt's holds: a link's contacts, skipped here, and the
- * constraint that keeps the link there)
+ * spart-ik's targets: a record's "targets"; and the holds of a stance file (Klampt's: a link's
+ * contacts with the environment, in the inertial frame, and the IK constraint that keeps the
+ * link there, a target), which spart-ik's, spart-contact's and spart-draw's --stance read
  */
 
 enum {
@@ -345,15 +358,18 @@ enum {
   T_WEIGHT = 32,
   T_COM = 64,
   T_COM_XY = 128,
-  T_CONTACTS = 256
+  T_CONTACTS = 256,
+  T_FRAME = 512
 };
 
-/* where a target is read: the model, the list's name in messages ("targets", "holds"), whether
-   its items are holds (a "contacts" key skipped, no CoM), and the fault's message and line */
+/* where a target is read: the model, the list's name in messages ("targets", "holds"), the
+   stance whose holds are read (their contacts into it; no CoM, no frame), or NULL for a
+   record's targets, the stance's contacts room, and the fault's message and line */
 typedef struct tlist {
   const spart_model *m;
   const char *name;
-  int holds;
+  cli_stance *holds;
+  int ccap;
   char msg[512];
   long long line;
 } tlist;
@@ -407,14 +423,93 @@ static int rotation(double R[9]) {
 }
 
 
-/* the key of a target's member, T_*, or 0 (a hold's: no CoM, its contacts) */
+/* the key of a target's member, T_*, or 0 (a hold's: its contacts, no CoM, no frame) */
 static int target_key(const tlist *c, const spart_json *j) {
-  static const char *const names[] = {"link", "point",  "position", "R",       "quat",
-                                      "weight", "com", "com_xy",   "contacts"};
-  for (int q = 0; q < 9; q++) {
+  static const char *const names[] = {"link", "point",  "position", "R",        "quat",
+                                      "weight", "com", "com_xy",   "contacts", "frame"};
+  for (int q = 0; q < 10; q++) {
     if (strlen(names[q]) == j->strlen && memcmp(j->str, names[q], j->strlen) == 0) {
       int key = 1 << q;
-      return (c->holds ? key & (T_COM | T_COM_XY) : key == T_CONTACTS) ? 0 : key;
+      return (c->holds ? key & (T_COM | T_COM_XY | T_FRAME) : key == T_CONTACTS) ? 0 : key;
+    }
+  }
+  return 0;
+}
+
+
+/* contact q of hold k (its '{' read) into x: "point", "normal" (made unit) and "mu", each
+   once; 0 or -1 (c->msg) */
+static int hold_contact(tlist *c, spart_json *j, int k, int q, spart_contact *x) {
+  static const char *const names[] = {"point", "normal", "mu"};
+  int t, seen = 0;
+  char what[300], txt[200];
+  while ((t = spart_json_next(j)) == SPART_JSON_KEY) {
+    int key = 0;
+    for (int a = 0; a < 3; a++) {
+      key = strlen(names[a]) == j->strlen && memcmp(j->str, names[a], j->strlen) == 0 ? 1 << a
+                                                                                     : key;
+    }
+    const char *why = NULL;
+    if (!key) {
+      snprintf(what, sizeof what, ".contacts[%d]: unknown key '%s' (a hold's contact has "
+               "\"point\", \"normal\", \"mu\")", q, spart_printable(txt, j->str, j->strlen));
+      return tbad(c, j, k, what);
+    }
+    seen |= key;
+    if (key == 1 && numbers(j, x->point, 3) != 0) {
+      why = ".point: expected [x, y, z]";
+    } else if (key == 2 && numbers(j, x->normal, 3) != 0) {
+      why = ".normal: expected [nx, ny, nz]";
+    } else if (key == 4) {
+      why = friction(j, &x->mu);
+    }
+    if (why) {
+      snprintf(what, sizeof what, ".contacts[%d]%s", q, why);
+      return tbad(c, j, k, what);
+    }
+  }
+  if (t != SPART_JSON_OBJECT_END) {
+    return tbad(c, j, -1, "");
+  }
+  int a = 0;
+  while (seen & 1 << a) {
+    a++;
+  }
+  if (a < 3) {
+    snprintf(what, sizeof what, ".contacts[%d]: no \"%s\"", q, names[a]);
+    return tbad(c, j, k, what);
+  }
+  const char *why = unit_normal(x->normal);
+  if (why) {
+    snprintf(what, sizeof what, ".contacts[%d]%s", q, why);
+    return tbad(c, j, k, what);
+  }
+  return 0;
+}
+
+
+/* the contacts of hold k (its "contacts" key read) after the stance's; 0 or -1 (c->msg) */
+static int hold_contacts(tlist *c, spart_json *j, int k) {
+  cli_stance *h = c->holds;
+  int t, q = 0;
+  if (spart_json_next(j) != SPART_JSON_ARRAY) {
+    return tbad(c, j, k, ".contacts: expected an array of {\"point\", \"normal\", \"mu\"}");
+  }
+  while ((t = spart_json_next(j)) != SPART_JSON_ARRAY_END) {
+    if (t != SPART_JSON_OBJECT) {
+      return tbad(c, j, k, ".contacts: expected an array of {\"point\", \"normal\", \"mu\"}");
+    }
+    if (h->nc == c->ccap) {
+      spart_contact *g = realloc(h->c, sizeof *g * (size_t)(c->ccap = 2 * c->ccap + 8));
+      if (!g) {
+        return tbad(c, j, -1, "out of memory");
+      }
+      h->c = g;
+    }
+    spart_contact *x = h->c + h->nc++;
+    memset(x, 0, sizeof *x);
+    if (hold_contact(c, j, k, q++, x) != 0) {
+      return -1;
     }
   }
   return 0;
@@ -439,7 +534,15 @@ static int target_member(tlist *c, spart_json *j, int k, int key, spart_ik_targe
     }
     return 0;
   case T_CONTACTS: /* a hold's contacts: spart-contact's, not a constraint */
-    return spart_json_next(j) < 0 || spart_json_skip(j) ? tbad(c, j, k, "") : 0;
+    return hold_contacts(c, j, k);
+  case T_FRAME:
+    if (spart_json_next(j) != SPART_JSON_STRING ||
+        !((j->strlen == 4 && memcmp(j->str, "root", 4) == 0) ||
+          (j->strlen == 8 && memcmp(j->str, "inertial", 8) == 0))) {
+      return tbad(c, j, k, ".frame: expected \"root\" or \"inertial\"");
+    }
+    t->root = j->strlen == 4;
+    return 0;
   case T_POINT:
     return numbers(j, t->point, 3) ? tbad(c, j, k, ".point: expected [x, y, z]") : 0;
   case T_POSITION:
@@ -544,11 +647,12 @@ int cli_targets(cli_session *s, spart_ik_target **t, int *cap, int *nt) {
 }
 
 
-/* the holds of the stance text (len bytes) into *t (grown, *cap), *n of them; 0, or -1 with
+/* the holds of the stance text (len bytes) into c->holds (its arrays grown); 0, or -1 with
    c->msg, c->line */
-static int holds(tlist *c, const char *text, size_t len, spart_ik_target **t, int *cap, int *n) {
+static int holds(tlist *c, const char *text, size_t len) {
+  cli_stance *h = c->holds;
   spart_json j;
-  int tok, r = 0, seen = 0;
+  int tok, r = 0, seen = 0, cap = 0;
   spart_json_init(&j, text, len, 1);
   if (spart_json_next(&j) != SPART_JSON_OBJECT) {
     r = tbad(c, &j, -1, "expected a stance object {\"holds\": [...]}");
@@ -566,17 +670,30 @@ static int holds(tlist *c, const char *text, size_t len, spart_ik_target **t, in
       r = tbad(c, &j, -1, "expected an array of holds");
     }
     while (r == 0 && (tok = spart_json_next(&j)) != SPART_JSON_ARRAY_END) {
-      spart_ik_target *g =
-          *n < *cap ? *t : realloc(*t, sizeof(**t) * (size_t)(*cap = 2 * *cap + 4));
-      if (tok != SPART_JSON_OBJECT || !g) {
-        r = tbad(c, &j, *n, g ? ": expected an object {\"link\", \"contacts\", \"point\", "
-                                "\"position\", ...}" : ": out of memory");
+      int n = h->nhold;
+      if (n == cap) {
+        spart_ik_target *g = realloc(h->hold, sizeof *g * (size_t)(cap = 2 * cap + 4));
+        int *f = g ? realloc(h->first, sizeof *f * (size_t)(cap + 1)) : NULL;
+        h->hold = g ? g : h->hold;
+        h->first = f ? f : h->first;
+        if (!f) {
+          r = tbad(c, &j, -1, "out of memory");
+          break;
+        }
+      }
+      if (tok != SPART_JSON_OBJECT) {
+        r = tbad(c, &j, n, ": expected an object {\"link\", \"contacts\", \"point\", "
+                           "\"position\", ...}");
         break;
       }
-      *t = g;
-      memset(g + *n, 0, sizeof *g);
-      r = target(c, &j, *n, g + *n);
-      (*n)++;
+      memset(h->hold + n, 0, sizeof *h->hold);
+      h->first[n] = h->nc;
+      r = target(c, &j, n, h->hold + n);
+      h->nhold++;
+      h->first[n + 1] = h->nc;
+      for (int q = h->first[n]; r == 0 && q < h->nc; q++) {
+        h->c[q].body = h->hold[n].body; /* the hold's link: its contacts' */
+      }
     }
   }
   if (r == 0 && (!seen || spart_json_next(&j) != SPART_JSON_END)) {
@@ -587,13 +704,19 @@ static int holds(tlist *c, const char *text, size_t len, spart_ik_target **t, in
 }
 
 
-int cli_stance_targets(cli_session *s, const char *path, spart_ik_target **t, int *n) {
+void cli_stance_free(cli_stance *h) {
+  free(h->hold);
+  free(h->first);
+  free(h->c);
+  memset(h, 0, sizeof *h);
+}
+
+
+int cli_stance_read(cli_session *s, const char *path, cli_stance *h) {
   char *text = NULL;
   size_t len = 0;
-  int cap = 0;
-  tlist c = {.m = s->m, .name = "holds", .holds = 1};
-  *t = NULL;
-  *n = 0;
+  tlist c = {.m = s->m, .name = "holds", .holds = h};
+  memset(h, 0, sizeof *h);
   FILE *f = fopen(path, "r");
   if (!f) {
     cli_error(s->tool->name, NULL, 0, "cannot open %s: %s", path, strerror(errno));
@@ -602,13 +725,12 @@ int cli_stance_targets(cli_session *s, const char *path, spart_ik_target **t, in
   if (cli_read_whole(s, f, path, &text, &len) != 0) {
     return -1;
   }
-  int r = holds(&c, text, len, t, &cap, n);
+  int r = holds(&c, text, len);
   if (r != 0) {
     cli_error(s->tool->name, path, c.line, "%s", c.msg);
-    free(*t);
-    *t = NULL;
-    *n = 0;
+    cli_stance_free(h);
   }
   free(text);
   return r;
 }
+

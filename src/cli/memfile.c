@@ -3,6 +3,7 @@
  * so (a generated source with a constant cut short, exit 0); this stream's write then fails,
  * stdio's error flag is set, and cli_memfile_close returns -1. */
 #define _GNU_SOURCE /* fopencookie */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,21 @@ int cli_memfile_close(FILE *f, cli_memfile *mf) {
     free(mf->text);
     memset(mf, 0, sizeof *mf);
     return -1;
+  }
+  return 0;
+}
+
+
+int cli_save(const char *prog, const char *path, const char *text, size_t len) {
+  FILE *f = fopen(path, "w");
+  int err = !f || fwrite(text, 1, len, f) != len;
+  err |= f && fclose(f) != 0;
+  if (err) {
+    cli_error(prog, NULL, 0, "cannot write %s: %s", path, strerror(errno));
+    if (f) {
+      remove(path);
+    }
+    return CLI_EXIT_IO;
   }
   return 0;
 }

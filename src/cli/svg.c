@@ -9,7 +9,7 @@
 #include "cli.h"
 
 /* each class's layer (what is drawn over what) and style */
-static const int layer[CLI_SVG_CLASSES] = {0, 1, 1, 2, 2, 3, 3, 3};
+static const int layer[CLI_SVG_CLASSES] = {0, 1, 1, 2, 2, 3, 3, 3, 3};
 static const char *const style[CLI_SVG_CLASSES] = {
     "fill=\"#c8e6c9\" fill-opacity=\"0.8\" stroke=\"#2e7d32\"",        /* support */
     "fill=\"#90a4ae\" fill-opacity=\"0.85\" stroke=\"#263238\"",       /* visual */
@@ -18,7 +18,8 @@ static const char *const style[CLI_SVG_CLASSES] = {
     "fill=\"none\" stroke=\"#d81b60\"",                                /* axis */
     "fill=\"#ffffff\" stroke=\"#1a237e\"",                             /* joint */
     "fill=\"#000000\" stroke=\"#ffeb3b\"",                             /* com */
-    "fill=\"#2e7d32\" stroke=\"#ffffff\""};                            /* com projection */
+    "fill=\"#2e7d32\" stroke=\"#ffffff\"",                             /* com projection */
+    "fill=\"#c62828\" stroke=\"#c62828\""};                            /* contact */
 
 
 int cli_svg_add(cli_svg *g, int frame, int cls, double depth, const double *uv, int n,
