@@ -16,7 +16,8 @@ case ${1:-} in
 esac
 if [ -z "${SPART_BIN:-}" ]; then
   sh scripts/deps.sh
-  make -s -j"$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" all
+  # everything: the commands, and the unit drivers scripts/test.sh runs next
+  make -s -j"$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)" all unit
 fi
 bin=${SPART_BIN:-$top/bin}
 mkdir -p "$out"

@@ -9,7 +9,7 @@ out=${TMPDIR:-/tmp}/spart-tests.$$
 trap 'rm -f "$out"' EXIT INT TERM
 jobs=${SPART_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)}
 if ! command -v parallel > /dev/null 2>&1; then
-  [ "$jobs" -le 1 ] || echo "runtests.sh: no GNU parallel (Debian's parallel): one test at a time" >&2
+  [ "$jobs" -le 1 ] || echo "runtests.sh: no GNU parallel (Debian's parallel): one at a time" >&2
   jobs=1
 fi
 # parallel's notice is for its users, not for a test run

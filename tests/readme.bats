@@ -160,3 +160,22 @@ PY
     esac
   done
 }
+
+@test "the README's Examples run as written from the top of the clone, after its Quick start's PATH line" {
+  command -v gnuplot > /dev/null || skip "no gnuplot (gnuplot-nox: scripts/deps.sh)"
+  ln -s "$TOP/scripts" scripts
+  # the recorded trajectory an example reads
+  cp examples/iiwa_traj.csv trajectory.csv
+  # the Quick start's line that puts the clone's bin/ on the PATH, then every Examples block
+  sed -n '/^## Quick start/,/^## /s/^    \(export PATH="\$PWD\/bin:\$PATH"\)$/\1/p' \
+    "$TOP/README.md" > steps.sh
+  [ "$(wc -l < steps.sh)" -eq 1 ]
+  sed -n '/^## Examples/,/^## /s/^    //p' "$TOP/README.md" >> steps.sh
+  [ "$(grep -c '^urdf2robot\|^ *spart-' steps.sh)" -ge 10 ]
+  # the commands from that line alone: the PATH without the tests' own entry
+  run --separate-stderr env PATH="${PATH#"${SPART_BIN:-$TOP/bin}:"}" bash -e steps.sh
+  echo "$output" "$stderr"
+  [ "$status" -eq 0 ]
+  [ -s polygon.png ] && [ -s swing.png ] && [ -s stand.png ] && grep -q '<svg' quadruped.svg
+  [ "$(wc -l < torques.csv)" -eq 102 ]
+}

@@ -278,8 +278,9 @@ PY
       # its */ is the second line's end, its /* the first line's start
       [ "$(grep -o '\*/' line | wc -l)" -eq 0 ]
       [ "$(grep -o '/\*' line | wc -l)" -eq 1 ]
+      # (its warnings and errors are the front end's: -fsyntax-only, no object)
       for c in $(compilers); do
-        $c -std=c99 -Wall -Wextra -Werror -c -x c a.$x -o a.o || { echo "$c $m .$x"; false; }
+        $c -std=c99 -Wall -Wextra -Werror -fsyntax-only -x c a.$x || { echo "$c $m .$x"; false; }
       done
       ! cc -std=c99 -E -x c a.$x | grep -q injected
     done
