@@ -4,7 +4,7 @@
 # SPART_TEST_JOBS: the tests run at once (default: one a CPU; 1 without GNU parallel, which
 # bats' --jobs needs).  Arguments: the bats files to run (default: all of tests/).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 out=${TMPDIR:-/tmp}/spart-tests.$$
 trap 'rm -f "$out"' EXIT INT TERM
 jobs=${SPART_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo 1)}
