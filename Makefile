@@ -24,6 +24,15 @@ BIN       = bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0)
 LIBS      = -lcjson -lglpk $(XML_LIBS) -lm -lpthread
+# V=1 shows the compiler's and the archiver's command lines; by default one short line a file
+# (CC, AR, LD and its name), none under make -s; a compiler's errors show either way
+ifeq ($(V),1)
+Q   =
+say = @:
+else
+Q   = @
+say = $(if $(findstring s,$(firstword -$(MAKEFLAGS))),@:,@printf '  %-3s %s\n')
+endif
 
 # what there is: every lib/LAYER/*.c is in libspart.a (the layers' folders: lib/README.md), every
 # src/*.c is a command, every tests/unit/*.c a unit driver; src/cli/*.c (the command-line
@@ -81,19 +90,23 @@ $(BUILD)/flags:
 # every object from its source, with its header dependencies (-MMD -MP) beside it in build/
 $(BUILD)/%.o: %.c $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $<
+	$(Q)$(CC) $(CFLAGS) $(ALL_CPPFLAGS) -MMD -MP -c -o $@ $<
 
 $(LIB): $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRC))
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/libspart-cli.a: $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
 $(CG_LIB): $(patsubst %.c,$(BUILD)/%.o,$(CG_SRC))
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
 # a command's own archives (TOOL_LIBS), linked before libspart-cli.a and libspart.a
 $(BIN)/spart-codegen: TOOL_LIBS = $(CG_LIB)
@@ -101,10 +114,12 @@ $(BIN)/spart-codegen: $(CG_LIB)
 
 $(TOOLS): $(BIN)/%: $(BUILD)/src/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_LIBS) $(CLI_LIB) $(LIB) $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_LIBS) $(CLI_LIB) $(LIB) $(LIBS)
 
 $(UNIT): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(CLI_LIB) $(LIB) $(BUILD)/flags
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter-out $(BUILD)/flags,$^) $(LIBS)
 
 -include $(patsubst %.c,$(BUILD)/%.d,$(LIB_SRC) $(CLI_SRC) $(CG_SRC) $(TOOL_SRC) $(UNIT_SRC))
 

@@ -154,3 +154,59 @@ for r, h in zip(rF, S["holds"]):
     assert math.dist(r, h["position"]) < 1e-9, (r, h)
 '
 }
+
+@test "the Quick start's demo: at most 15 lines of 80 columns, a PNG of the quadruped standing on its weight, three commands to try that run" {
+  command -v rsvg-convert > /dev/null || skip "no rsvg-convert (librsvg2-bin: scripts/deps.sh)"
+  # the commands under test, not a build of the tree (SPART_BIN); its files in DIR
+  run --separate-stderr env SPART_BIN="${SPART_BIN:-$TOP/bin}" sh "$TOP/scripts/demo.sh" demo
+  printf '%s\n' "$output" "# stderr:" "$stderr"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  [ "${#lines[@]}" -le 15 ]
+  # (each as wide as with the default folder, build/demo)
+  local l
+  for l in "${lines[@]}"; do
+    l=${l//"$BATS_TEST_TMPDIR/demo"/build/demo}
+    [ "${#l}" -le 80 ] || { echo "too wide: $l"; false; }
+  done
+  # the picture: a PNG, drawn from the standing state's SVG
+  [ "$(head -c 8 demo/stand.png | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+  grep -q '<svg' demo/stand.svg
+  [[ "$output" == *"demo/stand.png"* ]]
+  # it stands: its feet bear its weight (16.8 kg), its base above the ground
+  local fz z
+  fz=$(sed -n 's/.*its feet bear \([0-9.]*\) N.*/\1/p' <<< "$output")
+  z=$(sed -n 's/.*its base at z = \([0-9.]*\) m.*/\1/p' <<< "$output")
+  awk -v f="$fz" -v z="$z" 'BEGIN { exit !(f > 0.99 * 16.8 * 9.81 && f < 1.01 * 16.8 * 9.81 &&
+    z > 0.3 && z < 0.5) }'
+  # the last three lines: commands to try next, which run from the top of the clone with the
+  # commands on the PATH
+  [[ "${lines[-4]}" == "Try next"* ]]
+  local cmd
+  for cmd in "${lines[@]: -3}"; do
+    case $cmd in
+      "  man -l "*) [ -s "$TOP/${cmd#  man -l }" ] ;;
+      *) (cd "$TOP" && PATH="${SPART_BIN:-$TOP/bin}:$PATH" bash -e -c "$cmd" > /dev/null) ;;
+    esac
+  done
+}
+
+@test "the README's Examples run as written from the top of the clone, after its Quick start's PATH line" {
+  command -v gnuplot > /dev/null || skip "no gnuplot (gnuplot-nox: scripts/deps.sh)"
+  ln -s "$TOP/scripts" scripts
+  mkdir tests && ln -s "$TOP/tests/data" tests/data && ln -s "$TOP/docs" docs
+  # the recorded trajectory an example reads
+  cp examples/iiwa_traj.csv trajectory.csv
+  # the Quick start's line that puts the clone's bin/ on the PATH, then every Examples block
+  sed -n '/^## Quick start/,/^## /s/^    \(export PATH="\$PWD\/bin:\$PATH"\)$/\1/p' \
+    "$TOP/README.md" > steps.sh
+  [ "$(wc -l < steps.sh)" -eq 1 ]
+  sed -n '/^## Examples/,/^## /s/^    //p' "$TOP/README.md" >> steps.sh
+  [ "$(grep -c '^urdf2robot\|^ *spart-' steps.sh)" -ge 10 ]
+  # the commands from that line alone: the PATH without the tests' own entry
+  run --separate-stderr env PATH="${PATH#"${SPART_BIN:-$TOP/bin}:"}" bash -e steps.sh
+  echo "$output" "$stderr"
+  [ "$status" -eq 0 ]
+  [ -s polygon.png ] && [ -s swing.png ] && [ -s stand.png ] && grep -q '<svg' quadruped.svg
+  [ "$(wc -l < torques.csv)" -eq 102 ]
+}

@@ -24,6 +24,29 @@ compilers() {
   done
 }
 
+# every bundled model's code, fixed and floating, written and built once for the tests that read
+# it, in $BATS_FILE_TMPDIR/NAME.KIND/: robot.c and robot.h; by each compiler C, C.o (robot.c
+# alone, -std=c99 -O2 -Wall -Wextra -Werror), C.drv (tests/codegen_driver.c linked with it and
+# -lm alone) and C.log (the compiler's messages, and "ok" when both were built)
+setup_file() {
+  local m kind c d
+  for m in "$MODELS"/*.urdf "$MODELS"/*.dh.json; do
+    for kind in fixed floating; do
+      d="$BATS_FILE_TMPDIR/${m##*/}.$kind"
+      mkdir -p "$d"
+      (
+        cd "$d" || exit 1
+        gen "$m" $kind
+        for c in $(compilers 3> /dev/null); do
+          { $c -std=c99 -O2 -Wall -Wextra -Werror -c robot.c -o $c.o &&
+            $c -std=c99 -O2 -I. -o $c.drv "$TOP/tests/codegen_driver.c" $c.o -lm &&
+            echo ok; } > $c.log 2>&1
+        done
+      )
+    done
+  done
+}
+
 @test "--help writes the usage with every option and exits 0" {
   run -0 --separate-stderr spart-codegen --help
   [[ "$output" == Usage:* ]]
@@ -76,32 +99,32 @@ EOF
 }
 
 @test "every bundled model's code compiles alone with -std=c99 -Wall -Wextra -Werror, fixed and floating" {
-  cd "$BATS_TEST_TMPDIR"
-  local m kind c
+  # (setup_file compiled each at -O2, where GCC's and Clang's warnings look further than at -O0)
+  local m kind c d
   for m in "$MODELS"/*.urdf "$MODELS"/*.dh.json; do
     for kind in fixed floating; do
-      gen "$m" $kind
+      d="$BATS_FILE_TMPDIR/${m##*/}.$kind"
       for c in $(compilers); do
-        $c -std=c99 -Wall -Wextra -Werror -c robot.c -o robot.o || { echo "$c $m $kind"; false; }
+        [ "$(tail -n 1 "$d/$c.log")" = ok ] && [ -s "$d/$c.o" ] ||
+          { cat "$d/$c.log"; echo "$c $m $kind"; false; }
       done
       # only <math.h>, and no loop: everything unrolled (the sine and cosine's table aside)
-      [ "$(grep -c '#include' robot.c)" -eq 1 ]
-      grep -q '#include <math.h>' robot.c
-      ! grep -qE '\b(for|while) *\(' robot.c
+      [ "$(grep -c '#include' "$d/robot.c")" -eq 1 ]
+      grep -q '#include <math.h>' "$d/robot.c"
+      ! grep -qE '\b(for|while) *\(' "$d/robot.c"
     done
   done
 }
 
 @test "the generated code equals spart-id, -gim, -fd, -kin and -jac at random states on every bundled model" {
-  cd "$BATS_TEST_TMPDIR"
-  local m kind c
+  local m kind c d
   for m in "$MODELS"/*.urdf "$MODELS"/*.dh.json; do
     for kind in fixed floating; do
-      gen "$m" $kind
+      d="$BATS_FILE_TMPDIR/${m##*/}.$kind"
       for c in $(compilers); do
-        # the driver links the code with -lm alone
-        $c -std=c99 -O2 -I. -o drv "$TOP/tests/codegen_driver.c" robot.c -lm
-        run python3 "$TOP/tests/codegencheck.py" "$m" $kind ./drv 4 7
+        # the driver links the code with -lm alone (setup_file)
+        [ -x "$d/$c.drv" ] || { cat "$d/$c.log"; false; }
+        run python3 "$TOP/tests/codegencheck.py" "$m" $kind "$d/$c.drv" 4 7
         echo "$c ${m##*/} $kind: $output"
         [ "$status" -eq 0 ]
       done
@@ -147,11 +170,18 @@ EOF
   cd "$BATS_TEST_TMPDIR"
   gen "$MODELS/kuka_iiwa.urdf" floating
   ! grep -q 'robot_v2' robot.c
-  local m kind c nq nv n
+  local m kind c nq nv n d
   for m in "$MODELS"/2_iiwa_base.urdf "$MODELS"/quadruped.urdf "$MODELS"/humanoid.urdf \
     "$TOP"/tests/data/branches.urdf; do
     for kind in fixed floating; do
-      gen "$m" $kind
+      # the bundled models' code and vector build from setup_file, branches.urdf's here
+      d="$BATS_FILE_TMPDIR/${m##*/}.$kind"
+      if [ -d "$d" ]; then
+        cp "$d/robot.c" "$d/robot.h" .
+      else
+        d=.
+        gen "$m" $kind
+      fi
       grep -q '^  const robot_v2 p[0-9]* = ' robot.c
       nq=$(awk '$2 == "robot_NQ" { print $3 }' robot.h)
       nv=$(awk '$2 == "robot_NV" { print $3 }' robot.h)
@@ -159,9 +189,16 @@ EOF
       python3 -c "import random; random.seed(5)
 for r in range(6): print(' '.join('%.17g' % random.uniform(-2, 2) for k in range($n)))" > states
       for c in $(compilers); do
-        $c -std=c99 -pedantic -Wall -Wextra -Werror -DSPART_CODEGEN_SCALAR -c robot.c -o robot.o
-        $c -std=c99 -O2 -I. -o vec "$TOP/tests/codegen_driver.c" robot.c -lm
-        $c -std=c99 -O2 -I. -DSPART_CODEGEN_SCALAR -o sca "$TOP/tests/codegen_driver.c" robot.c -lm
+        # the struct's code compiles alone with -pedantic (its warnings at -O2, the build's)
+        $c -std=c99 -O2 -pedantic -Wall -Wextra -Werror -DSPART_CODEGEN_SCALAR -c robot.c \
+          -o sca.o
+        $c -std=c99 -O2 -I. -DSPART_CODEGEN_SCALAR -o sca "$TOP/tests/codegen_driver.c" sca.o -lm
+        if [ "$d" = . ]; then
+          $c -std=c99 -O2 -I. -o vec "$TOP/tests/codegen_driver.c" robot.c -lm
+        else
+          [ -x "$d/$c.drv" ] || { cat "$d/$c.log"; false; }
+          cp "$d/$c.drv" vec
+        fi
         ./vec < states > vec.out
         ./sca < states > sca.out
         [ "$(wc -l < vec.out)" -eq 6 ]
@@ -241,8 +278,9 @@ PY
       # its */ is the second line's end, its /* the first line's start
       [ "$(grep -o '\*/' line | wc -l)" -eq 0 ]
       [ "$(grep -o '/\*' line | wc -l)" -eq 1 ]
+      # (its warnings and errors are the front end's: -fsyntax-only, no object)
       for c in $(compilers); do
-        $c -std=c99 -Wall -Wextra -Werror -c -x c a.$x -o a.o || { echo "$c $m .$x"; false; }
+        $c -std=c99 -Wall -Wextra -Werror -fsyntax-only -x c a.$x || { echo "$c $m .$x"; false; }
       done
       ! cc -std=c99 -E -x c a.$x | grep -q injected
     done
