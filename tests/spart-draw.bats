@@ -68,8 +68,9 @@ for y in range(ph):
             p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
             line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     rows.append(line); prev = line
-# the box's fill: #90a4ae at 0.85 over white
-want = [round(0.85 * v + 0.15 * 255) for v in (0x90, 0xa4, 0xae)]
+# the box's fill: its top face's colour (shaded faces are opaque, the shade the light's)
+fill = re.search(r'<polygon [^>]*fill="#([0-9a-f]{6})"', svg).group(1)
+want = [int(fill[i:i + 2], 16) for i in (0, 2, 4)]
 xs = [[], []]
 for y in range(ph):
     for x in range(pw):
@@ -181,7 +182,7 @@ PY
   [ "$(grep -c '<g id' "$T/k.svg")" -eq 0 ]
   # -k: the good records drawn, as they are alone; a record whose contacts fail while it is
   # drawn leaves nothing of its picture
-  spart-draw -m "$M" --frames <<< "{\"qm\": $q}" > "$T/one.svg"
+  spart-draw -m "$M" --frames --gravity 0,0,-9.81 <<< "{\"qm\": $q}" > "$T/one.svg"
   run --separate-stderr spart-draw -m "$M" --frames -k --gravity 0,0,-9.81 <<< "{\"qm\": [1]}
 {\"qm\": $q, \"contacts\": [{\"link\": \"no_such_link\", \"point\": [0, 0, 0]}]}
 {\"qm\": $q}"
