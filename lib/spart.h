@@ -680,8 +680,9 @@ double spart_view_face(int view, const double *xyz, int n, double *uv, double *d
 double spart_view_size(const spart_model *m, const spart_data *d, double c[3]);
 
 /* How body i's joint shows in the skeleton: 2 a joint that moves (a line to it and a dot), 1 a
-   fixed joint to a link with mass (a line, no dot), 0 a fixed joint to a massless frame (a
-   camera's, a sensor's: neither). */
+   fixed joint to a link with mass on a link that moves (a foot, a tool: a line, no dot), 0 a
+   fixed joint to a massless frame (a camera's, a sensor's) or to a part of the base (a shell,
+   a battery): neither. */
 int spart_view_joint(const spart_model *m, int i);
 
 /* The ground of spart_ground_defaults as a grid: lines on the plane through 0 against gravity

@@ -264,10 +264,10 @@ static void skeleton(const spart_model *m, spart_data *d, double size) {
     while (!opt->frames_all && p > 0 && spart_view_joint(m, p) == 0) {
       p = m->body_parent[p];
     }
-    spart_link_frame(m, d, i, R, b);
+    spart_link_pose(m, d, i, R, b);
     if (i > 0) {
       if (p <= 0) {
-        spart_link_frame(m, d, 0, R, a);
+        spart_link_pose(m, d, 0, R, a);
       } else {
         spart_world(d, d->xposJ + 3 * p, a);
       }

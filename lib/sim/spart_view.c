@@ -334,7 +334,15 @@ int spart_view_joint(const spart_model *m, int i) {
   if (m->jnt_type[i] != SPART_JNT_FIXED) {
     return 2;
   }
-  return m->body_mass[i] > 0 ? 1 : 0;
+  if (!(m->body_mass[i] > 0)) {
+    return 0;
+  }
+  /* a link with mass welded to a link that moves (a foot, a tool), not to the base */
+  int p = m->body_parent[i];
+  while (p > 0 && m->jnt_type[p] == SPART_JNT_FIXED) {
+    p = m->body_parent[p];
+  }
+  return p > 0 ? 1 : 0;
 }
 
 
@@ -402,7 +410,7 @@ int spart_ground_points(const spart_model *m, const spart_data *d, const double 
 
 double spart_view_size(const spart_model *m, const spart_data *d, double c[3]) {
   double lo[3], hi[3], R[9], p[3], size = 0;
-  spart_link_frame(m, d, 0, R, p);
+  spart_link_pose(m, d, 0, R, p);
   memcpy(lo, p, sizeof lo);
   memcpy(hi, p, sizeof hi);
   for (int i = 1; i < m->nb; i++) {
