@@ -687,7 +687,7 @@ int spart_view_joint(const spart_model *m, int i);
 
 /* The ground of spart_ground_defaults as a grid: lines on the plane through 0 against gravity
    (3, nonzero), a square of half width half about centre's foot on it, a step of 1, 2 or 5
-   times a power of ten near half / 5.  Each line's two ends (6 numbers) into seg (most x 6).
+   times a power of ten near half / 4.  Each line's two ends (6 numbers) into seg (most x 6).
    Returns the number of lines (more than most when seg had no room), 0 for a zero gravity. */
 int spart_view_grid(const double gravity[3], const double centre[3], double half, double *seg,
                     int most);

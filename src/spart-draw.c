@@ -16,6 +16,8 @@ typedef struct draw_opts {
   int frames_all; /* --frames-all: every frame in the skeleton, fixed massless ones too */
   int labels;     /* --labels: the links' names */
   int no_ground;  /* --no-ground */
+  int fixed;      /* --view-box given: box is the picture's extent */
+  double box[4];  /* --view-box U0,V0,U1,V1 */
 } draw_opts;
 
 
@@ -29,6 +31,19 @@ static int view_arg(const cli_arg *a) {
     }
   }
   return cli_usage(a->tool->name, "--view: expected front, side, top or iso, got '%s'", a->value);
+}
+
+
+/* --view-box U0,V0,U1,V1 */
+static int box_arg(const cli_arg *a) {
+  double *b = a->at;
+  if (cli_vec(a->value, b, 4) != 0 || !(b[2] > b[0]) || !(b[3] > b[1])) {
+    return cli_usage(a->tool->name,
+                     "--view-box: expected u0,v0,u1,v1 with u0 < u1 and v0 < v1, got '%s'",
+                     a->value);
+  }
+  ((draw_opts *)a->o->own)->fixed = 1;
+  return -1;
 }
 
 
@@ -48,6 +63,9 @@ static const cli_option options[] = {
              "      --labels         the links' names\n"),
     CLI_FLAG("no-ground", offsetof(draw_opts, no_ground), 0,
              "      --no-ground      no ground grid\n"),
+    {"view-box", 0, CLI_ARG_ONE, box_arg, offsetof(draw_opts, box), 0, 0, NULL,
+     "      --view-box U0,V0,U1,V1  the picture's extent in the view's plane (metres, u right,\n"
+     "                       v up; default: what the frames cover)\n"},
     CLI_END};
 
 static const cli_tool tool = {
@@ -221,6 +239,9 @@ static void forces(cli_session *s, const spart_contact *c, int nc, double size) 
     }
     for (int j = 0; j < nf; j++) {
       double a[3], b[3];
+      if (f[3 * j] == 0 && f[3 * j + 1] == 0 && f[3 * j + 2] == 0) {
+        continue; /* a contact apart */
+      }
       spart_world(s->d, x + 3 * j, a);
       for (int k = 0; k < 3; k++) {
         b[k] = a[k] + f[3 * j + k] / per_m;
@@ -382,6 +403,8 @@ int main(int argc, char **argv) {
     s->status = CLI_EXIT_IO;
     return cli_session_close(s);
   }
+  pic.fixed = o.fixed;
+  memcpy(pic.box, o.box, sizeof pic.box);
   records(s);
   /* the picture, when every record was read: of those drawn, every one or with --keep-going
      the good ones, maybe none (an empty picture); written before the session closes stdout */

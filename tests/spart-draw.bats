@@ -392,3 +392,33 @@ PY
   echo "peak RSS: 100 records $(cat "$T/rss100") kB, 4000 records $(cat "$T/rss") kB"
   [ "$(cat "$T/rss")" -lt $(( $(cat "$T/rss100") + 8192 )) ]
 }
+
+@test "spart-draw: docs/ holds the README's pictures as scripts/pictures.sh makes them (ANYmal C, Go1, the quadruped standing and in simulation), byte for byte; rsvg-convert renders each" {
+  T="$BATS_TEST_TMPDIR"
+  SPART_BIN="${SPART_BIN:-$TOP/bin}" run --separate-stderr sh "$TOP/scripts/pictures.sh" "$T/docs"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  for n in anymal go1 quadruped quadruped-sim; do
+    xmllint --noout "$T/docs/$n.svg"
+    [ -s "$T/docs/$n.png" ]
+    # the arrows and the ground in the pictures that have them
+    case $n in quadruped-sim) grep -q 'class="force"' "$T/docs/$n.svg" ;; esac
+    grep -q 'stroke="#cfd8dc"' "$T/docs/$n.svg"
+    cmp "$T/docs/$n.svg" "$TOP/docs/$n.svg" || { echo "docs/$n.svg is stale: sh scripts/pictures.sh"; false; }
+    cmp "$T/docs/$n.png" "$TOP/docs/$n.png" || { echo "docs/$n.png is stale: sh scripts/pictures.sh"; false; }
+  done
+  grep -q '(docs/anymal.png)' "$TOP/README.md"
+  grep -q '(docs/quadruped-sim.png)' "$TOP/README.md"
+}
+
+@test "spart-draw: --view-box fixes the picture's extent, whatever the records; a bad one is a usage error" {
+  box_robot "$BATS_TEST_TMPDIR/box.urdf"
+  for q in 0 3; do
+    spart-draw -m "$BATS_TEST_TMPDIR/box.urdf" --view-box -1,-0.5,3,1.5 <<< "{\"qm\": [$q]}" > "$BATS_TEST_TMPDIR/p$q.svg"
+    grep -q 'viewBox="0 0 4.4 2.4"' "$BATS_TEST_TMPDIR/p$q.svg"
+  done
+  run --separate-stderr spart-draw -m "$BATS_TEST_TMPDIR/box.urdf" --view-box 1,0,0,1 <<< '{"qm": [0]}'
+  [ "$status" -eq 2 ]
+  [ -z "$output" ]
+  [ "${stderr_lines[0]}" = "spart-draw: --view-box: expected u0,v0,u1,v1 with u0 < u1 and v0 < v1, got '1,0,0,1'" ]
+}

@@ -355,9 +355,9 @@ int spart_view_grid(const double gravity[3], const double centre[3], double half
   }
   spart_support_axes(gravity, U, V);
   /* the centre on the plane n . x = 0, on the grid; a step of 1, 2 or 5 times a power of ten,
-     about a fifth of half */
-  e = pow(10, floor(log10(half / 5)));
-  step = half / 5 / e >= 5 ? 5 * e : half / 5 / e >= 2 ? 2 * e : e;
+     about a quarter of half */
+  e = pow(10, floor(log10(half / 4)));
+  step = half / 4 / e >= 5 ? 5 * e : half / 4 / e >= 2 ? 2 * e : e;
   double cu = step * round(spu_dot3(centre, U) / step);
   double cv = step * round(spu_dot3(centre, V) / step);
   int k0 = (int)ceil(half / step);

@@ -19,7 +19,7 @@ static const char *const style[CLI_SVG_CLASSES] = {
     "fill=\"#ffffff\" stroke=\"#1a237e\"",                             /* joint */
     "fill=\"#000000\" stroke=\"#ffeb3b\"",                             /* com */
     "fill=\"#2e7d32\" stroke=\"#ffffff\"",                             /* com projection */
-    "fill=\"none\" stroke=\"#b0bec5\"",                                /* ground */
+    "fill=\"none\" stroke=\"#cfd8dc\"",                                /* ground */
     "fill=\"none\" stroke=\"#c62828\" stroke-linecap=\"round\"",       /* force */
     "fill=\"#212121\""};                                               /* label */
 /* the base colours of shaded faces, by class (visual, collision) */
