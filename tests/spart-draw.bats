@@ -422,3 +422,19 @@ PY
   [ -z "$output" ]
   [ "${stderr_lines[0]}" = "spart-draw: --view-box: expected u0,v0,u1,v1 with u0 < u1 and v0 < v1, got '1,0,0,1'" ]
 }
+
+@test "spart-draw's new options complete in bash: --frames-all, --labels, --no-ground, --view-box (a value of the user's own)" {
+  complete_words() {
+    complete_with "${SPART_BIN:-$TOP/bin}" "$TOP/completion/spart.bash" "$@"
+  }
+  run -0 complete_words spart-draw --frames
+  [ "$output" = "$(printf -- '--frames\n--frames-all')" ]
+  run -0 complete_words spart-draw --lab
+  [ "$output" = "--labels" ]
+  run -0 complete_words spart-draw --no-g
+  [ "$output" = "--no-ground" ]
+  run -0 complete_words spart-draw --view
+  [ "$output" = "$(printf -- '--view\n--view-box')" ]
+  run -0 complete_words spart-draw --view-box ''
+  [ -z "$output" ]
+}
