@@ -53,12 +53,12 @@ static const cli_option options[] = {
      "                       iso (from (1,-1,1)): an orthographic projection\n"},
     CLI_FLAG("frames", offsetof(draw_opts, frames), 0,
              "      --frames         the records' pictures side by side, not animated\n"),
-    CLI_SHARED("gravity", "      --gravity GX,GY,GZ  the gravity of the ground, the support polygon "
-                          "and the\n"
-                          "                       contact forces' points (default: the model's)\n"),
+    CLI_SHARED("gravity",
+               "      --gravity GX,GY,GZ  the gravity of the ground, the support polygon and the\n"
+               "                       contact forces' points (default: the model's)\n"),
     CLI_FLAG("frames-all", offsetof(draw_opts, frames_all), 0,
-             "      --frames-all     the skeleton through every frame, fixed massless ones (cameras,\n"
-             "                       sensors) too, a dot on every joint\n"),
+             "      --frames-all     the skeleton through every frame, fixed massless ones\n"
+             "                       (cameras, sensors) too, a dot on every joint\n"),
     CLI_FLAG("labels", offsetof(draw_opts, labels), 0,
              "      --labels         the links' names\n"),
     CLI_FLAG("no-ground", offsetof(draw_opts, no_ground), 0,
@@ -258,8 +258,8 @@ static void forces(cli_session *s, const spart_contact *c, int nc, double size) 
 static void shape(const spart_model *m, const spart_data *d, int s2, int cls, double size,
                   double *xyz, int *nvert) {
   double uv[2 * (SPART_OUTLINE_MAX > SPART_FACET ? SPART_OUTLINE_MAX : SPART_FACET)], depth;
-  int nf = spart_shape_faces(m, d, s2, size / 8, xyz, nvert, SPART_FACES_MAX,
-                             SPART_FACE_VERTS_MAX);
+  spart_faces out = {xyz, nvert, SPART_FACES_MAX, SPART_FACE_VERTS_MAX};
+  int nf = spart_shape_faces(m, d, s2, size / 8, &out);
   if (nf == 0 && spart_shape_outline(m, d, s2, opt->view, uv, &depth) == 1) {
     add(cls, depth, uv, 1, size / 100); /* a point: a dot */
   }
@@ -288,7 +288,8 @@ static void skeleton(const spart_model *m, spart_data *d, double size) {
     spart_link_pose(m, d, i, R, b);
     if (i > 0) {
       if (p <= 0) {
-        spart_link_pose(m, d, 0, R, a);
+        spart_link_frame(m, d, 0, R, o);
+        spart_world(d, o, a);
       } else {
         spart_world(d, d->xposJ + 3 * p, a);
       }

@@ -274,10 +274,10 @@ static void tube(faces *f, const double R[9], const double p[3], double r, doubl
 
 
 int spart_shape_faces(const spart_model *m, const spart_data *d, int s, double tile,
-                      double *xyz, int *nvert, int most_face, int most_vert) {
+                      const spart_faces *out) {
   const double *z = m->shape_size + 3 * s, *b = m->shape_bound + 6 * s;
   const int kind = m->shape_kind[s];
-  faces f = {xyz, nvert, 0, 0, most_face, most_vert};
+  faces f = {out->xyz, out->nvert, 0, 0, out->most_face, out->most_vert};
   double R[9], p[3];
   if ((kind == SPART_SHAPE_MESH && m->shape_mesh[s] != SPART_MESH_READ) ||
       spart_shape_point(m, s)) {
@@ -295,7 +295,7 @@ int spart_shape_faces(const spart_model *m, const spart_data *d, int s, double t
       bands(&f, R, p, z[0], -z[1] / 2, -PI / 2, 0, SPART_FACET / 4);
     }
   }
-  return f.nface <= most_face && f.nv <= most_vert ? f.nface : -1;
+  return f.nface <= out->most_face && f.nv <= out->most_vert ? f.nface : -1;
 }
 
 
@@ -331,7 +331,7 @@ double spart_view_face(int view, const double *xyz, int n, double *uv, double *d
 
 
 int spart_view_joint(const spart_model *m, int i) {
-  if (m->jnt_type[i] != SPART_JNT_FIXED) {
+  if (m->jnt_nv[i] > 0) {
     return 2;
   }
   if (!(m->body_mass[i] > 0)) {
@@ -339,7 +339,7 @@ int spart_view_joint(const spart_model *m, int i) {
   }
   /* a link with mass welded to a link that moves (a foot, a tool), not to the base */
   int p = m->body_parent[i];
-  while (p > 0 && m->jnt_type[p] == SPART_JNT_FIXED) {
+  while (p > 0 && m->jnt_nv[p] == 0) {
     p = m->body_parent[p];
   }
   return p > 0 ? 1 : 0;
