@@ -339,10 +339,11 @@ int cli_contact_forces(cli_session *s, double **f) {
   *f = NULL;
   for (int p = 0; p < cli_record_npass(r); p++) {
     size_t len;
-    const char *j = cli_record_pass_json(r, p, &len), *end = j + len;
+    const char *j = cli_record_pass_json(r, p, &len);
     if (!j || strcmp(cli_record_pass_name(r, p), "contact_forces") != 0) {
       continue;
     }
+    const char *end = j + len;
     /* its numbers, 3 a row: what is not a number is a bracket, a comma or a space */
     while (j < end) {
       char *e;

@@ -25,14 +25,14 @@ static const char *const style[CLI_SVG_CLASSES] = {
 /* the base colours of shaded faces, by class (visual, collision) */
 static const int base[2][3] = {{0x90, 0xa4, 0xae}, {0xff, 0xb7, 0x4d}};
 
-/* a frame in the spool: its items, then each item with its points and text */
+/* a frame in the spool: its items (sorted), then each item with its points and text */
 typedef struct {
   int n;
   double t;
 } frame_head;
 typedef struct {
   int cls, n, len;
-  double depth, r, shade;
+  double r, shade;
 } item_head;
 
 
@@ -108,8 +108,8 @@ int cli_svg_frame(cli_svg *g, double t) {
   }
   for (int i = 0; i < g->n && !bad; i++) {
     const cli_svg_item *it = g->item + i;
-    const item_head ih = {it->cls, it->n, it->text ? (int)strlen(it->text) : 0,
-                          it->depth, it->r, it->shade};
+    const item_head ih = {it->cls, it->n, it->text ? (int)strlen(it->text) : 0, it->r,
+                          it->shade};
     /* what the items cover (a label's text aside) */
     for (int k = 0; k < it->n; k++) {
       for (int c = 0; c < 2; c++) {
