@@ -353,6 +353,18 @@ PY
   grep -q '>t = 1.5 s<' "$T/p.svg"
   # standing still under PD, not exactly at rest: within 2 %
   arrows_sum_weight "$T/q.json" "$T/p.svg" 0.02
+  # from the feet's lowest points, on the ground (edge-on from the side: its grid's lines at
+  # z = 0), a millimetre or so into it
+  python3 - "$T/p.svg" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+ground = {float(y) for pts in re.findall(r'<polyline points="([^"]+)"[^>]*stroke="#cfd8dc"', svg)
+          for p in pts.split() for y in [p.split(",")[1]]}
+assert len(ground) == 1, ground
+y0 = ground.pop()
+starts = [float(y) for y in re.findall(r'<path class="force" d="M [-0-9.e]+ ([-0-9.e]+)', svg)]
+assert len(starts) >= 4 and all(0 < y - y0 < 3e-3 for y in starts), (y0, starts)
+PY
 }
 
 @test "spart-draw: each frame of a strip or an animation is labelled with its t; --labels names the links" {
