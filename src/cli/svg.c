@@ -220,16 +220,15 @@ static void item(FILE *f, const item_head *it, const double *pts, const char *tx
     }
   }
   if (it->shade >= 0) {
-    /* a shaded face: its class's colour times its shade, edges in its own colour */
+    /* a shaded face: its class's colour times its shade, edges in its own colour (their width
+       and joins the frame's) */
     const int *c = base[it->cls == CLI_SVG_COLLISION];
     int v[3];
     for (int k = 0; k < 3; k++) {
       v[k] = (int)lround(c[k] * it->shade);
     }
-    fprintf(f, "\" fill=\"#%02x%02x%02x\" stroke=\"#%02x%02x%02x\" stroke-linejoin=\"round\"",
-            v[0], v[1], v[2], v[0], v[1], v[2]);
-    fprintf(f, " stroke-width=\"");
-    num(f, sw / 2);
+    fprintf(f, "\" fill=\"#%02x%02x%02x\" stroke=\"#%02x%02x%02x", v[0], v[1], v[2], v[0], v[1],
+            v[2]);
   } else {
     fprintf(f, "\" %s stroke-width=\"", style[it->cls]);
     num(f, it->cls == CLI_SVG_BONE ? 3 * sw : sw);
@@ -313,7 +312,10 @@ int cli_svg_write(FILE *f, cli_svg *g, int strip, double seconds) {
       bad = 1;
       break;
     }
-    fprintf(f, "<g id=\"frame%d\"%s>\n", fr, !strip && fr > 0 ? " display=\"none\"" : "");
+    fprintf(f, "<g id=\"frame%d\"%s stroke-linejoin=\"round\" stroke-width=\"", fr,
+            !strip && fr > 0 ? " display=\"none\"" : "");
+    num(f, stroke / 2);
+    fprintf(f, "\">\n");
     if (!strip && nframes > 1) {
       double T = seconds * nframes;
       fprintf(f, "<animate attributeName=\"display\" calcMode=\"discrete\" dur=\"%gs\" "
