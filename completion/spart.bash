@@ -40,6 +40,9 @@ _spart() {
       COMPREPLY=($(compgen -W 'front side top iso' -- "$cur"))
       return
       ;;
+    --view-box)
+      return # spart-draw's extent: numbers of the user's own
+      ;;
     --package-path)
       COMPREPLY=($(compgen -d -- "$cur"))
       return

@@ -651,6 +651,59 @@ void spart_view_project(int view, const double x[3], double uvd[3]);
 int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int view, double *uv,
                         double *depth);
 
+/* a round shape's faces: its circles have this many sides */
+#define SPART_FACET 16
+/* the most faces of a shape and their vertices, all together */
+#define SPART_FACES_MAX 1024
+#define SPART_FACE_VERTS_MAX 4096
+
+/* The faces of shape s at the state spart_fk left, for a picture: planar polygons in the
+   inertial frame (r0 added, as spart_shape_pose), each counter-clockwise seen from outside,
+   their vertices one after the other into out->xyz and their counts into out->nvert: a box's
+   six (a mesh's bounding box), a cylinder's SPART_FACET sides and two ends,
+   a sphere's SPART_FACET x SPART_FACET / 2 patches, a capsule's side and two half spheres.  A
+   flat face (a box's, a cylinder's side) is cut into tiles no longer than tile (0: none, at most
+   12 along an edge), so that faces sorted by depth cover one another as the solids do.
+   Returns the number of faces, 0 for a point or a mesh not read, -1 when they did not fit. */
+typedef struct spart_faces {
+  double *xyz;   /* (most_vert x 3) the faces' vertices, one face after the other */
+  int *nvert;    /* (most_face) each face's number of vertices */
+  int most_face, most_vert;
+} spart_faces;
+int spart_shape_faces(const spart_model *m, const spart_data *d, int s, double tile,
+                      const spart_faces *out);
+
+/* Face xyz (n x 3, inertial) in the view: its vertices into uv (n x 2), their mean depth
+   toward the viewer into *depth.  Returns its shade in [0.3, 1] (flat shading: an ambient 0.3
+   and Lambert's diffuse of one light from the viewer's upper left), or -1 when it faces away
+   from the viewer (a back face, or edge-on), uv and depth then unset. */
+double spart_view_face(int view, const double *xyz, int n, double *uv, double *depth);
+
+/* The robot's size at the state spart_fk left, for a picture's dots and arrows: the diagonal of
+   the box around its joints' origins and its shapes (each a cube about its origin as wide as
+   its bounding box's largest extent), 1 when that is 0; the box's centre (inertial) into c. */
+double spart_view_size(const spart_model *m, const spart_data *d, double c[3]);
+
+/* How body i's joint shows in the skeleton: 2 a joint that moves (a line to it and a dot), 1 a
+   fixed joint to a link with mass on a link that moves (a foot, a tool: a line, no dot), 0 a
+   fixed joint to a massless frame (a camera's, a sensor's) or to a part of the base (a shell,
+   a battery): neither. */
+int spart_view_joint(const spart_model *m, int i);
+
+/* The ground of spart_ground_defaults as a grid: lines on the plane through 0 against gravity
+   (3, nonzero), a square of half width half about centre's foot on it, a step of 1, 2 or 5
+   times a power of ten near half / 4.  Each line's two ends (6 numbers) into seg (most x 6).
+   Returns the number of lines (more than most when seg had no room), 0 for a zero gravity. */
+int spart_view_grid(const double gravity[3], const double centre[3], double half, double *seg,
+                    int most);
+
+/* The points of model m's contact spheres (spart_ground_spheres: spart-sim's ground contacts,
+   in its order) the furthest along gravity (3, nonzero), from r0, into x (most x 3), at the
+   state spart_fk left.  Returns how many there are (more than most: x not written), -1 when
+   out of memory. */
+int spart_ground_points(const spart_model *m, const spart_data *d, const double gravity[3],
+                        double *x, int most);
+
 /* Position x (from r0) of the point at local in body i's URDF link frame.  Needs spart_fk. */
 void spart_link_point(const spart_model *m, const spart_data *d, int i, const double local[3],
                       double x[3]);

@@ -1,5 +1,6 @@
 /* spart-draw -- an SVG picture of the robot at each state record: its links' shapes, skeleton,
  * CoM and, for records with contacts, the support polygon and the CoM's projection on it */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +13,11 @@
 typedef struct draw_opts {
   int view;           /* --view: SPART_VIEW_* */
   int frames;         /* --frames: side by side */
+  int frames_all;     /* --frames-all: every frame in the skeleton, fixed massless ones too */
+  int labels;         /* --labels: the links' names */
+  int no_ground;      /* --no-ground */
+  int fixed;          /* --view-box given: box is the picture's extent */
+  double box[4];      /* --view-box U0,V0,U1,V1 */
   const char *stance; /* --stance FILE, or NULL */
   cli_stance held;    /* its holds (resolve): their contacts are every record's */
 } draw_opts;
@@ -44,14 +50,38 @@ static int resolve(cli_session *s) {
 }
 
 
+/* --view-box U0,V0,U1,V1 */
+static int box_arg(const cli_arg *a) {
+  double *b = a->at;
+  if (cli_vec(a->value, b, 4) != 0 || !(b[2] > b[0]) || !(b[3] > b[1])) {
+    return cli_usage(a->tool->name,
+                     "--view-box: expected u0,v0,u1,v1 with u0 < u1 and v0 < v1, got '%s'",
+                     a->value);
+  }
+  ((draw_opts *)a->o->own)->fixed = 1;
+  return -1;
+}
+
+
 static const cli_option options[] = {
     {"view", 0, CLI_ARG_ONE, view_arg, offsetof(draw_opts, view), 0, 0, NULL,
      "      --view VIEW      front (from +x), side (from -y, the default), top (from +z) or\n"
      "                       iso (from (1,-1,1)): an orthographic projection\n"},
     CLI_FLAG("frames", offsetof(draw_opts, frames), 0,
              "      --frames         the records' pictures side by side, not animated\n"),
-    CLI_SHARED("gravity", "      --gravity GX,GY,GZ  the gravity of the support polygon (records "
-                          "with contacts)\n"),
+    CLI_SHARED("gravity",
+               "      --gravity GX,GY,GZ  the gravity of the ground, the support polygon and the\n"
+               "                       contact forces' points (default: the model's)\n"),
+    CLI_FLAG("frames-all", offsetof(draw_opts, frames_all), 0,
+             "      --frames-all     the skeleton through every frame, fixed massless ones\n"
+             "                       (cameras, sensors) too, a dot on every joint\n"),
+    CLI_FLAG("labels", offsetof(draw_opts, labels), 0,
+             "      --labels         the links' names\n"),
+    CLI_FLAG("no-ground", offsetof(draw_opts, no_ground), 0,
+             "      --no-ground      no ground grid\n"),
+    {"view-box", 0, CLI_ARG_ONE, box_arg, offsetof(draw_opts, box), 0, 0, NULL,
+     "      --view-box U0,V0,U1,V1  the picture's extent in the view's plane (metres, u right,\n"
+     "                       v up; default: what the frames cover)\n"},
     {"stance", 0, CLI_ARG_ONE, cli_opt_text, offsetof(draw_opts, stance), 1, 0, NULL,
      "      --stance FILE    add the contacts of the stance's holds to every record's\n"},
     CLI_END};
@@ -61,25 +91,32 @@ static const cli_tool tool = {
     .synopsis = "[OPTIONS] [--view front|side|top|iso] [--frames] [-m MODEL] < STATES",
     .help =
         "Draw the robot at each state record as SVG on standard output: each link's shapes\n"
-        "(visual, else collision; a mesh read as its bounding box), the skeleton (joint to "
-        "joint,\n"
-        "joint origins as dots and their axes), the system's CoM (black) and, for a record with\n"
-        "contacts (as spart-contact's, --gravity then needed), the support polygon (green) and "
-        "the\n"
-        "CoM's projection on it along gravity.  Several records make an animation (one record a\n"
-        "second), or with --frames a strip of pictures side by side.\n\n",
+        "(visual, else collision; a mesh read as its bounding box) as faces sorted by depth and\n"
+        "shaded against one light, the skeleton through the joints that move (their origins as\n"
+        "dots and their axes), the system's CoM (black), the ground's grid (z = 0 against\n"
+        "gravity, when gravity is known), for a record with contacts (as spart-contact's) the\n"
+        "support polygon (green) and the CoM's projection on it, and for a record with\n"
+        "contact_forces (spart-contact's, spart-sim's) arrows from their points, on one scale the\n"
+        "picture states.  Several records make an animation (one record a second), or with\n"
+        "--frames a strip of pictures side by side, each labelled with its t.\n\n",
     .options = options,
     .reads = CLI_READS_POSE | CLI_READS_CONTACTS,
     .check = check,
     .resolve = resolve};
 
-/* the picture: its view (--view), frames drawn so far, whether memory ran out */
-static int view = SPART_VIEW_SIDE, frame = 0, oom = 0;
+
+/* the picture: its options, its items, whether memory ran out; the contact forces' scale (N a
+   metre of arrow, 0 until a record has some) */
+static const draw_opts *opt;
+static int oom = 0;
+static double per_m = 0;
 static cli_svg pic;
 
 
-static void add(int cls, double depth, const double *uv, int n, double r) {
-  oom |= cli_svg_add(&pic, frame, cls, depth, uv, n, r) != 0;
+static cli_svg_item *add(int cls, double depth, const double *uv, int n, double r) {
+  cli_svg_item *it = cli_svg_add(&pic, cls, depth, uv, n, r);
+  oom |= !it;
+  return it;
 }
 
 
@@ -87,7 +124,17 @@ static void add(int cls, double depth, const double *uv, int n, double r) {
 static void at(const spart_data *d, const double x[3], double uvd[3]) {
   double w[3];
   spart_world(d, x, w);
-  spart_view_project(view, w, uvd);
+  spart_view_project(opt->view, w, uvd);
+}
+
+
+/* the segment a-b (inertial) as an item of class cls */
+static void segment(int cls, const double a[3], const double b[3]) {
+  double p[3], q[3], seg[4];
+  spart_view_project(opt->view, a, p);
+  spart_view_project(opt->view, b, q);
+  seg[0] = p[0], seg[1] = p[1], seg[2] = q[0], seg[3] = q[1];
+  add(cls, (p[2] + q[2]) / 2, seg, 2, 0);
 }
 
 
@@ -95,36 +142,20 @@ static void at(const spart_data *d, const double x[3], double uvd[3]) {
 static void contact_points(cli_session *s, const spart_contact *c, int nc, const double *x,
                            double scale) {
   for (int k = 0; k < nc; k++) {
-    double w[3], e[3], a[3], b[3], seg[4];
+    double w[3], e[3], a[3];
     spart_world(s->d, x + 3 * k, w);
     for (int j = 0; j < 3; j++) {
       e[j] = w[j] + 0.1 * scale * c[k].normal[j];
     }
-    spart_view_project(view, w, a);
-    spart_view_project(view, e, b);
-    seg[0] = a[0], seg[1] = a[1], seg[2] = b[0], seg[3] = b[1];
-    add(CLI_SVG_CONTACT, 0, seg, 2, 0);
+    segment(CLI_SVG_CONTACT, w, e);
+    spart_view_project(opt->view, w, a);
     add(CLI_SVG_CONTACT, a[2], a, 1, scale / 80);
   }
 }
 
 
-/* the support polygon and the CoM's projection, for a record with contacts (its own, and
-   --stance's) */
-static void support(cli_session *s, double scale) {
-  const draw_opts *o = s->o.own;
-  spart_contact *c = NULL;
-  int cap = 0, nc = 0;
-  if ((s->st->contacts && cli_contacts(s, &c, &cap, &nc) != 0) ||
-      (o->stance && cli_stance_contacts(s, &o->held, 0, &c, &cap, &nc) != 0)) {
-    free(c);
-    return;
-  }
-  if (!s->gravity) {
-    cli_fail(s, "contacts: the support polygon needs --gravity");
-    free(c);
-    return;
-  }
+/* the support polygon and the CoM's projection, for a record with contacts (nc of them, c) */
+static void support(cli_session *s, const spart_contact *c, int nc, double scale) {
   int vcap = 4 * nc * SPART_CONTACT_EDGES + 16;
   double *vert = malloc(2 * (size_t)vcap * sizeof *vert),
          *half = malloc(3 * (size_t)vcap * sizeof *half);
@@ -157,7 +188,7 @@ static void support(cli_session *s, double scale) {
       for (int j = 0; j < 3; j++) {
         X[j] = sp.vert[2 * k] * U[j] + sp.vert[2 * k + 1] * V[j] + h * n[j];
       }
-      spart_view_project(view, X, q);
+      spart_view_project(opt->view, X, q);
       uv[2 * k] = q[0];
       uv[2 * k + 1] = q[1];
       depth += q[2] / sp.nvert;
@@ -172,8 +203,8 @@ static void support(cli_session *s, double scale) {
       for (int j = 0; j < 3; j++) {
         X[j] = com[j] - off * n[j];
       }
-      spart_view_project(view, X, q);
-      add(CLI_SVG_COMP, q[2], q, 1, scale / 60);
+      spart_view_project(opt->view, X, q);
+      add(CLI_SVG_COMP, q[2], q, 1, scale / 120);
     }
     oom |= !uv;
     free(uv);
@@ -181,29 +212,164 @@ static void support(cli_session *s, double scale) {
   free(vert);
   free(half);
   free(x);
-  free(c);
 }
 
 
-/* the picture of the current record, as frame `frame` */
-static void draw(cli_session *s) {
+/* the points (from r0, nf x 3) of the contact forces: the record's contacts' (c, nc), else the
+   ground's contact spheres' lowest points (spart-sim's order); 0, or -1 after a fault */
+static int forces_at(cli_session *s, const spart_contact *c, int nc, int nf, double *x) {
+  if (c) {
+    const spart_stance stance = {nc, c, SPART_CONTACT_EDGES};
+    if (nc != nf) {
+      cli_fail(s, "contact_forces: %d rows, the contacts give %d points", nf, nc);
+      return -1;
+    }
+    spart_contact_points(s->m, s->d, &stance, x);
+    return 0;
+  }
+  if (!s->gravity) {
+    cli_fail(s, "contact_forces: their points on the ground need --gravity");
+    return -1;
+  }
+  int n = spart_ground_points(s->m, s->d, s->gravity, x, nf);
+  if (n != nf) {
+    cli_fail(s, "contact_forces: %d rows, the model's collision shapes have %d contact points "
+                "(give the record's contacts)", nf, n);
+    return -1;
+  }
+  return 0;
+}
+
+
+/* the record's contact forces as arrows from their points, the scale set at the first: the
+   robot's weight (the largest force without gravity) its size, rounded to 1, 2 or 5 times
+   a power of ten */
+static void forces(cli_session *s, const spart_contact *c, int nc, double size) {
+  double *f, *x;
+  int nf = cli_contact_forces(s, &f);
+  if (nf <= 0) {
+    free(f);
+    return;
+  }
+  x = malloc(3 * (size_t)nf * sizeof *x);
+  oom |= !x;
+  if (x && forces_at(s, c, nc, nf, x) == 0) {
+    if (per_m == 0) {
+      double w = 0, e;
+      for (int i = 0; s->gravity && i < s->m->nb; i++) {
+        w += s->m->body_mass[i];
+      }
+      w *= s->gravity ? sqrt(s->gravity[0] * s->gravity[0] + s->gravity[1] * s->gravity[1] +
+                             s->gravity[2] * s->gravity[2])
+                      : 0;
+      for (int j = 0; !(w > 0) && j < nf; j++) {
+        w = fmax(w, sqrt(f[3 * j] * f[3 * j] + f[3 * j + 1] * f[3 * j + 1] +
+                         f[3 * j + 2] * f[3 * j + 2]));
+      }
+      per_m = w > 0 ? w / size : 1;
+      e = pow(10, floor(log10(per_m)));
+      per_m = per_m / e > 5 ? 10 * e : per_m / e > 2 ? 5 * e : per_m / e > 1 ? 2 * e : e;
+      char note[96];
+      snprintf(note, sizeof note, "contact forces: %g N a metre of arrow", per_m);
+      pic.note = strdup(note);
+      oom |= !pic.note;
+    }
+    for (int j = 0; j < nf; j++) {
+      double a[3], b[3];
+      if (f[3 * j] == 0 && f[3 * j + 1] == 0 && f[3 * j + 2] == 0) {
+        continue; /* a contact apart */
+      }
+      spart_world(s->d, x + 3 * j, a);
+      for (int k = 0; k < 3; k++) {
+        b[k] = a[k] + f[3 * j + k] / per_m;
+      }
+      segment(CLI_SVG_FORCE, a, b);
+    }
+  }
+  free(x);
+  free(f);
+}
+
+
+/* shape s2's faces, shaded, or its dot (a point) */
+static void shape(const spart_model *m, const spart_data *d, int s2, int cls, double size,
+                  double *xyz, int *nvert) {
+  double uv[2 * (SPART_OUTLINE_MAX > SPART_FACET ? SPART_OUTLINE_MAX : SPART_FACET)], depth;
+  spart_faces out = {xyz, nvert, SPART_FACES_MAX, SPART_FACE_VERTS_MAX};
+  int nf = spart_shape_faces(m, d, s2, size / 8, &out);
+  if (nf == 0 && spart_shape_outline(m, d, s2, opt->view, uv, &depth) == 1) {
+    add(cls, depth, uv, 1, size / 100); /* a point: a dot */
+  }
+  for (int k = 0, v = 0; k < nf; v += nvert[k++]) {
+    double shade = spart_view_face(opt->view, xyz + 3 * v, nvert[k], uv, &depth);
+    cli_svg_item *it = shade >= 0 ? add(cls, depth, uv, nvert[k], 0) : NULL;
+    if (it) {
+      it->shade = shade;
+    }
+  }
+}
+
+
+/* the skeleton: each joint shown from its nearest ancestor shown (the base: its URDF link
+   frame's origin), a dot on those that move, their axes; with --labels the links' names */
+static void skeleton(const spart_model *m, spart_data *d, double size) {
+  double a[3], b[3], R[9], o[3];
+  for (int i = opt->labels ? 0 : 1; i < m->nb; i++) {
+    int show = opt->frames_all ? 2 : spart_view_joint(m, i), p = m->body_parent[i];
+    if (i > 0 && show == 0) {
+      continue;
+    }
+    while (!opt->frames_all && p > 0 && spart_view_joint(m, p) == 0) {
+      p = m->body_parent[p];
+    }
+    spart_link_pose(m, d, i, R, b);
+    if (i > 0) {
+      if (p <= 0) {
+        spart_link_frame(m, d, 0, R, o);
+        spart_world(d, o, a);
+      } else {
+        spart_world(d, d->xposJ + 3 * p, a);
+      }
+      spart_world(d, d->xposJ + 3 * i, b);
+      segment(CLI_SVG_BONE, a, b);
+    }
+    spart_view_project(opt->view, b, o);
+    if (opt->labels) {
+      cli_svg_item *it = add(CLI_SVG_LABEL, o[2], o, 1, 0);
+      if (it) {
+        it->text = strdup(m->body_name[i]);
+        oom |= !it->text;
+      }
+    }
+    if (i > 0 && show == 2) {
+      if (spart_joint_has_axis(m->jnt_type[i])) {
+        for (int k = 0; k < 3; k++) {
+          a[k] = b[k] + 0.08 * size * d->xaxis[3 * i + k];
+        }
+        segment(CLI_SVG_AXIS, b, a);
+      }
+      add(CLI_SVG_JOINT, o[2], o, 1, size / 100);
+    }
+  }
+}
+
+
+/* the picture of the current record, a frame */
+static void draw(cli_session *s, double *xyz, int *nvert) {
   const spart_model *m = s->m;
   spart_data *d = s->d;
   const cli_state *st = s->st;
-  double uv[2 * SPART_OUTLINE_MAX], depth, scale = 0, a[3], b[3], seg[4];
+  double a[3], size, centre[3];
   spart_fk(m, d, &st->x);
-  /* the robot's size, for dots and axes: its joints' spread */
-  for (int i = 1; i < m->nb; i++) {
-    scale = fmax(
-        scale, sqrt(d->xposJ[3 * i] * d->xposJ[3 * i] + d->xposJ[3 * i + 1] * d->xposJ[3 * i + 1] +
-                    d->xposJ[3 * i + 2] * d->xposJ[3 * i + 2]));
-  }
-  for (int s2 = 0; s2 < m->nshape; s2++) {
-    for (int k = 0; k < 6; k++) {
-      scale = fmax(scale, fabs(m->shape_bound[6 * s2 + k]));
+  size = spart_view_size(m, d, centre);
+  /* the ground: a grid about the robot's foot */
+  if (s->gravity && !opt->no_ground) {
+    double seg[6 * 64];
+    int n = spart_view_grid(s->gravity, centre, 0.4 * size, seg, 64);
+    for (int k = 0; k < n && k < 64; k++) {
+      segment(CLI_SVG_GROUND, seg + 6 * k, seg + 6 * k + 3);
     }
   }
-  scale = scale > 0 ? scale : 1;
   /* shapes: visual, else collision (a link whose visual shapes are all meshes not read has
      none to draw) */
   for (int s2 = 0; s2 < m->nshape; s2++) {
@@ -214,56 +380,57 @@ static void draw(cli_session *s) {
              (m->shape_kind[k] != SPART_SHAPE_MESH || m->shape_mesh[k] == SPART_MESH_READ);
     }
     if ((cls == CLI_SVG_VISUAL) == vis) {
-      int n = spart_shape_outline(m, d, s2, view, uv, &depth);
-      if (n > 0) {
-        add(cls, depth, uv, n, n == 1 ? scale / 100 : 0); /* a point: a dot */
-      }
+      shape(m, d, s2, cls, size, xyz, nvert);
     }
   }
-  /* the skeleton: each joint from its parent's (the base: its URDF link frame's origin) */
-  for (int i = 1; i < m->nb; i++) {
-    int p = m->body_parent[i];
-    double R[9], o[3];
-    if (p == 0) {
-      spart_link_frame(m, d, 0, R, o);
-      at(d, o, a);
-    } else {
-      at(d, d->xposJ + 3 * p, a);
-    }
-    at(d, d->xposJ + 3 * i, b);
-    seg[0] = a[0], seg[1] = a[1], seg[2] = b[0], seg[3] = b[1];
-    add(CLI_SVG_BONE, 0, seg, 2, 0);
-    if (spart_joint_has_axis(m->jnt_type[i])) {
-      double e[3];
-      for (int k = 0; k < 3; k++) {
-        e[k] = d->xposJ[3 * i + k] + 0.15 * scale * d->xaxis[3 * i + k];
-      }
-      at(d, e, a);
-      seg[0] = b[0], seg[1] = b[1], seg[2] = a[0], seg[3] = a[1];
-      add(CLI_SVG_AXIS, 0, seg, 2, 0);
-    }
-    add(CLI_SVG_JOINT, b[2], b, 1, scale / 50);
-  }
+  skeleton(m, d, size);
   at(d, d->com, a);
-  add(CLI_SVG_COM, a[2], a, 1, scale / 40);
-  if (st->contacts || ((const draw_opts *)s->o.own)->stance) {
-    support(s, scale);
+  add(CLI_SVG_COM, a[2], a, 1, size / 70);
+  /* contacts (the record's, then --stance's): the support polygon, the contact points, and the
+     contact forces at their points */
+  spart_contact *c = NULL;
+  int cap = 0, nc = 0;
+  const int with = st->contacts || opt->stance;
+  if (with && ((st->contacts && cli_contacts(s, &c, &cap, &nc) != 0) ||
+               (opt->stance && cli_stance_contacts(s, &opt->held, 0, &c, &cap, &nc) != 0))) {
+    free(c);
+    c = NULL;
+  } else if (with) {
+    if (!s->gravity) {
+      cli_fail(s, "contacts: the support polygon needs --gravity");
+    } else {
+      support(s, c, nc, size);
+    }
   }
-  frame++;
+  if (!s->stop && (!with || c)) {
+    forces(s, c, nc, size);
+  }
+  free(c);
 }
 
 
 /* each record's picture; a record that fails while drawn (its contacts) leaves none */
 static void records(cli_session *s) {
-  while (cli_next(s)) {
+  double *xyz = malloc(3 * SPART_FACE_VERTS_MAX * sizeof *xyz);
+  int *nvert = malloc(SPART_FACES_MAX * sizeof *nvert);
+  if (!xyz || !nvert) {
+    oom = 1;
+  }
+  while (!oom && cli_next(s)) {
     long bad = s->nbad;
-    int items = pic.n;
-    draw(s);
+    double t = NAN;
+    draw(s, xyz, nvert);
     if (s->nbad != bad) {
-      cli_svg_drop(&pic, items);
-      frame--;
+      cli_svg_drop(&pic, 0);
+    } else if (cli_record_number(s->rec, "t", &t) != 1) {
+      t = NAN;
+    }
+    if (s->nbad == bad && cli_svg_frame(&pic, t) != 0) {
+      oom = 1;
     }
   }
+  free(xyz);
+  free(nvert);
 }
 
 
@@ -275,16 +442,23 @@ int main(int argc, char **argv) {
     cli_stance_free(&o.held);
     return status;
   }
-  view = o.view;
+  opt = &o;
+  if (cli_svg_start(&pic) != 0) {
+    cli_error(tool.name, NULL, 0, "a temporary file for the picture: %s", strerror(errno));
+    s->status = CLI_EXIT_IO;
+    return cli_session_close(s);
+  }
+  pic.fixed = o.fixed;
+  memcpy(pic.box, o.box, sizeof pic.box);
   records(s);
   /* the picture, when every record was read: of those drawn, every one or with --keep-going
      the good ones, maybe none (an empty picture); written before the session closes stdout */
   int whole =
       s->status == CLI_EXIT_OK || (s->o.keep_going && !s->stop && s->status == CLI_EXIT_DATA);
   if (oom) {
-    cli_error(tool.name, NULL, 0, "out of memory");
+    cli_error(tool.name, NULL, 0, "out of memory, or the picture's temporary file failed");
     s->status = CLI_EXIT_IO;
-  } else if (whole && cli_svg_write(stdout, &pic, frame, o.frames, 1.0)) {
+  } else if (whole && cli_svg_write(stdout, &pic, o.frames, 1.0)) {
     s->status = CLI_EXIT_IO;
   }
   cli_svg_free(&pic);

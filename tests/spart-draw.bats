@@ -68,8 +68,9 @@ for y in range(ph):
             p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
             line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     rows.append(line); prev = line
-# the box's fill: #90a4ae at 0.85 over white
-want = [round(0.85 * v + 0.15 * 255) for v in (0x90, 0xa4, 0xae)]
+# the box's fill: its top face's colour (shaded faces are opaque, the shade the light's)
+fill = re.search(r'<polygon [^>]*fill="#([0-9a-f]{6})"', svg).group(1)
+want = [int(fill[i:i + 2], 16) for i in (0, 2, 4)]
 xs = [[], []]
 for y in range(ph):
     for x in range(pw):
@@ -181,7 +182,7 @@ PY
   [ "$(grep -c '<g id' "$T/k.svg")" -eq 0 ]
   # -k: the good records drawn, as they are alone; a record whose contacts fail while it is
   # drawn leaves nothing of its picture
-  spart-draw -m "$M" --frames <<< "{\"qm\": $q}" > "$T/one.svg"
+  spart-draw -m "$M" --frames --gravity 0,0,-9.81 <<< "{\"qm\": $q}" > "$T/one.svg"
   run --separate-stderr spart-draw -m "$M" --frames -k --gravity 0,0,-9.81 <<< "{\"qm\": [1]}
 {\"qm\": $q, \"contacts\": [{\"link\": \"no_such_link\", \"point\": [0, 0, 0]}]}
 {\"qm\": $q}"
@@ -226,4 +227,258 @@ assert len(dots) == 4 and max(y for _, y in dots) - min(y for _, y in dots) < 1e
 xs = sorted(x for x, _ in dots)
 assert abs(xs[1] - xs[0]) < 1e-5 and abs(xs[3] - xs[2]) < 1e-5 and abs(xs[2] - xs[0] - 0.38) < 1e-5, xs
 '
+}
+
+# the SVG's polygons of a fill test (python's lambda on the colour's RGB), in document order,
+# and whether two convex polygons overlap by more than touching (separating axes)
+svg_polys_py='
+import re, sys
+def polys(svg):
+    out = []
+    for m in re.finditer(r"<polygon points=\"([^\"]+)\"[^>]*fill=\"#([0-9a-f]{6})\"", svg):
+        pts = [tuple(map(float, p.split(","))) for p in m.group(1).split()]
+        rgb = tuple(int(m.group(2)[i:i + 2], 16) for i in (0, 2, 4))
+        out.append((pts, rgb))
+    return out
+def overlap(a, b, eps=1e-6):
+    for poly in (a, b):
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y1 - y0, x0 - x1
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            scale = (nx * nx + ny * ny) ** 0.5
+            if min(pa) >= max(pb) - eps * scale or min(pb) >= max(pa) - eps * scale:
+                return False
+    return True
+'
+
+@test "spart-draw: faces are depth-sorted: a small cube on the far end of a long flat box is drawn over it, face by face (iso and side)" {
+  # a plate 2 x 2 x 0.05 (collision only: orange) and a cube of 0.2 on its far corner (visual:
+  # grey); seen iso from (1,-1,1) the cube's origin is farther than the plate's, so ordering
+  # whole shapes draws the plate over the cube
+  cat > "$BATS_TEST_TMPDIR/plate.urdf" <<'URDF'
+<robot name="plate">
+  <link name="plate"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="2 2 0.05"/></geometry></collision></link>
+  <link name="cube"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="0.2 0.2 0.2"/></geometry></visual></link>
+  <joint name="j" type="prismatic"><parent link="plate"/><child link="cube"/><origin xyz="-0.7 0.7 0.125"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+URDF
+  for v in iso side front; do
+    spart-draw -m "$BATS_TEST_TMPDIR/plate.urdf" --view $v <<< '{"qm": [0]}' > "$BATS_TEST_TMPDIR/p.svg"
+    rsvg-convert "$BATS_TEST_TMPDIR/p.svg" -o "$BATS_TEST_TMPDIR/p.png"
+    python3 -c "$svg_polys_py"'
+svg = open(sys.argv[1]).read()
+ps = polys(svg)
+grey = [i for i, (p, c) in enumerate(ps) if c[0] < c[2]]      # the cube: blue-grey
+orange = [i for i, (p, c) in enumerate(ps) if c[0] > c[2]]    # the plate
+assert grey and orange, (len(grey), len(orange))
+pairs = [(i, j) for i in grey for j in orange if overlap(ps[i][0], ps[j][0])]
+if sys.argv[2] == "iso":
+    assert pairs, "the cube should cover part of the plate"
+late = [(i, j) for i, j in pairs if j > i]
+assert not late, ("plate faces over the cube", late[:5])
+print(sys.argv[2], len(grey), len(orange), len(pairs))
+' "$BATS_TEST_TMPDIR/p.svg" $v
+  done
+}
+
+@test "spart-draw: the skeleton goes through the joints that move: ANYmal C's and Go1's massless camera and sensor frames have no line and fixed joints no dot, unless --frames-all" {
+  A="$TOP/tests/data/example-robot-data/robots/anymal_c_simple_description/urdf/anymal.urdf"
+  for M in "$A" "$TOP/tests/data/go1.urdf"; do
+    urdf2robot --package-path "$TOP/tests/data" "$M" > "$BATS_TEST_TMPDIR/m.json" 2> /dev/null
+    echo '{"r0": [0, 0, 0.6], "qm": [0, 0.6, -1.2, 0, 0.6, -1.2, 0, -0.6, 1.2, 0, -0.6, 1.2]}' > "$BATS_TEST_TMPDIR/s.jsonl"
+    for all in "" --frames-all; do
+      spart-draw -m "$BATS_TEST_TMPDIR/m.json" --view iso $all < "$BATS_TEST_TMPDIR/s.jsonl" > "$BATS_TEST_TMPDIR/p.svg"
+      rsvg-convert "$BATS_TEST_TMPDIR/p.svg" -o "$BATS_TEST_TMPDIR/p.png"
+      # the expected counts from the URDF itself: a dot a moving joint; a line to each link
+      # whose joint moves or that has mass and is welded (through fixed joints) to a link
+      # that moves (a foot); with --frames-all, one line and one dot a joint
+      python3 - "$M" "$BATS_TEST_TMPDIR/p.svg" "$all" <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+mass = {l.get("name"): float(l.find("inertial/mass").get("value")) if l.find("inertial/mass") is not None else 0.0
+        for l in r.findall("link")}
+joint = {j.find("child").get("link"): j for j in r.findall("joint")}
+def moving(link):
+    return link in joint and joint[link].get("type") != "fixed"
+def shown(link):
+    if moving(link):
+        return True
+    if mass[link] <= 0:
+        return False
+    p = joint[link].find("parent").get("link")
+    while p in joint and not moving(p):
+        p = joint[p].find("parent").get("link")
+    return p in joint
+svg = open(sys.argv[2]).read()
+dots = svg.count('fill="#ffffff" stroke="#1a237e"')
+lines = len(re.findall(r'<polyline [^>]*stroke="#1a237e"', svg))
+if sys.argv[3]:
+    want_dots = want_lines = len(joint)
+else:
+    want_dots = sum(moving(l) for l in joint)
+    want_lines = sum(shown(l) for l in joint)
+    massless = sum(mass[l] <= 0 and not moving(l) for l in joint)
+    assert massless >= 5 and want_dots == 12, (massless, want_dots)
+print(sys.argv[1], dots, want_dots, lines, want_lines)
+assert dots == want_dots and lines == want_lines, (dots, want_dots, lines, want_lines)
+PY
+    done
+  done
+}
+
+# the contact arrows of an SVG (side view: up is +z) read back with the scale the picture states:
+# their forces' sum (x, z) against the weight of model $1 (its masses, 9.81), within $3 of it
+arrows_sum_weight() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, re, sys
+m = json.load(open(sys.argv[1]))
+weight = 9.81 * (m["base_link"]["mass"] + sum(l["mass"] for l in m["links"]))
+tol = float(sys.argv[3])
+svg = open(sys.argv[2]).read()
+per_m = float(re.search(r"contact forces: ([0-9.eE+-]+) N a metre of arrow", svg).group(1))
+arrows = re.findall(r'<path class="force" d="M ([-0-9.e]+) ([-0-9.e]+) L ([-0-9.e]+) ([-0-9.e]+)', svg)
+fx = sum(float(b) - float(a) for a, _, b, _ in arrows) * per_m
+fz = -sum(float(b) - float(a) for _, a, _, b in arrows) * per_m   # SVG's y is down
+print(len(arrows), "arrows:", fx, fz, "weight", weight)
+assert len(arrows) >= 4
+assert abs(fz - weight) < tol * weight and abs(fx) < tol * weight, (fx, fz, weight)
+PY
+}
+
+@test "spart-draw: spart-contact's contact forces of the standing quadruped are arrows from its feet that sum to its weight, on the scale the picture states" {
+  T="$BATS_TEST_TMPDIR"
+  urdf2robot "$MODELS/quadruped.urdf" > "$T/q.json"
+  q='[0.1, 0.4, -0.8, -0.1, 0.4, -0.8, 0.1, 0.4, -0.8, -0.1, 0.4, -0.8]'
+  c='[{"link": "fl_shank", "mu": 0.8}, {"link": "fr_shank", "mu": 0.8}, {"link": "hl_shank", "mu": 0.8}, {"link": "hr_shank", "mu": 0.8}]'
+  # spart-contact's forces, and the contacts they are at, in one record
+  f=$(printf '{"qm": %s, "contacts": %s}\n' "$q" "$c" |
+    spart-contact -m "$T/q.json" --gravity 0,0,-9.81 --keep-state --only contact_forces)
+  printf '{"contacts": %s, %s\n' "$c" "${f#\{}" > "$T/c.jsonl"
+  spart-draw -m "$T/q.json" --gravity 0,0,-9.81 < "$T/c.jsonl" > "$T/p.svg"
+  xmllint --noout "$T/p.svg"
+  rsvg-convert "$T/p.svg" -o "$T/p.png"
+  arrows_sum_weight "$T/q.json" "$T/p.svg" 1e-4
+  # forces whose rows the contacts do not give: refused
+  printf '{"contacts": %s, "qm": %s, "contact_forces": [[0, 0, 1]]}\n' "$c" "$q" > "$T/bad.jsonl"
+  run --separate-stderr spart-draw -m "$T/q.json" --gravity 0,0,-9.81 < "$T/bad.jsonl"
+  [ "$status" -eq 1 ]
+  [ -z "$output" ]
+  [ "$stderr" = "spart-draw: <stdin>:1: contact_forces: 1 rows, the contacts give 4 points" ]
+}
+
+@test "spart-draw: spart-sim's contact_forces of the quadruped standing on the ground are arrows at the shapes' contact points that sum to its weight" {
+  T="$BATS_TEST_TMPDIR"
+  urdf2robot "$MODELS/quadruped.urdf" > "$T/q.json"
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$T/ref.json"
+  echo "{\"r0\": [0.02, 0, 0.3984], \"qm\": $q}" |
+    spart-sim -m "$T/q.json" --gravity 0,0,-9.81 --ground --duration 1.5 --every 1500 \
+      --contact-forces --control pd --kp 300 --kd 1.5 --reference "$T/ref.json" | tail -n 1 > "$T/s.jsonl"
+  spart-draw -m "$T/q.json" --gravity 0,0,-9.81 < "$T/s.jsonl" > "$T/p.svg"
+  xmllint --noout "$T/p.svg"
+  rsvg-convert "$T/p.svg" -o "$T/p.png"
+  grep -q '>t = 1.5 s<' "$T/p.svg"
+  # standing still under PD, not exactly at rest: within 2 %
+  arrows_sum_weight "$T/q.json" "$T/p.svg" 0.02
+  # from the feet's lowest points, on the ground (edge-on from the side: its grid's lines at
+  # z = 0), a millimetre or so into it
+  python3 - "$T/p.svg" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+ground = {float(y) for pts in re.findall(r'<polyline points="([^"]+)"[^>]*stroke="#cfd8dc"', svg)
+          for p in pts.split() for y in [p.split(",")[1]]}
+assert len(ground) == 1, ground
+y0 = ground.pop()
+starts = [float(y) for y in re.findall(r'<path class="force" d="M [-0-9.e]+ ([-0-9.e]+)', svg)]
+assert len(starts) >= 4 and all(0 < y - y0 < 3e-3 for y in starts), (y0, starts)
+PY
+}
+
+@test "spart-draw: each frame of a strip or an animation is labelled with its t; --labels names the links" {
+  T="$BATS_TEST_TMPDIR"
+  printf '{"t": 0, "qm": [0]}\n{"t": 0.25, "qm": [0.5]}\n{"t": 1e-3, "qm": [1]}\n' > "$T/s.jsonl"
+  box_robot "$T/box.urdf"
+  for strip in --frames ""; do
+    spart-draw -m "$T/box.urdf" --labels $strip < "$T/s.jsonl" > "$T/p.svg"
+    xmllint --noout "$T/p.svg"
+    rsvg-convert "$T/p.svg" -o "$T/p.png"
+    python3 - "$T/p.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+svg = ET.parse(sys.argv[1]).getroot()
+frames = [g for g in svg.iter(ns + "g") if g.get("id", "").startswith("frame")]
+assert len(frames) == 3
+for g, t in zip(frames, ("0", "0.25", "0.001")):
+    texts = [x.text for x in g.iter(ns + "text")]
+    assert ("t = %s s" % t) in texts, texts
+    assert "b" in texts and "s" in texts, texts   # the links' names
+PY
+  done
+  # no t, no label; no --labels, no names
+  spart-draw -m "$T/box.urdf" <<< '{"qm": [0]}' > "$T/n.svg"
+  ! grep -q '<text' "$T/n.svg"
+}
+
+@test "spart-draw: an animation's memory is bounded (frames kept in a temporary file): 4,000 records of the quadruped take no more than 100 do, within 8 MB" {
+  T="$BATS_TEST_TMPDIR"
+  urdf2robot "$MODELS/quadruped.urdf" > "$T/q.json"
+  spart-states -m "$T/q.json" --random 4000 --seed 3 > "$T/s.jsonl"
+  head -n 100 "$T/s.jsonl" > "$T/s100.jsonl"
+  /usr/bin/time -f %M -o "$T/rss100" spart-draw -m "$T/q.json" --view iso < "$T/s100.jsonl" > /dev/null
+  /usr/bin/time -f %M -o "$T/rss" spart-draw -m "$T/q.json" --view iso < "$T/s.jsonl" > "$T/p.svg"
+  [ "$(grep -c '<g id="frame' "$T/p.svg")" -eq 4000 ]
+  tail -n 1 "$T/p.svg" | grep -q '</svg>'
+  echo "peak RSS: 100 records $(cat "$T/rss100") kB, 4000 records $(cat "$T/rss") kB"
+  [ "$(cat "$T/rss")" -lt $(( $(cat "$T/rss100") + 8192 )) ]
+}
+
+@test "spart-draw: docs/ holds the README's pictures as scripts/pictures.sh makes them (ANYmal C, Go1, the quadruped standing and in simulation), byte for byte; rsvg-convert renders each" {
+  T="$BATS_TEST_TMPDIR"
+  SPART_BIN="${SPART_BIN:-$TOP/bin}" run --separate-stderr sh "$TOP/scripts/pictures.sh" "$T/docs"
+  [ "$status" -eq 0 ]
+  [ -z "$stderr" ]
+  for n in anymal go1 quadruped quadruped-sim; do
+    xmllint --noout "$T/docs/$n.svg"
+    [ -s "$T/docs/$n.png" ]
+    # the arrows and the ground in the pictures that have them
+    case $n in quadruped-sim) grep -q 'class="force"' "$T/docs/$n.svg" ;; esac
+    grep -q 'stroke="#cfd8dc"' "$T/docs/$n.svg"
+    cmp "$T/docs/$n.svg" "$TOP/docs/$n.svg" || { echo "docs/$n.svg is stale: sh scripts/pictures.sh"; false; }
+    cmp "$T/docs/$n.png" "$TOP/docs/$n.png" || { echo "docs/$n.png is stale: sh scripts/pictures.sh"; false; }
+  done
+  grep -q '(docs/anymal.png)' "$TOP/README.md"
+  grep -q '(docs/quadruped-sim.png)' "$TOP/README.md"
+}
+
+@test "spart-draw: --view-box fixes the picture's extent, whatever the records; a bad one is a usage error" {
+  box_robot "$BATS_TEST_TMPDIR/box.urdf"
+  for q in 0 3; do
+    spart-draw -m "$BATS_TEST_TMPDIR/box.urdf" --view-box -1,-0.5,3,1.5 <<< "{\"qm\": [$q]}" > "$BATS_TEST_TMPDIR/p$q.svg"
+    grep -q 'viewBox="0 0 4.4 2.4"' "$BATS_TEST_TMPDIR/p$q.svg"
+  done
+  run --separate-stderr spart-draw -m "$BATS_TEST_TMPDIR/box.urdf" --view-box 1,0,0,1 <<< '{"qm": [0]}'
+  [ "$status" -eq 2 ]
+  [ -z "$output" ]
+  [ "${stderr_lines[0]}" = "spart-draw: --view-box: expected u0,v0,u1,v1 with u0 < u1 and v0 < v1, got '1,0,0,1'" ]
+}
+
+@test "spart-draw's new options complete in bash: --frames-all, --labels, --no-ground, --view-box (a value of the user's own)" {
+  complete_words() {
+    complete_with "${SPART_BIN:-$TOP/bin}" "$TOP/completion/spart.bash" "$@"
+  }
+  run -0 complete_words spart-draw --frames
+  [ "$output" = "$(printf -- '--frames\n--frames-all')" ]
+  run -0 complete_words spart-draw --lab
+  [ "$output" = "--labels" ]
+  run -0 complete_words spart-draw --no-g
+  [ "$output" = "--no-ground" ]
+  run -0 complete_words spart-draw --view
+  [ "$output" = "$(printf -- '--view\n--view-box')" ]
+  run -0 complete_words spart-draw --view-box ''
+  [ -z "$output" ]
 }

@@ -472,10 +472,11 @@ char *cli_model_summary(const spart_model *m);
 char *cli_model_dot(const spart_model *m);
 
 /* spart-draw's picture (svg.c): items in the view's plane (u right, v up, the picture's units
-   those of the model), by frame (a record), each of a class that sets its layer and style */
+   those of the model), a frame (a record) at a time, each of a class that sets its layer and
+   style */
 enum {
   CLI_SVG_SUPPORT = 0, /* the support polygon, under everything */
-  CLI_SVG_VISUAL,      /* a visual shape's outline */
+  CLI_SVG_VISUAL,      /* a visual shape's face (or outline, a dot) */
   CLI_SVG_COLLISION,   /* a collision shape's (a link without visual shapes) */
   CLI_SVG_BONE,        /* the skeleton: joint to joint */
   CLI_SVG_AXIS,        /* a joint's axis */
@@ -483,28 +484,44 @@ enum {
   CLI_SVG_COM,         /* the system's CoM */
   CLI_SVG_COMP,        /* its projection on the support along gravity */
   CLI_SVG_CONTACT,     /* a contact's point (a dot) and its normal (a line) */
+  CLI_SVG_GROUND,      /* a line of the ground's grid */
+  CLI_SVG_FORCE,       /* a contact force: an arrow from its point (2 points) */
+  CLI_SVG_LABEL,       /* a text at its point (a link's name) */
   CLI_SVG_CLASSES
 };
 typedef struct cli_svg_item {
-  int frame, cls, n;
+  int cls, n;
   double depth; /* toward the viewer: the far ones drawn first, within a layer */
   double r;     /* a dot's radius (its one point the centre), 0 for a line or polygon */
+  double shade; /* a face's shade in [0, 1] (its class's colour times it), or -1: not a face */
   double *pts;  /* (n x 2) */
+  char *text;   /* a label's text (malloc'd), else NULL */
 } cli_svg_item;
 typedef struct cli_svg {
-  cli_svg_item *item;
+  cli_svg_item *item; /* the frame being drawn's */
   int n, cap;
+  FILE *spool;        /* the frames drawn (a temporary file) */
+  int nframes, any;   /* how many; whether lo, hi hold what they cover */
+  double lo[2], hi[2];
+  int fixed;          /* 1: box (lo u, lo v, hi u, hi v) is the picture's extent */
+  double box[4];
+  char *note;         /* a line written under the picture (malloc'd), or NULL */
 } cli_svg;
 
-/* Add an item (uv: n x 2, copied); 0 or -1 when out of memory. */
-int cli_svg_add(cli_svg *g, int frame, int cls, double depth, const double *uv, int n,
-                double r);
-/* Drop the items after the first n (a record that failed while drawn). */
+/* Start a picture: 0, or -1 when no temporary file could be made (errno). */
+int cli_svg_start(cli_svg *g);
+/* Add an item to the frame being drawn (uv: n x 2, copied); the item, or NULL when out of
+   memory. */
+cli_svg_item *cli_svg_add(cli_svg *g, int cls, double depth, const double *uv, int n, double r);
+/* Drop the frame's items after the first n (a record that failed while drawn). */
 void cli_svg_drop(cli_svg *g, int n);
-/* Write the picture of nframes frames to f: one after the other every seconds, looping (SVG
+/* End the frame being drawn (its time t, NaN: none written), its items sorted and spooled; 0
+   or -1 on a write error. */
+int cli_svg_frame(cli_svg *g, double t);
+/* Write the picture of the frames to f: one after the other every seconds, looping (SVG
    animation; a renderer without animation shows the first), or side by side (strip); of no
-   frame, an empty picture; 0 or -1 on a write error. */
-int cli_svg_write(FILE *f, cli_svg *g, int nframes, int strip, double seconds);
+   frame, an empty picture; 0 or -1 on a write or read error. */
+int cli_svg_write(FILE *f, cli_svg *g, int strip, double seconds);
 void cli_svg_free(cli_svg *g);
 
 /* spart-cmp's comparison of two streams' records (compare.c): the options, then what was seen */
@@ -624,6 +641,11 @@ void cli_check_limits(cli_session *s, const double *qm, const double *um, const 
    [nx,ny,nz], "mu": MU}, each key once, the normal made unit.  0, or -1 after reporting the
    fault (cli_fail: an unknown link, a zero normal, a negative mu, no contacts...). */
 int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc);
+/* The current record's "contact_forces" (spart-contact's, spart-sim's: a JSON array of
+   [fx, fy, fz], or the CSV columns contact_forces_I_J) into *f (malloc'd, rows x 3, NULL for
+   none): the rows, 0 when the record has none, or -1 after reporting the fault (cli_fail: not
+   rows of 3 finite numbers). */
+int cli_contact_forces(cli_session *s, double **f);
 
 /* The current record's "targets" (CLI_READS_TARGETS; contacts.c) into *t (grown as needed,
    *cap entries), *nt of them: a JSON array of {"link": NAME or ID, "point": [x,y,z] (default 0),

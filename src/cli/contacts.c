@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,6 +341,72 @@ int cli_contacts(cli_session *s, spart_contact **c, int *cap, int *nc) {
   int r = read_list(s, &l, &arr, cap, nc);
   *c = arr;
   return r ? r : from_geometry(s, c, cap, nc);
+}
+
+
+/* the record's contact_forces (JSON: an array of [fx, fy, fz]; CSV: the columns
+   contact_forces_I_J) into *f (malloc'd, n x 3): their number, 0 for none, -1 after a fault */
+int cli_contact_forces(cli_session *s, double **f) {
+  const cli_record *r = s->rec;
+  int n = 0, cap = 0;
+  *f = NULL;
+  for (int p = 0; p < cli_record_npass(r); p++) {
+    size_t len;
+    const char *j = cli_record_pass_json(r, p, &len);
+    if (!j || strcmp(cli_record_pass_name(r, p), "contact_forces") != 0) {
+      continue;
+    }
+    const char *end = j + len;
+    /* its numbers, 3 a row: what is not a number is a bracket, a comma or a space */
+    while (j < end) {
+      char *e;
+      if (strchr("[], \t\r\n", *j)) {
+        j++;
+        continue;
+      }
+      double v = strtod(j, &e);
+      if (e == j || e > end || !isfinite(v)) {
+        cli_fail(s, "contact_forces: expected rows of 3 finite numbers");
+        return -1;
+      }
+      if (n == cap) {
+        cap = cap ? 2 * cap : 48;
+        double *g = realloc(*f, (size_t)cap * sizeof *g);
+        if (!g) {
+          cli_fail(s, "out of memory");
+          return -1;
+        }
+        *f = g;
+      }
+      (*f)[n++] = v;
+      j = e;
+    }
+  }
+  for (int i = 1, more = n == 0; more; i++) {
+    for (int k = 1; more && k <= 3; k++) {
+      char name[64];
+      double v;
+      snprintf(name, sizeof name, "contact_forces_%d_%d", i, k);
+      more = cli_record_number(r, name, &v) == 1;
+      if (more && n == cap) {
+        cap = cap ? 2 * cap : 48;
+        double *g = realloc(*f, (size_t)cap * sizeof *g);
+        if (!g) {
+          cli_fail(s, "out of memory");
+          return -1;
+        }
+        *f = g;
+      }
+      if (more) {
+        (*f)[n++] = v;
+      }
+    }
+  }
+  if (n % 3) {
+    cli_fail(s, "contact_forces: expected rows of 3 numbers, got %d numbers", n);
+    return -1;
+  }
+  return n / 3;
 }
 
 
