@@ -170,9 +170,20 @@ typedef struct spart_stiff {
 double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
                            spart_stiff *why);
 
+/* The same for the implicit step of h (SPART_SIM_IMPLICIT; why the same): the springs it takes
+   explicitly (the ground's k and kt, a PD controller's Kp, computed torque's), with H^-1 K = Ka
+   and the dampers it takes implicitly H^-1 C = Ca (the joints', Kd, the ground's c and ct, the
+   limits' c + h k), move the displacements x and w = h v by (I + h Ca) w+ = w - h^2 Ka x,
+   x+ = x + w+; every eigenvalue of that map must have a modulus within 1 + 1e-6.  On one
+   spring k and damper c on a mass m it is h^2 k / m <= 4 + 2 h c / m.  Returns h when stable,
+   else the largest stable step (bisection, to h 1e-12), why the part alone the most bounding. */
+double spart_sim_implicit_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                                spart_stiff *why);
+
 /* 1 when a sphere of the scene's ground was found in it (its seen flag, by the steps' stages),
-   or a joint past a limit held (limit_seen), that the last spart_sim_rk4_limit did not count (a
-   new contact: the step is to be checked again), else 0. */
+   or a joint past a limit held (limit_seen), that the last spart_sim_rk4_limit or
+   spart_sim_implicit_limit did not count (a new contact: the step is to be checked again),
+   else 0. */
 int spart_sim_rk4_contacts(const spart_sim *s);
 
 /* The joint limits' defaults at the simulation's state s->x (its flags' SPART_FD_FIXED): for

@@ -370,3 +370,46 @@ else:
 PY
   done
 }
+
+@test "implicit: a box thrown sideways onto the ground (mu 0.5) lands, slides and stops where a fine rk4 run puts it, first order (1 ms within 2 mm, the error halving with the step); past the explicit springs' bound the step is refused naming the term" {
+  bodies
+  s='{"r0": [0, 0, 0.3], "u0": [0, 0, 0, 2, 0.5, 0]}'
+  o=(-m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground --mu 0.5 --duration 1 --every 1000000)
+  spart-sim "${o[@]}" --dt 0.00002 <<< "$s" | tail -n 1 > "$BATS_TEST_TMPDIR/fine.json"
+  for dt in 0.001 0.0005 0.00025; do
+    spart-sim "${o[@]}" --dt $dt --integrator implicit <<< "$s" | tail -n 1 > "$BATS_TEST_TMPDIR/$dt.json"
+  done
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, sys
+d = sys.argv[1]
+ref = json.load(open(d + "/fine.json"))
+assert ref["t"] == 1 and abs(ref["r0"][0] - 0.5168) < 1e-3 and max(map(abs, ref["u0"])) < 1e-6
+err = {}
+for dt in ("0.001", "0.0005", "0.00025"):
+    r = json.load(open("%s/%s.json" % (d, dt)))
+    assert r["t"] == 1 and max(map(abs, r["u0"])) < 1e-6  # at rest
+    err[dt] = max(abs(x - y) for x, y in zip(r["r0"] + sum(r["R0"], []), ref["r0"] + sum(ref["R0"], [])))
+print("errors", err)
+assert err["0.001"] < 2e-3
+for a, b in (("0.001", "0.0005"), ("0.0005", "0.00025")):
+    assert 1.4 < err[a] / err[b] < 2.6, (a, b, err[a] / err[b])
+PY
+  # the bundled quadruped collapsing at 20 ms: the ground's tangential spring on a shank's
+  # contact is past h^2 kt / m <= 4 + 2 h ct / m (it diverged, or ran to a wrong answer, before)
+  q='[0,0,0,0,0,0,0,0,0,0,0,0]'
+  run -1 --separate-stderr spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground \
+    --duration 2 --dt 0.02 --integrator implicit <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0.14: --dt 0.02 is an unstable step for the implicit step with the ground's stiffness at link "*": the largest stable step here is 0.01"*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  [ "$(echo "$output" | wc -l)" -eq 7 ]  # the states before it
+  # a pendulum under PD at Kp 1e6 (Kd 0): h^2 Kp / I = 4 at h = 2 sqrt(I / Kp)
+  pendulum 3 "$BATS_TEST_TMPDIR/p.urdf"
+  echo '{"t": 0, "qm": [0.5]}' > "$BATS_TEST_TMPDIR/ref.json"
+  I=0.26  # its inertia about the joint: 0.01 + 1 0.5^2
+  for dt in 0.00101 0.00103; do
+    run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base --duration 0.1 --dt $dt \
+      --integrator implicit --control pd --kp 1e6 --kd 0 --reference "$BATS_TEST_TMPDIR/ref.json" <<< '{"qm": [0]}'
+    echo "$dt: $status $stderr"
+    if [ $dt = 0.00101 ]; then [ $status -eq 0 ]; else [ $status -eq 1 ]; fi
+  done
+  [[ "$stderr" == *"the controller's gains (the fastest at joint 1 'j'): the largest stable step here is 0.00101"* ]]
+}
