@@ -220,12 +220,13 @@ URDF
   for integ in rk4 implicit; do
     spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base --gravity 0,0,-9.81 --duration 3 \
       --integrator $integ <<< '{"qm": [0.1]}' > "$BATS_TEST_TMPDIR/$integ.jsonl"
-    python3 - "$BATS_TEST_TMPDIR/$integ.jsonl" <<'PY'
+    python3 - "$BATS_TEST_TMPDIR/$integ.jsonl" $integ <<'PY'
 import json, math, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 q = [r["qm"][0] for r in rows]
 m, g, l, Iy = 1.0, 9.81, 0.5, 0.01
-k = (Iy + m * l * l) * 300.0 ** 2  # the limit default spring: its own inertia times 300^2
+w = 1000.0 if sys.argv[2] == "implicit" else 300.0  # the limits' rate: rk4's, the implicit step's
+k = (Iy + m * l * l) * w ** 2  # the limit default spring: its own inertia times w^2
 d = 0.0  # at rest: k d = m g l sin(1 + d)
 for _ in range(100):
     d = m * g * l * math.sin(1 + d) / k
@@ -271,7 +272,7 @@ URDF
       --integrator $integ <<< '{"qm": [0, 1.5, 0, 0.5, 0, 1, 0], "um": [2, 0, 1, 0, 3, 0, 5]}' > "$BATS_TEST_TMPDIR/arm.jsonl"
     spart-sim -m "$BATS_TEST_TMPDIR/hand.urdf" --fixed-base --gravity 0,0,-9.81 --duration 2 \
       --integrator $integ <<< '{"qm": [0.02, 0.02]}' > "$BATS_TEST_TMPDIR/hand.jsonl"
-    python3 - "$BATS_TEST_TMPDIR/arm.jsonl" "$BATS_TEST_TMPDIR/hand.jsonl" "$(urdf2robot "$MODELS/kuka_iiwa.urdf")" <<'PY'
+    python3 - "$BATS_TEST_TMPDIR/arm.jsonl" "$BATS_TEST_TMPDIR/hand.jsonl" "$(urdf2robot "$MODELS/kuka_iiwa.urdf")" $integ <<'PY'
 import json, math, sys
 lim = [j["limit"] for j in json.loads(sys.argv[3])["joints"] if j["type"] != 0]
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -283,8 +284,9 @@ rows = [json.loads(l) for l in open(sys.argv[2])]
 past = max(max(q - 0.04, -q) for r in rows for q in r["qm"])
 print("fingers: most past a limit", past, "m; at the end", rows[-1]["qm"])
 assert past < 1e-3
-assert abs(rows[-1]["qm"][0] + 0.1 * 9.81 / (0.1 * 300 ** 2)) < 1e-6  # at rest: mg / k below 0
-assert abs(rows[-1]["qm"][1] - 0.04 - 0.1 * 9.81 / (0.1 * 300 ** 2)) < 1e-6  # mg / k above 0.04
+w = 1000.0 if sys.argv[4] == "implicit" else 300.0  # the limits' rate
+assert abs(rows[-1]["qm"][0] + 0.1 * 9.81 / (0.1 * w ** 2)) < 1e-6  # at rest: mg / k below 0
+assert abs(rows[-1]["qm"][1] - 0.04 - 0.1 * 9.81 / (0.1 * w ** 2)) < 1e-6  # mg / k above 0.04
 PY
   done
 }
@@ -412,4 +414,29 @@ PY
     if [ $dt = 0.00101 ]; then [ $status -eq 0 ]; else [ $status -eq 1 ]; fi
   done
   [[ "$stderr" == *"the controller's gains (the fastest at joint 1 'j'): the largest stable step here is 0.00101"* ]]
+}
+
+@test "joint limits: Franka's Panda let go in gravity for 2 s (the implicit step at 1 ms, fixed base) keeps every revolute joint within its limits to 1 degree and its fingers within theirs to 1 mm, from three poses" {
+  P="$BATS_TEST_DIRNAME/data/example-robot-data/robots/panda_description/urdf/panda.urdf"
+  urdf2robot --package-path "$BATS_TEST_DIRNAME/data" "$P" > "$BATS_TEST_TMPDIR/panda.json"
+  for q in '[0, -0.785, 0, -2.356, 0, 1.571, 0.785, 0.02, 0.02]' \
+    '[0.5, 0.3, -0.5, -1.0, 1.0, 2.0, -1.0, 0.01, 0.03]' '[0, 0, 0, -0.1, 0, 0, 0, 0.04, 0]'; do
+    spart-sim -m "$BATS_TEST_TMPDIR/panda.json" --fixed-base --gravity 0,0,-9.81 --duration 2 \
+      --integrator implicit <<< "{\"qm\": $q}" > "$BATS_TEST_TMPDIR/panda.jsonl"
+    python3 - "$BATS_TEST_TMPDIR/panda.jsonl" "$BATS_TEST_TMPDIR/panda.json" <<'PY'
+import json, math, sys
+joints = [j for j in json.load(open(sys.argv[2]))["joints"] if j["type"] != 0]
+assert [j["type"] for j in joints] == [1] * 7 + [2] * 2  # 7 revolute, 2 prismatic fingers
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 2001 and rows[-1]["t"] == 2
+past = [max(max(r["qm"][i] - j["limit"][1], j["limit"][0] - r["qm"][i]) for r in rows)
+        for i, j in enumerate(joints)]
+fast = max(abs(u) for r in rows for u in r["um"][:7])
+print("most past: revolute", math.degrees(max(past[:7])), "deg, fingers", max(past[7:]), "m;",
+      "fastest joint", fast, "rad/s")
+assert max(past[:7]) < math.radians(1) and max(past[7:]) < 1e-3
+assert fast > 10  # it fell: its joints were driven into their limits
+assert max(past) > -1e-3  # and met them
+PY
+  done
 }
