@@ -291,8 +291,8 @@ typedef struct spart_ground {
   unsigned char *seen;  /* (n) or NULL: spart_ground_forces sets each sphere's to 1 when it
                            finds it in the ground (spart_sim_rk4_limit clears them: the contacts
                            that a step's stages met) */
-  int implicit;         /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT), which
-                           sets the damping's default (spart_ground_defaults) */
+  int implicit;         /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT); the
+                           defaults no longer depend on it (every integrator's are the same) */
 } spart_ground;
 
 /* where spart_ground_forces writes, each NULL: not written */
@@ -325,12 +325,11 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
    - the plane (normal[0] NaN): through 0 against gravity, normal -g/|g|, offset 0;
    - stiffness: the whole robot, of mass M, on four contacts 1 mm deep: k = M |g| / 4 mm (|g|
      9.81 without gravity or with a zero one);
-   - damping: critical for the lightest body with contact spheres, of mass mc (M when none has
-     a mass), on one of them: 2 sqrt(k mc) (an explicit step's bound); with g->implicit,
-     critical for the whole robot on one contact, 2 sqrt(k M), which takes an impact without
-     rebound (the implicit step has no bound from it);
+   - damping: critical for the whole robot on one contact, 2 sqrt(k M), which takes an impact
+     without rebound (RK4's step is bounded by it on the lightest contact: spart-sim(1));
    - mu: 1;
-   - tstiffness: k; tdamping: 2 sqrt(kt mc).
+   - tstiffness: k; tdamping: 2 sqrt(kt mc), mc the mass of the lightest body with contact
+     spheres (M when none has a mass).
    law and slip are the caller's (0 is SPART_GROUND_STICK).  Returns 0; -1 when the plane has
    no default (normal[0] NaN and gravity NULL or zero; g unchanged); -2 when the parameters are
    not a ground's (a stiffness or a tdamping not > 0, a damping not finite: a model without

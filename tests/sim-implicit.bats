@@ -440,3 +440,48 @@ assert max(past) > -1e-3  # and met them
 PY
   done
 }
+
+# lift.py STATES: the four spheres loaded at the end touch down and their normal forces never
+# return to zero after
+LIFT='
+import json, sys
+states = [json.loads(l) for l in open(sys.argv[1])]
+n = len(states[0]["contact_forces"])
+idx = [j for j in range(n) if states[-1]["contact_forces"][j][2] > 0]
+assert len(idx) == 4, idx
+touch, lift = [None] * 4, 0
+for s in states:
+    for k, j in enumerate(idx):
+        fz = s["contact_forces"][j][2]
+        touch[k] = s["t"] if touch[k] is None and fz > 0 else touch[k]
+        lift += touch[k] is not None and not fz > 0
+print("touchdowns", touch, "lift-offs", lift)
+assert None not in touch and lift == 0
+'
+
+@test "the ground's default damping takes an impact without rebound under rk4 and dopri5 too (critical for the whole robot on one contact): the bundled quadruped dropped from 0.5 m (rk4 at 0.2 ms, dopri5) and Go1 from 3 cm (rk4 at 0.05 ms) under PD (Kp 300 Kd 5, Kp 1000 Kd 10) land without a foot lifting off again; rk4 at 1 ms is refused naming the ground" {
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  for gains in "300 5 --dt 0.0002" "1000 10 --dt 0.0002" "300 5 --integrator dopri5" "1000 10 --integrator dopri5"; do
+    set -- $gains
+    echo "{\"r0\": [0, 0, 0.5], \"qm\": $q}" | spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 \
+      --ground --duration 2 --contact-forces --control pd --kp $1 --kd $2 $3 $4 \
+      --reference "$BATS_TEST_TMPDIR/ref.json" 2> /dev/null > "$BATS_TEST_TMPDIR/land.jsonl"
+    python3 -c "$LIFT" "$BATS_TEST_TMPDIR/land.jsonl"
+  done
+  run -1 --separate-stderr spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground \
+    --duration 2 --control pd --kp 300 --kd 5 --reference "$BATS_TEST_TMPDIR/ref.json" <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [[ "$stderr" == *": --dt 0.001 is an unstable step for rk4 with the ground's stiffness at link "*"_shank': the largest stable step here is 0.000"* ]]
+  G="$BATS_TEST_DIRNAME/data/go1.urdf"
+  q='[0,0.8,-1.5,0,0.8,-1.5,0,0.8,-1.5,0,0.8,-1.5]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  z=$(echo "{\"qm\": $q}" | spart-kin -m "$G" --frame FR_foot --only rF |
+    python3 -c 'import json, sys; print(0.05 - json.load(sys.stdin)["rF"][0][2])')
+  for gains in "300 5" "1000 10"; do
+    set -- $gains
+    echo "{\"r0\": [0, 0, $z], \"qm\": $q}" | spart-sim -m "$G" --gravity 0,0,-9.81 --ground \
+      --duration 1 --dt 0.00005 --every 10 --contact-forces --control pd --kp $1 --kd $2 \
+      --reference "$BATS_TEST_TMPDIR/ref.json" 2> /dev/null > "$BATS_TEST_TMPDIR/land.jsonl"
+    python3 -c "$LIFT" "$BATS_TEST_TMPDIR/land.jsonl"
+  done
+}
