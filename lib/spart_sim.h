@@ -122,7 +122,8 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
      along the plane ct sticking, sliding the damping across the slip and the friction's size
      mu fn changing with the normal velocity);
    - the joint limits' dampers while they push, and their springs k (h k added to D, -h^2 k v
-     to the right side: backward Euler);
+     to the right side: backward Euler), a joint inside whose q + h um passes its limit meeting
+     it within the step (the spring at the step's end, the damper at um+);
    the Coriolis forces and the other springs (the ground's, Kp) explicit; then the configuration
    moved by h v+ (the exponential map, each joint's spart_joint_integrate) and the deflections
    by h times their rates at v+ (a sliding one's relaxation -kt e / ct backward Euler: that rate

@@ -114,7 +114,8 @@ static const cli_option options[] = {
     {"dt", 0, CLI_ARG_ONE, cli_opt_positive, AT(dt), 0, 0, "a step > 0 in s",
      "      --dt H           the step (rk4, implicit) or the output grid (dopri5), s (default\n"
      "                       0.001);\n"
-     "                       rk4 past its stability (damping, gains, ground): an error\n"},
+     "                       rk4 or implicit past its stability (damping, gains, ground):\n"
+     "                       an error\n"},
     {"every", 0, CLI_ARG_ONE, every_arg, AT(every), 0, 0, NULL,
      "      --every K        write every K-th step (default 1)\n"},
     {"integrator", 0, CLI_ARG_ONE, integrator_arg, AT(integrator), 0, 0, NULL,

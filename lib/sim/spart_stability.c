@@ -584,15 +584,26 @@ static int cause_of(int part) {
 }
 
 
+/* why cleared and the terms (terms()) of a check of the step h: NULL with *hmax the answer
+   when there is nothing to check (h) or H is not positive definite (0) */
+static stab_ws *start(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                      spart_stiff *why, int *parts, double *hmax) {
+  why->cause = SPART_STIFF_NONE;
+  why->body = 0;
+  stab_ws *w = terms(m, d, s, (s->flags & SPART_FD_FIXED) != 0, parts);
+  *hmax = *parts < 0 ? 0 : h;
+  return w;
+}
+
+
 double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
                            spart_stiff *why) {
   const int fixed = (s->flags & SPART_FD_FIXED) != 0;
   int parts;
-  why->cause = SPART_STIFF_NONE;
-  why->body = 0;
-  stab_ws *w = terms(m, d, s, fixed, &parts);
+  double none;
+  stab_ws *w = start(m, d, s, h, why, &parts, &none);
   if (!w) {
-    return parts < 0 ? 0 : h;
+    return none;
   }
   w->hk = 0;
   const int ground = (parts & GROUND) != 0;
@@ -716,11 +727,10 @@ double spart_sim_implicit_limit(const spart_model *m, spart_data *d, spart_sim *
                                 spart_stiff *why) {
   const int fixed = (s->flags & SPART_FD_FIXED) != 0;
   int parts;
-  why->cause = SPART_STIFF_NONE;
-  why->body = 0;
-  stab_ws *w = terms(m, d, s, fixed, &parts);
+  double none;
+  stab_ws *w = start(m, d, s, h, why, &parts, &none);
   if (!w) {
-    return parts < 0 ? 0 : h;
+    return none;
   }
   double g = implicit_growth(m, s, w, ALL, fixed, h);
   if (g < 0 || g <= IMPLICIT_GROWTH) {
