@@ -584,51 +584,6 @@ static int cause_of(int part) {
 }
 
 
-/* why cleared and the terms (terms()) of a check of the step h: NULL with *hmax the answer
-   when there is nothing to check (h) or H is not positive definite (0) */
-static stab_ws *start(const spart_model *m, spart_data *d, spart_sim *s, double h,
-                      spart_stiff *why, int *parts, double *hmax) {
-  why->cause = SPART_STIFF_NONE;
-  why->body = 0;
-  stab_ws *w = terms(m, d, s, (s->flags & SPART_FD_FIXED) != 0, parts);
-  *hmax = *parts < 0 ? 0 : h;
-  return w;
-}
-
-
-double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
-                           spart_stiff *why) {
-  const int fixed = (s->flags & SPART_FD_FIXED) != 0;
-  int parts;
-  double none;
-  stab_ws *w = start(m, d, s, h, why, &parts, &none);
-  if (!w) {
-    return none;
-  }
-  w->hk = 0;
-  const int ground = (parts & GROUND) != 0;
-  build(m, s, w, ALL, fixed);
-  double hmax = limit(w, ground);
-  if (h <= hmax || hmax < 0) {
-    return h; /* (no eigenvalues: no check rather than no run) */
-  }
-  /* the cause: the part whose own limit is the smallest */
-  double least = INFINITY;
-  for (int part = DAMPING; part <= LIMIT; part *= 2) {
-    if (parts & part) {
-      build(m, s, w, part, fixed);
-      double hp = limit(w, part == GROUND);
-      if (hp >= 0 && hp < least) {
-        least = hp;
-        why->cause = cause_of(part);
-      }
-    }
-  }
-  culprit(m, s, w, fixed, why);
-  return hmax;
-}
-
-
 /* x = a^-1 (n x n; a overwritten) by Gauss-Jordan elimination with partial pivoting; 0, or -1
    when a pivot is 0 or not finite */
 static int gj_inverse(double *a, double *x, int n) {
@@ -723,26 +678,41 @@ static double implicit_bound(const spart_model *m, const spart_sim *s, stab_ws *
 }
 
 
-double spart_sim_implicit_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
-                                spart_stiff *why) {
+/* the largest stable step of the parts in mask, rk4's (beyond h too) or the implicit step's
+   (h when h is stable); -1 when the eigenvalues were not found */
+static double part_limit(const spart_model *m, const spart_sim *s, stab_ws *w, int mask,
+                         int fixed, double h, int implicit) {
+  if (!implicit) {
+    w->hk = 0;
+    build(m, s, w, mask, fixed);
+    return limit(w, (mask & GROUND) != 0);
+  }
+  double g = implicit_growth(m, s, w, mask, fixed, h);
+  return g < 0 ? -1 : g <= IMPLICIT_GROWTH ? h : implicit_bound(m, s, w, mask, fixed, h);
+}
+
+
+/* spart_sim_rk4_limit, or with implicit spart_sim_implicit_limit */
+static double step_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                         spart_stiff *why, int implicit) {
   const int fixed = (s->flags & SPART_FD_FIXED) != 0;
   int parts;
-  double none;
-  stab_ws *w = start(m, d, s, h, why, &parts, &none);
+  why->cause = SPART_STIFF_NONE;
+  why->body = 0;
+  stab_ws *w = terms(m, d, s, fixed, &parts);
   if (!w) {
-    return none;
+    return parts < 0 ? 0 : h;
   }
-  double g = implicit_growth(m, s, w, ALL, fixed, h);
-  if (g < 0 || g <= IMPLICIT_GROWTH) {
+  double hmax = part_limit(m, s, w, ALL, fixed, h, implicit);
+  if (h <= hmax || hmax < 0) {
     return h; /* (no eigenvalues: no check rather than no run) */
   }
-  double hmax = implicit_bound(m, s, w, ALL, fixed, h), least = INFINITY;
-  /* the cause: the part whose own bound is the smallest */
+  /* the cause: the part whose own limit is the smallest */
+  double least = INFINITY;
   for (int part = DAMPING; part <= LIMIT; part *= 2) {
     if (parts & part) {
-      double gp = implicit_growth(m, s, w, part, fixed, h);
-      double hp = gp >= 0 && gp <= IMPLICIT_GROWTH ? h : implicit_bound(m, s, w, part, fixed, h);
-      if (hp < least) {
+      double hp = part_limit(m, s, w, part, fixed, h, implicit);
+      if (hp >= 0 && hp < least) {
         least = hp;
         why->cause = cause_of(part);
       }
@@ -750,6 +720,18 @@ double spart_sim_implicit_limit(const spart_model *m, spart_data *d, spart_sim *
   }
   culprit(m, s, w, fixed, why);
   return hmax;
+}
+
+
+double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                           spart_stiff *why) {
+  return step_limit(m, d, s, h, why, 0);
+}
+
+
+double spart_sim_implicit_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                                spart_stiff *why) {
+  return step_limit(m, d, s, h, why, 1);
 }
 
 
