@@ -122,7 +122,8 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
      along the plane ct sticking, sliding the damping across the slip and the friction's size
      mu fn changing with the normal velocity);
    - the joint limits' dampers while they push, and their springs k (h k added to D, -h^2 k v
-     to the right side: backward Euler);
+     to the right side: backward Euler), a joint inside whose q + h um passes its limit meeting
+     it within the step (the spring at the step's end, the damper at um+);
    the Coriolis forces and the other springs (the ground's, Kp) explicit; then the configuration
    moved by h v+ (the exponential map, each joint's spart_joint_integrate) and the deflections
    by h times their rates at v+ (a sliding one's relaxation -kt e / ct backward Euler: that rate
@@ -170,9 +171,20 @@ typedef struct spart_stiff {
 double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
                            spart_stiff *why);
 
+/* The same for the implicit step of h (SPART_SIM_IMPLICIT; why the same): the springs it takes
+   explicitly (the ground's k and kt, a PD controller's Kp, computed torque's), with H^-1 K = Ka
+   and the dampers it takes implicitly H^-1 C = Ca (the joints', Kd, the ground's c and ct, the
+   limits' c + h k), move the displacements x and w = h v by (I + h Ca) w+ = w - h^2 Ka x,
+   x+ = x + w+; every eigenvalue of that map must have a modulus within 1 + 1e-6.  On one
+   spring k and damper c on a mass m it is h^2 k / m <= 4 + 2 h c / m.  Returns h when stable,
+   else the largest stable step (bisection, to h 1e-12), why the part alone the most bounding. */
+double spart_sim_implicit_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                                spart_stiff *why);
+
 /* 1 when a sphere of the scene's ground was found in it (its seen flag, by the steps' stages),
-   or a joint past a limit held (limit_seen), that the last spart_sim_rk4_limit did not count (a
-   new contact: the step is to be checked again), else 0. */
+   or a joint past a limit held (limit_seen), that the last spart_sim_rk4_limit or
+   spart_sim_implicit_limit did not count (a new contact: the step is to be checked again),
+   else 0. */
 int spart_sim_rk4_contacts(const spart_sim *s);
 
 /* The joint limits' defaults at the simulation's state s->x (its flags' SPART_FD_FIXED): for
@@ -180,10 +192,13 @@ int spart_sim_rk4_contacts(const spart_sim *s);
    limits), critically damped at SPART_LIMIT_RATE on its own inertia Ij there, that with the
    rest of the robot free, Ij = 1 / (H^-1)jj (H the mass matrix, spart_crba; Hjj, the rest
    held, when H is singular): limit_k = Ij w^2, limit_c = 2 Ij w, w = SPART_LIMIT_RATE (a joint
-   without inertia: 0, free); every other joint 0.  Under
+   without inertia: 0, free), SPART_LIMIT_RATE_IMPLICIT when s->method is SPART_SIM_IMPLICIT
+   (which takes the limits implicitly, met within the step, at no cost in its step; rk4's step
+   would have to shrink with w); every other joint 0.  Under
    a steady force f past its limit a joint rests f / limit_k past it.  A model whose mimic joints
    are coupled (m->coupled) gets none.  Returns 0, or -SPART_ENOMEM. */
 #define SPART_LIMIT_RATE 300.0 /* 1/s: a time constant of 3.3 ms */
+#define SPART_LIMIT_RATE_IMPLICIT 1000.0 /* 1/s: 1 ms */
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s);
 
 /* The joints with limits (a limited one-coordinate joint's jnt_range) that qm has left: outside
@@ -277,8 +292,8 @@ typedef struct spart_ground {
   unsigned char *seen;  /* (n) or NULL: spart_ground_forces sets each sphere's to 1 when it
                            finds it in the ground (spart_sim_rk4_limit clears them: the contacts
                            that a step's stages met) */
-  int implicit;         /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT), which
-                           sets the damping's default (spart_ground_defaults) */
+  int implicit;         /* 1: the steps take the dampers implicitly (SPART_SIM_IMPLICIT); the
+                           defaults no longer depend on it (every integrator's are the same) */
 } spart_ground;
 
 /* where spart_ground_forces writes, each NULL: not written */
@@ -311,12 +326,11 @@ void spart_ground_forces(const spart_model *m, spart_data *d, const spart_ground
    - the plane (normal[0] NaN): through 0 against gravity, normal -g/|g|, offset 0;
    - stiffness: the whole robot, of mass M, on four contacts 1 mm deep: k = M |g| / 4 mm (|g|
      9.81 without gravity or with a zero one);
-   - damping: critical for the lightest body with contact spheres, of mass mc (M when none has
-     a mass), on one of them: 2 sqrt(k mc) (an explicit step's bound); with g->implicit,
-     critical for the whole robot on one contact, 2 sqrt(k M), which takes an impact without
-     rebound (the implicit step has no bound from it);
+   - damping: critical for the whole robot on one contact, 2 sqrt(k M), which takes an impact
+     without rebound (RK4's step is bounded by it on the lightest contact: spart-sim(1));
    - mu: 1;
-   - tstiffness: k; tdamping: 2 sqrt(kt mc).
+   - tstiffness: k; tdamping: 2 sqrt(kt mc), mc the mass of the lightest body with contact
+     spheres (M when none has a mass).
    law and slip are the caller's (0 is SPART_GROUND_STICK).  Returns 0; -1 when the plane has
    no default (normal[0] NaN and gravity NULL or zero; g unchanged); -2 when the parameters are
    not a ground's (a stiffness or a tdamping not > 0, a damping not finite: a model without

@@ -114,7 +114,8 @@ static const cli_option options[] = {
     {"dt", 0, CLI_ARG_ONE, cli_opt_positive, AT(dt), 0, 0, "a step > 0 in s",
      "      --dt H           the step (rk4, implicit) or the output grid (dopri5), s (default\n"
      "                       0.001);\n"
-     "                       rk4 past its stability (damping, gains, ground): an error\n"},
+     "                       rk4 or implicit past its stability (damping, gains, ground):\n"
+     "                       an error\n"},
     {"every", 0, CLI_ARG_ONE, every_arg, AT(every), 0, 0, NULL,
      "      --every K        write every K-th step (default 1)\n"},
     {"integrator", 0, CLI_ARG_ONE, integrator_arg, AT(integrator), 0, 0, NULL,
@@ -333,14 +334,17 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
 }
 
 
-/* rk4: whether its step is stable at the state for the run's stiff terms (spart_sim_rk4_limit:
-   the joints' damping, the controller's gains, the ground at the contacts in it); 0, or -1
-   after reporting the time, the cause and the largest stable step (rounded down) */
-static int rk4_stable(cli_session *s, spart_sim *sim) {
+/* rk4, implicit: whether its step is stable at the state for the run's stiff terms
+   (spart_sim_rk4_limit, spart_sim_implicit_limit: the joints' damping, the controller's gains,
+   the ground at the contacts in it, the limits); 0, or -1 after reporting the time, the cause
+   and the largest stable step (rounded down) */
+static int step_stable(cli_session *s, spart_sim *sim) {
   const spart_model *m = s->m;
   spart_stiff why;
   const double dt = opts(s)->dt;
-  double hmax = spart_sim_rk4_limit(m, s->d, sim, dt, &why);
+  const int rk4 = opts(s)->integrator == SPART_SIM_RK4;
+  double hmax = rk4 ? spart_sim_rk4_limit(m, s->d, sim, dt, &why)
+                    : spart_sim_implicit_limit(m, s->d, sim, dt, &why);
   if (dt <= hmax) {
     return 0;
   }
@@ -361,9 +365,9 @@ static int rk4_stable(cli_session *s, spart_sim *sim) {
     snprintf(cause, sizeof cause, "a mass matrix that is not positive definite");
   }
   double unit = hmax > 0 ? pow(10, floor(log10(hmax)) - 3) : 1;
-  cli_fail(s, "t = %s: --dt %s is an unstable step for rk4 with %s: the largest stable step "
-           "here is %.4g s (use a smaller --dt, or --integrator dopri5)", bt, bh, cause,
-           floor(hmax / unit) * unit);
+  cli_fail(s, "t = %s: --dt %s is an unstable step for %s with %s: the largest stable step "
+           "here is %.4g s (use a smaller --dt, or --integrator dopri5)", bt, bh,
+           rk4 ? "rk4" : "the implicit step", cause, floor(hmax / unit) * unit);
   return -1;
 }
 
@@ -394,11 +398,13 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
     cli_fail(s, "%s", err.msg);
     return -1;
   }
-  /* rk4 past its stability diverges (a trajectory of wrong numbers): refused before anything
-     is written, and checked again every 64 steps as the inertia changes and at every step that
-     brings a new contact with the ground, before its state is written */
-  const int rk4 = o->integrator == SPART_SIM_RK4, grid = o->integrator != SPART_SIM_DOPRI5;
-  if (rk4 && rk4_stable(s, sim) != 0) {
+  /* rk4 or the implicit step past its stability diverges (a trajectory of wrong numbers):
+     refused before anything is written, and checked again every 64 steps (the implicit step,
+     whose check costs more than its step: every 256) as the inertia changes and at every step
+     that brings a new contact with the ground, before its state is written */
+  const int grid = o->integrator != SPART_SIM_DOPRI5;
+  const long every = o->integrator == SPART_SIM_RK4 ? 63 : 255;
+  if (grid && step_stable(s, sim) != 0) {
     return -1;
   }
   if (put_state(s, sim, w) != 0) {
@@ -428,8 +434,8 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
       if (s->o.check_limits && grid) {
         check_limits(s, sim, out);
       }
-      if (rk4 && ((k & 63) == 63 || spart_sim_rk4_contacts(sim)) &&
-          rk4_stable(s, sim) != 0) {
+      if (grid && ((k & every) == every || spart_sim_rk4_contacts(sim)) &&
+          step_stable(s, sim) != 0) {
         return -2; /* after the first state written */
       }
       if (s->tty && now() > tick + 0.5) { /* progress, also within a long wait for a record */

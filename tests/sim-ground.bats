@@ -67,8 +67,8 @@ PY
   echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
   # the feet (spheres of 0.02 at the shanks' ends) touching z = 0: the hip 0.4 cos(0.4) above
   echo "{\"r0\": [0.02, 0, $(python3 -c 'import math; print(0.4 * math.cos(0.4) + 0.02 + 0.01)')], \"qm\": $q}" |
-    spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 5 --every 10 \
-      --control pd --kp 300 --kd 1.5 --reference "$BATS_TEST_TMPDIR/ref.json" > "$BATS_TEST_TMPDIR/stand.jsonl"
+    spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 5 --dt 0.0002 \
+      --every 50 --control pd --kp 300 --kd 1.5 --reference "$BATS_TEST_TMPDIR/ref.json" > "$BATS_TEST_TMPDIR/stand.jsonl"
   spart-kin -m "$MODELS/quadruped.urdf" --frame fl_shank,fr_shank,hl_shank,hr_shank --only rF,RF \
     < "$BATS_TEST_TMPDIR/stand.jsonl" > "$BATS_TEST_TMPDIR/feet.jsonl"
   python3 - "$BATS_TEST_TMPDIR/stand.jsonl" "$BATS_TEST_TMPDIR/feet.jsonl" <<'PY'
@@ -117,7 +117,7 @@ PY
   for h in 0.40 0.45 0.5 0.55; do echo "{\"r0\": [0, 0, $h], \"qm\": $q}"; done > "$BATS_TEST_TMPDIR/init.json"
   for j in 1 2; do
     spart-sim -j $j -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 0.5 \
-      --every 20 --control pd --kp 300 --kd 1.5 --reference "$BATS_TEST_TMPDIR/ref.json" \
+      --dt 0.0002 --every 100 --control pd --kp 300 --kd 1.5 --reference "$BATS_TEST_TMPDIR/ref.json" \
       --contact-forces < "$BATS_TEST_TMPDIR/init.json" > "$BATS_TEST_TMPDIR/out$j"
   done
   cmp "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/out2"
@@ -221,7 +221,7 @@ import json, sys
 f = json.loads(sys.stdin.read())
 print(0.0305 - min(p[2] - 0.25 * R[2][2] for R, p in zip(f["RF"], f["rF"])))')
   echo "{\"r0\": [0, 0, $z], \"qm\": $q}" |
-    spart-sim -m "$model" --gravity 0,0,-9.81 --ground --duration 5 --every 10 --control pd \
+    spart-sim -m "$model" --gravity 0,0,-9.81 --ground --duration 5 --dt 0.0002 --every 50 --control pd \
       --kp 1000 --kd 10 --reference "$BATS_TEST_TMPDIR/ref.json" "$@" > "$BATS_TEST_TMPDIR/stand.jsonl"
   spart-kin -m "$model" --frame lf_shank,rf_shank,lh_shank,rh_shank --only rF,RF \
     < "$BATS_TEST_TMPDIR/stand.jsonl" > "$BATS_TEST_TMPDIR/feet.jsonl"
@@ -415,7 +415,7 @@ assert len(z) == 4 and len(set(z)) == 1 and abs(z[0] - (0.1 - 0.004)) < 1e-9'
   [ "${stderr%%$'\n'*}" = "spart-sim: --ground: expected NX,NY,NZ,D with a normal that is not zero, got '0,0,0,1'" ]
 }
 
-@test "--ground's defaults are spart-sim(1)'s closed forms, the library's (spart_ground_defaults): the quadruped dropped with --ground alone writes what it writes with --stiffness M g / 4 mm, --damping 2 sqrt(k m), --mu 1 and the tangential ones k and 2 sqrt(k m) given, byte for byte (M its mass, m its lightest body with collision shapes)" {
+@test "--ground's defaults are spart-sim(1)'s closed forms, the library's (spart_ground_defaults): the quadruped dropped with --ground alone writes what it writes with --stiffness M g / 4 mm, --damping 2 sqrt(k M), --mu 1 and the tangential ones k and 2 sqrt(k m) given, byte for byte (M its mass, m its lightest body with collision shapes)" {
   urdf2robot "$MODELS/quadruped.urdf" > "$BATS_TEST_TMPDIR/q.json"
   given=$(python3 - "$BATS_TEST_TMPDIR/q.json" <<'PY'
 import json, math, sys
@@ -427,16 +427,16 @@ for x in mass:  # the library's order: body 0 to n
 touch = {s["link"] for s in m["shapes"] if s["role"] == "collision" and s["kind"] != "mesh"}
 light = min(mass[i] for i in touch if mass[i] > 0)
 k = M * 9.81 / 4e-3
-c = 2 * math.sqrt(k * light)
-print(f"--stiffness {k!r} --damping {c!r} --mu 1 --tangential-stiffness {k!r} --tangential-damping {c!r}")
+c, ct = 2 * math.sqrt(k * M), 2 * math.sqrt(k * light)
+print(f"--stiffness {k!r} --damping {c!r} --mu 1 --tangential-stiffness {k!r} --tangential-damping {ct!r}")
 PY
 )
   echo "$given"
   s='{"r0": [0, 0, 0.45], "qm": [0, 0.6, -1.2, 0, 0.6, -1.2, 0, -0.6, 1.2, 0, -0.6, 1.2]}'
-  spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 0.3 --every 50 \
-    --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/default.jsonl"
+  spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 0.3 --dt 0.0002 \
+    --every 250 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/default.jsonl"
   spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground $given --duration 0.3 \
-    --every 50 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/given.jsonl"
+    --dt 0.0002 --every 250 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/given.jsonl"
   # it lands: the contact forces are the ground's
   python3 -c 'import json, sys
 f = [abs(x) for l in open(sys.argv[1]) for c in json.loads(l)["contact_forces"] for x in c]

@@ -116,13 +116,19 @@ for l in sys.stdin:
   done
 }
 
-@test "implicit at 1 ms: Unitree's Go1 dropped 3 cm above touchdown under PD to thigh 0.8, calf -1.5 (Kp 300 Kd 5, Kp 1000 Kd 10) stands from 0.5 s to 5 s, no foot lifting off" {
+# Unitree's Go1 at thigh 0.8, calf -1.5 dropped 3 cm above touchdown: its model G, pose q and the
+# base's height z set, the reference of that pose in $BATS_TEST_TMPDIR/ref.json
+go1_drop() {
   G="$BATS_TEST_DIRNAME/data/go1.urdf"
   q='[0,0.8,-1.5,0,0.8,-1.5,0,0.8,-1.5,0,0.8,-1.5]'
   echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
   # the feet's centres at r0 = 0; their spheres (radius 0.02) 3 cm above z = 0
   z=$(echo "{\"qm\": $q}" | spart-kin -m "$G" --frame FR_foot --only rF |
     python3 -c 'import json, sys; print(0.05 - json.load(sys.stdin)["rF"][0][2])')
+}
+
+@test "implicit at 1 ms: Unitree's Go1 dropped 3 cm above touchdown under PD to thigh 0.8, calf -1.5 (Kp 300 Kd 5, Kp 1000 Kd 10) stands from 0.5 s to 5 s, no foot lifting off" {
+  go1_drop
   for gains in "300 5" "1000 10"; do
     set -- $gains
     echo "{\"r0\": [0, 0, $z], \"qm\": $q}" | spart-sim -m "$G" --gravity 0,0,-9.81 --ground \
@@ -220,12 +226,13 @@ URDF
   for integ in rk4 implicit; do
     spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base --gravity 0,0,-9.81 --duration 3 \
       --integrator $integ <<< '{"qm": [0.1]}' > "$BATS_TEST_TMPDIR/$integ.jsonl"
-    python3 - "$BATS_TEST_TMPDIR/$integ.jsonl" <<'PY'
+    python3 - "$BATS_TEST_TMPDIR/$integ.jsonl" $integ <<'PY'
 import json, math, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 q = [r["qm"][0] for r in rows]
 m, g, l, Iy = 1.0, 9.81, 0.5, 0.01
-k = (Iy + m * l * l) * 300.0 ** 2  # the limit default spring: its own inertia times 300^2
+w = 1000.0 if sys.argv[2] == "implicit" else 300.0  # the limits' rate: rk4's, the implicit step's
+k = (Iy + m * l * l) * w ** 2  # the limit default spring: its own inertia times w^2
 d = 0.0  # at rest: k d = m g l sin(1 + d)
 for _ in range(100):
     d = m * g * l * math.sin(1 + d) / k
@@ -271,7 +278,7 @@ URDF
       --integrator $integ <<< '{"qm": [0, 1.5, 0, 0.5, 0, 1, 0], "um": [2, 0, 1, 0, 3, 0, 5]}' > "$BATS_TEST_TMPDIR/arm.jsonl"
     spart-sim -m "$BATS_TEST_TMPDIR/hand.urdf" --fixed-base --gravity 0,0,-9.81 --duration 2 \
       --integrator $integ <<< '{"qm": [0.02, 0.02]}' > "$BATS_TEST_TMPDIR/hand.jsonl"
-    python3 - "$BATS_TEST_TMPDIR/arm.jsonl" "$BATS_TEST_TMPDIR/hand.jsonl" "$(urdf2robot "$MODELS/kuka_iiwa.urdf")" <<'PY'
+    python3 - "$BATS_TEST_TMPDIR/arm.jsonl" "$BATS_TEST_TMPDIR/hand.jsonl" "$(urdf2robot "$MODELS/kuka_iiwa.urdf")" $integ <<'PY'
 import json, math, sys
 lim = [j["limit"] for j in json.loads(sys.argv[3])["joints"] if j["type"] != 0]
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -283,8 +290,9 @@ rows = [json.loads(l) for l in open(sys.argv[2])]
 past = max(max(q - 0.04, -q) for r in rows for q in r["qm"])
 print("fingers: most past a limit", past, "m; at the end", rows[-1]["qm"])
 assert past < 1e-3
-assert abs(rows[-1]["qm"][0] + 0.1 * 9.81 / (0.1 * 300 ** 2)) < 1e-6  # at rest: mg / k below 0
-assert abs(rows[-1]["qm"][1] - 0.04 - 0.1 * 9.81 / (0.1 * 300 ** 2)) < 1e-6  # mg / k above 0.04
+w = 1000.0 if sys.argv[4] == "implicit" else 300.0  # the limits' rate
+assert abs(rows[-1]["qm"][0] + 0.1 * 9.81 / (0.1 * w ** 2)) < 1e-6  # at rest: mg / k below 0
+assert abs(rows[-1]["qm"][1] - 0.04 - 0.1 * 9.81 / (0.1 * w ** 2)) < 1e-6  # mg / k above 0.04
 PY
   done
 }
@@ -368,5 +376,114 @@ else:
     um = [r["um"][0] for r in rows]
     assert all(abs((b - c) / h - a) < 1e-9 * a for b, c in zip(um[2:], um[1:]))
 PY
+  done
+}
+
+@test "implicit: a box thrown sideways onto the ground (mu 0.5) lands, slides and stops where a fine rk4 run puts it, first order (1 ms within 2 mm, the error halving with the step); past the explicit springs' bound the step is refused naming the term" {
+  bodies
+  s='{"r0": [0, 0, 0.3], "u0": [0, 0, 0, 2, 0.5, 0]}'
+  o=(-m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground --mu 0.5 --duration 1 --every 1000000)
+  spart-sim "${o[@]}" --dt 0.00002 <<< "$s" | tail -n 1 > "$BATS_TEST_TMPDIR/fine.json"
+  for dt in 0.001 0.0005 0.00025; do
+    spart-sim "${o[@]}" --dt $dt --integrator implicit <<< "$s" | tail -n 1 > "$BATS_TEST_TMPDIR/$dt.json"
+  done
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, sys
+d = sys.argv[1]
+ref = json.load(open(d + "/fine.json"))
+assert ref["t"] == 1 and abs(ref["r0"][0] - 0.5168) < 1e-3 and max(map(abs, ref["u0"])) < 1e-6
+err = {}
+for dt in ("0.001", "0.0005", "0.00025"):
+    r = json.load(open("%s/%s.json" % (d, dt)))
+    assert r["t"] == 1 and max(map(abs, r["u0"])) < 1e-6  # at rest
+    err[dt] = max(abs(x - y) for x, y in zip(r["r0"] + sum(r["R0"], []), ref["r0"] + sum(ref["R0"], [])))
+print("errors", err)
+assert err["0.001"] < 2e-3
+for a, b in (("0.001", "0.0005"), ("0.0005", "0.00025")):
+    assert 1.4 < err[a] / err[b] < 2.6, (a, b, err[a] / err[b])
+PY
+  # the bundled quadruped collapsing at 20 ms: the ground's tangential spring on a shank's
+  # contact is past h^2 kt / m <= 4 + 2 h ct / m (it diverged, or ran to a wrong answer, before)
+  q='[0,0,0,0,0,0,0,0,0,0,0,0]'
+  run -1 --separate-stderr spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground \
+    --duration 2 --dt 0.02 --integrator implicit <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0.14: --dt 0.02 is an unstable step for the implicit step with the ground's stiffness at link "*": the largest stable step here is 0.01"*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  [ "$(echo "$output" | wc -l)" -eq 7 ]  # the states before it
+  # a pendulum under PD at Kp 1e6 (Kd 0): h^2 Kp / I = 4 at h = 2 sqrt(I / Kp)
+  pendulum 3 "$BATS_TEST_TMPDIR/p.urdf"
+  echo '{"t": 0, "qm": [0.5]}' > "$BATS_TEST_TMPDIR/ref.json"
+  I=0.26  # its inertia about the joint: 0.01 + 1 0.5^2
+  for dt in 0.00101 0.00103; do
+    run --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/p.urdf" --fixed-base --duration 0.1 --dt $dt \
+      --integrator implicit --control pd --kp 1e6 --kd 0 --reference "$BATS_TEST_TMPDIR/ref.json" <<< '{"qm": [0]}'
+    echo "$dt: $status $stderr"
+    if [ $dt = 0.00101 ]; then [ $status -eq 0 ]; else [ $status -eq 1 ]; fi
+  done
+  [[ "$stderr" == *"the controller's gains (the fastest at joint 1 'j'): the largest stable step here is 0.00101"* ]]
+}
+
+@test "joint limits: Franka's Panda let go in gravity for 2 s (the implicit step at 1 ms, fixed base) keeps every revolute joint within its limits to 1 degree and its fingers within theirs to 1 mm, from three poses" {
+  P="$BATS_TEST_DIRNAME/data/example-robot-data/robots/panda_description/urdf/panda.urdf"
+  urdf2robot --package-path "$BATS_TEST_DIRNAME/data" "$P" > "$BATS_TEST_TMPDIR/panda.json"
+  for q in '[0, -0.785, 0, -2.356, 0, 1.571, 0.785, 0.02, 0.02]' \
+    '[0.5, 0.3, -0.5, -1.0, 1.0, 2.0, -1.0, 0.01, 0.03]' '[0, 0, 0, -0.1, 0, 0, 0, 0.04, 0]'; do
+    spart-sim -m "$BATS_TEST_TMPDIR/panda.json" --fixed-base --gravity 0,0,-9.81 --duration 2 \
+      --integrator implicit <<< "{\"qm\": $q}" > "$BATS_TEST_TMPDIR/panda.jsonl"
+    python3 - "$BATS_TEST_TMPDIR/panda.jsonl" "$BATS_TEST_TMPDIR/panda.json" <<'PY'
+import json, math, sys
+joints = [j for j in json.load(open(sys.argv[2]))["joints"] if j["type"] != 0]
+assert [j["type"] for j in joints] == [1] * 7 + [2] * 2  # 7 revolute, 2 prismatic fingers
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 2001 and rows[-1]["t"] == 2
+past = [max(max(r["qm"][i] - j["limit"][1], j["limit"][0] - r["qm"][i]) for r in rows)
+        for i, j in enumerate(joints)]
+fast = max(abs(u) for r in rows for u in r["um"][:7])
+print("most past: revolute", math.degrees(max(past[:7])), "deg, fingers", max(past[7:]), "m;",
+      "fastest joint", fast, "rad/s")
+assert max(past[:7]) < math.radians(1) and max(past[7:]) < 1e-3
+assert fast > 10  # it fell: its joints were driven into their limits
+assert max(past) > -1e-3  # and met them
+PY
+  done
+}
+
+# lift.py STATES: the four spheres loaded at the end touch down and their normal forces never
+# return to zero after
+LIFT='
+import json, sys
+states = [json.loads(l) for l in open(sys.argv[1])]
+n = len(states[0]["contact_forces"])
+idx = [j for j in range(n) if states[-1]["contact_forces"][j][2] > 0]
+assert len(idx) == 4, idx
+touch, lift = [None] * 4, 0
+for s in states:
+    for k, j in enumerate(idx):
+        fz = s["contact_forces"][j][2]
+        touch[k] = s["t"] if touch[k] is None and fz > 0 else touch[k]
+        lift += touch[k] is not None and not fz > 0
+print("touchdowns", touch, "lift-offs", lift)
+assert None not in touch and lift == 0
+'
+
+@test "the ground's default damping takes an impact without rebound under rk4 and dopri5 too (critical for the whole robot on one contact): the bundled quadruped dropped from 0.5 m (rk4 at 0.2 ms, dopri5) and Go1 from 3 cm (rk4 at 0.05 ms) under PD (Kp 300 Kd 5, Kp 1000 Kd 10) land without a foot lifting off again; rk4 at 1 ms is refused naming the ground" {
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  for gains in "300 5 --dt 0.0002" "1000 10 --dt 0.0002" "300 5 --integrator dopri5" "1000 10 --integrator dopri5"; do
+    set -- $gains
+    echo "{\"r0\": [0, 0, 0.5], \"qm\": $q}" | spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 \
+      --ground --duration 2 --contact-forces --control pd --kp $1 --kd $2 $3 $4 \
+      --reference "$BATS_TEST_TMPDIR/ref.json" 2> /dev/null > "$BATS_TEST_TMPDIR/land.jsonl"
+    python3 -c "$LIFT" "$BATS_TEST_TMPDIR/land.jsonl"
+  done
+  run -1 --separate-stderr spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground \
+    --duration 2 --control pd --kp 300 --kd 5 --reference "$BATS_TEST_TMPDIR/ref.json" <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [[ "$stderr" == *": --dt 0.001 is an unstable step for rk4 with the ground's stiffness at link "*"_shank': the largest stable step here is 0.000"* ]]
+  go1_drop
+  for gains in "300 5" "1000 10"; do
+    set -- $gains
+    echo "{\"r0\": [0, 0, $z], \"qm\": $q}" | spart-sim -m "$G" --gravity 0,0,-9.81 --ground \
+      --duration 1 --dt 0.00005 --every 10 --contact-forces --control pd --kp $1 --kd $2 \
+      --reference "$BATS_TEST_TMPDIR/ref.json" 2> /dev/null > "$BATS_TEST_TMPDIR/land.jsonl"
+    python3 -c "$LIFT" "$BATS_TEST_TMPDIR/land.jsonl"
   done
 }

@@ -325,9 +325,9 @@ int spart_ground_defaults(const spart_model *m, const double *gravity, spart_gro
     }
     g->offset = 0;
   }
-  /* the whole robot on four contacts 1 mm deep; the lightest body that has contacts critically
-     damped on one (the whole robot with an implicit step); mu 1; the tangential spring the
-     normal one, its damper critical for that body on it */
+  /* the whole robot on four contacts 1 mm deep, and critically damped on one (an impact taken
+     without rebound; rk4's step bounded by it on the lightest contact); mu 1; the tangential
+     spring the normal one, its damper critical for the lightest body that has contacts */
   double mass = 0, light = INFINITY;
   for (int i = 0; i < m->nb; i++) {
     mass += m->body_mass[i];
@@ -338,8 +338,7 @@ int spart_ground_defaults(const spart_model *m, const double *gravity, spart_gro
   }
   light = isfinite(light) ? light : mass;
   g->stiffness = isnan(g->stiffness) ? mass * (g0 > 0 ? g0 : 9.81) / 4e-3 : g->stiffness;
-  g->damping = isnan(g->damping) ? 2 * sqrt(g->stiffness * (g->implicit ? mass : light))
-                                 : g->damping;
+  g->damping = isnan(g->damping) ? 2 * sqrt(g->stiffness * mass) : g->damping;
   g->mu = isnan(g->mu) ? 1 : g->mu;
   g->tstiffness = isnan(g->tstiffness) ? g->stiffness : g->tstiffness;
   g->tdamping = isnan(g->tdamping) ? 2 * sqrt(g->tstiffness * light) : g->tdamping;

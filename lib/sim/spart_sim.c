@@ -321,6 +321,15 @@ static void limit_forces(const spart_model *m, spart_sim *s, sim_ws *w, spart_st
       f = -fmax(0, k[i] * (q - r[1]) + c[i] * u);
     } else if (q < r[0]) {
       f = fmax(0, k[i] * (r[0] - q) - c[i] * u);
+    } else if (D && (q + h * u > r[1] || q + h * u < r[0])) {
+      /* the implicit step: a joint inside that would pass the limit within the step meets it
+         there, the spring at the step's end k (q + h u+ - r) and the damper at u+: its force
+         at u, -k (q - r) - (c + h k) u, on the right side (h of it) */
+      const double lim = q + h * u > r[1] ? r[1] : r[0];
+      s->limit_seen[i] = 1;
+      D[(off + v) * (w->nv + off + 1)] += c[i] + h * k[i];
+      w->b[off + v] -= h * (k[i] * (q - lim) + (c[i] + h * k[i]) * u);
+      continue;
     } else {
       continue;
     }
@@ -889,7 +898,7 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
 
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s) {
   const int fixed = (s->flags & SPART_FD_FIXED) != 0, n = (fixed ? 0 : 6) + m->nv;
-  const double w = SPART_LIMIT_RATE;
+  const double w = s->method == SPART_SIM_IMPLICIT ? SPART_LIMIT_RATE_IMPLICIT : SPART_LIMIT_RATE;
   const size_t nn = (size_t)n * (size_t)n;
   double *H = m->coupled ? NULL : malloc((3 * nn + 1) * sizeof(double));
   if (!H && !m->coupled) {

@@ -12,7 +12,11 @@
  * stability function (on the real axis down to -2.785, on the imaginary one to 2.83).  The
  * eigenvalues come from Francis's double-shift QR steps on A's Hessenberg form (Golub and Van
  * Loan, Matrix Computations, 7.4-7.5); gravity and the velocity products, slow terms, are left
- * out. */
+ * out.  The implicit step's check (spart_sim_implicit_limit) takes the dampers implicitly and
+ * the springs explicitly, as the step does: (I + h Ca) w+ = w - h^2 Ka x, x+ = x + w+ (w = h v),
+ * its map's eigenvalues within the unit circle; on one spring and damper, h^2 k / m <= 4 +
+ * 2 h c / m (the map's trace (2 + b - a) / (1 + b) >= -1 - det, det = 1 / (1 + b), a = h^2 k / m,
+ * b = h c / m: Jury's test). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -52,6 +56,7 @@ typedef struct spart_stab {
   double ground_inv;     /* its inverse effective mass (largest n' J H^-1 J' n) */
   int ncontact;          /* the spheres in the ground at the last check */
   int nb;                /* the model's bodies */
+  double hk;             /* the step whose h k of a limit's spring is a damper (implicit), or 0 */
 } stab_ws;
 
 
@@ -277,7 +282,7 @@ static void build(const spart_model *m, const spart_sim *s, stab_ws *w, int mask
     /* a diagonal term of K or C: H^-1's column times it */
     double ka = (control && !ctc ? w->kp[a] : 0) + (mask & LIMIT ? w->kl[a] : 0);
     double ca = (mask & DAMPING ? w->cd[a] : 0) + (control && !ctc ? w->kd[a] : 0) +
-                (mask & LIMIT ? w->cl[a] : 0);
+                (mask & LIMIT ? w->cl[a] + w->hk * w->kl[a] : 0);
     for (int i = 0; i < n; i++) {
       w->Ka[i * n + col] += w->Hi[i * n + col] * ka;
       w->Ca[i * n + col] += w->Hi[i * n + col] * ca;
@@ -516,43 +521,189 @@ static int fastest(const spart_model *m, const stab_ws *w, const double *k, cons
 }
 
 
-double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
-                           spart_stiff *why) {
-  const int fixed = (s->flags & SPART_FD_FIXED) != 0, off = fixed ? 0 : 6;
+/* the scratch with the run's terms at the state (H, H^-1, the joints', the ground's) and the
+   parts present in *parts; NULL with *parts 0 when there is nothing to check (no stiff term,
+   coupled mimic joints, out of memory), NULL with *parts -1 when H is not positive definite */
+static stab_ws *terms(const spart_model *m, spart_data *d, spart_sim *s, int fixed, int *parts) {
   const spart_control *c = s->scene ? s->scene->control : NULL;
   const int ctc = c && c->law == SPART_CONTROL_CTC;
   const int ground = s->scene && s->scene->ground;
-  why->cause = SPART_STIFF_NONE;
-  why->body = 0;
+  *parts = 0;
   if (m->coupled) {
-    return h; /* (the coupled inertia is not formed here: neither the controller nor the ground
-                 take mimic joints) */
+    return NULL; /* (the coupled inertia is not formed here: neither the controller nor the
+                    ground take mimic joints) */
   }
   stab_ws *w = scratch(m, s, fixed);
   if (!w) {
-    return h; /* no check rather than no run: the run itself needs no more memory */
+    return NULL; /* no check rather than no run: the run itself needs no more memory */
   }
   joint_terms(m, s, w);
-  int parts = ground ? GROUND : 0;
+  int p = ground ? GROUND : 0;
   for (int a = 0; a < m->nv; a++) {
-    parts |= (w->cd[a] > 0 ? DAMPING : 0) | (w->kp[a] > 0 || w->kd[a] > 0 ? CONTROL : 0) |
-             (w->kl[a] > 0 || w->cl[a] > 0 ? LIMIT : 0);
+    p |= (w->cd[a] > 0 ? DAMPING : 0) | (w->kp[a] > 0 || w->kd[a] > 0 ? CONTROL : 0) |
+         (w->kl[a] > 0 || w->cl[a] > 0 ? LIMIT : 0);
   }
-  if (!parts) {
-    return h;
+  if (!p) {
+    return NULL;
   }
   spart_crba(m, d, s->x, fixed, w->H);
   if (spart_spd_inverse(w->H, w->n, w->work, w->Hi) != 0 ||
       (ctc && !fixed && base_reaction(m, w) != 0)) {
-    return 0;
+    *parts = -1;
+    return NULL;
   }
   w->ncontact = 0;
   if (ground) {
     spart_fk(m, d, s->x);
     ground_terms(m, d, s, w, fixed);
   }
-  build(m, s, w, ALL, fixed);
-  double hmax = limit(w, ground);
+  *parts = p;
+  return w;
+}
+
+
+/* why's joint or link for its cause */
+static void culprit(const spart_model *m, const spart_sim *s, const stab_ws *w, int fixed,
+                    spart_stiff *why) {
+  const spart_control *c = s->scene ? s->scene->control : NULL;
+  const int ctc = c && c->law == SPART_CONTROL_CTC, off = fixed ? 0 : 6;
+  why->body = why->cause == SPART_STIFF_DAMPING   ? fastest(m, w, NULL, w->cd, w->Hi, off)
+              : why->cause == SPART_STIFF_CONTROL ? fastest(m, w, w->kp, w->kd,
+                                                            ctc ? NULL : w->Hi, off)
+              : why->cause == SPART_STIFF_LIMIT   ? fastest(m, w, w->kl, w->cl, w->Hi, off)
+                                                  : w->ground_link;
+}
+
+
+/* a part's SPART_STIFF_* */
+static int cause_of(int part) {
+  return part == DAMPING   ? SPART_STIFF_DAMPING
+         : part == CONTROL ? SPART_STIFF_CONTROL
+         : part == GROUND  ? SPART_STIFF_GROUND
+                           : SPART_STIFF_LIMIT;
+}
+
+
+/* x = a^-1 (n x n; a overwritten) by Gauss-Jordan elimination with partial pivoting; 0, or -1
+   when a pivot is 0 or not finite */
+static int gj_inverse(double *a, double *x, int n) {
+  for (int i = 0; i < n * n; i++) {
+    x[i] = i % (n + 1) == 0;
+  }
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    for (int r = c + 1; r < n; r++) {
+      p = fabs(a[r * n + c]) > fabs(a[p * n + c]) ? r : p;
+    }
+    double piv = a[p * n + c];
+    if (!(fabs(piv) > 0) || !isfinite(piv)) {
+      return -1;
+    }
+    for (int k = 0; k < n && p != c; k++) {
+      double t = a[c * n + k], u = x[c * n + k];
+      a[c * n + k] = a[p * n + k], a[p * n + k] = t;
+      x[c * n + k] = x[p * n + k], x[p * n + k] = u;
+    }
+    for (int k = 0; k < n; k++) {
+      a[c * n + k] /= piv;
+      x[c * n + k] /= piv;
+    }
+    for (int r = 0; r < n; r++) {
+      double f = a[r * n + c];
+      if (r != c && f != 0) {
+        for (int k = 0; k < n; k++) {
+          a[r * n + k] -= f * a[c * n + k];
+          x[r * n + k] -= f * x[c * n + k];
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* the implicit step's growth over one step of h for the parts in mask (Ka, Ca built for h): in
+   x (the displacements) and w = h v, (I + h Ca) w+ = w - h^2 Ka x, x+ = x + w+, so
+   [x+; w+] = [I - P, G; -P, G] [x; w], G = (I + h Ca)^-1, P = h^2 G Ka; the largest modulus of
+   its eigenvalues, or -1 when they were not found (or I + h Ca is singular) */
+static double implicit_growth(const spart_model *m, const spart_sim *s, stab_ws *w, int mask,
+                              int fixed, double h) {
+  const int n = w->n, nn = w->nn;
+  double *G = w->Kg, *P = w->Cg, *A = w->A; /* (Kg, Cg: free once HiKg, HiCg are made) */
+  w->hk = h;
+  build(m, s, w, mask, fixed);
+  for (int i = 0; i < n * n; i++) {
+    w->work[i] = (i % (n + 1) == 0) + h * w->Ca[i];
+  }
+  if (gj_inverse(w->work, G, n) != 0) {
+    return -1;
+  }
+  matmul(P, G, w->Ka, n);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      double p = h * h * P[i * n + j], g = G[i * n + j];
+      A[i * nn + j] = (i == j) - p;
+      A[i * nn + n + j] = g;
+      A[(n + i) * nn + j] = -p;
+      A[(n + i) * nn + n + j] = g;
+    }
+  }
+  hessenberg(A, nn, w->v);
+  if (eigenvalues(A, nn, w->re, w->im) != 0) {
+    return -1;
+  }
+  double most = 0;
+  for (int k = 0; k < nn; k++) {
+    most = fmax(most, hypot(w->re[k], w->im[k]));
+  }
+  return most;
+}
+
+
+/* the implicit step's growth allowed: a free body's [1 1; 0 1] has a double eigenvalue 1, which
+   rounding splits by about the square root of the machine's epsilon */
+#define IMPLICIT_GROWTH (1 + 1e-6)
+
+
+/* the largest step in (0, h] whose growth is allowed, for the parts in mask, by bisection from h
+   (not allowed) */
+static double implicit_bound(const spart_model *m, const spart_sim *s, stab_ws *w, int mask,
+                             int fixed, double h) {
+  double lo = 0, hi = h;
+  for (int it = 0; it < 40; it++) {
+    double mid = (lo + hi) / 2, g = implicit_growth(m, s, w, mask, fixed, mid);
+    *(g >= 0 && g <= IMPLICIT_GROWTH ? &lo : &hi) = mid;
+  }
+  return lo;
+}
+
+
+/* the largest stable step of the parts in mask, rk4's (beyond h too) or the implicit step's
+   (h when h is stable); -1 when the eigenvalues were not found */
+static double part_limit(const spart_model *m, const spart_sim *s, stab_ws *w, int mask,
+                         int fixed, double h, int implicit) {
+  if (!implicit) {
+    w->hk = 0;
+    build(m, s, w, mask, fixed);
+    return limit(w, (mask & GROUND) != 0);
+  }
+  double g = implicit_growth(m, s, w, mask, fixed, h);
+  return g < 0 ? -1 : g <= IMPLICIT_GROWTH ? h : implicit_bound(m, s, w, mask, fixed, h);
+}
+
+
+/* spart_sim_rk4_limit, or with implicit spart_sim_implicit_limit */
+static double step_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                         spart_stiff *why, int implicit) {
+  const int fixed = (s->flags & SPART_FD_FIXED) != 0;
+  int parts;
+  why->cause = SPART_STIFF_NONE;
+  why->body = 0;
+  stab_ws *w = terms(m, d, s, fixed, &parts);
+  if (!w) {
+    return parts < 0 ? 0 : h;
+  }
+  double hmax = part_limit(m, s, w, ALL, fixed, h, implicit);
   if (h <= hmax || hmax < 0) {
     return h; /* (no eigenvalues: no check rather than no run) */
   }
@@ -560,23 +711,27 @@ double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, do
   double least = INFINITY;
   for (int part = DAMPING; part <= LIMIT; part *= 2) {
     if (parts & part) {
-      build(m, s, w, part, fixed);
-      double hp = limit(w, part == GROUND);
+      double hp = part_limit(m, s, w, part, fixed, h, implicit);
       if (hp >= 0 && hp < least) {
         least = hp;
-        why->cause = part == DAMPING   ? SPART_STIFF_DAMPING
-                     : part == CONTROL ? SPART_STIFF_CONTROL
-                     : part == GROUND  ? SPART_STIFF_GROUND
-                                       : SPART_STIFF_LIMIT;
+        why->cause = cause_of(part);
       }
     }
   }
-  why->body = why->cause == SPART_STIFF_DAMPING   ? fastest(m, w, NULL, w->cd, w->Hi, off)
-              : why->cause == SPART_STIFF_CONTROL ? fastest(m, w, w->kp, w->kd,
-                                                            ctc ? NULL : w->Hi, off)
-              : why->cause == SPART_STIFF_LIMIT   ? fastest(m, w, w->kl, w->cl, w->Hi, off)
-                                                  : w->ground_link;
+  culprit(m, s, w, fixed, why);
   return hmax;
+}
+
+
+double spart_sim_rk4_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                           spart_stiff *why) {
+  return step_limit(m, d, s, h, why, 0);
+}
+
+
+double spart_sim_implicit_limit(const spart_model *m, spart_data *d, spart_sim *s, double h,
+                                spart_stiff *why) {
+  return step_limit(m, d, s, h, why, 1);
 }
 
 

@@ -289,8 +289,9 @@ static spart_ground unset(const spart_model *m, int *body, double *centre, doubl
 
 
 /* spart_ground_defaults: spart-sim's defaults, each in closed form (spart-sim(1): the robot's
-   weight on four contacts 1 mm deep, the lightest body with contacts critically damped on one,
-   mu 1, the tangential spring the normal one), those given kept and the others from them; no
+   weight on four contacts 1 mm deep, the whole robot critically damped on one, mu 1, the
+   tangential spring the normal one, its damper critical for the lightest body with contacts on
+   one), those given kept and the others from them; no
    plane without gravity; a model without mass refused; the plane made unit */
 static void defaults(void) {
   spart_err err = {0};
@@ -305,16 +306,16 @@ static void defaults(void) {
   double centre[96], radius[32];
   const double down[3] = {0, 0, -9.81}, tilted[3] = {0, -3, -4}, none[3] = {0, 0, 0};
   const double M = 3 + 0.5 + 0.2, mc = 0.5; /* the lightest with contacts: the foot */
-  const double k = M * 9.81 / 4e-3, c = 2 * sqrt(k * mc);
+  const double k = M * 9.81 / 4e-3, c = 2 * sqrt(k * M), ct = 2 * sqrt(k * mc);
   spart_ground g = unset(m, body, centre, radius, SPART_GROUND_STICK);
   int r = spart_ground_defaults(m, down, &g);
   check(r == 0 && g.n == 9 && g.normal[0] == 0 && g.normal[1] == 0 && g.normal[2] == 1 &&
             g.offset == 0,
         "the plane through 0 against gravity", "ground defaults");
   check(g.stiffness == k && g.damping == c && g.mu == 1 && g.tstiffness == k &&
-            g.tdamping == c && g.law == SPART_GROUND_STICK && isnan(g.slip),
-        "k = M |g| / 4 mm, c = 2 sqrt(k m), mu 1, kt = k, ct = c (m: the lightest body with "
-        "contacts); law and slip left",
+            g.tdamping == ct && g.law == SPART_GROUND_STICK && isnan(g.slip),
+        "k = M |g| / 4 mm, c = 2 sqrt(k M), mu 1, kt = k, ct = 2 sqrt(k m) (m: the lightest "
+        "body with contacts); law and slip left",
         "ground defaults");
   g = unset(m, body, centre, radius, SPART_GROUND_SLIP);
   r = spart_ground_defaults(m, tilted, &g);
@@ -327,7 +328,7 @@ static void defaults(void) {
   g.normal[0] = 1, g.normal[1] = 0, g.normal[2] = 0, g.offset = 2;
   r = spart_ground_defaults(m, NULL, &g);
   check(r == 0 && g.normal[0] == 1 && g.offset == 2 && g.stiffness == 1000 &&
-            g.damping == 2 * sqrt(1000 * mc) && g.mu == 0 && g.tstiffness == 1000 &&
+            g.damping == 2 * sqrt(1000 * M) && g.mu == 0 && g.tstiffness == 1000 &&
             g.tdamping == 7,
         "those given kept, the others from them (the plane, no gravity needed)",
         "ground defaults");
