@@ -192,13 +192,12 @@ int spart_sim_rk4_contacts(const spart_sim *s);
    limits), critically damped at SPART_LIMIT_RATE on its own inertia Ij there, that with the
    rest of the robot free, Ij = 1 / (H^-1)jj (H the mass matrix, spart_crba; Hjj, the rest
    held, when H is singular): limit_k = Ij w^2, limit_c = 2 Ij w, w = SPART_LIMIT_RATE (a joint
-   without inertia: 0, free), SPART_LIMIT_RATE_IMPLICIT when s->method is SPART_SIM_IMPLICIT
-   (which takes the limits implicitly, met within the step, at no cost in its step; rk4's step
-   would have to shrink with w); every other joint 0.  Under
+   without inertia: 0, free), for every integrator (the implicit step takes the limits
+   implicitly, met within the step, at no cost in its step; rk4's stable step shrinks as 1/w,
+   and its check names the limit spring); every other joint 0.  Under
    a steady force f past its limit a joint rests f / limit_k past it.  A model whose mimic joints
    are coupled (m->coupled) gets none.  Returns 0, or -SPART_ENOMEM. */
-#define SPART_LIMIT_RATE 300.0 /* 1/s: a time constant of 3.3 ms */
-#define SPART_LIMIT_RATE_IMPLICIT 1000.0 /* 1/s: 1 ms */
+#define SPART_LIMIT_RATE 1000.0 /* 1/s: a time constant of 1 ms */
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s);
 
 /* The joints with limits (a limited one-coordinate joint's jnt_range) that qm has left: outside

@@ -434,9 +434,9 @@ PY
   echo "$given"
   s='{"r0": [0, 0, 0.45], "qm": [0, 0.6, -1.2, 0, 0.6, -1.2, 0, -0.6, 1.2, 0, -0.6, 1.2]}'
   spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 0.3 --dt 0.0002 \
-    --every 250 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/default.jsonl"
+    --every 50 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/default.jsonl"
   spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground $given --duration 0.3 \
-    --dt 0.0002 --every 250 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/given.jsonl"
+    --dt 0.0002 --every 50 --contact-forces <<< "$s" > "$BATS_TEST_TMPDIR/given.jsonl"
   # it lands: the contact forces are the ground's
   python3 -c 'import json, sys
 f = [abs(x) for l in open(sys.argv[1]) for c in json.loads(l)["contact_forces"] for x in c]

@@ -898,7 +898,7 @@ int spart_sim_accel(const spart_model *m, spart_data *d, spart_sim *s, spart_err
 
 int spart_sim_limit_defaults(const spart_model *m, spart_data *d, spart_sim *s) {
   const int fixed = (s->flags & SPART_FD_FIXED) != 0, n = (fixed ? 0 : 6) + m->nv;
-  const double w = s->method == SPART_SIM_IMPLICIT ? SPART_LIMIT_RATE_IMPLICIT : SPART_LIMIT_RATE;
+  const double w = SPART_LIMIT_RATE;
   const size_t nn = (size_t)n * (size_t)n;
   double *H = m->coupled ? NULL : malloc((3 * nn + 1) * sizeof(double));
   if (!H && !m->coupled) {
