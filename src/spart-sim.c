@@ -366,8 +366,9 @@ static int step_stable(cli_session *s, spart_sim *sim) {
   }
   double unit = hmax > 0 ? pow(10, floor(log10(hmax)) - 3) : 1;
   cli_fail(s, "t = %s: --dt %s is an unstable step for %s with %s: the largest stable step "
-           "here is %.4g s (use a smaller --dt, or --integrator dopri5)", bt, bh,
-           rk4 ? "rk4" : "the implicit step", cause, floor(hmax / unit) * unit);
+           "here is %.4g s (use a smaller --dt, or --integrator %s)", bt, bh,
+           rk4 ? "rk4" : "the implicit step", cause, floor(hmax / unit) * unit,
+           rk4 ? "implicit or dopri5" : "dopri5");
   return -1;
 }
 

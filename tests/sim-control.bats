@@ -290,7 +290,7 @@ URDF
   dt=$(python3 -c "print(1.01 * $h)")
   run -1 --separate-stderr spart-sim "${opts[@]}" --duration 1 --dt "$dt" <<< '{"qm": [0]}'
   [ -z "$output" ]
-  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is an unstable step for rk4 with the controller's gains (the fastest at joint 1 'j'): the largest stable step here is "*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is an unstable step for rk4 with the controller's gains (the fastest at joint 1 'j'): the largest stable step here is "*" s (use a smaller --dt, or --integrator implicit or dopri5)" ]]
   named=$(sed 's/.*stable step here is \([^ ]*\) s.*/\1/' <<< "$stderr")
   python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(a, b)
 assert 0.998 * b <= a <= b' "$named" "$h"
@@ -316,7 +316,7 @@ assert a["t"] == b["t"] == 2 and abs(a["qm"][0] - b["qm"][0]) < 1e-9 and abs(a["
     --reference "$BATS_TEST_TMPDIR/ref.json" --duration 0.05 --only t,qm)
   run -1 --separate-stderr spart-sim "${opts[@]}" <<< "$st"
   [ -z "$output" ]
-  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt 0.001 is an unstable step for rk4 with the controller's gains (the fastest at joint 7 'lbr_iiwa_joint_7'): the largest stable step here is 0.000"*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt 0.001 is an unstable step for rk4 with the controller's gains (the fastest at joint 7 'lbr_iiwa_joint_7'): the largest stable step here is 0.000"*" s (use a smaller --dt, or --integrator implicit or dopri5)" ]]
   named=$(sed 's/.*stable step here is \([^ ]*\) s.*/\1/' <<< "$stderr")
   # (the limit moves with the arm's inertia: 0.97 of the initial one holds over the run)
   dt=$(python3 -c "print(0.05 / __import__('math').ceil(0.05 / (0.97 * $named)))")

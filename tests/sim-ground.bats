@@ -339,7 +339,7 @@ PY
   dt=$(python3 -c "print(1.02 * $h)")
   run -1 --separate-stderr spart-sim "${opts[@]}" --duration 0.6 --dt "$dt" <<< '{"r0": [0, 0, 0.3]}'
   # it falls 0.2 m (0.202 s), stopped at the first step that brings the contact
-  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = "([0-9.]+)": --dt $dt is an unstable step for rk4 with the ground's stiffness at link 0 'ball': the largest stable step here is "([0-9.e-]+)" s (use a smaller --dt, or --integrator dopri5)"$ ]]
+  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = "([0-9.]+)": --dt $dt is an unstable step for rk4 with the ground's stiffness at link 0 'ball': the largest stable step here is "([0-9.e-]+)" s (use a smaller --dt, or --integrator implicit or dopri5)"$ ]]
   python3 - "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" "$h" "$dt" "${lines[-1]}" <<'PY'
 import json, math, sys
 t, named, h, dt = (float(x) for x in sys.argv[1:5])
@@ -380,9 +380,9 @@ PY
     --reference "$BATS_TEST_TMPDIR/nominal.json" --duration 3 --every 20 --only t,r0)
   run -1 --separate-stderr spart-sim "${opts[@]}" --kd 10 <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
   [ -z "$output" ]
-  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt 0.001 is an unstable step for rk4 with the controller's gains (the fastest at joint "*"): the largest stable step here is 0.000"*" s (use a smaller --dt, or --integrator dopri5)" ]]
+  [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt 0.001 is an unstable step for rk4 with the controller's gains (the fastest at joint "*"): the largest stable step here is 0.000"*" s (use a smaller --dt, or --integrator implicit or dopri5)" ]]
   run -1 --separate-stderr spart-sim "${opts[@]}" --kd 5 <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
-  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = 0.14"[0-9]*": --dt 0.001 is an unstable step for rk4 with the ground's stiffness at link "[0-9]+" '"[a-z]+_shank"': the largest stable step here is 0.000"[0-9]+" s (use a smaller --dt, or --integrator dopri5)"$ ]]
+  [[ "$stderr" =~ ^"spart-sim: <stdin>:1: t = 0.14"[0-9]*": --dt 0.001 is an unstable step for rk4 with the ground's stiffness at link "[0-9]+" '"[a-z]+_shank"': the largest stable step here is 0.000"[0-9]+" s (use a smaller --dt, or --integrator implicit or dopri5)"$ ]]
   # the states before the feet touch are written, the last in the air
   [ "${#lines[@]}" -eq 8 ]
   [[ "${lines[-1]}" == '{"t":0.14,'* ]]

@@ -803,7 +803,7 @@ URDF
     run --separate-stderr spart-sim "${opts[@]}" --dt $dt <<< "$st"
     [ "$status" -eq 1 ]
     [ -z "$output" ] # nothing written
-    [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is an unstable step for rk4 with the damping of joint 7 'lbr_iiwa_joint_7': the largest stable step here is "*" s (use a smaller --dt, or --integrator dopri5)" ]]
+    [[ "$stderr" == "spart-sim: <stdin>:1: t = 0: --dt $dt is an unstable step for rk4 with the damping of joint 7 'lbr_iiwa_joint_7': the largest stable step here is "*" s (use a smaller --dt, or --integrator implicit or dopri5)" ]]
   done
   hmax=$(sed 's/.*stable step here is \([^ ]*\) s.*/\1/' <<< "$stderr")
   # the step named is stable: a run at 0.97 of it (and at 0.001) agrees with dopri5 at a tight
