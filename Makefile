@@ -23,7 +23,8 @@ BUILD     = build
 BIN       = bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0)
-LIBS      = -lcjson -lglpk $(XML_LIBS) -lm -lpthread
+ASSIMP_LIBS := $(shell pkg-config --libs assimp)
+LIBS      = -lcjson -lglpk $(XML_LIBS) $(ASSIMP_LIBS) -lm -lpthread
 
 # what there is: every lib/LAYER/*.c is in libspart.a (the layers' folders: lib/README.md), every
 # src/*.c is a command, every tests/unit/*.c a unit driver; src/cli/*.c (the command-line
@@ -197,7 +198,7 @@ install: all $(LIB)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: spart' 'Description: multibody kinematics and dynamics (SPART)' \
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lm' \
-	  'Libs.private: -lcjson -lglpk $(XML_LIBS)' \
+	  'Libs.private: -lcjson -lglpk $(XML_LIBS) $(ASSIMP_LIBS)' \
 	  > $(DESTDIR)$(PKGCONFIGDIR)/spart.pc
 
 uninstall:
