@@ -179,7 +179,7 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
         return spart_err_set(err, SPART_EDATA, 0, "link '%s': automass: mesh '%.200s' %s", link,
                              m->shape_file[s],
                              m->shape_mesh[s] == SPART_MESH_MISSING ? "was not found"
-                                                                    : "is not an STL file");
+                                                                    : "is not of a format that is read");
       } else {
         int closed = spart_mesh_closed(meshes + s);
         if (closed < 0) {

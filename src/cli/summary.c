@@ -259,8 +259,8 @@ char *cli_missing_meshes(const spart_model *m) {
   if (n == 0) {
     return NULL;
   }
-  sb_printf(&b, "%d mesh file%s not found (%d shape%s kept as references): ", files,
-            files > 1 ? "s" : "", n, n > 1 ? "s" : "");
+  sb_printf(&b, "%d mesh file%s not found (%d shape%s kept as %s): ", files,
+            files > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "references" : "a reference");
   for (int s = 0; s < m->nshape; s++) {
     if (first_missing(m, s) && listed++ < CLI_MISSING_LISTED) {
       sb_printf(&b, "%s'", listed > 1 ? ", " : "");
