@@ -104,9 +104,6 @@ int spart_shape_point(const spart_model *m, int s);
 char *spart_slurp(const char *path, size_t *len, spart_err *err);
 char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
 
-/* whether name ends in ext, ASCII case ignored */
-int spart_file_ends_with(const char *name, const char *ext);
-
 /* the file a mesh filename names, malloc'd (NULL when out of memory, *none when it names none
    that exists): package://NAME/PATH in each package directory (DIR/NAME/PATH, or DIR/PATH when
    DIR ends in NAME), file://PATH, a relative name in the URDF's directory (o's packages and dir;
