@@ -646,12 +646,11 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
    point's place, a sphere of radius 0), a box's lowest corners (four when a face is level), a
    capsule's lowest end's bottom (both when it lies level), a cylinder's lowest rim point of
    each end that is lowest, or SPART_DISK_POINTS points evenly on the rim of an end that is
-   level (an inscribed polygon), a mesh's lowest hull vertices (spart_shape_hull).  Each into pts (3 a point, most of them) in body i's URDF link
-   frame (as spart_contact.point).  Returns how many there are (more than
-   most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
-   is a mesh that was not read (SPART_MESH_MISSING, SPART_MESH_FORMAT), -3 when out of
-   memory.  Needs
-   spart_fk. */
+   level (an inscribed polygon), a mesh's lowest hull vertices (spart_shape_hull).  Each into
+   pts (3 a point, most of them) in body i's URDF link frame (as spart_contact.point).  Returns
+   how many there are (more than most when pts had no room), or -1 when the body has no
+   collision shapes, -2 when one of them is a mesh that was not read (SPART_MESH_MISSING,
+   SPART_MESH_FORMAT), -3 when out of memory.  Needs spart_fk. */
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
                          const double gravity[3], double *pts, int most);
 

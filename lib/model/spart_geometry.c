@@ -178,8 +178,8 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
       } else if (m->shape_mesh[s] != SPART_MESH_READ || !meshes || !meshes[s].ntri) {
         return spart_err_set(err, SPART_EDATA, 0, "link '%s': automass: mesh '%.200s' %s", link,
                              m->shape_file[s],
-                             m->shape_mesh[s] == SPART_MESH_MISSING ? "was not found"
-                                                                    : "is not of a format that is read");
+                             m->shape_mesh[s] == SPART_MESH_MISSING
+                                 ? "was not found" : "is not of a format that is read");
       } else {
         int closed = spart_mesh_closed(meshes + s);
         if (closed < 0) {
