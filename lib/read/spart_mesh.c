@@ -145,7 +145,6 @@ int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err) {
   static const double I[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
   struct aiPropertyStore *props;
   const struct aiScene *sc;
-  char msg[SPART_PRINTABLE];
   double *raw = NULL;
   size_t ntri = 0;
   int rc;
@@ -166,6 +165,8 @@ int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err) {
                                     props);
   aiReleasePropertyStore(props);
   if (!sc || !sc->mRootNode) {
+    char msg[SPART_PRINTABLE];
+    aiReleaseImport(sc);
     return spart_err_set(err, SPART_EDATA, 0, "not a mesh Assimp reads (%s)",
                          assimp_message(msg));
   }
