@@ -371,6 +371,10 @@ void spart_mesh_free(spart_mesh *mesh);
    cut); a flat set gives its polygon's corners, a line its two ends, equal points one. */
 int spart_hull(const double *p, int n, int *out);
 
+/* Two directed edges, each two ints (a, b), in order of a then b: qsort's and bsearch's
+   comparison (spart_hull.c; spart_geometry.c's closed-mesh check). */
+int spart_edge_cmp(const void *x, const void *y);
+
 /* Mesh s's vertices (nvert x 3, in its frame, times its scale), triangles (ntri x 3, indices
    into those vertices) and the vertices of its convex hull (nhull x 3) into the model's mesh
    arrays (spart_shape.c); meshes are given in shape order, each once.  0 or -SPART_ENOMEM. */

@@ -36,9 +36,9 @@ typedef struct dedge {
   int a, b;
 } dedge;
 
-static int cmp_dedge(const void *x, const void *y) {
-  const dedge *p = x, *q = y;
-  return p->a != q->a ? (p->a > q->a) - (p->a < q->a) : (p->b > q->b) - (p->b < q->b);
+int spart_edge_cmp(const void *x, const void *y) {
+  const int *p = x, *q = y;
+  return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
 }
 
 static int cmp_int(const void *x, const void *y) {
@@ -107,11 +107,11 @@ static int add_point(hull *h, int i, dedge **e, int *ecap) {
   if (!seen) {
     return 0;
   }
-  qsort(*e, (size_t)ne, sizeof **e, cmp_dedge);
+  qsort(*e, (size_t)ne, sizeof **e, spart_edge_cmp);
   /* the horizon: the edges of seen faces whose reverse is no seen face's; a cone to i on each */
   for (int k = 0; k < ne; k++) {
     dedge r = {(*e)[k].b, (*e)[k].a};
-    if (!bsearch(&r, *e, (size_t)ne, sizeof r, cmp_dedge) &&
+    if (!bsearch(&r, *e, (size_t)ne, sizeof r, spart_edge_cmp) &&
         add_face(h, (*e)[k].a, (*e)[k].b, i)) {
       return -1;
     }
