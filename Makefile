@@ -23,7 +23,8 @@ BUILD     = build
 BIN       = bin
 XML_CFLAGS := $(shell pkg-config --cflags libxml-2.0)
 XML_LIBS   := $(shell pkg-config --libs libxml-2.0)
-LIBS      = -lcjson -lglpk $(XML_LIBS) -lm -lpthread
+ASSIMP_LIBS := $(shell pkg-config --libs assimp)
+LIBS      = -lcjson -lglpk $(XML_LIBS) $(ASSIMP_LIBS) -lm -lpthread
 # V=1 shows the compiler's and the archiver's command lines; by default one short line a file
 # (CC, AR, LD and its name), none under make -s; a compiler's errors show either way
 ifeq ($(V),1)
@@ -212,7 +213,7 @@ install: all $(LIB)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: spart' 'Description: multibody kinematics and dynamics (SPART)' \
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lspart -lm' \
-	  'Libs.private: -lcjson -lglpk $(XML_LIBS)' \
+	  'Libs.private: -lcjson -lglpk $(XML_LIBS) $(ASSIMP_LIBS)' \
 	  > $(DESTDIR)$(PKGCONFIGDIR)/spart.pc
 
 uninstall:

@@ -161,6 +161,17 @@ typedef struct spart_model {
   char **shape_name;    /* (nshape) URDF's name attribute, or NULL */
   char **shape_file;    /* (nshape) a mesh's filename as the URDF gives it; NULL for the others */
   void *shape_buf_;     /* the one allocation of the shapes' arrays */
+  /* the meshes read (SPART_MESH_READ), in their shape's frame with the scale applied; shape s's
+     rows are from shape_X[s] to shape_X[s + 1] - 1 of each array (none for a primitive or a
+     mesh not read); spart_shape_mesh and spart_shape_hull give one shape's */
+  int *shape_hull;      /* (nshape + 1) shape s's first row in hull_vert */
+  double *hull_vert;    /* (shape_hull[nshape] x 3) the vertices of its convex hull, each once,
+                           computed at load (its contact points: the ground's, spart-contact's) */
+  int *shape_vert;      /* (nshape + 1) shape s's first row in mesh_vert */
+  double *mesh_vert;    /* (shape_vert[nshape] x 3) its vertices, equal corners merged */
+  int *shape_tri;       /* (nshape + 1) shape s's first row in mesh_tri */
+  int *mesh_tri;        /* (shape_tri[nshape] x 3) its triangles, counter-clockwise from outside
+                           (as the file gives them): rows of its own vertices, 0 its first */
   int *body_automass;   /* (nb) 1 where the URDF reader gave the link its shapes' mass
                            properties (SPART_AUTOMASS_*), or NULL when it gave none */
 } spart_model;
@@ -181,10 +192,23 @@ enum { SPART_SHAPE_COLLISION = 1, SPART_SHAPE_VISUAL = 2 };
 /* a mesh's state (spart_model.shape_mesh) */
 enum {
   SPART_MESH_NONE = 0, /* not a mesh */
-  SPART_MESH_READ,     /* an STL file read: shape_bound holds its bounding box */
+  SPART_MESH_READ,     /* a mesh file read (STL, OBJ, COLLADA, ... through Assimp): shape_bound
+                          holds its bounding box, the mesh arrays its hull and triangles */
   SPART_MESH_MISSING,  /* its file was not found: a reference only */
-  SPART_MESH_FORMAT    /* a format that is not read (not STL): a reference only */
+  SPART_MESH_FORMAT    /* a format that is not read (Assimp does not know its extension): a
+                          reference only */
 };
+
+/* Mesh shape s's vertices (*vert, in its frame with its scale applied, 3 a vertex) and
+   triangles (*tri, 3 vertex indices a triangle, from 0): their numbers into *nvert and the
+   return value, the triangles' number; 0 (and *nvert 0) for a primitive or a mesh not read.
+   The arrays are the model's (m->mesh_vert, m->mesh_tri). */
+int spart_shape_mesh(const spart_model *m, int s, const double **vert, int *nvert,
+                     const int **tri);
+
+/* Mesh shape s's convex hull vertices (*pts, 3 each, in its frame with its scale applied, each
+   once), their number; 0 for a primitive or a mesh not read (m->hull_vert). */
+int spart_shape_hull(const spart_model *m, int s, const double **pts);
 
 /* Allocate a model of nb bodies with all names NULL and every array zeroed but the rotations
    (identity); NULL when out of memory. */
@@ -622,11 +646,11 @@ void spart_link_pose(const spart_model *m, const spart_data *d, int i, double R[
    point's place, a sphere of radius 0), a box's lowest corners (four when a face is level), a
    capsule's lowest end's bottom (both when it lies level), a cylinder's lowest rim point of
    each end that is lowest, or SPART_DISK_POINTS points evenly on the rim of an end that is
-   level (an inscribed polygon).  Each into pts (3 a point, most of them) in body i's URDF link
-   frame (as spart_contact.point).  Returns how many there are (more than
-   most when pts had no room), or -1 when the body has no collision shapes, -2 when one of them
-   is a mesh (the first of its collision shapes that is one), -3 when out of memory.  Needs
-   spart_fk. */
+   level (an inscribed polygon), a mesh's lowest hull vertices (spart_shape_hull).  Each into
+   pts (3 a point, most of them) in body i's URDF link frame (as spart_contact.point).  Returns
+   how many there are (more than most when pts had no room), or -1 when the body has no
+   collision shapes, -2 when one of them is a mesh that was not read (SPART_MESH_MISSING,
+   SPART_MESH_FORMAT), -3 when out of memory.  Needs spart_fk. */
 int spart_support_points(const spart_model *m, const spart_data *d, int i,
                          const double gravity[3], double *pts, int most);
 

@@ -104,9 +104,6 @@ int spart_shape_point(const spart_model *m, int s);
 char *spart_slurp(const char *path, size_t *len, spart_err *err);
 char *spart_slurp_fd(int fd, const char *where, size_t *len, spart_err *err);
 
-/* whether name ends in ext, ASCII case ignored */
-int spart_file_ends_with(const char *name, const char *ext);
-
 /* the file a mesh filename names, malloc'd (NULL when out of memory, *none when it names none
    that exists): package://NAME/PATH in each package directory (DIR/NAME/PATH, or DIR/PATH when
    DIR ends in NAME), file://PATH, a relative name in the URDF's directory (o's packages and dir;
@@ -349,7 +346,7 @@ long spart_json_line_of(const char *s, size_t len, long line, const char *path);
    spart_model_check calls it; 0 or -SPART_EDATA with err filled. */
 int spart_mimic_setup(spart_model *m, spart_err *err);
 
-/* A triangle mesh (spart_stl.c): vertices (nvert x 3) and triangles (ntri x 3 vertex indices,
+/* A triangle mesh (spart_mesh.c): vertices (nvert x 3) and triangles (ntri x 3 vertex indices,
    counter-clockwise seen from outside for a closed mesh). */
 typedef struct spart_mesh {
   int nvert, ntri;
@@ -357,14 +354,38 @@ typedef struct spart_mesh {
   int *tri;
 } spart_mesh;
 
-/* Read an STL file, binary (when its size is what its triangle count says) or ASCII, into mesh
-   (equal corners merged into one vertex).  0; -SPART_EIO when the file cannot be opened (err
-   says so, errno kept); -SPART_EDATA when it is not an STL (err without the file's name); or
-   -SPART_ENOMEM.  spart_stl_parse reads the len bytes at buf (path only for messages). */
-int spart_stl_read(const char *path, spart_mesh *mesh, spart_err *err);
-int spart_stl_parse(const char *buf, size_t len, const char *path, spart_mesh *mesh,
-                    spart_err *err);
+/* Read a mesh file through Assimp (STL, OBJ, COLLADA, ...: spart_mesh_format says which) into
+   mesh, every node's transform applied (a COLLADA <unit> too, not its up axis), equal corners
+   merged into one vertex.  0; -SPART_EIO when the file cannot be opened (err says so);
+   -SPART_EDATA when Assimp does not read it or it holds no triangles (err without the file's
+   name); or -SPART_ENOMEM.  spart_mesh_format: 1 when a file of that name's extension is one
+   Assimp reads. */
+int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err);
+int spart_mesh_format(const char *name);
 void spart_mesh_free(spart_mesh *mesh);
+
+/* The vertices of the convex hull of the n points p (n x 3), each once, in the order of p: their
+   indices into out (room for n), their number; or -SPART_ENOMEM (spart_hull.c).  A point within
+   1e-7 of the points' extent of the hull of the others is not one of them, nor a point inside a
+   face or an edge of the hull (a cube's hull is its 8 corners, however finely its faces are
+   cut); a flat set gives its polygon's corners, a line its two ends, equal points one. */
+int spart_hull(const double *p, int n, int *out);
+
+/* Two directed edges, each two ints (a, b), in order of a then b: qsort's and bsearch's
+   comparison (spart_hull.c; spart_geometry.c's closed-mesh check). */
+int spart_edge_cmp(const void *x, const void *y);
+
+/* Mesh s's vertices (nvert x 3, in its frame, times its scale), triangles (ntri x 3, indices
+   into those vertices) and the vertices of its convex hull (nhull x 3) into the model's mesh
+   arrays (spart_shape.c); meshes are given in shape order, each once.  0 or -SPART_ENOMEM. */
+int spart_shape_mesh_set(spart_model *m, int s, const double *vert, int nvert, const int *tri,
+                         int ntri, const double *hull, int nhull);
+
+/* Mesh shape s read (mesh, in its file's units) into the model's mesh arrays: its vertices
+   times the shape's scale (shape_size), its triangles (turned back under a mirroring scale),
+   its hull's vertices (spart_hull); in shape order, as spart_shape_mesh_set.  0 or
+   -SPART_ENOMEM. */
+int spart_shape_mesh_put(spart_model *m, int s, const spart_mesh *mesh);
 
 /* The bounding box of a mesh times scale (3) in its frame, as spart_shape_box's of a primitive
    (spart_shape.c); bound left alone when the mesh has no vertices. */

@@ -12,6 +12,7 @@ pkg-config:/usr/bin/pkg-config
 libxml2-dev:/usr/include/libxml2/libxml/parser.h
 libcjson-dev:/usr/include/cjson/cJSON.h
 libglpk-dev:/usr/include/glpk.h
+libassimp-dev:/usr/include/assimp/cimport.h
 bats:/usr/bin/bats
 python3:/usr/bin/python3
 python3-scipy:/usr/lib/python3/dist-packages/scipy/__init__.py

@@ -308,7 +308,7 @@ assert all(abs(math.hypot(x - 1, y) - 0.1) < 1e-12 for x, y in p), p' "$output"
   [[ "$stderr" == *"contacts[0].normal without a point: a contact from the link's collision shapes has its normal against gravity" ]]
   run --separate-stderr spart-contact -m "$MODELS/kuka_iiwa.urdf" --gravity 0,0,-9.81 <<< '{"qm": [0,0,0,0,0,0,0], "contacts": [{"link": 0, "mu": 0.5}]}'
   [ "$status" -eq 1 ]
-  [[ "$stderr" == *"contacts[0]: link 'lbr_iiwa_link_0' has a collision mesh ('meshes_kuka_iiwa/link_0.stl'): its lowest points are not found from a mesh; give points" ]]
+  [[ "$stderr" == *"contacts[0]: link 'lbr_iiwa_link_0' has a collision mesh that was not read ('meshes_kuka_iiwa/link_0.stl': not found); give points" ]]
 }
 
 @test "contacts from geometry: a sphere of radius 0 (Drake's point contact) is its centre; a leg stands on it" {

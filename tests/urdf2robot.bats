@@ -1408,7 +1408,7 @@ EOF
   check "$m" 'd["shapes"][2]["radius"] == 0.05 and d["shapes"][2]["length"] == 1'
   check "$m" 'd["shapes"][3]["radius"] == 0.1 and d["shapes"][3]["length"] == 0.8'
   check "$m" 'd["shapes"][4]["file"] == "package://nowhere/arm.dae" and d["shapes"][4]["scale"] == [2, 2, 2]'
-  check "$m" 'd["shapes"][4]["mesh"] == "format" and "bounds" not in d["shapes"][4]'
+  check "$m" 'd["shapes"][4]["mesh"] == "missing" and "bounds" not in d["shapes"][4]'
   # read back, the same bytes
   run urdf2robot "$m"
   [ "$status" -eq 0 ]
@@ -1832,7 +1832,12 @@ PY
       '<collision><geometry><mesh filename="x.obj"/></geometry></collision>')
   run --separate-stderr urdf2robot --automass "$f"
   [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'x.obj' is not an STL file" ]
+  [ "$stderr" = "urdf2robot: $f:4: link 'a': mesh 'x.obj': not a mesh Assimp reads (OBJ-file is too small.)" ]
+  f=$(geom_urdf fmt.urdf '<inertial><mass value="1"/></inertial>' \
+      '<collision><geometry><mesh filename="x.notamesh"/></geometry></collision>')
+  run --separate-stderr urdf2robot --automass "$f"
+  [ "$status" -eq 1 ]
+  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'x.notamesh' is not of a format that is read" ]
   # no mass and no density; no collision geometry where <inertia> is missing
   f=$(geom_urdf nomass.urdf '' '<collision><geometry><sphere radius="1"/></geometry></collision>')
   run --separate-stderr urdf2robot --automass "$f"
@@ -1889,19 +1894,19 @@ PY
   mkdir -p "$BATS_TEST_TMPDIR/pk/share/mybot/meshes" "$BATS_TEST_TMPDIR/other"
   meshes "$BATS_TEST_TMPDIR/pk/share/mybot/meshes" 1
   f=$(geom_urdf pkg.urdf '' '<visual><geometry><mesh filename="package://mybot/meshes/ico.stl" scale="2 2 2"/></geometry></visual>
-    <visual><geometry><mesh filename="package://mybot/meshes/x.obj"/></geometry></visual>
+    <visual><geometry><mesh filename="package://mybot/meshes/x.notamesh"/></geometry></visual>
     <visual><geometry><mesh filename="package://mybot/meshes/none.stl"/></geometry></visual>')
   mv "$f" "$BATS_TEST_TMPDIR/other/"
   f="$BATS_TEST_TMPDIR/other/pkg.urdf"
   run urdf2robot --summary "$f"
   [ "$status" -eq 0 ]
-  [[ "$output" == *"visual mesh 'package://mybot/meshes/ico.stl' scale 2 2 2 at (0, 0, 0): not found, kept as a reference"* ]]
-  [[ "$output" == *"'package://mybot/meshes/x.obj' at (0, 0, 0): not read (only STL is), kept as a reference"* ]]
+  [[ "$output" == *"'package://mybot/meshes/x.notamesh' at (0, 0, 0): not read (a format Assimp does not know), kept as a reference"* ]]
+  [[ "$output" == *"warning: 2 mesh files not found (2 shapes kept as references): 'package://mybot/meshes/ico.stl', 'package://mybot/meshes/none.stl'; --package-path DIR"* ]]
   # the package's directory, or a directory that holds it
   for dir in "$BATS_TEST_TMPDIR/pk/share" "$BATS_TEST_TMPDIR/pk/share/mybot"; do
     run urdf2robot --summary --package-path "$dir" "$f"
     [[ "$output" == *"'package://mybot/meshes/ico.stl' scale 2 2 2 at (0, 0, 0): read"* ]]
-    [[ "$output" == *"'package://mybot/meshes/none.stl' at (0, 0, 0): not found, kept as a reference"* ]]
+    [[ "$output" == *"warning: 1 mesh file not found (1 shape kept as a reference): 'package://mybot/meshes/none.stl'; --package-path DIR"* ]]
   done
   ROS_PACKAGE_PATH="/nonexistent:$BATS_TEST_TMPDIR/pk/share" urdf2robot "$f" > "$BATS_TEST_TMPDIR/p.json"
   check "$BATS_TEST_TMPDIR/p.json" '[s["mesh"] for s in d["shapes"]] == ["read", "format", "missing"]'
@@ -1914,7 +1919,7 @@ PY
   printf 'solid x\n facet normal 0 0 0\n outer loop\n vertex 0 0 0\n vertex 1 0 0\n endloop\n' > "$BATS_TEST_TMPDIR/pk/share/mybot/meshes/cube.stl"
   run --separate-stderr urdf2robot "$f"
   [ "$status" -eq 1 ]
-  [[ "$stderr" == *"link 'a': mesh 'pk/share/mybot/meshes/cube.stl': a facet without three vertices" ]]
+  [[ "$stderr" == *"link 'a': mesh 'pk/share/mybot/meshes/cube.stl': not a mesh Assimp reads (STL: "* ]]
 }
 
 @test "a UTF-16 URDF is read as XML whatever its file name (with or without a byte order mark)" {

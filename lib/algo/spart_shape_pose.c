@@ -51,6 +51,16 @@ static void lowest(const spart_model *m, int s, const double R[9], const double 
       }
       candidate(c, n, cap, x);
     }
+  } else if (kind == SPART_SHAPE_MESH) { /* its hull's vertices */
+    const double *h;
+    int nh = spart_shape_hull(m, s, &h);
+    for (int v = 0; v < nh; v++) {
+      spu_mulmv3(x, R, h + 3 * v);
+      for (int k = 0; k < 3; k++) {
+        x[k] += p[k];
+      }
+      candidate(c, n, cap, x);
+    }
   } else if (kind == SPART_SHAPE_CYLINDER || kind == SPART_SHAPE_CAPSULE) {
     /* w: g without its part along the axis, the way down on an end's rim */
     double ag = spu_dot3(a, g), w[3], wn;
@@ -103,8 +113,12 @@ int spart_support_points(const spart_model *m, const spart_data *d, int i,
     if (m->shape_body[s] != i || m->shape_role[s] != SPART_SHAPE_COLLISION) {
       continue;
     }
-    if (m->shape_kind[s] == SPART_SHAPE_MESH) {
+    if (m->shape_kind[s] == SPART_SHAPE_MESH && m->shape_mesh[s] != SPART_MESH_READ) {
       return -2;
+    }
+    if (m->shape_kind[s] == SPART_SHAPE_MESH) {
+      const double *h;
+      cap += spart_shape_hull(m, s, &h);
     }
     for (int k = 0; k < 3; k++) {
       size = fmax(size, m->shape_bound[6 * s + 3 + k] - m->shape_bound[6 * s + k]);

@@ -18,10 +18,6 @@ typedef struct edge {
   int a, b;
 } edge;
 
-static int cmp_edge(const void *x, const void *y) {
-  const edge *p = x, *q = y;
-  return p->a != q->a ? (p->a > q->a) - (p->a < q->a) : (p->b > q->b) - (p->b < q->b);
-}
 
 
 int spart_mesh_closed(const spart_mesh *mesh) {
@@ -37,12 +33,12 @@ int spart_mesh_closed(const spart_mesh *mesh) {
       e[3 * t + k].b = mesh->tri[3 * t + (k + 1) % 3];
     }
   }
-  qsort(e, n, sizeof *e, cmp_edge);
+  qsort(e, n, sizeof *e, spart_edge_cmp);
   /* each directed edge once, and its reverse once */
   for (size_t k = 0; k < n && closed; k++) {
     edge r = {e[k].b, e[k].a};
-    closed = (k + 1 == n || cmp_edge(e + k, e + k + 1) != 0) && e[k].a != e[k].b &&
-             bsearch(&r, e, n, sizeof *e, cmp_edge) != NULL;
+    closed = (k + 1 == n || spart_edge_cmp(e + k, e + k + 1) != 0) && e[k].a != e[k].b &&
+             bsearch(&r, e, n, sizeof *e, spart_edge_cmp) != NULL;
   }
   free(e);
   return closed;
@@ -178,8 +174,8 @@ int spart_automass(spart_model *m, int i, const spart_mesh *meshes, double mass,
       } else if (m->shape_mesh[s] != SPART_MESH_READ || !meshes || !meshes[s].ntri) {
         return spart_err_set(err, SPART_EDATA, 0, "link '%s': automass: mesh '%.200s' %s", link,
                              m->shape_file[s],
-                             m->shape_mesh[s] == SPART_MESH_MISSING ? "was not found"
-                                                                    : "is not an STL file");
+                             m->shape_mesh[s] == SPART_MESH_MISSING
+                                 ? "was not found" : "is not of a format that is read");
       } else {
         int closed = spart_mesh_closed(meshes + s);
         if (closed < 0) {

@@ -42,7 +42,13 @@ void spart_shapes_free(spart_model *m) {
     free(m->shape_file[s]);
   }
   free(m->shape_buf_);
+  free(m->shape_hull);
+  free(m->hull_vert);
+  free(m->mesh_vert);
+  free(m->mesh_tri);
   m->shape_buf_ = NULL;
+  m->shape_hull = m->shape_vert = m->shape_tri = m->mesh_tri = NULL;
+  m->hull_vert = m->mesh_vert = NULL;
   m->nshape = 0;
   m->shape_body = m->shape_kind = m->shape_role = m->shape_mesh = NULL;
   m->shape_rot = m->shape_pos = m->shape_size = m->shape_bound = NULL;
@@ -65,6 +71,13 @@ int spart_model_shapes(spart_model *m, int nshape) {
                                       SINT * sizeof(int)))) {
     return -SPART_ENOMEM;
   }
+  if (!(m->shape_hull = calloc(3 * (n + 1), sizeof(int)))) {
+    free(m->shape_buf_);
+    m->shape_buf_ = NULL;
+    return -SPART_ENOMEM;
+  }
+  m->shape_vert = m->shape_hull + n + 1;
+  m->shape_tri = m->shape_hull + 2 * (n + 1);
   d = m->shape_buf_;
   m->shape_rot = d;
   m->shape_pos = d + 9 * n;
@@ -120,6 +133,78 @@ void spart_mesh_box(const spart_mesh *mesh, const double scale[3], double bound[
       }
     }
   }
+}
+
+
+/* rows (cols doubles or ints each) appended to *arr, whose rows so far are at[nshape]; shape s's
+   and the later shapes' starts at[] moved; 0 or -1 out of memory */
+static int append(void **arr, int *at, int nshape, int s, const void *rows, int n, size_t row) {
+  size_t have = (size_t)at[nshape];
+  char *a = realloc(*arr, (have + (size_t)n) * row + 1);
+  if (!a) {
+    return -1;
+  }
+  memcpy(a + have * row, rows, (size_t)n * row);
+  *arr = a;
+  for (int k = s + 1; k <= nshape; k++) {
+    at[k] = (int)have + n;
+  }
+  return 0;
+}
+
+
+int spart_shape_mesh_set(spart_model *m, int s, const double *vert, int nvert, const int *tri,
+                         int ntri, const double *hull, int nhull) {
+  void *v = m->mesh_vert, *t = m->mesh_tri, *h = m->hull_vert;
+  int rc = append(&v, m->shape_vert, m->nshape, s, vert, nvert, 3 * sizeof *vert);
+  m->mesh_vert = v;
+  rc = rc ? rc : append(&t, m->shape_tri, m->nshape, s, tri, ntri, 3 * sizeof *tri);
+  m->mesh_tri = t;
+  rc = rc ? rc : append(&h, m->shape_hull, m->nshape, s, hull, nhull, 3 * sizeof *hull);
+  m->hull_vert = h;
+  return rc ? -SPART_ENOMEM : 0;
+}
+
+
+int spart_shape_mesh_put(spart_model *m, int s, const spart_mesh *mesh) {
+  const double *z = m->shape_size + 3 * s;
+  const int mirror = z[0] * z[1] * z[2] < 0;
+  double *v = malloc(((size_t)mesh->nvert * 6 + 1) * sizeof *v), *h = v + 3 * mesh->nvert;
+  int *t = malloc(((size_t)mesh->ntri * 3 + (size_t)mesh->nvert + 1) * sizeof *t);
+  int *idx = t + 3 * mesh->ntri, nh = v && t ? 0 : -SPART_ENOMEM, rc;
+  for (int k = 0; k < 3 * mesh->nvert && !nh; k++) {
+    v[k] = z[k % 3] * mesh->vert[k];
+  }
+  for (int k = 0; k < mesh->ntri && !nh; k++) { /* a mirror's triangles turned back */
+    t[3 * k] = mesh->tri[3 * k];
+    t[3 * k + 1] = mesh->tri[3 * k + (mirror ? 2 : 1)];
+    t[3 * k + 2] = mesh->tri[3 * k + (mirror ? 1 : 2)];
+  }
+  nh = nh ? nh : spart_hull(v, mesh->nvert, idx);
+  for (int k = 0; k < nh; k++) {
+    memcpy(h + 3 * k, v + 3 * idx[k], 3 * sizeof *h);
+  }
+  rc = nh < 0 ? nh : spart_shape_mesh_set(m, s, v, mesh->nvert, t, mesh->ntri, h, nh);
+  free(v);
+  free(t);
+  return rc;
+}
+
+
+int spart_shape_mesh(const spart_model *m, int s, const double **vert, int *nvert,
+                     const int **tri) {
+  int ntri = m->shape_tri[s + 1] - m->shape_tri[s];
+  *nvert = m->shape_vert[s + 1] - m->shape_vert[s];
+  *vert = *nvert ? m->mesh_vert + 3 * (size_t)m->shape_vert[s] : NULL;
+  *tri = ntri ? m->mesh_tri + 3 * (size_t)m->shape_tri[s] : NULL;
+  return ntri;
+}
+
+
+int spart_shape_hull(const spart_model *m, int s, const double **pts) {
+  int n = m->shape_hull[s + 1] - m->shape_hull[s];
+  *pts = n ? m->hull_vert + 3 * (size_t)m->shape_hull[s] : NULL;
+  return n;
 }
 
 

@@ -1,6 +1,5 @@
 /* spart_file.c -- files under the readers: a whole file in memory, a model file (spart_load.c)
- * or an STL mesh (spart_stl.c); the file a URDF's mesh filename names (spart_urdf.c) */
-#include <ctype.h>
+ * or a mesh's name; the file a URDF's mesh filename names (spart_urdf.c) */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -66,20 +65,6 @@ char *spart_slurp(const char *path, size_t *len, spart_err *err) {
   buf = spart_slurp_fd(fd, path, len, err);
   close(fd);
   return buf;
-}
-
-
-int spart_file_ends_with(const char *name, const char *ext) {
-  size_t n = strlen(name), e = strlen(ext);
-  if (n < e) {
-    return 0;
-  }
-  for (size_t k = 0; k < e; k++) {
-    if (tolower((unsigned char)name[n - e + k]) != ext[k]) {
-      return 0;
-    }
-  }
-  return 1;
 }
 
 

@@ -73,6 +73,22 @@ static cJSON *json_vec(const double *v, int n) {
 }
 
 
+/* n rows of 3 numbers, doubles x or (x NULL) integers i, as an array of arrays */
+static cJSON *json_rows(const double *x, const int *i, int n) {
+  cJSON *a = cJSON_CreateArray();
+  int ok = a != NULL;
+  for (int k = 0; k < n && ok; k++) {
+    if (x) {
+      put(a, NULL, json_vec(x + 3 * k, 3), &ok);
+    } else {
+      cJSON *r = cJSON_CreateIntArray(i + 3 * k, 3);
+      put(a, NULL, r, &ok);
+    }
+  }
+  return kept(a, ok);
+}
+
+
 /* [[R p]; [0 0 0 1]] */
 static cJSON *json_T(const double R[9], const double p[3]) {
   static const double last[4] = {0, 0, 0, 1};
@@ -286,6 +302,12 @@ static cJSON *json_shape(const spart_model *m, int s) {
       put(o, "bounds", b, &ok);
       put(b, NULL, json_vec(m->shape_bound + 6 * s, 3), &ok);
       put(b, NULL, json_vec(m->shape_bound + 6 * s + 3, 3), &ok);
+      put(o, "hull", json_rows(m->hull_vert + 3 * (size_t)m->shape_hull[s], NULL,
+                               m->shape_hull[s + 1] - m->shape_hull[s]), &ok);
+      put(o, "vertices", json_rows(m->mesh_vert + 3 * (size_t)m->shape_vert[s], NULL,
+                                   m->shape_vert[s + 1] - m->shape_vert[s]), &ok);
+      put(o, "triangles", json_rows(NULL, m->mesh_tri + 3 * (size_t)m->shape_tri[s],
+                                    m->shape_tri[s + 1] - m->shape_tri[s]), &ok);
     }
   }
   return kept(o, ok);
@@ -504,6 +526,66 @@ static int read_joint(spart_model *m, const cJSON *j, int i, const char *kname, 
 }
 
 
+/* the rows (n x 3) of the optional array key of a read mesh, doubles into x or integers into i
+   (from 0 to below most), allocated: their number, or -1 after filling err */
+static int get_rows(const cJSON *o, const char *where, const char *key, double **x, int **i,
+                    int most, spart_err *err) {
+  const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *r;
+  const cJSON *list = a && cJSON_IsArray(a) ? a : NULL;
+  int n = list ? cJSON_GetArraySize(list) : 0, k = 0, bad = a && !list;
+  double v[3], *xv = x ? malloc((size_t)n * 3 * sizeof *xv + 1) : NULL;
+  int *iv = x ? NULL : malloc((size_t)n * 3 * sizeof *iv + 1);
+  if (!xv && !iv) {
+    spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+    return -1;
+  }
+  cJSON_ArrayForEach(r, list) {
+    bad = bad || spart_numbers(r, 3, v);
+    for (int c = 0; c < 3 && !bad; c++) {
+      if (xv) {
+        xv[3 * k + c] = v[c];
+      } else {
+        bad = !(v[c] >= 0 && v[c] < most && v[c] == (int)v[c]);
+        iv[3 * k + c] = bad ? 0 : (int)v[c];
+      }
+    }
+    k++;
+  }
+  if (bad) {
+    char want[64];
+    snprintf(want, sizeof want, xv ? "rows of 3 numbers" : "rows of 3 vertex indices below %d",
+             most);
+    free(xv), free(iv);
+    spart_bad_field(err, where, key, want, a);
+    return -1;
+  }
+  if (x) {
+    *x = xv;
+  } else {
+    *i = iv;
+  }
+  return n;
+}
+
+
+/* a read mesh's "hull", "vertices" and "triangles" (each optional: an older model JSON's mesh
+   has none) into the model's mesh arrays */
+static int read_mesh_rows(spart_model *m, const cJSON *o, int s, const char *where,
+                          spart_err *err) {
+  double *h = NULL, *v = NULL;
+  int *t = NULL, rc = -SPART_EDATA;
+  int nh = get_rows(o, where, "hull", &h, NULL, 0, err);
+  int nv = nh < 0 ? -1 : get_rows(o, where, "vertices", &v, NULL, 0, err);
+  int nt = nv < 0 ? -1 : get_rows(o, where, "triangles", NULL, &t, nv, err);
+  if (nt >= 0) {
+    rc = spart_shape_mesh_set(m, s, v, nv, t, nt, h, nh);
+    rc = rc ? spart_err_set(err, SPART_ENOMEM, 0, "out of memory") : 0;
+  }
+  free(h), free(v), free(t);
+  return rc;
+}
+
+
 /* "shapes"[s] into shape s */
 static int read_shape(spart_model *m, const cJSON *o, int s, spart_err *err) {
   char where[32];
@@ -574,6 +656,7 @@ static int read_shape(spart_model *m, const cJSON *o, int s, spart_err *err) {
       return -SPART_EDATA;
     }
     memcpy(m->shape_bound + 6 * s, b, sizeof b);
+    return read_mesh_rows(m, o, s, where, err);
   } else if (cJSON_GetObjectItemCaseSensitive(o, "bounds")) {
     return spart_err_set(err, SPART_EDATA, 0, "%s.bounds: only a mesh that was read has bounds",
                          where);

@@ -800,15 +800,16 @@ static int read_joint(urdf *u, spart_model *m, int j, int id) {
  * shapes: <collision> and <visual> geometry
  */
 
-/* a mesh's file: read when it is an STL that is there (its bounds into the model, the mesh into
-   u->mesh[s] for automass); a reference only otherwise */
+/* a mesh's file: read when it is there and of a format Assimp reads (its bounds into the model,
+   the mesh into u->mesh[s] for automass, the hull and the triangles); a reference only
+   otherwise */
 static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const char *owner) {
   const char *file = m->shape_file[s];
   spart_mesh *mesh = u->mesh + s;
   int none, rc;
   char *path;
 
-  if (!spart_file_ends_with(file, ".stl")) {
+  if (!spart_mesh_format(file)) {
     m->shape_mesh[s] = SPART_MESH_FORMAT;
     return 0;
   }
@@ -821,7 +822,7 @@ static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const ch
     free(path);
     return 0;
   }
-  rc = spart_stl_read(path, mesh, u->err);
+  rc = spart_mesh_read(path, mesh, u->err);
   free(path);
   if (rc == -SPART_ENOMEM) {
     return rc;
@@ -833,7 +834,7 @@ static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const ch
   }
   m->shape_mesh[s] = SPART_MESH_READ;
   spart_mesh_box(mesh, m->shape_size + 3 * s, m->shape_bound + 6 * s);
-  return 0;
+  return spart_shape_mesh_put(m, s, mesh) ? oom(u->err) : 0;
 }
 
 

@@ -222,11 +222,28 @@ double spart_ground_energy(const spart_model *m, spart_data *d, const spart_grou
 }
 
 
+/* the n spheres of radius r at the points p (n x 3) of shape s's frame, from index k when they
+   fit (k + n <= most): their bodies, centres in the link frame, radii; n */
+static int put_spheres(const spart_model *m, int s, const double *p, int n, double r, int *body,
+                       double *centre, double *radius, int k, int most) {
+  const double *R = m->shape_rot + 9 * s, *o = m->shape_pos + 3 * s;
+  for (int j = 0; j < n && k + n <= most; j++) {
+    body[k + j] = m->shape_body[s];
+    spu_mulmv3(centre + 3 * (k + j), R, p + 3 * j);
+    for (int a = 0; a < 3; a++) {
+      centre[3 * (k + j) + a] += o[a];
+    }
+    radius[k + j] = r;
+  }
+  return n;
+}
+
+
 /* the contact spheres of one shape s: count, and when they fit (k + count <= most) their
    bodies, centres in the link frame and radii from index k */
 static int shape_spheres(const spart_model *m, int s, int *body, double *centre, double *radius,
                          int k, int most) {
-  const double *R = m->shape_rot + 9 * s, *o = m->shape_pos + 3 * s, *size = m->shape_size + 3 * s;
+  const double *size = m->shape_size + 3 * s;
   double p[2 * SPART_GROUND_RIM][3], r = 0;
   int n = 0;
   switch (m->shape_kind[s]) {
@@ -255,17 +272,13 @@ static int shape_spheres(const spart_model *m, int s, int *body, double *centre,
         }
       }
       break;
-    default: return 0; /* a mesh */
-  }
-  for (int j = 0; j < n && k + n <= most; j++) {
-    body[k + j] = m->shape_body[s];
-    spu_mulmv3(centre + 3 * (k + j), R, p[j]);
-    for (int a = 0; a < 3; a++) {
-      centre[3 * (k + j) + a] += o[a];
+    default: { /* a mesh: its hull's vertices (none when it was not read) */
+      const double *h;
+      n = spart_shape_hull(m, s, &h);
+      return put_spheres(m, s, h, n, 0, body, centre, radius, k, most);
     }
-    radius[k + j] = r;
   }
-  return n;
+  return put_spheres(m, s, p[0], n, r, body, centre, radius, k, most);
 }
 
 

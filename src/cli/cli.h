@@ -469,6 +469,12 @@ int cli_states_main(int argc, char **argv);
    (name, kind; a moving one's axis and q_id, a fixed one dashed), edges parent link -> joint ->
    child link. */
 char *cli_model_summary(const spart_model *m);
+
+/* One line (no program, no newline; malloc'd) for all the model's meshes not found: their
+   number, the first CLI_MISSING_LISTED names, where meshes are looked for; NULL when none is
+   missing (or out of memory). */
+#define CLI_MISSING_LISTED 3
+char *cli_missing_meshes(const spart_model *m);
 char *cli_model_dot(const spart_model *m);
 
 /* spart-draw's picture (svg.c): items in the view's plane (u right, v up, the picture's units

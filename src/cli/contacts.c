@@ -182,12 +182,12 @@ static int contact(cli_session *s, spart_json *j, int k, spart_contact *c) {
 
 
 
-/* the first of body i's collision shapes that is a mesh (spart_support_points stops at it), or
-   -1 */
+/* the first of body i's collision shapes that is a mesh not read (spart_support_points stops
+   at it), or -1 */
 static int first_mesh(const spart_model *m, int i) {
   for (int s = 0; s < m->nshape; s++) {
     if (m->shape_body[s] == i && m->shape_role[s] == SPART_SHAPE_COLLISION &&
-        m->shape_kind[s] == SPART_SHAPE_MESH) {
+        m->shape_kind[s] == SPART_SHAPE_MESH && m->shape_mesh[s] != SPART_MESH_READ) {
       return s;
     }
   }
@@ -219,8 +219,9 @@ static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
     up[q] = -s->gravity[q] / gn;
   }
   spart_fk(m, s->d, &st->x);
-  /* the most points: SPART_DISK_POINTS for each end of each shape */
-  size_t most = (size_t)*nc + 2 * SPART_DISK_POINTS * ((size_t)m->nshape + 1) * (size_t)geo;
+  /* the most points: SPART_DISK_POINTS for each end of each shape, a mesh's hull vertices */
+  size_t most = (size_t)*nc + (2 * SPART_DISK_POINTS * ((size_t)m->nshape + 1) +
+                               (m->nshape ? (size_t)m->shape_hull[m->nshape] : 0)) * (size_t)geo;
   out = malloc(most * sizeof *out);
   double *pts = malloc(most * 3 * sizeof *pts);
   for (int k = 0; k < *nc && out && pts && !r; k++) {
@@ -236,9 +237,10 @@ static int from_geometry(cli_session *s, spart_contact **c, int *cap, int *nc) {
                m->body_name[e->body]);
       r = -1;
     } else if (np == -2) {
-      cli_fail(s, "contacts[%d]: link '%s' has a collision mesh ('%s'): its lowest points are "
-               "not found from a mesh; give points", k, m->body_name[e->body],
-               m->shape_file[first_mesh(m, e->body)]);
+      int f = first_mesh(m, e->body);
+      cli_fail(s, "contacts[%d]: link '%s' has a collision mesh that was not read ('%s': %s); "
+               "give points", k, m->body_name[e->body], m->shape_file[f],
+               m->shape_mesh[f] == SPART_MESH_MISSING ? "not found" : "not a format read");
       r = -1;
     } else if (np < 0 || (size_t)np > most - (size_t)n) {
       cli_fail(s, "contacts: out of memory");

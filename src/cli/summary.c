@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -180,10 +181,16 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
    mass properties */
 static void shapes_lines(sbuf *b, const spart_model *m) {
   static const char *const state[] = {"", "read", "not found, kept as a reference",
-                                      "not read (only STL is), kept as a reference"};
+                                      "not read (a format Assimp does not know), kept as a "
+                                      "reference"};
+  int missing = 0;
   for (int s = 0; s < m->nshape; s++) {
     const double *z = m->shape_size + 3 * s, *p = m->shape_pos + 3 * s;
     const int kind = m->shape_kind[s];
+    if (kind == SPART_SHAPE_MESH && m->shape_mesh[s] == SPART_MESH_MISSING) {
+      missing++; /* one line for them all, below */
+      continue;
+    }
     sb_printf(b, "shape: ");
     sb_who(b, m, 'L', m->shape_body[s]);
     sb_printf(b, " %s %s",
@@ -211,6 +218,11 @@ static void shapes_lines(sbuf *b, const spart_model *m) {
     sb_printf(b, " at (%g, %g, %g)", p[0], p[1], p[2]);
     sb_printf(b, "%s%s\n", kind == SPART_SHAPE_MESH ? ": " : "", state[m->shape_mesh[s]]);
   }
+  if (missing) {
+    char *line = cli_missing_meshes(m);
+    sb_printf(b, "warning: %s\n", line ? line : "meshes not found");
+    free(line);
+  }
   for (int i = 0; m->body_automass && i < m->nb; i++) {
     if (m->body_automass[i]) {
       const double *c = m->body_pos + 3 * i;
@@ -221,6 +233,52 @@ static void shapes_lines(sbuf *b, const spart_model *m) {
     }
   }
 }
+
+/* 1 when shape s is a mesh not found whose file no shape before it names */
+static int first_missing(const spart_model *m, int s) {
+  if (m->shape_kind[s] != SPART_SHAPE_MESH || m->shape_mesh[s] != SPART_MESH_MISSING) {
+    return 0;
+  }
+  for (int k = 0; k < s; k++) {
+    if (m->shape_mesh[k] == SPART_MESH_MISSING &&
+        strcmp(m->shape_file[k], m->shape_file[s]) == 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+char *cli_missing_meshes(const spart_model *m) {
+  sbuf b = {0};
+  int n = 0, files = 0, listed = 0;
+  for (int s = 0; s < m->nshape; s++) {
+    n += m->shape_kind[s] == SPART_SHAPE_MESH && m->shape_mesh[s] == SPART_MESH_MISSING;
+    files += first_missing(m, s);
+  }
+  if (n == 0) {
+    return NULL;
+  }
+  sb_printf(&b, "%d mesh file%s not found (%d shape%s kept as %s): ", files,
+            files > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "references" : "a reference");
+  for (int s = 0; s < m->nshape; s++) {
+    if (first_missing(m, s) && listed++ < CLI_MISSING_LISTED) {
+      sb_printf(&b, "%s'", listed > 1 ? ", " : "");
+      sb_name(&b, m->shape_file[s]);
+      sb_printf(&b, "'");
+    }
+  }
+  if (files > CLI_MISSING_LISTED) {
+    sb_printf(&b, " and %d more", files - CLI_MISSING_LISTED);
+  }
+  sb_printf(&b, "; --package-path DIR (package://) or the URDF's directory (a relative name)");
+  if (b.oom) {
+    free(b.s);
+    return NULL;
+  }
+  return b.s;
+}
+
 
 char *cli_model_summary(const spart_model *m) {
   int *depth = calloc((size_t)m->nb, sizeof *depth);

@@ -123,9 +123,9 @@ int cli_world_check(const cli_world_opts *w, int mimic, const char *prog) {
 }
 
 
-/* --ground: one line naming the links whose collision shapes are all meshes, which the ground
-   does not touch (a robot's feet among them would sink through it); none when no shape gives a
-   contact (the ground then refuses the model) */
+/* --ground: one line naming the links whose collision shapes are all meshes not read, which the
+   ground does not touch (a robot's feet among them would sink through it); none when no shape
+   gives a contact (the ground then refuses the model) */
 static void untouchable(cli_session *s) {
   const spart_model *m = s->m;
   char list[1024];
@@ -140,7 +140,7 @@ static void untouchable(cli_session *s) {
     for (int k = 0; k < m->nshape; k++) {
       if (m->shape_body[k] == i && m->shape_role[k] == SPART_SHAPE_COLLISION) {
         ncol++;
-        nmesh += m->shape_kind[k] == SPART_SHAPE_MESH;
+        nmesh += m->shape_kind[k] == SPART_SHAPE_MESH && m->shape_mesh[k] != SPART_MESH_READ;
       }
     }
     if (ncol > 0 && nmesh == ncol) {
@@ -150,9 +150,9 @@ static void untouchable(cli_session *s) {
     }
   }
   if (nlink > 0) {
-    cli_error(s->tool->name, NULL, 0, "--ground: %s whose collision shapes are all meshes, "
-              "which the ground does not touch (spheres, boxes, capsules and cylinders it does): "
-              "%s", nlink > 1 ? "links" : "a link", list);
+    cli_error(s->tool->name, NULL, 0, "--ground: %s whose collision shapes are all meshes not "
+              "read, which the ground does not touch (spheres, boxes, capsules, cylinders and the "
+              "meshes read it does): %s", nlink > 1 ? "links" : "a link", list);
   }
 }
 
@@ -305,11 +305,11 @@ static int reference(cli_session *s, cli_world *w, const char *text, size_t len)
 }
 
 
-/* why a model gives the ground no contact spheres: no collision shapes, or meshes only (which
-   it does not read), reported */
+/* why a model gives the ground no contact spheres: no collision shapes, or meshes not read
+   only, reported */
 static void no_contacts(const cli_session *s) {
-  static const char *const state[] = {"", "is an STL file read for its bounds", "was not found",
-                                      "is not an STL file"};
+  static const char *const state[] = {"", "", "was not found",
+                                      "is of a format that is not read"};
   const spart_model *m = s->m;
   const char *link;
   int nmesh = 0, first = -1;
@@ -324,9 +324,9 @@ static void no_contacts(const cli_session *s) {
     return;
   }
   link = m->body_name[m->shape_body[first]];
-  cli_error(s->tool->name, NULL, 0, "--ground: the model's %d collision shape%s, which the ground "
-            "does not read (it touches spheres, boxes, capsules and cylinders); the first, '%s' "
-            "on link '%s', %s", nmesh, nmesh > 1 ? "s are meshes" : " is a mesh",
+  cli_error(s->tool->name, NULL, 0, "--ground: the model's %d collision shape%s not read, "
+            "which the ground cannot touch; the first, '%s' on link '%s', %s", nmesh,
+            nmesh > 1 ? "s are meshes" : " is a mesh",
             m->shape_file[first], link ? link : "?", state[m->shape_mesh[first]]);
 }
 
