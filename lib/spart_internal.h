@@ -359,7 +359,7 @@ typedef struct spart_mesh {
    merged into one vertex.  0; -SPART_EIO when the file cannot be opened (err says so);
    -SPART_EDATA when Assimp does not read it or it holds no triangles (err without the file's
    name); or -SPART_ENOMEM.  spart_mesh_format: 1 when a file of that name's extension is one
-   Assimp reads. */
+   Assimp reads, 0 when not, -SPART_ENOMEM when Assimp could not say. */
 int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err);
 int spart_mesh_format(const char *name);
 void spart_mesh_free(spart_mesh *mesh);

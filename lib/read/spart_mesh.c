@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <assimp/cimport.h>
-#include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
@@ -68,11 +68,20 @@ static int cmp_corner(const void *a, const void *b) {
 /* the triangles of the scene's meshes under node n, at the transform T (3 x 4, row-major) of
    the nodes above it, counted into *ntri and, when raw, their corners (9 each) into raw */
 static void node_triangles(const struct aiScene *sc, const struct aiNode *n, const double P[12],
-                           double *raw, size_t *ntri) {
+                           double *raw, size_t *ntri, int upright) {
   const struct aiMatrix4x4 *a = &n->mTransformation;
-  const float A[12] = {a->a1, a->a2, a->a3, a->a4, a->b1, a->b2, a->b3, a->b4,
-                       a->c1, a->c2, a->c3, a->c4};
+  float A[12] = {a->a1, a->a2, a->a3, a->a4, a->b1, a->b2, a->b3, a->b4,
+                 a->c1, a->c2, a->c3, a->c4};
   double T[12];
+  if (upright) {
+    /* a COLLADA scene's root: its visual scene, whose own transform is the identity, times
+       the file's <unit> scale and the turn of its <up_axis> to Y up; the turn undone (a Z-up
+       file in its own axes, as RViz shows it), the scale kept (one of its columns' length) */
+    const float u = sqrtf(A[0] * A[0] + A[4] * A[4] + A[8] * A[8]);
+    for (int k = 0; k < 12; k++) {
+      A[k] = k % 5 == 0 ? u : 0;
+    }
+  }
   for (int r = 0; r < 3; r++) { /* T = P [A; 0 0 0 1] */
     for (int c = 0; c < 4; c++) {
       T[4 * r + c] = c == 3 ? P[4 * r + 3] : 0;
@@ -100,7 +109,7 @@ static void node_triangles(const struct aiScene *sc, const struct aiNode *n, con
     }
   }
   for (unsigned c = 0; c < n->mNumChildren; c++) {
-    node_triangles(sc, n->mChildren[c], T, raw, ntri);
+    node_triangles(sc, n->mChildren[c], T, raw, ntri, 0);
   }
 }
 
@@ -143,7 +152,6 @@ static const char *assimp_message(char out[SPART_PRINTABLE]) {
 
 int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err) {
   static const double I[12] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
-  struct aiPropertyStore *props;
   const struct aiScene *sc;
   double *raw = NULL;
   size_t ntri = 0;
@@ -155,22 +163,28 @@ int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err) {
   if (access(path, R_OK) != 0) {
     return spart_err_set(err, SPART_EIO, 0, "cannot open %s: %s", path, strerror(errno));
   }
-  props = aiCreatePropertyStore();
-  if (!props) {
-    return spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+  /* no property store (aiCreatePropertyStore throws, out of a C caller's reach, when it has no
+     memory): a COLLADA file's turn to Y up is undone at its root (node_triangles) */
+  sc = aiImportFile(path, aiProcess_Triangulate | aiProcess_SortByPType);
+  if (!sc || !sc->mRootNode) {
+    /* once more: Assimp says an allocation that failed as a file it could not open or read,
+       which a second reading tells apart (a file it does not read fails again, the same) */
+    aiReleaseImport(sc);
+    sc = aiImportFile(path, aiProcess_Triangulate | aiProcess_SortByPType);
   }
-  /* a Z-up COLLADA file stays in its own axes (RViz's), not turned to Y up */
-  aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-  sc = aiImportFileExWithProperties(path, aiProcess_Triangulate | aiProcess_SortByPType, NULL,
-                                    props);
-  aiReleasePropertyStore(props);
   if (!sc || !sc->mRootNode) {
     char msg[SPART_PRINTABLE];
+    const char *why = assimp_message(msg);
     aiReleaseImport(sc);
-    return spart_err_set(err, SPART_EDATA, 0, "not a mesh Assimp reads (%s)",
-                         assimp_message(msg));
+    if (!*why || strstr(why, "bad_alloc") || strcmp(why, "Unknown exception") == 0) {
+      /* Assimp's allocation failed: what it says then (an exception that is not a reading's) */
+      return spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
+    }
+    return spart_err_set(err, SPART_EDATA, 0, "not a mesh Assimp reads (%s)", why);
   }
-  node_triangles(sc, sc->mRootNode, I, NULL, &ntri);
+  const char *dot = strrchr(path, '.');
+  const int collada = dot && (strcasecmp(dot, ".dae") == 0 || strcasecmp(dot, ".zae") == 0);
+  node_triangles(sc, sc->mRootNode, I, NULL, &ntri, collada);
   if (ntri == 0 || ntri > MAX_TRI) {
     aiReleaseImport(sc);
     return spart_err_set(err, SPART_EDATA, 0, ntri ? "more than %d triangles" : "no triangles",
@@ -182,7 +196,7 @@ int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err) {
     return spart_err_set(err, SPART_ENOMEM, 0, "out of memory");
   }
   ntri = 0;
-  node_triangles(sc, sc->mRootNode, I, raw, &ntri);
+  node_triangles(sc, sc->mRootNode, I, raw, &ntri, collada);
   aiReleaseImport(sc);
   for (size_t k = 0; k < 9 * ntri; k++) {
     if (!isfinite(raw[k])) {
@@ -198,6 +212,25 @@ int spart_mesh_read(const char *path, spart_mesh *mesh, spart_err *err) {
 
 
 int spart_mesh_format(const char *name) {
+  /* Assimp's list of extensions ("*.3ds;*.obj;..."), asked for once: it is never empty but when
+     Assimp could not allocate (aiIsExtensionSupported would then say "no" and a mesh it reads
+     would silently become a reference) */
+  static struct aiString list;
   const char *dot = strrchr(name, '.'), *slash = strrchr(name, '/');
-  return dot && (!slash || dot > slash) && dot[1] && aiIsExtensionSupported(dot) == AI_TRUE;
+  if (!dot || (slash && dot < slash) || !dot[1]) {
+    return 0;
+  }
+  if (list.length == 0) {
+    aiGetExtensionList(&list);
+    if (list.length == 0) {
+      return -SPART_ENOMEM;
+    }
+  }
+  size_t n = strlen(dot + 1);
+  for (const char *p = list.data; (p = strstr(p, "*.")) != NULL; p += 2) {
+    if (strncasecmp(p + 2, dot + 1, n) == 0 && (p[2 + n] == ';' || p[2 + n] == '\0')) {
+      return 1;
+    }
+  }
+  return 0;
 }

@@ -809,7 +809,11 @@ static int read_mesh(urdf *u, spart_model *m, int s, const xmlNode *el, const ch
   int none, rc;
   char *path;
 
-  if (!spart_mesh_format(file)) {
+  rc = spart_mesh_format(file);
+  if (rc < 0) {
+    return oom(u->err);
+  }
+  if (rc == 0) {
     m->shape_mesh[s] = SPART_MESH_FORMAT;
     return 0;
   }
