@@ -368,7 +368,9 @@ void spart_mesh_free(spart_mesh *mesh);
    indices into out (room for n), their number; or -SPART_ENOMEM (spart_hull.c).  A point within
    1e-7 of the points' extent of the hull of the others is not one of them, nor a point inside a
    face or an edge of the hull (a cube's hull is its 8 corners, however finely its faces are
-   cut); a flat set gives its polygon's corners, a line its two ends, equal points one. */
+   cut); a flat set gives its polygon's corners, a line its two ends, equal points one; every
+   point when the incremental hull loses its way on nearly coplanar points (more faces than a hull
+   of n points has: the corners among them, each once). */
 int spart_hull(const double *p, int n, int *out);
 
 /* Two directed edges, each two ints (a, b), in order of a then b: qsort's and bsearch's

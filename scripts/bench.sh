@@ -58,7 +58,7 @@ libs=build/libspart.a
 [ -f build/libspart-cli.a ] && libs="-Isrc/cli build/libspart-cli.a $libs"
 # shellcheck disable=SC2086
 $cc $flags -flto=auto -o "$dir/bench_lib" bench/bench_lib.c $libs -lcjson -lglpk \
-  $(pkg-config --libs libxml-2.0) -lm
+  $(pkg-config --libs libxml-2.0 assimp) -lm
 # the same per-call harness on a Clang-built libspart (issue 18 compares both compilers), when
 # clang is installed: the library built by make in a build folder of its own under $dir
 clang_lib=
@@ -69,7 +69,7 @@ if [ "${BENCH_CLANG:-1}" = 1 ] && [ "$cc" != clang ] && command -v clang > /dev/
     "$dir/clang/libspart-cli.a" > /dev/null 2>&1 && clibs="-Isrc/cli $dir/clang/libspart-cli.a $clibs"
   # shellcheck disable=SC2086
   clang $flags -flto -o "$dir/bench_lib_clang" bench/bench_lib.c $clibs -lcjson -lglpk \
-    $(pkg-config --libs libxml-2.0) -lm && clang_lib=$dir/bench_lib_clang
+    $(pkg-config --libs libxml-2.0 assimp) -lm && clang_lib=$dir/bench_lib_clang
 fi
 m=models/kuka_iiwa.urdf
 base=${BASE:-}
@@ -79,7 +79,7 @@ if [ -n "$base" ]; then
   [ -f "$base/build/libspart-cli.a" ] && blibs="-I$base/src/cli $base/build/libspart-cli.a $blibs"
   # shellcheck disable=SC2086
   $cc -std=c11 -O3 -D_POSIX_C_SOURCE=200809L -I"$base/lib" -flto=auto -o "$dir/bench_lib_base" \
-    "$base/bench/bench_lib.c" $blibs -lcjson -lglpk $(pkg-config --libs libxml-2.0) -lm
+    "$base/bench/bench_lib.c" $blibs -lcjson -lglpk $(pkg-config --libs libxml-2.0 assimp) -lm
   echo "(BASE=$base: its figures beside, and this tree's speed over its)"
 fi
 
@@ -103,7 +103,7 @@ codegen_bench() {
     fi
     $ccomp -std=c99 -O2 $clto -D_POSIX_C_SOURCE=200809L -Ilib -I"$cdir" -o "$cdir/bench_$ccomp" \
       bench/bench_codegen.c "$cdir/robot.c" "$clib" -lcjson -lglpk \
-      $(pkg-config --libs libxml-2.0) -lm
+      $(pkg-config --libs libxml-2.0 assimp) -lm
     for i in 1 2 3; do "$cdir/bench_$ccomp" "$cmodel"; done | awk -v comp="$ccomp" '
       /generated median/ {
         name = $1 " " $2

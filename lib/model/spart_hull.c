@@ -342,10 +342,20 @@ int spart_hull(const double *p, int n, int *out) {
       add_face(&h, i2, i3, i0)) {
     rc = -SPART_ENOMEM;
   }
-  for (int i = 0; i < n && !rc; i++) {
+  int lost = 0;
+  for (int i = 0; i < n && !rc && !lost; i++) {
     if (i != i0 && i != i1 && i != i2 && i != i3 && add_point(&h, i, &e, &ecap) < 0) {
       rc = -SPART_ENOMEM;
     }
+    /* a hull of n points has at most 2 n - 4 faces: more, and the tolerance's visible faces
+       were not one region (nearly coplanar points, a float mesh's rounding) */
+    lost = h.nf > 2 * n;
+  }
+  if (lost) { /* every point kept: the corners among them */
+    for (int i = 0; i < n; i++) {
+      out[i] = i;
+    }
+    rc = n;
   }
   rc = rc ? rc : corners(&h, n, out);
   free(h.f);
