@@ -134,7 +134,7 @@ int spart_decimate(const double *vert, int nvert, const int *tri, int ntri, int 
                    double *out) {
   work w = {vert, tri, nvert, ntri, {0, 0, 0}, 0, NULL, NULL, NULL, NULL};
   double hi[3];
-  int n, nt;
+  int nt;
   if (ntri <= most) {
     for (int j = 0; j < 3 * ntri; j++) {
       memcpy(out + 3 * j, vert + 3 * tri[j], 3 * sizeof *out);
@@ -163,7 +163,7 @@ int spart_decimate(const double *vert, int nvert, const int *tri, int ntri, int 
   if (!w.c || !w.id || !w.at || !w.tri) {
     nt = -SPART_ENOMEM;
   } else {
-    n = finest(&w, most);
+    int n = finest(&w, most);
     nt = n > 0 ? triangles(&w, n) : -1;
     for (int j = 0; j < 3 * nt; j++) {
       memcpy(out + 3 * j, w.at + 3 * w.tri[j], 3 * sizeof *out);
