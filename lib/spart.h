@@ -684,11 +684,15 @@ int spart_shape_outline(const spart_model *m, const spart_data *d, int s, int vi
 /* The faces of shape s at the state spart_fk left, for a picture: planar polygons in the
    inertial frame (r0 added, as spart_shape_pose), each counter-clockwise seen from outside,
    their vertices one after the other into out->xyz and their counts into out->nvert: a box's
-   six (a mesh's bounding box), a cylinder's SPART_FACET sides and two ends,
+   six, a mesh's triangles (spart_shape_mesh's, as they turn; decimated by vertex clustering to
+   at most out->most_face and out->most_vert / 3 where it has more: its vertices snapped to the
+   finest grid whose triangles fit, deterministic; a mesh read without triangles: its bounding
+   box), a cylinder's SPART_FACET sides and two ends,
    a sphere's SPART_FACET x SPART_FACET / 2 patches, a capsule's side and two half spheres.  A
    flat face (a box's, a cylinder's side) is cut into tiles no longer than tile (0: none, at most
    12 along an edge), so that faces sorted by depth cover one another as the solids do.
-   Returns the number of faces, 0 for a point or a mesh not read, -1 when they did not fit. */
+   Returns the number of faces, 0 for a point or a mesh not read, -1 when they did not fit,
+   -SPART_ENOMEM (a dense mesh's decimation). */
 typedef struct spart_faces {
   double *xyz;   /* (most_vert x 3) the faces' vertices, one face after the other */
   int *nvert;    /* (most_face) each face's number of vertices */

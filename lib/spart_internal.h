@@ -377,6 +377,16 @@ int spart_hull(const double *p, int n, int *out);
    comparison (spart_hull.c; spart_geometry.c's closed-mesh check). */
 int spart_edge_cmp(const void *x, const void *y);
 
+/* The triangles (ntri x 3 indices into vert, nvert x 3) of a mesh, at most most of them, for a
+   picture: each its three corners (9 doubles, in the order of its vertices) into out (room for
+   most x 9), their number.  All of them when they fit; else the mesh decimated by vertex
+   clustering (spart_decimate.c): its vertices snapped to the finest cubic grid whose triangles
+   fit (each cell's vertices to their mean; a triangle left with fewer than three cells, or of
+   no area, dropped; each left once), a grid of at most 256 cells along its largest extent.
+   Deterministic.  -1 when none fits, -SPART_ENOMEM. */
+int spart_decimate(const double *vert, int nvert, const int *tri, int ntri, int most,
+                   double *out);
+
 /* Mesh s's vertices (nvert x 3, in its frame, times its scale), triangles (ntri x 3, indices
    into those vertices) and the vertices of its convex hull (nhull x 3) into the model's mesh
    arrays (spart_shape.c); meshes are given in shape order, each once.  0 or -SPART_ENOMEM. */

@@ -297,6 +297,7 @@ static void shape(const spart_model *m, const spart_data *d, int s2, int cls, do
   double uv[2 * (SPART_OUTLINE_MAX > SPART_FACET ? SPART_OUTLINE_MAX : SPART_FACET)], depth;
   spart_faces out = {xyz, nvert, SPART_FACES_MAX, SPART_FACE_VERTS_MAX};
   int nf = spart_shape_faces(m, d, s2, size / 8, &out);
+  oom |= nf == -SPART_ENOMEM;
   if (nf == 0 && spart_shape_outline(m, d, s2, opt->view, uv, &depth) == 1) {
     add(cls, depth, uv, 1, size / 100); /* a point: a dot */
   }

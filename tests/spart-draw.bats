@@ -482,3 +482,141 @@ PY
   run -0 complete_words spart-draw --view-box ''
   [ -z "$output" ]
 }
+
+# a one-link URDF at $1 whose visual is the mesh file $2 placed at xyz $3, rpy $4
+mesh_robot() {
+  cat > "$1" <<URDF
+<robot name="m"><link name="body"><inertial><mass value="1"/><inertia ixx="0.002" iyy="0.002" izz="0.002" ixy="0" ixz="0" iyz="0"/></inertial>
+<visual><origin xyz="$3" rpy="$4"/><geometry><mesh filename="$2"/></geometry></visual></link></robot>
+URDF
+}
+
+# python: the SVG's polygons of 3 points (x, y each), and a view's axes (right, up, toward)
+svg_tris_py='
+import math, re
+def svg_tris(path):
+    svg = open(path).read()
+    out = []
+    for m in re.finditer(r"<polygon points=\"([^\"]+)\"", svg):
+        pts = [tuple(map(float, p.split(","))) for p in m.group(1).split()]
+        assert len(pts) == 3, ("a face that is not a triangle", pts)
+        out.append(pts)
+    return out
+def unit(v):
+    n = math.sqrt(sum(x * x for x in v))
+    return [x / n for x in v]
+def cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+def axes(view):
+    t = unit({"front": [1, 0, 0], "side": [0, -1, 0], "top": [0, 0, 1], "iso": [1, -1, 1]}[view])
+    r = [1, 0, 0] if view == "top" else unit(cross([0, 0, 1], t))
+    return r, cross(t, r), t
+'
+
+@test "spart-draw: an STL octahedron drawn as its triangles: the faces toward the viewer (4 in front and iso views), each a polygon at its vertices' projections" {
+  T=$BATS_TEST_TMPDIR
+  python3 "$BATS_TEST_DIRNAME/meshes.py" octahedron stl "$T/oct.stl"
+  mesh_robot "$T/oct.urdf" oct.stl "0.1 -0.2 0.3" "0 0 0"
+  mesh_robot "$T/turned.urdf" oct.stl "0.1 -0.2 0.3" "0.3 -0.2 0.5"
+  for u in oct turned; do
+    for v in front iso top; do
+      echo '{"r0": [0.5, 0.25, -1]}' | spart-draw -m "$T/$u.urdf" --view $v > "$T/$u-$v.svg"
+      python3 -c "$svg_tris_py"'
+import sys
+u, view, path = sys.argv[1:]
+# the octahedron of radius 0.1 (tests/meshes.py), turned by rpy and moved by xyz + r0
+rpy = [0.3, -0.2, 0.5] if u == "turned" else [0, 0, 0]
+c, s = [math.cos(a) for a in rpy], [math.sin(a) for a in rpy]
+Rx = [[1, 0, 0], [0, c[0], -s[0]], [0, s[0], c[0]]]
+Ry = [[c[1], 0, s[1]], [0, 1, 0], [-s[1], 0, c[1]]]
+Rz = [[c[2], -s[2], 0], [s[2], c[2], 0], [0, 0, 1]]
+mul = lambda A, B: [[sum(A[i][k] * B[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+R = mul(Rz, mul(Ry, Rx))
+p = [0.1 + 0.5, -0.2 + 0.25, 0.3 - 1]
+r, up, t = axes(view)
+front = []
+for sx in (1, -1):
+    for sy in (1, -1):
+        for sz in (1, -1):
+            vs = [[0.1 * sx, 0, 0], [0, 0.1 * sy, 0], [0, 0, 0.1 * sz]]
+            w = [[sum(R[i][k] * q[k] for k in range(3)) + p[i] for i in range(3)] for q in vs]
+            n = [sum(R[i][k] * x for k, x in enumerate((sx, sy, sz))) for i in range(3)]
+            if dot(n, t) > 1e-9:
+                front.append([(dot(q, r), dot(q, up)) for q in w])
+tris = svg_tris(path)
+# the picture: x = u + ox, y = oy - v; the offsets from the extents of both
+ox = min(x for f in tris for x, _ in f) - min(a for f in front for a, _ in f)
+oy = min(y for f in tris for _, y in f) + max(b for f in front for _, b in f)
+want = sorted(sorted((round(a + ox, 4), round(oy - b, 4)) for a, b in f) for f in front)
+got = sorted(sorted((round(x, 4), round(y, 4)) for x, y in f) for f in tris)
+print(u, view, len(front), len(tris))
+assert len(got) == len(want) and (view == "top" or u == "turned" or len(got) == 4), (len(got), len(want))
+for g, w in zip(got, want):
+    assert max(abs(a - b) for P, Q in zip(g, w) for a, b in zip(P, Q)) <= 2e-4, (g, w)
+' $u $v "$T/$u-$v.svg"
+    done
+  done
+}
+
+@test "spart-draw: a dense mesh (a sphere of 4680 triangles) drawn decimated: at most SPART_FACES_MAX (1024) faces both sides together, its silhouette as wide and tall as the sphere within 3%" {
+  T=$BATS_TEST_TMPDIR
+  python3 - "$T/sph.stl" <<'PY'
+import math, sys
+# a UV sphere of radius 0.2 about (0.05, 0, 0): 40 bands of 60, counter-clockwise from outside
+nl, nm, r = 40, 60, 0.2
+def p(i, j):
+    ph, th = -math.pi / 2 + math.pi * i / nl, 2 * math.pi * j / nm
+    return (0.05 + r * math.cos(ph) * math.cos(th), r * math.cos(ph) * math.sin(th), r * math.sin(ph))
+t = []
+for i in range(nl):
+    for j in range(nm):
+        a, b, c, d = p(i, j), p(i, j + 1), p(i + 1, j + 1), p(i + 1, j)
+        t += ([(a, b, c)] if i > 0 else []) + ([(a, c, d)] if i < nl - 1 else [])
+assert len(t) == 4680
+with open(sys.argv[1], "w") as f:
+    f.write("solid s\n")
+    for tri in t:
+        f.write(" facet normal 0 0 0\n  outer loop\n")
+        f.write("".join("   vertex %.9g %.9g %.9g\n" % v for v in tri))
+        f.write("  endloop\n endfacet\n")
+    f.write("endsolid s\n")
+PY
+  mesh_robot "$T/a.urdf" sph.stl "0 0 0" "0 0 0"
+  mesh_robot "$T/b.urdf" sph.stl "0 0 0" "0 0 3.14159265358979"
+  for u in a b; do
+    echo '{"r0": [0, 0, 0]}' | spart-draw -m "$T/$u.urdf" --view front > "$T/$u.svg"
+  done
+  # the same picture again: the decimation is deterministic
+  echo '{"r0": [0, 0, 0]}' | spart-draw -m "$T/a.urdf" --view front | cmp - "$T/a.svg"
+  python3 -c "$svg_tris_py"'
+import sys
+n = []
+for path in sys.argv[1:]:
+    tris = svg_tris(path)
+    xs, ys = [x for f in tris for x, _ in f], [y for f in tris for _, y in f]
+    print(path, len(tris), max(xs) - min(xs), max(ys) - min(ys))
+    assert abs(max(xs) - min(xs) - 0.4) <= 0.012 and abs(max(ys) - min(ys) - 0.4) <= 0.012
+    n.append(len(tris))
+assert sum(n) <= 1024 and min(n) >= 300, n
+' "$T/a.svg" "$T/b.svg"
+}
+
+@test "spart-draw: the Panda (--package-path tests/data) drawn with its collision STLs as their triangles, rendered by rsvg-convert" {
+  T=$BATS_TEST_TMPDIR
+  P="$TOP/tests/data/example-robot-data/robots/panda_description/urdf/panda.urdf"
+  urdf2robot --package-path "$TOP/tests/data" "$P" > "$T/panda.json" 2> /dev/null
+  echo '{"qm": [0, -0.5, 0, -2, 0, 1.5, 0.8, 0.02, 0.02]}' | spart-draw -m "$T/panda.json" --view iso > "$T/p.svg"
+  rsvg-convert "$T/p.svg" -o "$T/p.png"
+  [ -s "$T/p.png" ]
+  # every face a triangle (its meshes'), at least as many as the front of its 11 meshes' 1-in-3
+  python3 -c "$svg_tris_py"'
+import json, sys
+m = json.load(open(sys.argv[1]))
+total = sum(len(s.get("triangles", [])) for s in m["shapes"])
+tris = svg_tris(sys.argv[2])
+print(total, len(tris))
+assert total > 2000 and total / 3 <= len(tris) <= total, (total, len(tris))
+' "$T/panda.json" "$T/p.svg"
+}

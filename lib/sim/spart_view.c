@@ -273,6 +273,34 @@ static void tube(faces *f, const double R[9], const double p[3], double r, doubl
 }
 
 
+/* mesh s's triangles (decimated to fit, spart_decimate) placed in the frame (R, p); its
+   bounding box when it has no triangles; -SPART_ENOMEM */
+static int mesh(faces *f, const spart_model *m, int s, const double R[9], const double p[3],
+                double tile) {
+  const double *v;
+  const int *t;
+  int nv, most = f->most_vert / 3 < f->most_face ? f->most_vert / 3 : f->most_face;
+  int nt = spart_shape_mesh(m, s, &v, &nv, &t);
+  if (nt == 0) {
+    box(f, R, p, m->shape_bound + 6 * s, m->shape_bound + 6 * s + 3, tile);
+    return 0;
+  }
+  nt = spart_decimate(v, nv, t, nt, most, f->xyz);
+  if (nt == -SPART_ENOMEM) {
+    return nt;
+  }
+  f->nface = nt < 0 ? f->most_face + 1 : nt;
+  for (int j = 0; j < 3 * nt; j++) {
+    double l[3];
+    memcpy(l, f->xyz + 3 * j, sizeof l);
+    place(R, p, l, f->xyz + 3 * j);
+    f->nvert[j / 3] = 3;
+  }
+  f->nv = 3 * nt;
+  return 0;
+}
+
+
 int spart_shape_faces(const spart_model *m, const spart_data *d, int s, double tile,
                       const spart_faces *out) {
   const double *z = m->shape_size + 3 * s, *b = m->shape_bound + 6 * s;
@@ -284,7 +312,11 @@ int spart_shape_faces(const spart_model *m, const spart_data *d, int s, double t
     return 0;
   }
   spart_shape_pose(m, d, s, R, p);
-  if (kind == SPART_SHAPE_BOX || kind == SPART_SHAPE_MESH) {
+  if (kind == SPART_SHAPE_MESH) {
+    if (mesh(&f, m, s, R, p, tile)) {
+      return -SPART_ENOMEM;
+    }
+  } else if (kind == SPART_SHAPE_BOX) {
     box(&f, R, p, b, b + 3, tile);
   } else if (kind == SPART_SHAPE_SPHERE) {
     bands(&f, R, p, z[0], 0, -PI / 2, PI / 2, SPART_FACET / 2);
