@@ -21,6 +21,7 @@ mandoc:/usr/bin/mandoc
 bsdextrautils:/usr/bin/col
 gnuplot-nox:/usr/bin/gnuplot
 jq:/usr/bin/jq
+time:/usr/bin/time
 librsvg2-bin:/usr/bin/rsvg-convert
 libxml2-utils:/usr/bin/xmllint
 "

@@ -44,6 +44,7 @@ echo "{\"r0\": [0, 0, 0.3984], \"qm\": $q, \"contacts\": [${feet%,}]}" |
 # forces on its feet (spart-sim's contact_forces)
 echo "{\"t\": 0, \"qm\": $q}" > "$tmp/ref.json"
 echo "{\"r0\": [0.02, 0, 0.3984], \"qm\": $q}" |
-  "$bin/spart-sim" -m models/quadruped.urdf --gravity $g --ground --duration 1.5 --every 1500 \
+  "$bin/spart-sim" -m models/quadruped.urdf --gravity $g --ground --integrator implicit \
+    --duration 1.5 --every 1500 \
     --contact-forces --control pd --kp 300 --kd 1.5 --reference "$tmp/ref.json" |
   tail -n 1 | draw quadruped-sim -m models/quadruped.urdf --gravity $g --view iso

@@ -377,7 +377,8 @@ PY
   q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
   echo "{\"t\": 0, \"qm\": $q}" > "$T/ref.json"
   echo "{\"r0\": [0.02, 0, 0.3984], \"qm\": $q}" |
-    spart-sim -m "$T/q.json" --gravity 0,0,-9.81 --ground --duration 1.5 --every 1500 \
+    spart-sim -m "$T/q.json" --gravity 0,0,-9.81 --ground --integrator implicit --duration 1.5 \
+      --every 1500 \
       --contact-forces --control pd --kp 300 --kd 1.5 --reference "$T/ref.json" | tail -n 1 > "$T/s.jsonl"
   spart-draw -m "$T/q.json" --gravity 0,0,-9.81 < "$T/s.jsonl" > "$T/p.svg"
   xmllint --noout "$T/p.svg"
