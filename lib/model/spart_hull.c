@@ -33,7 +33,7 @@ typedef struct hull {
 
 /* a directed edge, sorted to find its reverse */
 typedef struct dedge {
-  int a, b;
+  int a, b, f; /* f: its face */
 } dedge;
 
 int spart_edge_cmp(const void *x, const void *y) {
@@ -81,36 +81,81 @@ static int add_face(hull *h, int a, int b, int c) {
 }
 
 
-/* point i added to the hull when some face sees it: 1 added, 0 inside, -1 out of memory */
-static int add_point(hull *h, int i, dedge **e, int *ecap) {
-  const double *x = h->p + 3 * i;
-  int ne = 0, nf = h->nf, seen = 0;
-  for (int k = 0; k < nf; k++) {
-    face *f = h->f + k;
-    if (!f->dead && spu_dot3(f->n, x) - f->d > h->eps) {
-      if (ne + 3 > *ecap) {
-        dedge *g = realloc(*e, (size_t)(2 * *ecap + 64) * sizeof *g);
-        if (!g) {
-          return -1;
-        }
-        *e = g;
-        *ecap = 2 * *ecap + 64;
+/* the directed edges of the faces marked 2, sorted, into *e (*ne of them); 0 or -1 */
+static int seen_edges(const hull *h, dedge **e, int *ecap, int *ne) {
+  *ne = 0;
+  for (int k = 0; k < h->nf; k++) {
+    const face *f = h->f + k;
+    if (f->dead != 2) {
+      continue;
+    }
+    if (*ne + 3 > *ecap) {
+      dedge *g = realloc(*e, (size_t)(2 * *ecap + 64) * sizeof *g);
+      if (!g) {
+        return -1;
       }
-      for (int c = 0; c < 3; c++) {
-        (*e)[ne].a = f->v[c];
-        (*e)[ne++].b = f->v[(c + 1) % 3];
-      }
-      f->dead = 2; /* seen by i */
-      seen = 1;
+      *e = g;
+      *ecap = 2 * *ecap + 64;
+    }
+    for (int c = 0; c < 3; c++) {
+      (*e)[*ne].a = f->v[c];
+      (*e)[*ne].b = f->v[(c + 1) % 3];
+      (*e)[(*ne)++].f = k;
     }
   }
-  if (!seen) {
+  qsort(*e, (size_t)*ne, sizeof **e, spart_edge_cmp);
+  return 0;
+}
+
+
+/* point i added to the hull when some face sees it: 1 added, 0 inside, -1 out of memory.  The
+   faces replaced are those it sees joined by edges to the one it sees most (the tolerance can
+   make the seen faces more than one region; replacing them all would tear the hull) */
+static int add_point(hull *h, int i, dedge **e, int *ecap) {
+  const double *x = h->p + 3 * i;
+  int ne = 0, top = -1;
+  double most = h->eps;
+  for (int k = 0; k < h->nf; k++) {
+    face *f = h->f + k;
+    double dist = spu_dot3(f->n, x) - f->d;
+    if (!f->dead && dist > h->eps) {
+      f->dead = 2; /* seen by i */
+      if (dist > most || top < 0) {
+        most = dist, top = k;
+      }
+    }
+  }
+  if (top < 0) {
     return 0;
   }
-  qsort(*e, (size_t)ne, sizeof **e, spart_edge_cmp);
+  if (seen_edges(h, e, ecap, &ne)) {
+    return -1;
+  }
+  /* the region of seen faces around top (marked 3), by their shared edges */
+  h->f[top].dead = 3;
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (int k = 0; k < ne; k++) {
+      if (h->f[(*e)[k].f].dead != 3) {
+        continue;
+      }
+      dedge r = {(*e)[k].b, (*e)[k].a, 0};
+      const dedge *q = bsearch(&r, *e, (size_t)ne, sizeof r, spart_edge_cmp);
+      if (q && h->f[q->f].dead == 2) {
+        h->f[q->f].dead = 3;
+        grew = 1;
+      }
+    }
+  }
+  for (int k = 0; k < h->nf; k++) {
+    h->f[k].dead = h->f[k].dead == 3 ? 2 : h->f[k].dead == 2 ? 0 : h->f[k].dead;
+  }
+  if (seen_edges(h, e, ecap, &ne)) {
+    return -1;
+  }
   /* the horizon: the edges of seen faces whose reverse is no seen face's; a cone to i on each */
   for (int k = 0; k < ne; k++) {
-    dedge r = {(*e)[k].b, (*e)[k].a};
+    dedge r = {(*e)[k].b, (*e)[k].a, 0};
     if (!bsearch(&r, *e, (size_t)ne, sizeof r, spart_edge_cmp) &&
         add_face(h, (*e)[k].a, (*e)[k].b, i)) {
       return -1;

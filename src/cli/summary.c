@@ -181,8 +181,8 @@ static void tree_line(sbuf *b, const spart_model *m, int i, int depth) {
    mass properties */
 static void shapes_lines(sbuf *b, const spart_model *m) {
   static const char *const state[] = {"", "read", "not found, kept as a reference",
-                                      "not read (a format Assimp does not know), kept as a "
-                                      "reference"};
+                                      ("not read (a format Assimp does not know), kept as a "
+                                       "reference")};
   int missing = 0;
   for (int s = 0; s < m->nshape; s++) {
     const double *z = m->shape_size + 3 * s, *p = m->shape_pos + 3 * s;
