@@ -66,6 +66,10 @@ static int detect(cli_reader *rd, spart_err *err) {
     if (r <= 0) {
       return r;
     }
+    if (rd->len == 0) { /* a run of empty lines at once */
+      rd_skip_blank_lines(rd);
+      continue;
+    }
     size_t at = 0;
     rd->format = cli_detect(rd->line, rd->len, 1, &at);
     if (rd->format != CLI_FMT_AUTO) {

@@ -80,10 +80,7 @@ int rd_csv_line(cli_reader *rd, spart_err *err) {
     if (r <= 0 || rd->len > 0) {
       return r;
     }
-    while (rd->bpos < rd->bend && rd->buf[rd->bpos] == '\n') {
-      rd->bpos++;
-      rd->lineno++;
-    }
+    rd_skip_blank_lines(rd);
   }
 }
 

@@ -83,6 +83,14 @@ static long fill(cli_reader *rd, char *p, size_t n) {
 }
 
 
+void rd_skip_blank_lines(cli_reader *rd) {
+  while (rd->bpos < rd->bend && rd->buf[rd->bpos] == '\n') {
+    rd->bpos++;
+    rd->lineno++;
+  }
+}
+
+
 /* read the next line: rd->line points to it in the input block, without its end of line and
    with a 0 after it; 1, 0 at the end, or -1.  Past SPART_MAX_RECORD the rest of the line is read
    and dropped. */

@@ -106,6 +106,8 @@ static inline int rd_frame_cut(cli_frame *f, size_t i) {
 /* read_lines.c: the next line (rd->line, rd->len, a 0 after it; 1, 0 at the end, -1); give it
    back; free what a CSV header made */
 int rd_next_line(cli_reader *rd, spart_err *err);
+/* after an empty line: the empty lines that follow it in the block, skipped and counted */
+void rd_skip_blank_lines(cli_reader *rd);
 void rd_unread_line(cli_reader *rd);
 void rd_header_free(cli_reader *rd);
 
