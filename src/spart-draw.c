@@ -435,6 +435,25 @@ static void records(cli_session *s) {
 }
 
 
+/* 1 when a link has a mesh not found and no shape that draw() can draw */
+static int bare_link(const spart_model *m) {
+  for (int i = 0; i < m->nb; i++) {
+    int missing = 0, drawn = 0;
+    for (int k = 0; k < m->nshape; k++) {
+      if (m->shape_body[k] == i) {
+        int mesh = m->shape_kind[k] == SPART_SHAPE_MESH;
+        missing |= mesh && m->shape_mesh[k] == SPART_MESH_MISSING;
+        drawn |= !mesh || m->shape_mesh[k] == SPART_MESH_READ;
+      }
+    }
+    if (missing && !drawn) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 int main(int argc, char **argv) {
   draw_opts o = {.view = SPART_VIEW_SIDE};
   int status;
@@ -461,6 +480,11 @@ int main(int argc, char **argv) {
     s->status = CLI_EXIT_IO;
   } else if (whole && cli_svg_write(stdout, &pic, o.frames, 1.0)) {
     s->status = CLI_EXIT_IO;
+  } else if (whole && s->m && bare_link(s->m)) {
+    /* a link left with nothing to draw, its meshes not found: one line for them all */
+    char *missing = cli_missing_meshes(s->m, "not drawn");
+    cli_error(tool.name, NULL, 0, "warning: %s", missing ? missing : "meshes not found");
+    free(missing);
   }
   cli_svg_free(&pic);
   cli_stance_free(&o.held);

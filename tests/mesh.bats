@@ -247,6 +247,28 @@ PY
   [[ "$output" == *"warning: 9 mesh files not found (9 shapes kept as references): 'package://example-robot-data/robots/panda_description/meshes/visual/link0.dae',"* ]]
 }
 
+@test "spart-draw says in one line when a link has nothing to draw, its meshes not found; a link drawn by its other shapes is not a warning" {
+  cd "$BATS_TEST_TMPDIR"
+  local inertial='<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+  # link a: a visual mesh not found beside a collision box (drawn: the box); link b: a mesh only
+  cat > m.urdf <<URDF
+<robot name="m"><link name="a">$inertial<visual><geometry><mesh filename="package://x/a.stl"/></geometry></visual>
+<collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+<link name="b">$inertial<visual><geometry><mesh filename="b.obj"/></geometry></visual>
+<collision><geometry><mesh filename="b.obj"/></geometry></collision></link>
+<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><origin xyz="0 0 0.5"/>
+<limit lower="-1" upper="1" effort="1" velocity="1"/></joint></robot>
+URDF
+  run -0 --separate-stderr spart-draw -m m.urdf <<< '{"qm": [0], "t": 0}'$'\n''{"qm": [1], "t": 1}'
+  [ "$stderr" = "spart-draw: warning: 2 mesh files not found (3 shapes not drawn): 'package://x/a.stl', 'b.obj'; ROS_PACKAGE_PATH=DIR (package://) or the URDF's directory (a relative name)" ]
+  printf '%s\n' "$output" > m.svg
+  xmllint --noout m.svg
+  # link b drawn by a box of its own: no line
+  sed 's|<collision><geometry><mesh filename="b.obj"/>|<collision><geometry><box size="0.1 0.1 0.1"/>|' m.urdf > m2.urdf
+  run -0 --separate-stderr spart-draw -m m2.urdf <<< '{"qm": [0]}'
+  [ -z "$stderr" ]
+}
+
 @test "spart_shape_mesh and spart_shape_hull give a program a mesh's triangles and hull in its frame, its scale applied: the cut cube scaled 2 0.5 1 has volume 1 by its signed tetrahedra, 98 vertices, 8 hull corners" {
   cd "$BATS_TEST_TMPDIR"
   mesh fine stl fine.stl

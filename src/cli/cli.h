@@ -471,10 +471,12 @@ int cli_states_main(int argc, char **argv);
 char *cli_model_summary(const spart_model *m);
 
 /* One line (no program, no newline; malloc'd) for all the model's meshes not found: their
-   number, the first CLI_MISSING_LISTED names, where meshes are looked for; NULL when none is
-   missing (or out of memory). */
+   number, the shapes' and what becomes of them (fate: "kept as a reference", "not drawn"; a
+   reference's plural made here), the first CLI_MISSING_LISTED names, where meshes are looked
+   for (urdf2robot's --package-path for a reference kept, else ROS_PACKAGE_PATH); NULL when none
+   is missing (or out of memory). */
 #define CLI_MISSING_LISTED 3
-char *cli_missing_meshes(const spart_model *m);
+char *cli_missing_meshes(const spart_model *m, const char *fate);
 char *cli_model_dot(const spart_model *m);
 
 /* spart-draw's picture (svg.c): items in the view's plane (u right, v up, the picture's units

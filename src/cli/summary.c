@@ -219,7 +219,7 @@ static void shapes_lines(sbuf *b, const spart_model *m) {
     sb_printf(b, "%s%s\n", kind == SPART_SHAPE_MESH ? ": " : "", state[m->shape_mesh[s]]);
   }
   if (missing) {
-    char *line = cli_missing_meshes(m);
+    char *line = cli_missing_meshes(m, "kept as a reference");
     sb_printf(b, "warning: %s\n", line ? line : "meshes not found");
     free(line);
   }
@@ -249,7 +249,7 @@ static int first_missing(const spart_model *m, int s) {
 }
 
 
-char *cli_missing_meshes(const spart_model *m) {
+char *cli_missing_meshes(const spart_model *m, const char *fate) {
   sbuf b = {0};
   int n = 0, files = 0, listed = 0;
   for (int s = 0; s < m->nshape; s++) {
@@ -259,8 +259,9 @@ char *cli_missing_meshes(const spart_model *m) {
   if (n == 0) {
     return NULL;
   }
-  sb_printf(&b, "%d mesh file%s not found (%d shape%s kept as %s): ", files,
-            files > 1 ? "s" : "", n, n > 1 ? "s" : "", n > 1 ? "references" : "a reference");
+  const int ref = strcmp(fate, "kept as a reference") == 0;
+  sb_printf(&b, "%d mesh file%s not found (%d shape%s %s): ", files, files > 1 ? "s" : "", n,
+            n > 1 ? "s" : "", ref && n > 1 ? "kept as references" : fate);
   for (int s = 0; s < m->nshape; s++) {
     if (first_missing(m, s) && listed++ < CLI_MISSING_LISTED) {
       sb_printf(&b, "%s'", listed > 1 ? ", " : "");
@@ -271,7 +272,9 @@ char *cli_missing_meshes(const spart_model *m) {
   if (files > CLI_MISSING_LISTED) {
     sb_printf(&b, " and %d more", files - CLI_MISSING_LISTED);
   }
-  sb_printf(&b, "; --package-path DIR (package://) or the URDF's directory (a relative name)");
+  /* where: urdf2robot's option, else the environment every command reads */
+  sb_printf(&b, "; %s (package://) or the URDF's directory (a relative name)",
+            ref ? "--package-path DIR" : "ROS_PACKAGE_PATH=DIR");
   if (b.oom) {
     free(b.s);
     return NULL;
