@@ -612,5 +612,6 @@ int cli_session_close(cli_session *s) {
   }
   free(s->frames);
   free(s);
+  spart_contact_release(); /* GLPK's environment, when a support polygon or an LP made it */
   return cli_finish(name, status);
 }
