@@ -55,7 +55,7 @@ _spart() {
     --only | --gravity | --point | --link | -l | --atol | --rtol | -f | --fields | -n | --max | --prefix | --density | --restarts | --seed | --tolerance | --max-iterations)
       return # a value of the user's own
       ;;
-    --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | --tangential-stiffness | --tangential-damping | -j | --jobs)
+    --duration | --dt | --every | --kp | --kd | --mu | --stiffness | --damping | --slip | --tangential-stiffness | --tangential-damping | --tol-implicit | -j | --jobs)
       return # spart-sim's numbers
       ;;
     --control)

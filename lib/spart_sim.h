@@ -71,6 +71,10 @@ typedef struct spart_sim {
   /* counts since spart_sim_new: steps taken, steps DOPRI5 rejected, dynamics calls */
   long nstep, nreject, nfd;
   double h;   /* DOPRI5: the next step it will try (0: it chooses) */
+  /* SPART_SIM_IMPLICIT: an estimate of the error of the links' positions (m, their CoMs and
+     the base's), the steps' own errors since spart_sim_new added up (spart_sim_step); 0 with
+     the other integrators.  Read, never used by the steps. */
+  double err_pos;
   struct spart_scene *scene; /* forces that depend on the time and the state (a controller,
                                 a ground: spart_scene.c) added to those held, or NULL: set
                                 by spart_sim_set_scene */
@@ -127,7 +131,12 @@ int spart_sim_set_scene(spart_sim *s, struct spart_scene *w);
    the Coriolis forces and the other springs (the ground's, Kp) explicit; then the configuration
    moved by h v+ (the exponential map, each joint's spart_joint_integrate) and the deflections
    by h times their rates at v+ (a sliding one's relaxation -kt e / ct backward Euler: that rate
-   over 1 + h kt / ct).  First order; not for coupled mimic joints.  Returns 0, or -SPART_ENUM
+   over 1 + h kt / ct).  First order; not for coupled mimic joints.  Its error: the
+   configuration moved by h v+ where the trapezoid, second order, moves it by h (v + v+) / 2,
+   each link's CoM moves by h / 2 |v_i+ - v_i| (v_i its velocity, at the step's start pose) too
+   far; the largest over the links is added to s->err_pos each step (the sum of the steps' own
+   errors: it does not see an error grown by an unstable motion, a limp robot buckling).
+   Returns 0, or -SPART_ENUM
    with err saying why (a singular inertia, a value that is not finite, a DOPRI5 step too
    small, H + h D singular) at which time; the state is then the last good one. */
 int spart_sim_step(const spart_model *m, spart_data *d, spart_sim *s, double t_end,

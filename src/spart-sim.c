@@ -21,6 +21,7 @@ typedef struct sim_opts {
   const char *inputs;   /* --inputs FILE, or NULL */
   int accelerations;    /* --accelerations */
   int no_limits;        /* --no-limits */
+  double tol_implicit;  /* --tol-implicit E (m; -1: not given; 0: no warning) */
   cli_world_opts world; /* --control, --ground... (world.c) */
 } sim_opts;
 
@@ -92,6 +93,10 @@ static int finish(const cli_tool *t, void *own, cli_opts *o) {
     return cli_usage(t->name, "--integrator implicit with --mimic: the implicit step does not "
                      "take coupled mimic joints");
   }
+  if (so->tol_implicit >= 0 && so->integrator != SPART_SIM_IMPLICIT) {
+    return cli_usage(t->name, "--tol-implicit is the implicit step's: add --integrator implicit");
+  }
+  so->tol_implicit = so->tol_implicit >= 0 ? so->tol_implicit : 0.01;
   so->world.implicit = so->integrator == SPART_SIM_IMPLICIT;
   so->max_steps = so->max_steps >= 0 ? so->max_steps : 100000;
   so->dt = so->dt > 0 ? so->dt : 1e-3;
@@ -123,6 +128,11 @@ static const cli_option options[] = {
      "                       adaptive, landing on every output and input time) or implicit\n"
      "                       (fixed step, first order, one dynamics evaluation, the dampers\n"
      "                       and Kd implicit: a controller's rate)\n"},
+    {"tol-implicit", 0, CLI_ARG_ONE, cli_opt_nonnegative, AT(tol_implicit), 0, 0,
+     "a length >= 0 in m",
+     "      --tol-implicit E the implicit step's error estimate (the links' positions, m: its\n"
+     "                       steps' own errors added up) past which a line on stderr says\n"
+     "                       so, once a trajectory (default 0.01; 0: none)\n"},
     {"rtol", 0, CLI_ARG_ONE, cli_opt_positive, AT(rtol), 0, 0, "a tolerance > 0",
      "      --rtol R, --atol A   dopri5's tolerances (default 1e-6, 1e-9)\n"},
     {"atol", 0, CLI_ARG_ONE, cli_opt_positive, AT(atol), 0, 0, "a tolerance > 0", NULL},
@@ -334,6 +344,22 @@ static void check_limits(cli_session *s, const spart_sim *sim, int *outside) {
 }
 
 
+/* the implicit step: one line at a trajectory's end when its error estimate (sim->err_pos)
+   has passed --tol-implicit, at time passed */
+static void error_estimate(cli_session *s, const spart_sim *sim, double passed) {
+  const double tol = opts(s)->tol_implicit;
+  char bp[32], bl[32], be[32], bt[32];
+  bp[spu_dtoa(bp, passed)] = 0;
+  bl[spu_dtoa(bl, tol)] = 0;
+  snprintf(be, sizeof be, "%.2g", sim->err_pos);
+  bt[spu_dtoa(bt, sim->t)] = 0;
+  cli_error(tool.name, cli_reader_name(s->rd), s->st->line,
+            "t = %s: the implicit step's error estimate passed --tol-implicit %s m, %s m at "
+            "t = %s (the links' positions, the steps' own errors added up): take a smaller "
+            "--dt, or --integrator rk4 or dopri5", bp, bl, be, bt);
+}
+
+
 /* rk4, implicit: whether its step is stable at the state for the run's stiff terms
    (spart_sim_rk4_limit, spart_sim_implicit_limit: the joints' damping, the controller's gains,
    the ground at the contacts in it, the limits); 0, or -1 after reporting the time, the cause
@@ -380,6 +406,9 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
   const spart_model *m = s->m;
   const cli_state *st = s->st;
   long nstep = spart_sim_grid_steps(o->duration, o->dt), k = 0;
+  /* the time the implicit step's error estimate passed --tol-implicit (-1: not) */
+  const double tol = o->integrator == SPART_SIM_IMPLICIT ? o->tol_implicit : 0;
+  double passed = -1;
   double tick = now(), start = tick;
   spart_err err = {0};
 
@@ -435,6 +464,9 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
       if (s->o.check_limits && grid) {
         check_limits(s, sim, out);
       }
+      if (tol > 0 && passed < 0 && sim->err_pos > tol) {
+        passed = sim->t;
+      }
       if (grid && ((k & every) == every || spart_sim_rk4_contacts(sim)) &&
           step_stable(s, sim) != 0) {
         return -2; /* after the first state written */
@@ -457,6 +489,9 @@ static int run(cli_session *s, spart_sim *sim, cli_inputs *in, cli_world *w, int
   }
   if (s->tty && tick > start) {
     fprintf(stderr, "\n");
+  }
+  if (passed >= 0) {
+    error_estimate(s, sim, passed);
   }
   return 0;
 }
@@ -510,7 +545,8 @@ static void trajectories(cli_session *s) {
 
 
 int main(int argc, char **argv) {
-  sim_opts o = {.integrator = SPART_SIM_RK4, .max_steps = -1, .world = CLI_WORLD_OPTS};
+  sim_opts o = {.integrator = SPART_SIM_RK4, .max_steps = -1, .tol_implicit = -1,
+                .world = CLI_WORLD_OPTS};
   int status;
   cli_session *s = cli_session_start(&tool, &o, argc, argv, &status);
   if (!s) {

@@ -489,3 +489,84 @@ assert None not in touch and lift == 0
     python3 -c "$LIFT" "$BATS_TEST_TMPDIR/land.jsonl"
   done
 }
+
+@test "implicit: its error estimate warns once a trajectory past --tol-implicit (default 1 cm): the limp quadruped dropped at 5 ms (exit 0, every state written); not at 1 ms under PD; 0 silences it; refused without the implicit step" {
+  drop=(-m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground --duration 2 --integrator implicit)
+  limp='{"r0": [0, 0, 0.5], "qm": [0,0,0,0,0,0,0,0,0,0,0,0]}'
+  run -0 --separate-stderr spart-sim "${drop[@]}" --dt 0.005 <<< "$limp"$'\n'"$limp"
+  [ "${#lines[@]}" -eq 802 ]
+  [ "${#stderr_lines[@]}" -eq 2 ]
+  for k in 0 1; do
+    [[ "${stderr_lines[$k]}" =~ ^"spart-sim: <stdin>:$((k + 1)): t = "[0-9.]+": the implicit step's error estimate passed --tol-implicit 0.01 m, "0\.[1-9][0-9]?" m at t = 2 (the links' positions, the steps' own errors added up): take a smaller --dt, or --integrator rk4 or dopri5"$ ]]
+  done
+  run -0 --separate-stderr spart-sim "${drop[@]}" --dt 0.005 --tol-implicit 0 <<< "$limp"
+  [ -z "$stderr" ] && [ "${#lines[@]}" -eq 401 ]
+  # not at 1 ms on the bundled quadruped and Go1 standing under PD, nor on a box sliding to rest
+  q='[0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8,0,0.4,-0.8]'
+  echo "{\"t\": 0, \"qm\": $q}" > "$BATS_TEST_TMPDIR/ref.json"
+  run -0 --separate-stderr spart-sim -m "$MODELS/quadruped.urdf" --gravity 0,0,-9.81 --ground \
+    --duration 5 --integrator implicit --control pd --kp 300 --kd 5 \
+    --reference "$BATS_TEST_TMPDIR/ref.json" <<< "{\"r0\": [0, 0, 0.5], \"qm\": $q}"
+  [ -z "$stderr" ] && [ "${#lines[@]}" -eq 5001 ]
+  go1_drop
+  run -0 --separate-stderr spart-sim -m "$G" --gravity 0,0,-9.81 --ground --duration 5 \
+    --integrator implicit --control pd --kp 300 --kd 5 --reference "$BATS_TEST_TMPDIR/ref.json" \
+    <<< "{\"r0\": [0, 0, $z], \"qm\": $q}"
+  [ -z "$stderr" ]
+  bodies
+  run -0 --separate-stderr spart-sim -m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground \
+    --mu 0.5 --duration 1 --integrator implicit <<< '{"r0": [0, 0, 0.3], "u0": [0, 0, 0, 2, 0.5, 0]}'
+  [ -z "$stderr" ]
+  run -2 --separate-stderr spart-sim "${drop[@]/implicit/rk4}" --tol-implicit 0.1 <<< "$limp"
+  [ "${stderr_lines[0]}" = "spart-sim: --tol-implicit is the implicit step's: add --integrator implicit" ]
+  run -2 --separate-stderr spart-sim "${drop[@]}" --tol-implicit -1 <<< "$limp"
+  [[ "$stderr" == "spart-sim: --tol-implicit: "* ]]
+  run -0 spart-sim --help
+  [[ "$output" == *"--tol-implicit E the implicit step's error estimate"* ]]
+  run -0 bash -c '. "$1"; COMP_WORDS=(spart-sim --tol-i); COMP_CWORD=1; _spart spart-sim --tol-i spart-sim
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$TOP/completion/spart.bash"
+  [ "$output" = "--tol-implicit" ]
+}
+
+@test "implicit: its error estimate (the links' positions) is within 0.5 to 5 times the true error, the largest over the run against a fine rk4 run: a box thrown sideways at 1 ms and 5 ms, kuka_iiwa under PD at 1 ms" {
+  bodies
+  box=(-m "$BATS_TEST_TMPDIR/box.urdf" --gravity 0,0,-9.81 --ground --mu 0.5 --duration 1)
+  bs='{"r0": [0, 0, 0.3], "u0": [0, 0, 0, 2, 0.5, 0]}'
+  echo '{"t": 0, "qm": [0, 0.6, 0, -1.2, 0, 0.5, 0]}' > "$BATS_TEST_TMPDIR/ref.json"
+  arm=(-m "$MODELS/kuka_iiwa.urdf" --fixed-base --gravity 0,0,-9.81 --control pd --kp 100 --kd 2
+       --reference "$BATS_TEST_TMPDIR/ref.json" --duration 0.5)
+  as='{"qm": [0.3, 0.5, -0.2, -1, 0.2, 0.4, 0.1], "um": [0.5, 0, -0.5, 0.2, 0, 0.1, 1]}'
+  # each on a 10 ms grid, the links' CoMs by spart-kin; the estimate at the end from the line
+  # that a tolerance of 1e-12 m brings
+  sim() { # NAME MODEL STATE DT EVERY OPTIONS...
+    local name=$1 model=$2 st=$3 dt=$4 every=$5
+    shift 5
+    spart-sim "$@" --dt $dt --every $every <<< "$st" 2> "$BATS_TEST_TMPDIR/$name.err" \
+      > "$BATS_TEST_TMPDIR/$name.sim.jsonl"
+    spart-kin -m "$model" --only rL < "$BATS_TEST_TMPDIR/$name.sim.jsonl" \
+      > "$BATS_TEST_TMPDIR/$name.jsonl"
+  }
+  sim boxfine "$BATS_TEST_TMPDIR/box.urdf" "$bs" 0.00002 500 "${box[@]}"
+  sim armfine "$MODELS/kuka_iiwa.urdf" "$as" 0.00002 500 "${arm[@]}"
+  for dt in 0.001 0.005; do
+    sim box$dt "$BATS_TEST_TMPDIR/box.urdf" "$bs" $dt $((10 / ${dt#0.00})) "${box[@]}" \
+      --integrator implicit --tol-implicit 1e-12
+  done
+  sim arm0.001 "$MODELS/kuka_iiwa.urdf" "$as" 0.001 10 "${arm[@]}" --integrator implicit \
+    --tol-implicit 1e-12
+  python3 - "$BATS_TEST_TMPDIR" <<'PY'
+import json, math, re, sys
+d = sys.argv[1]
+def links(name):  # the base's CoM r0 and the links' CoMs rL, state by state
+    base = [json.loads(l)["r0"] for l in open("%s/%s.sim.jsonl" % (d, name))]
+    kin = [json.loads(l)["rL"] for l in open("%s/%s.jsonl" % (d, name))]
+    return [[r] + rL for r, rL in zip(base, kin)]
+for run, fine in (("box0.001", "boxfine"), ("box0.005", "boxfine"), ("arm0.001", "armfine")):
+    a, b = links(run), links(fine)
+    assert len(a) == len(b) > 50, (len(a), len(b))
+    true = max(math.dist(p, q) for x, y in zip(a, b) for p, q in zip(x, y))
+    est = float(re.search(r", ([0-9.e-]+) m at t = ", open("%s/%s.err" % (d, run)).read()).group(1))
+    print(run, "estimate", est, "true", true, "ratio", est / true)
+    assert 0.5 * true <= est <= 5 * true, (run, est, true)
+PY
+}

@@ -46,6 +46,7 @@ typedef struct {
   double *b, *Jm;   /* (n) the right side, then v+ - v; (6 x nv) a contact's Jacobian */
   double *J;        /* (3 x n) a contact point's velocity rows */
   double *coul;     /* (nv) 1 where a joint's Coulomb friction is taken implicitly */
+  double *tv;       /* (nb x 6) the links' twists at the step's start */
 } sim_ws;
 
 
@@ -595,7 +596,8 @@ static int implicit_scratch(const spart_model *m, sim_ws *w) {
   if (w->imp) {
     return 0;
   }
-  double *p = w->imp = malloc((3 * n * n + 2 * n + 7 * (size_t)m->nv + 3 * n) * sizeof(double));
+  double *p = w->imp =
+      malloc((3 * n * n + 2 * n + 7 * (size_t)m->nv + 3 * n + 6 * (size_t)m->nb) * sizeof(double));
   if (!p) {
     return -1;
   }
@@ -606,7 +608,8 @@ static int implicit_scratch(const spart_model *m, sim_ws *w) {
   w->b = p, p += n;
   w->Jm = p, p += 6 * (size_t)m->nv;
   w->coul = p, p += m->nv;
-  w->J = p;
+  w->J = p, p += 3 * n;
+  w->tv = p;
   return 0;
 }
 
@@ -796,6 +799,7 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
   spart_crba(m, d, s->x, fixed, H);
   spart_fk(m, d, s->x);
   spart_velocity(m, d, s->x);
+  memcpy(w->tv, d->t, 6 * (size_t)m->nb * sizeof(double));
   memset(A, 0, (size_t)n * (size_t)n * sizeof(double));
   damping(m, d, s, w, off, A);
   for (int i = 0; i < n; i++) {
@@ -837,15 +841,24 @@ static int implicit(const spart_model *m, spart_data *d, spart_sim *s, double t_
       }
     }
   }
+  /* the links' velocities at v+ (at the state's pose: spart_fk still in d, damping()'s), and
+     the error estimate: each CoM moved h / 2 |v_i+ - v_i| further than the trapezoid's */
+  spart_state *x = &w->xs;
+  memcpy(x->R0, s->x->R0, 9 * sizeof(double));
+  memcpy(x->r0, s->x->r0, 3 * sizeof(double));
+  spart_velocity(m, d, x);
+  double most = 0;
+  for (int i = 0; i < m->nb; i++) {
+    const double *v0 = w->tv + 6 * i + 3, *v1 = d->t + 6 * i + 3;
+    double dx = v1[0] - v0[0], dy = v1[1] - v0[1], dz = v1[2] - v0[2];
+    most = fmax(most, dx * dx + dy * dy + dz * dz);
+  }
+  s->err_pos += 0.5 * h * sqrt(most);
   /* the deflections: their rates at the state's pose, at v+, a sliding one's relaxation
      -kt e / ct implicit (backward Euler: the rate over 1 + h kt / ct) */
   if (w->nz > 0) {
     const spart_ground *g = s->scene->ground;
     const double relax = 1 + h * g->tstiffness / g->tdamping;
-    spart_state *x = &w->xs;
-    memcpy(x->R0, s->x->R0, 9 * sizeof(double));
-    memcpy(x->r0, s->x->r0, 3 * sizeof(double));
-    spart_velocity(m, d, x); /* (the pose's spart_fk still in d, damping()'s) */
     for (int j = 0; j < g->n; j++) {
       spart_ground_at at;
       spart_ground_contact(m, d, g, j, s->z, &at);
