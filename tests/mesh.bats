@@ -300,8 +300,14 @@ int main(int argc, char **argv) {
   return 0;
 }
 C
-  top=$(cd "${SPART_BIN:-$TOP/bin}/.." && pwd)  # the tree whose commands are under test
-  cc -std=c11 -Wall -Wextra -Werror -I"$top/lib" -o m m.c "$top/build/libspart.a" \
+  # the library of the build under test: build/, or make sanitize's build/asan/ (its commands'
+  # folder's parent), linked with the sanitizers' runtime then
+  local lib="$TOP/build/libspart.a" san=""
+  if [ -n "${SPART_BIN:-}" ] && [ -f "$SPART_BIN/../libspart.a" ]; then
+    lib="$SPART_BIN/../libspart.a"
+  fi
+  ! sanitized urdf2robot libasan || san="-fsanitize=address,undefined"
+  cc -std=c11 -Wall -Wextra -Werror $san -I"$TOP/lib" -o m m.c "$lib" \
     -lcjson -lglpk $(pkg-config --libs libxml-2.0 assimp) -lm -lpthread
   run -0 ./m s.urdf
   [ "$output" = "98 192 8 1 -1 -0.25 -0.5" ]

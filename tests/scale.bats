@@ -117,10 +117,13 @@ setup_file() {
       measure "$SCALE/state.json" "" "$cmd" -m "$SCALE/chain.urdf"
     fi
     read -r t2 r2 < "$BATS_TEST_TMPDIR/usage"
-    # 4 times the links: at most 6 times the memory and the time (n^2 would be 16)
-    python3 -c 'import sys; t1, r1, t2, r2 = map(float, sys.argv[1:])
-assert r2 < 6 * r1, ("memory", r1, r2)
-assert t2 < 6 * t1 + 0.2, ("time", t1, t2)' "$t1" "$r1" "$t2" "$r2"
+    # 4 times the links: at most 6 times the memory and the time (n^2 would be 16); the memory
+    # not under AddressSanitizer, whose quarantine keeps what is freed (6.25 times, spart-kin)
+    san=0
+    ! sanitized "$cmd" libasan || san=1
+    python3 -c 'import sys; t1, r1, t2, r2, san = map(float, sys.argv[1:])
+assert san or r2 < 6 * r1, ("memory", r1, r2)
+assert t2 < 6 * t1 + 0.2, ("time", t1, t2)' "$t1" "$r1" "$t2" "$r2" "$san"
   done
 }
 

@@ -524,12 +524,12 @@ close(again["qm"], o["qm"], 1e-8, "qm")
 }
 
 @test "bash completion: --stance and --write-stance complete JSON files; spart-contact --help names them" {
-  # the commands and their completion file, of the build under test
+  # the commands of the build under test, the tree's completion file
   local bin="${SPART_BIN:-$TOP/bin}"
   complete_words() {
     PATH="$bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
       _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
-      _ "$bin/../completion/spart.bash" "$@"
+      _ "$TOP/completion/spart.bash" "$@"
   }
   cd "$BATS_TEST_TMPDIR"
   touch feet.json notes.txt
