@@ -53,12 +53,10 @@ static void rotation(double R[9]) {
       n += q[k] * q[k];
     }
   } while (n > 1 || n < 1e-3);
-  n = sqrt(n);
-  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  double M[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-  memcpy(R, M, sizeof M);
+  for (int k = 0; k < 4; k++) {
+    q[k] /= sqrt(n);
+  }
+  spart_quat_rot(R, q);
 }
 
 
@@ -506,7 +504,9 @@ static int gen(int kind, double *p, int *want, int *flat) {
         p[i] = urand(-1, 1);
       }
       if (n >= 2 && irand(0, 2) == 0) {
-        memcpy(p + 3, p, 3 * sizeof *p);
+        for (int c = 0; c < 3; c++) {
+          p[3 + c] = p[c];
+        }
         *want = n == 2 ? 1 : 2;
       }
       *want = n < 2 ? n : *want;
