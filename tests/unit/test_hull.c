@@ -280,14 +280,15 @@ static int check_flat(const char *name, long k, const double *p, int n, const in
       g[a] += p[3 * c[j] + a] / nc;
     }
   }
-  for (int j = 0; j < nc; j++) { /* Newell's normal of the corners about their centre */
-    double x[3];
-    sub(p + 3 * c[j], g, u);
-    sub(p + 3 * c[(j + 1) % nc], g, w);
-    spu_cross(x, u, w);
-    double sgn = spu_dot3(x, nrm) < 0 ? -1 : 1;
-    for (int a = 0; a < 3; a++) {
-      nrm[a] += sgn * x[a];
+  for (int j = 0; j < nc; j++) { /* the normal: the largest cross product of two corners */
+    for (int i = 0; i < j; i++) {
+      double x[3];
+      sub(p + 3 * c[j], g, u);
+      sub(p + 3 * c[i], g, w);
+      spu_cross(x, u, w);
+      if (spu_dot3(x, x) > spu_dot3(nrm, nrm)) {
+        memcpy(nrm, x, sizeof x);
+      }
     }
   }
   double l = sqrt(spu_dot3(nrm, nrm));
@@ -312,6 +313,36 @@ static int check_flat(const char *name, long k, const double *p, int n, const in
       ord[j] = ord[j - 1], ord[j - 1] = t;
     }
   }
+  /* their 2D hull by Graham's scan from the farthest (a corner inside it lies off the plane,
+     within the tolerance: it is one of the solid's corners) */
+  int far = 0, *hl = malloc((size_t)(nc + 1) * sizeof *hl), nh = 0;
+  if (!hl) {
+    exit(3);
+  }
+  for (int j = 0; j < nc; j++) {
+    double x[3], y[3];
+    sub(p + 3 * c[ord[j]], g, x);
+    sub(p + 3 * c[ord[far]], g, y);
+    far = spu_dot3(x, x) > spu_dot3(y, y) ? j : far;
+  }
+  for (int q = 0; q <= nc; q++) {
+    int j = ord[(far + q) % nc];
+    while (nh >= 2) {
+      double e[3], y[3], x[3];
+      sub(p + 3 * c[hl[nh - 1]], p + 3 * c[hl[nh - 2]], e);
+      sub(p + 3 * c[j], p + 3 * c[hl[nh - 1]], y);
+      spu_cross(x, e, y);
+      if (spu_dot3(x, nrm) > 0) {
+        break;
+      }
+      nh--;
+    }
+    hl[nh++] = j;
+  }
+  nh--; /* the first again */
+  memcpy(ord, hl, (size_t)nh * sizeof *ord);
+  nc = nh;
+  free(hl);
   double s = extent(p, n);
   for (int j = 0; j < nc; j++) {
     const double *a = p + 3 * c[ord[j]], *b = p + 3 * c[ord[(j + 1) % nc]];
@@ -328,7 +359,7 @@ static int check_flat(const char *name, long k, const double *p, int n, const in
       }
     }
     sub(p + 3 * c[ord[(j + 2) % nc]], a, y);
-    if (spu_dot3(x, y) / le <= 0) {
+    if (spu_dot3(x, y) / le < -tol) {
       bad += fail(name, k, "a flat polygon not convex", j);
     }
   }
@@ -375,6 +406,14 @@ static int check(const char *name, long k, const double *p, int n, int want, int
   }
   free(c), free(tri);
   return bad;
+}
+
+
+/* the n points printed ("P x y z" lines) when HULL_DUMP is set */
+static void dump(const double *p, int n) {
+  for (int i = 0; getenv("HULL_DUMP") && i < n; i++) {
+    printf("P %.17g %.17g %.17g\n", p[3 * i], p[3 * i + 1], p[3 * i + 2]);
+  }
 }
 
 
@@ -604,6 +643,7 @@ static const struct {
 } regress[] = {
     {3, 0x48094e5da02a5d6eull}, {4, 0x1b12675b2f8a5caaull}, {5, 0x69cb1525a6c511d9ull},
     {6, 0x6075235cd6219cbeull}, {7, 0xd77cae986346f22full}, {7, 0xb90ea371d58fe658ull},
+    {7, 0x29e11ddd775e7408ull},
 };
 
 
@@ -623,6 +663,9 @@ int main(int argc, char **argv) {
     n = gen(regress[r].kind, p, &want, &flat);
     n = perturb(p, n, &want, &flat);
     int b = check(kinds[regress[r].kind], (long)r, p, n, want, flat);
+    if (b) {
+      dump(p, n);
+    }
     printf("%s seed %#llx (%s, %d points)\n", b ? "FAIL" : "ok",
            (unsigned long long)regress[r].seed, kinds[regress[r].kind], n);
     npass += !b;
@@ -637,9 +680,7 @@ int main(int argc, char **argv) {
     int b = check(kinds[kind], k, p, n, want, flat);
     if (b) {
       printf("  seed %#llx, %d points\n", (unsigned long long)seed, n);
-      for (int i = 0; getenv("HULL_DUMP") && i < n; i++) {
-        printf("P %.17g %.17g %.17g\n", p[3 * i], p[3 * i + 1], p[3 * i + 2]);
-      }
+      dump(p, n);
     }
     run[kind]++;
     bad[kind] += b > 0;
