@@ -132,6 +132,44 @@ assert len(p) == 4 and all(abs(abs(x) - 0.5) <= 1e-12 for v in p for x in v), p'
   [[ "$stderr" == *"shapes[0].triangles: expected rows of 3 vertex indices below 98"* ]]
 }
 
+@test "a cube cut into 7 x 7 squares a face, turned and moved and written in floats (ASCII STL): its hull is its 8 corners, not some 60 to 140 of its vertices" {
+  cd "$BATS_TEST_TMPDIR"
+  python3 - <<'PY'
+import math, struct
+f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
+w, x, y, z = (v / math.sqrt(30) for v in (1, 2, -3, 4))
+R = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
+turn = lambda p: [f32(sum(R[i][k] * p[k] for k in range(3)) + 1) for i in range(3)]
+m, out = 7, ["solid c"]
+for ax in range(3):
+    for side in (-0.5, 0.5):
+        for a in range(m):
+            for b in range(m):
+                def P(i, j):
+                    p = [0, 0, 0]
+                    p[ax], p[(ax + 1) % 3], p[(ax + 2) % 3] = side, -0.5 + i / m, -0.5 + j / m
+                    return turn(p)
+                q = [P(a, b), P(a + 1, b), P(a + 1, b + 1), P(a, b + 1)][::1 if side > 0 else -1]
+                for t in ((q[0], q[1], q[2]), (q[0], q[2], q[3])):
+                    out += [" facet normal 0 0 0", "  outer loop"]
+                    out += ["   vertex %.9g %.9g %.9g" % tuple(v) for v in t]
+                    out += ["  endloop", " endfacet"]
+open("turned.stl", "w").write("\n".join(out + ["endsolid c", ""]))
+open("corners", "w").write(repr([turn([sx / 2, sy / 2, sz / 2]) for sx in (-1, 1)
+                                 for sy in (-1, 1) for sz in (-1, 1)]))
+PY
+  urdf2robot "$(one_link turned turned.stl "0 0 0" "")" > turned.json
+  python3 - <<'PY'
+import json
+h = json.load(open("turned.json"))["shapes"][0]["hull"]
+want = eval(open("corners").read())
+assert len(h) == 8, len(h)
+assert all(min(max(abs(a - b) for a, b in zip(p, c)) for c in want) <= 1e-6 for p in h), h
+PY
+}
+
 # a body of 1 kg whose collision shape is the STL mesh SHAPE, dropped from 0.3 m, turned a little,
 # with spart-sim's INTEGRATOR: drop SHAPE INTEGRATOR; then rest.py checks it
 drop() {
