@@ -101,13 +101,10 @@ assert cells == [v for row in r["dtau_du"] for v in row]' "$s" "${lines[1]}"
 }
 
 @test "--derivatives and --linearize are in --help and the bash completion offers them" {
-  complete_words() {
-    complete_with "${SPART_BIN:-$TOP/bin}" "$TOP/completion/spart.bash" "$@"
-  }
-  run -0 complete_words spart-id --der
+  run -0 complete_tree spart-id --der
   [ "$output" = "--derivatives" ]
-  run -0 complete_words spart-fd --lin
+  run -0 complete_tree spart-fd --lin
   [ "$output" = "--linearize" ]
-  run -0 complete_words spart-fd --der
+  run -0 complete_tree spart-fd --der
   [ "$output" = "--derivatives" ]
 }

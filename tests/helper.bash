@@ -94,3 +94,9 @@ complete_with() {
     _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
     _ "$2" "${@:3}"
 }
+
+# the same with the commands under test and the tree's completion file: complete_tree COMMAND
+# WORDS...
+complete_tree() {
+  complete_with "${SPART_BIN:-$TOP/bin}" "$TOP/completion/spart.bash" "$@"
+}

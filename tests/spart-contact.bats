@@ -524,23 +524,18 @@ close(again["qm"], o["qm"], 1e-8, "qm")
 }
 
 @test "bash completion: --stance and --write-stance complete JSON files; spart-contact --help names them" {
-  # the commands of the build under test, the tree's completion file
-  local bin="${SPART_BIN:-$TOP/bin}"
-  complete_words() {
-    PATH="$bin:$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-      _spart "$1" "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; printf "%s\n" "${COMPREPLY[@]}"' \
-      _ "$TOP/completion/spart.bash" "$@"
-  }
   cd "$BATS_TEST_TMPDIR"
   touch feet.json notes.txt
   for c in spart-contact spart-ik spart-draw; do
-    run -0 complete_words "$c" --stance ''
+    run -0 complete_tree "$c" --stance ''
     [ "$output" = feet.json ]
   done
-  run -0 complete_words spart-contact --write-stance ''
+  run -0 complete_tree spart-contact --write-stance ''
   [ "$output" = feet.json ]
-  run -0 complete_words spart-contact --write
+  run -0 complete_tree spart-contact --write
   [ "$output" = --write-stance ]
-  run -0 complete_words spart-draw --sta
+  run -0 complete_tree spart-draw --sta
   [ "$output" = --stance ]
+  run -0 spart-contact --help
+  [[ "$output" == *"      --stance FILE "* && "$output" == *"      --write-stance FILE "* ]]
 }

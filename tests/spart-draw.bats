@@ -475,18 +475,15 @@ PY
 }
 
 @test "spart-draw's new options complete in bash: --frames-all, --labels, --no-ground, --view-box (a value of the user's own)" {
-  complete_words() {
-    complete_with "${SPART_BIN:-$TOP/bin}" "$TOP/completion/spart.bash" "$@"
-  }
-  run -0 complete_words spart-draw --frames
+  run -0 complete_tree spart-draw --frames
   [ "$output" = "$(printf -- '--frames\n--frames-all')" ]
-  run -0 complete_words spart-draw --lab
+  run -0 complete_tree spart-draw --lab
   [ "$output" = "--labels" ]
-  run -0 complete_words spart-draw --no-g
+  run -0 complete_tree spart-draw --no-g
   [ "$output" = "--no-ground" ]
-  run -0 complete_words spart-draw --view
+  run -0 complete_tree spart-draw --view
   [ "$output" = "$(printf -- '--view\n--view-box')" ]
-  run -0 complete_words spart-draw --view-box ''
+  run -0 complete_tree spart-draw --view-box ''
   [ -z "$output" ]
 }
 
