@@ -370,10 +370,10 @@ void spart_mesh_free(spart_mesh *mesh);
    face or an edge of the hull (a cube's hull is its 8 corners, however finely its faces are
    cut); a flat set (within that tolerance of a plane) gives its polygon's corners, a line its two
    ends, equal points one.  Every point lies within 1e-6 of the extent of the corners' hull, each
-   corner no nearer than that inside the hull of the others (tests/unit/test_hull.c checks both),
-   except a set between one and about two tolerances thick (a near-flat set: a point beyond a
-   face of a hull that thin can lie within the tolerance of its plane and is not added; some 5
-   in 70,000 generated flat sets).  The hull is always closed (exact signs): no fallback. */
+   corner no nearer than that inside the hull of the others (tests/unit/test_hull.c checks both;
+   a point within the tolerance of a face's plane is added when farther than it from the faces,
+   as beyond the rim of a near-flat set's thin hull).  The hull is always closed (exact signs):
+   no fallback. */
 int spart_hull(const double *p, int n, int *out);
 
 /* The triangles of the convex hull of the n points p (n x 3) that spart_hull starts from (each

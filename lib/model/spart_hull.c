@@ -1,11 +1,12 @@
 /* spart_hull.c -- the vertices of the convex hull of a set of points in space (a mesh's contact
- * points): incremental, each point farther than a tolerance outside the hull added, the faces it
- * sees (by the exact sign of their orientation: one region whatever the rounding) replaced by a
- * cone from their horizon; then only the corners kept, in rounds: a vertex within the tolerance
- * of the hull of its neighbours dropped (a cube's 8 corners, however its faces are cut), the
- * hull of those left made again; a flat set's polygon (the hull of the set and a point off its
- * plane, that point left out), a line's two ends, a point.  Never more faces than a hull has (2 V
- * - 4): the exact signs keep the surface closed, so there is no fallback. */
+ * points): incremental, each point farther than a tolerance outside the hull (from its faces,
+ * not only from their planes) added, the faces it sees (by the exact sign of their orientation:
+ * one region whatever the rounding) replaced by a cone from their horizon; then only the corners
+ * kept, in rounds: a vertex within the tolerance of the hull of its neighbours dropped (a cube's
+ * 8 corners, however its faces are cut), the hull of those left made again; a flat set's polygon
+ * (the hull of the set and a point off its plane, that point left out), a line's two ends, a
+ * point.  Never more faces than a hull has (2 V - 4): the exact signs keep the surface closed, so
+ * there is no fallback. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,7 @@ static int seen_edges(const hull *h, dedge **e, int *ecap, int *ne) {
    0 inside, -1 out of memory.  The faces replaced are those it sees by the exact sign of their
    orientation (a point on a face's plane does not see it): one region of faces, its border one
    loop of edges, whatever the rounding of nearly coplanar points */
+static double tri_dist2(const double *x, const double *a, const double *b, const double *c);
 static int add_point(hull *h, int i, dedge **e, int *ecap) {
   const double *x = h->p + 3 * i;
   int ne = 0, seen = 0;
@@ -211,15 +213,25 @@ static int add_point(hull *h, int i, dedge **e, int *ecap) {
   for (int k = 0; k < h->nf; k++) {
     most = fmax(most, spu_dot3(h->f[k].n, x) - h->f[k].d);
   }
-  if (!(most > h->eps)) {
+  if (!(most > 0)) {
     return 0;
   }
+  double near = INFINITY; /* within eps of a seen face's plane: its distance to their triangles */
   for (int k = 0; k < h->nf; k++) {
     face *f = h->f + k;
-    f->dead = orient(h->p + 3 * f->v[0], h->p + 3 * f->v[1], h->p + 3 * f->v[2], x) > 0 ? 2 : 0;
+    const double *a = h->p + 3 * f->v[0], *b = h->p + 3 * f->v[1], *c = h->p + 3 * f->v[2];
+    f->dead = orient(a, b, c, x) > 0 ? 2 : 0;
     seen += f->dead != 0;
+    if (f->dead && !(most > h->eps)) {
+      near = fmin(near, tri_dist2(x, a, b, c));
+    }
   }
-  if (!seen) { /* a sliver face's rounded normal saw it; no face does */
+  /* none seen (a sliver face's rounded normal saw it), or within eps of the hull: beyond a
+     thin hull's rim a point lies near its faces' planes, not near the faces */
+  if (!seen || (!(most > h->eps) && !(near > h->eps * h->eps))) {
+    for (int k = 0; k < h->nf; k++) {
+      h->f[k].dead = 0;
+    }
     return 0;
   }
   if (seen_edges(h, e, ecap, &ne)) {
