@@ -169,6 +169,11 @@ int spu_pivot_ok(double pivot, double scale);
    Returns 0, or 1 + j for the first pivot j that fails (A is singular, or nearly). */
 int spu_cholsolve(double *A, double *b, int n, int nrhs, const double *scale);
 
+/* Solve A x = b for a general n x n A (row-major, overwritten by its elimination) by Gaussian
+   elimination with partial pivoting; b (n x nrhs, row-major) is overwritten by x (the identity
+   given as b: A's inverse).  Returns 0, or -1 when a pivot is 0 or not finite. */
+int spu_lusolve(double *A, double *b, int n, int nrhs);
+
 /* the eigenvalues of a symmetric 3x3 I (xx yy zz xy xz yz), ascending (cyclic Jacobi) */
 void spu_eigsym3(double ev[3], const double I[6]);
 

@@ -1,4 +1,5 @@
-/* spu_linalg.c -- small dense linear algebra: the pivot test, Cholesky, symmetric 3x3 eigenvalues
+/* spu_linalg.c -- small dense linear algebra: the pivot test, Cholesky, Gaussian elimination,
+   symmetric 3x3 eigenvalues
    (spu_: utilities that take no model or data, as MuJoCo's mju_) */
 #include <math.h>
 
@@ -7,6 +8,51 @@
 
 int spu_pivot_ok(double pivot, double scale) {
   return scale > 0 && pivot > SPU_PIVOT_TOL * scale; /* NaN fails */
+}
+
+
+int spu_lusolve(double *A, double *b, int n, int nrhs) {
+  for (int c = 0; c < n; c++) {
+    int p = c;
+    for (int r = c + 1; r < n; r++) {
+      p = fabs(A[r * n + c]) > fabs(A[p * n + c]) ? r : p;
+    }
+    double piv = A[p * n + c];
+    if (!(fabs(piv) > 0) || !isfinite(piv)) {
+      return -1;
+    }
+    for (int k = c; k < n && p != c; k++) {
+      double t = A[c * n + k];
+      A[c * n + k] = A[p * n + k];
+      A[p * n + k] = t;
+    }
+    for (int j = 0; j < nrhs && p != c; j++) {
+      double t = b[c * nrhs + j];
+      b[c * nrhs + j] = b[p * nrhs + j];
+      b[p * nrhs + j] = t;
+    }
+    for (int r = c + 1; r < n; r++) {
+      double f = A[r * n + c] / piv;
+      if (f != 0) {
+        for (int k = c + 1; k < n; k++) {
+          A[r * n + k] -= f * A[c * n + k];
+        }
+        for (int j = 0; j < nrhs; j++) {
+          b[r * nrhs + j] -= f * b[c * nrhs + j];
+        }
+      }
+    }
+  }
+  for (int r = n - 1; r >= 0; r--) {
+    for (int j = 0; j < nrhs; j++) {
+      double sum = b[r * nrhs + j];
+      for (int k = r + 1; k < n; k++) {
+        sum -= A[r * n + k] * b[k * nrhs + j];
+      }
+      b[r * nrhs + j] = sum / A[r * n + r];
+    }
+  }
+  return 0;
 }
 
 

@@ -675,49 +675,6 @@ static void damping(const spart_model *m, spart_data *d, spart_sim *s, sim_ws *w
 }
 
 
-/* A x = b for the n x n A (row-major, overwritten), b overwritten by x: Gaussian elimination
-   with partial pivoting; 0, or -1 when a pivot is 0 or not finite */
-static int lu_solve(double *A, double *b, int n) {
-  for (int c = 0; c < n; c++) {
-    int p = c;
-    for (int r = c + 1; r < n; r++) {
-      p = fabs(A[r * n + c]) > fabs(A[p * n + c]) ? r : p;
-    }
-    double piv = A[p * n + c];
-    if (!(fabs(piv) > 0) || !isfinite(piv)) {
-      return -1;
-    }
-    if (p != c) {
-      for (int k = c; k < n; k++) {
-        double t = A[c * n + k];
-        A[c * n + k] = A[p * n + k];
-        A[p * n + k] = t;
-      }
-      double t = b[c];
-      b[c] = b[p];
-      b[p] = t;
-    }
-    for (int r = c + 1; r < n; r++) {
-      double f = A[r * n + c] / piv;
-      if (f != 0) {
-        for (int k = c + 1; k < n; k++) {
-          A[r * n + k] -= f * A[c * n + k];
-        }
-        b[r] -= f * b[c];
-      }
-    }
-  }
-  for (int r = n - 1; r >= 0; r--) {
-    double sum = b[r];
-    for (int k = r + 1; k < n; k++) {
-      sum -= A[r * n + k] * b[k];
-    }
-    b[r] = sum / A[r * n + r];
-  }
-  return 0;
-}
-
-
 /* (H + h D) dv = b solved (w->A, w->b, n = off + nv; both overwritten, dv in w->b) with the
    joints' discontinuous Coulomb friction F taken implicitly where it must be: a joint within
    IMPLICIT_REST of rest gets the force -F um / IMPLICIT_REST (for the law's, spart_friction's,
@@ -730,7 +687,7 @@ static int coulomb(const spart_model *m, spart_sim *s, sim_ws *w, int off, doubl
   const spart_control *c = s->scene ? s->scene->control : NULL;
   if (!(s->flags & SPART_FD_FRICTION) || s->coulomb_v > 0 ||
       (c && c->law == SPART_CONTROL_CTC)) {
-    return lu_solve(w->A, w->b, n);
+    return spu_lusolve(w->A, w->b, n, 1);
   }
   memcpy(w->A0, w->A, (size_t)n * (size_t)n * sizeof(double));
   for (int k = 0; k < nv; k++) {
@@ -754,7 +711,7 @@ static int coulomb(const spart_model *m, spart_sim *s, sim_ws *w, int off, doubl
         w->A[(off + k) * (n + 1)] += h * f / fmax(fabs(u), IMPLICIT_REST);
       }
     }
-    if (lu_solve(w->A, w->b, n) != 0) {
+    if (spu_lusolve(w->A, w->b, n, 1) != 0) {
       return -1;
     }
     more = 0;

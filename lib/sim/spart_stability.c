@@ -25,6 +25,7 @@
 #include "spart.h"
 #include "spart_sim.h"
 #include "spart_internal.h"
+#include "spu.h"
 
 /* the parts of the stiffness, each alone to name the cause */
 enum { DAMPING = 1, CONTROL = 2, GROUND = 4, LIMIT = 8, ALL = 15 };
@@ -584,44 +585,6 @@ static int cause_of(int part) {
 }
 
 
-/* x = a^-1 (n x n; a overwritten) by Gauss-Jordan elimination with partial pivoting; 0, or -1
-   when a pivot is 0 or not finite */
-static int gj_inverse(double *a, double *x, int n) {
-  for (int i = 0; i < n * n; i++) {
-    x[i] = i % (n + 1) == 0;
-  }
-  for (int c = 0; c < n; c++) {
-    int p = c;
-    for (int r = c + 1; r < n; r++) {
-      p = fabs(a[r * n + c]) > fabs(a[p * n + c]) ? r : p;
-    }
-    double piv = a[p * n + c];
-    if (!(fabs(piv) > 0) || !isfinite(piv)) {
-      return -1;
-    }
-    for (int k = 0; k < n && p != c; k++) {
-      double t = a[c * n + k], u = x[c * n + k];
-      a[c * n + k] = a[p * n + k], a[p * n + k] = t;
-      x[c * n + k] = x[p * n + k], x[p * n + k] = u;
-    }
-    for (int k = 0; k < n; k++) {
-      a[c * n + k] /= piv;
-      x[c * n + k] /= piv;
-    }
-    for (int r = 0; r < n; r++) {
-      double f = a[r * n + c];
-      if (r != c && f != 0) {
-        for (int k = 0; k < n; k++) {
-          a[r * n + k] -= f * a[c * n + k];
-          x[r * n + k] -= f * x[c * n + k];
-        }
-      }
-    }
-  }
-  return 0;
-}
-
-
 /* the implicit step's growth over one step of h for the parts in mask (Ka, Ca built for h): in
    x (the displacements) and w = h v, (I + h Ca) w+ = w - h^2 Ka x, x+ = x + w+, so
    [x+; w+] = [I - P, G; -P, G] [x; w], G = (I + h Ca)^-1, P = h^2 G Ka; the largest modulus of
@@ -635,7 +598,10 @@ static double implicit_growth(const spart_model *m, const spart_sim *s, stab_ws 
   for (int i = 0; i < n * n; i++) {
     w->work[i] = (i % (n + 1) == 0) + h * w->Ca[i];
   }
-  if (gj_inverse(w->work, G, n) != 0) {
+  for (int i = 0; i < n * n; i++) {
+    G[i] = i % (n + 1) == 0;
+  }
+  if (spu_lusolve(w->work, G, n, n) != 0) { /* G = (I + h Ca)^-1 */
     return -1;
   }
   matmul(P, G, w->Ka, n);
