@@ -1818,26 +1818,19 @@ PY
   run --separate-stderr urdf2robot --automass "$f"
   [ "$status" -eq 1 ]
   [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'open.stl' is not closed (an edge is not shared by exactly two triangles that agree on their orientation)" ]
-  f=$(geom_urdf inside.urdf '<inertial><mass value="1"/></inertial>' \
-      '<collision><geometry><mesh filename="inside.stl"/></geometry></collision>')
-  run --separate-stderr urdf2robot --automass "$f"
-  [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'inside.stl' has no positive volume (its triangles face inwards)" ]
-  f=$(geom_urdf gone.urdf '<inertial><mass value="1"/></inertial>' \
-      '<collision><geometry><mesh filename="gone.stl"/></geometry></collision>')
-  run --separate-stderr urdf2robot --automass "$f"
-  [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'gone.stl' was not found" ]
-  f=$(geom_urdf obj.urdf '<inertial><mass value="1"/></inertial>' \
-      '<collision><geometry><mesh filename="x.obj"/></geometry></collision>')
-  run --separate-stderr urdf2robot --automass "$f"
-  [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f:4: link 'a': mesh 'x.obj': not a mesh Assimp reads (OBJ-file is too small.)" ]
-  f=$(geom_urdf fmt.urdf '<inertial><mass value="1"/></inertial>' \
-      '<collision><geometry><mesh filename="x.notamesh"/></geometry></collision>')
-  run --separate-stderr urdf2robot --automass "$f"
-  [ "$status" -eq 1 ]
-  [ "$stderr" = "urdf2robot: $f:3: link 'a': automass: mesh 'x.notamesh' is not of a format that is read" ]
+  # a link of mass 1 whose one collision shape is mesh M, refused with E (after 'FILE:'):
+  # refused NAME M E
+  refused() {
+    f=$(geom_urdf "$1.urdf" '<inertial><mass value="1"/></inertial>' \
+        "<collision><geometry><mesh filename=\"$2\"/></geometry></collision>")
+    run --separate-stderr urdf2robot --automass "$f"
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "urdf2robot: $f:$3" ]
+  }
+  refused inside inside.stl "3: link 'a': automass: mesh 'inside.stl' has no positive volume (its triangles face inwards)"
+  refused gone gone.stl "3: link 'a': automass: mesh 'gone.stl' was not found"
+  refused obj x.obj "4: link 'a': mesh 'x.obj': not a mesh Assimp reads (OBJ-file is too small.)"
+  refused fmt x.notamesh "3: link 'a': automass: mesh 'x.notamesh' is not of a format that is read"
   # no mass and no density; no collision geometry where <inertia> is missing
   f=$(geom_urdf nomass.urdf '' '<collision><geometry><sphere radius="1"/></geometry></collision>')
   run --separate-stderr urdf2robot --automass "$f"
